@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every check: lint, types, and the whole test suite (on both cores).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+. .venv/bin/activate
+ruff check src tests
+mypy
+set +e
+python -m pytest -n 2 -q "$@"
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then
+  echo "pytest collected no tests: treating that as a failure" >&2
+  exit 1
+fi
+exit "$rc"

@@ -1,0 +1,7 @@
+"""guandan — the open-source reference system for 掼蛋 (Guandan).
+
+The pure rules core lives in :mod:`guandan.core`; everything else (agents, arena, protocol,
+servers, terminal client, tournament desk) depends on it and never the other way round.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,128 @@
+"""`guandan bench`: benchmarks that print numbers (never timed tests).
+
+All runs use a fixed seed and one core, so figures are comparable between commits.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from typing import Annotated, Any
+
+import typer
+
+from .core.cards import physical_deck
+from .core.combos import _classify_codes
+from .core.deal import new_deal
+from .core.moves import legal_moves
+from .core.rules import PRESET_NAMES, preset
+
+app = typer.Typer(help="Benchmarks (fixed seeds, one core).", no_args_is_help=True)
+
+
+def _hands(rng: random.Random, n: int) -> list[tuple[list[int], int]]:
+    deck = [pc.code for pc in physical_deck()]
+    out = []
+    for _ in range(n):
+        rng.shuffle(deck)
+        out.append((sorted(deck[:27]), rng.randrange(13)))
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def movegen_figures(preset_name: str = "competition", hands: int = 500, seed: int = 1) -> dict[str, Any]:
+    rules = preset(preset_name)
+    rng = random.Random(seed)
+    sample = _hands(rng, hands)
+    out: dict[str, Any] = {"preset": preset_name, "hands": hands, "seed": seed}
+    for mode in ("complete", "canonical"):
+        times, counts = [], []
+        for hand, level in sample:
+            t0 = time.perf_counter()
+            moves = legal_moves(hand, None, level, rules, mode)
+            times.append(time.perf_counter() - t0)
+            counts.append(len(moves))
+        out[f"lead_{mode}_mean_ms"] = statistics.fmean(times) * 1e3
+        out[f"lead_{mode}_p50_ms"] = _pct(times, 0.5) * 1e3
+        out[f"lead_{mode}_p99_ms"] = _pct(times, 0.99) * 1e3
+        out[f"lead_{mode}_moves_mean"] = statistics.fmean(counts)
+    follow = []
+    for i, (hand, level) in enumerate(sample):
+        other, _ = sample[(i + 1) % len(sample)]
+        leads = [m for m in legal_moves(other, None, level, rules, "canonical")]
+        top = rng.choice(leads).combo
+        t0 = time.perf_counter()
+        legal_moves(hand, top, level, rules)
+        follow.append(time.perf_counter() - t0)
+    out["follow_mean_us"] = statistics.fmean(follow) * 1e6
+    out["follow_p99_us"] = _pct(follow, 0.99) * 1e6
+    sets = []
+    for hand, level in sample[:100]:
+        for m in legal_moves(hand, None, level, rules)[::7]:
+            sets.append((m.cards, level))
+    t0 = time.perf_counter()
+    for cards, level in sets:
+        _classify_codes(cards, level, rules)
+    out["classify_per_s"] = len(sets) / (time.perf_counter() - t0)
+    return out
+
+
+def deals_figures(preset_name: str = "competition", deals: int = 100, seed: int = 1) -> dict[str, Any]:
+    rules = preset(preset_name)
+    out: dict[str, Any] = {"preset": preset_name, "deals": deals, "seed": seed}
+    for mode in ("complete", "canonical"):
+        rng = random.Random(seed)
+        prev = None
+        level = 0
+        actions = 0
+        t0 = time.perf_counter()
+        for _ in range(deals):
+            state = new_deal(rules, rng, level, prev, move_mode=mode)
+            while not state.over:
+                if state.phase == "play":
+                    state.apply_move(rng.choice(state.legal_moves()))
+                else:
+                    state.apply(rng.choice(state.legal_actions()))
+                actions += 1
+            prev = state.finish
+            level = rng.randrange(13)
+        dt = time.perf_counter() - t0
+        out[f"deals_per_s_{mode}"] = deals / dt
+        out[f"actions_per_deal_{mode}"] = actions / deals
+    return out
+
+
+def _print(figures: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    for k, v in figures.items():
+        typer.echo(f"{k:28} {v:,.3f}" if isinstance(v, float) else f"{k:28} {v}")
+
+
+@app.command()
+def movegen(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    hands: Annotated[int, typer.Option(min=10, help="random 27-card hands")] = 500,
+    seed: int = 1,
+) -> None:
+    """legal_moves when leading a fresh 27-card hand (complete and canonical), following, classify/s."""
+    _print(movegen_figures(preset_name, hands, seed), as_json)
+
+
+@app.command()
+def deals(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    n: Annotated[int, typer.Option("--deals", min=1)] = 100,
+    seed: int = 1,
+) -> None:
+    """Random-play deals per second, full lifecycle with tribute (complete and canonical moves)."""
+    _print(deals_figures(preset_name, n, seed), as_json)

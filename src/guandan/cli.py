@@ -1,0 +1,101 @@
+"""The `guandan` command. Each subsystem owns its sub-commands in its own module; this file only
+mounts them, so that bad arguments are reported the same way everywhere."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .core.cards import card_str, parse_cards, parse_level
+from .core.combos import resolve_combo
+from .core.errors import GuandanError
+from .core.moves import MODES, legal_moves
+from .core.rules import PRESET_NAMES, preset
+
+app = typer.Typer(help="掼蛋 (Guandan): rules engine, bots, arena, play and tournaments.", no_args_is_help=True,
+                  pretty_exceptions_enable=False)
+
+
+def fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def get_rules(name: str):  # type: ignore[no-untyped-def]
+    try:
+        return preset(name)
+    except GuandanError as e:
+        fail(str(e))
+
+
+@app.command()
+def vectors(path: Annotated[Path, typer.Argument(help="a rules-vectors JSONL file (RULES.md §9)")]) -> None:
+    """Run every rules vector this engine covers; print failures and 'N passed, M failed'."""
+    from .vectors import format_report, load_vectors, run_vectors
+
+    try:
+        report = run_vectors(load_vectors(path))
+    except GuandanError as e:
+        fail(str(e))
+    typer.echo(format_report(report))
+    raise typer.Exit(1 if report.failed else 0)
+
+
+
+
+@app.command()
+def moves(
+    hand: Annotated[str, typer.Option(help='the hand in RULES.md notation, e.g. "S3 H3 C3 D4 D4"')],
+    level: Annotated[str, typer.Option(help="the current level, 2…A")] = "2",
+    preset_name: Annotated[str, typer.Option("--preset", help=f"one of {', '.join(PRESET_NAMES)}")] = "competition",
+    top: Annotated[str | None, typer.Option(help="the play to beat (its cards); omit when leading")] = None,
+    top_as: Annotated[str | None, typer.Option(help='declared reading of --top as JSON, e.g. {"type":"pair"}')] = None,
+    mode: Annotated[str, typer.Option(help="complete or canonical")] = "complete",
+    fmt: Annotated[str, typer.Option("--format", help="json or protocol")] = "json",
+) -> None:
+    """Print every legal move as JSON (or as 2020-protocol [type, rank, cards] triples)."""
+    from .protocol_names import protocol_action
+
+    rules = get_rules(preset_name)
+    if mode not in MODES:
+        fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if fmt not in ("json", "protocol"):
+        fail(f"--format must be json or protocol, not {fmt!r}")
+    try:
+        lvl = parse_level(level)
+        cards = parse_cards(hand)
+        top_combo = None
+        if top:
+            spec = json.loads(top_as) if top_as else None
+            top_combo = resolve_combo(parse_cards(top), lvl, rules, spec)
+        found = legal_moves(cards, top_combo, lvl, rules, mode)
+    except json.JSONDecodeError as e:
+        fail(f"--top-as is not valid JSON: {e.msg}")
+    except GuandanError as e:
+        fail(str(e))
+    out: list[object]
+    if fmt == "protocol":
+        out = [protocol_action(m.cards, m.combo, lvl) for m in found]
+    else:
+        out = [{"cards": [card_str(c) for c in m.cards], "combo": m.combo.to_dict() if m.combo else "PASS"}
+               for m in found]
+    json.dump(out, sys.stdout, ensure_ascii=False)
+    typer.echo()
+
+
+def main() -> None:
+    _mount()
+    app()
+
+
+def _mount() -> None:
+    """Mount every subsystem's commands (imported lazily so a broken optional extra stays local)."""
+    from .bench import app as bench_app
+
+    app.add_typer(bench_app, name="bench")
+
+

@@ -1,0 +1,473 @@
+"""The deal (一副牌) state machine: dealing, tribute, return, play, finish (RULES.md §4).
+
+``state.phase``, ``state.to_move``, ``state.legal_actions()``, ``state.apply(action) -> events``.
+An illegal action (wrong seat, wrong phase, a card not in hand, a play that does not beat…) raises
+:class:`IllegalActionError` and leaves the state untouched. Hidden information leaves only through
+:meth:`DealState.observation`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from .cards import BIG_JOKER, Card, card_str, physical_deck, wild_code
+from .combos import Combo, beats, classify
+from .errors import GuandanError, IllegalActionError
+from .moves import Move, legal_moves
+from .rules import RuleSet
+from .tribute import TributePlan, partner, plan_tribute, return_eligible
+from .turns import TurnTracker
+
+TRIBUTE, CHOOSE, RETURN, PLAY, OVER = "tribute", "choose", "return", "play", "over"
+
+
+class Action(NamedTuple):
+    """What a seat does: ``kind`` is "tribute" (进贡), "choose" (头游 picks a tribute card under
+    ``winners_choose``), "return" (还贡), "play" or "pass"."""
+
+    kind: str
+    seat: int
+    cards: tuple[Card, ...] = ()
+    combo: Combo | None = None
+
+    def __str__(self) -> str:
+        body = " ".join(card_str(c) for c in self.cards)
+        what = f" as {self.combo}" if self.combo else ""
+        return f"seat {self.seat} {self.kind} {body}{what}".rstrip()
+
+
+class Event(NamedTuple):
+    """A public fact, in the order it happened. ``info`` carries kind-specific fields."""
+
+    type: str
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    combo: Combo | None = None
+    info: dict[str, Any] | None = None
+
+
+def first_leader_from_flips(flips: Sequence[Card], level: int) -> int:
+    """Index of the first flipped card that is neither a joker nor the wildcard (§4.1)."""
+    wc = wild_code(level)
+    for i, c in enumerate(flips):
+        if c < 52 and c != wc:
+            return i
+    raise GuandanError("no flipped card qualifies (all jokers or wildcards)")
+
+
+def deal_cards(rng: random.Random, level: int = 0) -> tuple[list[list[Card]], int, Card]:
+    """27 cards to each seat from a shuffled 108-card deck, and the first-deal card flip (§4.1):
+    physical cards are turned at random until one is neither a joker nor the ♥ level card; its holder
+    leads. Returns (hands, flip holder, flipped card)."""
+    deck = physical_deck()
+    rng.shuffle(deck)
+    hands = [sorted(pc.code for pc in deck[27 * s : 27 * s + 27]) for s in range(4)]
+    wc = wild_code(level)
+    while True:
+        i = rng.randrange(108)
+        code = deck[i].code
+        if code < 52 and code != wc:
+            return hands, i // 27, code
+
+
+@dataclass
+class DealState:
+    """One deal. Build it with :func:`new_deal`."""
+
+    rules: RuleSet
+    level: int  # rank index of the deal's level
+    hands: list[list[Card]]
+    initial_hands: tuple[tuple[Card, ...], ...]
+    prev_finish: tuple[int, ...] | None
+    move_mode: str = "complete"
+    phase: str = PLAY
+    events: list[Event] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    reported: list[bool] = field(default_factory=lambda: [False] * 4)
+    star_plays: list[tuple[int, int]] = field(default_factory=list)
+    plan: TributePlan | None = None
+    first_leader: int = 0
+    flipped: Card | None = None
+    _paid: dict[int, Card] = field(default_factory=dict)  # payer -> card
+    _receiver_of: dict[int, int] = field(default_factory=dict)  # payer -> receiver
+    _returned: dict[int, Card] = field(default_factory=dict)  # receiver -> card
+    tracker: TurnTracker | None = None
+    top: tuple[int, Move] | None = None  # (seat, move) currently winning the round
+    _moves_cache: list[Move] | None = None
+
+    # --- queries --------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def finish(self) -> list[int]:
+        return list(self.tracker.finish) if self.tracker else []
+
+    @property
+    def to_move(self) -> int | None:
+        if self.phase == PLAY:
+            assert self.tracker is not None
+            return self.tracker.turn
+        if self.phase == TRIBUTE:
+            assert self.plan is not None
+            return next(p.payer for p in self.plan.payments if p.payer not in self._paid)
+        if self.phase == CHOOSE:
+            assert self.prev_finish is not None
+            return self.prev_finish[0]
+        if self.phase == RETURN:
+            return next(r for r in self._return_order() if r not in self._returned)
+        return None
+
+    @property
+    def top_combo(self) -> Combo | None:
+        return self.top[1].combo if self.top else None
+
+    def _return_order(self) -> list[int]:
+        assert self.plan is not None
+        return [self._receiver_of[p.payer] for p in self.plan.payments]
+
+    def legal_moves(self) -> list[Move]:
+        """The seat to move's legal plays (and PASS when following), in the state's move mode."""
+        if self.phase != PLAY:
+            return []
+        if self._moves_cache is None:
+            seat = self.to_move
+            assert seat is not None
+            self._moves_cache = legal_moves(self.hands[seat], self.top_combo, self.level, self.rules, self.move_mode)
+        return self._moves_cache
+
+    def legal_actions(self) -> list[Action]:
+        seat = self.to_move
+        if seat is None:
+            return []
+        if self.phase == PLAY:
+            return [Action("pass", seat) if m.combo is None else Action("play", seat, m.cards, m.combo)
+                    for m in self.legal_moves()]
+        if self.phase == TRIBUTE:
+            assert self.plan is not None
+            pay = next(p for p in self.plan.payments if p.payer == seat)
+            return [Action(TRIBUTE, seat, (c,)) for c in pay.eligible]
+        if self.phase == CHOOSE:
+            return [Action(CHOOSE, seat, (c,)) for c in sorted(set(self._paid.values()))]
+        if self.phase == RETURN:
+            return [Action(RETURN, seat, (c,)) for c in self.return_options(seat)]
+        return []
+
+    def return_options(self, receiver: int) -> list[Card]:
+        payer = next(p for p, r in self._receiver_of.items() if r == receiver)
+        return return_eligible(self.hands[receiver], self._paid[payer], self.level, self.rules,
+                               to_partner=partner(receiver) == payer)
+
+    # --- transitions ----------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action; returns the events it caused. Raises IllegalActionError, unchanged."""
+        if self.phase == OVER:
+            raise IllegalActionError("the deal is over")
+        seat = self.to_move
+        if action.seat != seat:
+            raise IllegalActionError(f"it is seat {seat}'s turn ({self.phase}), not seat {action.seat}'s")
+        if action.kind in ("play", "pass"):
+            if self.phase != PLAY:
+                raise IllegalActionError(f"cannot {action.kind} during the {self.phase} phase")
+            return self._play(action)
+        if action.kind != self.phase:
+            raise IllegalActionError(f"expected a {self.phase} action from seat {seat}, got {action.kind!r}")
+        if len(action.cards) != 1:
+            raise IllegalActionError(f"a {action.kind} is exactly one card")
+        card = action.cards[0]
+        if action.kind == TRIBUTE:
+            return self._tribute(seat, card)
+        if action.kind == CHOOSE:
+            return self._choose(card)
+        return self._return(seat, card)
+
+    def apply_move(self, move: Move) -> list[Event]:
+        seat = self.to_move
+        assert seat is not None
+        kind = "pass" if move.combo is None else "play"
+        return self.apply(Action(kind, seat, move.cards, move.combo))
+
+    def _play(self, action: Action) -> list[Event]:
+        tracker = self.tracker
+        assert tracker is not None
+        seat = action.seat
+        if action.kind == "pass":
+            if tracker.leading:
+                raise IllegalActionError("the leader must play: passing is not allowed when leading")
+            self.actions.append(action)
+            ev = [Event("pass", seat)]
+            leader = tracker.pass_(seat)
+            if leader is not None:
+                ev.append(self._round_end(leader))
+            self.events.extend(ev)
+            self._moves_cache = None
+            return ev
+        cards = tuple(sorted(action.cards))
+        hand = self.hands[seat]
+        need = Counter(cards)
+        have = Counter(hand)
+        missing = [card_str(c) for c, n in need.items() if have[c] < n]
+        if not cards:
+            raise IllegalActionError("a play needs cards (use a pass action to pass)")
+        if missing:
+            raise IllegalActionError(f"seat {seat} does not hold {' '.join(missing)}")
+        combo = action.combo
+        readings = classify(cards, self.level, self.rules)
+        if not readings:
+            raise IllegalActionError(f"{' '.join(card_str(c) for c in cards)} is not a legal play")
+        if combo is None:
+            if len(readings) > 1:
+                raise IllegalActionError(
+                    f"{' '.join(card_str(c) for c in cards)} has several readings "
+                    f"({', '.join(str(c) for c in readings)}); declare one")
+            combo = readings[0]
+        elif combo not in readings:
+            raise IllegalActionError(
+                f"{' '.join(card_str(c) for c in cards)} cannot be declared as {combo}; readings: "
+                f"{', '.join(str(c) for c in readings)}")
+        else:
+            combo = readings[readings.index(combo)]  # the interned combo made at this level
+        top = self.top_combo
+        if top is not None and not beats(combo, top, self.rules):
+            raise IllegalActionError(f"{combo} does not beat {top}")
+        # --- legal: mutate
+        for c in cards:
+            hand.remove(c)
+        self.actions.append(Action("play", seat, cards, combo))
+        self.top = (seat, Move(cards, combo))
+        if combo.stars is not None and combo.stars >= 6:
+            self.star_plays.append((seat, combo.stars))
+        ev = [Event("play", seat, cards, combo)]
+        left = len(hand)
+        threshold = self.rules.report_threshold
+        if threshold is not None and left and left <= threshold and not self.reported[seat]:
+            self.reported[seat] = True  # 报牌: from now on this count is public
+            ev.append(Event("report", seat, info={"count": left}))
+        place, leader = tracker.play(seat, goes_out=not hand)
+        if place is not None:
+            ev.append(Event("out", seat, info={"place": place}))
+        if tracker.over:
+            self.phase = OVER
+            self.top = None
+            ev.append(Event("deal_over", None, info={"finish": list(tracker.finish)}))
+        elif leader is not None:
+            ev.append(self._round_end(leader))
+        self.events.extend(ev)
+        self._moves_cache = None
+        return ev
+
+    def _round_end(self, leader: int) -> Event:
+        assert self.top is not None
+        owner = self.top[0]
+        self.top = None
+        return Event("round_won", owner, info={"leader": leader, "jiefeng": leader != owner})
+
+    def _tribute(self, seat: int, card: Card) -> list[Event]:
+        assert self.plan is not None
+        pay = next(p for p in self.plan.payments if p.payer == seat)
+        if card not in pay.eligible:
+            allowed = " ".join(card_str(c) for c in pay.eligible)
+            raise IllegalActionError(f"seat {seat} must pay one of {allowed}, not {card_str(card)}")
+        self.actions.append(Action(TRIBUTE, seat, (card,)))
+        self.hands[seat].remove(card)
+        self._paid[seat] = card
+        if len(self._paid) < len(self.plan.payments):
+            return []
+        if self.rules.equal_tribute_assignment == "winners_choose" and len(self.plan.payments) == 2 and (
+            self.plan.payments[0].value == self.plan.payments[1].value
+        ):
+            self.phase = CHOOSE
+            ev = [Event("tribute_paid", None, info={"payers": sorted(self._paid)})]
+            self.events.extend(ev)
+            return ev
+        return self._deliver_tribute()
+
+    def _choose(self, card: Card) -> list[Event]:
+        assert self.plan is not None and self.prev_finish is not None
+        f1 = self.prev_finish[0]
+        options = [p for p, c in self._paid.items() if c == card]
+        if not options:
+            raise IllegalActionError(f"{card_str(card)} is not one of the tribute cards")
+        self.actions.append(Action(CHOOSE, f1, (card,)))
+        hi = options[0]
+        lo = next(p for p in self._paid if p != hi)
+        leader = hi if self.rules.double_tribute_leader == "payer_to_first" else self.prev_finish[3]
+        pays = {p.payer: p for p in self.plan.payments}
+        self.plan = TributePlan(False, (), (pays[hi], pays[lo]), leader, (hi, lo))
+        self._receiver_of = {hi: f1, lo: partner(f1)}
+        return self._deliver_tribute()
+
+    def _deliver_tribute(self) -> list[Event]:
+        assert self.plan is not None
+        result = []
+        for p in self.plan.payments:
+            recv = self._receiver_of[p.payer]
+            card = self._paid[p.payer]
+            self.hands[recv].append(card)
+            self.hands[recv].sort()
+            result.append([p.payer, recv, card])
+        self.phase = RETURN
+        ev = [Event("tribute", None, info={"result": result})]
+        self.events.extend(ev)
+        return ev
+
+    def _return(self, seat: int, card: Card) -> list[Event]:
+        options = self.return_options(seat)
+        if card not in options:
+            raise IllegalActionError(
+                f"seat {seat} may return one of {' '.join(card_str(c) for c in options)}, not {card_str(card)}")
+        self.actions.append(Action(RETURN, seat, (card,)))
+        self._returned[seat] = card
+        if len(self._returned) < len(self._receiver_of):
+            return []
+        result = []
+        for payer, recv in self._receiver_of.items():
+            c = self._returned[recv]
+            self.hands[recv].remove(c)
+            self.hands[payer].append(c)
+            self.hands[payer].sort()
+            result.append([recv, payer, c])
+        assert self.plan is not None and self.plan.leader is not None
+        ev = [Event("return", None, info={"result": result})]
+        ev.append(self._start_play(self.plan.leader))
+        self.events.extend(ev)
+        return ev
+
+    def _start_play(self, leader: int) -> Event:
+        self.phase = PLAY
+        self.first_leader = leader
+        self.tracker = TurnTracker(leader, self.rules)
+        self._moves_cache = None
+        return Event("lead", leader)
+
+    # --- search support -------------------------------------------------------------------
+    def clone(self) -> DealState:
+        """An independent copy (hands, trackers and logs), for search and tests."""
+        c = DealState.__new__(DealState)
+        c.__dict__.update(self.__dict__)
+        c.hands = [list(h) for h in self.hands]
+        c.events = list(self.events)
+        c.actions = list(self.actions)
+        c.reported = list(self.reported)
+        c.star_plays = list(self.star_plays)
+        c._paid, c._receiver_of, c._returned = dict(self._paid), dict(self._receiver_of), dict(self._returned)
+        c.tracker = self.tracker.copy() if self.tracker else None
+        c._moves_cache = None
+        return c
+
+    # --- the only way hidden information leaves the engine ------------------------------
+    def observation(self, seat: int) -> Observation:
+        if seat not in range(4):
+            raise GuandanError(f"seat must be 0…3, not {seat!r}")
+        counts = {s: len(self.hands[s]) for s in range(4) if self.reported[s] or s == seat}
+        mover = self.to_move
+        return Observation(
+            seat=seat,
+            phase=self.phase,
+            to_move=mover,
+            level=self.level,
+            hand=tuple(sorted(self.hands[seat])),
+            public_counts=counts,
+            played_counts=tuple(self._played_count(s) for s in range(4)),
+            top=(self.top[0], self.top[1].cards, self.top[1].combo) if self.top and self.top[1].combo else None,
+            finish=tuple(self.finish),
+            events=tuple(self.events),
+            prev_finish=self.prev_finish,
+            legal=tuple(self.legal_actions()) if mover == seat else (),
+            first_leader=self.first_leader if self.phase in (PLAY, OVER) else None,
+        )
+
+    def _played_count(self, seat: int) -> int:
+        return sum(len(e.cards) for e in self.events if e.type == "play" and e.seat == seat)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything one seat may know (RULES.md: own hand, every public event, counts made public by
+    报牌, revealed tribute/return/anti-tribute cards) and nothing else."""
+
+    seat: int
+    phase: str
+    to_move: int | None
+    level: int
+    hand: tuple[Card, ...]
+    public_counts: dict[int, int]  # own count, and those announced by 报牌
+    played_counts: tuple[int, ...]  # cards each seat has played this deal (public: everyone saw them)
+    top: tuple[int, tuple[Card, ...], Combo] | None
+    finish: tuple[int, ...]
+    events: tuple[Event, ...]
+    prev_finish: tuple[int, ...] | None
+    legal: tuple[Action, ...]
+    first_leader: int | None
+
+
+def new_deal(
+    rules: RuleSet,
+    rng: random.Random,
+    level: int = 0,
+    prev_finish: Sequence[int] | None = None,
+    hands: Sequence[Sequence[Card]] | None = None,
+    first_leader: int | None = None,
+    move_mode: str = "complete",
+) -> DealState:
+    """Deal (or take ``hands``), then start with the first-deal flip or the tribute (§4.1–§4.2).
+
+    ``rng`` is the deal's own generator (never the global one); ``first_leader`` overrides the flip.
+    """
+    flipped: Card | None = None
+    if hands is None:
+        dealt, flip_leader, flipped = deal_cards(rng, level)
+    else:
+        dealt = [sorted(h) for h in hands]
+        if len(dealt) != 4 or sorted(c for h in dealt for c in h) != sorted(pc.code for pc in physical_deck()):
+            raise GuandanError("hands must be four hands holding the 108 cards exactly")
+        flip_leader = 0
+        if prev_finish is None and first_leader is None:
+            raise GuandanError("given hands for a first deal need an explicit first_leader")
+    state = DealState(
+        rules=rules,
+        level=level,
+        hands=dealt,
+        initial_hands=tuple(tuple(h) for h in dealt),
+        prev_finish=tuple(prev_finish) if prev_finish is not None else None,
+        move_mode=move_mode,
+        flipped=flipped,
+    )
+    if prev_finish is None:
+        leader = flip_leader if first_leader is None else first_leader
+        state.events.append(Event("first_lead", leader, (flipped,) if flipped is not None and first_leader is None else ()))
+        state._start_play(leader)
+        return state
+    if sorted(prev_finish) != [0, 1, 2, 3]:
+        raise GuandanError(f"prev_finish must be the four seats in finishing order, not {list(prev_finish)}")
+    plan = plan_tribute(prev_finish, {s: dealt[s] for s in range(4)}, level, rules, rng)
+    state.plan = plan
+    if plan.anti_tribute:
+        big = [[s, BIG_JOKER] for s in plan.anti_seats]
+        state.events.append(Event("anti_tribute", None, info={"seats": list(plan.anti_seats), "cards": big}))
+        state.events.append(state._start_play(prev_finish[0]))  # 头游 leads after 抗贡
+        return state
+    state._receiver_of = {p.payer: p.receiver for p in plan.payments}
+    state.phase = TRIBUTE
+    return state
+
+
+__all__ = [
+    "CHOOSE",
+    "OVER",
+    "PLAY",
+    "RETURN",
+    "TRIBUTE",
+    "Action",
+    "DealState",
+    "Event",
+    "Observation",
+    "deal_cards",
+    "first_leader_from_flips",
+    "new_deal",
+]

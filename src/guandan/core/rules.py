@@ -1,0 +1,267 @@
+"""`RuleSet`: every variant difference of RULES.md §7, and the four presets of §8.1.
+
+Code elsewhere never asks which preset it runs; it reads the key that names the rule.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .errors import RuleSetError
+
+PRESET_NAMES = ("competition", "huaian-traditional", "huaian-2009", "huopin")
+
+
+@dataclass(frozen=True)
+class Streaks:
+    """Streak bonus / penalty (连续头游/末游, §8.2)."""
+
+    first_threshold: int = 3
+    last_threshold: int = 3
+    mode: str = "escalating"  # "escalating" | "flat"
+    scope: str = "player"  # "player" | "team"
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """All configuration keys of RULES.md §7. Build one with :func:`preset` or :meth:`from_dict`."""
+
+    name: str = "competition"
+    straight_len: tuple[int, int] = (5, 5)
+    tube_pairs: tuple[int, int] = (3, 3)
+    plate_triples: tuple[int, int] = (2, 2)
+    airplane: bool = False  # 飞机带翅膀
+    max_bomb: int = 10
+    chain_bombs: bool = False  # X相Y连环
+    three_joker_bomb: bool = False  # 三王
+    big_joker_wild: bool = False
+    wild_resolution: str = "declare"  # "declare" | "strongest"
+    bomb_order: str = "size_ladder"  # "size_ladder" | "stars"
+    full_house_joker_pair: bool = True
+    sf_forced: bool = True
+    allow_wild_underdeclare: bool = False
+    upgrade_table: tuple[int, int, int] = (3, 2, 1)  # levels for 1-2, 1-3, 1-4
+    overshoot_wins: bool = False
+    a_pass_results: frozenset[int] = frozenset({2, 3})  # partner's finishing place
+    a_pass_requires_declarer: bool = True
+    a_max_failures: int | None = 3
+    a_fail_reset_to: str = "2"
+    streaks: Streaks | None = None
+    jiefeng: str = "partner"  # 接风: "partner" | "next_player"
+    return_rule: str = "le10"  # 还贡: "le10" | "any" | "le10_if_partner"
+    equal_tribute_assignment: str = "left"  # "left" | "random" | "winners_choose"
+    double_tribute_leader: str = "payer_to_first"  # "payer_to_first" | "last_place"
+    double_down_order: str = "turn_order"
+    report_threshold: int | None = 10  # 报牌
+    scoring: str = "levels"  # "levels" | "huopin_points"
+    huopin_multiplier_combine: str = "max"  # "max" | "product"
+    match_points: tuple[int, int, int] = (2, 1, 0)  # 场分 for win, draw, loss
+
+    # --- derived facts (not keys) -------------------------------------------------------
+    @property
+    def tube_type(self) -> str:
+        """RULES.md calls a fixed three-pair run `tube` and a variable-length one `pair_run`."""
+        return "tube" if self.tube_pairs == (3, 3) else "pair_run"
+
+    @property
+    def plate_type(self) -> str:
+        return "plate" if self.plate_triples == (2, 2) else "triple_run"
+
+    @property
+    def declares(self) -> bool:
+        return self.wild_resolution == "declare"
+
+    def upgrade(self, partner_place: int) -> int:
+        """Levels gained by the winning team whose partner finished at ``partner_place`` (2, 3 or 4)."""
+        return self.upgrade_table[partner_place - 2]
+
+    # --- validation and serialisation ---------------------------------------------------
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["a_pass_results"] = sorted(self.a_pass_results)
+        d["straight_len"] = list(self.straight_len)
+        d["tube_pairs"] = list(self.tube_pairs)
+        d["plate_triples"] = list(self.plate_triples)
+        d["upgrade_table"] = {"2": self.upgrade_table[0], "3": self.upgrade_table[1], "4": self.upgrade_table[2]}
+        d["match_points"] = list(self.match_points)
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """A RuleSet from a dict: ``name`` picks the base preset (default competition), other keys override."""
+        if not isinstance(data, dict):
+            raise RuleSetError(f"a RuleSet must be a JSON object, not {type(data).__name__}")
+        base = data.get("name", "competition")
+        overrides = {k: v for k, v in data.items() if k != "name"}
+        return preset(base, **overrides)
+
+    @classmethod
+    def from_json(cls, text: str) -> RuleSet:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RuleSetError(f"RuleSet JSON is malformed: {e}") from None
+        return cls.from_dict(data)
+
+    def with_overrides(self, **overrides: Any) -> RuleSet:
+        return replace(self, **{k: _coerce(k, v) for k, v in _checked(overrides).items()})
+
+
+_KEYS = {f.name for f in fields(RuleSet)}
+
+
+def _checked(overrides: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(overrides) - _KEYS)
+    if unknown:
+        known = ", ".join(sorted(_KEYS))
+        raise RuleSetError(f"unknown RuleSet key(s): {', '.join(unknown)}; known keys: {known}")
+    return overrides
+
+
+def _pair(key: str, v: Any) -> tuple[int, int]:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return (v, v)
+    if isinstance(v, list | tuple) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        return (int(v[0]), int(v[1]))
+    raise RuleSetError(f"{key} must be [min, max] integers, not {v!r}")
+
+
+def _coerce(key: str, v: Any) -> Any:
+    """Turn JSON-ish values into the field's type (lists → tuples, dicts → Streaks, …)."""
+    if key in ("straight_len", "tube_pairs", "plate_triples"):
+        return _pair(key, v)
+    if key == "upgrade_table":
+        if isinstance(v, dict):
+            try:
+                return tuple(int(v[str(k)] if str(k) in v else v[k]) for k in (2, 3, 4))
+            except (KeyError, TypeError, ValueError):
+                raise RuleSetError(f"upgrade_table needs integer entries for 2, 3 and 4, not {v!r}") from None
+        if isinstance(v, list | tuple) and len(v) == 3:
+            return tuple(v)
+        raise RuleSetError(f"upgrade_table must be {{2: n, 3: n, 4: n}}, not {v!r}")
+    if key == "a_pass_results":
+        if isinstance(v, list | tuple | set | frozenset):
+            return frozenset(v)
+        raise RuleSetError(f"a_pass_results must be a list of partner places (2, 3, 4), not {v!r}")
+    if key == "streaks":
+        if v is None or isinstance(v, Streaks):
+            return v
+        if isinstance(v, dict):
+            bad = sorted(set(v) - {"first_threshold", "last_threshold", "mode", "scope"})
+            if bad:
+                raise RuleSetError(f"unknown streaks key(s): {', '.join(bad)}")
+            return Streaks(**v)
+        raise RuleSetError(f"streaks must be null or an object, not {v!r}")
+    if key == "match_points":
+        if isinstance(v, list | tuple) and len(v) == 3:
+            return tuple(v)
+        raise RuleSetError(f"match_points must be [win, draw, loss], not {v!r}")
+    return v
+
+
+_CHOICES = {
+    "wild_resolution": ("declare", "strongest"),
+    "bomb_order": ("size_ladder", "stars"),
+    "jiefeng": ("partner", "next_player"),
+    "return_rule": ("le10", "any", "le10_if_partner"),
+    "equal_tribute_assignment": ("left", "random", "winners_choose"),
+    "double_tribute_leader": ("payer_to_first", "last_place"),
+    "double_down_order": ("turn_order",),
+    "scoring": ("levels", "huopin_points"),
+    "huopin_multiplier_combine": ("max", "product"),
+    "name": PRESET_NAMES,
+}
+_BOOLS = [
+    "airplane", "chain_bombs", "three_joker_bomb", "big_joker_wild", "full_house_joker_pair", "sf_forced",
+    "allow_wild_underdeclare", "overshoot_wins", "a_pass_requires_declarer",
+]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _validate(r: RuleSet) -> None:
+    for key, choices in _CHOICES.items():
+        if getattr(r, key) not in choices:
+            raise RuleSetError(f"{key} must be one of {', '.join(choices)}, not {getattr(r, key)!r}")
+    for key in _BOOLS:
+        if not isinstance(getattr(r, key), bool):
+            raise RuleSetError(f"{key} must be true or false, not {getattr(r, key)!r}")
+    for key, lo, hi in (("straight_len", 5, 13), ("tube_pairs", 3, 13), ("plate_triples", 2, 9)):
+        v = getattr(r, key)
+        if not (isinstance(v, tuple) and len(v) == 2 and all(_is_int(x) for x in v) and lo <= v[0] <= v[1] <= hi):
+            raise RuleSetError(f"{key} must be [min, max] with {lo} <= min <= max <= {hi}, not {v!r}")
+    if not _is_int(r.max_bomb) or not 8 <= r.max_bomb <= 12:
+        raise RuleSetError(f"max_bomb must be an integer 8…12, not {r.max_bomb!r}")
+    ut = r.upgrade_table
+    if not (isinstance(ut, tuple) and len(ut) == 3 and all(_is_int(x) and 0 <= x <= 12 for x in ut)):
+        raise RuleSetError(f"upgrade_table values must be integers 0…12, not {ut!r}")
+    if not (isinstance(r.a_pass_results, frozenset) and r.a_pass_results and r.a_pass_results <= {2, 3, 4}):
+        raise RuleSetError(f"a_pass_results must be a non-empty subset of {{2, 3, 4}}, not {r.a_pass_results!r}")
+    if r.a_max_failures is not None and (not _is_int(r.a_max_failures) or r.a_max_failures < 1):
+        raise RuleSetError(f"a_max_failures must be null or a positive integer, not {r.a_max_failures!r}")
+    if r.a_fail_reset_to not in tuple("23456789TJQKA"):
+        raise RuleSetError(f"a_fail_reset_to must be a level 2…A, not {r.a_fail_reset_to!r}")
+    if r.report_threshold is not None and (not _is_int(r.report_threshold) or not 0 <= r.report_threshold <= 27):
+        raise RuleSetError(f"report_threshold must be null or an integer 0…27, not {r.report_threshold!r}")
+    mp = r.match_points
+    if not (isinstance(mp, tuple) and len(mp) == 3 and all(_is_int(x) for x in mp)):
+        raise RuleSetError(f"match_points must be three integers (win, draw, loss), not {mp!r}")
+    s = r.streaks
+    if s is not None:
+        if not isinstance(s, Streaks):
+            raise RuleSetError(f"streaks must be null or an object, not {s!r}")
+        if s.mode not in ("escalating", "flat") or s.scope not in ("player", "team"):
+            raise RuleSetError("streaks.mode must be escalating|flat and streaks.scope player|team")
+        if not (_is_int(s.first_threshold) and _is_int(s.last_threshold) and s.first_threshold >= 1
+                and s.last_threshold >= 1):
+            raise RuleSetError("streak thresholds must be positive integers")
+    if r.airplane and r.plate_triples[1] < 2:
+        raise RuleSetError("airplane needs triple runs")
+
+
+
+_TRADITIONAL: dict[str, Any] = dict(
+    return_rule="any",
+    double_tribute_leader="last_place",
+    a_max_failures=None,
+)
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "competition": {},
+    "huaian-traditional": dict(_TRADITIONAL, jiefeng="next_player", streaks=Streaks()),
+    "huaian-2009": dict(_TRADITIONAL, upgrade_table=(4, 2, 1), a_pass_results=frozenset({2})),
+    "huopin": dict(
+        _TRADITIONAL,
+        straight_len=(5, 13),
+        tube_pairs=(3, 13),
+        plate_triples=(2, 9),
+        airplane=True,
+        max_bomb=12,
+        chain_bombs=True,
+        three_joker_bomb=True,
+        big_joker_wild=True,
+        wild_resolution="strongest",
+        bomb_order="stars",
+        scoring="huopin_points",
+    ),
+}
+
+
+def preset(name: str, **overrides: Any) -> RuleSet:
+    """A named preset, optionally with keys overridden (validated; unknown keys are errors)."""
+    if name not in _PRESETS:
+        raise RuleSetError(f"unknown preset {name!r}; presets: {', '.join(PRESET_NAMES)}")
+    values = {k: _coerce(k, v) for k, v in _checked(dict(_PRESETS[name], **overrides)).items()}
+    return RuleSet(name=name, **values)
+
+
