@@ -95,7 +95,10 @@ def main() -> None:
 def _mount() -> None:
     """Mount every subsystem's commands (imported lazily so a broken optional extra stays local)."""
     from .bench import app as bench_app
+    from .sim import replay_cmd, simulate
 
     app.add_typer(bench_app, name="bench")
+    app.command("simulate")(simulate)
+    app.command("replay")(replay_cmd)
 
 

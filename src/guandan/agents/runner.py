@@ -1,0 +1,60 @@
+"""Drive a match (or a single deal) with four agents. Used by `guandan simulate`, the arena and tests."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..core.deal import Action, Event
+from ..core.errors import GuandanError
+from ..core.match import MatchState
+from .base import Agent
+
+
+@dataclass
+class RunStats:
+    decisions: list[float] = field(default_factory=list)  # seconds per decision, every seat
+    per_seat: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
+    illegal: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    cpu_seconds: float = 0.0
+
+
+def run_match(
+    match: MatchState,
+    agents: Sequence[Agent],
+    on_events: Callable[[Action, list[Event]], None] | None = None,
+    stats: RunStats | None = None,
+    max_actions: int = 200_000,
+) -> MatchState:
+    """Play until the match ends. An agent that returns an illegal action is counted and replaced
+    by the first legal action, so one bad bot never stalls a run."""
+    if len(agents) != 4:
+        raise GuandanError("a match needs four agents")
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, match.rules)
+    stats = stats or RunStats()
+    cpu0 = time.process_time()
+    for _ in range(max_actions):
+        if match.ended:
+            break
+        mover = match.to_move
+        assert mover is not None
+        seat = mover
+        legal = match.legal_actions()
+        obs = match.observation(seat)
+        t0 = time.perf_counter()
+        action = agents[seat].choose(obs, legal)
+        dt = time.perf_counter() - t0
+        stats.decisions.append(dt)
+        stats.per_seat[seat].append(dt)
+        if action not in legal:
+            stats.illegal[seat] += 1
+            action = legal[0]
+        events = match.apply(action)
+        if on_events is not None:
+            on_events(action, events)
+    else:
+        raise GuandanError(f"the match did not end within {max_actions} actions")
+    stats.cpu_seconds += time.process_time() - cpu0
+    return match

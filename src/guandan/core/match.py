@@ -1,0 +1,228 @@
+"""The match (§5, §8.2, §8.4): deals from level 2 until a team passes A, with per-team levels, the
+declarer, A attempts, streaks and 火拼 points. Also a fixed-number-of-deals mode and a single-deal
+mode that starts from a given situation (duplicate evaluation, tournaments).
+
+Every random choice comes from a per-deal ``random.Random`` derived from the match seed, so a
+match is reproduced exactly by its seed and its actions (see :mod:`guandan.core.record`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .deal import Action, DealState, Event, Observation, new_deal
+from .errors import GuandanError, IllegalActionError
+from .moves import Move
+from .rules import RuleSet
+from .scoring import DealSettlement, StreakCounts, huopin_points, settle_deal
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """How a match starts and ends. The defaults are a whole match from level 2."""
+
+    max_deals: int | None = None  # stop after this many deals even if nobody passed A
+    start_levels: tuple[int, int] = (0, 0)  # rank indices
+    start_declarer: int | None = None
+    start_prev_finish: tuple[int, ...] | None = None  # the previous deal's order: drives the tribute
+    start_a_failures: tuple[int, int] = (0, 0)
+    first_hands: tuple[tuple[Card, ...], ...] | None = None  # fixed hands for the first deal
+    first_leader: int | None = None  # injected first leader (first deal only)
+    move_mode: str = "complete"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "max_deals": self.max_deals,
+            "start_levels": list(self.start_levels),
+            "start_declarer": self.start_declarer,
+            "start_prev_finish": list(self.start_prev_finish) if self.start_prev_finish else None,
+            "start_a_failures": list(self.start_a_failures),
+            "first_hands": [list(h) for h in self.first_hands] if self.first_hands else None,
+            "first_leader": self.first_leader,
+            "move_mode": self.move_mode,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> MatchConfig:
+        def tup(v: object) -> tuple[int, ...] | None:
+            return tuple(v) if isinstance(v, list) else None  # type: ignore[arg-type]
+
+        hands = d.get("first_hands")
+        return cls(
+            max_deals=d.get("max_deals"),  # type: ignore[arg-type]
+            start_levels=tup(d.get("start_levels")) or (0, 0),  # type: ignore[arg-type,unused-ignore]
+            start_declarer=d.get("start_declarer"),  # type: ignore[arg-type]
+            start_prev_finish=tup(d.get("start_prev_finish")),
+            start_a_failures=tup(d.get("start_a_failures")) or (0, 0),  # type: ignore[arg-type,unused-ignore]
+            first_hands=tuple(tuple(h) for h in hands) if isinstance(hands, list) else None,  # type: ignore[misc]
+            first_leader=d.get("first_leader"),  # type: ignore[arg-type]
+            move_mode=str(d.get("move_mode", "complete")),
+        )
+
+
+@dataclass
+class DealSummary:
+    index: int
+    level: int
+    declarer: int | None
+    levels_before: tuple[int, int]
+    finish: list[int]
+    settlement: DealSettlement
+    points: list[int] | None  # 火拼 deal points per seat
+    state: DealState  # the finished deal: initial hands and every action, for records and review
+
+
+@dataclass
+class MatchState:
+    """A match in progress: ``state.deal`` is the current deal; actions go through :meth:`apply`."""
+
+    rules: RuleSet
+    seed: int | str
+    config: MatchConfig = field(default_factory=MatchConfig)
+    levels: tuple[int, int] = (0, 0)
+    declarer: int | None = None
+    a_failures: tuple[int, int] = (0, 0)
+    streaks: StreakCounts = field(default_factory=StreakCounts)
+    points: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    prev_finish: tuple[int, ...] | None = None
+    winner: int | None = None
+    ended: bool = False
+    deal: DealState | None = None
+    deals: list[DealSummary] = field(default_factory=list)
+
+    @property
+    def deal_index(self) -> int:
+        return len(self.deals)
+
+    @property
+    def level(self) -> int:
+        """The level of the current deal: the declarer's (§5.1); 2 with no declarer."""
+        return 0 if self.declarer is None else self.levels[self.declarer]
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.ended or self.deal is None else self.deal.to_move
+
+    def deal_rng(self, index: int) -> random.Random:
+        return random.Random(f"guandan:{self.seed}:{index}")
+
+    def start_deal(self) -> list[Event]:
+        if self.ended:
+            raise GuandanError("the match is over")
+        index = self.deal_index
+        first = index == 0
+        hands = self.config.first_hands if first else None
+        self.deal = new_deal(
+            self.rules,
+            self.deal_rng(index),
+            level=self.level,
+            prev_finish=self.prev_finish,
+            hands=hands,
+            first_leader=self.config.first_leader if first else None,
+            move_mode=self.config.move_mode,
+        )
+        info = {"index": index, "level": self.level, "declarer": self.declarer, "levels": list(self.levels)}
+        return [Event("deal_start", None, info=info), *self.deal.events]
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.ended or self.deal is None else self.deal.legal_actions()
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.ended or self.deal is None else self.deal.legal_moves()
+
+    def observation(self, seat: int) -> MatchObservation:
+        if self.deal is None:
+            raise GuandanError("no deal in progress")
+        return MatchObservation(
+            deal=self.deal.observation(seat),
+            deal_index=self.deal_index,
+            levels=self.levels,
+            declarer=self.declarer,
+            a_failures=self.a_failures,
+            points=tuple(self.points),
+            winner=self.winner,
+            ended=self.ended,
+        )
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply an action of the current deal; settles the deal when it ends and starts the next."""
+        if self.ended or self.deal is None:
+            raise IllegalActionError("the match is over" if self.ended else "no deal in progress")
+        events = self.deal.apply(action)
+        if self.deal.over:
+            events = events + self._settle()
+        return events
+
+    def apply_move(self, move: Move) -> list[Event]:
+        seat = self.to_move
+        if seat is None:
+            raise IllegalActionError("nobody is to move")
+        return self.apply(Action("pass" if move.combo is None else "play", seat, move.cards, move.combo))
+
+    def _settle(self) -> list[Event]:
+        deal = self.deal
+        assert deal is not None
+        finish = deal.finish
+        before = self.levels
+        s = settle_deal(self.levels, self.declarer, finish, self.rules, self.a_failures, self.streaks)
+        pts: list[int] | None = None
+        if self.rules.scoring == "huopin_points":
+            pts = huopin_points(finish, deal.star_plays, self.rules)
+            self.points = [a + b for a, b in zip(self.points, pts, strict=True)]
+        self.deals.append(DealSummary(self.deal_index, deal.level, self.declarer, before, finish, s, pts, deal))
+        self.levels, self.declarer = s.levels_after, s.declarer_after
+        self.a_failures, self.streaks = s.a_failures_after, s.streaks_after
+        self.prev_finish = tuple(finish)
+        info: dict[str, object] = {
+            "finish": finish, "levels": list(self.levels), "next_declarer": self.declarer,
+            "upgrade": s.upgrade, "result": f"1-{s.partner_place}", "notes": list(s.notes),
+        }
+        if pts is not None:
+            info["points"] = pts
+        events = [Event("deal_settled", None, info=info)]
+        if s.match_winner is not None:
+            self.winner, self.ended = s.match_winner, True
+        elif self.config.max_deals is not None and len(self.deals) >= self.config.max_deals:
+            self.ended = True
+        if self.ended:
+            events.append(Event("match_over", None, info={"winner": self.winner, "levels": list(self.levels),
+                                                          "deals": len(self.deals), "points": list(self.points)}))
+            return events
+        return events + self.start_deal()
+
+
+@dataclass(frozen=True)
+class MatchObservation:
+    """A seat's view of the match: its deal observation plus the public match situation."""
+
+    deal: Observation
+    deal_index: int
+    levels: tuple[int, int]
+    declarer: int | None
+    a_failures: tuple[int, int]
+    points: tuple[int, ...]
+    winner: int | None
+    ended: bool
+
+
+def new_match(rules: RuleSet, seed: int | str, config: MatchConfig | None = None) -> MatchState:
+    """A match whose first deal has been dealt."""
+    config = config or MatchConfig()
+    if config.move_mode not in ("complete", "canonical"):
+        raise GuandanError(f"move_mode must be complete or canonical, not {config.move_mode!r}")
+    if config.start_declarer not in (None, 0, 1):
+        raise GuandanError(f"start_declarer must be null, 0 or 1, not {config.start_declarer!r}")
+    if config.max_deals is not None and config.max_deals < 1:
+        raise GuandanError("max_deals must be at least 1")
+    m = MatchState(rules=rules, seed=seed, config=config, levels=config.start_levels,
+                   declarer=config.start_declarer, a_failures=config.start_a_failures,
+                   prev_finish=config.start_prev_finish)
+    m.start_deal()
+    return m
+
+
+def team_levels_str(levels: Sequence[int]) -> str:
+    return ":".join("23456789TJQKA"[x] for x in levels)

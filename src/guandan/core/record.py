@@ -1,0 +1,175 @@
+"""Game records: an open, versioned JSON format (docs/record-format.md) and exact replay.
+
+A record holds the RuleSet, the seed, the match configuration, every deal's initial hands and every
+action with its seat and declared combo, and the results. :func:`replay` re-runs the actions on a
+fresh engine and checks each deal's hands and results, so every intermediate state is reproduced.
+Pure: strings in, objects out; the CLI does the file I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from .cards import Card, card_str, parse_card
+from .combos import Combo
+from .deal import Action, DealState, Event
+from .errors import GuandanError, RecordError
+from .match import MatchConfig, MatchState, new_match
+from .rules import RuleSet
+
+FORMAT = "guandan-record"
+VERSION = 1
+_LEVELS = "23456789TJQKA"
+
+
+def _cards(codes: tuple[Card, ...] | list[Card]) -> list[str]:
+    return [card_str(c) for c in codes]
+
+
+def _action_dict(a: Action) -> dict[str, Any]:
+    d: dict[str, Any] = {"seat": a.seat, "kind": a.kind}
+    if a.cards:
+        d["cards"] = _cards(a.cards)
+    if a.combo is not None:
+        d["combo"] = a.combo.to_dict()
+    return d
+
+
+def to_dict(match: MatchState, players: list[str] | None = None, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record of a match so far (finished deals and the deal in progress)."""
+    deals = []
+    summaries = {s.index: s for s in match.deals}
+    states = list(match_history(match))
+    for index, deal in states:
+        entry: dict[str, Any] = {
+            "index": index,
+            "level": _LEVELS[deal.level],
+            "prev_finish": list(deal.prev_finish) if deal.prev_finish is not None else None,
+            "hands": [_cards(h) for h in deal.initial_hands],
+            "first_leader": deal.first_leader if deal.tracker else None,
+            "flipped": card_str(deal.flipped) if deal.flipped is not None else None,
+            "actions": [_action_dict(a) for a in deal.actions],
+        }
+        s = summaries.get(index)
+        if s is not None:
+            entry["declarer"] = s.declarer
+            entry["levels_before"] = [_LEVELS[x] for x in s.levels_before]
+            entry["finish"] = s.finish
+            entry["levels_after"] = [_LEVELS[x] for x in s.settlement.levels_after]
+            entry["result"] = f"1-{s.settlement.partner_place}"
+            if s.points is not None:
+                entry["points"] = s.points
+        deals.append(entry)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": match.rules.to_dict(),
+        "seed": match.seed,
+        "config": match.config.to_dict(),
+        "players": players or [],
+        "meta": meta or {},
+        "deals": deals,
+        "result": {
+            "ended": match.ended,
+            "winner": match.winner,
+            "levels": [_LEVELS[x] for x in match.levels],
+            "deals_played": len(match.deals),
+            "points": list(match.points),
+        },
+    }
+
+
+def match_history(match: MatchState) -> Iterator[tuple[int, DealState]]:
+    """(index, DealState) for every deal of the match: the finished ones, then the one in progress."""
+    for s in match.deals:
+        yield s.index, s.state
+    if not match.ended and match.deal is not None:
+        yield match.deal_index, match.deal
+
+
+def dumps(match: MatchState, players: list[str] | None = None, meta: dict[str, Any] | None = None) -> str:
+    return json.dumps(to_dict(match, players, meta), ensure_ascii=False, indent=1)
+
+
+def loads(text: str) -> dict[str, Any]:
+    """Parse and validate a record's envelope; :func:`replay` checks its content."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"the record is not valid JSON (line {e.lineno}: {e.msg})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"not a guandan record: the 'format' field must be {FORMAT!r}")
+    if data.get("version") != VERSION:
+        raise RecordError(f"record version {data.get('version')!r} is not supported (this engine reads version {VERSION})")
+    for key in ("rules", "seed", "config", "deals"):
+        if key not in data:
+            raise RecordError(f"the record has no {key!r} field")
+    if not isinstance(data["deals"], list):
+        raise RecordError("'deals' must be a list")
+    return data
+
+
+def _parse_action(d: Any, where: str, match: MatchState) -> Action:
+    if not isinstance(d, dict) or "seat" not in d or "kind" not in d:
+        raise RecordError(f"{where}: an action needs 'seat' and 'kind'")
+    try:
+        cards = tuple(parse_card(t) for t in d.get("cards", []))
+    except GuandanError as e:
+        raise RecordError(f"{where}: {e}") from None
+    combo: Combo | None = None
+    if "combo" in d:
+        assert match.deal is not None
+        from .combos import resolve_combo
+
+        try:
+            combo = resolve_combo(cards, match.deal.level, match.rules, d["combo"])
+        except GuandanError as e:
+            raise RecordError(f"{where}: {e}") from None
+    return Action(str(d["kind"]), int(d["seat"]), cards, combo)
+
+
+def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], MatchState]]:
+    """Re-run a record. Yields (None, the deal's opening events, state) at each deal's start and
+    (action, its events, state) after every action; the state is the live engine (clone its deal to
+    keep a snapshot). Raises RecordError on any mismatch with the recorded hands or results."""
+    try:
+        rules = RuleSet.from_dict(data["rules"])
+        config = MatchConfig.from_dict(data["config"])
+    except (GuandanError, TypeError, ValueError) as e:
+        raise RecordError(f"the record's rules or config are invalid: {e}") from None
+    match = new_match(rules, data["seed"], config)
+    opening = match.deal.events if match.deal else []
+    for n, deal in enumerate(data["deals"]):
+        where = f"deal {n}"
+        if match.deal is None or match.ended:
+            raise RecordError(f"{where}: the match was already over")
+        if not isinstance(deal, dict):
+            raise RecordError(f"{where}: not an object")
+        try:
+            hands = [[parse_card(t) for t in h] for h in deal.get("hands", [])]
+        except GuandanError as e:
+            raise RecordError(f"{where}: {e}") from None
+        if [sorted(h) for h in hands] != [sorted(h) for h in match.deal.initial_hands]:
+            raise RecordError(f"{where}: the recorded hands differ from the seeded deal")
+        info = {"index": n, "level": match.level, "declarer": match.declarer, "levels": list(match.levels)}
+        yield None, [Event("deal_start", None, info=info), *opening], match
+        events: list[Event] = []
+        for i, a in enumerate(deal.get("actions", [])):
+            action = _parse_action(a, f"{where}, action {i}", match)
+            try:
+                events = match.apply(action)
+            except GuandanError as e:
+                raise RecordError(f"{where}, action {i} ({action}): {e}") from None
+            # the events of a deal's last action also open the next deal: show those at its start
+            cut = next((k for k, e in enumerate(events) if e.type == "deal_start"), len(events))
+            opening = events[cut + 1:]
+            yield action, events[:cut], match
+        if "finish" in deal:
+            last = match.deals[-1] if match.deals else None
+            if last is None or last.index != n or last.finish != deal["finish"]:
+                raise RecordError(f"{where}: the replay does not reproduce the recorded finishing order")
+    result = data.get("result")
+    if isinstance(result, dict) and result.get("ended") and (not match.ended or match.winner != result.get("winner")):
+        raise RecordError("the replay does not reproduce the recorded result")
