@@ -53,10 +53,10 @@ class MatchConfig:
         hands = d.get("first_hands")
         return cls(
             max_deals=d.get("max_deals"),  # type: ignore[arg-type]
-            start_levels=tup(d.get("start_levels")) or (0, 0),  # type: ignore[arg-type,unused-ignore]
+            start_levels=tup(d.get("start_levels")) or (0, 0),
             start_declarer=d.get("start_declarer"),  # type: ignore[arg-type]
             start_prev_finish=tup(d.get("start_prev_finish")),
-            start_a_failures=tup(d.get("start_a_failures")) or (0, 0),  # type: ignore[arg-type,unused-ignore]
+            start_a_failures=tup(d.get("start_a_failures")) or (0, 0),
             first_hands=tuple(tuple(h) for h in hands) if isinstance(hands, list) else None,  # type: ignore[misc]
             first_leader=d.get("first_leader"),  # type: ignore[arg-type]
             move_mode=str(d.get("move_mode", "complete")),
