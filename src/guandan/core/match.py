@@ -47,18 +47,27 @@ class MatchConfig:
 
     @classmethod
     def from_dict(cls, d: dict[str, object]) -> MatchConfig:
-        def tup(v: object) -> tuple[int, ...] | None:
-            return tuple(v) if isinstance(v, list) else None  # type: ignore[arg-type]
+        def ints(v: object, n: int | None = None) -> tuple[int, ...] | None:
+            if not isinstance(v, list) or not all(isinstance(x, int) for x in v) or (n is not None and len(v) != n):
+                return None
+            return tuple(v)
+
+        def two(v: object) -> tuple[int, int]:
+            t = ints(v, 2)
+            return (t[0], t[1]) if t else (0, 0)
+
+        def opt_int(v: object) -> int | None:
+            return v if isinstance(v, int) else None
 
         hands = d.get("first_hands")
         return cls(
-            max_deals=d.get("max_deals"),  # type: ignore[arg-type]
-            start_levels=tup(d.get("start_levels")) or (0, 0),
-            start_declarer=d.get("start_declarer"),  # type: ignore[arg-type]
-            start_prev_finish=tup(d.get("start_prev_finish")),
-            start_a_failures=tup(d.get("start_a_failures")) or (0, 0),
-            first_hands=tuple(tuple(h) for h in hands) if isinstance(hands, list) else None,  # type: ignore[misc]
-            first_leader=d.get("first_leader"),  # type: ignore[arg-type]
+            max_deals=opt_int(d.get("max_deals")),
+            start_levels=two(d.get("start_levels")),
+            start_declarer=opt_int(d.get("start_declarer")),
+            start_prev_finish=ints(d.get("start_prev_finish"), 4),
+            start_a_failures=two(d.get("start_a_failures")),
+            first_hands=tuple(ints(h) or () for h in hands) if isinstance(hands, list) else None,
+            first_leader=opt_int(d.get("first_leader")),
             move_mode=str(d.get("move_mode", "complete")),
         )
 
