@@ -63,7 +63,8 @@ def describe(action: Action | None, events: list[Event]) -> list[str]:
                          + (f" · {'; '.join(info['notes'])}" if info.get("notes") else ""))
         elif e.type == "match_over":
             w = info["winner"]
-            lines.append(f"== match over 比赛结束: {'team ' + str(w) + ' wins 获胜' if w is not None else 'no winner (deal limit)'}"
+            who = f"team {w} wins 获胜" if w is not None else "no winner (deal limit)"
+            lines.append(f"== match over 比赛结束: {who}"
                          f" · levels {team_levels_str(info['levels'])} after {info['deals']} deals")
     return lines
 
