@@ -187,12 +187,19 @@ class DealState:
         return self._return(seat, card)
 
     def apply_move(self, move: Move) -> list[Event]:
+        """Apply a Move for the seat to move. A move taken from :meth:`legal_moves` is known to be
+        legal and skips re-validation; any other goes through :meth:`apply`'s checks."""
         seat = self.to_move
-        assert seat is not None
+        if seat is None or self.phase != PLAY:
+            raise IllegalActionError(f"no play is expected now (phase {self.phase})")
         kind = "pass" if move.combo is None else "play"
-        return self.apply(Action(kind, seat, move.cards, move.combo))
+        action = Action(kind, seat, move.cards, move.combo)
+        cache = self._moves_cache
+        if cache is not None and move in cache:
+            return self._play(action, trusted=True)
+        return self.apply(action)
 
-    def _play(self, action: Action) -> list[Event]:
+    def _play(self, action: Action, trusted: bool = False) -> list[Event]:
         tracker = self.tracker
         assert tracker is not None
         seat = action.seat
@@ -209,32 +216,9 @@ class DealState:
             return ev
         cards = tuple(sorted(action.cards))
         hand = self.hands[seat]
-        need = Counter(cards)
-        have = Counter(hand)
-        missing = [card_str(c) for c, n in need.items() if have[c] < n]
-        if not cards:
-            raise IllegalActionError("a play needs cards (use a pass action to pass)")
-        if missing:
-            raise IllegalActionError(f"seat {seat} does not hold {' '.join(missing)}")
         combo = action.combo
-        readings = classify(cards, self.level, self.rules)
-        if not readings:
-            raise IllegalActionError(f"{' '.join(card_str(c) for c in cards)} is not a legal play")
-        if combo is None:
-            if len(readings) > 1:
-                raise IllegalActionError(
-                    f"{' '.join(card_str(c) for c in cards)} has several readings "
-                    f"({', '.join(str(c) for c in readings)}); declare one")
-            combo = readings[0]
-        elif combo not in readings:
-            raise IllegalActionError(
-                f"{' '.join(card_str(c) for c in cards)} cannot be declared as {combo}; readings: "
-                f"{', '.join(str(c) for c in readings)}")
-        else:
-            combo = readings[readings.index(combo)]  # the interned combo made at this level
-        top = self.top_combo
-        if top is not None and not beats(combo, top, self.rules):
-            raise IllegalActionError(f"{combo} does not beat {top}")
+        if not trusted or combo is None:
+            combo = self._validate_play(seat, cards, combo)
         # --- legal: mutate
         for c in cards:
             hand.remove(c)
@@ -260,6 +244,32 @@ class DealState:
         self.events.extend(ev)
         self._moves_cache = None
         return ev
+
+    def _validate_play(self, seat: int, cards: tuple[Card, ...], combo: Combo | None) -> Combo:
+        """The declared combo (interned) if ``cards`` are a legal play for ``seat`` now."""
+        if not cards:
+            raise IllegalActionError("a play needs cards (use a pass action to pass)")
+        need = Counter(cards)
+        have = Counter(self.hands[seat])
+        missing = [card_str(c) for c, n in need.items() if have[c] < n]
+        if missing:
+            raise IllegalActionError(f"seat {seat} does not hold {' '.join(missing)}")
+        text = " ".join(card_str(c) for c in cards)
+        readings = classify(cards, self.level, self.rules)
+        if not readings:
+            raise IllegalActionError(f"{text} is not a legal play")
+        if combo is None:
+            if len(readings) > 1:
+                raise IllegalActionError(f"{text} has several readings ({', '.join(map(str, readings))}); declare one")
+            combo = readings[0]
+        elif combo not in readings:
+            raise IllegalActionError(f"{text} cannot be declared as {combo}; readings: {', '.join(map(str, readings))}")
+        else:
+            combo = readings[readings.index(combo)]  # the interned combo made at this level
+        top = self.top_combo
+        if top is not None and not beats(combo, top, self.rules):
+            raise IllegalActionError(f"{combo} does not beat {top}")
+        return combo
 
     def _round_end(self, leader: int) -> Event:
         assert self.top is not None

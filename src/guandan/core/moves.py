@@ -14,6 +14,7 @@ walk yields candidate card sets, each resolved by :func:`classify`.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations, product
@@ -71,44 +72,75 @@ def _rank_subs(r: int, pattern: tuple[int, int, int, int]) -> tuple[tuple[tuple[
     return tuple(tuple(g) for g in groups)
 
 
+def _singles(groups: tuple[tuple[tuple[Card, ...], ...], ...]) -> list[Card]:
+    return [c[0] for c in groups[1]] if len(groups) > 1 else []
+
+
 def _pos_rank(pos: int) -> int:
     return 12 if pos == 1 else pos - 2
 
 
-class _Gen:
-    """One generation run over one hand."""
+_POPCOUNT = [bin(i).count("1") for i in range(32)]
 
-    def __init__(self, cnt: Sequence[int], level: int, rules: RuleSet, wilds: tuple[Card, ...], free_wild: bool):
+# rank indices of the sequence window of length n ending at position top (1 and 14 are both the ace)
+_WINDOWS = {(n, top): [_pos_rank(p) for p in range(top - n + 1, top + 1)] for n in range(1, 14) for top in range(n, 15)}
+
+
+_new_move = tuple.__new__
+
+
+@lru_cache(maxsize=1024)
+def _rank_combos(type_: str, size: int, level: int, stars: bool) -> tuple[Combo, ...]:
+    """The combo of each of the 13 ranks for a rank-keyed type, at a level."""
+    return tuple(make_combo(type_, size, r, level, stars) for r in range(13))
+
+
+class _Gen:
+    """One generation run over one hand.
+
+    ``canonical`` keeps the first natural sub-multiset per (rank, wildcards used), so templates
+    yield one representative per (combo, wildcard use) without enumerating the rest.
+    """
+
+    def __init__(self, cnt: Sequence[int], level: int, rules: RuleSet, wilds: tuple[Card, ...], free_wild: bool,
+                 canonical: bool = False):
         self.level = level
         self.rules = rules
         self.stars = rules.bomb_order == "stars"
         self.wc = wild_code(level)
         self.cnt = cnt
+        self.canonical = canonical
         # wild fill options: wt[k] = list of wildcard tuples of length k (sorted codes)
         self.wt: list[list[tuple[Card, ...]]] = [[()]]
         nh = cnt[self.wc] if self.wc in wilds else 0
         nb = cnt[BIG_JOKER] if BIG_JOKER in wilds else 0
         self.W = nh + nb
         for k in range(1, self.W + 1):
-            self.wt.append(
-                [tuple(sorted((self.wc,) * h + (BIG_JOKER,) * (k - h))) for h in range(k + 1) if h <= nh and k - h <= nb]
-            )
+            opts = [tuple(sorted((self.wc,) * h + (BIG_JOKER,) * (k - h))) for h in range(k + 1) if h <= nh and k - h <= nb]
+            self.wt.append(opts[:1] if canonical and not free_wild else opts)
         self.free_wild = free_wild  # candidates mode (火拼): all-wildcard slots everywhere
         subs = []
         for r in range(13):
             b = 4 * r
-            pat = (cnt[b], 0 if r == level else cnt[b + 1], cnt[b + 2], cnt[b + 3])
-            subs.append(_rank_subs(r, pat))
+            subs.append(_rank_subs(r, (cnt[b], 0 if r == level else cnt[b + 1], cnt[b + 2], cnt[b + 3])))
         self.subs = subs
+        self.n_nat = [len(x) - 1 for x in subs]  # natural cards per rank
+        self.singles = [_singles(x) for x in subs]  # distinct natural codes per rank
+        self._groups: dict[tuple[int, int, bool], list[tuple[tuple[Card, ...], int]]] = {}
+        self._bomb_moves: list[Move] | None = None
         self.out: list[Move] = []
 
     def mk(self, type_: str, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
         return make_combo(type_, size, key, self.level, self.stars, suit, x, y)
 
     def group(self, r: int, k: int, part: bool = False) -> list[tuple[tuple[Card, ...], int]]:
-        """Ways to make k cards of rank r: (cards, wildcards used). A play made of wildcards alone
-        stands for level cards (§2.4), so an all-wildcard group of another rank is only allowed as a
-        ``part`` of a larger template (a run position, a wing)."""
+        """Ways to make k cards of rank r: (sorted cards, wildcards used). A play made of wildcards
+        alone stands for level cards (§2.4), so an all-wildcard group of another rank is only allowed
+        as a ``part`` of a larger template (a run position, a wing)."""
+        key = (r, k, part)
+        found = self._groups.get(key)
+        if found is not None:
+            return found
         subs = self.subs[r]
         res: list[tuple[tuple[Card, ...], int]] = []
         for w in range(min(k, self.W) + 1):
@@ -117,27 +149,29 @@ class _Gen:
                 continue
             if nk == 0 and not (part or self.free_wild or r == self.level or self.rules.allow_wild_underdeclare):
                 continue
-            for nat in subs[nk]:
+            nats = subs[nk][:1] if self.canonical else subs[nk]
+            if w:
                 for wt in self.wt[w]:
-                    res.append((tuple(sorted(nat + wt)) if w else nat, w))
+                    res.extend((tuple(sorted(nat + wt)), w) for nat in nats)
+            else:
+                res.extend((nat, 0) for nat in nats)
+        self._groups[key] = res
         return res
 
-    # --- emitting -------------------------------------------------------------------------
     def emit_all(self, combo: Combo, sets: Iterable[tuple[Card, ...]]) -> None:
-        out = self.out
-        for cards in sets:
-            out.append(Move(cards, combo))
+        self.out.extend([_new_move(Move, (cards, combo)) for cards in sets])
 
     # --- templates ------------------------------------------------------------------------
     def singles_pairs_triples(self, want: str | None, minv: int) -> None:
         for type_, k in ((SINGLE, 1), (PAIR, 2), (TRIPLE, 3)):
             if want is not None and want != type_:
                 continue
+            combos = _rank_combos(type_, k, self.level, self.stars)
+            need = k - self.W
             for r in range(13):
-                combo = self.mk(type_, k, r)
-                if combo.value <= minv:
-                    continue
-                self.emit_all(combo, [c for c, _ in self.group(r, k)])
+                combo = combos[r]
+                if self.n_nat[r] >= need and combo.value > minv:
+                    self.emit_all(combo, [c for c, _ in self.group(r, k)])
             if k <= 2:
                 for jk, code in ((LJ_KEY, SMALL_JOKER), (BJ_KEY, BIG_JOKER)):
                     if self.cnt[code] >= k:
@@ -148,11 +182,13 @@ class _Gen:
                     self.out.append(Move((SMALL_JOKER, BIG_JOKER), self.mk(PAIR, 2, LJ_KEY)))
 
     def bombs(self, minpow: int) -> None:
-        for size in range(4, self.rules.max_bomb + 1):
-            for r in range(13):
+        W = self.W
+        for r in range(13):
+            top_size = min(self.n_nat[r] + W, self.rules.max_bomb)
+            for size in range(4, top_size + 1):
                 combo = self.mk(BOMB, size, r)
                 if combo.power > minpow:
-                    self.emit_all(combo, (c for c, _ in self.group(r, size)))
+                    self.emit_all(combo, [c for c, _ in self.group(r, size)])
         lj, bj = self.cnt[SMALL_JOKER], self.cnt[BIG_JOKER]
         if lj == 2 and bj == 2:
             combo = self.mk(JOKER_BOMB, 4, JOKERS_KEY)
@@ -174,41 +210,69 @@ class _Gen:
                     joker_pairs.append((code, code))
             if self.free_wild and self.cnt[SMALL_JOKER] and self.cnt[BIG_JOKER]:
                 joker_pairs.append((SMALL_JOKER, BIG_JOKER))
-        pair_groups = [self.group(p, 2) for p in range(13)]
+        pair_groups = [self.group(p, 2) if self.n_nat[p] + W >= 2 else [] for p in range(13)]
         all_wild_pairs = self.wt[2] if W >= 2 else []
         for t in range(13):
+            if self.n_nat[t] + W < 3:
+                continue
             combo = self.mk(FULL_HOUSE, 5, t)
             if combo.value <= minv:
                 continue
             triples = self.group(t, 3)
-            if not triples:
-                continue
             sets: list[tuple[Card, ...]] = []
+            if self.canonical:
+                self.emit_all(combo, self._canonical_full_houses(t, triples, pair_groups, all_wild_pairs, joker_pairs))
+                continue
             for tc, tw in triples:
                 left = W - tw
                 for p in range(13):
                     if p == t:
                         continue
-                    for pc, pw in pair_groups[p]:
-                        if pw <= left and (pw < 2 or self.free_wild):
-                            sets.append(tuple(sorted(tc + pc)))
+                    pg = pair_groups[p]
+                    if not pg:
+                        continue
+                    ok = [(pc, pw) for pc, pw in pg if pw <= left and (pw < 2 or self.free_wild)]
+                    if tw:
+                        sets.extend([tuple(sorted(tc + pc)) for pc, _ in ok])
+                    else:
+                        # natural blocks of two ranks are already in code order; a wildcard is not
+                        sets.extend([(tc + pc if p > t else pc + tc) if not pw else tuple(sorted(tc + pc)) for pc, pw in ok])
                 if left >= 2 and not self.free_wild:
-                    for wp in all_wild_pairs:
-                        sets.append(tuple(sorted(tc + wp)))
-                for jp in joker_pairs:
-                    sets.append(tuple(sorted(tc + jp)))
+                    sets.extend(tuple(sorted(tc + wp)) for wp in all_wild_pairs)
+                sets.extend(tuple(sorted(tc + jp)) for jp in joker_pairs)
             self.emit_all(combo, sets)
+
+    def _canonical_full_houses(self, t: int, triples: list[tuple[tuple[Card, ...], int]],
+                               pair_groups: list[list[tuple[tuple[Card, ...], int]]],
+                               all_wild_pairs: list[tuple[Card, ...]], joker_pairs: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
+        """One full house per wildcard count: the lowest pair that completes it."""
+        W = self.W
+        best: dict[tuple[int, int], tuple[Card, ...]] = {}  # (wildcards, big jokers) -> cards
+        for tc, tw in triples:
+            for p in range(13):
+                if p != t:
+                    for pc, pw in pair_groups[p]:
+                        if tw + pw <= W and pw < 2 and (tw + pw, 0) not in best:
+                            best[tw + pw, 0] = tuple(sorted(tc + pc))
+            if W - tw >= 2 and (tw + 2, 0) not in best:
+                for wp in all_wild_pairs[:1]:
+                    best[tw + 2, 0] = tuple(sorted(tc + wp))
+            for jp in joker_pairs:
+                best.setdefault((tw, jp.count(BIG_JOKER)), tuple(sorted(tc + jp)))
+        return list(best.values())
 
     def runs(self, type_: str, cap: int, kmin: int, kmax: int, size_want: int | None, minv: int) -> None:
         """Tubes/pair runs (cap 2), plates/triple runs (cap 3), chain bombs (cap x ≥ 4)."""
         W = self.W
+        n_nat = self.n_nat
         for k in range(kmin, kmax + 1):
             if size_want is not None and k * cap != size_want:
                 continue
             for top in range(max(k, minv + 1), 15):
-                options = [self.group(_pos_rank(p), cap, part=True) for p in range(top - k + 1, top + 1)]
-                if not all(options):
+                ranks = _WINDOWS[k, top]
+                if sum(max(0, cap - n_nat[r]) for r in ranks) > W:
                     continue
+                options = [self.group(r, cap, part=True) for r in ranks]
                 acc: list[tuple[tuple[Card, ...], int]] = [((), 0)]
                 for opts in options:
                     acc = [(a + c, aw + w) for a, aw in acc for c, w in opts if aw + w <= W]
@@ -220,47 +284,92 @@ class _Gen:
                     combo = self.mk(CHAIN_BOMB, k * cap, top, x=cap, y=k)
                 else:
                     combo = self.mk(type_, k * cap, top)
-                self.emit_all(combo, (tuple(sorted(a)) for a, _ in acc))
+                a_low = top - k + 1 == 1
+                if self.canonical:  # one representative per number of wildcards
+                    firsts: dict[int, tuple[Card, ...]] = {}
+                    for a, aw in acc:
+                        firsts.setdefault(aw, a)
+                    acc = [(a, aw) for aw, a in firsts.items()]
+                self.emit_all(combo, [tuple(sorted(a)) if aw or a_low else a for a, aw in acc])
 
-    def straights(self, nmin: int, nmax: int, minv: int, want_sf: bool, want_plain: bool, min_sf_value: int) -> None:
-        """Plain straights with top > minv (want_plain) and/or straight flushes with top > min_sf_value.
-
-        Under ``sf_forced`` a card set whose natural cards share one suit is a straight flush, never
-        a plain straight (§3.1), so the plain pass leaves those sets out.
-        """
-        W, cnt, wc = self.W, self.cnt, self.wc
+    def straights(self, nmin: int, nmax: int, minv: int) -> None:
+        """Plain straights with top > minv. Under ``sf_forced`` a card set whose natural cards share
+        one suit is a straight flush, never a plain straight (§3.1), so those sets are left out."""
+        W = self.W
         sf_forced = self.rules.sf_forced
+        singles = self.singles
+        wt_all = self.wt
         for n in range(nmin, nmax + 1):
-            for top in range(n, 15):
-                plain_ok = want_plain and top > minv
-                sf_ok = want_sf and n == 5 and top > min_sf_value
-                if not (plain_ok or sf_ok):
+            for top in range(max(n, minv + 1), 15):
+                ranks = _WINDOWS[n, top]
+                naturals = [singles[r] for r in ranks]
+                missing = [i for i in range(n) if not naturals[i]]
+                if len(missing) > W:
                     continue
-                ranks = [_pos_rank(p) for p in range(top - n + 1, top + 1)]
-                naturals = [[c[0] for c in self.subs[r][1]] if len(self.subs[r]) > 1 else [] for r in ranks]
-                missing = sum(1 for x in naturals if not x)
-                for nw in range(missing, W + 1):
-                    for wpos in combinations(range(n), nw):
-                        kept = [i for i in range(n) if i not in wpos]
-                        if any(not naturals[i] for i in kept):
+                combo = self.mk(STRAIGHT, n, top)
+                a_low = top == n
+                present = [i for i in range(n) if naturals[i]]
+                done: set[int] = set()  # canonical: wildcard counts already represented
+                for extra in range(W - len(missing) + 1):
+                    for chosen in combinations(present, extra):
+                        kept = [i for i in present if i not in chosen]
+                        if not kept:
                             continue
-                        flush_sets: list[tuple[Card, ...]] = []
-                        if n == 5 and kept:
-                            for s in range(4):
-                                codes = tuple(4 * ranks[i] + s for i in kept)
-                                if all(cnt[c] and c != wc for c in codes):
-                                    flush_sets.append(codes)
-                        for wt in self.wt[nw]:
-                            if sf_ok:
-                                for f in flush_sets:
-                                    combo = self.mk(STRAIGHT_FLUSH, 5, top, suit=f[0] & 3)
-                                    self.out.append(Move(tuple(sorted(f + wt)), combo))
-                            if plain_ok:
-                                combo = self.mk(STRAIGHT, n, top)
-                                skip = set(flush_sets) if sf_forced else ()
-                                for nat in product(*[naturals[i] for i in kept]):
-                                    if nat not in skip:
-                                        self.out.append(Move(tuple(sorted(nat + wt)), combo))
+                        lists = [naturals[i] for i in kept]
+                        skip: set[tuple[Card, ...]] = set()
+                        if sf_forced and n == 5:
+                            common = {c & 3 for c in lists[0]}
+                            for lst in lists[1:]:
+                                common &= {c & 3 for c in lst}
+                            skip = {tuple(4 * ranks[i] + s for i in kept) for s in common}
+                        nw = n - len(kept)
+                        for wt in wt_all[nw]:
+                            if self.canonical:
+                                # one representative: the first suit choice that is not a flush
+                                if nw in done:
+                                    continue
+                                first = next((nat for nat in product(*lists) if nat not in skip), None)
+                                if first is not None:
+                                    done.add(nw)
+                                    self.emit_all(combo, [tuple(sorted(first + wt))])
+                                continue
+                            if nw or a_low:
+                                sets = [tuple(sorted(nat + wt)) for nat in product(*lists) if nat not in skip]
+                            else:
+                                sets = [nat for nat in product(*lists) if nat not in skip]
+                            self.emit_all(combo, sets)
+
+    def straight_flushes(self, min_top: int) -> None:
+        """Straight flushes (exactly 5 cards) with top > min_top: per suit, the window's missing
+        cards are wildcards, and any present card may also be replaced by a wildcard."""
+        W, cnt, wc = self.W, self.cnt, self.wc
+        for s in range(4):
+            # bit p set = the natural card of this suit at sequence position p (1 and 14: the ace)
+            mask = 0
+            for r in range(13):
+                code = 4 * r + s
+                if cnt[code] and code != wc:
+                    mask |= 1 << (r + 2)
+            if mask >> 14 & 1:
+                mask |= 2
+            if not mask:
+                continue
+            for top in range(max(5, min_top + 1), 15):
+                window = mask >> (top - 4) & 31
+                if 5 - _POPCOUNT[window] > W:
+                    continue
+                ranks = _WINDOWS[5, top]
+                present = [i for i in range(5) if window >> i & 1]
+                combo = self.mk(STRAIGHT_FLUSH, 5, top, suit=s)
+                for extra in range(W - (5 - len(present)) + 1):
+                    for chosen in combinations(present, extra):
+                        kept = tuple(4 * ranks[i] + s for i in present if i not in chosen)
+                        if not kept:
+                            continue
+                        for wt in self.wt[5 - len(kept)]:
+                            self.out.append(_new_move(Move, (tuple(sorted(kept + wt)), combo)))
+                        if self.canonical:
+                            break
 
     def airplanes(self, size_want: int | None, minv: int) -> None:
         W = self.W
@@ -286,10 +395,21 @@ class _Gen:
                             break
                     if acc:
                         combo = self.mk(AIRPLANE, 5 * k, ttop)
-                        self.emit_all(combo, (tuple(sorted(a)) for a, _ in acc))
+                        self.emit_all(combo, [tuple(sorted(a)) for a, _ in acc])
+
+    def _all_bombs(self) -> None:
+        self.bombs(0)
+        self.straight_flushes(4)
+        if self.rules.chain_bombs:
+            for y in range(3, 7):
+                for x in range(4, self.rules.max_bomb + 1):
+                    if x * y > 27:
+                        break
+                    self.runs(CHAIN_BOMB, x, y, y, None, y - 1)
 
     # --- driver ---------------------------------------------------------------------------
     def run(self, top: Combo | None) -> list[Move]:
+        self.out = []
         rules = self.rules
         if top is None or not top.power:
             want = None if top is None else top.type
@@ -303,7 +423,7 @@ class _Gen:
                 smin, smax = rules.straight_len
                 if size is not None:
                     smin = smax = size
-                self.straights(smin, smax, minv, want_sf=False, want_plain=True, min_sf_value=99)
+                self.straights(smin, smax, minv)
             for type_, cap, (kmin, kmax) in (
                 (rules.tube_type, 2, rules.tube_pairs),
                 (rules.plate_type, 3, rules.plate_triples),
@@ -315,37 +435,30 @@ class _Gen:
             minpow = 0
         else:
             minpow = top.power
-        # bombs of every kind, above minpow
-        self.bombs(minpow)
-        min_sf_value = 99
-        for s in range(2, 15):
-            if self.mk(STRAIGHT_FLUSH, 5, s, suit=0).power > minpow:
-                min_sf_value = s - 1
-                break
-        if min_sf_value < 99:
-            self.straights(5, 5, 99, want_sf=True, want_plain=False, min_sf_value=min_sf_value)
-        if rules.chain_bombs:
-            for y in range(3, 7):
-                for x in range(4, self.rules.max_bomb + 1):
-                    if x * y > 27:
-                        break
-                    if self.mk(CHAIN_BOMB, x * y, 14, x=x, y=y).power > minpow:
-                        lowest_top = next(
-                            t for t in range(y, 15) if self.mk(CHAIN_BOMB, x * y, t, x=x, y=y).power > minpow
-                        )
-                        self.runs(CHAIN_BOMB, x, y, y, None, lowest_top - 1)
-        return self.out
+        # bombs of every kind depend on the hand alone: generated once per hand, filtered per top
+        if self._bomb_moves is None:
+            plays, self.out = self.out, []
+            self._all_bombs()
+            self._bomb_moves, self.out = self.out, plays
+        if minpow:
+            self.out.extend([m for m in self._bomb_moves if m[1].power > minpow])  # type: ignore[union-attr]
+        else:
+            self.out.extend(self._bomb_moves)
+        out, self.out = self.out, []  # a cached generator must not keep its last answer alive
+        return out
 
 
-def _hand_counts(hand: Iterable[Card] | Sequence[int]) -> list[int]:
-    cards = list(hand)
+def _hand_counts(hand: Iterable[Card]) -> list[int]:
     cnt = [0] * N_CODES
-    for c in cards:
-        if not isinstance(c, int) or not 0 <= c < N_CODES:
-            raise InvalidHandError(f"{c!r} is not a card code")
-        cnt[c] += 1
-        if cnt[c] > 2:
-            raise InvalidHandError(f"card code {c} appears more than twice")
+    try:
+        for c in hand:
+            if c < 0:
+                raise IndexError
+            cnt[c] += 1
+    except (IndexError, TypeError):
+        raise InvalidHandError(f"a hand holds something that is not a card code 0…53: {list(hand)!r}") from None
+    if max(cnt) > 2:
+        raise InvalidHandError(f"card code {cnt.index(max(cnt))} appears more than twice")
     return cnt
 
 
@@ -365,15 +478,35 @@ def legal_moves(
         raise GuandanError(f"unknown move mode {mode!r} (complete, canonical)")
     cnt = _hand_counts(hand)
     wc = wild_code(level)
+    canonical = mode == "canonical"
     if rules.declares:
-        moves = _Gen(cnt, level, rules, (wc,), free_wild=False).run(top)
+        moves = _generator(tuple(cnt), level, rules, canonical).run(top)
     else:
         moves = _resolved_candidates(cnt, level, rules, top)
-    if mode == "canonical":
-        moves = _canonical(moves, wc)
+        if canonical:
+            moves = _canonical(moves, wc)
     if top is not None:
         moves.append(PASS)
     return moves
+
+
+_GEN_CACHE: OrderedDict[tuple[object, ...], _Gen] = OrderedDict()
+_GEN_CACHE_SIZE = 256
+
+
+def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool) -> _Gen:
+    """The generator for one hand, reused while the hand does not change (a seat is asked for its
+    moves several times between two of its own plays)."""
+    key = (cnt, level, rules, canonical)
+    gen = _GEN_CACHE.get(key)
+    if gen is None:
+        gen = _Gen(cnt, level, rules, (wild_code(level),), free_wild=False, canonical=canonical)
+        _GEN_CACHE[key] = gen
+        if len(_GEN_CACHE) > _GEN_CACHE_SIZE:
+            _GEN_CACHE.popitem(last=False)
+    else:
+        _GEN_CACHE.move_to_end(key)
+    return gen
 
 
 def _resolved_candidates(cnt: list[int], level: int, rules: RuleSet, top: Combo | None) -> list[Move]:
