@@ -1,0 +1,82 @@
+"""One protocol table: N games (whole matches) on our engine, as the platform's message sequence.
+
+Transport-free, so the WebSocket server and the in-process tests drive the very same thing:
+:meth:`ProtocolTable.start` gives the opening messages, :meth:`act` the message for the seat to move,
+:meth:`answer` applies that seat's index and gives every message it causes, in order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.deal import Action
+from ..core.match import MatchConfig, MatchState, new_match
+from ..core.rules import RuleSet
+from .errors import ProtocolError
+from .messages import EngineView, Message, MessageStream, Outgoing, check_index, deal_start_event
+from .notation import check_rules
+
+
+class ProtocolTable:
+    """``games`` matches in a row under ``rules``; game ``g`` uses the seed ``f"{seed}:{g}"``."""
+
+    def __init__(self, rules: RuleSet, games: int = 1, seed: int | str = 0, config: MatchConfig | None = None) -> None:
+        check_rules(rules)
+        if games < 1:
+            raise ProtocolError(f"a table plays at least one game, not {games}")
+        self.rules = rules
+        self.games = games
+        self.seed = seed
+        self.config = config or MatchConfig()
+        self.stream = MessageStream(games=games)
+        self.finished: list[MatchState] = []  # every completed game, for records
+        self.match: MatchState | None = None
+        self.over = False
+        self._pending: tuple[int, Message, list[Action]] | None = None
+
+    def _new_game(self) -> list[Outgoing]:
+        self.match = new_match(self.rules, f"{self.seed}:{len(self.finished)}", self.config)
+        view = EngineView(self.match)
+        opening = [deal_start_event(self.match.observation(0)), *(self.match.deal.events if self.match.deal else [])]
+        return self.stream.on_events(opening, view)
+
+    def start(self) -> list[Outgoing]:
+        if self.match is not None:
+            raise ProtocolError("the table has already started")
+        return self._new_game()
+
+    def act(self) -> tuple[int, Message]:
+        """The seat to move and its act message (the same one again until it is answered)."""
+        if self._pending is None:
+            if self.match is None or self.over:
+                raise ProtocolError("nobody is to move: the table has not started or is over")
+            seat = self.match.to_move
+            assert seat is not None
+            msg, legal = self.stream.act(self.match.observation(seat))
+            self._pending = (seat, msg, legal)
+        return self._pending[0], self._pending[1]
+
+    def answer(self, seat: int, index: Any) -> list[Outgoing]:
+        """Apply ``seat``'s answer to its act message; raises :class:`ProtocolError` (and changes nothing)
+        if it is not that seat's turn or the index is out of range."""
+        if self._pending is None:
+            self.act()
+        assert self._pending is not None and self.match is not None
+        mover, msg, legal = self._pending
+        if seat != mover:
+            raise ProtocolError(f"it is seat {mover}'s turn, not seat {seat}'s")
+        action = legal[check_index(index, int(msg["indexRange"]))]
+        self._pending = None
+        events = self.match.apply(action)
+        out = self.stream.on_events(events, EngineView(self.match))
+        if self.match.ended:
+            self.finished.append(self.match)
+            if len(self.finished) < self.games:
+                out.extend(self._new_game())
+            else:
+                self.over = True
+                out.extend(self.stream.game_result())
+        return out
+
+
+__all__ = ["ProtocolTable"]

@@ -1,0 +1,136 @@
+"""Bot hosting: load ``module:Class`` and call its ``received_message(str)``, in this process or in a
+child process of its own (many bots ship top-level modules named ``state`` or ``action``, so two of
+them cannot share one interpreter).
+
+A child answers every message with ``("ok", int | None)`` or ``("err", traceback)``; the parent
+waits at most ``timeout`` seconds per message, so a hung bot costs one timeout, never the arena.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import sys
+import time
+import traceback
+from multiprocessing.connection import Connection
+from typing import Any
+
+STARTUP_TIMEOUT = 60.0  # importing a bot (numpy, a model) may take far longer than one move
+
+
+class BotFailure(Exception):
+    """The bot raised, died or broke the interface; ``kind`` is "crash" or "timeout"."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+def load_bot(module: str, cls: str, paths: list[str]) -> Any:
+    """Import ``module`` (searching ``paths`` first) and return ``cls()``."""
+    for p in reversed(paths):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    obj = getattr(importlib.import_module(module), cls, None)
+    if obj is None:
+        raise ImportError(f"module {module!r} has no attribute {cls!r}")
+    bot = obj()
+    if not callable(getattr(bot, "received_message", None)):
+        raise TypeError(f"{module}:{cls} has no received_message(message) method")
+    return bot
+
+
+def _reply_value(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class InlineBot:
+    """A bot in this interpreter. A call cannot be interrupted, so an overlong one is discovered
+    when it returns (and then counted as a timeout by the caller)."""
+
+    def __init__(self, module: str, cls: str, paths: list[str], timeout: float) -> None:
+        self.timeout = timeout
+        try:
+            self.bot = load_bot(module, cls, paths)
+        except Exception as e:
+            raise BotFailure("crash", f"cannot load {module}:{cls}: {type(e).__name__}: {e}") from None
+
+    def call(self, text: str) -> int | None:
+        t0 = time.perf_counter()
+        try:
+            value = self.bot.received_message(text)
+        except Exception as e:
+            raise BotFailure("crash", f"{type(e).__name__}: {e}") from None
+        if time.perf_counter() - t0 > self.timeout:
+            raise BotFailure("timeout", f"took more than {self.timeout:g} s")
+        return _reply_value(value)
+
+    def close(self) -> None:
+        pass
+
+
+def serve(conn: Connection, module: str, cls: str, paths: list[str]) -> None:
+    """The child process: load the bot, then answer messages until the pipe closes."""
+    try:
+        bot = load_bot(module, cls, paths)
+    except BaseException:
+        conn.send(("err", traceback.format_exc(limit=3)))
+        return
+    conn.send(("ok", None))
+    while True:
+        try:
+            text = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            conn.send(("ok", _reply_value(bot.received_message(text))))
+        except Exception:
+            conn.send(("err", traceback.format_exc(limit=3)))
+
+
+class ProcessBot:
+    """A bot in a child process of its own ("spawn": a fresh interpreter, nothing inherited)."""
+
+    def __init__(self, module: str, cls: str, paths: list[str], timeout: float) -> None:
+        self.timeout = timeout
+        ctx = multiprocessing.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=serve, args=(child, module, cls, list(paths)), daemon=True,
+                                name=f"guandan-bot-{module}:{cls}")
+        self.proc.start()
+        child.close()
+        try:
+            self._receive(STARTUP_TIMEOUT, f"loading {module}:{cls}")
+        except BotFailure:
+            self.close()
+            raise
+
+    def _receive(self, timeout: float, what: str) -> int | None:
+        try:
+            if not self.conn.poll(timeout):
+                raise BotFailure("timeout", f"{what} took more than {timeout:g} s")
+            kind, value = self.conn.recv()
+        except (EOFError, OSError):
+            self.proc.join(1)
+            raise BotFailure("crash", f"the bot process exited (code {self.proc.exitcode}) while {what}") from None
+        if kind == "err":
+            raise BotFailure("crash", str(value).strip().splitlines()[-1] if value else "unknown error")
+        return _reply_value(value)
+
+    def call(self, text: str) -> int | None:
+        try:
+            self.conn.send(text)
+        except (OSError, ValueError):
+            raise BotFailure("crash", f"the bot process is gone (code {self.proc.exitcode})") from None
+        return self._receive(self.timeout, "answering a message")
+
+    def close(self) -> None:
+        self.conn.close()
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(5)
+
+
+__all__ = ["BotFailure", "InlineBot", "ProcessBot", "load_bot", "serve"]
