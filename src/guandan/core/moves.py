@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
@@ -89,6 +90,10 @@ _WINDOWS = {(n, top): [_pos_rank(p) for p in range(top - n + 1, top + 1)] for n 
 _new_move = tuple.__new__
 
 
+def _combo_value(m: Move) -> int:
+    return m[1].value  # type: ignore[union-attr]
+
+
 @lru_cache(maxsize=1024)
 def _rank_combos(type_: str, size: int, level: int, stars: bool) -> tuple[Combo, ...]:
     """The combo of each of the 13 ranks for a rank-keyed type, at a level."""
@@ -128,6 +133,7 @@ class _Gen:
         self.singles = [_singles(x) for x in subs]  # distinct natural codes per rank
         self._groups: dict[tuple[int, int, bool], list[tuple[tuple[Card, ...], int]]] = {}
         self._bomb_moves: list[Move] | None = None
+        self._follow: dict[tuple[str, int], tuple[list[int], list[Move]]] = {}
         self.out: list[Move] = []
 
     def mk(self, type_: str, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
@@ -244,7 +250,8 @@ class _Gen:
 
     def _canonical_full_houses(self, t: int, triples: list[tuple[tuple[Card, ...], int]],
                                pair_groups: list[list[tuple[tuple[Card, ...], int]]],
-                               all_wild_pairs: list[tuple[Card, ...]], joker_pairs: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
+                               all_wild_pairs: list[tuple[Card, ...]],
+                               joker_pairs: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
         """One full house per wildcard count: the lowest pair that completes it."""
         W = self.W
         best: dict[tuple[int, int], tuple[Card, ...]] = {}  # (wildcards, big jokers) -> cards
@@ -397,6 +404,26 @@ class _Gen:
                         combo = self.mk(AIRPLANE, 5 * k, ttop)
                         self.emit_all(combo, [tuple(sorted(a)) for a, _ in acc])
 
+    def _non_bombs(self, want: str | None, minv: int, size: int | None) -> None:
+        rules = self.rules
+        if want in (None, SINGLE, PAIR, TRIPLE):
+            self.singles_pairs_triples(want, minv)
+        if want in (None, FULL_HOUSE):
+            self.full_houses(minv)
+        if want is None or want == STRAIGHT:
+            smin, smax = rules.straight_len
+            if size is not None:
+                smin = smax = size
+            self.straights(smin, smax, minv)
+        for type_, cap, (kmin, kmax) in (
+            (rules.tube_type, 2, rules.tube_pairs),
+            (rules.plate_type, 3, rules.plate_triples),
+        ):
+            if want is None or want == type_:
+                self.runs(type_, cap, kmin, kmax, size, minv)
+        if rules.airplane and want in (None, AIRPLANE):
+            self.airplanes(size, minv)
+
     def _all_bombs(self) -> None:
         self.bombs(0)
         self.straight_flushes(4)
@@ -409,32 +436,24 @@ class _Gen:
 
     # --- driver ---------------------------------------------------------------------------
     def run(self, top: Combo | None) -> list[Move]:
-        self.out = []
-        rules = self.rules
-        if top is None or not top.power:
-            want = None if top is None else top.type
-            minv = -1 if top is None else top.value
-            size = None if top is None else top.size
-            if want in (None, SINGLE, PAIR, TRIPLE):
-                self.singles_pairs_triples(want, minv)
-            if want in (None, FULL_HOUSE):
-                self.full_houses(minv)
-            if want is None or want == STRAIGHT:
-                smin, smax = rules.straight_len
-                if size is not None:
-                    smin = smax = size
-                self.straights(smin, smax, minv)
-            for type_, cap, (kmin, kmax) in (
-                (rules.tube_type, 2, rules.tube_pairs),
-                (rules.plate_type, 3, rules.plate_triples),
-            ):
-                if want is None or want == type_:
-                    self.runs(type_, cap, kmin, kmax, size, minv)
-            if rules.airplane and want in (None, AIRPLANE):
-                self.airplanes(size, minv)
-            minpow = 0
+        if top is None:
+            self.out = []
+            self._non_bombs(None, -1, None)
+        elif not top.power:
+            # the plays of one (type, size) depend on the hand alone: cached, sorted by key value
+            key = (top.type, top.size)
+            entry = self._follow.get(key)
+            if entry is None:
+                self.out = []
+                self._non_bombs(top.type, -1, top.size)
+                moves = sorted(self.out, key=_combo_value)
+                entry = ([m[1].value for m in moves], moves)  # type: ignore[union-attr]
+                self._follow[key] = entry
+            values, moves = entry
+            self.out = moves[bisect_right(values, top.value):]
         else:
-            minpow = top.power
+            self.out = []
+        minpow = top.power if top is not None else 0
         # bombs of every kind depend on the hand alone: generated once per hand, filtered per top
         if self._bomb_moves is None:
             plays, self.out = self.out, []
@@ -491,7 +510,7 @@ def legal_moves(
 
 
 _GEN_CACHE: OrderedDict[tuple[object, ...], _Gen] = OrderedDict()
-_GEN_CACHE_SIZE = 256
+_GEN_CACHE_SIZE = 32  # a deal has four live hands; more only keeps garbage alive
 
 
 def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool) -> _Gen:
