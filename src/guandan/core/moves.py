@@ -14,9 +14,9 @@ walk yields candidate card sets, each resolved by :func:`classify`.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from bisect import bisect_right
 from functools import lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
