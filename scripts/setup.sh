@@ -1,8 +1,28 @@
 #!/usr/bin/env bash
-# Idempotent set-up on a fresh Debian machine (Python 3.11, root): a virtual environment in .venv
-# with the project and its pinned dependencies. Safe to run again; it only installs what is missing.
+# Idempotent set-up on a fresh Debian machine (Python 3.11, root): the system packages the tests need
+# (Debian's chromium for the browser tests — Playwright never downloads a browser here —, a CJK font so
+# screenshots are readable, the PostgreSQL server for the persistence tests) and a virtual environment
+# in .venv with the project and its pinned dependencies. Safe to run again; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei postgresql)
+missing=()
+for pkg in "${SYSTEM_PACKAGES[@]}"; do
+  if ! dpkg -s "$pkg" >/dev/null 2>&1; then
+    missing+=("$pkg")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing system packages (${missing[*]}); run this script as root to install them" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv

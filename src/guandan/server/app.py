@@ -1,0 +1,243 @@
+"""The FastAPI app: pages, the lobby's REST API, replays, translations and the table WebSocket.
+
+``create_app(db_url, data_dir)`` builds everything; the database is migrated to head and every live
+table is rebuilt from its action log before the first request (a restart loses nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy import event
+
+from ..agents import agent_names
+from ..core.errors import GuandanError
+from ..core.rules import PRESET_NAMES
+from ..db import make_engine, upgrade_to_head
+from ..names import PLACES, TYPE_NAMES
+from .i18n_web import LANGS, strings
+from .protocol import ProtocolError, error_frame, parse_message
+from .replays import import_record, replay_frames
+from .rooms import RoomConfig, default_bot_tier
+from .store import Store
+from .table import ServiceError, Settings, TableService
+
+STATIC = Path(__file__).parent / "static"
+
+
+class JoinBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=3)
+    name: str = Field(default="", max_length=24)
+
+
+class TokenBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(min_length=1, max_length=100)
+
+
+class BotBody(TokenBody):
+    seat: int = Field(ge=0, le=3)
+    tier: str | None = None
+
+
+class ReadyBody(TokenBody):
+    ready: bool = True
+
+
+def _mount_tournament_desk(app: FastAPI, engine: Any) -> None:
+    """The tournament desk's pages (/t/…) on the same database, when that subsystem is installed."""
+    try:
+        from ..tournament.desk import Desk
+        from ..tournament.web import create_router
+    except ImportError:
+        return
+    app.include_router(create_router(Desk(engine, migrate=False)))
+
+
+def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
+    # WAL with synchronous=NORMAL: a commit survives a killed server process (what a restart must not
+    # lose) without an fsync per action, which would cap a whole server at ~50 actions/s on a slow disk.
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()
+
+
+def create_app(db_url: str | None = None, settings: Settings | None = None) -> FastAPI:
+    engine = make_engine(db_url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_wal)
+    upgrade_to_head(engine)
+    store = Store(engine)
+    service = TableService(store, settings)
+    service.restore()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        service.resume_all()
+        yield
+        await service.close()
+        engine.dispose()
+
+    app = FastAPI(title="guandan", lifespan=lifespan)
+    app.state.service = service
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _mount_tournament_desk(app, engine)
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "detail": str(exc)}, status_code=exc.status)
+
+    def client(req: Request) -> str:
+        return req.client.host if req.client else "unknown"
+
+    # --- pages -----------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/replay/{replay_id}", include_in_schema=False)
+    async def replay_page(replay_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    # --- lobby API ------------------------------------------------------------------------
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {"presets": list(PRESET_NAMES), "tiers": agent_names(), "default_tier": default_bot_tier(),
+                "langs": list(LANGS), "combo_names": TYPE_NAMES, "places": {str(k): v for k, v in PLACES.items()}}
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:
+        service.check_join_rate(client(req))
+        room, host_token = service.create_room(config)
+        return {"code": room.code, "host_token": host_token, "link": f"/r/{room.code}", "room": room.summary()}
+
+    @app.get("/api/rooms/{code}")
+    async def get_room(code: str) -> dict[str, Any]:
+        return service.room(code).summary()
+
+    @app.post("/api/rooms/{code}/join")
+    async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
+        service.check_join_rate(client(req))
+        token = service.join(code, body.seat, body.name.strip())
+        return {"token": token, "seat": body.seat, "room": service.room(code).summary()}
+
+    @app.post("/api/rooms/{code}/leave")
+    async def leave(code: str, body: TokenBody) -> dict[str, Any]:
+        service.leave(code, body.token)
+        return service.room(code).summary()
+
+    @app.post("/api/rooms/{code}/bots")
+    async def bots(code: str, body: BotBody) -> dict[str, Any]:
+        service.set_bot(code, body.seat, body.tier, body.token)
+        return service.room(code).summary()
+
+    @app.post("/api/rooms/{code}/ready")
+    async def ready(code: str, body: ReadyBody) -> dict[str, Any]:
+        service.ready(code, body.token, body.ready)
+        return service.room(code).summary()
+
+    # --- replays --------------------------------------------------------------------------
+    @app.get("/api/replays")
+    async def replays() -> list[dict[str, Any]]:
+        return store.replays()
+
+    @app.get("/api/replays/{replay_id}/record")
+    async def export_record(replay_id: str) -> Response:
+        text = store.replay(replay_id)
+        if text is None:
+            raise HTTPException(404, f"no replay {replay_id!r}")
+        return Response(text, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="guandan-{replay_id}.json"'})
+
+    @app.get("/api/replays/{replay_id}")
+    async def replay(replay_id: str) -> dict[str, Any]:
+        text = store.replay(replay_id)
+        if text is None:
+            raise HTTPException(404, f"no replay {replay_id!r}")
+        try:
+            return replay_frames(text)
+        except GuandanError as e:
+            raise HTTPException(422, f"the stored record does not replay: {e}") from None
+
+    @app.post("/api/replays", status_code=201)
+    async def import_replay(req: Request, body: Annotated[Any, Body()]) -> dict[str, Any]:
+        service.check_join_rate(client(req))
+        text = json.dumps(body, ensure_ascii=False)
+        try:
+            replay_id = import_record(store, text)
+        except GuandanError as e:
+            raise HTTPException(422, str(e)) from None
+        return {"id": replay_id, "link": f"/replay/{replay_id}"}
+
+    # --- translations ---------------------------------------------------------------------
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> dict[str, str]:
+        if lang not in LANGS:
+            raise HTTPException(404, f"language must be one of {', '.join(LANGS)}")
+        return strings(lang)
+
+    # --- the table ------------------------------------------------------------------------
+    @app.websocket("/ws/{code}")
+    async def ws(websocket: WebSocket, code: str, token: str | None = None) -> None:
+        await websocket.accept()
+        try:
+            conn = service.connect(code, token)
+        except ServiceError as e:
+            await websocket.send_text(json.dumps(error_frame(e.code, str(e))))
+            await websocket.close(code=4403 if e.status == 403 else 4404)
+            return
+
+        async def writer() -> None:
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    return
+                await websocket.send_text(text)
+
+        sender = asyncio.create_task(writer())
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    conn.send(error_frame("bad_message", "frames must be JSON text, not binary"))
+                    continue
+                if conn.bucket is not None and not conn.bucket.allow():
+                    conn.send(error_frame("rate_limited", "too many messages; slow down"))
+                    continue
+                try:
+                    msg = parse_message(raw)
+                except ProtocolError as e:
+                    conn.send(error_frame(e.code, str(e)))
+                    continue
+                try:
+                    service.handle(conn, msg)
+                except ServiceError as e:
+                    conn.send(error_frame(e.code, str(e)))
+        except (WebSocketDisconnect, RuntimeError, ValidationError):
+            pass
+        finally:
+            service.disconnect(conn)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, timeout=1)
+            sender.cancel()
+
+    return app

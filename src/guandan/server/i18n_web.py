@@ -1,0 +1,32 @@
+"""The browser's strings: the gettext domain "web" (src/guandan/locale/{zh,en}/LC_MESSAGES/web.po),
+served as one JSON object per language so that the page needs no catalogue machinery of its own.
+Every msgid the front end uses is listed in :data:`MESSAGES` (the front end looks them up by msgid).
+"""
+
+from __future__ import annotations
+
+from ..i18n import N_, translator
+
+LANGS = ("zh", "en")
+
+MESSAGES: tuple[str, ...] = (
+    N_("Guandan"), N_("Create a room"), N_("Rule preset"), N_("Turn timer (seconds, 0 = none)"),
+    N_("Card counter"), N_("Deals (empty = whole match)"), N_("Seat"), N_("Open seat"), N_("Create"),
+    N_("Join by code"), N_("Room code"), N_("Join"), N_("Your name"), N_("Sit here"), N_("Add bot"),
+    N_("Remove bot"), N_("Ready"), N_("Not ready"), N_("Spectate"), N_("Share this link"),
+    N_("Waiting for players"), N_("Replays"), N_("Import a record"), N_("Play"), N_("Pass"), N_("Hint"),
+    N_("Sort"), N_("Auto-play"), N_("Auto-play is on: a bot plays for you"), N_("Take back control"),
+    N_("Your turn"), N_("Pay tribute: pick your card"), N_("Return a card"), N_("Choose a tribute card"),
+    N_("Choose the reading"), N_("Not a legal play"), N_("Level"), N_("Declarer"), N_("A attempts"),
+    N_("Finishing order"), N_("Deal over"), N_("Match over"), N_("Cards left"), N_("Spectating"),
+    N_("Reconnecting…"), N_("Winner"), N_("Team"), N_("Partner takes the lead (接风)"), N_("Replay"),
+    N_("Export record"), N_("Previous"), N_("Next"), N_("Deal"), N_("Step"), N_("bot"), N_("human"),
+    N_("Tribute"), N_("Anti-tribute: no tribute"), N_("Reported"), N_("cards left"), N_("Result"),
+    N_("Levels"), N_("Leave"), N_("Room"), N_("Played"), N_("Remaining"), N_("online"), N_("offline"),
+)
+
+
+def strings(lang: str) -> dict[str, str]:
+    """msgid → translation for every browser string in ``lang``."""
+    tr = translator("web", lang)
+    return {m: tr.gettext(m) for m in MESSAGES}

@@ -1,0 +1,78 @@
+"""The one JSON message protocol (docs/web-protocol.md): every frame a client may send, as strict
+pydantic models. A frame that does not parse is answered with an ``error`` frame naming the problem
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_FRAME_BYTES = 8192
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Act(_Msg):
+    """An action of the seat's own: 出牌 play, 不要 pass, 进贡 tribute, 还贡 return, or choose (头游 picks)."""
+
+    type: Literal["act"]
+    kind: Literal["play", "pass", "tribute", "return", "choose"]
+    cards: list[Annotated[str, Field(min_length=2, max_length=3)]] = Field(default_factory=list, max_length=27)
+    combo: dict[str, Any] | None = None
+    seq: int | None = Field(default=None, ge=0)  # the sequence number the client acted on (stale-frame guard)
+
+
+class Hint(_Msg):
+    """提示: ask for the top suggestions for one's own turn."""
+
+    type: Literal["hint"]
+    k: int = Field(default=3, ge=1, le=10)
+
+
+class Auto(_Msg):
+    """托管: switch the bot takeover of one's own seat on or off."""
+
+    type: Literal["auto"]
+    on: bool
+
+
+class Resume(_Msg):
+    """Catch up after a reconnect: every update after ``since`` (or a fresh snapshot)."""
+
+    type: Literal["resume"]
+    since: int = Field(ge=0)
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Act | Hint | Auto | Resume | Ping, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[Act | Hint | Auto | Resume | Ping] = TypeAdapter(ClientMessage)
+
+
+class ProtocolError(Exception):
+    """A frame that is not a valid client message; ``code`` is machine-readable, the text says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_message(text: str | bytes) -> Act | Hint | Auto | Resume | Ping:
+    if len(text) > MAX_FRAME_BYTES:
+        raise ProtocolError("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    try:
+        return _ADAPTER.validate_json(text)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "frame"
+        raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+
+
+def error_frame(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}

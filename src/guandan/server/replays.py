@@ -1,0 +1,58 @@
+"""Replays (复盘) of finished matches: every step with all four hands, from the open record format.
+
+A match is over, so its hands are no longer secret; the hands still come from each seat's
+observation, the one door hidden information leaves the engine by.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from ..core import record
+from ..core.deal import DealState
+from ..core.errors import RecordError
+from .store import Store
+from .wire import LEVELS, action_json, event_json
+
+MAX_RECORD_BYTES = 5_000_000
+
+
+def _hands(state: DealState) -> list[list[str]]:
+    from .wire import cards_json
+
+    return [cards_json(state.observation(s).hand) for s in range(4)]
+
+
+def replay_frames(text: str) -> dict[str, Any]:
+    """The record re-run step by step: per deal, its steps (action, events, the four hands after it)."""
+    data = record.loads(text)
+    deals: list[dict[str, Any]] = []
+    for action, events, match in record.replay(data):
+        finished = any(e.type == "deal_over" for e in events)
+        state = match.deals[-1].state if finished else match.deal
+        assert state is not None
+        if action is None:
+            deals.append({"index": len(deals), "level": LEVELS[state.level], "levels": [LEVELS[x] for x in match.levels],
+                          "declarer": match.declarer, "steps": []})
+        deals[-1]["steps"].append({
+            "action": action_json(action) if action is not None else None,
+            "events": [event_json(e) for e in events],
+            "hands": _hands(state),
+            "to_move": state.to_move,
+            "phase": state.phase,
+        })
+    return {"players": data.get("players", []), "meta": data.get("meta", {}), "result": data.get("result"),
+            "rules": data.get("rules", {}).get("name"), "deals": deals}
+
+
+def import_record(store: Store, text: str) -> str:
+    """Check a record file by replaying it completely, then keep it under a new replay id."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"a record is limited to {MAX_RECORD_BYTES} bytes")
+    data = record.loads(text)
+    for _ in record.replay(data):
+        pass
+    replay_id = secrets.token_urlsafe(8)[:10]
+    store.save_replay(replay_id, text, None, imported=True)
+    return replay_id

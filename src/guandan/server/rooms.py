@@ -1,0 +1,165 @@
+"""Rooms (房间): the configuration a room is created with, its four seats and the match it hosts.
+
+A room is identified by a short code to share. Seats are empty, held by a human (who proves it with a
+per-seat token: only a hash is kept), or by a bot tier. The match starts when every seat is filled and
+every human is ready (准备).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..agents import agent_names
+from ..core.errors import GuandanError
+from ..core.match import MatchConfig, MatchState, new_match
+from ..core.rules import PRESET_NAMES, RuleSet, preset
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
+CODE_LENGTH = 6
+
+
+def default_bot_tier() -> str:
+    """The strongest quick tier registered: heuristic when it exists, else greedy."""
+    return "heuristic" if "heuristic" in agent_names() else "greedy"
+
+
+def _open_seats() -> list[str | None]:
+    return [None, None, None, None]
+
+
+class RoomConfig(BaseModel):
+    """What the lobby's create form sends. Every field is validated; bad values are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: str = "competition"
+    rules: dict[str, Any] = Field(default_factory=dict)  # overrides of the preset's options
+    bots: list[str | None] = Field(default_factory=lambda: _open_seats())  # a tier per seat, None = open
+    timer: int = Field(default=30, ge=0, le=600)  # seconds per turn, 0 = no timer
+    counter: bool = True  # 记牌器 allowed in this room
+    max_deals: int | None = Field(default=None, ge=1, le=100)
+    seed: int | None = Field(default=None, ge=0, le=2**53)
+    bot_delay_ms: int = Field(default=700, ge=0, le=10_000)
+    name: str = Field(default="", max_length=40)
+
+    @field_validator("preset")
+    @classmethod
+    def _preset(cls, v: str) -> str:
+        if v not in PRESET_NAMES:
+            raise ValueError(f"preset must be one of {', '.join(PRESET_NAMES)}")
+        return v
+
+    @field_validator("bots")
+    @classmethod
+    def _bots(cls, v: list[str | None]) -> list[str | None]:
+        if len(v) != 4:
+            raise ValueError("bots needs one entry per seat (4), null for an open seat")
+        known = agent_names()
+        for tier in v:
+            if tier is not None and tier not in known:
+                raise ValueError(f"unknown bot tier {tier!r}; known: {', '.join(known)}")
+        return v
+
+    def ruleset(self) -> RuleSet:
+        try:
+            return preset(self.preset, **self.rules)
+        except (GuandanError, TypeError) as e:
+            raise ValueError(f"rules: {e}") from None
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+SeatKind = Literal["empty", "human", "bot"]
+
+
+@dataclass
+class Seat:
+    kind: SeatKind = "empty"
+    name: str = ""
+    tier: str | None = None  # bot tier (also the tier that plays 托管 for a human)
+    token_hash: str | None = None
+    ready: bool = False
+    auto: bool = False  # 托管: a bot plays for this human seat
+    connections: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "tier": self.tier, "ready": self.ready, "auto": self.auto,
+                "online": self.connections > 0 or self.kind == "bot"}
+
+    def to_store(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "tier": self.tier, "token_hash": self.token_hash,
+                "ready": self.ready, "auto": self.auto}
+
+    @classmethod
+    def from_store(cls, d: dict[str, Any]) -> Seat:
+        return cls(kind=d["kind"], name=d["name"], tier=d["tier"], token_hash=d["token_hash"], ready=d["ready"],
+                   auto=d["auto"])
+
+
+@dataclass
+class Room:
+    code: str
+    config: RoomConfig
+    rules: RuleSet
+    seed: int
+    host_hash: str
+    seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
+    status: Literal["lobby", "playing", "over"] = "lobby"
+    match: MatchState | None = None
+    seq: int = 0  # actions applied so far: the event sequence number clients resume from
+    log: list[dict[str, Any]] = field(default_factory=list)  # per action: the public update (seq, action, events)
+    replay_id: str | None = None
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        h = hash_token(token)
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and secrets.compare_digest(self.host_hash, hash_token(token or ""))
+
+    def can_start(self) -> bool:
+        return self.status == "lobby" and all(
+            s.kind == "bot" or (s.kind == "human" and s.ready) for s in self.seats)
+
+    def start(self) -> None:
+        self.match = new_match(self.rules, self.seed, MatchConfig(max_deals=self.config.max_deals))
+        self.status = "playing"
+
+    def bot_for(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or (s.kind == "human" and s.auto)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.config.name,
+            "status": self.status,
+            "preset": self.config.preset,
+            "rules": self.rules.to_dict(),
+            "timer": self.config.timer,
+            "counter": self.config.counter,
+            "max_deals": self.config.max_deals,
+            "seats": [s.to_json() for s in self.seats],
+            "seq": self.seq,
+            "replay_id": self.replay_id,
+        }

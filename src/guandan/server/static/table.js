@@ -1,0 +1,357 @@
+// The room page: lobby (seats, bots, ready) and the table. The server is authoritative: this page only
+// renders the frames it receives (its own seat's view, or the public view when spectating) and sends
+// actions the server checks again.
+import {
+  META, api, cardNode, cardValue, comboName, dropToken, el, hostTokenFor, init, placeName, rankOf, RANKS,
+  sameCards, saveToken, t, tokenFor,
+} from "./common.js";
+
+const code = location.pathname.split("/").pop().toUpperCase();
+const S = {
+  room: null, view: null, seq: 0, me: null, events: [], selected: new Set(), sortBySuit: false,
+  hints: [], hintIndex: 0, ws: null, turnStarted: 0, summary: null,
+};
+const $ = (id) => document.getElementById(id);
+
+await init();
+$("room-code").textContent = code;
+$("share").textContent = `${location.origin}/r/${code}`;
+$("share").href = `/r/${code}`;
+$("name").value = localStorage.getItem("guandan:name") || "";
+connect();
+setInterval(renderTimer, 500);
+
+// --- connection -------------------------------------------------------------------------------
+function connect() {
+  const token = tokenFor(code);
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${code}${token ? `?token=${encodeURIComponent(token)}` : ""}`);
+  S.ws = ws;
+  ws.onopen = () => { $("conn-state").textContent = ""; };
+  ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    if (ev.code === 4403) { dropToken(code); }
+    if (ev.code === 4404) { $("conn-state").textContent = "404"; return; }
+    $("conn-state").textContent = t("Reconnecting…");
+    setTimeout(connect, 1000);
+  };
+}
+
+function send(frame) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(frame)); }
+
+function onFrame(f) {
+  if (f.type === "welcome") { S.me = f.seat; }
+  else if (f.type === "room") { S.room = f.room; }
+  else if (f.type === "snapshot") {
+    S.room = f.room; S.seq = f.seq; S.view = f.view;
+    S.events = f.view ? f.view.events : [];
+    S.selected.clear(); S.turnStarted = Date.now();
+  } else if (f.type === "update") {
+    applyUpdate(f);
+  } else if (f.type === "catchup") {
+    for (const u of f.updates) applyUpdate({ ...u, view: f.view });
+  } else if (f.type === "hint") {
+    S.hints = f.hints; S.hintIndex = 0; showHint();
+    return;
+  } else if (f.type === "error") {
+    $("msg").textContent = f.message; $("lobby-error").textContent = f.message;
+    return;
+  }
+  render();
+}
+
+function applyUpdate(f) {
+  const prevMover = S.view ? S.view.to_move : null;
+  for (const e of f.events) {
+    if (e.type === "deal_settled") S.summary = e;
+    if (e.type === "deal_start") S.events = [];
+    S.events.push(e);
+  }
+  S.seq = f.seq; S.view = f.view;
+  if (f.view.to_move !== prevMover || f.action.seat === S.me) { S.selected.clear(); S.hints = []; }
+  S.turnStarted = Date.now();
+}
+
+// --- lobby ------------------------------------------------------------------------------------
+async function lobbyCall(path, body) {
+  try { $("lobby-error").textContent = ""; S.room = await api(`/api/rooms/${code}/${path}`, body); render(); }
+  catch (e) { $("lobby-error").textContent = e.message; }
+}
+
+function renderLobby() {
+  const box = $("lobby-seats");
+  box.replaceChildren();
+  const token = tokenFor(code);
+  const authority = token || hostTokenFor(code);
+  S.room.seats.forEach((seat, i) => {
+    const parts = [el("div", {}, `${t("Seat")} ${i + 1}`)];
+    if (seat.kind === "empty") {
+      parts.push(el("div", {}, t("Open seat")));
+      if (!token) {
+        parts.push(el("button", { id: `sit-${i}`, onclick: async () => {
+          const name = $("name").value.trim();
+          localStorage.setItem("guandan:name", name);
+          try {
+            const res = await api(`/api/rooms/${code}/join`, { seat: i, name });
+            saveToken(code, res.token); S.ws.close();
+          } catch (e) { $("lobby-error").textContent = e.message; }
+        } }, t("Sit here")));
+      }
+      if (authority) parts.push(el("button", { id: `bot-${i}`, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: META.default_tier }) }, t("Add bot")));
+    } else {
+      parts.push(el("div", {}, seat.name, seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
+        seat.kind === "human" ? el("span", { class: "badge" }, seat.ready ? t("Ready") : t("Not ready")) : null));
+      if (seat.kind === "bot" && authority) parts.push(el("button", { id: `unbot-${i}`, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: null }) }, t("Remove bot")));
+    }
+    box.append(el("div", { class: "seat-box", "data-seat": i }, parts));
+  });
+  const mine = S.me !== null && S.room.seats[S.me];
+  $("ready").classList.toggle("hidden", !mine);
+  $("leave").classList.toggle("hidden", !mine);
+  if (mine) {
+    $("ready").textContent = mine.ready ? t("Not ready") : t("Ready");
+    $("ready").onclick = () => lobbyCall("ready", { token, ready: !mine.ready });
+    $("leave").onclick = async () => { await lobbyCall("leave", { token }); dropToken(code); S.ws.close(); };
+  }
+}
+
+// --- table ------------------------------------------------------------------------------------
+function seatName(s) {
+  const seat = S.room.seats[s];
+  return `${seat.name || `${t("Seat")} ${s + 1}`}`;
+}
+
+function describe(e) {
+  const who = e.seat !== undefined ? seatName(e.seat) : "";
+  switch (e.type) {
+    case "deal_start": return `${t("Deal")} ${e.info.index + 1} · ${t("Level")} ${e.info.level === undefined ? "" : RANKS[e.info.level]}`;
+    case "first_lead": return `${who} ▶ ${e.cards ? e.cards.join(" ") : ""}`;
+    case "lead": return `${who} ▶`;
+    case "play": return `${who}: ${comboName(e.combo)} ${e.cards.join(" ")}`;
+    case "pass": return `${who}: ${t("Pass")}`;
+    case "report": return `${who}: ${t("Reported")} ${e.info.count} ${t("cards left")}`;
+    case "out": return `${who}: ${placeName(e.info.place)}`;
+    case "round_won": return e.info.jiefeng ? `${seatName(e.info.leader)}: ${t("Partner takes the lead (接风)")}` : `${who} ▶`;
+    case "anti_tribute": return t("Anti-tribute: no tribute");
+    case "tribute": return `${t("Tribute")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${c}`).join(", ")}`;
+    case "return": return `${t("Return a card")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${c}`).join(", ")}`;
+    case "deal_over": return `${t("Deal over")}: ${e.info.finish.map(seatName).join(" > ")}`;
+    case "deal_settled": return `${t("Result")} ${e.info.result} · ${t("Levels")} ${e.info.levels.map((x) => RANKS[x]).join(":")}`;
+    case "match_over": return `${t("Match over")}`;
+    default: return e.type;
+  }
+}
+
+function lastPlays() {
+  const plays = {};
+  for (const e of S.events) {
+    if (e.type === "play") plays[e.seat] = e;
+    else if (e.type === "pass") plays[e.seat] = e;
+    else if (e.type === "round_won" || e.type === "lead" || e.type === "deal_start") for (const k of Object.keys(plays)) delete plays[k];
+  }
+  return plays;
+}
+
+function sortedHand() {
+  const v = S.view;
+  const hand = (v.hand || []).map((c, i) => ({ c, i }));
+  const key = S.sortBySuit
+    ? ({ c }) => (c.length === 2 && c !== "LJ" && c !== "BJ" ? "SHCD".indexOf(c[0]) * 100 : 500) + cardValue(c, v.level)
+    : ({ c }) => cardValue(c, v.level);
+  return hand.sort((a, b) => key(a) - key(b));
+}
+
+function selectedCards() { return [...S.selected].map((i) => S.view.hand[i]); }
+
+function legalPlays() { return (S.view.legal || []).filter((a) => a.kind === "play"); }
+
+function myTurn() { return S.me !== null && S.view && S.view.to_move === S.me && (S.view.legal || []).length > 0; }
+
+function renderSeat(box, s) {
+  const v = S.view;
+  const seat = S.room.seats[s];
+  const plays = lastPlays();
+  box.classList.toggle("to-move", v.to_move === s);
+  box.dataset.seat = s;
+  const place = v.finish.indexOf(s);
+  const badges = [
+    seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
+    seat.auto ? el("span", { class: "badge warn" }, t("Auto-play")) : null,
+    seat.kind === "human" && !seat.online ? el("span", { class: "badge warn" }, t("offline")) : null,
+    v.reported[String(s)] !== undefined ? el("span", { class: "badge warn report" }, `${t("Reported")} ${v.reported[String(s)]}`) : null,
+    place >= 0 ? el("span", { class: "badge" }, placeName(place + 1)) : null,
+    v.to_move === s && S.room.timer > 0 ? el("span", { class: "badge timer" }, "") : null,
+  ];
+  const last = plays[s];
+  const shown = last ? (last.type === "pass" ? el("div", { class: "passed" }, t("Pass"))
+    : el("div", { class: "cards" }, last.cards.map((c) => cardNode(c, v.level, { small: true })))) : el("div");
+  box.replaceChildren(el("div", { class: "name" }, `${seatName(s)} (${t("Team")} ${s % 2 + 1})`, badges), shown);
+}
+
+function renderTable() {
+  const v = S.view;
+  const me = S.me ?? 0;
+  document.body.dataset.phase = v.phase;
+  document.body.dataset.toMove = v.to_move ?? "";
+  document.body.dataset.seq = S.seq;
+  document.body.dataset.deal = v.deal_index;
+  renderSeat($("pos-right"), (me + 1) % 4);
+  renderSeat($("pos-top"), (me + 2) % 4);
+  renderSeat($("pos-left"), (me + 3) % 4);
+  renderSeat($("pos-me"), me);
+  const declarer = v.declarer === null ? "-" : `${t("Team")} ${v.declarer + 1}`;
+  $("info").replaceChildren(
+    el("div", { id: "levels" }, `${t("Levels")}: ${t("Team")} 1 ${v.levels[0]} · ${t("Team")} 2 ${v.levels[1]}`),
+    el("div", {}, `${t("Level")}: ${v.level} · ${t("Declarer")}: ${declarer}`),
+    el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")} · ${t("Deal")} ${v.deal_index + 1}`),
+    el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ") || "-"}`),
+    S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
+  );
+  const log = $("log");
+  log.replaceChildren(...S.events.slice(-40).reverse().map((e) => el("li", { "data-type": e.type }, describe(e))));
+  renderCounter();
+  renderSummary();
+  renderHand();
+}
+
+function renderCounter() {
+  const box = $("counter");
+  const show = S.room.counter && S.me !== null;
+  box.classList.toggle("hidden", !show);
+  if (!show) return;
+  const left = {};
+  for (const r of RANKS) left[r] = 8;
+  left.LJ = 2; left.BJ = 2;
+  const seen = [...(S.view.hand || [])];
+  for (const e of S.events) if (e.type === "play") seen.push(...e.cards);
+  for (const c of seen) left[rankOf(c)] -= 1;
+  box.replaceChildren(el("div", {}, t("Card counter")),
+    el("div", {}, [...RANKS, "LJ", "BJ"].map((r) => `${r === "T" ? "10" : r}:${left[r]}`).join(" ")));
+}
+
+function renderSummary() {
+  const box = $("summary");
+  const over = S.room.status === "over";
+  if (!S.summary && !over) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  const parts = [];
+  if (S.summary) {
+    const i = S.summary.info;
+    parts.push(el("div", {}, `${t("Deal over")}: ${i.finish.map((s, k) => `${placeName(k + 1)} ${seatName(s)}`).join(", ")}`),
+      el("div", {}, `${t("Result")}: ${i.result} · ${t("Levels")}: ${i.levels.map((x) => RANKS[x]).join(" : ")}`),
+      el("button", { id: "summary-close", onclick: () => { S.summary = null; render(); } }, "OK"));
+  }
+  if (over) {
+    const w = S.view.winner;
+    parts.push(el("div", { id: "match-over" }, `${t("Match over")}${w !== null ? ` · ${t("Winner")}: ${t("Team")} ${w + 1}` : ""}`));
+    if (S.room.replay_id) parts.push(el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")));
+  }
+  box.replaceChildren(...parts);
+}
+
+function renderHand() {
+  const v = S.view;
+  const hand = $("hand");
+  const controls = $("controls");
+  const player = S.me !== null;
+  controls.classList.toggle("hidden", !player);
+  $("auto-banner").classList.toggle("hidden", !(player && S.room.seats[S.me].auto));
+  if (!player) { hand.replaceChildren(); return; }
+  hand.replaceChildren(...sortedHand().map(({ c, i }) => {
+    const node = cardNode(c, v.level);
+    node.dataset.index = i;
+    if (S.selected.has(i)) node.classList.add("selected");
+    node.onclick = () => toggle(i);
+    return node;
+  }));
+  const turn = myTurn();
+  const legal = v.legal || [];
+  const kind = legal.length ? legal[0].kind : null;
+  const readings = $("readings");
+  readings.replaceChildren();
+  const msg = $("msg");
+  let canPlay = false;
+  if (turn && (kind === "tribute" || kind === "return")) {
+    msg.textContent = kind === "tribute" ? t("Pay tribute: pick your card") : t("Return a card");
+    const sel = selectedCards();
+    canPlay = sel.length === 1 && legal.some((a) => a.cards[0] === sel[0]);
+    $("play").textContent = kind === "tribute" ? t("Tribute") : t("Return a card");
+  } else if (turn && kind === "choose") {
+    msg.textContent = t("Choose a tribute card");
+    for (const a of legal) readings.append(el("button", { class: "choose", onclick: () => act(a) }, a.cards[0]));
+  } else {
+    $("play").textContent = t("Play");
+    const sel = selectedCards();
+    if (turn) {
+      const matches = legalPlays().filter((a) => sameCards(a.cards, sel));
+      canPlay = matches.length === 1;
+      if (sel.length && !matches.length) msg.textContent = t("Not a legal play");
+      else if (matches.length > 1) {
+        msg.textContent = t("Choose the reading");
+        for (const a of matches) readings.append(el("button", { class: "reading", onclick: () => act(a) }, comboName(a.combo)));
+      } else msg.textContent = matches.length === 1 ? comboName(matches[0].combo) : t("Your turn");
+    } else if (!msg.dataset.sticky) msg.textContent = "";
+  }
+  $("play").disabled = !canPlay;
+  $("pass").disabled = !(turn && legal.some((a) => a.kind === "pass"));
+  $("hint").disabled = !turn;
+  $("auto").disabled = S.room.status !== "playing";
+}
+
+function toggle(i) {
+  const legal = S.view.legal || [];
+  const single = legal.length && (legal[0].kind === "tribute" || legal[0].kind === "return");
+  if (S.selected.has(i)) S.selected.delete(i);
+  else { if (single) S.selected.clear(); S.selected.add(i); }
+  render();
+}
+
+function act(a) {
+  send({ type: "act", kind: a.kind, cards: a.cards, combo: a.combo ?? null, seq: S.seq });
+}
+
+function showHint() {
+  if (!S.hints.length) return;
+  const h = S.hints[S.hintIndex % S.hints.length];
+  S.hintIndex += 1;
+  S.selected.clear();
+  const used = new Set();
+  for (const c of h.action.cards) {
+    const i = S.view.hand.findIndex((x, k) => x === c && !used.has(k));
+    if (i >= 0) { used.add(i); S.selected.add(i); }
+  }
+  render();
+  $("msg").textContent = h.reason;
+}
+
+function renderTimer() {
+  const badge = document.querySelector(".badge.timer");
+  if (!badge || !S.room || S.room.timer <= 0) return;
+  const left = Math.max(0, S.room.timer - Math.floor((Date.now() - S.turnStarted) / 1000));
+  badge.textContent = `${left}s`;
+}
+
+$("play").onclick = () => {
+  const legal = S.view.legal || [];
+  const sel = selectedCards();
+  const kind = legal.length ? legal[0].kind : null;
+  const match = (kind === "tribute" || kind === "return")
+    ? legal.find((a) => sel.length === 1 && a.cards[0] === sel[0])
+    : legalPlays().find((a) => sameCards(a.cards, sel));
+  if (match) act(match);
+};
+$("pass").onclick = () => send({ type: "act", kind: "pass", cards: [], seq: S.seq });
+$("hint").onclick = () => { if (S.hints.length) showHint(); else send({ type: "hint" }); };
+$("sort").onclick = () => { S.sortBySuit = !S.sortBySuit; render(); };
+$("auto").onclick = () => send({ type: "auto", on: !(S.me !== null && S.room.seats[S.me].auto) });
+$("auto-off").onclick = () => send({ type: "auto", on: false });
+
+function render() {
+  if (!S.room) return;
+  document.body.dataset.status = S.room.status;
+  const lobby = S.room.status === "lobby";
+  $("lobby").classList.toggle("hidden", !lobby);
+  $("table").classList.toggle("hidden", lobby || !S.view);
+  if (lobby) renderLobby();
+  else if (S.view) renderTable();
+}
