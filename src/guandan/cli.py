@@ -100,5 +100,8 @@ def _mount() -> None:
     app.add_typer(bench_app, name="bench")
     app.command("simulate")(simulate)
     app.command("replay")(replay_cmd)
+    from .server.cli import mount as mount_server
+
+    mount_server(app, bench_app)
 
 
