@@ -103,5 +103,8 @@ def _mount() -> None:
     from .server.cli import mount as mount_server
 
     mount_server(app, bench_app)
+    from .tui.cli import play
+
+    app.command("play")(play)
 
 

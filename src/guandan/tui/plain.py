@@ -1,0 +1,159 @@
+"""Plain line mode (``guandan play --plain``): for scripts and screen readers.
+
+Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; the markers do not):
+
+* events are printed as they happen, one per line;
+* when the human (seat 0) must act, a status block is printed (``hand:`` in RULES.md notation with
+  ``*`` marking wildcards, the play to beat) and then exactly one prompt line starting with ``> ``;
+* one command per input line:
+    - cards, e.g. ``H3 H3 S3`` (``♥3`` and ``10`` forms work too) — play them, or give that card
+      during tribute (进贡), return (还贡) or the tribute choice;
+    - ``pass`` (or ``p``);
+    - ``hint`` (``h``) — numbered suggestions with reasons; ``1``, ``2``… then takes one;
+    - after a selection with several readings (wildcards), the readings are numbered: ``1``, ``2``…;
+    - ``groups`` (``g``) — the hand grouped (理牌); ``counter`` (``c``) — the card counter (记牌器);
+    - ``quit`` (``q``) — save and stop; end of input does the same.
+* a bad command prints a line starting with ``! `` and changes nothing; the prompt is repeated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from ..agents.hints import best_actions
+from ..core.deal import Action, Event
+from ..core.errors import GuandanError
+from ..i18n import N_, Translator
+from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
+from .selection import InputProblem, candidates, parse_tokens, pass_action
+from .session import Session
+from .text import action_text, cards_tokens, combo_text, describe, hint_reason, seat_name
+
+
+class PlainGame:
+    def __init__(self, session: Session, tr: Translator, out: TextIO) -> None:
+        self.s = session
+        self.tr = tr
+        self.out = out
+        self.choices: list[Action] = []  # the last numbered list (hints or readings)
+
+    def say(self, line: str) -> None:
+        self.out.write(line + "\n")
+
+    def show(self, events: Sequence[Event]) -> None:
+        for e in events:
+            for line in describe(e, self.tr):
+                self.say(line)
+        self.out.flush()
+
+    def status(self) -> None:
+        _ = self.tr.gettext
+        obs = self.s.observation()
+        d = obs.deal
+        self.say(_("hand ({n}): {cards}").format(n=len(d.hand), cards=cards_tokens(level_sorted(d.hand, d.level), d.level)))
+        if d.phase == "play" and d.top is not None:
+            seat, cards, combo = d.top
+            self.say(_("to beat: {who}: {cards}  [{combo}]").format(
+                who=seat_name(seat, self.tr), cards=cards_tokens(cards, d.level), combo=combo_text(combo, self.tr)))
+
+    def prompt(self) -> None:
+        _ = self.tr.gettext
+        d = self.s.observation().deal
+        options = cards_tokens([a.cards[0] for a in d.legal if a.kind in ("tribute", "return", "choose")], d.level)
+        if d.phase == "tribute":
+            line = _("Tribute (进贡): give one of {cards}").format(cards=options)
+        elif d.phase == "return":
+            line = _("Return (还贡): give one of {cards}").format(cards=options)
+        elif d.phase == "choose":
+            line = _("Choose a tribute card: one of {cards}").format(cards=options)
+        elif d.top is None:
+            line = _("Your lead: cards, hint, groups, counter, quit")
+        else:
+            line = _("Your turn: cards, pass, hint, groups, counter, quit")
+        self.say("> " + line)
+        self.out.flush()
+
+    def numbered(self, actions: list[Action], labels: list[str]) -> None:
+        self.choices = actions
+        for i, label in enumerate(labels, 1):
+            self.say(f"  {i}. {label}")
+
+    def command(self, line: str) -> bool:
+        """Handle one input line; True when the human acted (a new decision point follows)."""
+        _ = self.tr.gettext
+        text = line.strip()
+        low = text.lower()
+        obs = self.s.observation()
+        d = obs.deal
+        legal = list(d.legal)
+        if not text:
+            return False
+        if low in ("hint", "h"):
+            hints = best_actions(obs, legal, 3)
+            self.numbered([h.action for h in hints],
+                          [f"{action_text(h.action, self.tr)} — {hint_reason(h.action, obs, self.tr)}" for h in hints])
+            return False
+        if low in ("groups", "g"):
+            for key, cards in group_hand(d.hand, d.level):
+                self.say(f"  {_(GROUP_NAMES[key])}: {cards_tokens(cards, d.level)}")
+            return False
+        if low in ("counter", "c"):
+            rows = counter_rows(d.hand, d.events, d.level)
+            self.say(_("unseen cards: {rows}").format(rows="  ".join(f"{r}:{n}" for r, n in rows)))
+            return False
+        if low.isdigit():
+            n = int(low)
+            if not self.choices:
+                raise InputProblem(N_("Nothing to choose from: ask for a hint first"))
+            if not 1 <= n <= len(self.choices):
+                raise InputProblem(N_("Choose a number from 1 to {n}"), n=len(self.choices))
+            return self.perform(self.choices[n - 1])
+        if low in ("pass", "p"):
+            return self.perform(pass_action(legal))
+        found = candidates(parse_tokens(text), d.hand, legal, d.level, self.s.rules)
+        if len(found) == 1:
+            return self.perform(found[0])
+        self.say(_("These cards can be read several ways; choose one:"))
+        self.numbered(found, [combo_text(a.combo, self.tr) for a in found if a.combo is not None])
+        return False
+
+    def perform(self, action: Action) -> bool:
+        events = self.s.act(action)  # IllegalActionError reaches the loop: nothing changed
+        self.choices = []
+        self.show(events)
+        return True
+
+
+def run_plain(session: Session, tr: Translator, inp: TextIO, out: TextIO) -> int:
+    """Play until the match ends or input stops; saves on every exit. Returns the exit code."""
+    _ = tr.gettext
+    game = PlainGame(session, tr, out)
+    game.show(session.opening)
+    fresh = True
+    while not session.ended:
+        if not session.human_to_move:
+            game.show(session.bot_step())
+            fresh = True
+            continue
+        if fresh:
+            game.status()
+            fresh = False
+        game.prompt()
+        line = inp.readline()
+        if not line or line.strip().lower() in ("quit", "q"):
+            path = session.save()
+            game.say(_("Saved to {path}").format(path=path) if path else _("Stopped (not saved)"))
+            out.flush()
+            return 0
+        try:
+            fresh = game.command(line)
+        except InputProblem as e:
+            game.say("! " + e.text(tr))
+        except GuandanError as e:  # an engine refusal: the engine's own words
+            game.say("! " + str(e))
+    path = session.save()
+    if path:
+        game.say(_("Saved to {path}").format(path=path))
+    out.flush()
+    return 0

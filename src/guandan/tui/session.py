@@ -1,0 +1,169 @@
+"""One person (seat 0) against bots: the match, the bots, saving and resuming. No UI here.
+
+The human's view is :meth:`Session.observation` (``match.observation(0)``) plus the public events
+the session hands out; bots get their own seat's observation from the engine, never another hand.
+
+Bots are made deterministic *per decision*: before each choice a bot's random generator is seeded
+from (match seed, seat, deal, action number). A resumed match therefore continues exactly as the
+uninterrupted one would have, whatever the bots drew before the save.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..agents import Agent, agent_names, make_agent
+from ..core.deal import Action, Event
+from ..core.errors import GuandanError
+from ..core.match import MatchConfig, MatchObservation, MatchState, new_match
+from ..core.record import dumps, loads, replay
+from ..core.rules import RuleSet
+
+HUMAN = 0
+FALLBACK_TIER = "greedy"
+APP = "guandan play"
+
+
+def resolve_tier(name: str) -> tuple[str, bool]:
+    """(tier to use, whether it fell back). The stronger tiers may not be installed yet: then greedy."""
+    known = agent_names()
+    if name in known:
+        return name, False
+    if name in ("heuristic", "search"):
+        return FALLBACK_TIER, True
+    raise GuandanError(f"unknown bot tier {name!r}; known: {', '.join(known)}")
+
+
+def default_save_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "guandan" / "last-match.json"
+
+
+@dataclass
+class Session:
+    match: MatchState
+    tiers: list[str]  # per seat; seat 0 is "human"
+    save_path: Path | None = None
+    agents: dict[int, Agent] = field(default_factory=dict)
+    opening: list[Event] = field(default_factory=list)  # events to show before the first move
+
+    def __post_init__(self) -> None:
+        for seat in range(1, 4):
+            agent = make_agent(self.tiers[seat], f"{self.match.seed}:{seat}")
+            agent.reset(seat, self.match.rules)
+            self.agents[seat] = agent
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: RuleSet, seed: int | str, partner: str = "heuristic", opponents: str = "heuristic",
+            config: MatchConfig | None = None, save_path: Path | None = None) -> Session:
+        p, _ = resolve_tier(partner)
+        o, _ = resolve_tier(opponents)
+        match = new_match(rules, seed, config)
+        info = {"index": 0, "level": match.level, "declarer": match.declarer, "levels": list(match.levels)}
+        assert match.deal is not None
+        opening = [Event("deal_start", None, info=info), *match.deal.events]
+        return cls(match, ["human", o, p, o], save_path, opening=opening)
+
+    @classmethod
+    def resume(cls, path: Path, save_path: Path | None = None) -> Session:
+        """Rebuild the match from its record file and continue it (saving back to ``path``)."""
+        try:
+            data = loads(path.read_text(encoding="utf-8"))
+        except OSError as e:
+            raise GuandanError(f"cannot read {path}: {e.strerror}") from None
+        meta: dict[str, Any] = data.get("meta") or {}
+        tiers = meta.get("tiers")
+        if meta.get("app") != APP or not isinstance(tiers, list) or len(tiers) != 4:
+            raise GuandanError(f"{path} is not a match saved by `guandan play` (no seat tiers in its meta)")
+        match: MatchState | None = None
+        opening: list[Event] = []
+        for action, events, state in replay(data):
+            match = state
+            if action is None:
+                opening = list(events)
+            else:
+                opening.extend(events)
+        if match is None:
+            raise GuandanError(f"{path} holds no deal to resume")
+        if match.ended:
+            raise GuandanError(f"the match in {path} is already over")
+        assert match.deal is not None
+        # the current deal's events are shown again so the table can be redrawn
+        current = [e for e in opening if e.type == "deal_start"][-1:]
+        return cls(match, [str(t) for t in tiers], save_path or path,
+                   opening=current + list(match.deal.events))
+
+    # --- queries ------------------------------------------------------------------------------
+    @property
+    def rules(self) -> RuleSet:
+        return self.match.rules
+
+    @property
+    def ended(self) -> bool:
+        return self.match.ended
+
+    @property
+    def human_to_move(self) -> bool:
+        return self.match.to_move == HUMAN
+
+    def observation(self) -> MatchObservation:
+        return self.match.observation(HUMAN)
+
+    def legal(self) -> Sequence[Action]:
+        return self.observation().deal.legal
+
+    # --- actions ------------------------------------------------------------------------------
+    def act(self, action: Action) -> list[Event]:
+        """The human's action. IllegalActionError leaves everything unchanged."""
+        if action.seat != HUMAN or not self.human_to_move:
+            raise GuandanError("it is not your turn")
+        return self._apply(action)
+
+    def bot_step(self) -> list[Event]:
+        """One bot decision (the seat to move must be a bot's)."""
+        seat = self.match.to_move
+        if seat is None or seat == HUMAN:
+            raise GuandanError("no bot is to move")
+        agent = self.agents[seat]
+        deal = self.match.deal
+        assert deal is not None
+        agent.rng = random.Random(f"{agent.name}:{self.match.seed}:{seat}:{self.match.deal_index}:{len(deal.actions)}")
+        legal = self.match.legal_actions()
+        action = agent.choose(self.match.observation(seat), legal)
+        if action not in legal:
+            action = legal[0]  # a faulty bot must not stall the human's game
+        return self._apply(action)
+
+    def run_bots(self) -> list[Event]:
+        """Bot moves until the human is to move or the match is over."""
+        events: list[Event] = []
+        while not self.ended and not self.human_to_move:
+            events.extend(self.bot_step())
+        return events
+
+    def _apply(self, action: Action) -> list[Event]:
+        events = self.match.apply(action)
+        if any(e.type == "deal_settled" for e in events):
+            self.save()
+        return events
+
+    # --- records ------------------------------------------------------------------------------
+    def record(self) -> str:
+        meta = {"app": APP, "human_seat": HUMAN, "tiers": self.tiers}
+        return dumps(self.match, players=list(self.tiers), meta=meta)
+
+    def save(self) -> Path | None:
+        """Write the record (atomically: a crash mid-write keeps the previous save)."""
+        if self.save_path is None:
+            return None
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.save_path.with_name(self.save_path.name + ".tmp")
+        tmp.write_text(self.record(), encoding="utf-8")
+        tmp.replace(self.save_path)
+        return self.save_path

@@ -1,0 +1,76 @@
+"""The message catalogues: complete for every msgid the clients use, consistent placeholders, and
+loadable straight from the .po files (no build step)."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from guandan.i18n import I18nError, catalogue_path, default_lang, languages, normalize_lang, translator
+from guandan.i18n.check import extract_msgids, main, missing
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "guandan"
+DOMAINS = {"tui": [SRC / "tui"]}
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_msgid_in_code_is_translated(domain: str, lang: str) -> None:
+    ids = extract_msgids(DOMAINS[domain])
+    assert len(ids) > 50  # the extractor really found the client's messages
+    assert missing(domain, lang, ids) == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_translations_keep_the_placeholders(lang: str) -> None:
+    with catalogue_path("tui", lang).open("rb") as f:
+        catalog = read_po(f)
+    fields = string.Formatter()
+    checked = 0
+    for msg in catalog:
+        if not msg.id:
+            continue
+        assert isinstance(msg.id, str) and isinstance(msg.string, str)
+        want = {f for _, f, _, _ in fields.parse(msg.id) if f}
+        got = {f for _, f, _, _ in fields.parse(msg.string) if f}
+        assert got == want, msg.id
+        checked += 1
+    assert checked > 50
+
+
+def test_missing_reports_an_untranslated_msgid() -> None:
+    assert missing("tui", "zh", {"no such message in any catalogue", "You"}) == ["no such message in any catalogue"]
+
+
+def test_check_command_exits_nonzero_when_something_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "m.py").write_text('_("a message nobody translated")\n', encoding="utf-8")
+    assert main(["tui", str(tmp_path)]) == 1
+    assert "a message nobody translated" in capsys.readouterr().out
+    assert main(["tui", str(SRC / "tui")]) == 0
+
+
+def test_translator_loads_chinese_from_the_po_file() -> None:
+    zh = translator("tui", "zh_CN.UTF-8")
+    assert zh.gettext("Partner") == "对家"
+    assert zh.gettext("{who}: pass").format(who="上家") == "上家：不要"
+    assert translator("tui", "en").gettext("Partner") == "Partner"
+    assert zh.gettext("not in the catalogue") == "not in the catalogue"
+
+
+def test_unknown_language_or_domain_is_a_clear_error() -> None:
+    with pytest.raises(I18nError, match=r"language 'fr'; available: en, zh"):
+        translator("tui", "fr")
+    with pytest.raises(I18nError, match="no message catalogue for domain 'nope'"):
+        translator("nope", "zh")
+
+
+def test_language_names_and_default() -> None:
+    assert normalize_lang("zh-Hans") == "zh"
+    assert normalize_lang("en_GB.UTF-8") == "en"
+    assert default_lang({"LANG": "zh_CN.UTF-8"}) == "zh"
+    assert default_lang({"LANGUAGE": "fr:zh_TW", "LANG": "en_US"}) == "zh"
+    assert default_lang({"LANG": "C.UTF-8"}) == "en"
+    assert {"zh", "en"} <= set(languages("tui"))

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from guandan.core.cards import Card, physical_deck
+from guandan.core.match import MatchConfig
+from guandan.core.rules import preset
+from guandan.i18n import Translator, translator
+from guandan.tui.session import Session
+
+
+@pytest.fixture
+def en() -> Translator:
+    return translator("tui", "en")
+
+
+def hands_with(seat0: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Four 27-card hands: seat 0 holds ``seat0`` plus filler, the rest of the deck goes round."""
+    deck = sorted(pc.code for pc in physical_deck())
+    for c in seat0:
+        deck.remove(c)
+    # filler of other ranks (K down), no jokers and no wildcard, so seat0 decides what the hand can do
+    ranks = {c >> 2 for c in seat0}
+    filler = sorted((c for c in deck if c < 52 and c >> 2 not in ranks and c != 1), key=lambda c: -c)[: 27 - len(seat0)]
+    for c in filler:
+        deck.remove(c)
+    first = list(seat0) + filler
+    rest = deck
+    return (tuple(first), tuple(rest[0:27]), tuple(rest[27:54]), tuple(rest[54:81]))
+
+
+def session_with_hand(seat0: Sequence[Card], *, tiers: str = "greedy", max_deals: int | None = 1) -> Session:
+    config = MatchConfig(max_deals=max_deals, first_hands=hands_with(seat0), first_leader=0)
+    return Session.new(preset("competition"), 7, tiers, tiers, config)
