@@ -1,0 +1,89 @@
+"""``guandan protocol-server`` and ``guandan protocol-client`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..core.errors import GuandanError
+from ..core.rules import PRESET_NAMES, RuleSet, preset
+
+
+def _err(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _rules(name: str) -> RuleSet:
+    try:
+        return preset(name)
+    except GuandanError as e:
+        raise _err(str(e)) from None
+
+
+def _log(line: str) -> None:
+    typer.echo(line, err=True)
+
+
+def protocol_server(
+    port: Annotated[int, typer.Option(help="TCP port")] = 23456,
+    host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
+    games: Annotated[int, typer.Option(help="whole games (level 2 to a win at A) per room")] = 1,
+    preset_name: Annotated[str, typer.Option("--preset", help=f"one of {', '.join(p for p in PRESET_NAMES if p != 'huopin')}")] = "competition",
+    out: Annotated[Path | None, typer.Option(help="write each game's record (JSON) into this folder")] = None,
+    seed: Annotated[str, typer.Option(help="deals are seeded by this, the room name and the game number")] = "0",
+    rooms: Annotated[int | None, typer.Option(help="exit after this many rooms have ended (default: serve forever)")] = None,
+) -> None:
+    """Serve the 2020 competition protocol at ws://HOST:PORT/game/{name}: four connections per room."""
+    from .errors import ProtocolError
+    from .server import ProtocolServer
+
+    if not 0 < port < 65536:
+        raise _err(f"--port must be 1…65535, not {port}")
+    try:
+        server = ProtocolServer(_rules(preset_name), games=games, out_dir=out, seed=seed, log=_log, rooms_to_play=rooms)
+    except ProtocolError as e:
+        raise _err(str(e)) from None
+    try:
+        asyncio.run(server.run(host, port))
+    except OSError as e:
+        raise _err(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        pass
+
+
+def protocol_client(
+    url: Annotated[str, typer.Option(help="ws://HOST:PORT/game/NAME")],
+    agent: Annotated[str, typer.Option(help="our agent: random, greedy, heuristic, search, …")] = "greedy",
+    preset_name: Annotated[str, typer.Option("--preset", help="the rules the server plays (to read its actions)")] = "competition",
+    seed: Annotated[int, typer.Option(help="the agent's seed")] = 0,
+    time_budget: Annotated[float | None, typer.Option(help="seconds per decision for thinking agents")] = None,
+) -> None:
+    """Play one seat with our agent on any server that speaks the 2020 protocol."""
+    from websockets.exceptions import InvalidHandshake, InvalidURI
+
+    from ..agents.base import make_agent
+    from .client import play
+
+    rules = _rules(preset_name)
+    try:
+        bot = make_agent(agent, seed, time_budget)
+    except GuandanError as e:
+        raise _err(str(e)) from None
+    try:
+        report = asyncio.run(play(url, bot, rules, log=_log))
+    except InvalidURI:
+        raise _err(f"{url!r} is not a ws:// URL") from None
+    except (OSError, InvalidHandshake) as e:
+        raise _err(f"cannot connect to {url}: {e}") from None
+    finally:
+        bot.close()
+    for line in report.errors:
+        _log(f"server/client error: {line}")
+    typer.echo(f"{report.messages} messages, {report.acts} decisions, {report.fallbacks} fallbacks; "
+               f"result: {report.result}")
+    sys.stdout.flush()

@@ -1,0 +1,209 @@
+"""The platform's WebSocket server on our engine: ``ws://HOST:PORT/game/{name}``, one room per name.
+
+Seats go by connection order (the 1st and 3rd connections are seats 0 and 2); a room's table starts
+at the fourth connection and plays ``games`` whole games, then broadcasts ``gameResult``, writes
+the records and closes. Replies that are not ``{"actIndex": i}`` with ``0 <= i <= indexRange``, or
+that come from a seat not to act, are answered with an ``error`` message and the server keeps
+waiting. A client that disconnects mid-game ends its room only: the others get an ``error``
+message, the partial record is written (``-aborted``), and the server goes on serving other rooms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from ..core.match import MatchConfig, MatchState
+from ..core.record import dumps
+from ..core.rules import RuleSet
+from .errors import ProtocolError
+from .messages import Outgoing, encode, parse_reply
+from .notation import check_rules
+from .table import ProtocolTable
+
+PATH_PREFIX = "/game/"
+_GONE = object()  # queued when a seat's connection closes
+
+
+def error_message(text: str) -> dict[str, Any]:
+    """Our addition to the protocol: what was wrong with the last frame (bots may ignore it)."""
+    return {"type": "error", "stage": "error", "message": text}
+
+
+@dataclass
+class Room:
+    name: str
+    conns: list[ServerConnection] = field(default_factory=list)
+    inbox: asyncio.Queue[tuple[int, object]] = field(default_factory=asyncio.Queue)
+    table: ProtocolTable | None = None
+    task: asyncio.Task[None] | None = None
+    written: int = 0
+
+
+class ProtocolServer:
+    """Serve rooms until stopped; ``rooms_to_play`` (if given) stops after that many rooms ended."""
+
+    def __init__(self, rules: RuleSet, games: int = 1, out_dir: Path | None = None, seed: int | str = 0,
+                 config: MatchConfig | None = None, log: Callable[[str], None] = print,
+                 rooms_to_play: int | None = None) -> None:
+        check_rules(rules)
+        if games < 1:
+            raise ProtocolError(f"--games must be at least 1, not {games}")
+        self.rules, self.games, self.out_dir, self.seed = rules, games, out_dir, seed
+        self.config = config or MatchConfig()
+        self.log = log
+        self.rooms: dict[str, Room] = {}
+        self.rooms_to_play = rooms_to_play
+        self.rooms_ended = 0
+        self.aborted: list[str] = []
+        self.done = asyncio.Event()
+        self.records: list[Path] = []
+
+    # --- connections -----------------------------------------------------------------------
+    @staticmethod
+    def room_name(path: str) -> str | None:
+        name = path.split("?", 1)[0][len(PATH_PREFIX):] if path.startswith(PATH_PREFIX) else ""
+        return name if name and "/" not in name and name not in (".", "..") else None
+
+    def _check_path(self, connection: ServerConnection, request: Request) -> Response | None:
+        if self.room_name(request.path) is None:
+            return connection.respond(HTTPStatus.NOT_FOUND, f"connect to ws://HOST:PORT{PATH_PREFIX}{{name}}\n")
+        return None
+
+    async def handler(self, ws: ServerConnection) -> None:
+        name = self.room_name(ws.request.path if ws.request else "")
+        assert name is not None
+        room = self.rooms.setdefault(name, Room(name))
+        if room.table is not None:
+            await ws.send(encode(error_message(f"room {name!r} is full (its game has started)")))
+            await ws.close(1013, "room full")
+            return
+        room.conns.append(ws)
+        self.log(f"room {name}: connection {len(room.conns)} from {ws.remote_address}")
+        if len(room.conns) == 4:
+            room.table = ProtocolTable(self.rules, self.games, seed=f"{self.seed}:{name}", config=self.config)
+            room.task = asyncio.create_task(self._play(room))
+        try:
+            async for frame in ws:
+                if room.table is None:
+                    await ws.send(encode(error_message("the game has not started: wait for four players")))
+                else:
+                    room.inbox.put_nowait((room.conns.index(ws), frame))
+        except ConnectionClosed:
+            pass
+        finally:
+            if room.table is None:
+                room.conns.remove(ws)  # left before the start: the seats behind it move up
+                if not room.conns:
+                    self.rooms.pop(name, None)
+            elif ws in room.conns:
+                room.inbox.put_nowait((room.conns.index(ws), _GONE))
+
+    # --- a room's games --------------------------------------------------------------------
+    async def _send(self, room: Room, out: list[Outgoing]) -> None:
+        for seat, msg in out:
+            await room.conns[seat].send(encode(msg))
+
+    async def _play(self, room: Room) -> None:
+        table = room.table
+        assert table is not None
+        self.log(f"room {room.name}: four players, {self.games} game(s) under preset {self.rules.name} "
+                 f"({self.rules.to_json()})")
+        try:
+            await self._send(room, table.start())
+            while not table.over:
+                seat, msg = table.act()
+                await room.conns[seat].send(encode(msg))
+                out = await self._answer(room, table, seat)
+                await self._send(room, out)
+                self._write_records(room)
+            self.log(f"room {room.name}: done, victoryNum {table.stream.victories}, draws {table.stream.draws}")
+        except (ConnectionClosed, _Disconnected) as e:
+            await self._abort(room, f"a player disconnected ({e})")
+        except Exception as e:  # a bug must end this room, never the server
+            await self._abort(room, f"internal error: {type(e).__name__}: {e}")
+        finally:
+            await self._close_room(room)
+
+    async def _answer(self, room: Room, table: ProtocolTable, mover: int) -> list[Outgoing]:
+        while True:
+            seat, frame = await room.inbox.get()
+            if frame is _GONE:
+                raise _Disconnected(f"seat {seat}")
+            if seat != mover:
+                await room.conns[seat].send(encode(error_message(f"it is seat {mover}'s turn, not yours (seat {seat})")))
+                continue
+            _, act = table.act()
+            try:
+                index = parse_reply(frame if isinstance(frame, str | bytes) else str(frame), int(act["indexRange"]))
+                return table.answer(seat, index)
+            except ProtocolError as e:
+                self.log(f"room {room.name}: seat {seat}: {e}")
+                await room.conns[seat].send(encode(error_message(f"{e}; answer again")))
+
+    def _write_records(self, room: Room, partial: MatchState | None = None) -> None:
+        table = room.table
+        if self.out_dir is None or table is None:
+            return
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        players = [f"seat {s} {c.remote_address}" for s, c in enumerate(room.conns)]
+        meta = {"protocol": "2020", "room": room.name}
+        while room.written < len(table.finished):
+            path = self.out_dir / f"{room.name}-{room.written + 1:03d}.json"
+            path.write_text(dumps(table.finished[room.written], players, meta), encoding="utf-8")
+            self.records.append(path)
+            room.written += 1
+        if partial is not None:
+            path = self.out_dir / f"{room.name}-{room.written + 1:03d}-aborted.json"
+            path.write_text(dumps(partial, players, {**meta, "aborted": True}), encoding="utf-8")
+            self.records.append(path)
+
+    async def _abort(self, room: Room, why: str) -> None:
+        self.log(f"room {room.name}: aborted: {why}")
+        self.aborted.append(room.name)
+        table = room.table
+        live = table.match if table and table.match and not table.match.ended else None
+        self._write_records(room, partial=live)
+        for ws in room.conns:
+            await _send_quietly(ws, encode(error_message(f"game aborted: {why}")))
+
+    async def _close_room(self, room: Room) -> None:
+        for ws in room.conns:
+            await ws.close(1000, "game over")
+        if self.rooms.get(room.name) is room:
+            del self.rooms[room.name]
+        self.rooms_ended += 1
+        if self.rooms_to_play is not None and self.rooms_ended >= self.rooms_to_play:
+            self.done.set()
+
+    # --- running ---------------------------------------------------------------------------
+    async def start(self, host: str = "127.0.0.1", port: int = 23456) -> Server:
+        return await serve(self.handler, host, port, process_request=self._check_path, max_size=2**20)
+
+    async def run(self, host: str = "127.0.0.1", port: int = 23456) -> None:
+        server = await self.start(host, port)
+        self.log(f"serving ws://{host}:{port}{PATH_PREFIX}{{name}}: {self.games} game(s) per room, preset "
+                 f"{self.rules.name}")
+        async with server:
+            await self.done.wait()
+
+
+class _Disconnected(Exception):
+    pass
+
+
+async def _send_quietly(ws: ServerConnection, text: str) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        await ws.send(text)
+
+
+__all__ = ["PATH_PREFIX", "ProtocolServer", "Room", "error_message"]

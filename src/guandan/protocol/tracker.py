@@ -1,0 +1,146 @@
+"""Client side: rebuild a :class:`MatchObservation` from the protocol messages alone, so that our
+agents can play on any server that speaks the 2020 protocol.
+
+The act message is authoritative for the hand, the card counts (``publicInfo.rest``, public on that
+platform) and the play to beat; the events (plays, passes, 进贡/还贡, who went out, round ends) are
+reconstructed from the notifies, the round ends with our :class:`TurnTracker` under the client's
+rule set. If the server's play ever contradicts that tracker, round-end events stop (the rest of
+the observation stays exact) rather than guessing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.cards import BIG_JOKER, RANKS, parse_card
+from ..core.deal import Action, Event, Observation
+from ..core.errors import GuandanError
+from ..core.match import MatchObservation
+from ..core.rules import RuleSet
+from ..core.turns import TurnTracker
+from .errors import ProtocolError
+from .notation import action_from_triple, move_from_triple, parse_protocol_cards
+
+_PHASE = {"play": "play", "tribute": "tribute", "back": "return"}
+
+
+def _rank(text: Any) -> int:
+    if not isinstance(text, str) or len(text) != 1 or text not in RANKS:
+        raise ProtocolError(f"a rank must be one of {' '.join(RANKS)}, not {text!r}")
+    return RANKS.index(text)
+
+
+class ProtocolTracker:
+    """Feed every message to :meth:`on_message`; for an act, :meth:`decision_inputs` gives the
+    observation, the legal actions it could read, and each one's ``actIndex``."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.seat = -1
+        self.deal_index = -1
+        self.prev_finish: tuple[int, ...] | None = None
+        self.new_game = True  # the next beginning starts a game (agents are reset then)
+        self._start_deal()
+
+    def _start_deal(self) -> None:
+        self.level = 0
+        self.levels = (0, 0)
+        self.played = [0, 0, 0, 0]
+        self.events: list[Event] = []
+        self.finish: list[int] = []
+        self.turns: TurnTracker | None = None
+        self.turns_ok = True
+        self.first_leader: int | None = None
+        self.top_owner: int | None = None
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        stage = msg.get("stage")
+        if msg.get("type") != "notify":
+            return
+        if stage == "beginning":
+            self._beginning(msg)
+        elif stage == "anti-tribute":
+            seats = [int(s) for s in msg["antiPos"]]
+            self.events.append(Event("anti_tribute", None, info={"seats": seats, "cards": [[s, BIG_JOKER] for s in seats]}))
+        elif stage in ("tribute", "back"):
+            result = [[int(a), int(b), parse_card(c, "protocol")] for a, b, c in msg["result"]]
+            self.events.append(Event("tribute" if stage == "tribute" else "return", None, info={"result": result}))
+        elif stage == "play":
+            self._play(int(msg["curPos"]), msg["curAction"])
+        elif stage == "episodeOver":
+            self.prev_finish = tuple(int(s) for s in msg["order"])
+        elif stage == "gameOver":
+            self.prev_finish, self.deal_index, self.new_game = None, -1, True
+
+    def _beginning(self, msg: dict[str, Any]) -> None:
+        self._start_deal()
+        self.deal_index += 1
+        self.seat = int(msg["myPos"])
+        self.level = _rank(msg["curRank"])
+        own, other = _rank(msg.get("selfRank", msg["curRank"])), _rank(msg.get("oppoRank", "2"))
+        self.levels = (own, other) if self.seat % 2 == 0 else (other, own)
+
+    def _play(self, seat: int, triple: Any) -> None:
+        move = move_from_triple(triple, self.level, self.rules)
+        if self.first_leader is None:
+            self.first_leader = seat
+            self.turns = TurnTracker(seat, self.rules)
+        if move.combo is None:
+            self.events.append(Event("pass", seat))
+        else:
+            self.events.append(Event("play", seat, move.cards, move.combo))
+            self.played[seat] += len(move.cards)
+            self.top_owner = seat
+        out = self.played[seat] >= 27 and seat not in self.finish and move.combo is not None
+        leader: int | None = None
+        if self.turns is not None and self.turns_ok:
+            try:
+                leader = self.turns.pass_(seat) if move.combo is None else self.turns.play(seat, goes_out=out)[1]
+            except GuandanError:
+                self.turns_ok = False  # the server plays other turn rules: stop inferring round ends
+        if out:
+            self.finish.append(seat)
+            self.events.append(Event("out", seat, info={"place": len(self.finish)}))
+        if leader is not None and self.top_owner is not None:
+            self.events.append(Event("round_won", self.top_owner, info={"leader": leader, "jiefeng": leader != self.top_owner}))
+            self.top_owner = None
+
+    def decision_inputs(self, msg: dict[str, Any]) -> tuple[MatchObservation, list[Action], list[int]]:
+        """(observation, the actions of ``actionList`` we could read, their indexes in it)."""
+        phase = _PHASE.get(str(msg.get("stage")))
+        if phase is None:
+            raise ProtocolError(f"an act message with unknown stage {msg.get('stage')!r}")
+        if self.seat < 0:
+            raise ProtocolError("an act message before any beginning message")
+        self.level = _rank(msg.get("curRank", RANKS[self.level]))
+        legal: list[Action] = []
+        indexes: list[int] = []
+        for i, entry in enumerate(msg["actionList"]):
+            try:
+                legal.append(action_from_triple(entry, self.seat, self.level, self.rules))
+            except GuandanError:
+                continue  # a play our rule set cannot read: we simply never pick it
+            indexes.append(i)
+        top = None
+        if msg.get("greaterPos", -1) != -1 and msg.get("greaterAction"):
+            move = move_from_triple(msg["greaterAction"], self.level, self.rules)
+            if move.combo is not None:
+                top = (int(msg["greaterPos"]), move.cards, move.combo)
+        rest = [int(p["rest"]) for p in msg["publicInfo"]]
+        deal = Observation(
+            seat=self.seat, phase=phase, to_move=self.seat, level=self.level,
+            hand=parse_protocol_cards(msg["handCards"]),
+            public_counts={s: rest[s] for s in range(4)},
+            played_counts=tuple(self.played), top=top, finish=tuple(self.finish), events=tuple(self.events),
+            prev_finish=self.prev_finish, legal=tuple(legal),
+            first_leader=self.first_leader if phase == "play" else None,
+        )
+        declarer = None
+        if self.levels[0] != self.levels[1]:
+            declarer = 0 if self.levels[0] == self.level else 1 if self.levels[1] == self.level else None
+        obs = MatchObservation(deal=deal, deal_index=max(self.deal_index, 0), levels=self.levels, declarer=declarer,
+                               a_failures=(0, 0), points=(0, 0, 0, 0), winner=None, ended=False)
+        return obs, legal, indexes
+
+
+__all__ = ["ProtocolTracker"]
