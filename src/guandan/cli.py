@@ -100,6 +100,10 @@ def _mount() -> None:
     app.add_typer(bench_app, name="bench")
     app.command("simulate")(simulate)
     app.command("replay")(replay_cmd)
+    from .protocol.cli import protocol_client, protocol_server
+
+    app.command("protocol-server")(protocol_server)
+    app.command("protocol-client")(protocol_client)
     from .server.cli import mount as mount_server
 
     mount_server(app, bench_app)

@@ -12,6 +12,8 @@ import typer
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 
+_PRESETS = ", ".join(p for p in PRESET_NAMES if p != "huopin")  # 火拼's hand types have no protocol names
+
 
 def _err(message: str) -> typer.Exit:
     typer.echo(f"error: {message}", err=True)
@@ -33,7 +35,7 @@ def protocol_server(
     port: Annotated[int, typer.Option(help="TCP port")] = 23456,
     host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
     games: Annotated[int, typer.Option(help="whole games (level 2 to a win at A) per room")] = 1,
-    preset_name: Annotated[str, typer.Option("--preset", help=f"one of {', '.join(p for p in PRESET_NAMES if p != 'huopin')}")] = "competition",
+    preset_name: Annotated[str, typer.Option("--preset", help=f"one of {_PRESETS}")] = "competition",
     out: Annotated[Path | None, typer.Option(help="write each game's record (JSON) into this folder")] = None,
     seed: Annotated[str, typer.Option(help="deals are seeded by this, the room name and the game number")] = "0",
     rooms: Annotated[int | None, typer.Option(help="exit after this many rooms have ended (default: serve forever)")] = None,
@@ -59,7 +61,7 @@ def protocol_server(
 def protocol_client(
     url: Annotated[str, typer.Option(help="ws://HOST:PORT/game/NAME")],
     agent: Annotated[str, typer.Option(help="our agent: random, greedy, heuristic, search, …")] = "greedy",
-    preset_name: Annotated[str, typer.Option("--preset", help="the rules the server plays (to read its actions)")] = "competition",
+    preset_name: Annotated[str, typer.Option("--preset", help="the server's rules (to read its actions)")] = "competition",
     seed: Annotated[int, typer.Option(help="the agent's seed")] = 0,
     time_budget: Annotated[float | None, typer.Option(help="seconds per decision for thinking agents")] = None,
 ) -> None:
