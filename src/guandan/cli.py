@@ -98,6 +98,7 @@ def _mount() -> None:
     from .sim import replay_cmd, simulate
 
     app.add_typer(bench_app, name="bench")
+    from .tournament.cli import app as tournament_app; app.add_typer(tournament_app, name="tournament")  # noqa: E702, I001
     app.command("simulate")(simulate)
     app.command("replay")(replay_cmd)
     from .protocol.cli import protocol_client, protocol_server

@@ -1,0 +1,1 @@
+"""Alembic migrations of the shared database (script location ``guandan.db:migrations``)."""

@@ -1,0 +1,371 @@
+"""`guandan tournament …`: the arbiter's command line. Bad input prints ``error: …`` and exits 2, changing nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from ..core.errors import GuandanError
+from ..core.rules import PRESET_NAMES, RuleSet, preset
+from .desk import Desk
+from .export import (
+    STANDING_COLUMNS,
+    TABLE_COLUMNS,
+    TEAM_COLUMNS,
+    entry_url,
+    slips_html,
+    standings_rows,
+    table_rows,
+    team_rows,
+    write_csv,
+    write_qr_png,
+    write_xlsx,
+)
+from .model import DEFAULT_TIEBREAKS, EventConfig, LatenessRules, RoundLimits
+from .rounds import ResultSlip, lateness_ruling, level_name, level_value
+from .state import TournamentState
+
+app = typer.Typer(help="Seed-style pairs Swiss tournaments (RULES.md §5.4): the arbiter's desk.",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+
+DbOpt = Annotated[str | None, typer.Option("--db", envvar="GUANDAN_DB_URL",
+                                           help="database URL (default: SQLite under $GUANDAN_DATA_DIR or ./data)")]
+TidArg = Annotated[int, typer.Argument(help="the tournament number printed by `new`")]
+RoundOpt = Annotated[int, typer.Option("--round", "-r", help="round number")]
+TableOpt = Annotated[int, typer.Option("--table", "-t", help="table number")]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+@contextmanager
+def _desk(db: str | None) -> Iterator[Desk]:
+    try:
+        yield Desk.open(db)
+    except GuandanError as e:
+        _fail(str(e))
+    except ValueError as e:  # a malformed URL, say
+        _fail(str(e))
+
+
+def _split(text: str, what: str) -> list[str]:
+    items = [x.strip() for x in text.replace("，", ",").split(",") if x.strip()]
+    if not items:
+        _fail(f"{what} is empty")
+    return items
+
+
+def _print(columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
+    widths = [max([len(str(c))] + [len(str(r[c])) for r in rows]) for c in columns]
+    typer.echo("  ".join(str(c).ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
+    for r in rows:
+        typer.echo("  ".join(str(r[c]).ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
+
+
+def _team_side(state: TournamentState, round_no: int, table_no: int, ref: str) -> int:
+    """--by home/away (or a team name or number) as a team number at this table."""
+    tb = state.table(round_no, table_no).table
+    side = ref.lower() if isinstance(ref, str) else ref
+    if side in ("home", "north", "n", "ns"):
+        return tb.home
+    if side in ("away", "west", "w", "ew"):
+        return tb.away
+    team = state.team(ref).id
+    tb.side_of(team)
+    return team
+
+
+@app.command()
+def new(
+    name: Annotated[str, typer.Argument(help="the event's name")],
+    rounds: Annotated[int, typer.Option(help="number of rounds")] = 7,
+    preset_name: Annotated[str, typer.Option("--preset", help=f"the tables' rules: {', '.join(PRESET_NAMES)}")] = "competition",
+    rules_json: Annotated[str | None, typer.Option("--rules", help="RuleSet as JSON (overrides --preset)")] = None,
+    max_deals: Annotated[int, typer.Option(help="deals per round; 0 for no limit")] = 8,
+    max_minutes: Annotated[int, typer.Option(help="minutes per round; 0 for no limit")] = 50,
+    pass_a_ends: Annotated[bool, typer.Option("--pass-a-ends/--pass-a-continues", help="passing A ends the round")] = True,
+    warning: Annotated[int, typer.Option(help="warning this many minutes before time")] = 5,
+    match_points: Annotated[str | None, typer.Option(help="场分 win,draw,loss (default: the RuleSet's)")] = None,
+    tiebreaks: Annotated[str, typer.Option(help="tie-break chain, comma-separated")] = ",".join(DEFAULT_TIEBREAKS),
+    first_round: Annotated[str, typer.Option(help="random (seeded) or rating")] = "random",
+    seed: Annotated[int, typer.Option(help="seed of the random first-round draw (recorded)")] = 0,
+    club_wish: Annotated[bool, typer.Option("--club-apart/--club-any", help="avoid pairing teams of one club")] = True,
+    bye_score: Annotated[str, typer.Option(help="a bye is scored as this win")] = "A:6",
+    db: DbOpt = None,
+) -> None:
+    """Create an event and print its number and arbiter key."""
+    try:
+        rules = RuleSet.from_json(rules_json) if rules_json else preset(preset_name)
+        try:
+            mp = [int(x) for x in _split(match_points, "--match-points")] if match_points else list(rules.match_points)
+        except ValueError:
+            _fail(f"--match-points must be three integers win,draw,loss, not {match_points!r}")
+        if len(mp) != 3:
+            _fail(f"--match-points needs three numbers win,draw,loss, not {match_points!r}")
+        bye = bye_score.replace("：", ":").split(":")
+        if len(bye) != 2:
+            _fail(f"--bye-score must be written like A:6, not {bye_score!r}")
+        config = EventConfig(
+            name=name, rounds=rounds,
+            limits=RoundLimits(max_deals or None, max_minutes or None, pass_a_ends, warning if max_minutes else 0),
+            lateness=LatenessRules(), match_points=(mp[0], mp[1], mp[2]),
+            tiebreaks=tuple(_split(tiebreaks, "--tiebreaks")), first_round=first_round, avoid_same_club=club_wish,
+            bye_score=(level_name(level_value(bye[0])), level_name(level_value(bye[1]))), seed=seed, rules=rules)
+    except GuandanError as e:
+        _fail(str(e))
+    with _desk(db) as desk:
+        tid = desk.create(config)
+        state = desk.state(tid)
+    typer.echo(f"created tournament {tid}: {config.name}")
+    typer.echo(f"arbiter key: {state.secret}  (needed on the web arbiter page; keep it private)")
+
+
+def _run(db: str | None, action: Callable[[Desk], None]) -> None:
+    with _desk(db) as desk:
+        try:
+            action(desk)
+        except GuandanError as e:
+            _fail(str(e))
+
+
+@app.command()
+def register(
+    tid: TidArg,
+    name: Annotated[str, typer.Argument(help="team name")],
+    players: Annotated[str, typer.Option(help="the two players, comma-separated")],
+    club: Annotated[str | None, typer.Option(help="club (teams of one club are kept apart where possible)")] = None,
+    rating: Annotated[float | None, typer.Option(help="rating, for a seeded first round")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Register a team (two players) before round 1 is paired."""
+    def act(desk: Desk) -> None:
+        team = desk.register(tid, name, _split(players, "--players"), club, rating)
+        typer.echo(f"registered team {team.id}: {team.name} ({' / '.join(team.players)})")
+    _run(db, act)
+
+
+@app.command()
+def withdraw(tid: TidArg, team: Annotated[str, typer.Argument(help="team name or number")],
+             reason: Annotated[str, typer.Option(help="for the audit log")] = "", db: DbOpt = None) -> None:
+    """Withdraw a team: it is not paired again; its games so far still count."""
+    def act(desk: Desk) -> None:
+        desk.withdraw(tid, team, reason)
+        typer.echo(f"team {team} withdrawn")
+    _run(db, act)
+
+
+def _parse_tables(text: str) -> list[tuple[int, int]]:
+    out = []
+    for item in _split(text, "--tables"):
+        parts = item.replace("v", "-").split("-")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            _fail(f"--tables lists pairs of team numbers like 1-4,2-3, not {item!r}")
+        out.append((int(parts[0]), int(parts[1])))
+    return out
+
+
+@app.command()
+def pair(
+    tid: TidArg,
+    repair: Annotated[bool, typer.Option("--repair", help="re-pair the current round (before any result is in)")] = False,
+    tables: Annotated[str | None, typer.Option(help="with --repair: pairs by hand, home-away, e.g. 1-4,2-3")] = None,
+    bye: Annotated[int | None, typer.Option(help="with --tables: the team that gets the bye")] = None,
+    seed: Annotated[int | None, typer.Option(help="override the seed of a random first round")] = None,
+    reason: Annotated[str, typer.Option(help="with --repair: why, for the audit log")] = "",
+    db: DbOpt = None,
+) -> None:
+    """Pair the next round (Swiss, no rematch), or re-pair the current one."""
+    if (tables or bye is not None) and not repair:
+        _fail("--tables and --bye are for re-pairing: add --repair")
+
+    def act(desk: Desk) -> None:
+        if repair:
+            rnd = desk.repair(tid, _parse_tables(tables) if tables else None, bye, seed, reason)
+        else:
+            rnd = desk.pair_next(tid, seed)
+        state = desk.state(tid)
+        typer.echo(f"round {rnd.number} ({rnd.method}{f', seed {rnd.seed}' if rnd.seed is not None else ''}):")
+        _print(TABLE_COLUMNS[1:4], table_rows(state, rnd.number))
+    _run(db, act)
+
+
+@app.command()
+def result(
+    tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
+    levels: Annotated[str | None, typer.Option(help="final levels home:away, e.g. A:6")] = None,
+    passed_a: Annotated[str | None, typer.Option(help="home, away or none: who passed A")] = None,
+    deals: Annotated[int | None, typer.Option(help="deals played")] = None,
+    forfeit: Annotated[str | None, typer.Option(help="home or away: that team forfeits (scored A:6 to the other)")] = None,
+    late_minutes: Annotated[float | None, typer.Option(help="with --forfeit: how late the team was")] = None,
+    by: Annotated[str, typer.Option(help="who enters: away (West, default), home, or a team")] = "away",
+    override: Annotated[bool, typer.Option("--override", help="arbiter's final result, no confirmation needed")] = False,
+    reason: Annotated[str, typer.Option(help="with --override: why, for the audit log")] = "",
+    db: DbOpt = None,
+) -> None:
+    """Enter a table's result (the other team confirms), or set it as the arbiter with --override."""
+    def act(desk: Desk) -> None:
+        state = desk.state(tid)
+        if late_minutes is not None:
+            if forfeit is None:
+                _fail("--late-minutes goes with --forfeit SIDE")
+            ruling = lateness_ruling(late_minutes, state.cfg.lateness)
+            if not ruling.forfeit:
+                lr = state.cfg.lateness
+                _fail(f"{late_minutes:g} minutes late is not a forfeit (more than {lr.forfeit_after} needed); "
+                      + (f"the opponents are credited the first deal (+{lr.deal_award_levels}): play the round and "
+                         "enter its result" if ruling.first_deal_awarded else "play the round and enter its result"))
+        slip = ResultSlip.parse(levels, passed_a, deals, forfeit)
+        if override:
+            desk.override(tid, round_no, table_no, slip, reason)
+            typer.echo(f"round {round_no} table {table_no}: result set by the arbiter")
+        else:
+            desk.enter_result(tid, round_no, table_no, slip, _team_side(state, round_no, table_no, by))
+            typer.echo(f"round {round_no} table {table_no}: result entered, waiting for the other team to confirm")
+    _run(db, act)
+
+
+@app.command()
+def confirm(
+    tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
+    by: Annotated[str, typer.Option(help="who confirms: home (North, default), away, or a team")] = "home",
+    dispute: Annotated[bool, typer.Option("--dispute", help="reject the entered result instead")] = False,
+    reason: Annotated[str, typer.Option(help="with --dispute: why")] = "",
+    db: DbOpt = None,
+) -> None:
+    """Confirm (or dispute) the result the other team entered."""
+    def act(desk: Desk) -> None:
+        team = _team_side(desk.state(tid), round_no, table_no, by)
+        if dispute:
+            desk.dispute(tid, round_no, table_no, team, reason)
+            typer.echo(f"round {round_no} table {table_no}: result disputed; the arbiter decides")
+        else:
+            desk.confirm(tid, round_no, table_no, team)
+            typer.echo(f"round {round_no} table {table_no}: result confirmed")
+    _run(db, act)
+
+
+@app.command()
+def status(tid: TidArg, db: DbOpt = None) -> None:
+    """The current round's tables and what still blocks the next pairing."""
+    def act(desk: Desk) -> None:
+        state = desk.state(tid)
+        cfg = state.cfg
+        typer.echo(f"{cfg.name}: {len(state.teams)} teams, round {state.current_round} of {cfg.rounds}")
+        if state.current_round:
+            _print(TABLE_COLUMNS[1:], table_rows(state, state.current_round))
+        blockers = state.pairing_blockers()
+        typer.echo("next round: " + ("; ".join(blockers) if blockers else "ready to pair"))
+    _run(db, act)
+
+
+@app.command()
+def standings(
+    tid: TidArg,
+    after_round: Annotated[int | None, typer.Option(help="standings after this round (default: all results in)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    by_team: Annotated[bool, typer.Option("--tables", help="print the table lists (by table and by team) instead")] = False,
+    db: DbOpt = None,
+) -> None:
+    """Standings with every tie-break column (场分, 对手分, 级差分, 升级数)."""
+    def act(desk: Desk) -> None:
+        state = desk.state(tid)
+        if after_round is not None and not 0 <= after_round <= state.current_round:
+            _fail(f"--after-round must be 0…{state.current_round}, not {after_round}")
+        if by_team:
+            cols, rows = TABLE_COLUMNS, table_rows(state, after_round)
+            if as_json:
+                typer.echo(json.dumps({"tables": rows, "by_team": team_rows(state, after_round)}, ensure_ascii=False))
+                return
+            _print(cols, rows)
+            typer.echo()
+            _print(TEAM_COLUMNS, team_rows(state, after_round))
+            return
+        rows = standings_rows(state, after_round)
+        if as_json:
+            typer.echo(json.dumps(rows, ensure_ascii=False))
+        else:
+            _print(STANDING_COLUMNS, rows)
+    _run(db, act)
+
+
+@app.command()
+def export(
+    tid: TidArg,
+    out: Annotated[Path, typer.Option(help="the .xlsx file, or the folder for CSV files")],
+    fmt: Annotated[str, typer.Option("--format", help="xlsx or csv")] = "xlsx",
+    db: DbOpt = None,
+) -> None:
+    """Export standings (every tie-break column, after each round) and table lists to Excel or CSV."""
+    if fmt not in ("xlsx", "csv"):
+        _fail(f"--format must be xlsx or csv, not {fmt!r}")
+
+    def act(desk: Desk) -> None:
+        state = desk.state(tid)
+        try:
+            if fmt == "xlsx":
+                typer.echo(f"wrote {write_xlsx(state, out, desk.events(tid))}")
+            else:
+                for p in write_csv(state, out):
+                    typer.echo(f"wrote {p}")
+        except OSError as e:
+            _fail(f"cannot write {out}: {e.strerror}")
+    _run(db, act)
+
+
+@app.command()
+def slips(
+    tid: TidArg,
+    out: Annotated[Path, typer.Option(help="folder for slips-R.html (and PNG codes with --png)")],
+    round_no: Annotated[int | None, typer.Option("--round", "-r", help="round (default: the current one)")] = None,
+    base_url: Annotated[str, typer.Option(help="the web server's address as players' phones reach it")] = "http://localhost:8000",
+    png: Annotated[bool, typer.Option("--png", help="also write one QR PNG per table")] = False,
+    db: DbOpt = None,
+) -> None:
+    """Printable score slips, one per table, with a QR code to the table's result-entry page and its PIN."""
+    if not base_url.startswith(("http://", "https://")):
+        _fail(f"--base-url must start with http:// or https://, not {base_url!r}")
+
+    def act(desk: Desk) -> None:
+        state = desk.state(tid)
+        r = round_no if round_no is not None else state.current_round
+        html = slips_html(state, r, base_url)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            page = out / f"slips-{r}.html"
+            page.write_text(html, encoding="utf-8")
+            typer.echo(f"wrote {page}")
+            if png:
+                for n in state.round(r).tables:
+                    typer.echo(f"wrote {write_qr_png(entry_url(base_url, tid, r, n), out / f'table-{r}-{n}.png')}")
+        except OSError as e:
+            _fail(f"cannot write to {out}: {e.strerror}")
+    _run(db, act)
+
+
+@app.command()
+def log(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+        db: DbOpt = None) -> None:
+    """The audit log (secrets redacted)."""
+    def act(desk: Desk) -> None:
+        for e in desk.events(tid):
+            d = e.to_dict()
+            typer.echo(json.dumps(d, ensure_ascii=False) if as_json else
+                       f"{e.seq:4d} {e.at} {e.actor:8s} {e.type:18s} {json.dumps(d['data'], ensure_ascii=False)}")
+    _run(db, act)
+
+
+@app.command("list")
+def list_(db: DbOpt = None) -> None:
+    """Every tournament in the database."""
+    def act(desk: Desk) -> None:
+        for row in desk.tournaments():
+            typer.echo(f"{row.id:4d}  {row.name}  ({row.status})")
+    _run(db, act)
+

@@ -1,0 +1,250 @@
+"""The tournament desk: commands that append to the audit log in the shared database.
+
+Each command runs in one transaction: the tournament's state is brought up to date from the log, the new
+entry is validated by applying it, then the entry and the projections (the ``tournaments`` row and the
+standings rows) are written together. A refused command writes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets as _secrets
+import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, delete, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..db import make_engine, make_session_factory, upgrade_to_head
+from ..db.tournament import StandingRow, TournamentEventRow, TournamentRow
+from .errors import NotFoundError, TournamentError
+from .model import EventConfig, Team
+from .rounds import ResultSlip, level_name, level_value
+from .standings import Standing
+from .state import Event, RoundState, TournamentState
+
+
+class Desk:
+    """Tournament commands over one database. Safe to share between requests of one process."""
+
+    def __init__(self, engine: Engine, *, migrate: bool = True) -> None:
+        self.engine = engine
+        if migrate:
+            upgrade_to_head(engine)
+        self.sessions: sessionmaker[Session] = make_session_factory(engine)
+        # Replaying the whole log for every command would make a long event quadratic; a cached state is
+        # reused only while its last entry is still the newest one in the database.
+        self._cache: dict[int, TournamentState] = {}
+        self._written: dict[int, list[Standing]] = {}
+        self._lock = threading.RLock()  # web requests run in threads and share the cache
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Desk:
+        return cls(make_engine(url))
+
+    # ---- reading -------------------------------------------------------------------------------
+    def tournaments(self) -> list[TournamentRow]:
+        with self.sessions() as s:
+            return list(s.scalars(select(TournamentRow).order_by(TournamentRow.id)))
+
+    def state(self, tid: int) -> TournamentState:
+        """The tournament as of its newest log entry (a copy: changing it changes nothing stored)."""
+        with self._lock, self.sessions() as s:
+            return copy.deepcopy(self._load(s, tid))
+
+    def events(self, tid: int) -> list[Event]:
+        with self.sessions() as s:
+            self._row(s, tid)
+            return self._events(s, tid, 0)
+
+    def stored_standings(self, tid: int) -> list[StandingRow]:
+        with self.sessions() as s:
+            self._row(s, tid)
+            q = select(StandingRow).where(StandingRow.tournament_id == tid).order_by(StandingRow.rank, StandingRow.team_id)
+            return list(s.scalars(q))
+
+    def verify(self, tid: int) -> TournamentState:
+        """Replay the log from scratch and check the stored projections against it."""
+        from .state import replay
+
+        with self.sessions() as s:
+            row = self._row(s, tid)
+            state = replay(self._events(s, tid, 0), tid)
+        stored = [(r.rank, r.team_id, r.match_points, r.opponents_points, r.level_diff, r.levels_gained, r.played,
+                   r.wins, r.draws, r.losses, r.byes) for r in self.stored_standings(tid)]
+        fresh = [(x.rank, x.team_id, x.match_points, x.opponents_points, x.level_diff, x.levels_gained, x.played,
+                  x.wins, x.draws, x.losses, x.byes) for x in state.standings()]
+        if stored != fresh or row.last_seq != state.last_seq or row.current_round != state.current_round:
+            raise TournamentError(f"tournament {tid}: the stored standings differ from a replay of the audit log")
+        return state
+
+    # ---- commands ------------------------------------------------------------------------------
+    def create(self, config: EventConfig, *, secret: str | None = None, actor: str = "arbiter") -> int:
+        data = {"config": config.to_dict(), "secret": secret or _secrets.token_urlsafe(12)}
+        state = TournamentState()
+        now = datetime.now(UTC)
+        with self._lock, self.sessions.begin() as s:
+            row = TournamentRow(name=config.name, created_at=now, status="registration", current_round=0, last_seq=0)
+            s.add(row)
+            s.flush()
+            state.id = row.id
+            self._write(s, row, state, Event(1, "created", data, actor, now.isoformat()), now)
+        self._cache[row.id] = state
+        return row.id
+
+    def register(self, tid: int, name: str, players: Sequence[str], club: str | None = None,
+                 rating: float | None = None, actor: str = "arbiter") -> Team:
+        team = {"name": name, "players": list(players), "club": club, "rating": rating}
+        state = self._append(tid, "team_registered", {"team": team}, actor)
+        return state.teams[max(state.teams)]
+
+    def withdraw(self, tid: int, team: int | str, reason: str = "", actor: str = "arbiter") -> None:
+        st = self.state(tid)
+        self._append(tid, "team_withdrawn", {"team": st.team(team).id, "reason": reason}, actor)
+
+    def pair_next(self, tid: int, seed: int | None = None, actor: str = "arbiter") -> RoundState:
+        """Pair the next round (blocked until every result of the current round is final)."""
+        st = self.state(tid)
+        blockers = st.pairing_blockers()
+        if blockers:
+            raise TournamentError(f"round {st.current_round + 1} cannot be paired yet: " + "; ".join(blockers))
+        r = st.current_round + 1
+        pairing, method, used = st.propose_pairing(r, seed)
+        data = {"round": r, "method": method, "seed": used, "tables": [list(p) for p in pairing.pairs],
+                "bye": pairing.bye, "repair": False}
+        return copy.deepcopy(self._append(tid, "round_paired", data, actor).rounds[r])
+
+    def repair(self, tid: int, tables: Sequence[tuple[int, int]] | None = None, bye: int | None = None,
+               seed: int | None = None, reason: str = "", actor: str = "arbiter") -> RoundState:
+        """Re-pair the current round before any of its results is in: by hand (``tables``) or anew."""
+        st = self.state(tid)
+        r = st.current_round
+        if r == 0:
+            raise TournamentError("no round has been paired yet: there is nothing to re-pair")
+        if tables is None:
+            if r == 1 and st.cfg.first_round == "random" and seed is None:
+                seed = (st.rounds[1].seed or 0) + 1  # a fresh draw, not the same one again
+            pairing, method, used = st.propose_pairing(r, seed)
+            rows, bye, seed = [list(p) for p in pairing.pairs], pairing.bye, used
+        else:
+            rows, method = [list(p) for p in tables], "manual"
+        data = {"round": r, "method": method, "seed": seed, "tables": rows, "bye": bye, "repair": True,
+                "reason": reason}
+        return copy.deepcopy(self._append(tid, "round_paired", data, actor).rounds[r])
+
+    def enter_result(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, by: int | str,
+                     actor: str = "player") -> None:
+        self._append(tid, "result_entered", self._result(round_no, table_no, slip, by=by), actor)
+
+    def confirm(self, tid: int, round_no: int, table_no: int, by: int | str, actor: str = "player") -> None:
+        self._append(tid, "result_confirmed", {"round": round_no, "table": table_no, "by": by}, actor)
+
+    def dispute(self, tid: int, round_no: int, table_no: int, by: int | str, reason: str = "",
+                actor: str = "player") -> None:
+        self._append(tid, "result_disputed", {"round": round_no, "table": table_no, "by": by, "reason": reason}, actor)
+
+    def override(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, reason: str,
+                 actor: str = "arbiter") -> None:
+        self._append(tid, "result_overridden", self._result(round_no, table_no, slip, reason=reason), actor)
+
+    def report(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, actor: str = "server") -> None:
+        self._append(tid, "result_reported", self._result(round_no, table_no, slip), actor)
+
+    @staticmethod
+    def _result(round_no: int, table_no: int, slip: ResultSlip, **extra: Any) -> dict[str, Any]:
+        return {"round": round_no, "table": table_no, "result": slip.to_dict(), **extra}
+
+    # ---- storage -------------------------------------------------------------------------------
+    def _row(self, s: Session, tid: int) -> TournamentRow:
+        row = s.get(TournamentRow, tid)
+        if row is None:
+            raise NotFoundError(f"no tournament number {tid}")
+        return row
+
+    @staticmethod
+    def _events(s: Session, tid: int, after: int) -> list[Event]:
+        q = (select(TournamentEventRow).where(TournamentEventRow.tournament_id == tid, TournamentEventRow.seq > after)
+             .order_by(TournamentEventRow.seq))
+        return [Event(r.seq, r.type, r.data, r.actor, r.created_at.isoformat()) for r in s.scalars(q)]
+
+    def _load(self, s: Session, tid: int) -> TournamentState:
+        row = self._row(s, tid)
+        state = self._cache.get(tid)
+        if state is None or state.last_seq > row.last_seq:
+            state = TournamentState(id=tid)
+            self._written.pop(tid, None)
+        if state.last_seq < row.last_seq:
+            try:
+                for ev in self._events(s, tid, state.last_seq):
+                    state.apply(ev)
+            except TournamentError:
+                self._cache.pop(tid, None)
+                raise
+        self._cache[tid] = state
+        return state
+
+    def _append(self, tid: int, type_: str, data: dict[str, Any], actor: str) -> TournamentState:
+        for attempt in (1, 2):
+            try:
+                with self._lock, self.sessions.begin() as s:
+                    row = self._row(s, tid)
+                    state = self._load(s, tid)
+                    now = datetime.now(UTC)
+                    self._write(s, row, state, Event(state.last_seq + 1, type_, data, actor, now.isoformat()), now)
+                return state
+            except (IntegrityError, OperationalError):
+                # Another writer got the same sequence number first (or held the lock too long):
+                # forget what we cached and try once more against the newer log.
+                self._cache.pop(tid, None)
+                self._written.pop(tid, None)
+                if attempt == 2:
+                    raise TournamentError("another change to this tournament was being recorded; try again") from None
+            except BaseException:
+                self._cache.pop(tid, None)
+                self._written.pop(tid, None)
+                raise
+        raise AssertionError("unreachable")
+
+    def _write(self, s: Session, row: TournamentRow, state: TournamentState, ev: Event, now: datetime) -> None:
+        state.apply(ev)  # validates first: raises before anything is added to the session
+        s.add(TournamentEventRow(tournament_id=row.id, seq=ev.seq, type=ev.type, data=ev.data, actor=ev.actor[:80],
+                                 created_at=now))
+        row.last_seq, row.current_round, row.status = ev.seq, state.current_round, status_of(state)
+        table = state.standings()
+        if self._written.get(row.id) != table:
+            s.execute(delete(StandingRow).where(StandingRow.tournament_id == row.id))
+            s.add_all(StandingRow(tournament_id=row.id, team_id=x.team_id, rank=x.rank,
+                                  team_name=state.teams[x.team_id].name, club=state.teams[x.team_id].club,
+                                  match_points=x.match_points, opponents_points=x.opponents_points,
+                                  level_diff=x.level_diff, levels_gained=x.levels_gained, played=x.played,
+                                  wins=x.wins, draws=x.draws, losses=x.losses, byes=x.byes, as_of_seq=ev.seq)
+                      for x in table)
+            self._written[row.id] = table
+
+
+def status_of(state: TournamentState) -> str:
+    if state.config is None:
+        return "new"
+    if not state.rounds:
+        return "registration"
+    if state.finished:
+        return "finished"
+    r = state.current_round
+    return f"round {r} complete" if state.rounds[r].complete else f"round {r} in play"
+
+
+def report_table_result(desk: Desk | str | None, tournament_id: int, round_no: int, table_no: int, *,
+                        levels: tuple[str | int, str | int], passed_a: int | None = None,
+                        deals_played: int | None = None) -> None:
+    """Called by the game server when a tournament table played on it is over.
+
+    ``levels`` and ``passed_a`` use the engine's teams: team 0 (seats 0 and 2) is the table's home team
+    (North–South), team 1 the away team. The report is final, like a confirmed result; if the table already
+    has a final result (an arbiter's override, say) it is refused with a :class:`TournamentError`.
+    """
+    d = desk if isinstance(desk, Desk) else Desk.open(desk)
+    slip = ResultSlip((level_name(level_value(levels[0])), level_name(level_value(levels[1]))), passed_a, deals_played)
+    d.report(tournament_id, round_no, table_no, slip)

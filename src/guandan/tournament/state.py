@@ -1,0 +1,387 @@
+"""Event sourcing: a tournament is the replay of its append-only audit log.
+
+Every change (registration, pairing, result entry, confirmation, dispute, override, server report, re-pair,
+withdrawal) is an :class:`Event`. :meth:`TournamentState.apply` validates an event completely before it
+changes anything, so a refused command leaves the state (and the log) as it was. Pairing events record the
+tables that were drawn, never only a seed: a replay does not depend on the pairing code of the day.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import NotFoundError, TournamentError
+from .model import SIDES, EventConfig, Table, Team
+from .pairing import Pairing, random_order, rating_order, swiss_pairing
+from .rounds import ResultSlip, RoundResult, fixed_result
+from .standings import Game, Standing, compute_standings
+
+EVENT_TYPES = (
+    "created", "team_registered", "team_withdrawn", "round_paired", "result_entered", "result_confirmed",
+    "result_disputed", "result_overridden", "result_reported",
+)
+#: Status of a table's result, as shown on the arbiter's dashboard.
+MISSING, ENTERED, DISPUTED, FINAL = "missing", "entered", "disputed", "final"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One audit-log entry. ``seq`` numbers a tournament's entries 1, 2, … without gaps."""
+
+    seq: int
+    type: str
+    data: dict[str, Any]
+    actor: str = "arbiter"
+    at: str | None = None  # ISO time, filled in by the store
+
+    def to_dict(self, redact: bool = True) -> dict[str, Any]:
+        data = dict(self.data)
+        if redact and "secret" in data:
+            data["secret"] = "***"
+        return {"seq": self.seq, "type": self.type, "data": data, "actor": self.actor, "at": self.at}
+
+
+@dataclass
+class TableState:
+    table: Table
+    status: str = MISSING
+    pending: ResultSlip | None = None
+    pending_by: int | None = None
+    final: ResultSlip | None = None
+    source: str | None = None  # how the final result came: confirmed, override or server
+    result: RoundResult | None = None
+    note: str | None = None  # the last dispute's reason or override's reason
+
+    @property
+    def touched(self) -> bool:
+        return self.status != MISSING
+
+
+@dataclass
+class RoundState:
+    number: int
+    method: str
+    seed: int | None
+    tables: dict[int, TableState] = field(default_factory=dict)
+    bye: int | None = None
+
+    @property
+    def complete(self) -> bool:
+        return all(t.status == FINAL for t in self.tables.values())
+
+    @property
+    def started(self) -> bool:
+        return any(t.touched for t in self.tables.values())
+
+    def table_of(self, team_id: int) -> TableState | None:
+        return next((t for t in self.tables.values() if team_id in t.table.teams()), None)
+
+
+@dataclass
+class TournamentState:
+    """The whole event as of its last applied log entry."""
+
+    id: int | None = None
+    config: EventConfig | None = None
+    secret: str = ""
+    teams: dict[int, Team] = field(default_factory=dict)
+    withdrawn: set[int] = field(default_factory=set)
+    rounds: dict[int, RoundState] = field(default_factory=dict)
+    last_seq: int = 0
+
+    # ---- reading -------------------------------------------------------------------------------
+    @property
+    def cfg(self) -> EventConfig:
+        if self.config is None:
+            raise TournamentError("the tournament has not been created")
+        return self.config
+
+    @property
+    def current_round(self) -> int:
+        """The highest round paired so far (0 before round 1)."""
+        return max(self.rounds, default=0)
+
+    @property
+    def completed_rounds(self) -> int:
+        n = 0
+        while n + 1 in self.rounds and self.rounds[n + 1].complete:
+            n += 1
+        return n
+
+    @property
+    def finished(self) -> bool:
+        return self.completed_rounds >= self.cfg.rounds
+
+    @property
+    def active_teams(self) -> list[int]:
+        return [t for t in sorted(self.teams) if t not in self.withdrawn]
+
+    def team(self, ref: int | str) -> Team:
+        """A team by registration number or by name (case-insensitive)."""
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
+            tid = int(ref)
+            if tid in self.teams:
+                return self.teams[tid]
+            raise NotFoundError(f"no team number {tid}; teams are 1…{len(self.teams)}")
+        key = ref.strip().casefold()
+        for t in self.teams.values():
+            if t.name.casefold() == key:
+                return t
+        raise NotFoundError(f"no team named {ref!r}")
+
+    def round(self, number: int) -> RoundState:
+        if number not in self.rounds:
+            paired = f"rounds 1…{self.current_round} are paired" if self.rounds else "no round is paired yet"
+            raise NotFoundError(f"round {number} has not been paired ({paired})")
+        return self.rounds[number]
+
+    def table(self, round_no: int, table_no: int) -> TableState:
+        rnd = self.round(round_no)
+        if table_no not in rnd.tables:
+            raise NotFoundError(f"round {round_no} has no table {table_no}; its tables are 1…{len(rnd.tables)}")
+        return rnd.tables[table_no]
+
+    def met(self, before_round: int | None = None) -> set[frozenset[int]]:
+        return {frozenset(t.table.teams()) for r in self.rounds.values()
+                if before_round is None or r.number < before_round for t in r.tables.values()}
+
+    def had_bye(self, before_round: int | None = None) -> set[int]:
+        return {r.bye for r in self.rounds.values() if r.bye is not None
+                and (before_round is None or r.number < before_round)}
+
+    def games(self, through_round: int | None = None) -> list[Game]:
+        """Every final result (and bye) up to ``through_round``; pending entries do not count."""
+        out: list[Game] = []
+        for r in sorted(self.rounds.values(), key=lambda r: r.number):
+            if through_round is not None and r.number > through_round:
+                break
+            if r.bye is not None:
+                bye = fixed_result(0, self.cfg.bye_score, self.cfg.match_points, forfeit=False)
+                out.append(Game(r.number, r.bye, None, bye))
+            for t in r.tables.values():
+                if t.result is not None:
+                    out.append(Game(r.number, t.table.home, t.table.away, t.result))
+        return out
+
+    def standings(self, through_round: int | None = None) -> list[Standing]:
+        """场分, 对手分, 级差分, 升级数 … for every team (withdrawn ones included: their games count)."""
+        return compute_standings(sorted(self.teams), self.games(through_round), self.cfg.tiebreaks)
+
+    def pin(self, round_no: int, table_no: int) -> str:
+        """The 4-digit code printed on a table's slip; entering or confirming on the web needs it."""
+        mac = hmac.new(self.secret.encode(), f"{round_no}/{table_no}".encode(), hashlib.sha256)
+        return f"{int(mac.hexdigest(), 16) % 10000:04d}"
+
+    def pairing_blockers(self) -> list[str]:
+        """Why the next round cannot be paired yet (empty when it can)."""
+        cfg = self.cfg
+        nxt = self.current_round + 1
+        if nxt > cfg.rounds:
+            return [f"all {cfg.rounds} rounds have been paired"]
+        if len(self.active_teams) < 2:
+            return [f"at least two teams are needed, {len(self.active_teams)} registered"]
+        if nxt == 1:
+            return []
+        out = []
+        for t in self.rounds[nxt - 1].tables.values():
+            if t.status != FINAL:
+                tb = t.table
+                out.append(f"round {tb.round} table {tb.number} ({self.teams[tb.home].name} v "
+                           f"{self.teams[tb.away].name}): result {t.status}")
+        return out
+
+    def propose_pairing(self, round_no: int, seed: int | None = None) -> tuple[Pairing, str, int | None]:
+        """The pairing the desk would make for ``round_no`` (the next one, or the current one to re-pair).
+
+        Returns the pairing, the method and the seed used. Pure: nothing is recorded.
+        """
+        cfg = self.cfg
+        active = self.active_teams
+        clubs = {t: self.teams[t].club for t in active}
+        names = {t: self.teams[t].name for t in active}
+        if round_no == 1:
+            if cfg.first_round == "rating":
+                order = rating_order({t: self.teams[t].rating for t in active})
+                return (swiss_pairing(order, {}, set(), (), clubs, fold=True, avoid_same_club=cfg.avoid_same_club,
+                                      round_no=1), "rating", None)
+            used = cfg.seed if seed is None else seed
+            order = random_order(active, used)
+            return (swiss_pairing(order, {}, set(), (), clubs, avoid_same_club=cfg.avoid_same_club, round_no=1),
+                    "random", used)
+        table = [s for s in self.standings(round_no - 1) if s.team_id in set(active)]
+        order = [s.team_id for s in table]
+        points = {s.team_id: s.match_points for s in table}
+        pairing = swiss_pairing(order, points, self.met(round_no), self.had_bye(round_no), clubs,
+                                avoid_same_club=cfg.avoid_same_club, round_no=round_no, names=names)
+        return pairing, "swiss", None
+
+    # ---- changing ------------------------------------------------------------------------------
+    def apply(self, ev: Event) -> None:
+        """Validate ``ev`` against the current state and apply it; raises without changing anything."""
+        if ev.type not in EVENT_TYPES:
+            raise TournamentError(f"unknown event type {ev.type!r}")
+        if ev.seq != self.last_seq + 1:
+            raise TournamentError(f"audit log out of order: entry {ev.seq} after {self.last_seq}")
+        if (ev.type == "created") != (self.config is None):
+            raise TournamentError("the log must start with exactly one 'created' entry")
+        handler: Callable[[dict[str, Any]], None] = getattr(self, "_on_" + ev.type)
+        try:
+            handler(ev.data)
+        except (KeyError, TypeError) as e:
+            raise TournamentError(f"malformed {ev.type} entry: {e!r}") from None
+        self.last_seq = ev.seq
+
+    def _on_created(self, d: dict[str, Any]) -> None:
+        config = EventConfig.from_dict(d["config"])
+        secret = d["secret"]
+        if not isinstance(secret, str) or len(secret) < 8:
+            raise TournamentError("a tournament secret must be a string of 8 or more characters")
+        self.config, self.secret = config, secret
+
+    def _on_team_registered(self, d: dict[str, Any]) -> None:
+        t = d["team"]
+        if self.rounds:
+            raise TournamentError("registration is closed: round 1 has been paired")
+        name = str(t["name"]).strip()
+        if not name or len(name) > 100:
+            raise TournamentError(f"a team name must be 1…100 characters, not {t['name']!r}")
+        if name.isdigit():
+            raise TournamentError(f"a team name cannot be only digits ({name!r}): it would read as a team number")
+        if any(x.name.casefold() == name.casefold() for x in self.teams.values()):
+            raise TournamentError(f"a team named {name!r} is already registered")
+        players = t["players"]
+        if not (isinstance(players, list | tuple) and len(players) == 2
+                and all(isinstance(p, str) and p.strip() for p in players)):
+            raise TournamentError(f"a team is two players: give two names, not {players!r}")
+        rating = t.get("rating")
+        if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)):
+            raise TournamentError(f"a rating must be a number, not {rating!r}")
+        club = (t.get("club") or "").strip() or None
+        tid = len(self.teams) + 1
+        self.teams[tid] = Team(tid, name, (players[0].strip(), players[1].strip()), club,
+                               None if rating is None else float(rating))
+
+    def _on_team_withdrawn(self, d: dict[str, Any]) -> None:
+        tid = self.team(d["team"]).id
+        if tid in self.withdrawn:
+            raise TournamentError(f"team {tid} has already withdrawn")
+        self.withdrawn.add(tid)
+
+    def _on_round_paired(self, d: dict[str, Any]) -> None:
+        r = int(d["round"])
+        repair = bool(d.get("repair"))
+        if repair:
+            if r != self.current_round or r == 0:
+                raise TournamentError(f"only the current round ({self.current_round}) can be re-paired, not {r}")
+            if self.rounds[r].started:
+                raise TournamentError(f"round {r} has started (a result is in): it can no longer be re-paired")
+        else:
+            if r != self.current_round + 1:
+                raise TournamentError(f"the next round to pair is {self.current_round + 1}, not {r}")
+            blockers = self.pairing_blockers()
+            if blockers:
+                raise TournamentError(f"round {r} cannot be paired yet: " + "; ".join(blockers))
+        tables = [(int(h), int(a)) for h, a in d["tables"]]
+        bye = d.get("bye")
+        bye = None if bye is None else int(bye)
+        seen = [x for p in tables for x in p] + ([bye] if bye is not None else [])
+        for x in seen:
+            if x not in self.teams:
+                raise TournamentError(f"round {r}: no team number {x}")
+            if x in self.withdrawn:
+                raise TournamentError(f"round {r}: team {x} has withdrawn")
+        dup = sorted({x for x in seen if seen.count(x) > 1})
+        if dup:
+            raise TournamentError(f"round {r}: team(s) {', '.join(map(str, dup))} placed more than once")
+        missing = sorted(set(self.active_teams) - set(seen))
+        if missing:
+            raise TournamentError(f"round {r}: team(s) {', '.join(map(str, missing))} not placed")
+        if (bye is not None) != (len(seen) % 2 == 1):
+            raise TournamentError(f"round {r}: a bye is given only when the number of teams is odd")
+        met = self.met(r)
+        for h, a in tables:
+            if frozenset((h, a)) in met:
+                raise TournamentError(f"round {r}: {self.teams[h].name} and {self.teams[a].name} have already met")
+        if bye is not None and bye in self.had_bye(r):
+            raise TournamentError(f"round {r}: {self.teams[bye].name} has already had a bye")
+        seed = d.get("seed")
+        rnd = RoundState(r, str(d.get("method", "manual")), None if seed is None else int(seed), bye=bye)
+        for i, (h, a) in enumerate(tables, 1):
+            rnd.tables[i] = TableState(Table(r, i, h, a))
+        self.rounds[r] = rnd
+
+    def _slip(self, d: dict[str, Any]) -> tuple[ResultSlip, RoundResult]:
+        slip = ResultSlip.from_dict(d["result"])
+        cfg = self.cfg
+        return slip, slip.score(cfg.match_points, cfg.lateness, cfg.limits)
+
+    def _by(self, ts: TableState, d: dict[str, Any]) -> int:
+        tid = self.team(d["by"]).id
+        ts.table.side_of(tid)
+        return tid
+
+    def _on_result_entered(self, d: dict[str, Any]) -> None:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        by = self._by(ts, d)
+        slip, _ = self._slip(d)
+        if ts.status == FINAL:
+            raise TournamentError(f"round {ts.table.round} table {ts.table.number} already has a final result; "
+                                  "only the arbiter can change it (override)")
+        ts.status, ts.pending, ts.pending_by, ts.note = ENTERED, slip, by, None
+
+    def _awaiting(self, d: dict[str, Any], verb: str) -> tuple[TableState, int]:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        by = self._by(ts, d)
+        where = f"round {ts.table.round} table {ts.table.number}"
+        if ts.status != ENTERED:
+            raise TournamentError(f"{where}: nothing to {verb} (the result is {ts.status})")
+        if by == ts.pending_by:
+            raise TournamentError(f"{where}: the result must be {verb}ed by the other team, not by the team that entered it")
+        return ts, by
+
+    def _on_result_confirmed(self, d: dict[str, Any]) -> None:
+        ts, _ = self._awaiting(d, "confirm")
+        assert ts.pending is not None
+        cfg = self.cfg
+        self._finalise(ts, ts.pending, ts.pending.score(cfg.match_points, cfg.lateness, cfg.limits), "confirmed")
+
+    def _on_result_disputed(self, d: dict[str, Any]) -> None:
+        ts, _ = self._awaiting(d, "dispute")
+        ts.status, ts.note = DISPUTED, str(d.get("reason") or "") or None
+
+    def _on_result_overridden(self, d: dict[str, Any]) -> None:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        slip, res = self._slip(d)
+        reason = str(d.get("reason") or "").strip()
+        if not reason:
+            raise TournamentError("an arbiter's override needs a reason for the audit log")
+        self._finalise(ts, slip, res, "override")
+        ts.note = reason
+
+    def _on_result_reported(self, d: dict[str, Any]) -> None:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        slip, res = self._slip(d)
+        if ts.status == FINAL:
+            raise TournamentError(f"round {ts.table.round} table {ts.table.number} already has a final result "
+                                  f"({ts.source}); the server's report was not applied")
+        self._finalise(ts, slip, res, "server")
+
+    @staticmethod
+    def _finalise(ts: TableState, slip: ResultSlip, res: RoundResult, source: str) -> None:
+        ts.status, ts.final, ts.result, ts.source = FINAL, slip, res, source
+        ts.pending, ts.pending_by, ts.note = None, None, None
+
+
+def replay(events: list[Event], tournament_id: int | None = None) -> TournamentState:
+    state = TournamentState(id=tournament_id)
+    for ev in events:
+        state.apply(ev)
+    return state
+
+
+def side_name(side: int) -> str:
+    return SIDES[side]

@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from guandan.db import make_engine
+from guandan.tournament.desk import Desk
+from guandan.tournament.model import EventConfig
+
+SECRET = "test-secret-key"
+
+
+@pytest.fixture
+def desk() -> Iterator[Desk]:
+    engine = make_engine("sqlite://")
+    yield Desk(engine)
+    engine.dispose()
+
+
+@pytest.fixture
+def new_event(desk: Desk) -> Callable[..., int]:
+    """An event with teams "T1"… registered (clubs C0/C1/C2 in turn, ratings falling with the number)."""
+
+    def make(teams: int, rounds: int = 3, **config: Any) -> int:
+        tid = desk.create(EventConfig(name="Test Cup", rounds=rounds, **config), secret=SECRET)
+        for i in range(1, teams + 1):
+            desk.register(tid, f"T{i}", [f"P{i}a", f"P{i}b"], club=f"C{i % 3}", rating=float(100 - i))
+        return tid
+
+    return make
