@@ -81,6 +81,7 @@ class GuandanApp(App[None]):
         self.choices: list[Action] = []  # readings waiting for a number
         self.paused = False  # a summary is open: bots wait
         self.log_lines: list[str] = []  # what the log shows, kept for tests and screen readers
+        self.message = ""
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -105,6 +106,7 @@ class GuandanApp(App[None]):
 
     # --- drawing ----------------------------------------------------------------------------
     def say(self, message: str) -> None:
+        self.message = message
         self.query_one("#message", Static).update(Text(message))
 
     def show_events(self, events: list[Event]) -> None:

@@ -1,0 +1,119 @@
+"""Plain line mode, driven by scripted stdin: a whole match, bad input, readings, save and resume."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from guandan.core.cards import card_str, parse_cards
+from guandan.core.match import MatchConfig
+from guandan.core.rules import preset
+from guandan.i18n import Translator, translator
+from guandan.tui.plain import run_plain
+from guandan.tui.session import Session
+
+from .conftest import session_with_hand
+
+HINT_AND_TAKE = "hint\n1\n"
+
+
+def play(session: Session, script: str, tr: Translator) -> list[str]:
+    out = io.StringIO()
+    assert run_plain(session, tr, io.StringIO(script), out) == 0
+    return out.getvalue().splitlines()
+
+
+def test_a_whole_match_from_scripted_stdin(tmp_path: Path, en: Translator) -> None:
+    save = tmp_path / "match.json"
+    s = Session.new(preset("competition"), 3, "greedy", "greedy", save_path=save)
+    lines = play(s, HINT_AND_TAKE * 3000, en)
+    assert s.ended and s.match.winner in (0, 1)
+    assert lines[0].startswith("=== Deal 1 · level 2")
+    assert any(line.startswith("Match over. Winners: ") for line in lines)
+    assert sum(line.startswith("--- Deal over: ") for line in lines) == len(s.match.deals) > 1
+    assert not any(line.startswith("! ") for line in lines)
+    prompts = [line for line in lines if line.startswith("> ")]
+    assert len(prompts) > 50
+    # every human decision was taken through the protocol: seat 0's actions = prompts answered
+    human_actions = sum(1 for d in s.match.deals for a in d.state.actions if a.seat == 0)
+    assert human_actions > 20
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["result"]["ended"] and saved["result"]["winner"] == s.match.winner
+    assert lines[-1] == f"Saved to {save}"
+
+
+def test_chinese_text_comes_from_the_catalogue() -> None:
+    s = Session.new(preset("competition"), 3, "greedy", "greedy", MatchConfig(max_deals=1))
+    lines = play(s, "quit\n", translator("tui", "zh"))
+    assert lines[0].startswith("=== 第1副 · 打2")
+    assert any(line.startswith("> 轮到你") or line.startswith("> 你先出") for line in lines)
+    assert lines[-1] == "已停止（未保存）"
+
+
+def test_bad_input_shows_a_message_and_changes_nothing(en: Translator) -> None:
+    s = session_with_hand(parse_cards("S3 H3 S4 S5 S6 S7 H2"))
+    before = s.record()
+    hand = s.observation().deal.hand
+    absent = next(c for c in range(52) if c not in hand)
+    script = "\n".join(["X9", card_str(absent), "S3 S5", "pass", "7", "S3 S3", "", "quit"]) + "\n"
+    lines = play(s, script, en)
+    errors = [line for line in lines if line.startswith("! ")]
+    assert errors == [
+        "! Unknown card “X9” (write cards like H3 S10 LJ BJ)",
+        f"! Not in your hand: {card_str(absent)}",
+        "! S3 S5 is not a hand type (牌型)",
+        "! You lead: you cannot pass",
+        "! Nothing to choose from: ask for a hint first",
+        "! Not in your hand: S3",
+    ]
+    assert s.record() == before
+    assert sum(line.startswith("> ") for line in lines) == 8  # the prompt again after each line
+
+
+def test_several_readings_are_numbered_and_chosen(en: Translator) -> None:
+    s = session_with_hand(parse_cards("H2 S4 H5 S6 S7"))
+    lines = play(s, "H2 S4 H5 S6 S7\n9\n2\nquit\n", en)
+    i = lines.index("These cards can be read several ways; choose one:")
+    readings = [line for line in lines[i + 1:i + 4] if line.startswith("  ")]
+    assert readings == ["  1. straight 8", "  2. straight 7"]
+    assert "! Choose a number from 1 to 2" in lines
+    first = s.match.deal.actions[0] if s.match.deal else None
+    assert first is not None and first.seat == 0 and first.combo is not None and first.combo.key == "7"
+    assert "You: ♥2 ♠4 ♥5 ♠6 ♠7  [straight 7]" in lines
+
+
+def test_groups_and_counter_commands(en: Translator) -> None:
+    s = session_with_hand(parse_cards("S3 H3 C3 D3 S4 H4 C4 H2 LJ BJ S9"))
+    lines = play(s, "groups\ncounter\nquit\n", en)
+    assert "  jokers: LJ BJ" in lines
+    assert "  bombs: S3 H3 C3 D3" in lines
+    assert "  triples: S4 H4 C4" in lines
+    assert "  wildcards (逢人配): H2*" in lines
+    counter = next(line for line in lines if line.startswith("unseen cards: "))
+    # filler gave seat 0 all eight As and Ks; one LJ, one BJ, the wild H2 and three 3s… are its own
+    assert counter.startswith("unseen cards: BJ:1  LJ:1  2:7  A:0  K:0  Q:8")
+    assert counter.endswith("  4:5  3:4")
+
+
+def test_resume_continues_exactly(tmp_path: Path, en: Translator) -> None:
+    """Quit mid-match, resume from the file, finish: the same match as playing straight through —
+    even with a random bot, whose draws must not depend on the interruption."""
+    script = HINT_AND_TAKE * 3000
+    config = MatchConfig(max_deals=3)
+    straight = Session.new(preset("competition"), 11, "greedy", "random", config, save_path=tmp_path / "a.json")
+    play(straight, script, en)
+    assert straight.ended
+
+    save = tmp_path / "b.json"
+    first = Session.new(preset("competition"), 11, "greedy", "random", config, save_path=save)
+    play(first, HINT_AND_TAKE * 40 + "quit\n", en)  # forty human decisions, then quit mid-deal
+    assert not first.ended and len(first.match.deals) >= 1
+    resumed = Session.resume(save)
+    assert resumed.observation() == first.observation()
+    lines = play(resumed, script, en)
+    assert resumed.ended
+    assert lines[0].startswith("=== Deal ")  # the table is redrawn from the current deal's start
+    a = json.loads(straight.record())
+    b = json.loads(resumed.record())
+    assert a["deals"] == b["deals"] and a["result"] == b["result"]
