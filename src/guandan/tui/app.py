@@ -22,7 +22,7 @@ from ..core.deal import Action, Event
 from ..core.errors import GuandanError
 from ..i18n import N_, Translator
 from .hand import counter_rows
-from .handview import HandView
+from .handview import HandView, translate_bindings
 from .selection import InputProblem, candidates, parse_tokens, pass_action
 from .session import Session
 from .text import action_text, combo_text, describe, hint_reason, level_panel, table_lines
@@ -35,12 +35,13 @@ class SummaryScreen(ModalScreen[None]):
     SummaryScreen { align: center middle; }
     SummaryScreen > Static { width: 80%; height: auto; border: double $accent; padding: 1 2; background: $panel; }
     """
-    BINDINGS = [Binding("enter", "close", "OK"), Binding("escape", "close", show=False)]  # noqa: RUF012
+    BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False)]  # noqa: RUF012
 
     def __init__(self, lines: list[str], tr: Translator) -> None:
         super().__init__()
         self.lines = lines
         self.tr = tr
+        translate_bindings(self, tr)
 
     def compose(self) -> ComposeResult:
         yield Static(Text("\n".join([*self.lines, "", self.tr.gettext("Press Enter to continue")])), id="summary")
@@ -60,13 +61,13 @@ class GuandanApp(App[None]):
     #typed { height: 3; }
     """
     BINDINGS = [  # noqa: RUF012
-        Binding("p", "pass_turn", "pass"),
-        Binding("h", "hint", "hint"),
-        Binding("t", "type_cards", "type"),
-        Binding("g", "group", "理牌"),
-        Binding("c", "counter", "记牌器"),
-        Binding("escape", "cancel", "clear", show=False),
-        Binding("q", "quit_game", "quit"),
+        Binding("p", "pass_turn", N_("pass")),
+        Binding("h", "hint", N_("hint")),
+        Binding("t", "type_cards", N_("type cards")),
+        Binding("g", "group", N_("group (理牌)")),
+        Binding("c", "counter", N_("card counter")),
+        Binding("escape", "cancel", show=False),
+        Binding("q", "quit_game", N_("save and quit")),
         *[Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)],
     ]
 
@@ -74,6 +75,7 @@ class GuandanApp(App[None]):
         super().__init__()
         self.session = session
         self.tr = tr
+        translate_bindings(self, tr)
         self.bot_delay = bot_delay
         self.hints: list[Hint] = []
         self.hint_index = -1

@@ -8,15 +8,24 @@ card are separate entries.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
 
 from ..core.cards import Card, card_display, wild_code
-from ..i18n import Translator
+from ..i18n import N_, Translator
 from .hand import GROUP_NAMES, group_hand, level_sorted
+
+
+def translate_bindings(node: DOMNode, tr: Translator) -> None:
+    """Footer labels from the catalogue. Textual reads descriptions from class-level BINDINGS, so the
+    instance's merged map is rebuilt with translated copies."""
+    node._bindings = BindingsMap(
+        [replace(b, description=tr.gettext(b.description)) if b.description else b for _, b in node._bindings])
 
 
 class HandView(Widget, can_focus=True):
@@ -29,8 +38,8 @@ class HandView(Widget, can_focus=True):
         Binding("right", "move(1)", "→", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("space", "pick", "select"),
-        Binding("enter", "submit", "play"),
+        Binding("space", "pick", N_("select")),
+        Binding("enter", "submit", N_("play")),
     ]
 
     class Submitted(Message):
@@ -39,6 +48,7 @@ class HandView(Widget, can_focus=True):
     def __init__(self, tr: Translator, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.tr = tr
+        translate_bindings(self, tr)
         self.level = 0
         self.cards: list[Card] = []  # display order
         self.groups: list[tuple[str, int, int]] = []  # (group key, start, end) when grouped

@@ -1,0 +1,63 @@
+"""`guandan play` arguments: bad ones exit 2 with a clear message; --plain plays from stdin; --resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from guandan.cli import _mount, app
+
+_mount()
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--lang", "fr"], "no 'tui' messages in language 'fr'; available: en, zh"),
+    (["--preset", "nope"], "nope"),
+    (["--partner", "genius"], "unknown bot tier 'genius'"),
+    (["--opponents", "genius"], "unknown bot tier 'genius'"),
+    (["--delay", "-1"], "greater than or equal to 0"),
+])
+def test_bad_arguments_exit_2(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["play", "--plain", *args], input="quit\n")
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_resume_errors(tmp_path: Path) -> None:
+    missing = tmp_path / "none.json"
+    result = runner.invoke(app, ["play", "--plain", "--resume", str(missing)])
+    assert result.exit_code == 2 and "cannot read" in result.output
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "guandan-record", "version": 1}', encoding="utf-8")
+    result = runner.invoke(app, ["play", "--plain", "--resume", str(other)])
+    assert result.exit_code == 2 and "no 'rules' field" in result.output
+    result = runner.invoke(app, ["play", "--plain", "--resume", str(other), "--seed", "3"])
+    assert result.exit_code == 2 and "drop --seed" in result.output
+
+
+def test_plain_play_saves_and_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "m.json"
+    args = ["play", "--plain", "--lang", "en", "--partner", "greedy", "--opponents", "greedy", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--save", str(save)], input="hint\n1\n" * 5 + "quit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith(f"Saved to {save}")
+    data = json.loads(save.read_text(encoding="utf-8"))
+    assert data["meta"]["tiers"] == ["human", "greedy", "greedy", "greedy"]
+    moves = sum(1 for a in data["deals"][0]["actions"] if a["seat"] == 0)
+    assert moves == 5
+    result = runner.invoke(app, ["play", "--plain", "--lang", "en", "--resume", str(save)], input="hint\n1\n" * 2 + "quit\n")
+    assert result.exit_code == 0, result.output
+    data = json.loads(save.read_text(encoding="utf-8"))
+    assert sum(1 for d in data["deals"] for a in d["actions"] if a["seat"] == 0) == 7
+
+
+def test_unavailable_tiers_fall_back_to_greedy() -> None:
+    from guandan.tui.session import resolve_tier
+
+    assert resolve_tier("greedy") == ("greedy", False)
+    name, fell_back = resolve_tier("search")
+    assert (name, fell_back) in (("search", False), ("greedy", True))
