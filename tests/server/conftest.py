@@ -1,0 +1,132 @@
+"""Fixtures of the web-app tests: an in-process app (TestClient), a live uvicorn server for the browser,
+a real PostgreSQL server, and Playwright pointed at Debian's chromium (no browser download)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from guandan.server.app import create_app
+from guandan.server.table import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", Settings(bot_delay_ms=0))
+    with TestClient(app) as c:
+        yield c
+
+
+def new_room(c: TestClient, **config: Any) -> str:
+    body = {"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 1, "seed": 7, "timer": 0, **config}
+    r = c.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["code"])
+
+
+def join(c: TestClient, code: str, seat: int = 0, name: str = "me") -> str:
+    r = c.post(f"/api/rooms/{code}/join", json={"seat": seat, "name": name})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
+# --- a live server for the browser --------------------------------------------------------------
+class LiveServer:
+    def __init__(self, db_url: str) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.app = create_app(db_url, Settings(bot_delay_ms=0, join_rate_per_min=1e6, join_burst=1e6))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the live server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    with tempfile.TemporaryDirectory(prefix="guandan-web-") as d, LiveServer(f"sqlite:///{d}/web.sqlite3") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    path = shutil.which("chromium")
+    if path is None:
+        pytest.fail("Debian's chromium is not installed: run scripts/setup.sh (apt-get install chromium)")
+    return {**browser_type_launch_args, "executable_path": path,
+            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run"]}
+
+
+# --- a real PostgreSQL server -------------------------------------------------------------------
+def _pg_bin() -> Path:
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(os.path.realpath(found)).parent
+    dirs = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+    if not dirs:
+        pytest.fail("PostgreSQL server binaries (pg_ctl, initdb) are missing: run scripts/setup.sh "
+                    "(apt-get install postgresql)")
+    return Path(dirs[-1])
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """initdb into a temporary directory and start a server on a free loopback port, as the postgres
+    user (the server refuses to run as root)."""
+    bindir = _pg_bin()
+    root = Path(tempfile.mkdtemp(prefix="guandan-pg-"))
+    data, sock = root / "data", root / "sock"
+    sock.mkdir()
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(root, "postgres")
+        shutil.chown(sock, "postgres")
+    port = free_port()
+
+    def run(*cmd: str) -> None:
+        r = subprocess.run([*as_user, *cmd], capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            pytest.fail(f"{cmd[0]} failed: {r.stdout}{r.stderr}")
+
+    run(str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+    run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60", "start",
+        "-o", f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off")
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,304 @@
+"""The table WebSocket: every client message type, malformed and out-of-turn frames, 托管, resume,
+spectators, tokens and rate limits. Bots are greedy with no pause so deals run fast."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from guandan.server.app import create_app
+from guandan.server.table import Settings
+
+from .conftest import join, new_room
+
+pytestmark = pytest.mark.timeout(120)
+Frame = dict[str, Any]
+
+
+def recv_until(ws: WebSocketTestSession, pred: Callable[[Frame], bool], limit: int = 5000) -> Frame:
+    for _ in range(limit):
+        f: Frame = ws.receive_json()
+        if pred(f):
+            return f
+    raise AssertionError("the expected frame never came")
+
+
+def my_turn(seat: int) -> Callable[[Frame], bool]:
+    return lambda f: f["type"] in ("update", "snapshot") and f["view"] is not None and f["view"]["to_move"] == seat \
+        and bool(f["view"].get("legal"))
+
+
+def start(c: TestClient, code: str, *tokens: str) -> None:
+    for tok in tokens:
+        assert c.post(f"/api/rooms/{code}/ready", json={"token": tok}).status_code == 200
+
+
+def act_frame(action: Frame, seq: int | None = None) -> Frame:
+    f = {"type": "act", "kind": action["kind"], "cards": action["cards"], "combo": action.get("combo")}
+    if seq is not None:
+        f["seq"] = seq
+    return f
+
+
+def current_seq(ws: WebSocketTestSession) -> int:
+    ws.send_json({"type": "ping"})
+    return int(recv_until(ws, lambda f: f["type"] == "pong")["seq"])
+
+
+def test_a_player_finishes_a_deal_against_bots_and_a_replay_is_kept(client: TestClient) -> None:
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        assert ws.receive_json() == {"type": "welcome", "role": "player", "seat": 0}
+        assert ws.receive_json()["type"] == "snapshot"
+        start(client, code, tok)
+        acted = 0
+        while True:
+            f = recv_until(ws, lambda f: my_turn(0)(f) or (f["type"] == "room" and f["room"]["status"] == "over"))
+            if f["type"] == "room":
+                break
+            view = f["view"]
+            assert len(view["hand"]) >= 1 and "hands" not in view
+            ws.send_json(act_frame(view["legal"][0], f["seq"]))
+            acted += 1
+    room = client.get(f"/api/rooms/{code}").json()
+    assert acted > 0 and room["status"] == "over" and room["replay_id"]
+    frames = client.get(f"/api/replays/{room['replay_id']}").json()
+    assert len(frames["deals"]) == 1 and len(frames["deals"][0]["steps"]) == room["seq"] + 1
+
+
+MALFORMED: list[tuple[str, str]] = [
+    ("not json", "bad_message"),
+    ('{"type": "dance"}', "bad_message"),
+    ('{"kind": "pass"}', "bad_message"),
+    ('{"type": "act"}', "bad_message"),
+    ('{"type": "act", "kind": "steal", "cards": []}', "bad_message"),
+    ('{"type": "act", "kind": "play", "cards": "S3"}', "bad_message"),
+    ('{"type": "act", "kind": "play", "cards": [3]}', "bad_message"),
+    ('{"type": "act", "kind": "pass", "cards": [], "extra": 1}', "bad_message"),
+    ('{"type": "auto", "on": "yes"}', "bad_message"),
+    ('{"type": "resume", "since": -1}', "bad_message"),
+    ('{"type": "hint", "k": 99}', "bad_message"),
+    ('[1, 2, 3]', "bad_message"),
+    ('{"type": "ping", "pad": "' + "x" * 9000 + '"}', "too_large"),
+]
+
+
+def test_malformed_frames_are_answered_with_an_error_and_change_nothing(client: TestClient) -> None:
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        seq, hand = f["seq"], f["view"]["hand"]
+        for text, code_ in MALFORMED:
+            ws.send_text(text)
+            err = recv_until(ws, lambda f: f["type"] == "error")
+            assert err["code"] == code_, text
+            assert err["message"]
+        ws.send_bytes(b"\x00\x01")
+        assert recv_until(ws, lambda f: f["type"] == "error")["code"] == "bad_message"
+        assert current_seq(ws) == seq
+        ws.send_json({"type": "resume", "since": 0})
+        catch = recv_until(ws, lambda f: f["type"] in ("catchup", "snapshot"))
+        assert catch["view"]["hand"] == hand
+
+
+def test_illegal_actions_name_the_problem_and_change_nothing(client: TestClient) -> None:
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        seq, view = f["seq"], f["view"]
+        not_mine = next(c for c in ["S3", "H3", "C3", "D3", "S4", "H4", "C4", "D4", "S5", "H5"] if c not in view["hand"])
+        leading = view["top"] is None
+        cases: list[tuple[Frame, str]] = [
+            ({"type": "act", "kind": "play", "cards": [not_mine]}, "does not hold"),
+            ({"type": "act", "kind": "play", "cards": ["S3", "BJ"]}, ""),
+            ({"type": "act", "kind": "play", "cards": ["XX"]}, ""),
+            ({"type": "act", "kind": "tribute", "cards": [view["hand"][0]]}, ""),
+            ({"type": "act", "kind": "pass", "cards": [view["hand"][0]]}, "no cards"),
+            ({"type": "act", "kind": "pass", "cards": [], "combo": {"type": "single"}}, "no combo"),
+            ({"type": "act", "kind": "play", "cards": [view["hand"][0]], "combo": {"type": "bomb"}}, "cannot be declared"),
+        ]
+        if leading:
+            cases.append(({"type": "act", "kind": "pass", "cards": []}, "leader must play"))
+        for frame, why in cases:
+            ws.send_json(frame)
+            err = recv_until(ws, lambda f: f["type"] == "error")
+            assert err["code"] == "illegal", (frame, err)
+            assert why in err["message"], (frame, err)
+        ws.send_json(act_frame(view["legal"][0], seq + 5))
+        assert recv_until(ws, lambda f: f["type"] == "error")["code"] == "stale"
+        assert current_seq(ws) == seq
+
+
+def test_out_of_turn_and_forged_seats_are_refused(client: TestClient) -> None:
+    code = new_room(client, bots=[None, None, "greedy", "greedy"])
+    a, b = join(client, code, 0), join(client, code, 1)
+    with client.websocket_connect(f"/ws/{code}?token={a}") as wa, client.websocket_connect(f"/ws/{code}?token={b}") as wb:
+        start(client, code, a, b)
+        waiting, mover, mover_ws = None, None, None
+        f = recv_until(wa, lambda f: f["type"] in ("update", "snapshot") and f["view"] is not None
+                       and f["view"]["to_move"] in (0, 1))
+        mover = f["view"]["to_move"]
+        mover_ws, waiting = (wa, wb) if mover == 0 else (wb, wa)
+        seq = f["seq"]
+        waiting.send_json({"type": "act", "kind": "pass", "cards": []})
+        err = recv_until(waiting, lambda f: f["type"] == "error")
+        assert err["code"] == "not_your_turn"
+        waiting.send_json({"type": "hint"})
+        assert recv_until(waiting, lambda f: f["type"] == "error")["code"] == "not_your_turn"
+        assert current_seq(mover_ws) == seq
+    # a token is only good for its own room and seat
+    other = new_room(client)
+    with client.websocket_connect(f"/ws/{other}?token={a}") as ws:
+        assert ws.receive_json()["code"] == "forbidden"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4403
+    with client.websocket_connect("/ws/NOROOM") as ws:
+        assert ws.receive_json()["code"] == "no_room"
+
+
+def test_hint_suggests_legal_actions(client: TestClient) -> None:
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        ws.send_json({"type": "hint", "k": 2})
+        h = recv_until(ws, lambda f: f["type"] == "hint")
+        legal = f["view"]["legal"]
+        assert 1 <= len(h["hints"]) <= 2
+        for hint in h["hints"]:
+            assert hint["action"] in legal and hint["reason"]
+        ws.send_json(act_frame(h["hints"][0]["action"], f["seq"]))
+        upd = recv_until(ws, lambda f: f["type"] == "update")
+        assert upd["seq"] == f["seq"] + 1 and upd["action"]["seat"] == 0
+
+
+def test_auto_play_takes_over_and_can_be_switched_off(client: TestClient) -> None:
+    # seat 2 is a second human who holds the table at its turns, so the switch-off lands mid-deal
+    code = new_room(client, bots=[None, "greedy", None, "greedy"])
+    a, b = join(client, code, 0), join(client, code, 2)
+    with client.websocket_connect(f"/ws/{code}?token={a}") as ws, client.websocket_connect(f"/ws/{code}?token={b}") as w2:
+        ws.send_json({"type": "auto", "on": True})
+        assert recv_until(ws, lambda f: f["type"] == "error")["code"] == "not_playing"
+        start(client, code, a, b)
+        f = recv_until(ws, lambda f: f["type"] in ("update", "snapshot") and f["view"] is not None
+                       and f["view"]["to_move"] in (0, 2))
+        if f["view"]["to_move"] == 2:
+            g = recv_until(w2, my_turn(2))
+            w2.send_json(act_frame(g["view"]["legal"][0], g["seq"]))
+            recv_until(ws, my_turn(0))
+        ws.send_json({"type": "auto", "on": True})
+        recv_until(ws, lambda f: f["type"] == "room" and f["room"]["seats"][0]["auto"])
+        # the bot now plays seat 0 through the same path as everyone
+        recv_until(ws, lambda f: f["type"] == "update" and f["action"]["seat"] == 0)
+        ws.send_json({"type": "auto", "on": False})  # seat 2 has not acted: still the same round
+        recv_until(ws, lambda f: f["type"] == "room" and not f["room"]["seats"][0]["auto"])
+        g = recv_until(w2, my_turn(2))
+        w2.send_json(act_frame(g["view"]["legal"][0], g["seq"]))
+        f = recv_until(ws, lambda f: my_turn(0)(f) or f["type"] == "room" and f["room"]["status"] == "over")
+        if f["type"] != "room":
+            assert current_seq(ws) == f["seq"]  # nobody plays for seat 0 any more: the table waits
+
+
+def test_timer_expiry_hands_the_seat_to_a_bot(client: TestClient) -> None:
+    code = new_room(client, timer=1)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        room = recv_until(ws, lambda g: g["type"] == "room" and g["room"]["seats"][0]["auto"])
+        assert room["room"]["seats"][0]["auto"]
+        upd = recv_until(ws, lambda g: g["type"] == "update" and g["action"]["seat"] == 0)
+        assert upd["seq"] == f["seq"] + 1
+
+
+def test_resume_catches_up_from_a_sequence_number(client: TestClient) -> None:
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
+        f = recv_until(ws, my_turn(0))
+        seq = f["seq"]
+        assert seq >= 4
+        ws.send_json({"type": "resume", "since": seq - 1})
+        c = recv_until(ws, lambda g: g["type"] == "catchup")
+        assert [u["seq"] for u in c["updates"]] == [seq] and c["view"]["hand"] == f["view"]["hand"]
+        ws.send_json({"type": "resume", "since": seq + 3})
+        assert recv_until(ws, lambda g: g["type"] == "error")["code"] == "bad_seq"
+        ws.send_json({"type": "resume", "since": 0})
+        c = recv_until(ws, lambda g: g["type"] == "catchup")
+        assert [u["seq"] for u in c["updates"]] == list(range(1, seq + 1))
+
+
+def _cards_in(obj: Any, out: set[str]) -> None:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k in ("cards", "hand") and isinstance(v, list):
+                out.update(x for x in v if isinstance(x, str))
+            elif k in ("result",) and isinstance(v, list):
+                out.update(x[-1] for x in v if isinstance(x, list) and x)
+            else:
+                _cards_in(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            _cards_in(v, out)
+
+
+def test_spectators_see_public_information_only(client: TestClient) -> None:
+    code = new_room(client, max_deals=2, seed=3)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}") as spec, client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        assert spec.receive_json()["role"] == "spectator"
+        start(client, code, tok)
+        public: set[str] = set()
+        frames = 0
+        while True:
+            f = recv_until(ws, lambda g: my_turn(0)(g) or g["type"] == "room" and g["room"]["status"] == "over")
+            # drain the spectator up to the same sequence number
+            while True:
+                s = spec.receive_json()
+                if s["type"] in ("update", "snapshot") and s["view"] is not None:
+                    frames += 1
+                    assert "hand" not in s["view"] and "legal" not in s["view"]
+                    for e in s.get("events", []) + s["view"].get("events", []):
+                        _cards_in(e, public)
+                    if s["view"]["top"]:
+                        _cards_in(s["view"]["top"], public)
+                    seen: set[str] = set()
+                    _cards_in(s, seen)
+                    assert seen <= public, seen - public  # every card a spectator sees was shown publicly
+                    if f["type"] == "room" or s["seq"] >= f["seq"]:
+                        break
+                elif s["type"] == "room" and s["room"]["status"] == "over":
+                    break
+            if f["type"] == "room":
+                break
+            ws.send_json(act_frame(f["view"]["legal"][-1], f["seq"]))
+        spec.send_json({"type": "act", "kind": "pass", "cards": []})
+        assert recv_until(spec, lambda g: g["type"] == "error")["code"] == "spectator"
+    assert frames > 20
+
+
+def test_message_rate_limit(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", Settings(bot_delay_ms=0, msg_rate=0.001, msg_burst=3))
+    with TestClient(app) as c:
+        code = new_room(c)
+        with c.websocket_connect(f"/ws/{code}") as ws:
+            for _ in range(4):
+                ws.send_json({"type": "ping"})
+            kinds = [recv_until(ws, lambda f: f["type"] in ("pong", "error"))["type"] for _ in range(4)]
+    assert kinds == ["pong", "pong", "pong", "error"]
