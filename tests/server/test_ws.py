@@ -207,7 +207,7 @@ def test_auto_play_takes_over_and_can_be_switched_off(client: TestClient) -> Non
         recv_until(ws, lambda f: f["type"] == "room" and not f["room"]["seats"][0]["auto"])
         g = recv_until(w2, my_turn(2))
         w2.send_json(act_frame(g["view"]["legal"][0], g["seq"]))
-        f = recv_until(ws, lambda f: my_turn(0)(f) or f["type"] == "room" and f["room"]["status"] == "over")
+        f = recv_until(ws, lambda f: my_turn(0)(f) or (f["type"] == "room" and f["room"]["status"] == "over"))
         if f["type"] != "room":
             assert current_seq(ws) == f["seq"]  # nobody plays for seat 0 any more: the table waits
 
@@ -267,7 +267,7 @@ def test_spectators_see_public_information_only(client: TestClient) -> None:
         public: set[str] = set()
         frames = 0
         while True:
-            f = recv_until(ws, lambda g: my_turn(0)(g) or g["type"] == "room" and g["room"]["status"] == "over")
+            f = recv_until(ws, lambda g: my_turn(0)(g) or (g["type"] == "room" and g["room"]["status"] == "over"))
             # drain the spectator up to the same sequence number
             while True:
                 s = spec.receive_json()
