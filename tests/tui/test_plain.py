@@ -85,7 +85,9 @@ def test_several_readings_are_numbered_and_chosen(en: Translator) -> None:
 
 def test_groups_and_counter_commands(en: Translator) -> None:
     s = session_with_hand(parse_cards("S3 H3 C3 D3 S4 H4 C4 H2 LJ BJ S9"))
-    lines = play(s, "groups\ncounter\nquit\n", en)
+    lines = play(s, "groups\ncounter\ntable\nquit\n", en)
+    assert "  Declarer (庄): none" in lines
+    assert "  You [27 cards]:  (to move, leads)" in lines
     assert "  jokers: LJ BJ" in lines
     assert "  bombs: S3 H3 C3 D3" in lines
     assert "  triples: S4 H4 C4" in lines

@@ -12,6 +12,7 @@ Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; 
     - ``hint`` (``h``) — numbered suggestions with reasons; ``1``, ``2``… then takes one;
     - after a selection with several readings (wildcards), the readings are numbered: ``1``, ``2``…;
     - ``groups`` (``g``) — the hand grouped (理牌); ``counter`` (``c``) — the card counter (记牌器);
+      ``table`` (``t``) — levels, declarer, each seat's public count and last play, who leads;
     - ``quit`` (``q``) — save and stop; end of input does the same.
 * a bad command prints a line starting with ``! `` and changes nothing; the prompt is repeated.
 """
@@ -28,7 +29,7 @@ from ..i18n import N_, Translator
 from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
 from .selection import InputProblem, candidates, parse_tokens, pass_action
 from .session import Session
-from .text import action_text, cards_tokens, combo_text, describe, hint_reason, seat_name
+from .text import action_text, cards_tokens, combo_text, describe, hint_reason, level_panel, seat_name, table_lines
 
 
 class PlainGame:
@@ -68,9 +69,9 @@ class PlainGame:
         elif d.phase == "choose":
             line = _("Choose a tribute card: one of {cards}").format(cards=options)
         elif d.top is None:
-            line = _("Your lead: cards, hint, groups, counter, quit")
+            line = _("Your lead: cards, hint, groups, table, counter, quit")
         else:
-            line = _("Your turn: cards, pass, hint, groups, counter, quit")
+            line = _("Your turn: cards, pass, hint, groups, table, counter, quit")
         self.say("> " + line)
         self.out.flush()
 
@@ -97,6 +98,10 @@ class PlainGame:
         if low in ("groups", "g"):
             for key, cards in group_hand(d.hand, d.level):
                 self.say(f"  {_(GROUP_NAMES[key])}: {cards_tokens(cards, d.level)}")
+            return False
+        if low in ("table", "t"):
+            for row in [*level_panel(obs, self.tr), *table_lines(obs, self.tr)]:
+                self.say("  " + row)
             return False
         if low in ("counter", "c"):
             rows = counter_rows(d.hand, d.events, d.level)
@@ -140,7 +145,10 @@ def run_plain(session: Session, tr: Translator, inp: TextIO, out: TextIO) -> int
             game.status()
             fresh = False
         game.prompt()
-        line = inp.readline()
+        try:
+            line = inp.readline()
+        except KeyboardInterrupt:  # Ctrl+C at the prompt: stop like quit, keeping the match
+            line = ""
         if not line or line.strip().lower() in ("quit", "q"):
             path = session.save()
             game.say(_("Saved to {path}").format(path=path) if path else _("Stopped (not saved)"))
