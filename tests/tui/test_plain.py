@@ -119,3 +119,21 @@ def test_resume_continues_exactly(tmp_path: Path, en: Translator) -> None:
     a = json.loads(straight.record())
     b = json.loads(resumed.record())
     assert a["deals"] == b["deals"] and a["result"] == b["result"]
+
+
+def test_resume_from_the_save_made_between_deals(tmp_path: Path, en: Translator) -> None:
+    from guandan.agents.hints import best_actions
+
+    save = tmp_path / "between.json"
+    s = Session.new(preset("competition"), 21, "greedy", "greedy", MatchConfig(max_deals=2), save_path=save)
+    while not s.match.deals:  # one action at a time, so that nothing happens after the deal is settled
+        if s.human_to_move:
+            s.act(best_actions(s.observation(), s.legal(), 1)[0].action)
+        else:
+            s.bot_step()
+    text = save.read_text(encoding="utf-8")  # written by the session when the deal was settled
+    resumed = Session.resume(save)
+    assert resumed.observation() == s.observation()
+    assert resumed.opening[0].type == "deal_start" and resumed.opening[0].info == {
+        "index": 1, "level": s.match.level, "declarer": s.match.declarer, "levels": list(s.match.levels)}
+    assert json.loads(text)["deals"][0]["finish"] == s.match.deals[0].finish
