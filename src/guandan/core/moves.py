@@ -513,13 +513,14 @@ _GEN_CACHE: OrderedDict[tuple[object, ...], _Gen] = OrderedDict()
 _GEN_CACHE_SIZE = 32  # a deal has four live hands; more only keeps garbage alive
 
 
-def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool) -> _Gen:
+def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool, free_wild: bool = False) -> _Gen:
     """The generator for one hand, reused while the hand does not change (a seat is asked for its
     moves several times between two of its own plays)."""
-    key = (cnt, level, rules, canonical)
+    key = (cnt, level, rules, canonical, free_wild)
     gen = _GEN_CACHE.get(key)
     if gen is None:
-        gen = _Gen(cnt, level, rules, (wild_code(level),), free_wild=False, canonical=canonical)
+        wilds = (wild_code(level), BIG_JOKER) if free_wild else (wild_code(level),)
+        gen = _Gen(cnt, level, rules, wilds, free_wild=free_wild, canonical=canonical)
         _GEN_CACHE[key] = gen
         if len(_GEN_CACHE) > _GEN_CACHE_SIZE:
             _GEN_CACHE.popitem(last=False)
@@ -530,12 +531,14 @@ def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool
 
 def _resolved_candidates(cnt: list[int], level: int, rules: RuleSet, top: Combo | None) -> list[Move]:
     """火拼: candidate card sets from the templates (big jokers as wildcards too), each resolved by
-    classify — the strongest reading decides what the cards are, whatever template produced them."""
-    gen = _Gen(cnt, level, rules, (wild_code(level), BIG_JOKER), free_wild=True)
-    gen.run(None)
+    classify — the strongest reading decides what the cards are, whatever template produced them.
+
+    Filtering candidates by the top's type and key first is exact: a set whose strongest reading
+    beats the top is produced by that reading's own template, which passes the same filter."""
+    gen = _generator(tuple(cnt), level, rules, False, free_wild=True)
     seen: set[tuple[Card, ...]] = set()
     moves: list[Move] = []
-    for cards, _ in gen.out:
+    for cards, _ in gen.run(top):
         if cards in seen:
             continue
         seen.add(cards)

@@ -1,0 +1,76 @@
+"""The `guandan` command: vectors, moves, simulate/replay, bench — including bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from guandan.cli import _mount, app
+
+_mount()
+runner = CliRunner()
+
+
+def test_vectors_command(vectors_path: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["vectors", str(vectors_path)])
+    assert result.exit_code == 0, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert last.endswith(" 0 failed") and int(last.split()[0]) >= 162
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "X-1", "kind": "classify", "preset": "competition", "level": "2", "cards": "S3", '
+                   '"expect": "invalid"}\nnot json\n', encoding="utf-8")
+    result = runner.invoke(app, ["vectors", str(bad)])
+    assert result.exit_code == 2 and "bad.jsonl:2" in result.output
+    bad.write_text('{"id": "X-1", "kind": "classify", "preset": "competition", "level": "2", "cards": "S3", '
+                   '"expect": "invalid"}\n', encoding="utf-8")
+    result = runner.invoke(app, ["vectors", str(bad)])
+    assert result.exit_code == 1 and "FAIL X-1" in result.output and "0 passed, 1 failed" in result.output
+
+
+def test_moves_command() -> None:
+    result = runner.invoke(app, ["moves", "--hand", "S3 H3 C3 D4 D4 H2", "--level", "2"])
+    assert result.exit_code == 0, result.output
+    moves = json.loads(result.output)
+    assert {"cards": ["S3", "H3", "C3", "D4", "D4"], "combo": {"type": "full_house", "key": "3", "size": 5}} in moves
+    result = runner.invoke(app, ["moves", "--hand", "S3 H3 C3", "--top", "D4 C4", "--format", "protocol"])
+    assert result.exit_code == 0
+    assert json.loads(result.output) == [["PASS", "PASS", "PASS"]]
+    result = runner.invoke(app, ["moves", "--hand", "S3 XX"])
+    assert result.exit_code == 2 and "'XX' at position 2" in result.output
+    result = runner.invoke(app, ["moves", "--hand", "S3", "--preset", "nope"])
+    assert result.exit_code == 2 and "unknown preset" in result.output
+    result = runner.invoke(app, ["moves", "--hand", "S3", "--level", "1"])
+    assert result.exit_code == 2 and "level" in result.output
+
+
+def test_simulate_and_replay(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["simulate", "--agents", "greedy,random,greedy,random", "--deals", "3",
+                                 "--seed", "5", "--out", str(tmp_path), "--mode", "canonical"])
+    assert result.exit_code == 0, result.output
+    assert "deals 3" in result.output and "illegal actions 0" in result.output
+    record = tmp_path / "match-5-0.json"
+    result = runner.invoke(app, ["replay", str(record)])
+    assert result.exit_code == 0, result.output
+    assert "第1副" in result.output and "result 1-" in result.output
+    result = runner.invoke(app, ["replay", str(record), "--json"])
+    assert json.loads(result.output.strip().splitlines()[-1])["deals"] == 3
+    broken = tmp_path / "broken.json"
+    broken.write_text(record.read_text(encoding="utf-8").replace('"version": 1', '"version": 2'), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(broken)])
+    assert result.exit_code == 2 and "version" in result.output
+    result = runner.invoke(app, ["simulate", "--agents", "greedy,random"])
+    assert result.exit_code == 2 and "four" in result.output
+
+
+def test_bench_json() -> None:
+    result = runner.invoke(app, ["bench", "movegen", "--json", "--hands", "10"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    for key in ("lead_complete_mean_ms", "lead_complete_p99_ms", "lead_complete_moves_mean", "lead_canonical_mean_ms",
+                "follow_mean_us", "classify_per_s"):
+        assert figures[key] > 0
+    result = runner.invoke(app, ["bench", "deals", "--json", "--deals", "2"])
+    figures = json.loads(result.output)
+    assert figures["deals_per_s_complete"] > 0 and figures["deals_per_s_canonical"] > 0
