@@ -36,7 +36,7 @@ from ..core.match import MatchObservation, MatchState
 from ..core.rules import RuleSet
 from .errors import ProtocolError
 from .messages import EngineView, Message, MessageStream, deal_start_event, encode
-from .notation import check_rules, rank_str
+from .notation import check_rules
 from .worker import BotFailure, InlineBot, ProcessBot
 
 DEFAULT_TIMEOUT = 10.0
@@ -103,7 +103,6 @@ class ExternalAgent(Agent):
         self._stream = MessageStream(seats=())
         self._deal = -1  # the deal whose events were delivered…
         self._seen = 0  # …and how many of them
-        self._over_sent = True
 
     def configure(self, spec: str) -> None:
         self.module, self.cls, self.isolated, self.timeout = parse_spec(spec)
@@ -123,7 +122,7 @@ class ExternalAgent(Agent):
         old = self._stream
         self._stream = MessageStream(seats=(seat,), games=old.played_games + 1)
         self._stream.played_games, self._stream.victories, self._stream.draws = old.played_games, old.victories, old.draws
-        self._deal, self._seen, self._over_sent = -1, 0, True
+        self._deal, self._seen = -1, 0
 
     # --- bot calls ------------------------------------------------------------------------
     def _fail(self, failure: BotFailure) -> None:
@@ -154,22 +153,17 @@ class ExternalAgent(Agent):
     def _feed(self, events: Sequence[Event], view: Any) -> None:
         for e in events:
             if e.type == "deal_start":
-                self._deal, self._seen, self._over_sent = int((e.info or {})["index"]), 0, False
+                self._deal, self._seen = int((e.info or {})["index"]), 0
             elif e.type not in _MATCH_EVENTS:
                 self._seen += 1
-            if e.type == "deal_over":
-                self._over_sent = True
             for _, msg in self._stream.on_events([e], view):
                 self._deliver(msg)
 
     def _sync(self, obs: MatchObservation, upto: int | None = None) -> None:
         """Deliver the events of ``obs``'s deal (the first ``upto`` of them) not delivered yet."""
         if obs.deal_index != self._deal:
-            if not self._over_sent and obs.deal.prev_finish is not None:
-                # the host gave no events: the previous deal's end is known only by its order
-                end = {"type": "notify", "stage": "episodeOver", "order": list(obs.deal.prev_finish),
-                       "curRank": rank_str(self._stream.level), "restCards": []}
-                self._deliver(end)
+            # without on_events the previous deal's tail and its episodeOver never reach us: its
+            # restCards are unknown to this seat, and a made-up episodeOver would mislead the bot
             self._feed([deal_start_event(obs)], _OwnView(obs))
         events = obs.deal.events[: len(obs.deal.events) if upto is None else upto]
         self._feed(events[self._seen:], _OwnView(obs))

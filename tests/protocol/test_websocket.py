@@ -1,0 +1,178 @@
+"""The protocol over real loopback WebSockets: whole games with four conformance clients, our own
+client, malformed frames, out-of-range indexes, a disconnect mid-game, and bad connections."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from guandan.agents.base import make_agent
+from guandan.core.record import loads, replay
+from guandan.core.rules import preset
+from guandan.protocol.client import play
+from guandan.protocol.server import ProtocolServer
+
+from .conformance_bot import ConformanceBot
+from .helpers import bot_client, with_server
+
+
+def test_whole_game_four_conformance_clients(tmp_path: Path) -> None:
+    bots = [ConformanceBot(s) for s in range(4)]
+
+    async def body(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
+        return list(await asyncio.gather(*[bot_client(f"{url}/game/full", b) for b in bots]))
+
+    seen = asyncio.run(with_server(body, out_dir=tmp_path, config=None))
+    assert all(b.acts > 0 for b in bots)
+    assert [m["myPos"] for s in seen for m in s[:1]] == [0, 1, 2, 3]  # seats by connection order
+    last = seen[0][-1]
+    assert last["stage"] == "gameResult" and sum(last["victoryNum"]) == 2 and last["draws"] == 0
+    (record,) = sorted(tmp_path.iterdir())
+    assert record.name == "full-001.json"
+    data = loads(record.read_text(encoding="utf-8"))
+    assert data["result"]["ended"] and data["meta"]["protocol"] == "2020"
+    *_, (_, _, match) = list(replay(data))
+    assert match.ended and len(match.deals) == sum(1 for m in seen[0] if m["stage"] == "episodeOver")
+
+
+def test_our_client_plays_with_three_conformance_bots() -> None:
+    async def body(url: str, server: ProtocolServer) -> Any:
+        bots = [bot_client(f"{url}/game/mixed", ConformanceBot(s)) for s in range(3)]
+        ours = play(f"{url}/game/mixed", make_agent("greedy", 1), preset("competition"))
+        return await asyncio.gather(*bots, ours)
+
+    *_, report = asyncio.run(with_server(body, games=2))
+    assert report.fallbacks == 0 and report.errors == [] and report.acts > 0
+    assert report.result is not None and report.result["stage"] == "gameResult"
+    assert sum(report.result["victoryNum"]) + 2 * report.result["draws"] == 4  # two games, two winners each
+
+
+BAD_FRAMES: list[str | bytes] = [b"\xff\xfe", "not json", "[1, 2]", '{"x": 1}', '{"actIndex": -1}', '{"actIndex": "0"}',
+                                 '{"actIndex": true}', '{"actIndex": 1.5}']
+
+
+async def unruly_client(url: str, bot: ConformanceBot, errors: list[str]) -> None:
+    """On its first act, sends every bad frame and an out-of-range index, each answered by an error."""
+    first = True
+    async with connect(url) as ws:
+        try:
+            async for frame in ws:
+                msg = json.loads(frame)
+                if msg["type"] == "error":
+                    errors.append(msg["message"])
+                    continue
+                reply = bot.received_message(frame)
+                if msg["type"] != "act":
+                    continue
+                if first:
+                    first = False
+                    for bad in [*BAD_FRAMES, json.dumps({"actIndex": msg["indexRange"] + 1})]:
+                        await ws.send(bad)
+                        errors.append(f"sent {bad!r} -> " + json.loads(await ws.recv())["message"])
+                await ws.send(json.dumps({"actIndex": reply}))
+        except ConnectionClosed:
+            pass
+
+
+def test_malformed_frames_and_out_of_range_are_answered_and_waited_on(tmp_path: Path) -> None:
+    errors: list[str] = []
+    other: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> Any:
+        bots = [ConformanceBot(s) for s in range(4)]
+        tasks = [unruly_client(f"{url}/game/bad", bots[0], errors)]
+        tasks += [bot_client(f"{url}/game/bad", b, other) for b in bots[1:]]
+        await asyncio.gather(*tasks)
+        return bots
+
+    bots = asyncio.run(with_server(body, out_dir=tmp_path))
+    assert len(errors) == len(BAD_FRAMES) + 1 and all("answer again" in e for e in errors), errors
+    assert "not UTF-8" in errors[0] and "not JSON" in errors[1] and "outside 0…" in errors[-1]
+    assert other == []
+    assert all(b.stages["notify:gameResult"] == 1 for b in bots)
+    assert [p.name for p in tmp_path.iterdir()] == ["bad-001.json"]
+
+
+def test_frame_out_of_turn_gets_an_error() -> None:
+    async def body(url: str, server: ProtocolServer) -> list[str]:
+        errors: list[str] = []
+        conns = [await connect(f"{url}/game/turn") for _ in range(4)]
+        beginnings = [json.loads(await c.recv()) for c in conns]
+        assert [b["myPos"] for b in beginnings] == [0, 1, 2, 3]
+        room = server.rooms["turn"]
+        assert room.table is not None
+        mover, _ = room.table.act()
+        idle = conns[(mover + 1) % 4]
+        await idle.send('{"actIndex": 0}')
+        while True:
+            msg = json.loads(await idle.recv())
+            if msg["type"] == "error":
+                errors.append(msg["message"])
+                break
+        for c in conns:
+            await c.close()
+        return errors
+
+    (error,) = asyncio.run(with_server(body))
+    assert "turn" in error
+
+
+def test_disconnect_mid_game_aborts_only_that_room(tmp_path: Path) -> None:
+    async def quitter(url: str, bot: ConformanceBot, after_acts: int) -> None:
+        async with connect(url) as ws:
+            async for frame in ws:
+                reply = bot.received_message(frame)
+                if json.loads(frame)["type"] == "act":
+                    if bot.acts >= after_acts:
+                        return  # leaves without a word, in the middle of a deal
+                    await ws.send(json.dumps({"actIndex": reply}))
+
+    async def body(url: str, server: ProtocolServer) -> Any:
+        notices: list[list[str]] = [[], [], []]
+        tasks = [quitter(f"{url}/game/q", ConformanceBot(0), 3)]
+        tasks += [bot_client(f"{url}/game/q", ConformanceBot(s), notices[s - 1]) for s in (1, 2, 3)]
+        await asyncio.gather(*tasks)
+        # the server still serves: a fresh room with the same name plays to the end
+        bots = [ConformanceBot(s) for s in range(4)]
+        await asyncio.gather(*[bot_client(f"{url}/game/q", b) for b in bots])
+        return notices, bots, server
+
+    notices, bots, server = asyncio.run(with_server(body, out_dir=tmp_path))
+    assert all(len(n) == 1 and "aborted" in n[0] and "disconnected" in n[0] for n in notices), notices
+    assert server.aborted == ["q"]
+    assert all(b.stages["notify:gameResult"] == 1 for b in bots)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["q-001-aborted.json", "q-001.json"]
+    partial = loads((tmp_path / "q-001-aborted.json").read_text(encoding="utf-8"))
+    assert partial["meta"]["aborted"] and not partial["result"]["ended"]
+    list(replay(partial))  # the partial record is intact: it replays without error
+
+
+def test_bad_path_and_full_room_are_refused() -> None:
+    async def body(url: str, server: ProtocolServer) -> str:
+        with pytest.raises(InvalidStatus) as info:
+            await connect(f"{url}/play/x")
+        assert info.value.response.status_code == 404
+        conns = [await connect(f"{url}/game/full") for _ in range(4)]
+        async with connect(f"{url}/game/full") as fifth:
+            msg = json.loads(await fifth.recv())
+            with pytest.raises(ConnectionClosed):
+                await fifth.recv()
+        for c in conns:
+            await c.close()
+        return str(msg["message"])
+
+    assert "full" in asyncio.run(with_server(body))
+
+
+def test_server_refuses_huopin() -> None:
+    from guandan.protocol.errors import ProtocolError
+
+    with pytest.raises(ProtocolError, match="standard hand types"):
+        ProtocolServer(preset("huopin"))
