@@ -1,0 +1,73 @@
+"""Card counting (记牌): what a seat can know from its own hand and the public events alone.
+
+Every play is public, and so are the tribute (进贡), return (还贡) and anti-tribute (抗贡) cards, so
+each seat's card count is known exactly, the unseen cards are known as a multiset, and some of them
+are known to sit in a particular hand (a tribute card the receiver has not played yet). Passes are
+soft evidence and are kept as the last combo each seat declined to beat.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..core.cards import BIG_JOKER, Card, physical_deck
+from ..core.combos import Combo
+from ..core.match import MatchObservation
+
+FULL_DECK: Counter[Card] = Counter(pc.code for pc in physical_deck())
+
+
+@dataclass
+class Knowledge:
+    """What ``seat`` knows about the deal in progress."""
+
+    seat: int
+    counts: list[int]  # cards held by each seat now
+    unseen: Counter[Card]  # cards in the other three hands, as a multiset
+    known: list[Counter[Card]]  # cards known to be in a given other hand
+    played: Counter[Card] = field(default_factory=Counter)
+    declined: list[list[Combo]] = field(default_factory=lambda: [[], [], [], []])  # combos each seat passed on
+
+
+def read(obs: MatchObservation) -> Knowledge:
+    """Count the cards from ``obs`` (the seat's own observation: never another seat's hand)."""
+    deal = obs.deal
+    seat = deal.seat
+    counts = [27, 27, 27, 27]
+    known: list[Counter[Card]] = [Counter() for _ in range(4)]
+    played: Counter[Card] = Counter()
+    declined: list[list[Combo]] = [[], [], [], []]
+    top: Combo | None = None
+    for e in deal.events:
+        info = e.info or {}
+        if e.type in ("tribute", "return"):
+            for frm, to, card in info.get("result", []):
+                counts[frm] -= 1
+                counts[to] += 1
+                if known[frm][card]:
+                    known[frm][card] -= 1
+                known[to][card] += 1
+        elif e.type == "anti_tribute":
+            for s in info.get("seats", []):
+                known[s][BIG_JOKER] += 1
+        elif e.type == "play" and e.seat is not None:
+            counts[e.seat] -= len(e.cards)
+            played.update(e.cards)
+            for c in e.cards:
+                if known[e.seat][c]:
+                    known[e.seat][c] -= 1
+            top = e.combo
+        elif e.type == "pass" and e.seat is not None and top is not None:
+            declined[e.seat].append(top)
+        elif e.type in ("round_won", "lead"):
+            top = None
+    counts[seat] = len(deal.hand)
+    unseen = FULL_DECK - Counter(deal.hand) - played
+    known[seat] = Counter()
+    for s in range(4):
+        known[s] = +known[s]
+    return Knowledge(seat, counts, unseen, known, played, declined)
+
+
+__all__ = ["FULL_DECK", "Knowledge", "read"]
