@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, select
+from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -216,12 +216,14 @@ class Desk:
         table = state.standings()
         if self._written.get(row.id) != table:
             s.execute(delete(StandingRow).where(StandingRow.tournament_id == row.id))
-            s.add_all(StandingRow(tournament_id=row.id, team_id=x.team_id, rank=x.rank,
-                                  team_name=state.teams[x.team_id].name, club=state.teams[x.team_id].club,
-                                  match_points=x.match_points, opponents_points=x.opponents_points,
-                                  level_diff=x.level_diff, levels_gained=x.levels_gained, played=x.played,
-                                  wins=x.wins, draws=x.draws, losses=x.losses, byes=x.byes, as_of_seq=ev.seq)
-                      for x in table)
+            if table:  # Core bulk insert: one statement per change, not one ORM object per team
+                s.execute(insert(StandingRow), [
+                    {"tournament_id": row.id, "team_id": x.team_id, "rank": x.rank,
+                     "team_name": state.teams[x.team_id].name, "club": state.teams[x.team_id].club,
+                     "match_points": x.match_points, "opponents_points": x.opponents_points, "level_diff": x.level_diff,
+                     "levels_gained": x.levels_gained, "played": x.played, "wins": x.wins, "draws": x.draws,
+                     "losses": x.losses, "byes": x.byes, "as_of_seq": ev.seq}
+                    for x in table])
             self._written[row.id] = table
 
 

@@ -1,0 +1,120 @@
+"""The desk's web pages and JSON endpoints, through FastAPI's TestClient."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Callable
+
+import pytest
+from fastapi import FastAPI
+
+from guandan.tournament.desk import Desk
+from guandan.tournament.web import create_router
+
+from .conftest import SECRET
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # Starlette's notice that it prefers httpx2 over the pinned httpx
+    from fastapi.testclient import TestClient
+
+
+@pytest.fixture
+def client(desk: Desk) -> TestClient:
+    app = FastAPI()
+    app.include_router(create_router(desk, base_url="https://cup.example"))
+    return TestClient(app)
+
+
+@pytest.fixture
+def tid(desk: Desk, new_event: Callable[..., int]) -> int:
+    tid = new_event(5, rounds=2, first_round="rating")
+    desk.pair_next(tid)  # 1v3, 2v4, bye 5
+    return tid
+
+
+def test_west_enters_north_confirms(client: TestClient, desk: Desk, tid: int) -> None:
+    pin = desk.state(tid).pin(1, 1)
+    page = client.get(f"/t/{tid}/table/1/1")
+    assert page.status_code == 200 and "T1" in page.text and "West" in page.text and "missing" in page.text
+    form = {"home_level": "A", "away_level": "6", "passed_a": "home", "deals": "5"}
+    wrong = client.post(f"/t/{tid}/table/1/1/enter", data={**form, "pin": "x"})
+    assert wrong.status_code == 400 and "wrong PIN" in wrong.text
+    bad = client.post(f"/t/{tid}/table/1/1/enter", data={**form, "passed_a": "away", "pin": pin})
+    assert bad.status_code == 400 and "recorded at level A" in bad.text
+    assert desk.state(tid).table(1, 1).status == "missing"
+    ok = client.post(f"/t/{tid}/table/1/1/enter", data={**form, "pin": pin})
+    assert ok.status_code == 200 and "North" in ok.text and "confirms" in ok.text
+    assert desk.events(tid)[-1].actor == "web:west"
+    done = client.post(f"/t/{tid}/table/1/1/confirm", data={"pin": pin, "action": "confirm"})
+    assert done.status_code == 200 and "Confirmed" in done.text
+    st = desk.state(tid)
+    assert st.table(1, 1).status == "final" and st.table(1, 1).source == "confirmed"
+    again = client.post(f"/t/{tid}/table/1/1/enter", data={**form, "pin": pin})
+    assert again.status_code == 400 and "only the arbiter" in again.text
+
+
+def test_dispute_on_the_page(client: TestClient, desk: Desk, tid: int) -> None:
+    pin = desk.state(tid).pin(1, 2)
+    client.post(f"/t/{tid}/table/1/2/enter", data={"home_level": "9", "away_level": "8", "pin": pin})
+    res = client.post(f"/t/{tid}/table/1/2/confirm", data={"pin": pin, "action": "dispute", "reason": "8:9"})
+    assert res.status_code == 200 and "disputed" in res.text
+    assert desk.state(tid).table(1, 2).note == "8:9"
+
+
+def test_arbiter_dashboard(client: TestClient, desk: Desk, tid: int) -> None:
+    assert client.get(f"/t/{tid}/arbiter").status_code == 403
+    assert client.get(f"/t/{tid}/arbiter?key=wrong").status_code == 403
+    assert client.post(f"/t/{tid}/arbiter/pair", data={"key": "wrong"}).status_code == 403
+    page = client.get(f"/t/{tid}/arbiter?key={SECRET}")
+    assert page.status_code == 200
+    assert "Round 2 cannot be paired yet" in page.text and "result missing" in page.text
+    assert "Re-pair round 1" in page.text  # nothing entered yet
+    blocked = client.post(f"/t/{tid}/arbiter/pair", data={"key": SECRET})
+    assert blocked.status_code == 400 and "cannot be paired yet" in blocked.text
+    res = client.post(f"/t/{tid}/arbiter/repair", data={"key": SECRET, "reason": "swap"})
+    assert res.status_code == 200 and "re-paired" in res.text
+    form = {"key": SECRET, "round": "1", "reason": "slip"}
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "1", "levels": "K:7"})
+    assert res.status_code == 200 and "result set" in res.text and "Re-pair" not in res.text
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "2", "levels": "", "forfeit": "home"})
+    assert res.status_code == 200
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "9", "levels": "K:7"})
+    assert res.status_code == 404
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "1", "levels": "K:7", "deals": "many"})
+    assert res.status_code == 400 and "whole number" in res.text
+    res = client.post(f"/t/{tid}/arbiter/pair", data={"key": SECRET})
+    assert res.status_code == 200 and "Round 2 paired" in res.text
+    slips = client.get(f"/t/{tid}/arbiter/slips/2?key={SECRET}")
+    assert slips.status_code == 200 and slips.text.count("<svg") == 2
+    assert f"https://cup.example/t/{tid}/table/2/1" in slips.text
+    assert re.search(r"PIN <b>\d{4}</b>", slips.text)
+    assert client.get(f"/t/{tid}/arbiter/slips/2?key=no").status_code == 403
+
+
+def test_public_standings_and_json(client: TestClient, desk: Desk, tid: int) -> None:
+    page = client.get(f"/t/{tid}/standings")
+    assert page.status_code == 200 and 'http-equiv="refresh"' in page.text and "场分" in page.text
+    assert "round 1 in play" in page.text
+    assert client.get("/t/404/standings").status_code == 404
+    data = client.get(f"/api/t/{tid}/standings").json()
+    assert data["tiebreaks"] == ["match_points", "opponents_points", "level_diff", "levels_gained"]
+    assert data["standings"][0]["team"] == "T5" and data["standings"][0]["byes"] == 1
+    status = client.get(f"/api/t/{tid}/status").json()
+    assert status["tables_not_final"] == [1, 2] and len(status["pairing_blockers"]) == 2
+    state = desk.state(tid)
+    pin = state.pin(1, 1)
+    assert client.post(f"/api/t/{tid}/table/1/1/result", json={"pin": pin, "levels": ["J", "Q"]}).status_code == 200
+    res = client.post(f"/api/t/{tid}/table/1/1/confirm", json={"pin": "0", "action": "confirm"})
+    assert res.status_code == 400 and "wrong PIN" in res.json()["error"]
+    assert client.post(f"/api/t/{tid}/table/1/1/confirm", json={"pin": pin}).json() == {"status": "confirmed"}
+    res = client.post(f"/api/t/{tid}/table/1/2/result", json={"pin": state.pin(1, 2), "levels": ["J"]})
+    assert res.status_code == 400 and "two levels" in res.json()["error"]
+    rnd = client.get(f"/api/t/{tid}/rounds/1").json()
+    assert rnd["bye"] == 5 and rnd["tables"][0]["status"] == "final"
+    assert client.get(f"/api/t/{tid}/rounds/7").status_code == 404
+    assert client.get(f"/api/t/{tid}/log").status_code == 403
+    log = client.get(f"/api/t/{tid}/log?key={SECRET}").json()
+    assert log[0]["data"]["secret"] == "***" and log[-1]["type"] == "result_confirmed"
+    qr = client.get(f"/t/{tid}/table/1/1/qr.svg")
+    assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
