@@ -83,6 +83,12 @@ def _pos_rank(pos: int) -> int:
 
 _POPCOUNT = [bin(i).count("1") for i in range(32)]
 
+
+@lru_cache(maxsize=8192)
+def _sf_tops(mask: int, wilds: int) -> tuple[int, ...]:
+    """Tops of the 5-card windows that ``wilds`` wildcards can complete, for one suit's position mask."""
+    return tuple(top for top in range(5, 15) if 5 - _POPCOUNT[mask >> (top - 4) & 31] <= wilds)
+
 # rank indices of the sequence window of length n ending at position top (1 and 14 are both the ace)
 _WINDOWS = {(n, top): [_pos_rank(p) for p in range(top - n + 1, top + 1)] for n in range(1, 14) for top in range(n, 15)}
 
@@ -353,18 +359,15 @@ class _Gen:
         for s in range(4):
             # bit p set = the natural card of this suit at sequence position p (1 and 14: the ace)
             mask = 0
-            for r in range(13):
-                code = 4 * r + s
-                if cnt[code] and code != wc:
-                    mask |= 1 << (r + 2)
+            for r, n in enumerate(cnt[s:52:4]):
+                if n and 4 * r + s != wc:
+                    mask |= 4 << r
             if mask >> 14 & 1:
                 mask |= 2
-            if not mask:
-                continue
-            for top in range(max(5, min_top + 1), 15):
-                window = mask >> (top - 4) & 31
-                if 5 - _POPCOUNT[window] > W:
+            for top in _sf_tops(mask, W):
+                if top <= min_top:
                     continue
+                window = mask >> (top - 4) & 31
                 ranks = _WINDOWS[5, top]
                 present = [i for i in range(5) if window >> i & 1]
                 combo = self.mk(STRAIGHT_FLUSH, 5, top, suit=s)

@@ -80,6 +80,15 @@ class RuleSet:
     # --- validation and serialisation ---------------------------------------------------
     def __post_init__(self) -> None:
         _validate(self)
+        # RuleSets key the engine's caches; hashing every field on each lookup would dominate them
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        # string hashes differ between processes: rebuild (and rehash) instead of copying _hash
+        return (RuleSet.from_dict, (self.to_dict(),))
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
