@@ -164,3 +164,14 @@ def test_replay_rejects_a_broken_log() -> None:
         st.apply(Event(1, "deleted", {}))
     with pytest.raises(TournamentError, match="malformed created"):
         st.apply(Event(1, "created", {}))
+
+
+def test_verify_notices_a_tampered_projection(desk: Desk, new_event: NewEvent) -> None:
+    tid = new_event(2)
+    desk.pair_next(tid)
+    desk.override(tid, 1, 1, ResultSlip.parse("9:8"), reason="t")
+    desk.verify(tid)
+    with desk.engine.begin() as conn:
+        conn.execute(text("UPDATE tournament_standings SET match_points = 9 WHERE team_id = 2"))
+    with pytest.raises(TournamentError, match="differ from a replay"):
+        desk.verify(tid)

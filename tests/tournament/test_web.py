@@ -90,6 +90,8 @@ def test_arbiter_dashboard(client: TestClient, desk: Desk, tid: int) -> None:
     assert f"https://cup.example/t/{tid}/table/2/1" in slips.text
     assert re.search(r"PIN <b>\d{4}</b>", slips.text)
     assert client.get(f"/t/{tid}/arbiter/slips/2?key=no").status_code == 403
+    screen = client.get(f"/t/{tid}/standings").text
+    assert "after round 1" in screen and "round 2 in play" in screen
 
 
 def test_public_standings_and_json(client: TestClient, desk: Desk, tid: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -95,7 +96,7 @@ def new(
     match_points: Annotated[str | None, typer.Option(help="场分 win,draw,loss (default: the RuleSet's)")] = None,
     tiebreaks: Annotated[str, typer.Option(help="tie-break chain, comma-separated")] = ",".join(DEFAULT_TIEBREAKS),
     first_round: Annotated[str, typer.Option(help="random (seeded) or rating")] = "random",
-    seed: Annotated[int, typer.Option(help="seed of the random first-round draw (recorded)")] = 0,
+    seed: Annotated[int | None, typer.Option(help="seed of the random first-round draw (default: random; recorded)")] = None,
     club_wish: Annotated[bool, typer.Option("--club-apart/--club-any", help="avoid pairing teams of one club")] = True,
     bye_score: Annotated[str, typer.Option(help="a bye is scored as this win")] = "A:6",
     db: DbOpt = None,
@@ -117,7 +118,8 @@ def new(
             limits=RoundLimits(max_deals or None, max_minutes or None, pass_a_ends, warning if max_minutes else 0),
             lateness=LatenessRules(), match_points=(mp[0], mp[1], mp[2]),
             tiebreaks=tuple(_split(tiebreaks, "--tiebreaks")), first_round=first_round, avoid_same_club=club_wish,
-            bye_score=(level_name(level_value(bye[0])), level_name(level_value(bye[1]))), seed=seed, rules=rules)
+            bye_score=(level_name(level_value(bye[0])), level_name(level_value(bye[1]))),
+            seed=secrets.randbelow(10**6) if seed is None else seed, rules=rules)
     except GuandanError as e:
         _fail(str(e))
     with _desk(db) as desk:

@@ -24,7 +24,7 @@ from .errors import NotFoundError, TournamentError
 from .model import EventConfig, Team
 from .rounds import ResultSlip, level_name, level_value
 from .standings import Standing
-from .state import Event, RoundState, TournamentState
+from .state import Event, RoundState, TournamentState, replay
 
 
 class Desk:
@@ -68,8 +68,6 @@ class Desk:
 
     def verify(self, tid: int) -> TournamentState:
         """Replay the log from scratch and check the stored projections against it."""
-        from .state import replay
-
         with self.sessions() as s:
             row = self._row(s, tid)
             state = replay(self._events(s, tid, 0), tid)
@@ -137,14 +135,23 @@ class Desk:
 
     def enter_result(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, by: int | str,
                      actor: str = "player") -> None:
-        self._append(tid, "result_entered", self._result(round_no, table_no, slip, by=by), actor)
+        """``by``: the entering team (number or name); the other team of the table must confirm."""
+        data = self._result(round_no, table_no, slip, by=self._team_id(tid, by))
+        self._append(tid, "result_entered", data, actor)
 
     def confirm(self, tid: int, round_no: int, table_no: int, by: int | str, actor: str = "player") -> None:
-        self._append(tid, "result_confirmed", {"round": round_no, "table": table_no, "by": by}, actor)
+        data = {"round": round_no, "table": table_no, "by": self._team_id(tid, by)}
+        self._append(tid, "result_confirmed", data, actor)
 
     def dispute(self, tid: int, round_no: int, table_no: int, by: int | str, reason: str = "",
                 actor: str = "player") -> None:
-        self._append(tid, "result_disputed", {"round": round_no, "table": table_no, "by": by, "reason": reason}, actor)
+        data = {"round": round_no, "table": table_no, "by": self._team_id(tid, by), "reason": reason}
+        self._append(tid, "result_disputed", data, actor)
+
+    def _team_id(self, tid: int, ref: int | str) -> int:
+        """Names are resolved before logging, so the log always holds team numbers."""
+        with self._lock, self.sessions() as s:
+            return self._load(s, tid).team(ref).id
 
     def override(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, reason: str,
                  actor: str = "arbiter") -> None:
@@ -195,7 +202,9 @@ class Desk:
                     now = datetime.now(UTC)
                     self._write(s, row, state, Event(state.last_seq + 1, type_, data, actor, now.isoformat()), now)
                 return state
-            except (IntegrityError, OperationalError):
+            except (IntegrityError, OperationalError) as e:
+                if isinstance(e, OperationalError) and "locked" not in str(e):
+                    raise
                 # Another writer got the same sequence number first (or held the lock too long):
                 # forget what we cached and try once more against the newer log.
                 self._cache.pop(tid, None)

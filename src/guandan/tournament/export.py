@@ -91,10 +91,6 @@ def team_rows(state: TournamentState, round_no: int | None = None) -> list[dict[
     return sorted(out, key=lambda row: (row["Round"], row["Team"].casefold()))
 
 
-def audit_rows(state_events: Sequence[Any]) -> list[dict[str, Any]]:
-    return [e.to_dict() for e in state_events]
-
-
 def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Any] = ()) -> Path:
     """Standings (current, and after each completed round), tables by number and by team, the audit log."""
     wb = Workbook()

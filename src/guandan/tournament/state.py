@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import NotFoundError, TournamentError
-from .model import SIDES, EventConfig, Table, Team
+from .model import EventConfig, Table, Team
 from .pairing import Pairing, random_order, rating_order, swiss_pairing
 from .rounds import ResultSlip, RoundResult, fixed_result
 from .standings import Game, Standing, compute_standings
@@ -381,7 +381,3 @@ def replay(events: list[Event], tournament_id: int | None = None) -> TournamentS
     for ev in events:
         state.apply(ev)
     return state
-
-
-def side_name(side: int) -> str:
-    return SIDES[side]

@@ -70,13 +70,15 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                        refresh: Annotated[int, Query(ge=5, le=3600)] = 30) -> Response:
         try:
             state = load(tid)
-            rows = standings_rows(state, after_round)
+            # The venue screen shows complete rounds only: half a round of results would mislead the room.
+            through = after_round if after_round is not None else state.completed_rounds
+            rows = standings_rows(state, through)
         except GuandanError as e:
             return problem(request, e)
         rnd = state.current_round
         in_play = rnd if rnd and not state.rounds[rnd].complete else None
         return page(request, "standings.html", cfg=state.cfg, rows=rows, columns=STANDING_COLUMNS,
-                    through=after_round if after_round is not None else state.completed_rounds, in_play=in_play,
+                    through=through, in_play=in_play,
                     chain=describe_chain(state.cfg.tiebreaks), refresh=refresh)
 
     # ---- one table: West enters, North confirms -------------------------------------------------
