@@ -17,7 +17,7 @@ from guandan.server.table import Settings
 
 from .conftest import join, new_room
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(60)
 Frame = dict[str, Any]
 
 
