@@ -2,7 +2,7 @@
 // renders the frames it receives (its own seat's view, or the public view when spectating) and sends
 // actions the server checks again.
 import {
-  META, api, cardNode, cardValue, comboName, dropToken, el, hostTokenFor, init, placeName, rankOf, RANKS,
+  META, api, cardNode, cardText, cardValue, comboName, dropToken, el, hostTokenFor, init, placeName, rankOf, RANKS,
   sameCards, saveToken, t, tokenFor,
 } from "./common.js";
 
@@ -118,23 +118,26 @@ function renderLobby() {
 // --- table ------------------------------------------------------------------------------------
 function seatName(s) {
   const seat = S.room.seats[s];
-  return `${seat.name || `${t("Seat")} ${s + 1}`}`;
+  if (seat.kind === "bot") return `${t("bot")} ${s + 1} (${seat.tier})`;
+  return seat.name || `${t("Seat")} ${s + 1}`;
 }
+
+const cardsText = (cards) => (cards || []).map(cardText).join(" ");
 
 function describe(e) {
   const who = e.seat !== undefined ? seatName(e.seat) : "";
   switch (e.type) {
     case "deal_start": return `${t("Deal")} ${e.info.index + 1} · ${t("Level")} ${e.info.level === undefined ? "" : RANKS[e.info.level]}`;
-    case "first_lead": return `${who} ▶ ${e.cards ? e.cards.join(" ") : ""}`;
+    case "first_lead": return `${who} ▶ ${cardsText(e.cards)}`;
     case "lead": return `${who} ▶`;
-    case "play": return `${who}: ${comboName(e.combo)} ${e.cards.join(" ")}`;
+    case "play": return `${who}: ${comboName(e.combo)} ${cardsText(e.cards)}`;
     case "pass": return `${who}: ${t("Pass")}`;
     case "report": return `${who}: ${t("Reported")} ${e.info.count} ${t("cards left")}`;
     case "out": return `${who}: ${placeName(e.info.place)}`;
     case "round_won": return e.info.jiefeng ? `${seatName(e.info.leader)}: ${t("Partner takes the lead (接风)")}` : `${who} ▶`;
     case "anti_tribute": return t("Anti-tribute: no tribute");
-    case "tribute": return `${t("Tribute")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${c}`).join(", ")}`;
-    case "return": return `${t("Return a card")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${c}`).join(", ")}`;
+    case "tribute": return `${t("Tribute")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${cardText(c)}`).join(", ")}`;
+    case "return": return `${t("Return a card")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${cardText(c)}`).join(", ")}`;
     case "deal_over": return `${t("Deal over")}: ${e.info.finish.map(seatName).join(" > ")}`;
     case "deal_settled": return `${t("Result")} ${e.info.result} · ${t("Levels")} ${e.info.levels.map((x) => RANKS[x]).join(":")}`;
     case "match_over": return `${t("Match over")}`;
@@ -200,13 +203,16 @@ function renderTable() {
   renderSeat($("pos-left"), (me + 3) % 4);
   renderSeat($("pos-me"), me);
   const declarer = v.declarer === null ? "-" : `${t("Team")} ${v.declarer + 1}`;
-  $("info").replaceChildren(
+  $("info").replaceChildren(...[
     el("div", { id: "levels" }, `${t("Levels")}: ${t("Team")} 1 ${v.levels[0]} · ${t("Team")} 2 ${v.levels[1]}`),
     el("div", {}, `${t("Level")}: ${v.level} · ${t("Declarer")}: ${declarer}`),
     el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")} · ${t("Deal")} ${v.deal_index + 1}`),
     el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ") || "-"}`),
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
-  );
+    // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
+    el("div", { id: "tribute-info" }, S.events.filter((e) => ["tribute", "return", "anti_tribute"].includes(e.type))
+      .map((e) => el("div", { "data-type": e.type }, describe(e)))),
+  ].filter(Boolean));
   const log = $("log");
   log.replaceChildren(...S.events.slice(-40).reverse().map((e) => el("li", { "data-type": e.type }, describe(e))));
   renderCounter();
@@ -322,6 +328,7 @@ function showHint() {
   }
   render();
   $("msg").textContent = h.reason;
+  document.body.dataset.hints = String(Number(document.body.dataset.hints || 0) + 1);
 }
 
 function renderTimer() {
