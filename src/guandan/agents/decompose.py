@@ -120,19 +120,24 @@ class _Solver:
         self.best_plan: tuple[list[tuple[int, int]], list[int]] = ([], [])
         self.counts = counts
         self.wilds = wilds
+        self.caps = [t[1] for t in templates]
+        self.ranks = [[pos_rank(p) for p in range(t[3] - t[2] + 1, t[3] + 1)] for t in templates]
+        self.limit = NODE_LIMIT
 
-    def need(self, t: _Seq, counts: list[int]) -> int:
-        """Wildcards needed to complete template ``t``, or -1 when it would break a bomb or is empty."""
-        _, cap, k, top = t
+    def need(self, i: int, counts: list[int]) -> int:
+        """Wildcards needed to complete template ``i``, or -1 when it would break a bomb or is empty."""
+        cap = self.caps[i]
         need = 0
         naturals = 0
-        for p in range(top - k + 1, top + 1):
-            c = counts[pos_rank(p)]
+        for r in self.ranks[i]:
+            c = counts[r]
             if c >= 4:
                 return -1
             if c < cap:
                 need += cap - c
-            naturals += min(c, cap)
+                naturals += c
+            else:
+                naturals += cap
         return need if naturals else -1
 
     def leaf(self, counts: list[int], wilds: int) -> tuple[float, list[int]]:
@@ -153,32 +158,29 @@ class _Solver:
         score += _full_house_gain(c, values)
         return score, placed
 
-    def search(self, start: int, counts: list[int], wilds: int, chosen: list[tuple[int, int]], acc: float) -> None:
+    def search(self, cands: list[int], counts: list[int], wilds: int, chosen: list[tuple[int, int]], acc: float) -> None:
+        """Try the sequence templates in ``cands`` (indices, ascending: each set is tried once)."""
         self.nodes += 1
         leaf_score, placed = self.leaf(counts, wilds)
         if acc + leaf_score > self.best_score:
             self.best_score = acc + leaf_score
             self.best_plan = (list(chosen), placed)
-        if self.nodes >= NODE_LIMIT:
+        if self.nodes >= self.limit:
             return
-        for i in range(start, len(self.templates)):
-            t = self.templates[i]
-            need = self.need(t, counts)
-            if need < 0 or need > wilds:
-                continue
-            _, cap, k, top = t
+        feasible = [(i, n) for i in cands if 0 <= (n := self.need(i, counts)) <= wilds]
+        for j, (i, need) in enumerate(feasible):
+            _, cap, k, top = self.templates[i]
             taken = []
-            for p in range(top - k + 1, top + 1):
-                r = pos_rank(p)
+            for r in self.ranks[i]:
                 n = min(cap, counts[r])
                 counts[r] -= n
                 taken.append((r, n))
             chosen.append((i, need))
-            self.search(i, counts, wilds - need, chosen, acc + sequence_score(top, k))
+            self.search([x for x, _ in feasible[j:]], counts, wilds - need, chosen, acc + sequence_score(top, k))
             chosen.pop()
             for r, n in taken:
                 counts[r] += n
-            if self.nodes >= NODE_LIMIT:
+            if self.nodes >= self.limit:
                 return
 
 
@@ -216,7 +218,8 @@ def _sf_options(by_rank: list[list[Card]], wilds: int) -> list[tuple[int, int, i
 class Decomposer:
     """Decomposes hands for one RuleSet and level (cheap to build; keep one per deal)."""
 
-    def __init__(self, rules: RuleSet, level: int) -> None:
+    def __init__(self, rules: RuleSet, level: int, node_limit: int = NODE_LIMIT) -> None:
+        self.node_limit = node_limit
         self.rules = rules
         self.level = level
         self.stars = rules.bomb_order == "stars"
@@ -275,7 +278,8 @@ class Decomposer:
     def _solve(self, pools: list[list[Card]], wilds: list[Card]) -> tuple[float, list[Unit]]:
         counts = [len(p) for p in pools]
         solver = _Solver(counts, len(wilds), self.level, self.templates)
-        solver.search(0, list(counts), len(wilds), [], 0.0)
+        solver.limit = self.node_limit
+        solver.search(list(range(len(self.templates))), list(counts), len(wilds), [], 0.0)
         chosen, placed = solver.best_plan
         units: list[Unit] = []
         w = list(wilds)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..core.cards import lv
 from ..core.deal import Action
 from ..core.match import MatchObservation
+from ..core.rules import RuleSet, preset
 from ..names import combo_name
 
 
@@ -38,8 +39,21 @@ def _reason(action: Action, obs: MatchObservation) -> str:
     return f"管上 smallest play that beats: {combo_name(action.combo)}"
 
 
-def best_actions(obs: MatchObservation, legal: Sequence[Action], k: int = 3) -> list[Hint]:
-    """Up to ``k`` distinct suggestions, best first."""
+def best_actions(obs: MatchObservation, legal: Sequence[Action], k: int = 3, rules: RuleSet | None = None) -> list[Hint]:
+    """Up to ``k`` distinct suggestions, best first: the heuristic tier's own ranking (its hand
+    decomposition, partnership and bomb rules), with its reason. ``rules`` defaults to the
+    competition preset, whose hand types every preset shares; suggestions are always from ``legal``."""
+    if not legal or k <= 0:
+        return []
+    from .heuristic import HeuristicAgent
+
+    agent = HeuristicAgent(0)
+    agent.reset(obs.deal.seat, rules or preset("competition"))
+    return [Hint(s.action, s.reason) for s in agent.ranked(obs, legal, k)]
+
+
+def simple_rank(obs: MatchObservation, legal: Sequence[Action], k: int = 3) -> list[Hint]:
+    """A rule-of-thumb ranking with no hand plan (lowest play first): cheaper, for bulk annotation."""
     level = obs.deal.level
     hand_size = len(obs.deal.hand)
 

@@ -1,0 +1,190 @@
+"""Play duplicate deal pairs (and whole matches) between two agents, in parallel processes.
+
+Each pair plays one :class:`~guandan.arena.specs.DealSpec` twice: agent A at seats {0, 2} then at
+{1, 3}, with identical hands, levels, declarer, tribute situation and first leader. Work is split by
+pair index and gathered back in index order, so results do not depend on ``jobs``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from ..agents import Agent, make_agent
+from ..agents.runner import RunStats, run_match
+from ..core.match import MatchConfig, new_match
+from ..core.record import dumps
+from ..core.rules import RuleSet, preset
+from .specs import draw_spec
+
+T = TypeVar("T")
+MATCH_DEAL_CAP = 400  # a whole match that has not ended by then is scored as unfinished
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What both agents and the deals are: picklable, so workers rebuild everything from it."""
+
+    a: str
+    b: str
+    preset: str
+    seed: int
+    budget_a: float | None = None
+    budget_b: float | None = None
+    move_mode: str = "complete"
+    out: str | None = None  # directory for records
+
+    def rules(self) -> RuleSet:
+        return preset(self.preset)
+
+
+@dataclass
+class HalfResult:
+    a_seats: int  # 0: A sat at {0, 2}; 1: at {1, 3}
+    a_won: bool
+    a_points: float  # signed levels for A's team (升级数)
+    double: bool  # A won 1-2 (双上)
+    hands: tuple[tuple[int, ...], ...]  # the dealt hands, to check the duplicate pairing
+    finish: list[int]
+
+
+@dataclass
+class PairResult:
+    index: int
+    halves: list[HalfResult]
+    a_times: list[float] = field(default_factory=list)
+    b_times: list[float] = field(default_factory=list)
+    illegal_a: int = 0
+    illegal_b: int = 0
+    cpu_seconds: float = 0.0
+
+    @property
+    def a_score(self) -> float:
+        """A's share of the pair's deal wins: 0, ½ or 1."""
+        return sum(h.a_won for h in self.halves) / len(self.halves)
+
+    @property
+    def a_points(self) -> float:
+        return sum(h.a_points for h in self.halves) / len(self.halves)
+
+
+def _agents(setup: Setup, a_seats: int, tag: str) -> tuple[list[str], list[Agent]]:
+    names = [setup.a if s % 2 == a_seats else setup.b for s in range(4)]
+    agents = []
+    for s, name in enumerate(names):
+        budget = setup.budget_a if s % 2 == a_seats else setup.budget_b
+        # agent seeds never feed the deals: those come from draw_spec alone
+        agents.append(make_agent(name, f"arena-agent:{setup.seed}:{tag}:{s}", budget))
+    return names, agents
+
+
+def _collect(stats: RunStats, a_seats: int, pair: PairResult) -> None:
+    for s in range(4):
+        if s % 2 == a_seats:
+            pair.a_times.extend(stats.per_seat[s])
+            pair.illegal_a += stats.illegal[s]
+        else:
+            pair.b_times.extend(stats.per_seat[s])
+            pair.illegal_b += stats.illegal[s]
+    pair.cpu_seconds += stats.cpu_seconds
+
+
+def play_pair(setup: Setup, index: int) -> PairResult:
+    rules = setup.rules()
+    spec = draw_spec(setup.seed, index)
+    pair = PairResult(index, [])
+    for a_seats in (0, 1):
+        match = new_match(rules, f"arena:{setup.seed}:{index}", spec.config(setup.move_mode))
+        names, agents = _agents(setup, a_seats, f"{index}:{a_seats}")
+        stats = RunStats()
+        run_match(match, agents, stats=stats)
+        d = match.deals[0]
+        won = d.finish[0] % 2 == a_seats
+        up = float(d.settlement.upgrade)
+        pair.halves.append(HalfResult(a_seats, won, up if won else -up, won and d.settlement.partner_place == 2,
+                                      d.state.initial_hands, list(d.finish)))
+        _collect(stats, a_seats, pair)
+        if setup.out:
+            path = Path(setup.out) / f"pair-{index:06d}-{'ab'[a_seats]}.json"
+            path.write_text(dumps(match, names), encoding="utf-8")
+    return pair
+
+
+@dataclass
+class MatchResult:
+    index: int
+    a_seats: int
+    a_won: bool | None  # None: unfinished within the cap
+    deals: int
+    a_times: list[float] = field(default_factory=list)
+    b_times: list[float] = field(default_factory=list)
+    illegal_a: int = 0
+    illegal_b: int = 0
+    cpu_seconds: float = 0.0
+
+
+def play_full_match(setup: Setup, index: int) -> MatchResult:
+    """Match ``index // 2`` from level 2 to passing A, A at {0, 2} for even indices, {1, 3} for odd.
+    Both halves use the same match seed, so their deals are dealt from the same random streams."""
+    rules = setup.rules()
+    a_seats = index % 2
+    match = new_match(rules, f"arena-match:{setup.seed}:{index // 2}",
+                      MatchConfig(max_deals=MATCH_DEAL_CAP, move_mode=setup.move_mode))
+    names, agents = _agents(setup, a_seats, f"m{index}")
+    stats = RunStats()
+    run_match(match, agents, stats=stats)
+    won = None if match.winner is None else match.winner == a_seats
+    res = MatchResult(index, a_seats, won, len(match.deals))
+    tmp = PairResult(index, [])
+    _collect(stats, a_seats, tmp)
+    res.a_times, res.b_times = tmp.a_times, tmp.b_times
+    res.illegal_a, res.illegal_b, res.cpu_seconds = tmp.illegal_a, tmp.illegal_b, tmp.cpu_seconds
+    if setup.out:
+        (Path(setup.out) / f"match-{index:06d}.json").write_text(dumps(match, names), encoding="utf-8")
+    return res
+
+
+def _pairs_chunk(setup: Setup, indices: list[int]) -> list[PairResult]:
+    return [play_pair(setup, i) for i in indices]
+
+
+def _matches_chunk(setup: Setup, indices: list[int]) -> list[MatchResult]:
+    return [play_full_match(setup, i) for i in indices]
+
+
+def _chunks(indices: list[int], parts: int) -> list[list[int]]:
+    size = max(1, min(25, len(indices) // (parts * 4) or 1))
+    return [indices[i : i + size] for i in range(0, len(indices), size)]
+
+
+def run_parallel(fn: Callable[[Setup, list[int]], list[T]], setup: Setup, indices: Iterable[int], jobs: int) -> list[T]:
+    """``fn`` over chunks of ``indices`` in ``jobs`` spawned processes; results in index order."""
+    idx = list(indices)
+    if jobs <= 1 or len(idx) <= 1:
+        return fn(setup, idx)
+    ctx = multiprocessing.get_context("spawn")
+    out: list[T] = []
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        for part in pool.map(fn, [setup] * len(_chunks(idx, jobs)), _chunks(idx, jobs)):
+            out.extend(part)
+    return out
+
+
+def run_pairs(setup: Setup, start: int, count: int, jobs: int = 1) -> list[PairResult]:
+    if setup.out:
+        Path(setup.out).mkdir(parents=True, exist_ok=True)
+    return run_parallel(_pairs_chunk, setup, range(start, start + count), jobs)
+
+
+def run_matches(setup: Setup, count: int, jobs: int = 1) -> list[MatchResult]:
+    if setup.out:
+        Path(setup.out).mkdir(parents=True, exist_ok=True)
+    return run_parallel(_matches_chunk, setup, range(2 * count), jobs)
+
+
+__all__ = ["HalfResult", "MatchResult", "PairResult", "Setup", "play_full_match", "play_pair", "run_matches",
+           "run_pairs"]
