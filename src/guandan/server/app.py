@@ -20,7 +20,6 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import event
 
-from ..agents import agent_names
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
@@ -28,7 +27,7 @@ from ..names import PLACES, TYPE_NAMES
 from .i18n_web import LANGS, strings
 from .protocol import ProtocolError, error_frame, parse_message
 from .replays import import_record, replay_frames
-from .rooms import RoomConfig, default_bot_tier
+from .rooms import RoomConfig, bot_tiers, default_bot_tier
 from .store import Store
 from .table import ServiceError, Settings, TableService
 
@@ -118,7 +117,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     # --- lobby API ------------------------------------------------------------------------
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
-        return {"presets": list(PRESET_NAMES), "tiers": agent_names(), "default_tier": default_bot_tier(),
+        return {"presets": list(PRESET_NAMES), "tiers": bot_tiers(), "default_tier": default_bot_tier(),
                 "langs": list(LANGS), "combo_names": TYPE_NAMES, "places": {str(k): v for k, v in PLACES.items()}}
 
     @app.post("/api/rooms", status_code=201)

@@ -23,9 +23,14 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are r
 CODE_LENGTH = 6
 
 
+def bot_tiers() -> list[str]:
+    """The in-process bot tiers a seat can hold (external programs are not offered to rooms)."""
+    return [n for n in agent_names() if n != "external"]
+
+
 def default_bot_tier() -> str:
     """The strongest quick tier registered: heuristic when it exists, else greedy."""
-    return "heuristic" if "heuristic" in agent_names() else "greedy"
+    return "heuristic" if "heuristic" in bot_tiers() else "greedy"
 
 
 def _open_seats() -> list[str | None]:
@@ -59,7 +64,7 @@ class RoomConfig(BaseModel):
     def _bots(cls, v: list[str | None]) -> list[str | None]:
         if len(v) != 4:
             raise ValueError("bots needs one entry per seat (4), null for an open seat")
-        known = agent_names()
+        known = bot_tiers()
         for tier in v:
             if tier is not None and tier not in known:
                 raise ValueError(f"unknown bot tier {tier!r}; known: {', '.join(known)}")

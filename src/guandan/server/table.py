@@ -26,7 +26,7 @@ from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.match import MatchState
 from .protocol import Act, Auto, Hint, Ping, Resume, error_frame
-from .rooms import Room, RoomConfig, Seat, default_bot_tier, hash_token, new_code, new_token
+from .rooms import Room, RoomConfig, Seat, bot_tiers, default_bot_tier, hash_token, new_code, new_token
 from .store import Store
 from .wire import action_json, event_json, parse_action, public_view, seat_view
 
@@ -157,10 +157,8 @@ class TableService:
                 raise ServiceError(f"seat {seat} holds no bot", 409, "not_a_bot")
             room.seats[seat] = Seat()
         else:
-            from ..agents import agent_names
-
-            if tier not in agent_names():
-                raise ServiceError(f"unknown bot tier {tier!r}; known: {', '.join(agent_names())}")
+            if tier not in bot_tiers():
+                raise ServiceError(f"unknown bot tier {tier!r}; known: {', '.join(bot_tiers())}")
             if s.kind != "empty":
                 raise ServiceError(f"seat {seat} is taken", 409, "seat_taken")
             room.seats[seat] = Seat(kind="bot", name=f"{tier} bot", tier=tier)
