@@ -28,12 +28,17 @@ def run_match(
     max_actions: int = 200_000,
 ) -> MatchState:
     """Play until the match ends. An agent that returns an illegal action is counted and replaced
-    by the first legal action, so one bad bot never stalls a run."""
+    by the first legal action, so one bad bot never stalls a run.
+
+    Agents that define ``on_events(events, match)`` (protocol adapters, which must forward every
+    public event to the bot they wrap, including the end of a deal after their own last turn) are
+    called after every action with that action's events."""
     if len(agents) != 4:
         raise GuandanError("a match needs four agents")
     for seat, agent in enumerate(agents):
         agent.reset(seat, match.rules)
     stats = stats or RunStats()
+    listeners = [hook for agent in agents if callable(hook := getattr(agent, "on_events", None))]
     cpu0 = time.process_time()
     for _ in range(max_actions):
         if match.ended:
@@ -52,6 +57,8 @@ def run_match(
             stats.illegal[seat] += 1
             action = legal[0]
         events = match.apply(action)
+        for listener in listeners:
+            listener(events, match)
         if on_events is not None:
             on_events(action, events)
     else:
