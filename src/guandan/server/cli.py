@@ -31,6 +31,13 @@ def serve(
         settings.msg_rate = settings.msg_burst = 1e9
         settings.join_rate_per_min = settings.join_burst = 1e9
     app = create_app(db, settings)
+    import gc
+
+    # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
+    # start-up built and collecting the young generation less often keeps those pauses out of the
+    # action→broadcast tail.
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 100)
     typer.echo(f"guandan: serving on http://{host}:{port}", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
