@@ -15,11 +15,13 @@ for (let s = 0; s < 4; s++) {
 document.getElementById("create").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const deals = document.getElementById("deals").value;
+  const seed = document.getElementById("seed").value;
   const body = {
     preset: preset.value,
     timer: Number(document.getElementById("timer").value || 0),
     counter: document.getElementById("counter").checked,
     max_deals: deals ? Number(deals) : null,
+    seed: seed ? Number(seed) : null,
     bots: [0, 1, 2, 3].map((s) => document.getElementById(`bot-${s}`).value || null),
   };
   try {
