@@ -46,7 +46,11 @@ def event_json(e: Event) -> JSON:
 def _info_json(info: dict[str, Any]) -> JSON:
     out: JSON = {}
     for k, v in info.items():
-        if k in ("result", "cards") and isinstance(v, list):
+        if k == "level" and isinstance(v, int):
+            out[k] = LEVELS[v]  # levels travel as rank characters everywhere, as in the views
+        elif k == "levels" and isinstance(v, list):
+            out[k] = [LEVELS[x] if isinstance(x, int) else x for x in v]
+        elif k in ("result", "cards") and isinstance(v, list):
             # tribute/return/anti-tribute triples hold card codes in their last place
             out[k] = [[*x[:-1], card_str(x[-1])] if isinstance(x, list) and x else x for x in v]
         else:

@@ -127,7 +127,7 @@ const cardsText = (cards) => (cards || []).map(cardText).join(" ");
 function describe(e) {
   const who = e.seat !== undefined ? seatName(e.seat) : "";
   switch (e.type) {
-    case "deal_start": return `${t("Deal")} ${e.info.index + 1} · ${t("Level")} ${e.info.level === undefined ? "" : RANKS[e.info.level]}`;
+    case "deal_start": return `${t("Deal")} ${e.info.index + 1} · ${t("Level")} ${e.info.level}`;
     case "first_lead": return `${who} ▶ ${cardsText(e.cards)}`;
     case "lead": return `${who} ▶`;
     case "play": return `${who}: ${comboName(e.combo)} ${cardsText(e.cards)}`;
@@ -139,7 +139,7 @@ function describe(e) {
     case "tribute": return `${t("Tribute")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${cardText(c)}`).join(", ")}`;
     case "return": return `${t("Return a card")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${cardText(c)}`).join(", ")}`;
     case "deal_over": return `${t("Deal over")}: ${e.info.finish.map(seatName).join(" > ")}`;
-    case "deal_settled": return `${t("Result")} ${e.info.result} · ${t("Levels")} ${e.info.levels.map((x) => RANKS[x]).join(":")}`;
+    case "deal_settled": return `${t("Result")} ${e.info.result} · ${t("Levels")} ${e.info.levels.join(":")}`;
     case "match_over": return `${t("Match over")}`;
     default: return e.type;
   }
@@ -244,7 +244,7 @@ function renderSummary() {
   if (S.summary) {
     const i = S.summary.info;
     parts.push(el("div", {}, `${t("Deal over")}: ${i.finish.map((s, k) => `${placeName(k + 1)} ${seatName(s)}`).join(", ")}`),
-      el("div", {}, `${t("Result")}: ${i.result} · ${t("Levels")}: ${i.levels.map((x) => RANKS[x]).join(" : ")}`),
+      el("div", {}, `${t("Result")}: ${i.result} · ${t("Levels")}: ${i.levels.join(" : ")}`),
       el("button", { id: "summary-close", onclick: () => { S.summary = null; render(); } }, "OK"));
   }
   if (over) {
