@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei postgresql)
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
-  if ! dpkg -s "$pkg" >/dev/null 2>&1; then
+  # dpkg -s also succeeds for a removed package whose config files remain: ask for the real status
+  if [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != "install ok installed" ]; then
     missing+=("$pkg")
   fi
 done
