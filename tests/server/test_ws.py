@@ -3,7 +3,8 @@ spectators, tokens and rate limits. Bots are greedy with no pause so deals run f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,10 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from guandan.agents import base as agents_base
+from guandan.agents.base import Agent
+from guandan.core.deal import Action
+from guandan.core.match import MatchObservation
 from guandan.server.app import create_app
 from guandan.server.table import Settings
 
@@ -302,3 +307,29 @@ def test_message_rate_limit(tmp_path: Path) -> None:
                 ws.send_json({"type": "ping"})
             kinds = [recv_until(ws, lambda f: f["type"] in ("pong", "error"))["type"] for _ in range(4)]
     assert kinds == ["pong", "pong", "pong", "error"]
+
+
+class _Sleepy(Agent):
+    """A stand-in for a thinking tier: half a second per decision."""
+
+    name = "sleepy"
+
+    def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
+        time.sleep(0.5)
+        return legal[0]
+
+
+def test_a_thinking_bot_does_not_hold_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(agents_base._REGISTRY, "sleepy", lambda seed, budget: _Sleepy(seed, budget))
+    code = new_room(client, bots=[None, "sleepy", "sleepy", "sleepy"])
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
+        recv_until(ws, lambda g: g["type"] == "update" and g["seq"] == f["seq"] + 1)
+        t0 = time.perf_counter()
+        assert current_seq(ws) == f["seq"] + 1  # seat 1 is still thinking, yet the server answers at once
+        assert time.perf_counter() - t0 < 0.3
+        upd = recv_until(ws, lambda g: g["type"] == "update")
+        assert upd["action"]["seat"] == 1

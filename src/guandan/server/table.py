@@ -31,6 +31,7 @@ from .store import Store
 from .wire import action_json, event_json, parse_action, public_view, seat_view
 
 log = logging.getLogger("guandan.server")
+FAST_TIERS = frozenset({"random", "greedy"})  # decide in microseconds: called on the event loop directly
 JSON = dict[str, Any]
 
 
@@ -282,26 +283,32 @@ class TableService:
             await asyncio.sleep(delay)
         else:
             await asyncio.sleep(0)  # let the broadcast go out before the next move
-        self._bot_move(room, seat)
+        await self._bot_move(room, seat)
 
     async def _takeover(self, room: Room, seat: int, wait: float) -> None:
         await asyncio.sleep(wait)
         room.seats[seat].auto = True  # 托管: the player switches it off on return
         self.store.save_room(room)
         self._broadcast_room(room)
-        self._bot_move(room, seat)
+        await self._bot_move(room, seat)
 
-    def _bot_move(self, room: Room, seat: int) -> None:
+    async def _bot_move(self, room: Room, seat: int) -> None:
         match = room.match
         if match is None or match.to_move != seat or room.status != "playing":
             return
         agent = self._agent(room, seat)
         legal = match.legal_actions()
+        obs, seq = match.observation(seat), room.seq
         try:
-            action = agent.choose(match.observation(seat), legal)
+            if agent.name in FAST_TIERS:
+                action = agent.choose(obs, legal)
+            else:  # a thinking tier (search: ~1 s) must not hold every other table's event loop
+                action = await asyncio.to_thread(agent.choose, obs, legal)
         except Exception:  # a faulty bot must not stall the table
             log.exception("bot %s failed in room %s", agent.name, room.code)
             action = legal[0]
+        if room.seq != seq or match.to_move != seat or room.status != "playing":
+            return  # the table moved on while the bot thought
         if action not in legal:
             action = legal[0]
         self.act(room, action)
