@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
@@ -39,6 +39,7 @@ from .combos import (
     TRIPLE,
     Combo,
     _classify_cached,
+    _strongest,
     beats,
     make_combo,
 )
@@ -96,6 +97,10 @@ _WINDOWS = {(n, top): [_pos_rank(p) for p in range(top - n + 1, top + 1)] for n 
 _new_move = tuple.__new__
 
 
+def _always(cards: tuple[Card, ...], combo: Combo) -> bool:
+    return True
+
+
 def _combo_value(m: Move) -> int:
     return m[1].value  # type: ignore[union-attr]
 
@@ -139,6 +144,8 @@ class _Gen:
         self.singles = [_singles(x) for x in subs]  # distinct natural codes per rank
         self._groups: dict[tuple[int, int, bool], list[tuple[tuple[Card, ...], int]]] = {}
         self._bomb_moves: list[Move] | None = None
+        # 火拼 canonical mode: a representative must resolve to its template's reading (set by the caller)
+        self.accept: Callable[[tuple[Card, ...], Combo], bool] = _always
         self._follow: dict[tuple[str, int], tuple[list[int], list[Move]]] = {}
         self.out: list[Move] = []
 
@@ -259,19 +266,20 @@ class _Gen:
                                all_wild_pairs: list[tuple[Card, ...]],
                                joker_pairs: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
         """One full house per wildcard count: the lowest pair that completes it."""
-        W = self.W
-        best: dict[tuple[int, int], tuple[Card, ...]] = {}  # (wildcards, big jokers) -> cards
+        W, wc = self.W, self.wc
+        best: dict[tuple[int, int], tuple[Card, ...]] = {}  # (♥ level cards, big jokers) -> cards
         for tc, tw in triples:
-            for p in range(13):
-                if p != t:
-                    for pc, pw in pair_groups[p]:
-                        if tw + pw <= W and pw < 2 and (tw + pw, 0) not in best:
-                            best[tw + pw, 0] = tuple(sorted(tc + pc))
-            if W - tw >= 2 and (tw + 2, 0) not in best:
-                for wp in all_wild_pairs[:1]:
-                    best[tw + 2, 0] = tuple(sorted(tc + wp))
-            for jp in joker_pairs:
-                best.setdefault((tw, jp.count(BIG_JOKER)), tuple(sorted(tc + jp)))
+            options = [tc + pc for p in range(13) if p != t for pc, pw in pair_groups[p] if tw + pw <= W and pw < 2]
+            if W - tw >= 2:
+                options.extend(tc + wp for wp in all_wild_pairs)
+            options.extend(tc + jp for jp in joker_pairs)
+            combo = self.mk(FULL_HOUSE, 5, t)
+            for cards in options:
+                key = (cards.count(wc), cards.count(BIG_JOKER))
+                if key not in best:
+                    ordered = tuple(sorted(cards))
+                    if self.accept(ordered, combo):
+                        best[key] = ordered
         return list(best.values())
 
     def runs(self, type_: str, cap: int, kmin: int, kmax: int, size_want: int | None, minv: int) -> None:
@@ -298,11 +306,13 @@ class _Gen:
                 else:
                     combo = self.mk(type_, k * cap, top)
                 a_low = top - k + 1 == 1
-                if self.canonical:  # one representative per number of wildcards
-                    firsts: dict[int, tuple[Card, ...]] = {}
+                if self.canonical:  # one representative per wildcard use (♥ level cards, big jokers)
+                    firsts: dict[tuple[int, int], tuple[tuple[Card, ...], int]] = {}
                     for a, aw in acc:
-                        firsts.setdefault(aw, a)
-                    acc = [(a, aw) for aw, a in firsts.items()]
+                        key = (aw, a.count(BIG_JOKER))
+                        if key not in firsts and self.accept(tuple(sorted(a)), combo):
+                            firsts[key] = (a, aw)
+                    acc = list(firsts.values())
                 self.emit_all(combo, [tuple(sorted(a)) if aw or a_low else a for a, aw in acc])
 
     def straights(self, nmin: int, nmax: int, minv: int) -> None:
@@ -322,7 +332,7 @@ class _Gen:
                 combo = self.mk(STRAIGHT, n, top)
                 a_low = top == n
                 present = [i for i in range(n) if naturals[i]]
-                done: set[int] = set()  # canonical: wildcard counts already represented
+                done: set[tuple[Card, ...]] = set()  # canonical: wildcard uses already represented
                 for extra in range(W - len(missing) + 1):
                     for chosen in combinations(present, extra):
                         kept = [i for i in present if i not in chosen]
@@ -339,12 +349,14 @@ class _Gen:
                         for wt in wt_all[nw]:
                             if self.canonical:
                                 # one representative: the first suit choice that is not a flush
-                                if nw in done:
+                                if wt in done:
                                     continue
                                 first = next((nat for nat in product(*lists) if nat not in skip), None)
                                 if first is not None:
-                                    done.add(nw)
-                                    self.emit_all(combo, [tuple(sorted(first + wt))])
+                                    cards = tuple(sorted(first + wt))
+                                    if self.accept(cards, combo):
+                                        done.add(wt)
+                                        self.emit_all(combo, [cards])
                                 continue
                             if nw or a_low:
                                 sets = [tuple(sorted(nat + wt)) for nat in product(*lists) if nat not in skip]
@@ -371,15 +383,19 @@ class _Gen:
                 ranks = _WINDOWS[5, top]
                 present = [i for i in range(5) if window >> i & 1]
                 combo = self.mk(STRAIGHT_FLUSH, 5, top, suit=s)
+                done: set[tuple[Card, ...]] = set()  # canonical: wildcard uses already represented
                 for extra in range(W - (5 - len(present)) + 1):
                     for chosen in combinations(present, extra):
                         kept = tuple(4 * ranks[i] + s for i in present if i not in chosen)
                         if not kept:
                             continue
                         for wt in self.wt[5 - len(kept)]:
-                            self.out.append(_new_move(Move, (tuple(sorted(kept + wt)), combo)))
-                        if self.canonical:
-                            break
+                            cards = tuple(sorted(kept + wt))
+                            if self.canonical:
+                                if wt in done or not self.accept(cards, combo):
+                                    continue
+                                done.add(wt)
+                            self.out.append(_new_move(Move, (cards, combo)))
 
     def airplanes(self, size_want: int | None, minv: int) -> None:
         W = self.W
@@ -503,10 +519,10 @@ def legal_moves(
     canonical = mode == "canonical"
     if rules.declares:
         moves = _generator(tuple(cnt), level, rules, canonical).run(top)
+    elif canonical:
+        moves = _canonical(_classified_candidates(cnt, level, rules, top), wc)
     else:
         moves = _resolved_candidates(cnt, level, rules, top)
-        if canonical:
-            moves = _canonical(moves, wc)
     if top is not None:
         moves.append(PASS)
     return moves
@@ -524,6 +540,11 @@ def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool
     if gen is None:
         wilds = (wild_code(level), BIG_JOKER) if free_wild else (wild_code(level),)
         gen = _Gen(cnt, level, rules, wilds, free_wild=free_wild, canonical=canonical)
+        if canonical and free_wild:
+            def resolves_to(cards: tuple[Card, ...], combo: Combo) -> bool:
+                return combo in _classify_cached(cards, level, rules)
+
+            gen.accept = resolves_to
         _GEN_CACHE[key] = gen
         if len(_GEN_CACHE) > _GEN_CACHE_SIZE:
             _GEN_CACHE.popitem(last=False)
@@ -533,23 +554,53 @@ def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool
 
 
 def _resolved_candidates(cnt: list[int], level: int, rules: RuleSet, top: Combo | None) -> list[Move]:
-    """火拼: candidate card sets from the templates (big jokers as wildcards too), each resolved by
-    classify — the strongest reading decides what the cards are, whatever template produced them.
+    """火拼: the strongest reading decides what the cards are (§8.4).
 
-    Filtering candidates by the top's type and key first is exact: a set whose strongest reading
-    beats the top is produced by that reading's own template, which passes the same filter."""
+    The templates (big jokers as wildcards too) yield every reading of every card set, so the
+    readings are grouped by card set and resolved like :func:`classify` does: the strongest bomb,
+    else the highest key of each type. Following only needs the top's (type, size) templates above
+    its key and the bomb templates: a set whose resolved reading beats the top is produced by that
+    reading's own template, and only a bomb or a higher key of that type can displace it."""
     gen = _generator(tuple(cnt), level, rules, False, free_wild=True)
+    readings: dict[tuple[Card, ...], list[Combo]] = {}
+    for cards, combo in gen.run(top):
+        found = readings.get(cards)
+        if found is None:
+            readings[cards] = [combo]  # type: ignore[list-item]
+        else:
+            found.append(combo)  # type: ignore[arg-type]
+    moves: list[Move] = []
+    wc = wild_code(level)
+    big, hearts = cnt[BIG_JOKER], cnt[wc]
+    for cards, combos in readings.items():
+        # templates budget wildcards as a total, so two parts of one set may together take more
+        # ♥ level cards or big jokers than the hand holds (natural cards are never over-used)
+        if (BIG_JOKER in cards and cards.count(BIG_JOKER) > big) or (wc in cards and cards.count(wc) > hearts):
+            continue
+        for combo in combos if len(combos) == 1 else _strongest(set(combos)):
+            if beats(combo, top):
+                moves.append(_new_move(Move, (cards, combo)))
+    return moves
+
+
+def _classified_candidates(cnt: list[int], level: int, rules: RuleSet, top: Combo | None) -> list[Move]:
+    """火拼 canonical mode: one candidate per template and wildcard use, each resolved exactly by
+    classify (a truncated walk does not see every reading of a set, so its template readings
+    cannot be trusted for resolution)."""
+    gen = _generator(tuple(cnt), level, rules, True, free_wild=True)
+    wc = wild_code(level)
+    big, hearts = cnt[BIG_JOKER], cnt[wc]
     seen: set[tuple[Card, ...]] = set()
     moves: list[Move] = []
     for cards, _ in gen.run(top):
         if cards in seen:
             continue
         seen.add(cards)
-        if any(cards.count(c) > cnt[c] for c in set(cards)):
+        if (BIG_JOKER in cards and cards.count(BIG_JOKER) > big) or (wc in cards and cards.count(wc) > hearts):
             continue
         for combo in _classify_cached(cards, level, rules):
             if beats(combo, top):
-                moves.append(Move(cards, combo))
+                moves.append(_new_move(Move, (cards, combo)))
     return moves
 
 
