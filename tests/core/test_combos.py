@@ -62,9 +62,9 @@ def combo(cards: str, level: str, rules: RuleSet = COMPETITION, **spec: object) 
         ("DA S2 C3 H4 S5", "9", {("straight", "5", 5)}),
         ("DT SJ CQ DK HA", "9", {("straight", "A", 5)}),
         ("SK DA S2 C3 S4", "7", set()),
-        ("S2 D3 C4 H5 S6", "4", {("straight", "6", 5)}),
-        ("S3 D4 C5 H6 S7 D8", "2", set()),  # six cards
-        ("S3 D4 C5 H6 LJ", "2", set()),
+        ("C2 D3 S4 H5 C6", "4", {("straight", "6", 5)}),
+        ("C3 D4 S5 H6 C7 D8", "2", set()),  # six cards
+        ("C4 D5 S6 H7 LJ", "2", set()),
         # straight flush: the plain reading is not offered (sf_forced)
         ("C9 CT CJ CQ CK", "2", {("straight_flush", "K", 5, "C")}),
         # tubes and plates: exactly three pairs / two triples, natural order
@@ -72,10 +72,10 @@ def combo(cards: str, level: str, rules: RuleSet = COMPETITION, **spec: object) 
         ("CQ DQ CK DK CA DA", "8", {("tube", "A", 6)}),
         ("CK DK CA DA C2 D2", "8", set()),
         ("C4 D4 C5 D5 C6 D6", "5", {("tube", "6", 6)}),
-        ("C3 D3 C4 D4 C5 D5 C6 D6", "2", set()),
-        ("CA DA SA C2 D2 S2", "8", {("plate", "2", 6)}),
-        ("SK CK DK SA CA DA", "8", {("plate", "A", 6)}),
-        ("S3 D3 C3 S4 D4 C4 S5 D5 C5", "8", set()),
+        ("C5 D5 C6 D6 C7 D7 C8 D8", "2", set()),
+        ("CA CA DA C2 C2 D2", "8", {("plate", "2", 6)}),
+        ("SK SK DK SA SA DA", "8", {("plate", "A", 6)}),
+        ("S6 D6 C6 S7 D7 C7 S8 D8 C8", "3", set()),
         # bombs of 4 to 10 cards and four jokers
         ("S6 D6 C6 H6", "2", {("bomb", "6", 4)}),
         ("S6 S6 D6 D6 C6 C6 H6 H6 H2 H2", "2", {("bomb", "6", 10)}),
@@ -105,7 +105,7 @@ def test_classify_hand_types(cards: str, level: str, expected: set[tuple[object,
         ("S5 D5 H9", "9", {("triple", "5", 3)}),
         ("S5 D5 C5 H9", "9", {("bomb", "5", 4)}),
         # level-rank bombs: the wildcards are two of the eight level cards
-        ("S9 D9 C9 H9", "9", {("bomb", "9", 4)}),
+        ("ST DT CT HT", "T", {("bomb", "T", 4)}),
         # ambiguous: a 5-card bomb or a triple with a pair of wildcards
         ("SJ DJ CJ H4 H4", "4", {("bomb", "J", 5), ("full_house", "J", 5)}),
         # ambiguous full house: which rank the wildcard joins
@@ -160,9 +160,9 @@ def test_classify_returns_distinct_readings_strongest_first() -> None:
 @pytest.mark.parametrize(
     ("cards", "level", "expected"),
     [
-        ("S3 D4 C5 H6 S7 D8 C9", "2", {("straight", "9", 7)}),
-        ("S3 D3 S4 D4 S5 D5 S6 D6", "2", {("pair_run", "6", 8)}),
-        ("S3 D3 C3 S4 D4 C4", "2", {("triple_run", "4", 6)}),
+        ("C3 D4 S5 H6 C7 D8 S9", "2", {("straight", "9", 7)}),
+        ("C5 D5 C6 D6 C7 D7 C8 D8", "2", {("pair_run", "8", 8)}),
+        ("S9 D9 C9 ST DT CT", "2", {("triple_run", "T", 6)}),
         ("LJ LJ BJ", "2", {("three_jokers", "JOKERS", 3)}),
         ("LJ BJ BJ", "2", {("three_jokers", "JOKERS", 3)}),
         ("LJ BJ", "2", {("pair", "LJ", 2)}),  # the big joker as a small joker
@@ -184,7 +184,7 @@ def test_classify_huopin(cards: str, level: str, expected: set[tuple[object, ...
 
 
 def test_huopin_stars() -> None:
-    assert combo("S3 D3 C3 H3 S3 D3", "2", HUOPIN).stars == 6
+    assert combo("S5 D5 C5 H5 S5 D5", "2", HUOPIN).stars == 6
     chain = combo("S7 S7 D7 D7 C7 S8 S8 D8 D8 C8 S9 S9 D9 D9 C9", "2", HUOPIN)
     assert (chain.type, chain.x, chain.y, chain.stars) == ("chain_bomb", 5, 3, 8)
     assert combo("LJ LJ BJ", "2", HUOPIN).stars == 6
@@ -196,12 +196,12 @@ def test_huopin_stars() -> None:
 
 # strictly increasing, at level 6 (the wildcard is H6)
 SIZE_LADDER = [
-    "S3 D3 C3 H3",  # 4-card bomb
-    "SA DA CA HA",
+    "S7 D7 C7 H7",  # 4-card bomb
+    "SA SA DA CA",
     "S6 S6 D6 C6",  # level-rank bomb beats every other bomb of its size
     "S3 S3 D3 C3 H3",  # 5 cards
     "S6 S6 D6 D6 C6",
-    "SA S2 S3 S4 S5",  # lowest straight flush, above every 5-card bomb
+    "CA C2 C3 C4 C5",  # lowest straight flush, above every 5-card bomb
     "DT DJ DQ DK DA",
     "S4 S4 D4 D4 C4 C4",  # 6 cards
     "S4 S4 D4 D4 C4 C4 H4",
@@ -213,9 +213,9 @@ SIZE_LADDER = [
 
 # strictly increasing under bomb_order = "stars", at level 6
 STAR_LADDER = [
-    "S3 D3 C3 H3",  # 4★
+    "S7 D7 C7 H7",  # 4★
     "S3 S3 D3 C3 H3",  # 5★
-    "SA S2 S3 S4 S5",  # straight flush, between 5★ and 6★ [ASSUMPTION]
+    "CA C2 C3 C4 C5",  # straight flush, between 5★ and 6★ [ASSUMPTION]
     "LJ LJ BJ",  # the lowest 6★
     "S4 S4 D4 D4 C4 C4",  # 6★
     "S7 S7 D7 D7 S8 S8 D8 D8 S9 S9 D9 D9",  # 4相3连环: 7★ in 12 cards
@@ -256,10 +256,10 @@ def test_bomb_ladder(ladder: list[str], rules: RuleSet) -> None:
         ("S4 D4 C4 S2 D2", "S3 D3 C3 SA DA", "9", True),  # full house: the pair is ignored
         ("S4 D4 C4 S2 D2", "S4 D4 C4 SA DA", "9", False),
         ("C9 DT CJ SQ DK", "S8 D9 CT SJ DQ", "5", True),
-        ("DA S2 C3 H4 S5", "S2 D3 C4 H5 S6", "9", False),  # A-2-3-4-5 is the lowest straight
-        ("S3 D3 S4 D4 S5 D5", "SA DA S2 D2 S3 D3", "9", True),
-        ("S3 D3 C3 S4 D4 C4", "S3 D3 S4 D4 S5 D5", "9", False),  # plate vs tube
-        ("S2 S3 S4 S5 S6", "D2 D3 D4 D5 D6", "9", False),  # equal straight flushes, other suit
+        ("DA S2 C3 H4 S5", "C2 S3 D4 H5 C6", "9", False),  # A-2-3-4-5 is the lowest straight
+        ("H4 D4 H5 D5 H6 D6", "CA HA C2 H2 C3 H3", "9", True),
+        ("S4 D4 C4 S5 D5 C5", "H4 D4 H5 D5 H6 D6", "9", False),  # plate vs tube
+        ("H4 H5 H6 H7 H8", "C4 C5 C6 C7 C8", "9", False),  # equal straight flushes, other suit
     ],
 )
 def test_beats_non_bombs_and_singles(a: str, b: str, level: str, expected: bool) -> None:
@@ -267,8 +267,8 @@ def test_beats_non_bombs_and_singles(a: str, b: str, level: str, expected: bool)
 
 
 def test_huopin_compares_non_bombs_of_one_size_only() -> None:
-    five = combo("S3 D4 C5 H6 S7", "2", HUOPIN)
-    six = combo("S3 D4 C5 H6 S7 D8", "2", HUOPIN)
+    five = combo("C3 D4 S5 H6 C7", "2", HUOPIN)
+    six = combo("C3 D4 S5 H6 C7 D8", "2", HUOPIN)
     low_six = combo("S2 D3 C4 H5 S6 D7", "9", HUOPIN)
     assert not beats(six, five, HUOPIN) and not beats(five, six, HUOPIN)
     assert beats(six, low_six, HUOPIN)

@@ -44,14 +44,14 @@ def test_three_threes() -> None:
     assert len(moves("S3 S3 H3", "5", top="D2")) == 3
 
 
-def test_four_nines() -> None:
-    # S9 S9 D9 C9 at level 2: every distinct sub-multiset is a play:
-    # 3 singles + 4 pairs (S9S9, S9D9, S9C9, D9C9) + 3 triples + 1 bomb = 11 = 3*2*2 - 1.
-    assert len(moves("S9 S9 D9 C9", "2")) == 11
+def test_four_eights() -> None:
+    # S8 S8 D8 C8 at level 2: every distinct sub-multiset is a play:
+    # 3 singles + 4 pairs (S8S8, S8D8, S8C8, D8C8) + 3 triples + 1 bomb = 11 = 3*2*2 - 1.
+    assert len(moves("S8 S8 D8 C8", "2")) == 11
     # On a straight only the bomb, then PASS.
-    assert listing(moves("S9 S9 D9 C9", "2", top="S3 D4 C5 H6 S7")) == {("S9 S9 C9 D9", "bomb", "9")}
+    assert listing(moves("S8 S8 D8 C8", "2", top="C3 D4 S5 H6 C7")) == {("S8 S8 C8 D8", "bomb", "8")}
     # On a 5-card bomb nothing: PASS only.
-    assert moves("S9 S9 D9 C9", "2", top="S3 S3 D3 C3 H3") == [PASS]
+    assert moves("S8 S8 D8 C8", "2", top="S3 S3 D3 C3 H3") == [PASS]
 
 
 def test_a_natural_card_and_a_wildcard() -> None:
@@ -65,18 +65,18 @@ def test_a_natural_card_and_a_wildcard() -> None:
 
 
 def test_two_wildcards_alone() -> None:
-    # H2 H2 at level 2: a single level card and a pair of level cards (§2.4) = 2.
-    assert listing(moves("H2 H2", "2")) == {("H2", "single", "2"), ("H2 H2", "pair", "2")}
+    # H6 H6 at level 6: a single level card and a pair of level cards (§2.4) = 2.
+    assert listing(moves("H6 H6", "6")) == {("H6", "single", "6"), ("H6 H6", "pair", "6")}
 
 
-def test_four_spades_and_the_wildcard() -> None:
-    # S3 S4 S5 S6 H7 at level 7: 5 singles (H7 is a single 7) + 4 wildcard pairs (3, 4, 5, 6)
-    # + the five cards as straight flush 3-7 or 2-6 (never a plain straight) = 11.
+def test_four_diamonds_and_the_wildcard() -> None:
+    # D4 D5 D6 D7 H8 at level 8: 5 singles (H8 is a single 8) + 4 wildcard pairs (4, 5, 6, 7)
+    # + the five cards as straight flush 4-8 or 3-7 (never a plain straight) = 11.
     # Canonical: every one of these combos is made in one way only, so also 11.
-    ms = moves("S3 S4 S5 S6 H7", "7")
+    ms = moves("D4 D5 D6 D7 H8", "8")
     assert len(ms) == 11
-    assert {(t, k) for c, t, k in listing(ms) if len(c.split()) == 5} == {("straight_flush", "7"), ("straight_flush", "6")}
-    assert len(moves("S3 S4 S5 S6 H7", "7", mode="canonical")) == 11
+    assert {(t, k) for c, t, k in listing(ms) if len(c.split()) == 5} == {("straight_flush", "8"), ("straight_flush", "7")}
+    assert len(moves("D4 D5 D6 D7 H8", "8", mode="canonical")) == 11
 
 
 def test_a_broken_straight_and_a_wildcard() -> None:
