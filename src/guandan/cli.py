@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from .cliutil import fail
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
 from .core.errors import GuandanError
@@ -20,9 +21,6 @@ app = typer.Typer(help="掼蛋 (Guandan): rules engine, bots, arena, play and to
                   pretty_exceptions_enable=False)
 
 
-def fail(message: str, code: int = 2) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
 
 
 def get_rules(name: str):  # type: ignore[no-untyped-def]

@@ -12,6 +12,8 @@ import typer
 
 from .agents import make_agent
 from .agents.runner import RunStats, run_match
+from .cliutil import ensure_dir
+from .cliutil import fail as _fail
 from .core.cards import card_display
 from .core.deal import Action, Event
 from .core.errors import GuandanError
@@ -19,11 +21,6 @@ from .core.match import MatchConfig, new_match, team_levels_str
 from .core.record import dumps, loads, replay
 from .core.rules import PRESET_NAMES, preset
 from .names import PLACES, cards_display, combo_name
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def describe(action: Action | None, events: list[Event]) -> list[str]:
@@ -91,10 +88,7 @@ def simulate(
     if mode not in ("complete", "canonical"):
         _fail(f"--mode must be complete or canonical, not {mode!r}")
     if out is not None:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            _fail(f"cannot create {out}: {e.strerror}")
+        ensure_dir(out)
     played, matches, wins, results = 0, 0, Counter[str](), Counter[str]()
     stats = RunStats()
     t0 = time.perf_counter()

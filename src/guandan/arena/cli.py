@@ -10,6 +10,8 @@ from typing import Annotated, Any
 import typer
 
 from ..agents import agent_names
+from ..cliutil import ensure_dir
+from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from .report import summarize_matches, summarize_pairs, summarize_sprt, table
@@ -18,9 +20,6 @@ from .runner import PairResult, Setup, run_matches, run_pairs
 MODES = ("duplicate", "sprt", "match")
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _check_agent(option: str, name: str) -> None:
@@ -74,10 +73,7 @@ def arena_cmd(
     if sprt_batch < 2:
         _fail(f"--sprt-batch must be at least 2, not {sprt_batch}")
     if out is not None:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            _fail(f"cannot create {out}: {e.strerror}")
+        ensure_dir(out)
     setup = Setup(a, b, preset_name, seed, budget_a, budget_b, move_mode, str(out) if out else None)
     t0 = time.perf_counter()
     summary: dict[str, Any]

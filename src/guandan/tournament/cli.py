@@ -7,10 +7,11 @@ import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 
+from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from .desk import Desk
@@ -41,9 +42,6 @@ RoundOpt = Annotated[int, typer.Option("--round", "-r", help="round number")]
 TableOpt = Annotated[int, typer.Option("--table", "-t", help="table number")]
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 @contextmanager

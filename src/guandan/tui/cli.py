@@ -9,15 +9,11 @@ from typing import Annotated
 
 import typer
 
+from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..i18n import LANGUAGES, Translator, default_lang, translator
 from .session import Session, default_save_path
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def play(

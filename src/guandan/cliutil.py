@@ -1,0 +1,23 @@
+"""What every `guandan` sub-command shares: one way to report bad input (a message naming the
+problem on stderr, exit status 2, nothing changed) and to prepare an output folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def ensure_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) or fail with the reason."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"cannot create {path}: {e.strerror}")
+    return path
