@@ -147,6 +147,7 @@ class _Gen:
         # 火拼 canonical mode: a representative must resolve to its template's reading (set by the caller)
         self.accept: Callable[[tuple[Card, ...], Combo], bool] = _always
         self._follow: dict[tuple[str, int], tuple[list[int], list[Move]]] = {}
+        self._asked: set[tuple[str, int]] = set()
         self.out: list[Move] = []
 
     def mk(self, type_: str, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
@@ -462,14 +463,20 @@ class _Gen:
             # the plays of one (type, size) depend on the hand alone: cached, sorted by key value
             key = (top.type, top.size)
             entry = self._follow.get(key)
-            if entry is None:
+            if entry is None and key not in self._asked:
+                # first time: only the keys above the top (a cold hand often asks once)
+                self._asked.add(key)
                 self.out = []
-                self._non_bombs(top.type, -1, top.size)
-                moves = sorted(self.out, key=_combo_value)
-                entry = ([m[1].value for m in moves], moves)  # type: ignore[union-attr]
-                self._follow[key] = entry
-            values, moves = entry
-            self.out = moves[bisect_right(values, top.value):]
+                self._non_bombs(top.type, top.value, top.size)
+            else:
+                if entry is None:
+                    self.out = []
+                    self._non_bombs(top.type, -1, top.size)
+                    moves = sorted(self.out, key=_combo_value)
+                    entry = ([m[1].value for m in moves], moves)  # type: ignore[union-attr]
+                    self._follow[key] = entry
+                values, moves = entry
+                self.out = moves[bisect_right(values, top.value):]
         else:
             self.out = []
         minpow = top.power if top is not None else 0
