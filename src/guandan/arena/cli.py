@@ -46,9 +46,15 @@ def arena_cmd(
     sprt_beta: Annotated[float, typer.Option(help="SPRT: false-negative rate")] = 0.05,
     sprt_batch: Annotated[int, typer.Option(help="SPRT: pairs played between checks")] = 20,
     out: Annotated[Path | None, typer.Option(help="write one record file per played deal (or match) here")] = None,
+    path: Annotated[list[Path] | None, typer.Option("--path", help="a folder where external:module:Class bots are found")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
 ) -> None:
     """Compare agent A with agent B; every deal is played twice with the teams swapped (复式)."""
+    if path:
+        from ..protocol.adapter import add_bot_path
+
+        for p in path:
+            add_bot_path(str(p.resolve()))
     _check_agent("--a", a)
     _check_agent("--b", b)
     try:
@@ -74,7 +80,11 @@ def arena_cmd(
         _fail(f"--sprt-batch must be at least 2, not {sprt_batch}")
     if out is not None:
         ensure_dir(out)
-    setup = Setup(a, b, preset_name, seed, budget_a, budget_b, move_mode, str(out) if out else None)
+    bot_paths = tuple(str(p.resolve()) for p in path or ())
+    for p in path or ():
+        if not p.is_dir():
+            _fail(f"--path {p} is not a folder")
+    setup = Setup(a, b, preset_name, seed, budget_a, budget_b, move_mode, str(out) if out else None, bot_paths)
     t0 = time.perf_counter()
     summary: dict[str, Any]
     try:

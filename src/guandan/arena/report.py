@@ -34,7 +34,21 @@ def summarize_pairs(pairs: Sequence[PairResult], seed: int | str = 0) -> dict[st
         "b_decision_ms_p50": 1000 * percentile(b_times, 50),
         "b_decision_ms_p95": 1000 * percentile(b_times, 95),
         "cpu_seconds_per_deal": sum(p.cpu_seconds for p in pairs) / deals if deals else 0.0,
+        **_bot_failures(pairs),
     }
+
+
+def _bot_failures(results: Sequence[PairResult] | Sequence[MatchResult]) -> dict[str, Any]:
+    """External (2020-protocol) bots' crashes, timeouts, invalid replies and fallbacks, per side."""
+    out: dict[str, Any] = {}
+    for side in ("a", "b"):
+        total: dict[str, int] = {}
+        for r in results:
+            for k, v in getattr(r, f"bot_failures_{side}").items():
+                total[k] = total.get(k, 0) + v
+        if total:
+            out[f"{side}_bot_failures"] = total
+    return out
 
 
 def summarize_sprt(pairs: Sequence[PairResult], p0: float, p1: float, alpha: float, beta: float,
@@ -62,6 +76,7 @@ def summarize_matches(results: Sequence[MatchResult]) -> dict[str, Any]:
         "a_decision_ms_p50": 1000 * percentile(a_times, 50),
         "a_decision_ms_p95": 1000 * percentile(a_times, 95),
         "cpu_seconds_per_deal": sum(r.cpu_seconds for r in results) / deals if deals else 0.0,
+        **_bot_failures(results),
     }
 
 

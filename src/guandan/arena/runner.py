@@ -37,6 +37,7 @@ class Setup:
     budget_b: float | None = None
     move_mode: str = "complete"
     out: str | None = None  # directory for records
+    bot_paths: tuple[str, ...] = ()  # where external:module:Class bots are found (--path)
 
     def rules(self) -> RuleSet:
         return preset(self.preset)
@@ -61,6 +62,8 @@ class PairResult:
     illegal_a: int = 0
     illegal_b: int = 0
     cpu_seconds: float = 0.0
+    bot_failures_a: dict[str, int] = field(default_factory=dict)  # external bots: crashes, timeouts, …
+    bot_failures_b: dict[str, int] = field(default_factory=dict)
 
     @property
     def a_score(self) -> float:
@@ -73,6 +76,11 @@ class PairResult:
 
 
 def _agents(setup: Setup, a_seats: int, tag: str) -> tuple[list[str], list[Agent]]:
+    if setup.bot_paths:  # worker processes start fresh: make external bot modules importable here too
+        from ..protocol.adapter import add_bot_path
+
+        for path in setup.bot_paths:
+            add_bot_path(path)
     names = [setup.a if s % 2 == a_seats else setup.b for s in range(4)]
     agents = []
     for s, name in enumerate(names):
@@ -80,6 +88,18 @@ def _agents(setup: Setup, a_seats: int, tag: str) -> tuple[list[str], list[Agent
         # agent seeds never feed the deals: those come from draw_spec alone
         agents.append(make_agent(name, f"arena-agent:{setup.seed}:{tag}:{s}", budget))
     return names, agents
+
+
+def _close(agents: list[Agent], a_seats: int, into: PairResult | MatchResult) -> None:
+    """Count external bots' failures (crash, timeout, invalid reply, fallback) per side — reported
+    apart from illegal actions, since the adapter replaced them with legal ones — and stop them."""
+    for s, agent in enumerate(agents):
+        counters = getattr(agent, "stats", None)
+        if callable(counters):
+            side = into.bot_failures_a if s % 2 == a_seats else into.bot_failures_b
+            for k, v in counters().items():
+                side[k] = side.get(k, 0) + int(v)
+        agent.close()
 
 
 def _collect(stats: RunStats, a_seats: int, pair: PairResult) -> None:
@@ -108,6 +128,7 @@ def play_pair(setup: Setup, index: int) -> PairResult:
         pair.halves.append(HalfResult(a_seats, won, up if won else -up, won and d.settlement.partner_place == 2,
                                       d.state.initial_hands, list(d.finish)))
         _collect(stats, a_seats, pair)
+        _close(agents, a_seats, pair)
         if setup.out:
             path = Path(setup.out) / f"pair-{index:06d}-{'ab'[a_seats]}.json"
             path.write_text(dumps(match, names), encoding="utf-8")
@@ -125,6 +146,8 @@ class MatchResult:
     illegal_a: int = 0
     illegal_b: int = 0
     cpu_seconds: float = 0.0
+    bot_failures_a: dict[str, int] = field(default_factory=dict)
+    bot_failures_b: dict[str, int] = field(default_factory=dict)
 
 
 def play_full_match(setup: Setup, index: int) -> MatchResult:
@@ -141,6 +164,7 @@ def play_full_match(setup: Setup, index: int) -> MatchResult:
     res = MatchResult(index, a_seats, won, len(match.deals))
     tmp = PairResult(index, [])
     _collect(stats, a_seats, tmp)
+    _close(agents, a_seats, res)
     res.a_times, res.b_times = tmp.a_times, tmp.b_times
     res.illegal_a, res.illegal_b, res.cpu_seconds = tmp.illegal_a, tmp.illegal_b, tmp.cpu_seconds
     if setup.out:

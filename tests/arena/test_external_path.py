@@ -1,0 +1,46 @@
+"""`guandan arena --b external:module:Class --path DIR`: a 2020-protocol bot found on a folder plays
+duplicate deals in worker processes (issue: the adapter's module must be importable there too)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from guandan.cli import _mount, app
+
+_mount()
+BOTS = Path(__file__).resolve().parents[1] / "protocol"
+
+
+def test_arena_with_an_external_bot_on_a_path() -> None:
+    result = CliRunner().invoke(app, [
+        "arena", "--a", "greedy", "--b", "external:conformance_bot:ConformanceBot", "--path", str(BOTS),
+        "--deals", "2", "--jobs", "2", "--json",  # complete moves: the conformance bot checks actionList against them
+    ])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output.strip().splitlines()[-1])
+    assert report["deal_pairs"] == 2 and report["illegal_actions"] == 0
+    # the bot really played: its failures are counted apart, and there were none
+    assert report["b_bot_failures"] == {"crashes": 0, "timeouts": 0, "invalid": 0, "fallbacks": 0}
+    assert "a_bot_failures" not in report
+
+
+def test_arena_reports_a_crashing_external_bot(tmp_path: Path) -> None:
+    (tmp_path / "crashy.py").write_text(
+        "class Bot:\n    def received_message(self, message: str) -> int:\n        raise RuntimeError('boom')\n",
+        encoding="utf-8")
+    result = CliRunner().invoke(app, [
+        "arena", "--a", "greedy", "--b", "external:crashy:Bot", "--path", str(tmp_path),
+        "--deals", "1", "--move-mode", "canonical", "--json",
+    ])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output.strip().splitlines()[-1])
+    assert report["illegal_actions"] == 0  # the adapter played a legal move instead
+    assert report["b_bot_failures"]["crashes"] >= 1
+
+
+def test_arena_path_must_be_a_folder(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["arena", "--b", "greedy", "--path", str(tmp_path / "nope")])
+    assert result.exit_code == 2 and "is not a folder" in result.output
