@@ -142,7 +142,7 @@ class _Gen:
         self.subs = subs
         self.n_nat = [len(x) - 1 for x in subs]  # natural cards per rank
         self.singles = [_singles(x) for x in subs]  # distinct natural codes per rank
-        self._groups: dict[tuple[int, int, bool], list[tuple[tuple[Card, ...], int]]] = {}
+        self._groups: dict[tuple[int, int, bool, bool], list[tuple[tuple[Card, ...], int]]] = {}
         self._bomb_moves: list[Move] | None = None
         # 火拼 canonical mode: a representative must resolve to its template's reading (set by the caller)
         self.accept: Callable[[tuple[Card, ...], Combo], bool] = _always
@@ -153,11 +153,12 @@ class _Gen:
     def mk(self, type_: str, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
         return make_combo(type_, size, key, self.level, self.stars, suit, x, y)
 
-    def group(self, r: int, k: int, part: bool = False) -> list[tuple[tuple[Card, ...], int]]:
+    def group(self, r: int, k: int, part: bool = False, every: bool = False) -> list[tuple[tuple[Card, ...], int]]:
         """Ways to make k cards of rank r: (sorted cards, wildcards used). A play made of wildcards
         alone stands for level cards (§2.4), so an all-wildcard group of another rank is only allowed
-        as a ``part`` of a larger template (a run position, a wing)."""
-        key = (r, k, part)
+        as a ``part`` of a larger template (a run position, a wing). ``every``: all natural
+        sub-multisets even in canonical mode."""
+        key = (r, k, part, every)
         found = self._groups.get(key)
         if found is not None:
             return found
@@ -169,7 +170,7 @@ class _Gen:
                 continue
             if nk == 0 and not (part or self.free_wild or r == self.level or self.rules.allow_wild_underdeclare):
                 continue
-            nats = subs[nk][:1] if self.canonical else subs[nk]
+            nats = subs[nk][:1] if self.canonical and not every else subs[nk]
             if w:
                 for wt in self.wt[w]:
                     res.extend((tuple(sorted(nat + wt)), w) for nat in nats)
@@ -269,18 +270,32 @@ class _Gen:
         """One full house per wildcard count: the lowest pair that completes it."""
         W, wc = self.W, self.wc
         best: dict[tuple[int, int], tuple[Card, ...]] = {}  # (♥ level cards, big jokers) -> cards
-        for tc, tw in triples:
-            options = [tc + pc for p in range(13) if p != t for pc, pw in pair_groups[p] if tw + pw <= W and pw < 2]
-            if W - tw >= 2:
-                options.extend(tc + wp for wp in all_wild_pairs)
-            options.extend(tc + jp for jp in joker_pairs)
-            combo = self.mk(FULL_HOUSE, 5, t)
-            for cards in options:
-                key = (cards.count(wc), cards.count(BIG_JOKER))
-                if key not in best:
-                    ordered = tuple(sorted(cards))
-                    if self.accept(ordered, combo):
-                        best[key] = ordered
+        rejected: set[tuple[int, int]] = set()
+        combo = self.mk(FULL_HOUSE, 5, t)
+        for again in (False, True):
+            if again:
+                # 火拼: when the first natural cards of the triple and the pair share one suit, the
+                # wildcards can complete a straight flush, the strongest reading (§8.4), so the set
+                # is no full house; other cards of the same ranks may be, so the wildcard uses that
+                # were rejected are retried with every natural choice
+                rejected -= best.keys()
+                if not rejected:
+                    break
+                triples = self.group(t, 3, every=True)
+                pair_groups = [self.group(p, 2, every=True) if pair_groups[p] else [] for p in range(13)]
+            for tc, tw in triples:
+                options = [tc + pc for p in range(13) if p != t for pc, pw in pair_groups[p] if tw + pw <= W and pw < 2]
+                if W - tw >= 2:
+                    options.extend(tc + wp for wp in all_wild_pairs)
+                options.extend(tc + jp for jp in joker_pairs)
+                for cards in options:
+                    key = (cards.count(wc), cards.count(BIG_JOKER))
+                    if key not in best and (not again or key in rejected):
+                        ordered = tuple(sorted(cards))
+                        if self.accept(ordered, combo):
+                            best[key] = ordered
+                        else:
+                            rejected.add(key)
         return list(best.values())
 
     def runs(self, type_: str, cap: int, kmin: int, kmax: int, size_want: int | None, minv: int) -> None:
