@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from itertools import product
+from itertools import combinations, product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -32,6 +32,7 @@ from guandan.core import (
     classify,
     format_cards,
     legal_moves,
+    parse_cards,
     physical_deck,
     preset,
     wild_code,
@@ -266,6 +267,66 @@ def test_canonical_is_one_move_per_combo_and_wildcard_use(name: str, data: st.Da
         keys = [key(m) for m in canonical]
         assert len(keys) == len(set(keys)), f"two canonical moves share a key: {show(hand, level, top)}"
         assert set(keys) == {key(m) for m in complete}, show(hand, level, top)
+
+
+@st.composite
+def wild_heavy_hand(draw: st.DrawFn, level: int) -> list[Card]:
+    """Both ♥ level cards, one or two big jokers, and up to eight cards of two or three neighbouring
+    ranks in two suits: where the suits of the natural cards decide what a set resolves to."""
+    low = draw(st.integers(1, 12))
+    ranks = [_pos_rank(p) for p in range(low, min(low + draw(st.integers(2, 3)), 15))]
+    suits = draw(st.lists(st.integers(0, 3), min_size=2, max_size=2, unique=True))
+    wc = wild_code(level)
+    pool = sorted({4 * r + s for r in ranks for s in suits} - {wc})
+    naturals = draw(st.lists(st.sampled_from(pool), min_size=3, max_size=8)) if pool else []
+    cnt = Counter(naturals)
+    hand = [c for c in sorted(cnt) for _ in range(min(2, cnt[c]))]
+    return sorted([*hand, wc, wc, *[BIG_JOKER] * draw(st.integers(1, 2))])
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+@fast(60)
+@given(data=st.data())
+def test_canonical_with_many_wildcards(name: str, data: st.DataObject) -> None:
+    """Three or four wildcards in huopin (two ♥ level cards and big jokers), where the natural cards
+    a representative takes decide whether it resolves to its template (§8.4)."""
+    rules = RULESETS[name]
+    salted(data, name)
+    level = data.draw(st.integers(0, 12), label="level")
+    wc = wild_code(level)
+    hand = data.draw(wild_heavy_hand(level), label="hand")
+
+    def key(m: Move) -> tuple[Combo | None, int, int]:
+        return (m.combo, m.cards.count(wc), m.cards.count(BIG_JOKER))
+
+    complete = legal_moves(hand, None, level, rules, mode="complete")
+    canonical = legal_moves(hand, None, level, rules, mode="canonical")
+    assert set(canonical) <= set(complete), show(hand, level, None)
+    assert len({key(m) for m in canonical}) == len(canonical), show(hand, level, None)
+    missing = {key(m) for m in complete} - {key(m) for m in canonical}
+    assert not missing, f"{show(hand, level, None)}: no canonical move for {sorted(map(str, missing))[:4]}"
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_canonical_exhaustively_on_a_small_universe(name: str) -> None:
+    """Every hand of both ♥ 2s, one or two big jokers and up to five of S3 H3 S4 H4 S5 D5 at level 2."""
+    rules = RULESETS[name]
+    universe = parse_cards("S3 H3 S4 H4 S5 D5")
+    wc = wild_code(0)
+
+    def key(m: Move) -> tuple[Combo | None, int, int]:
+        return (m.combo, m.cards.count(wc), m.cards.count(BIG_JOKER))
+
+    for size in range(6):
+        for naturals in combinations(universe, size):
+            for big in (1, 2):
+                hand = sorted([*naturals, wc, wc, *[BIG_JOKER] * big])
+                complete = set(legal_moves(hand, None, 0, rules, mode="complete"))
+                canonical = legal_moves(hand, None, 0, rules, mode="canonical")
+                assert set(canonical) <= complete, show(hand, 0, None)
+                assert len({key(m) for m in canonical}) == len(canonical), show(hand, 0, None)
+                missing = {key(m) for m in complete} - {key(m) for m in canonical}
+                assert not missing, f"{show(hand, 0, None)}: no canonical move for {sorted(map(str, missing))[:4]}"
 
 
 # ---------------------------------------------------------------------------------------------
