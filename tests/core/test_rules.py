@@ -189,3 +189,13 @@ def test_a_ruleset_is_immutable_and_hashable() -> None:
     with pytest.raises(AttributeError):
         rules.jiefeng = "next_player"  # type: ignore[misc]
     assert len({preset("competition"), preset("competition"), preset("huopin")}) == 2
+
+
+def test_name_cannot_be_overridden() -> None:
+    import pytest
+
+    from guandan.core.errors import RuleSetError
+    from guandan.core.rules import preset
+
+    with pytest.raises(RuleSetError, match="'name'"):
+        preset("competition", name="huopin")

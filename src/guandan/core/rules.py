@@ -266,8 +266,10 @@ _PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def preset(name: str, **overrides: Any) -> RuleSet:
+def preset(name: str, /, **overrides: Any) -> RuleSet:
     """A named preset, optionally with keys overridden (validated; unknown keys are errors)."""
+    if "name" in overrides:
+        raise RuleSetError("'name' is the preset a RuleSet starts from; choose another preset instead of overriding it")
     if name not in _PRESETS:
         raise RuleSetError(f"unknown preset {name!r}; presets: {', '.join(PRESET_NAMES)}")
     values = {k: _coerce(k, v) for k, v in _checked(dict(_PRESETS[name], **overrides)).items()}
