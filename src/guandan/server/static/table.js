@@ -128,7 +128,7 @@ function describe(e) {
   const who = e.seat !== undefined ? seatName(e.seat) : "";
   switch (e.type) {
     case "deal_start": return `${t("Deal")} ${e.info.index + 1} · ${t("Level")} ${e.info.level}`;
-    case "first_lead": return `${who} ▶ ${cardsText(e.cards)}`;
+    case "first_lead": return e.cards && e.cards.length ? `${who} ${t("leads first; flipped card")} ${cardsText(e.cards)}` : `${who} ▶`;
     case "lead": return `${who} ▶`;
     case "play": return `${who}: ${comboName(e.combo)} ${cardsText(e.cards)}`;
     case "pass": return `${who}: ${t("Pass")}`;
