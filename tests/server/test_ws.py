@@ -333,3 +333,51 @@ def test_a_thinking_bot_does_not_hold_the_event_loop(client: TestClient, monkeyp
         assert time.perf_counter() - t0 < 0.3
         upd = recv_until(ws, lambda g: g["type"] == "update")
         assert upd["action"]["seat"] == 1
+
+
+def test_readings_answer_the_plays_of_a_selection(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A view too long to send whole (火拼 leads reach 80,000 plays) lists no plays and sets
+    legal_complete false; the client asks for the plays of its selection with a readings frame."""
+    from guandan.server import wire
+
+    monkeypatch.setattr(wire, "LEGAL_INLINE_MAX", 1)
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, lambda f: f["type"] in ("update", "snapshot") and f["view"] is not None
+                       and f["view"]["to_move"] == 0 and f["view"].get("can_play"))
+        view = f["view"]
+        assert view["legal_complete"] is False and not any(a["kind"] == "play" for a in view["legal"])
+        pair = next((c for c in view["hand"] if view["hand"].count(c) == 2 and c not in ("LJ", "BJ")), None)
+        single = [view["hand"][-1]]
+        ws.send_json({"type": "readings", "cards": single})
+        r = recv_until(ws, lambda f: f["type"] == "readings")
+        assert r["cards"] == single and r["seq"] == f["seq"]
+        assert all(a["kind"] == "play" and a["cards"] == single for a in r["actions"])
+        if view["top"] is None:  # leading: any single is a play
+            assert [a["combo"]["type"] for a in r["actions"]] == ["single"]
+        if pair is not None and view["top"] is None:
+            ws.send_json({"type": "readings", "cards": [pair, pair]})
+            r2 = recv_until(ws, lambda f: f["type"] == "readings")
+            assert [a["combo"]["type"] for a in r2["actions"]] == ["pair"]
+        not_held = next(c for c in (f"{s}{k}" for s in "SHCD" for k in "23456789TJQKA") if c not in view["hand"])
+        ws.send_json({"type": "readings", "cards": [not_held]})
+        err = recv_until(ws, lambda f: f["type"] == "error")
+        assert "do not hold" in err["message"]
+        ws.send_json({"type": "readings", "cards": ["ZZ"]})
+        assert "ZZ" in recv_until(ws, lambda f: f["type"] == "error")["message"]
+        if r["actions"]:  # an answered reading is a real action
+            ws.send_json(act_frame(r["actions"][0], f["seq"]))
+            upd = recv_until(ws, lambda f: f["type"] == "update")
+            assert upd["action"]["seat"] == 0 and upd["action"]["cards"] == single
+
+
+def test_views_carry_the_whole_legal_list_when_it_fits(client: TestClient) -> None:
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        assert f["view"]["legal_complete"] is True
+        assert f["view"]["can_play"] == any(a["kind"] == "play" for a in f["view"]["legal"])

@@ -47,12 +47,21 @@ class Resume(_Msg):
     since: int = Field(ge=0)
 
 
+class Readings(_Msg):
+    """The legal plays of exactly these cards (their readings that beat the top), for a view whose
+    ``legal`` list was too long to send whole (``legal_complete`` false, e.g. 火拼 leads)."""
+
+    type: Literal["readings"]
+    cards: list[Annotated[str, Field(min_length=2, max_length=3)]] = Field(max_length=27)
+
+
 class Ping(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Act | Hint | Auto | Resume | Ping, Field(discriminator="type")]
-_ADAPTER: TypeAdapter[Act | Hint | Auto | Resume | Ping] = TypeAdapter(ClientMessage)
+ClientFrame = Act | Hint | Auto | Resume | Readings | Ping
+ClientMessage = Annotated[ClientFrame, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[ClientFrame] = TypeAdapter(ClientMessage)
 
 
 class ProtocolError(Exception):
@@ -63,7 +72,7 @@ class ProtocolError(Exception):
         self.code = code
 
 
-def parse_message(text: str | bytes) -> Act | Hint | Auto | Resume | Ping:
+def parse_message(text: str | bytes) -> ClientFrame:
     if len(text) > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:

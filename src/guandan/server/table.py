@@ -25,10 +25,10 @@ from ..core import record
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.match import MatchState
-from .protocol import Act, Auto, Hint, Ping, Resume, error_frame
+from .protocol import Auto, ClientFrame, Hint, Ping, Readings, Resume, error_frame
 from .rooms import Room, RoomConfig, Seat, bot_tiers, default_bot_tier, hash_token, new_code, new_token
 from .store import Store
-from .wire import action_json, event_json, parse_action, public_view, seat_view
+from .wire import action_json, event_json, parse_action, public_view, readings_of, seat_view
 
 log = logging.getLogger("guandan.server")
 FAST_TIERS = frozenset({"random", "greedy"})  # decide in microseconds: called on the event loop directly
@@ -350,7 +350,7 @@ class TableService:
             self._broadcast_room(room)
             self.schedule(room)
 
-    def handle(self, conn: Connection, msg: Act | Hint | Auto | Resume | Ping) -> None:
+    def handle(self, conn: Connection, msg: ClientFrame) -> None:
         """One validated client frame. Refusals answer an error frame and change nothing."""
         room = conn.room
         if isinstance(msg, Ping):
@@ -378,6 +378,14 @@ class TableService:
             return
         if match.to_move != seat:
             conn.send(error_frame("not_your_turn", f"it is seat {match.to_move}'s turn, not yours (seat {seat})"))
+            return
+        if isinstance(msg, Readings):
+            try:
+                actions = readings_of(match, seat, msg.cards)
+            except GuandanError as e:
+                conn.send(error_frame("illegal", str(e)))
+                return
+            conn.send({"type": "readings", "seq": room.seq, "cards": msg.cards, "actions": actions})
             return
         if isinstance(msg, Hint):
             obs = match.observation(seat)

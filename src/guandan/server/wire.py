@@ -6,11 +6,12 @@ actions). Nothing here reads another seat's hand: hidden cards cannot reach a fr
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..core.cards import Card, card_str, parse_card
-from ..core.combos import resolve_combo
+from ..core.combos import beats, classify, resolve_combo
 from ..core.deal import Action, Event
 from ..core.errors import GuandanError
 from ..core.match import MatchObservation, MatchState
@@ -73,14 +74,38 @@ def parse_action(match: MatchState, seat: int, kind: str, cards: Sequence[str], 
     return Action(kind, seat, codes, resolved)
 
 
+LEGAL_INLINE_MAX = 3000  # a longer legal list (火拼 leads reach 80,000) is answered per selection
+
+
 def seat_view(obs: MatchObservation, *, with_events: bool) -> JSON:
-    """What one seat sees: its hand and (when it is to move) its legal actions."""
+    """What one seat sees: its hand and (when it is to move) its legal actions. When there are more
+    than LEGAL_INLINE_MAX, only the non-play actions are listed, ``legal_complete`` is false, and the
+    client asks for the plays of its selection with a ``readings`` frame."""
     view = public_view(obs, with_events=with_events)
     d = obs.deal
     view["seat"] = d.seat
     view["hand"] = cards_json(d.hand)
-    view["legal"] = [action_json(a) for a in d.legal]
+    complete = len(d.legal) <= LEGAL_INLINE_MAX
+    view["legal"] = [action_json(a) for a in d.legal if complete or a.kind != "play"]
+    view["legal_complete"] = complete
+    view["can_play"] = any(a.kind == "play" for a in d.legal)
     return view
+
+
+def readings_of(match: MatchState, seat: int, cards: Sequence[str]) -> list[JSON]:
+    """The legal plays of exactly ``cards`` for the seat to move: each reading that beats the top.
+    Raises GuandanError naming a bad card or a card the seat does not hold."""
+    deal = match.deal
+    if deal is None or deal.phase != "play":
+        raise GuandanError("readings are for the play phase")
+    codes = tuple(sorted(parse_card(t) for t in cards))
+    hand = Counter(deal.hands[seat])  # the requester's own hand (observation() would rebuild every legal move)
+    missing = [card_str(c) for c, n in Counter(codes).items() if hand[c] < n]
+    if missing:
+        raise GuandanError(f"you do not hold {' '.join(missing)}")
+    top = deal.top_combo
+    return [action_json(Action("play", seat, codes, c)) for c in classify(codes, deal.level, match.rules)
+            if beats(c, top, match.rules)]
 
 
 def public_view(obs: MatchObservation, *, with_events: bool) -> JSON:

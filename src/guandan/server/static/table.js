@@ -50,6 +50,8 @@ function onFrame(f) {
     applyUpdate(f);
   } else if (f.type === "catchup") {
     for (const u of f.updates) applyUpdate({ ...u, view: f.view });
+  } else if (f.type === "readings") {
+    S.readings = { key: [...f.cards].sort().join(" "), seq: f.seq, actions: f.actions };
   } else if (f.type === "hint") {
     S.hints = f.hints; S.hintIndex = 0; showHint();
     return;
@@ -168,7 +170,21 @@ function selectedCards() { return [...S.selected].map((i) => S.view.hand[i]); }
 
 function legalPlays() { return (S.view.legal || []).filter((a) => a.kind === "play"); }
 
-function myTurn() { return S.me !== null && S.view && S.view.to_move === S.me && (S.view.legal || []).length > 0; }
+// The legal plays of exactly the selected cards. A view whose list was too long to send whole
+// (legal_complete false, e.g. 火拼 leads) is answered per selection by a "readings" frame:
+// null means the answer is on its way.
+function playsFor(sel) {
+  if (S.view.legal_complete !== false) return legalPlays().filter((a) => sameCards(a.cards, sel));
+  if (!sel.length) return [];
+  const key = [...sel].sort().join(" ");
+  if (S.readings && S.readings.seq === S.seq && S.readings.key === key) return S.readings.actions;
+  if (S.asked !== `${S.seq}:${key}`) { S.asked = `${S.seq}:${key}`; send({ type: "readings", cards: sel }); }
+  return null;
+}
+
+function myTurn() {
+  return S.me !== null && S.view && S.view.to_move === S.me && ((S.view.legal || []).length > 0 || !!S.view.can_play);
+}
 
 function renderSeat(box, s) {
   const v = S.view;
@@ -289,9 +305,12 @@ function renderHand() {
     $("play").textContent = t("Play");
     const sel = selectedCards();
     if (turn) {
-      const matches = legalPlays().filter((a) => sameCards(a.cards, sel));
+      const found = playsFor(sel);
+      const pending = found === null;
+      const matches = found || [];
       canPlay = matches.length === 1;
-      if (sel.length && !matches.length) msg.textContent = t("Not a legal play");
+      if (pending) msg.textContent = "…";
+      else if (sel.length && !matches.length) msg.textContent = t("Not a legal play");
       else if (matches.length > 1) {
         msg.textContent = t("Choose the reading");
         for (const a of matches) readings.append(el("button", { class: "reading", onclick: () => act(a) }, comboName(a.combo)));
@@ -344,7 +363,7 @@ $("play").onclick = () => {
   const kind = legal.length ? legal[0].kind : null;
   const match = (kind === "tribute" || kind === "return")
     ? legal.find((a) => sel.length === 1 && a.cards[0] === sel[0])
-    : legalPlays().find((a) => sameCards(a.cards, sel));
+    : (playsFor(sel) || [])[0];
   if (match) act(match);
 };
 $("pass").onclick = () => send({ type: "act", kind: "pass", cards: [], seq: S.seq });
