@@ -7,8 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,25 +14,15 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from guandan.server import bench
+
 from .conftest import free_port
 
 pytestmark = pytest.mark.timeout(120)
 
 
 def start_server(port: int, data: Path) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--port", str(port),
-           "--data", str(data), "--bot-delay-ms", "0"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise AssertionError(f"the server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
-            return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("the server did not start")
+    return bench.start_server(port, str(data))  # the same start-up the server benchmark uses
 
 
 def next_turn(ws: ClientConnection) -> dict[str, Any]:

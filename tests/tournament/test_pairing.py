@@ -10,6 +10,8 @@ import pytest
 from guandan.tournament.errors import TournamentError
 from guandan.tournament.pairing import random_order, rating_order, swiss_pairing
 
+from .brute import pairable
+
 
 def _pairs(*pairs: tuple[int, int]) -> set[frozenset[int]]:
     return {frozenset(p) for p in pairs}
@@ -74,17 +76,6 @@ def test_impossible_pairing_is_explained() -> None:
         swiss_pairing([1], {}, set())
 
 
-def _perfect_exists(teams: list[int], met: set[frozenset[int]], had_bye: set[int]) -> bool:
-    """Brute force: is there a pairing with no rematch (and an allowed bye when odd)?"""
-    def rec(rest: list[int]) -> bool:
-        if not rest:
-            return True
-        a = rest[0]
-        return any(frozenset((a, b)) not in met and rec([x for x in rest[1:] if x != b]) for b in rest[1:])
-
-    if len(teams) % 2 == 0:
-        return rec(teams)
-    return any(t not in had_bye and rec([x for x in teams if x != t]) for t in teams)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -95,7 +86,7 @@ def test_finds_a_pairing_whenever_one_exists(seed: int) -> None:
     met = {frozenset(p) for p in itertools.combinations(teams, 2) if rng.random() < 0.55}
     had_bye = {t for t in teams if rng.random() < 0.4}
     pts = {t: rng.randrange(0, 7) for t in teams}
-    exists = _perfect_exists(teams, met, had_bye)
+    exists = pairable(teams, met, had_bye)
     try:
         p = swiss_pairing(teams, pts, met, had_bye)
     except TournamentError:
