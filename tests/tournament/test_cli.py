@@ -127,3 +127,13 @@ def test_mounted_under_the_guandan_command() -> None:
     assert res.exit_code == 0, res.output
     for command in ("new", "register", "pair", "result", "confirm", "standings", "export", "slips"):
         assert command in res.output
+
+
+def test_only_new_creates_a_database(tmp_path: Path) -> None:
+    """A mistyped --db must not leave an empty database (or folders) behind."""
+    missing = tmp_path / "nowhere" / "events.db"
+    code, out = run(f"sqlite:///{missing}", "standings", "1")
+    assert code == 2 and "no tournament database" in out and str(missing) in out
+    assert not missing.parent.exists()
+    code, out = run("notaurl::", "list")
+    assert code == 2 and "not a database URL" in out

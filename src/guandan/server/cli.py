@@ -12,7 +12,7 @@ import typer
 
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
     db: Annotated[str | None, typer.Option(help="database URL (default: SQLite in the data directory)")] = None,
     data: Annotated[Path | None, typer.Option(help="data directory for the default SQLite database")] = None,
     bot_delay_ms: Annotated[int | None, typer.Option(help="override every room's bot thinking pause (ms)")] = None,

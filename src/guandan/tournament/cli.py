@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
+from ..db.engine import default_url
 from .desk import Desk
 from .export import (
     STANDING_COLUMNS,
@@ -45,7 +48,17 @@ TableOpt = Annotated[int, typer.Option("--table", "-t", help="table number")]
 
 
 @contextmanager
-def _desk(db: str | None) -> Iterator[Desk]:
+def _desk(db: str | None, create: bool = False) -> Iterator[Desk]:
+    """The desk on ``db``. Only `new` may create a database: any other command on a SQLite file that
+    does not exist (a mistyped --db, say) is refused rather than leaving an empty database behind."""
+    if not create:
+        try:
+            url = make_url(db or default_url())
+        except ArgumentError as e:
+            _fail(f"--db {db!r} is not a database URL: {e}")
+        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and \
+                not Path(url.database).expanduser().exists():
+            _fail(f"no tournament database at {url.database}; `guandan tournament new` creates one")
     try:
         yield Desk.open(db)
     except GuandanError as e:
@@ -120,7 +133,7 @@ def new(
             seed=secrets.randbelow(10**6) if seed is None else seed, rules=rules)
     except GuandanError as e:
         _fail(str(e))
-    with _desk(db) as desk:
+    with _desk(db, create=True) as desk:
         tid = desk.create(config)
         state = desk.state(tid)
     typer.echo(f"created tournament {tid}: {config.name}")
