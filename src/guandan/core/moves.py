@@ -3,13 +3,19 @@
 A move is the cards (a sorted tuple of card codes) plus the declared :class:`Combo`. Moves are
 *complete*: two plays are distinct when they use different (suit, rank) cards — the suits of a
 straight flush, or simply which cards stay in hand — while the two physical copies of one card
-are not. The *canonical* mode keeps one representative per (combo, number of wildcards used): the
-first card set in generation order, which takes the lowest suits. Search uses it to stay small.
+are not. The *canonical* mode keeps one representative per (combo, ♥ level cards used, big jokers
+used), taking the lowest suits that still read as that combo. Search uses it to stay small.
 
 Generation walks templates (type × key × window) and takes, per rank, the sub-multisets of the
 hand's natural cards from a precomputed table, with wildcards covering exactly the missing slots.
-It never enumerates what a wildcard "is". Under ``wild_resolution = "strongest"`` (火拼) the same
-walk yields candidate card sets, each resolved by :func:`classify`.
+It never enumerates what a wildcard "is". A hand's generator is cached while the hand is
+unchanged: its bombs are generated once, and its plays of one (type, size) are kept sorted by key
+so that following is a bisect.
+
+Under ``wild_resolution = "strongest"`` (火拼) big jokers are wildcards too and a card set is only
+what its strongest reading says. The templates yield every reading of every set, so complete mode
+groups them by set and resolves each group as :func:`classify` does; canonical mode, which sees
+only some readings of a set, confirms each representative with :func:`classify` instead.
 """
 
 from __future__ import annotations
@@ -112,7 +118,7 @@ def _rank_combos(type_: str, size: int, level: int, stars: bool) -> tuple[Combo,
 
 
 class _Gen:
-    """One generation run over one hand.
+    """The move generator of one hand, kept (see :func:`_generator`) while the hand is unchanged.
 
     ``canonical`` keeps the first natural sub-multiset per (rank, wildcards used), so templates
     yield one representative per (combo, wildcard use) without enumerating the rest.
