@@ -6,6 +6,12 @@ plays each candidate out in that world with the unit policy for all four seats. 
 candidate with the best mean level points (升级数) for its team; every candidate sees the same
 worlds, so their comparison is paired. Tribute and return decisions are the heuristic's.
 
+Two refinements of the plain scheme: worlds that contradict a seat's passes (不要) on a cheap
+single or pair are redrawn a few times (:func:`worlds.sample_weighted`), and once at most
+``ENDGAME_CARDS`` cards are left in all hands each world is solved exactly on the real legal moves
+(残局精算, :mod:`guandan.agents.endgame`) instead of played out, falling back to playouts for the
+rest of the decision when a world is too big for the node limit or the clock.
+
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has. Deterministic for
 a seed when the number of worlds is fixed (``max_worlds``); under a pure time budget the number of
 worlds, and so rarely the choice, depends on the machine's speed.
@@ -16,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from ..core.cards import Card
 from ..core.combos import Combo
 from ..core.deal import Action
 from ..core.match import MatchObservation
@@ -24,21 +31,26 @@ from ..core.turns import TurnTracker
 from .base import Agent, register
 from .counting import read
 from .decompose import Unit
+from .endgame import EndgameSolver, Exhausted
 from .heuristic import HeuristicAgent, remove_cards
-from .worlds import level_points, playout, sample_hands, tracker_from
+from .worlds import level_points, pass_evidence, playout, sample_weighted, tracker_from
 
 DEFAULT_BUDGET = 1.0
 SHORTLIST = 6
 PRIOR = 0.3  # level points of trust in the heuristic's first choice: playouts must beat it clearly
 SAFETY = 0.85  # share of the budget spent searching; the rest covers setup and the last world
+ENDGAME_CARDS = 14  # at most this many cards left in all hands: worlds are solved exactly (残局)
+ENDGAME_SHORTLIST = 12  # the exact solver can afford to look past the heuristic's top six
+ENDGAME_NODES = 3000  # per world; beyond it the position is too big and playouts take over
 
 
 class _Candidate:
-    __slots__ = ("action", "owner", "rest_units", "top", "total", "tracker")
+    __slots__ = ("action", "owner", "rest", "rest_units", "top", "total", "tracker")
 
-    def __init__(self, action: Action, rest_units: list[Unit], tracker: TurnTracker, top: Combo | None,
-                 owner: int | None) -> None:
+    def __init__(self, action: Action, rest: list[Card], rest_units: list[Unit], tracker: TurnTracker,
+                 top: Combo | None, owner: int | None) -> None:
         self.action = action
+        self.rest = rest
         self.rest_units = rest_units
         self.tracker = tracker
         self.top = top
@@ -49,11 +61,15 @@ class _Candidate:
 class SearchAgent(Agent):
     name = "search"
 
-    def __init__(self, seed: int | str = 0, time_budget: float | None = None, max_worlds: int | None = None) -> None:
+    def __init__(self, seed: int | str = 0, time_budget: float | None = None, max_worlds: int | None = None,
+                 endgame: bool = True, evidence: bool = True) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
         self.max_worlds = max_worlds
+        self.endgame = endgame  # solve small endgames exactly (off: playouts only, as before)
+        self.evidence = evidence  # redraw worlds that contradict passes (off: uniform worlds)
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
+        self.last_exact = 0  # of those, worlds the endgame solver valued exactly
 
     def reset(self, seat: int, rules: RuleSet) -> None:
         super().reset(seat, rules)
@@ -62,8 +78,11 @@ class SearchAgent(Agent):
     def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
         start = time.perf_counter()
         budget = DEFAULT_BUDGET if self.time_budget is None else self.time_budget
-        ranked = self.heuristic.ranked(obs, legal, SHORTLIST)
+        know = read(obs)
+        endgame = self.endgame and obs.deal.phase == "play" and sum(know.counts) <= ENDGAME_CARDS
+        ranked = self.heuristic.ranked(obs, legal, ENDGAME_SHORTLIST if endgame else SHORTLIST)
         self.last_worlds = 0
+        self.last_exact = 0
         if legal[0].kind not in ("play", "pass") or len(ranked) == 1:
             return ranked[0].action
         hand = list(obs.deal.hand)
@@ -86,22 +105,33 @@ class SearchAgent(Agent):
                 rest = remove_cards(hand, a.cards)
                 _place, leader = tr.play(self.seat, goes_out=not rest)
                 c_top, c_owner = (None, None) if leader is not None else (a.combo, self.seat)
-            cands.append(_Candidate(a, list(decompose(rest).units), tr, c_top, c_owner))
-        know = read(obs)
+            cands.append(_Candidate(a, rest, list(decompose(rest).units), tr, c_top, c_owner))
         deadline = start + budget * SAFETY
+        evidence = pass_evidence(obs.deal) if self.evidence else []
+        level = obs.deal.level
         worlds = 0
         world_cost = 0.0  # the slowest world so far: another one starts only if it fits
         while worlds < (self.max_worlds or 1_000_000):
             now = time.perf_counter()
             if self.max_worlds is None and now + world_cost >= deadline:
                 break
-            hands = sample_hands(know, hand, self.rng)
-            others = {s: list(decompose(hands[s]).units) for s in range(4) if s != self.seat and hands[s]}
-            results = []
-            for c in cands:
-                units = [list(others.get(s, [])) for s in range(4)]
-                units[self.seat] = list(c.rest_units)
-                results.append(level_points(playout(units, c.tracker.copy(), c.top, c.owner), self.seat, rules))
+            hands = sample_weighted(know, hand, self.rng, evidence, level)
+            results = None
+            if endgame:
+                # a fixed max_worlds promises determinism, so only the node limit may stop the solver then
+                solver_deadline = None if self.max_worlds is not None else deadline
+                try:
+                    results = self._solve(hands, cands, level, rules, solver_deadline)
+                    self.last_exact += 1
+                except Exhausted:
+                    endgame = False  # too big for this decision: every later world uses playouts
+            if results is None:
+                others = {s: list(decompose(hands[s]).units) for s in range(4) if s != self.seat and hands[s]}
+                results = []
+                for c in cands:
+                    units = [list(others.get(s, [])) for s in range(4)]
+                    units[self.seat] = list(c.rest_units)
+                    results.append(level_points(playout(units, c.tracker.copy(), c.top, c.owner), self.seat, rules))
             for c, v in zip(cands, results, strict=True):
                 c.total += v
             worlds += 1
@@ -111,6 +141,17 @@ class SearchAgent(Agent):
             return ranked[0].action
         best = max(range(len(cands)), key=lambda i: cands[i].total / worlds + (PRIOR if i == 0 else 0.0))
         return cands[best].action
+
+    def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
+               deadline: float | None) -> list[float]:
+        """Exact values of every candidate in one world; one solver, so they share its table."""
+        solver = EndgameSolver(self.seat, level, rules, ENDGAME_NODES, deadline)
+        out = []
+        for c in cands:
+            hs = [list(h) for h in hands]
+            hs[self.seat] = list(c.rest)
+            out.append(solver.value(hs, c.tracker.copy(), c.top, c.owner))
+        return out
 
 
 register("search")(lambda seed, budget: SearchAgent(seed, budget))

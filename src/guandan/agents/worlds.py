@@ -12,10 +12,11 @@ turn order, 接风 and the end of the deal exactly as the engine does.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
-from ..core.cards import Card
-from ..core.combos import Combo
+from ..core.cards import Card, lv
+from ..core.combos import PAIR, SINGLE, Combo
 from ..core.deal import Observation
 from ..core.rules import RuleSet
 from ..core.turns import TurnTracker
@@ -46,6 +47,57 @@ def sample_hands(know: Knowledge, hand: Sequence[Card], rng: random.Random) -> l
         hands[s].extend(rest[:need])
         del rest[:need]
     return hands
+
+
+CHEAP = 3  # a beat at most this many values above the top is one the policy would have played
+
+
+def pass_evidence(obs: Observation) -> list[tuple[int, Combo]]:
+    """Soft evidence from passes (不要): (seat, top) for each time ``seat`` passed on an opponent's
+    single or pair. The unit policy would have beaten it with a cheap natural single/pair, so worlds
+    where that seat holds one now (it held it then too: hands only shrink in play) are less likely."""
+    out: list[tuple[int, Combo]] = []
+    top: Combo | None = None
+    owner: int | None = None
+    for e in obs.events:
+        if e.type == "play" and e.seat is not None:
+            top, owner = e.combo, e.seat
+        elif e.type in ("round_won", "lead"):
+            top, owner = None, None
+        elif (e.type == "pass" and e.seat is not None and e.seat != obs.seat and top is not None
+              and owner is not None and owner % 2 != e.seat % 2 and top.type in (SINGLE, PAIR)):
+            out.append((e.seat, top))
+    return out
+
+
+def violations(hands: Sequence[Sequence[Card]], evidence: Sequence[tuple[int, Combo]], level: int) -> int:
+    """How many passes in ``evidence`` this world contradicts (a cheap non-bomb beat was held)."""
+    n = 0
+    for seat, top in evidence:
+        need = 1 if top.type == SINGLE else 2
+        by_value = Counter(lv(c, level) for c in hands[seat] if c < 52)
+        # 4+ of a rank is a bomb the policy keeps whole; level cards (15) are control cards
+        if any(need <= k < 4 and top.value < v <= min(top.value + CHEAP, 14) for v, k in by_value.items()):
+            n += 1
+    return n
+
+
+def sample_weighted(know: Knowledge, hand: Sequence[Card], rng: random.Random,
+                    evidence: Sequence[tuple[int, Combo]], level: int, tries: int = 4) -> list[list[Card]]:
+    """A world as :func:`sample_hands`, redrawn up to ``tries`` times while it contradicts the pass
+    evidence; the least contradicting draw is kept (rejection with a cap, so a wrong reading of a
+    pass can only make a world less likely, never impossible)."""
+    best: list[list[Card]] | None = None
+    best_n = 1 << 30
+    for _ in range(max(1, tries)):
+        hands = sample_hands(know, hand, rng)
+        n = violations(hands, evidence, level) if evidence else 0
+        if n < best_n:
+            best, best_n = hands, n
+        if n == 0:
+            break
+    assert best is not None
+    return best
 
 
 def tracker_from(obs: Observation, rules: RuleSet) -> TurnTracker:
@@ -103,4 +155,4 @@ def level_points(finish: Sequence[int], seat: int, rules: RuleSet) -> float:
     return float(up if winner % 2 == seat % 2 else -up)
 
 
-__all__ = ["level_points", "playout", "sample_hands", "tracker_from"]
+__all__ = ["level_points", "pass_evidence", "playout", "sample_hands", "sample_weighted", "tracker_from", "violations"]

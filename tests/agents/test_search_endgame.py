@@ -1,0 +1,188 @@
+"""The search tier's exact endgame (残局精算) and its use of passes as soft evidence."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from guandan.agents.counting import read
+from guandan.agents.endgame import EndgameSolver, Exhausted
+from guandan.agents.heuristic import HeuristicAgent
+from guandan.agents.search import SearchAgent
+from guandan.agents.worlds import pass_evidence, sample_weighted, tracker_from, violations
+from guandan.core.cards import parse_cards
+from guandan.core.combos import classify
+from guandan.core.match import MatchConfig, new_match
+from guandan.core.rules import PRESET_NAMES, preset
+from guandan.core.turns import TurnTracker
+
+LEVEL = 0  # level 2: no card below is a level card or wildcard
+
+
+def _cards(text: str) -> list[int]:
+    return list(parse_cards(text))
+
+
+def _after_lead(cards: str, hands: list[list[int]], tracker: TurnTracker, seat: int,
+                solver: EndgameSolver) -> float:
+    """Value for ``seat``'s team of leading ``cards`` from ``hands[seat]``."""
+    rules = preset("competition")
+    played = _cards(cards)
+    rest = list(hands[seat])
+    for c in played:
+        rest.remove(c)
+    hs = [list(h) for h in hands]
+    hs[seat] = rest
+    t = tracker.copy()
+    t.play(seat, goes_out=not rest)
+    combo = classify(played, LEVEL, rules)[0]
+    return solver.value(hs, t, combo, seat)
+
+
+def test_solver_prefers_the_pair_that_nobody_can_beat() -> None:
+    # Partner (seat 2) is out first. Seat 0 holds 3 K K; opponents: seat 1 an A, seat 3 Q Q.
+    # Lead K K: seat 1 has no pair, Q Q is lower, so seat 0 wins the round, leads 3 and goes out
+    # second: 双上, +3. Lead 3: seat 1 passes and seat 3 splits its pair to beat it with a Q; if
+    # seat 0 covers with a K, the A takes it, goes out, and 接风 gives seat 3 the lead with its
+    # last Q; if seat 0 passes, seat 3 leads that Q and is out. Either way seat 0 is last: +1 (a
+    # policy playout would let the A go on the 3 and score +2). Lead a K: the A beats it and goes
+    # out, seat 3 gets the lead by 接风 and leads Q Q, which 3 K cannot beat: seat 0 is last, +1.
+    rules = preset("competition")
+    hands = [_cards("S3 SK HK"), _cards("SA"), [], _cards("SQ HQ")]
+    tracker = TurnTracker(0, rules, already_out=[2])
+    solver = EndgameSolver(0, LEVEL, rules, node_limit=10_000)
+    assert _after_lead("SK HK", hands, tracker, 0, solver) == 3.0
+    assert _after_lead("S3", hands, tracker, 0, solver) == 1.0
+    assert _after_lead("SK", hands, tracker, 0, solver) == 1.0
+    assert solver.value(hands, tracker.copy(), None, None) == 3.0  # the root is the best lead
+
+
+def test_solver_sees_the_opponents_best_reply() -> None:
+    # Seat 1 (opponent of seat 0) is out first. Seat 0 holds 5 5 4, its partner seat 2 holds 9,
+    # seat 3 holds 7 7. Seat 0 leads.
+    # Lead 5 5: seat 2 passes (single 9), seat 3 beats with 7 7 and goes out second → seat 1's team
+    # 双上: −3. Lead 4: seat 2 plays 9 and goes out second; nobody beats 9, 接风 gives the lead to
+    # seat 0, which leads 5 5 and goes out third: seat 1's partner is last, −1 (the best possible
+    # once seat 1 is first).
+    # Best play by seat 0: lead 4 (−1), not the pair (−3).
+    rules = preset("competition")
+    hands = [_cards("S5 H5 S4"), [], _cards("S9"), _cards("S7 H7")]
+    tracker = TurnTracker(0, rules, already_out=[1])
+    solver = EndgameSolver(0, LEVEL, rules, node_limit=10_000)
+    assert _after_lead("S5 H5", hands, tracker, 0, solver) == -3.0
+    assert _after_lead("S4", hands, tracker, 0, solver) == -1.0
+    assert solver.value(hands, tracker.copy(), None, None) == -1.0
+
+
+def test_solver_gives_up_past_its_node_limit() -> None:
+    rules = preset("competition")
+    hands = [_cards("S3 S4 S5 H6 D8 C9 SJ"), _cards("H3 H4 S7 H7 D9 ST"), _cards("C2 D5 D6"), _cards("SK HK DQ")]
+    solver = EndgameSolver(0, LEVEL, rules, node_limit=20)
+    with pytest.raises(Exhausted):
+        solver.value(hands, TurnTracker(0, rules), None, None)
+
+
+def _midgame(seed: str, steps: int) -> tuple[object, int]:
+    rules = preset("competition")
+    m = new_match(rules, seed, MatchConfig(max_deals=1, first_leader=0))
+    agents = [HeuristicAgent(s) for s in range(4)]
+    for s, a in enumerate(agents):
+        a.reset(s, rules)
+    for _ in range(steps):
+        seat = m.to_move
+        assert seat is not None
+        m.apply(agents[seat].choose(m.observation(seat), m.legal_actions()))
+    seat = m.to_move
+    assert seat is not None
+    return m, seat
+
+
+def test_pass_evidence_worlds_still_match_every_public_fact() -> None:
+    m, seat = _midgame("evidence", 60)
+    obs = m.observation(seat)  # type: ignore[attr-defined]
+    know = read(obs)
+    evidence = pass_evidence(obs.deal)
+    assert evidence, "60 heuristic moves include passes on an opponent's single or pair"
+    assert all(s != seat and top.type in ("single", "pair") for s, top in evidence)
+    truth = m.deal.hands  # type: ignore[attr-defined]
+    rng = random.Random(3)
+    for _ in range(20):
+        hands = sample_weighted(know, obs.deal.hand, rng, evidence, obs.deal.level)
+        assert [len(h) for h in hands] == know.counts
+        assert Counter(c for h in hands for c in h) == Counter(c for h in truth for c in h)
+        assert sorted(hands[seat]) == sorted(obs.deal.hand)
+        for s in range(4):
+            assert not (know.known[s] - Counter(hands[s]))
+
+
+def test_violations_count_a_cheap_beat_the_passer_held() -> None:
+    rules = preset("competition")
+    seven = classify(_cards("S7"), LEVEL, rules)[0]
+    pair_seven = classify(_cards("S7 H7"), LEVEL, rules)[0]
+    evidence = [(1, seven), (1, pair_seven)]
+    # An 8 single beats 7 cheaply; no pair above 7 7 within reach: one contradicted pass.
+    assert violations([[], _cards("S8 H3 D3"), [], []], evidence, LEVEL) == 1
+    # 9 9 beats both the single and the pair.
+    assert violations([[], _cards("S9 H9"), [], []], evidence, LEVEL) == 2
+    # Four 8s are a bomb kept whole, an A is far above 7: no contradiction.
+    assert violations([[], _cards("S8 H8 C8 D8 SA"), [], []], evidence, LEVEL) == 0
+
+
+def test_rejection_prefers_worlds_consistent_with_the_passes() -> None:
+    m, seat = _midgame("evidence", 12)
+    obs = m.observation(seat)  # type: ignore[attr-defined]
+    know = read(obs)
+    level = obs.deal.level
+    jacks = classify(_cards("SJ HJ"), level, preset("competition"))[0]
+    other = max((s for s in range(4) if s != seat), key=lambda s: know.counts[s])
+    evidence = [(other, jacks)]  # as if that seat had passed on an opponent's J J: Q Q..A A unlikely
+    rng_a, rng_b = random.Random(5), random.Random(5)
+    plain = [violations(sample_weighted(know, obs.deal.hand, rng_a, evidence, level, tries=1), evidence, level)
+             for _ in range(60)]
+    weighted = [violations(sample_weighted(know, obs.deal.hand, rng_b, evidence, level), evidence, level)
+                for _ in range(60)]
+    assert sum(plain) > 10 and sum(weighted) < sum(plain) / 2
+
+
+def _play_to_endgame(preset_name: str, seed: str) -> tuple[object, list[SearchAgent]]:
+    rules = preset(preset_name)
+    m = new_match(rules, seed, MatchConfig(max_deals=1, first_leader=0, move_mode="canonical"))
+    agents = [SearchAgent(s, None, max_worlds=2) for s in range(4)]
+    for s, a in enumerate(agents):
+        a.reset(s, rules)
+    return m, agents
+
+
+@pytest.mark.parametrize("preset_name", PRESET_NAMES)
+def test_search_with_endgame_plays_only_legal_actions(preset_name: str) -> None:
+    exact = 0
+    for deal in range(6):  # few deals reach a many-way decision with ≤ 14 cards left: play several
+        m, agents = _play_to_endgame(preset_name, f"eg:{preset_name}:{deal}")
+        while not m.ended:  # type: ignore[attr-defined]
+            seat = m.to_move  # type: ignore[attr-defined]
+            legal = m.legal_actions()  # type: ignore[attr-defined]
+            action = agents[seat].choose(m.observation(seat), legal)  # type: ignore[attr-defined]
+            assert action in legal
+            exact += agents[seat].last_exact
+            m.apply(action)  # type: ignore[attr-defined]
+    assert exact > 0, "some late decisions were solved exactly"
+
+
+def test_search_endgame_is_deterministic_with_fixed_worlds() -> None:
+    def run() -> list[object]:
+        m, agents = _play_to_endgame("competition", "eg:det")
+        while not m.ended:  # type: ignore[attr-defined]
+            seat = m.to_move  # type: ignore[attr-defined]
+            m.apply(agents[seat].choose(m.observation(seat), m.legal_actions()))  # type: ignore[attr-defined]
+        return m.deals[0].state.actions  # type: ignore[attr-defined,no-any-return]
+
+    assert run() == run()
+
+
+def test_tracker_rebuilt_for_the_solver_matches_the_engine() -> None:
+    m, seat = _midgame("evidence", 60)
+    obs = m.observation(seat)  # type: ignore[attr-defined]
+    t = tracker_from(obs.deal, preset("competition"))
+    assert t.turn == seat and t.finish == list(obs.deal.finish)
