@@ -171,14 +171,19 @@ def test_search_with_endgame_plays_only_legal_actions(preset_name: str) -> None:
 
 
 def test_search_endgame_is_deterministic_with_fixed_worlds() -> None:
-    def run() -> list[object]:
-        m, agents = _play_to_endgame("competition", "eg:det")
+    def run(seed: str) -> tuple[list[object], int]:
+        m, agents = _play_to_endgame("competition", seed)
+        exact = 0
         while not m.ended:  # type: ignore[attr-defined]
             seat = m.to_move  # type: ignore[attr-defined]
             m.apply(agents[seat].choose(m.observation(seat), m.legal_actions()))  # type: ignore[attr-defined]
-        return m.deals[0].state.actions  # type: ignore[attr-defined,no-any-return]
+            exact += agents[seat].last_exact
+        return m.deals[0].state.actions, exact  # type: ignore[attr-defined]
 
-    assert run() == run()
+    seeds = [f"eg:det:{i}" for i in range(4)]
+    first = [run(s) for s in seeds]
+    assert sum(e for _, e in first) > 0, "the endgame solver took part in these deals"
+    assert first == [run(s) for s in seeds]
 
 
 def test_tracker_rebuilt_for_the_solver_matches_the_engine() -> None:
@@ -186,3 +191,19 @@ def test_tracker_rebuilt_for_the_solver_matches_the_engine() -> None:
     obs = m.observation(seat)  # type: ignore[attr-defined]
     t = tracker_from(obs.deal, preset("competition"))
     assert t.turn == seat and t.finish == list(obs.deal.finish)
+
+
+def test_an_alternative_must_beat_the_first_choice_beyond_noise() -> None:
+    from guandan.agents.search import PRIOR, _Candidate, _lower_bound
+
+    rules = preset("competition")
+
+    def cand(diffs: list[float]) -> _Candidate:
+        c = _Candidate(None, [], [], TurnTracker(0, rules), None, None)  # type: ignore[arg-type]
+        c.total, c.sq = sum(diffs), sum(d * d for d in diffs)
+        return c
+
+    # Four worlds, +1 level point in each: mean 1, no spread → 1 − PRIOR > 0, it displaces the first choice.
+    assert _lower_bound(cand([1.0] * 4), 4) == pytest.approx(1.0 - PRIOR)
+    # Same mean 1 from one lucky +4 world and three 0s: standard error √(3/4)=0.87 → 1 − 0.3 − 0.87 < 0.
+    assert _lower_bound(cand([4.0, 0.0, 0.0, 0.0]), 4) < 0.0

@@ -10,7 +10,9 @@ Two refinements of the plain scheme: worlds that contradict a seat's passes (不
 single or pair are redrawn a few times (:func:`worlds.sample_weighted`), and once at most
 ``ENDGAME_CARDS`` cards are left in all hands each world is solved exactly on the real legal moves
 (残局精算, :mod:`guandan.agents.endgame`) instead of played out, falling back to playouts for the
-rest of the decision when a world is too big for the node limit or the clock.
+rest of the decision when a world is too big for the node limit or the clock. An alternative
+displaces the heuristic's first choice only when its paired mean gain clears the prior plus one
+standard error, so a few lucky worlds at small budgets do not overturn a sound default.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has. Deterministic for
 a seed when the number of worlds is fixed (``max_worlds``); under a pure time budget the number of
@@ -19,6 +21,7 @@ worlds, and so rarely the choice, depends on the machine's speed.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 
@@ -38,6 +41,7 @@ from .worlds import level_points, pass_evidence, playout, sample_weighted, track
 DEFAULT_BUDGET = 1.0
 SHORTLIST = 6
 PRIOR = 0.3  # level points of trust in the heuristic's first choice: playouts must beat it clearly
+CONFIDENCE = 1.0  # standard errors a candidate's paired gain must clear to displace the first choice
 SAFETY = 0.85  # share of the budget spent searching; the rest covers setup and the last world
 ENDGAME_CARDS = 14  # at most this many cards left in all hands: worlds are solved exactly (残局)
 ENDGAME_SHORTLIST = 12  # the exact solver can afford to look past the heuristic's top six
@@ -45,7 +49,7 @@ ENDGAME_NODES = 3000  # per world; beyond it the position is too big and playout
 
 
 class _Candidate:
-    __slots__ = ("action", "owner", "rest", "rest_units", "top", "total", "tracker")
+    __slots__ = ("action", "owner", "rest", "rest_units", "sq", "top", "total", "tracker")
 
     def __init__(self, action: Action, rest: list[Card], rest_units: list[Unit], tracker: TurnTracker,
                  top: Combo | None, owner: int | None) -> None:
@@ -55,7 +59,8 @@ class _Candidate:
         self.tracker = tracker
         self.top = top
         self.owner = owner
-        self.total = 0.0
+        self.total = 0.0  # sum over worlds of (this candidate's value − the first choice's)
+        self.sq = 0.0  # sum of the squares of those differences
 
 
 class SearchAgent(Agent):
@@ -133,13 +138,15 @@ class SearchAgent(Agent):
                     units[self.seat] = list(c.rest_units)
                     results.append(level_points(playout(units, c.tracker.copy(), c.top, c.owner), self.seat, rules))
             for c, v in zip(cands, results, strict=True):
-                c.total += v
+                d = v - results[0]  # paired with the heuristic's choice on the same world
+                c.total += d
+                c.sq += d * d
             worlds += 1
             world_cost = max(world_cost, time.perf_counter() - now)
         self.last_worlds = worlds
         if worlds == 0:
             return ranked[0].action
-        best = max(range(len(cands)), key=lambda i: cands[i].total / worlds + (PRIOR if i == 0 else 0.0))
+        best = max(range(len(cands)), key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], worlds))
         return cands[best].action
 
     def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
@@ -152,6 +159,14 @@ class SearchAgent(Agent):
             hs[self.seat] = list(c.rest)
             out.append(solver.value(hs, c.tracker.copy(), c.top, c.owner))
         return out
+
+
+def _lower_bound(c: _Candidate, worlds: int) -> float:
+    """A pessimistic estimate of how much better ``c`` is than the heuristic's first choice: with
+    few worlds a lucky mean must clear its standard error as well as the prior."""
+    mean = c.total / worlds
+    var = max(0.0, c.sq / worlds - mean * mean)
+    return mean - PRIOR - CONFIDENCE * math.sqrt(var / worlds)
 
 
 register("search")(lambda seed, budget: SearchAgent(seed, budget))
