@@ -153,14 +153,10 @@ def _trick(v: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _lvl(s: str) -> int:
-    return parse_level(s)
-
-
 @checker("deal_result", _subset_compare)
 def _deal_result(v: dict[str, Any]) -> dict[str, Any]:
     rules = preset(v["preset"])
-    levels = (_lvl(v["levels_before"]["0"]), _lvl(v["levels_before"]["1"]))
+    levels = (parse_level(v["levels_before"]["0"]), parse_level(v["levels_before"]["1"]))
     fails_in = v.get("a_failures_before") or {}
     fails = (int(fails_in.get("0", 0)), int(fails_in.get("1", 0)))
     st_in = v.get("streaks_before") or {}

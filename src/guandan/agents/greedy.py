@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ..core.cards import lv
 from ..core.deal import Action
 from ..core.match import MatchObservation
+from ..core.tribute import partner
 from .base import Agent, register
 
 DANGER = 6  # an opponent with this many cards or fewer is worth a bomb
@@ -40,11 +41,11 @@ class GreedyAgent(Agent):
         bombs = [a for a in plays if a.combo is not None and a.combo.is_bomb]
         hand_size = len(obs.deal.hand)
         if normal:
-            if passing is not None and obs.deal.top is not None and obs.deal.top[0] == (self.seat + 2) % 4:
+            if passing is not None and obs.deal.top is not None and obs.deal.top[0] == partner(self.seat):
                 return passing  # never overtake the partner
             return min(normal, key=lambda a: (a.combo.value if a.combo else 0, -len(a.cards), a.cards))
         top_seat = obs.deal.top[0] if obs.deal.top else None
-        partner_top = top_seat == (self.seat + 2) % 4
+        partner_top = top_seat == partner(self.seat)
         finishing = [a for a in bombs if len(a.cards) == hand_size]
         if finishing:
             return finishing[0]

@@ -10,6 +10,7 @@ from ..core.cards import lv
 from ..core.deal import Action
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet, preset
+from ..core.tribute import partner
 from ..names import combo_name
 
 
@@ -22,7 +23,7 @@ class Hint:
 def _reason(action: Action, obs: MatchObservation) -> str:
     if action.kind == "pass":
         top = obs.deal.top
-        if top is not None and top[0] == (obs.deal.seat + 2) % 4:
+        if top is not None and top[0] == partner(obs.deal.seat):
             return "让队友走 partner is winning the round"
         return "不要 keep your cards"
     if action.kind == "tribute":
@@ -61,7 +62,7 @@ def simple_rank(obs: MatchObservation, legal: Sequence[Action], k: int = 3) -> l
         if a.kind in ("tribute", "return", "choose"):
             return (0, lv(a.cards[0], level), 0)
         if a.kind == "pass":
-            partner_top = obs.deal.top is not None and obs.deal.top[0] == (obs.deal.seat + 2) % 4
+            partner_top = obs.deal.top is not None and obs.deal.top[0] == partner(obs.deal.seat)
             return (0 if partner_top else 2, 0, 0)
         assert a.combo is not None
         if len(a.cards) == hand_size:

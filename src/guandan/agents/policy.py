@@ -12,14 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.combos import SINGLE, Combo, beats
+from ..core.tribute import partner as partner_of
 from .decompose import Unit
 
 DANGER = 6  # an opponent with this many cards or fewer may go out soon: worth a bomb
 CONTROL = 15  # singles / pairs of this value (level cards, jokers) are kept as control cards
-
-
-def partner_of(seat: int) -> int:
-    return (seat + 2) % 4
 
 
 @dataclass

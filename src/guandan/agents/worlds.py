@@ -19,6 +19,8 @@ from ..core.cards import Card, lv
 from ..core.combos import PAIR, SINGLE, Combo
 from ..core.deal import Observation
 from ..core.rules import RuleSet
+from ..core.scoring import partner_place
+from ..core.tribute import team_of
 from ..core.turns import TurnTracker
 from .counting import Knowledge
 from .decompose import Unit
@@ -149,10 +151,8 @@ def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, ow
 
 def level_points(finish: Sequence[int], seat: int, rules: RuleSet) -> float:
     """Signed levels for ``seat``'s team: + the upgrade when it won the deal, − when it lost (§5.2)."""
-    winner = finish[0]
-    mate_place = list(finish).index((winner + 2) % 4) + 1
-    up = rules.upgrade(mate_place)
-    return float(up if winner % 2 == seat % 2 else -up)
+    up = rules.upgrade(partner_place(finish))
+    return float(up if team_of(finish[0]) == team_of(seat) else -up)
 
 
 __all__ = ["level_points", "pass_evidence", "playout", "sample_hands", "sample_weighted", "tracker_from", "violations"]
