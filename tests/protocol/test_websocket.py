@@ -12,6 +12,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+import async_support
 from guandan.agents.base import make_agent
 from guandan.core.record import loads, replay
 from guandan.core.rules import preset
@@ -28,7 +29,7 @@ def test_whole_game_four_conformance_clients(tmp_path: Path) -> None:
     async def body(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
         return list(await asyncio.gather(*[bot_client(f"{url}/game/full", b) for b in bots]))
 
-    seen = asyncio.run(with_server(body, out_dir=tmp_path, config=None))
+    seen = async_support.run(with_server(body, out_dir=tmp_path, config=None))
     assert all(b.acts > 0 for b in bots)
     assert [m["myPos"] for s in seen for m in s[:1]] == [0, 1, 2, 3]  # seats by connection order
     last = seen[0][-1]
@@ -47,7 +48,7 @@ def test_our_client_plays_with_three_conformance_bots() -> None:
         ours = play(f"{url}/game/mixed", make_agent("greedy", 1), preset("competition"))
         return await asyncio.gather(*bots, ours)
 
-    *_, report = asyncio.run(with_server(body, games=2))
+    *_, report = async_support.run(with_server(body, games=2))
     assert report.fallbacks == 0 and report.errors == [] and report.acts > 0
     assert report.result is not None and report.result["stage"] == "gameResult"
     assert sum(report.result["victoryNum"]) + 2 * report.result["draws"] == 4  # two games, two winners each
@@ -91,7 +92,7 @@ def test_malformed_frames_and_out_of_range_are_answered_and_waited_on(tmp_path: 
         await asyncio.gather(*tasks)
         return bots
 
-    bots = asyncio.run(with_server(body, out_dir=tmp_path))
+    bots = async_support.run(with_server(body, out_dir=tmp_path))
     assert len(errors) == len(BAD_FRAMES) + 1 and all("answer again" in e for e in errors), errors
     assert "not UTF-8" in errors[0] and "not JSON" in errors[1] and "outside 0…" in errors[-1]
     assert other == []
@@ -119,7 +120,7 @@ def test_frame_out_of_turn_gets_an_error() -> None:
             await c.close()
         return errors
 
-    (error,) = asyncio.run(with_server(body))
+    (error,) = async_support.run(with_server(body))
     assert "turn" in error
 
 
@@ -143,7 +144,7 @@ def test_disconnect_mid_game_aborts_only_that_room(tmp_path: Path) -> None:
         await asyncio.gather(*[bot_client(f"{url}/game/q", b) for b in bots])
         return notices, bots, server
 
-    notices, bots, server = asyncio.run(with_server(body, out_dir=tmp_path))
+    notices, bots, server = async_support.run(with_server(body, out_dir=tmp_path))
     assert all(len(n) == 1 and "aborted" in n[0] and "disconnected" in n[0] for n in notices), notices
     assert server.aborted == ["q"]
     assert all(b.stages["notify:gameResult"] == 1 for b in bots)
@@ -168,7 +169,7 @@ def test_bad_path_and_full_room_are_refused() -> None:
             await c.close()
         return str(msg["message"])
 
-    assert "full" in asyncio.run(with_server(body))
+    assert "full" in async_support.run(with_server(body))
 
 
 def test_server_refuses_huopin() -> None:

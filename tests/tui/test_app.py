@@ -3,9 +3,9 @@ cards selectable), selection with arrows and space, typed cards, pass, hint cycl
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
+import async_support
 from guandan.core.cards import card_str
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
@@ -86,7 +86,7 @@ def test_the_pilot_plays_a_whole_deal_with_tribute(tmp_path: Path, en: Translato
     s = Session.new(preset("competition"), 5, "greedy", "greedy",
                     MatchConfig(max_deals=1, start_prev_finish=(1, 2, 3, 0)), save_path=save)
     app = GuandanApp(s, en, bot_delay=0)
-    seen = asyncio.run(play_deal(s, app))
+    seen = async_support.run(play_deal(s, app))
     assert seen["pass"] == 1 and seen["typed"] == 1 and seen["hint"] >= 3 and seen["cycled"] >= 1
     assert seen["summary"] == 1
     assert save.is_file()  # saved after the deal
@@ -117,7 +117,7 @@ def test_bad_keys_show_a_message_and_change_nothing(tmp_path: Path, en: Translat
 
     config = MatchConfig(max_deals=1, first_hands=hands_with([0, 4, 8]), first_leader=0)
     s = Session.new(preset("competition"), 5, "greedy", "greedy", config, save_path=tmp_path / "q.json")
-    messages = asyncio.run(bad_keys(s, GuandanApp(s, en, bot_delay=0)))
+    messages = async_support.run(bad_keys(s, GuandanApp(s, en, bot_delay=0)))
     assert messages == ("Unknown card “x9” (write cards like H3 S10 LJ BJ)", "You lead: you cannot pass",
                         "Nothing to choose from: ask for a hint first")
     assert (tmp_path / "q.json").is_file()  # q saves
