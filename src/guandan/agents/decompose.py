@@ -14,7 +14,7 @@ must take about a millisecond so that search can afford thousands of them per de
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, wild_code
 from ..core.combos import (
@@ -45,10 +45,10 @@ class Unit:
 
     cards: tuple[Card, ...]
     combo: Combo
+    is_bomb: bool = field(init=False, compare=False, repr=False)  # stored: playouts ask millions of times
 
-    @property
-    def is_bomb(self) -> bool:
-        return self.combo.is_bomb
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_bomb", self.combo.power > 0)
 
     @property
     def type(self) -> str:

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.combos import SINGLE, Combo, beats
+from ..core.cards import BIG_JOKER, SMALL_JOKER, Card
+from ..core.combos import BJ_KEY, FULL_HOUSE, LJ_KEY, PAIR, SINGLE, TRIPLE, Combo, beats
 from ..core.tribute import partner as partner_of
-from .decompose import Unit
+from .decompose import Decomposer, Unit, group_score
 
 DANGER = 6  # an opponent with this many cards or fewer may go out soon: worth a bomb
 CONTROL = 15  # singles / pairs of this value (level cards, jokers) are kept as control cards
+BREAK_TOLERANCE = 4.0  # hand score a break may cost (the heuristic's rule), more under threat
+THREAT_TOLERANCE = 30.0
 
 
 @dataclass
@@ -98,6 +101,94 @@ def follow_unit(units: Sequence[Unit], t: Table) -> Unit | None:
     return bomb_choice(units, t)
 
 
+def follow(units: Sequence[Unit], t: Table, dec: Decomposer) -> tuple[Unit, Unit, tuple[Unit, ...]] | None:
+    """The playout's follow, closer to what the heuristic agent does: :func:`follow_unit`'s whole
+    unit, else a single or pair broken out of a group unit (拆牌) when that costs the hand little (or
+    an opponent is about to go out), else a bomb. Returns (the play, the unit it came from, what is
+    left of that unit), or None to pass."""
+    top = t.top
+    assert top is not None
+    if t.owner == partner_of(t.seat) or any(not u.is_bomb and beats(u.combo, top) for u in units):
+        whole = follow_unit(units, t)  # a whole unit beats (or it is the partner's round): no break
+        return None if whole is None else (whole, whole, ())
+    bomb = bomb_choice(units, t)
+    if top.type not in (SINGLE, PAIR):
+        return None if bomb is None else (bomb, bomb, ())
+    threat = t.owner is not None and t.counts[t.owner] <= DANGER
+    broken = break_unit(units, top, dec, BREAK_TOLERANCE + (THREAT_TOLERANCE if threat else 0.0))
+    # scored as the heuristic scores them: a break 15 − loss, a bomb 12 under threat and 8
+    # otherwise, passing 0
+    b_score = -1.0 if broken is None else 15.0 - broken[0]
+    bomb_score = -1.0 if bomb is None else 12.0 if threat else 8.0
+    if broken is not None and b_score > max(0.0, bomb_score):
+        return broken[1:]
+    return None if bomb is None else (bomb, bomb, ())
+
+
+def break_unit(units: Sequence[Unit], top: Combo, dec: Decomposer,
+               tolerance: float) -> tuple[float, Unit, Unit, tuple[Unit, ...]] | None:
+    """The cheapest single or pair beating ``top`` taken out of a pair, triple or full house (no
+    wildcards): (loss of hand score, the play, the source unit, the rest of it as units). The loss
+    is local — the source's score minus its remainder's, as :func:`group_score` values them, with a
+    full house's pair carried free as the decomposer counts it."""
+    need = 1 if top.type == SINGLE else 2
+    floor = top.value
+    best: tuple[float, int, Unit, int] | None = None  # (loss, value, source, rank key taken from)
+    for u in units:
+        kind = u.type
+        if kind not in _GROUPS or u.is_bomb or dec.wc in u.cards:
+            continue
+        if kind == FULL_HOUSE:
+            vt, kt, vp, kp = _fh_parts(u, dec)
+            opts = []
+            if vt > floor:
+                # out of the triple: 2+2 (single) or 1+2 (pair) remain
+                opts.append((group_score(3, vt) - group_score(3 - need, vt) - group_score(2, vp), vt, kt))
+            if vp > floor:
+                # out of the pair: the triple and a lone card remain, or the triple alone
+                opts.append((-group_score(2 - need, vp), vp, kp))
+        else:
+            n = len(u.cards)
+            if n <= need or u.value <= floor:
+                continue
+            v = u.value
+            opts = [(group_score(n, v) - group_score(n - need, v), v, _key(u.cards[0]))]
+        for loss, v, key in opts:
+            if loss <= tolerance and (best is None or (loss, v) < (best[0], best[1])):
+                best = (loss, v, u, key)
+    if best is None:
+        return None
+    loss, _v, src, key = best
+    taken = [c for c in src.cards if _key(c) == key][:need]
+    rest = list(src.cards)
+    for c in taken:
+        rest.remove(c)
+    play = Unit(tuple(taken), dec.combo(SINGLE if need == 1 else PAIR, need, key))
+    return loss, play, src, _group_units(rest, dec)
+
+
+_GROUPS = (PAIR, TRIPLE, FULL_HOUSE)
+
+
+def _key(c: Card) -> int:
+    return LJ_KEY if c == SMALL_JOKER else BJ_KEY if c == BIG_JOKER else c >> 2
+
+
+def _fh_parts(u: Unit, dec: Decomposer) -> tuple[int, int, int, int]:
+    """A natural full house's triple value and rank key, and its pair's value and rank key."""
+    keys = [_key(c) for c in u.cards]
+    kt = next(k for k in keys if keys.count(k) == 3)
+    kp = next(k for k in keys if keys.count(k) == 2)
+    return u.value, kt, dec.values[kp], kp
+
+
+def _group_units(cards: Sequence[Card], dec: Decomposer) -> tuple[Unit, ...]:
+    groups: dict[int, list[Card]] = {}
+    for c in cards:
+        groups.setdefault(_key(c), []).append(c)
+    return tuple(Unit(tuple(cs), dec.combo((SINGLE, PAIR, TRIPLE)[len(cs) - 1], len(cs), k)) for k, cs in groups.items())
+
+
 def bomb_choice(units: Sequence[Unit], t: Table) -> Unit | None:
     """Bomb (炸) an opponent's play when it stops them going out or lets us finish soon."""
     top = t.top
@@ -113,4 +204,5 @@ def bomb_choice(units: Sequence[Unit], t: Table) -> Unit | None:
     return None
 
 
-__all__ = ["CONTROL", "DANGER", "Table", "bomb_choice", "follow_unit", "lead_key", "lead_unit", "partner_of"]
+__all__ = ["CONTROL", "DANGER", "Table", "bomb_choice", "break_unit", "follow", "follow_unit", "lead_key", "lead_unit",
+           "partner_of"]

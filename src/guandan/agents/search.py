@@ -14,7 +14,9 @@ rest of the decision when a world is too big for the node limit or the clock. An
 displaces the heuristic's first choice only when its paired mean gain clears the prior plus one
 standard error, so a few lucky worlds at small budgets do not overturn a sound default.
 
-Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has. Deterministic for
+Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
+the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing
+it; most decisions settle within a few dozen worlds). Deterministic for
 a seed when the number of worlds is fixed (``max_worlds``); under a pure time budget the number of
 worlds, and so rarely the choice, depends on the machine's speed.
 """
@@ -40,12 +42,15 @@ from .worlds import level_points, pass_evidence, playout, sample_weighted, track
 
 DEFAULT_BUDGET = 1.0
 SHORTLIST = 6
-PRIOR = 0.3  # level points of trust in the heuristic's first choice: playouts must beat it clearly
+PRIOR = 0.15  # level points of trust in the heuristic's first choice: playouts must beat it clearly
 CONFIDENCE = 1.0  # standard errors a candidate's paired gain must clear to displace the first choice
 SAFETY = 0.85  # share of the budget spent searching; the rest covers setup and the last world
 ENDGAME_CARDS = 14  # at most this many cards left in all hands: worlds are solved exactly (残局)
 ENDGAME_SHORTLIST = 12  # the exact solver can afford to look past the heuristic's top six
 ENDGAME_NODES = 3000  # per world; beyond it the position is too big and playouts take over
+SETTLE_MIN = 32  # worlds before the choice may be called settled
+SETTLE_EVERY = 8  # worlds between checks
+SETTLE_Z = 2.0  # standard errors by which a settled choice must be clear of changing
 
 
 class _Candidate:
@@ -67,12 +72,14 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, seed: int | str = 0, time_budget: float | None = None, max_worlds: int | None = None,
-                 endgame: bool = True, evidence: bool = True) -> None:
+                 endgame: bool = True, evidence: bool = True, breaks: bool = True, settle: bool = True) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
         self.max_worlds = max_worlds
         self.endgame = endgame  # solve small endgames exactly (off: playouts only, as before)
         self.evidence = evidence  # redraw worlds that contradict passes (off: uniform worlds)
+        self.breaks = breaks  # playouts may break units to follow, as the heuristic does (off: whole units only)
+        self.settle = settle  # stop before the budget once more worlds cannot change the choice
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
 
@@ -114,6 +121,7 @@ class SearchAgent(Agent):
         deadline = start + budget * SAFETY
         evidence = pass_evidence(obs.deal) if self.evidence else []
         level = obs.deal.level
+        breaker = decompose if self.breaks else None
         worlds = 0
         world_cost = 0.0  # the slowest world so far: another one starts only if it fits
         while worlds < (self.max_worlds or 1_000_000):
@@ -136,13 +144,16 @@ class SearchAgent(Agent):
                 for c in cands:
                     units = [list(others.get(s, [])) for s in range(4)]
                     units[self.seat] = list(c.rest_units)
-                    results.append(level_points(playout(units, c.tracker.copy(), c.top, c.owner), self.seat, rules))
+                    finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker)
+                    results.append(level_points(finish, self.seat, rules))
             for c, v in zip(cands, results, strict=True):
                 d = v - results[0]  # paired with the heuristic's choice on the same world
                 c.total += d
                 c.sq += d * d
             worlds += 1
             world_cost = max(world_cost, time.perf_counter() - now)
+            if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, worlds):
+                break
         self.last_worlds = worlds
         if worlds == 0:
             return ranked[0].action
@@ -161,12 +172,29 @@ class SearchAgent(Agent):
         return out
 
 
+def _stats(c: _Candidate, worlds: int) -> tuple[float, float]:
+    """Mean and standard error of ``c``'s paired gain over the first choice."""
+    mean = c.total / worlds
+    var = max(0.0, c.sq / worlds - mean * mean)
+    return mean, math.sqrt(var / worlds)
+
+
+def _settled(cands: Sequence[_Candidate], worlds: int) -> bool:
+    """Whether more worlds would almost surely leave the choice as it is: either no alternative
+    can plausibly clear the prior, or one clears it and can plausibly be caught by no other."""
+    stats = [_stats(c, worlds) for c in cands[1:]]
+    if all(m + SETTLE_Z * se < PRIOR for m, se in stats):
+        return True
+    best = max(range(len(stats)), key=lambda i: stats[i][0] - SETTLE_Z * stats[i][1])
+    low = stats[best][0] - SETTLE_Z * stats[best][1]
+    return low > PRIOR and all(m + SETTLE_Z * se < low for i, (m, se) in enumerate(stats) if i != best)
+
+
 def _lower_bound(c: _Candidate, worlds: int) -> float:
     """A pessimistic estimate of how much better ``c`` is than the heuristic's first choice: with
     few worlds a lucky mean must clear its standard error as well as the prior."""
-    mean = c.total / worlds
-    var = max(0.0, c.sq / worlds - mean * mean)
-    return mean - PRIOR - CONFIDENCE * math.sqrt(var / worlds)
+    mean, se = _stats(c, worlds)
+    return mean - PRIOR - CONFIDENCE * se
 
 
 register("search")(lambda seed, budget: SearchAgent(seed, budget))

@@ -23,8 +23,8 @@ from ..core.scoring import partner_place
 from ..core.tribute import team_of
 from ..core.turns import TurnTracker
 from .counting import Knowledge
-from .decompose import Unit
-from .policy import Table, follow_unit, lead_unit
+from .decompose import Decomposer, Unit
+from .policy import Table, follow, follow_unit, lead_unit
 
 
 def sample_hands(know: Knowledge, hand: Sequence[Card], rng: random.Random) -> list[list[Card]]:
@@ -124,8 +124,10 @@ def tracker_from(obs: Observation, rules: RuleSet) -> TurnTracker:
 
 
 def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, owner: int | None,
-            max_steps: int = 600) -> list[int]:
-    """Play the deal to its end with the unit policy; returns the finishing order. Mutates its inputs."""
+            max_steps: int = 600, dec: Decomposer | None = None) -> list[int]:
+    """Play the deal to its end with the unit policy; returns the finishing order. Mutates its inputs.
+    With ``dec`` a follow may break a pair, triple or full house (:func:`policy.follow`) as the
+    heuristic agent does; without it only whole units are played."""
     counts = [sum(len(u.cards) for u in us) for us in units]
     for _ in range(max_steps):
         if tracker.over:
@@ -135,12 +137,21 @@ def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, ow
         if not mine:  # inconsistent world (should not happen): end the seat to keep going
             return tracker.finish + [x for x in range(4) if x not in tracker.finish]
         table = Table(s, counts, top if not tracker.leading else None, owner)
-        u = lead_unit(mine, table) if tracker.leading else follow_unit(mine, table)
-        if u is None:
+        rest: tuple[Unit, ...] = ()
+        src: Unit | None
+        if tracker.leading:
+            u: Unit | None = lead_unit(mine, table)
+            src = u
+        elif dec is None:
+            u = src = follow_unit(mine, table)
+        else:
+            u, src, rest = follow(mine, table, dec) or (None, None, ())
+        if u is None or src is None:
             if tracker.pass_(s) is not None:
                 top, owner = None, None
             continue
-        mine.remove(u)
+        mine.remove(src)
+        mine.extend(rest)
         counts[s] -= len(u.cards)
         _place, leader = tracker.play(s, goes_out=not mine)
         top, owner = u.combo, s

@@ -1,0 +1,134 @@
+"""Search playouts that break units to follow (拆牌), and search stopping once its choice is settled."""
+
+from __future__ import annotations
+
+from guandan.agents.decompose import Decomposer, Unit
+from guandan.agents.policy import Table, break_unit, follow
+from guandan.agents.search import PRIOR, SETTLE_EVERY, SETTLE_MIN, SearchAgent, _Candidate, _settled
+from guandan.core.cards import parse_cards
+from guandan.core.combos import PAIR, SINGLE, classify
+from guandan.core.match import MatchConfig, new_match
+from guandan.core.rules import preset
+from guandan.core.turns import TurnTracker
+
+LEVEL = 0  # level 2: none of the cards below is a level card or a wildcard
+RULES = preset("competition")
+
+
+def _unit(text: str) -> Unit:
+    cards = tuple(sorted(parse_cards(text)))
+    return Unit(cards, classify(cards, LEVEL, RULES)[0])
+
+
+def _top(text: str):  # type: ignore[no-untyped-def]
+    return classify(tuple(parse_cards(text)), LEVEL, RULES)[0]
+
+
+def _table(top: str, owner: int = 1, counts: tuple[int, ...] = (20, 20, 20, 20)) -> Table:
+    return Table(0, list(counts), _top(top), owner)
+
+
+def test_a_pair_gives_a_single_when_no_whole_single_beats() -> None:
+    dec = Decomposer(RULES, LEVEL)
+    # a K out of 777+KK would leave a lone K, a play more: over the tolerance while nobody threatens
+    units = [_unit("S5"), _unit("S9 H9"), _unit("S7 H7 C7 SK HK")]
+    got = follow(units, _table("S8"), dec)
+    assert got is not None
+    play, source, rest = got
+    assert play.combo.type == SINGLE and play.value == 9
+    assert source == units[1]
+    assert [u.combo.type for u in rest] == [SINGLE] and rest[0].value == 9
+    assert sorted(play.cards + rest[0].cards) == sorted(source.cards)  # no card appears or vanishes
+
+
+def test_a_triple_gives_a_pair_and_keeps_a_single() -> None:
+    dec = Decomposer(RULES, LEVEL)
+    units = [_unit("S4"), _unit("SQ HQ CQ")]
+    got = follow(units, _table("S7 H7"), dec)
+    assert got is not None
+    play, source, rest = got
+    assert play.combo.type == PAIR and play.value == 12 and source == units[1]
+    assert [(u.combo.type, u.value) for u in rest] == [(SINGLE, 12)]
+
+
+def test_no_break_for_the_partner_or_when_a_whole_unit_beats() -> None:
+    dec = Decomposer(RULES, LEVEL)
+    units = [_unit("S9 H9"), _unit("SK HK CK")]
+    assert follow(units, _table("S8", owner=2), dec) is None  # partner's round: let it run
+    whole = [_unit("ST"), _unit("S9 H9")]
+    got = follow(whole, _table("S8"), dec)
+    assert got is not None and got[0] == whole[0] and got[1] == whole[0] and got[2] == ()
+
+
+def test_a_costly_break_waits_for_a_threat() -> None:
+    dec = Decomposer(RULES, LEVEL)
+    # any single out of the full house 999+55 costs a play: 99+55 (the cheapest) or 999 and a lone 5
+    fh = _unit("S9 H9 C9 S5 H5")
+    assert break_unit([fh], _top("S4"), dec, 4.0) is None
+    got = break_unit([fh], _top("S4"), dec, 34.0)  # an opponent about to go out: break anyway
+    assert got is not None and got[1].combo.type == SINGLE and got[1].value == 9
+    assert [u.combo.type for u in got[3]] == [PAIR, PAIR]
+    # seat 1 (opponent) has 3 cards left: follow() applies the threat tolerance itself
+    threatened = follow([fh], _table("S4", owner=1, counts=(5, 3, 20, 20)), dec)
+    calm = follow([fh], _table("S4", owner=1, counts=(5, 20, 20, 20)), dec)
+    assert threatened is not None and calm is None
+
+
+def test_wildcards_are_never_broken_out_of_a_unit() -> None:
+    dec = Decomposer(RULES, 7)  # level 9: H9 is the wildcard
+    cards = tuple(sorted(parse_cards("H9 SK HK")))
+    unit = Unit(cards, classify(cards, 7, RULES)[0])
+    assert break_unit([unit], classify(tuple(parse_cards("S8")), 7, RULES)[0], dec, 40.0) is None
+
+
+def _cand(diffs: list[float]) -> _Candidate:
+    c = _Candidate(None, [], [], TurnTracker(0, RULES), None, None)  # type: ignore[arg-type]
+    c.total, c.sq = sum(diffs), sum(d * d for d in diffs)
+    return c
+
+
+def test_settled_when_no_alternative_can_reach_the_prior() -> None:
+    n = 40
+    first = _cand([0.0] * n)
+    same = _cand([0.0] * n)  # plays out exactly like the first choice
+    worse = _cand([-1.0, 0.0] * (n // 2))
+    assert _settled([first, same, worse], n)
+    # an alternative a little above the prior on average but noisy could still displace it
+    noisy = _cand([PRIOR + 3.0, PRIOR - 3.0] * (n // 2))
+    assert not _settled([first, same, noisy], n)
+
+
+def test_settled_when_one_alternative_clearly_wins() -> None:
+    n = 40
+    first = _cand([0.0] * n)
+    clear = _cand([2.0] * n)
+    other = _cand([0.0, 0.5] * (n // 2))
+    assert _settled([first, clear, other], n)
+    close = _cand([2.5, 1.5] * (n // 2))  # as good on average, noisier: keep sampling
+    assert not _settled([first, clear, close], n)
+
+
+def test_settling_stops_early_and_still_chooses_legally() -> None:
+    from guandan.agents.heuristic import HeuristicAgent
+
+    m = new_match(RULES, "settle", MatchConfig(max_deals=1, first_leader=0))
+    players = [HeuristicAgent(s) for s in range(4)]
+    for s, p in enumerate(players):
+        p.reset(s, RULES)
+    counts: list[int] = []
+    while len(counts) < 12:
+        seat = m.to_move
+        assert seat is not None
+        obs, legal = m.observation(seat), m.legal_actions()
+        if legal[0].kind in ("play", "pass") and len(legal) > 2:
+            agent = SearchAgent(3, None, max_worlds=200)
+            agent.reset(seat, RULES)
+            assert agent.choose(obs, legal) in legal
+            counts.append(agent.last_worlds)
+            if len(counts) == 1:  # the opening lead is far from settled: it takes every world it may
+                full = SearchAgent(3, None, max_worlds=200, settle=False)
+                full.reset(seat, RULES)
+                assert full.choose(obs, legal) in legal and full.last_worlds == counts[0] == 200
+        m.apply(players[seat].choose(obs, legal))
+    assert all(c == 200 or (SETTLE_MIN <= c < 200 and c % SETTLE_EVERY == 0) for c in counts)
+    assert sum(c < 200 for c in counts) >= 2  # a few settle well inside the limit
