@@ -99,7 +99,8 @@ def _mount() -> None:
     from .tournament.cli import app as tournament_app; app.add_typer(tournament_app, name="tournament")  # noqa: E702, I001
     app.command("simulate")(simulate)
     app.command("replay")(replay_cmd)
-    from .arena.cli import arena_cmd; app.command("arena")(arena_cmd)  # noqa: E702, I001
+    from .arena.cli import arena_cmd, summary_cmd; app.command("arena")(arena_cmd)  # noqa: E702, I001
+    app.command("arena-summary")(summary_cmd)
     from .protocol.cli import protocol_client, protocol_server
 
     app.command("protocol-server")(protocol_server)

@@ -15,7 +15,8 @@ from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from .report import summarize_matches, summarize_pairs, summarize_sprt, table
-from .runner import PairResult, Setup, run_matches, run_pairs
+from .results import SETUP_KEYS, append_pairs, read_results, setup_key
+from .runner import PairResult, Setup, play_pairs, run_matches, run_pairs
 
 MODES = ("duplicate", "sprt", "match")
 
@@ -47,6 +48,9 @@ def arena_cmd(
     sprt_batch: Annotated[int, typer.Option(help="SPRT: pairs played between checks")] = 20,
     out: Annotated[Path | None, typer.Option(help="write one record file per played deal (or match) here")] = None,
     path: Annotated[list[Path] | None, typer.Option("--path", help="a folder where external:module:Class bots are found")] = None,
+    first: Annotated[int, typer.Option(help="duplicate: index of the first deal pair (split a run over machines)")] = 0,
+    results: Annotated[Path | None, typer.Option(help="duplicate: append each finished pair here as a JSON line; "
+                                                      "pairs already in the file are not played again")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
 ) -> None:
     """Compare agent A with agent B; every deal is played twice with the teams swapped (复式)."""
@@ -78,6 +82,10 @@ def arena_cmd(
         _fail("--sprt-alpha and --sprt-beta must be between 0 and 1")
     if sprt_batch < 2:
         _fail(f"--sprt-batch must be at least 2, not {sprt_batch}")
+    if first < 0:
+        _fail(f"--first must be 0 or more, not {first}")
+    if (first or results is not None) and mode != "duplicate":
+        _fail("--first and --results apply to --mode duplicate only")
     if out is not None:
         ensure_dir(out)
     bot_paths = tuple(str(p.resolve()) for p in path or ())
@@ -88,7 +96,9 @@ def arena_cmd(
     t0 = time.perf_counter()
     summary: dict[str, Any]
     try:
-        if mode == "duplicate":
+        if mode == "duplicate" and (first or results is not None):
+            summary = _resumable(setup, first, deals, jobs, results)
+        elif mode == "duplicate":
             summary = summarize_pairs(run_pairs(setup, 0, deals, jobs), seed)
         elif mode == "match":
             summary = summarize_matches(run_matches(setup, deals, jobs))
@@ -110,4 +120,50 @@ def arena_cmd(
         typer.echo(table(summary, f"arena {a} vs {b} ({mode}, {preset_name}, seed {seed})"))
 
 
-__all__ = ["arena_cmd"]
+def _resumable(setup: Setup, first: int, deals: int, jobs: int, results: Path | None) -> dict[str, Any]:
+    """Pairs ``first`` … ``first + deals − 1``, skipping those ``results`` already holds for this
+    setup and appending each new chunk to it as soon as it is played."""
+    done: dict[int, PairResult] = {}
+    if results is not None:
+        if results.exists():
+            old_setup, old = read_results([results])
+            mine = setup_key(setup)
+            if old_setup is not None and old_setup != mine:
+                diff = ", ".join(f"{k} {old_setup[k]!r} in the file vs {mine[k]!r}" for k in SETUP_KEYS
+                                 if old_setup[k] != mine[k])
+                _fail(f"--results {results} holds another setup ({diff}); use another file")
+            done = {i: p for i, p in old.items() if first <= i < first + deals}
+        else:
+            ensure_dir(results.parent)
+    todo = [i for i in range(first, first + deals) if i not in done]
+    each = None if results is None else (lambda part: append_pairs(results, setup, part))
+    played = play_pairs(setup, todo, jobs, each)
+    pairs = sorted([*done.values(), *played], key=lambda p: p.index)
+    return {**summarize_pairs(pairs, setup.seed), "first_pair": first, "resumed_pairs": len(done)}
+
+
+def summary_cmd(
+    files: Annotated[list[Path], typer.Argument(help="arena --results files (one run split over machines, or resumed)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
+) -> None:
+    """Summarize arena results files together: the same numbers as `guandan arena`, over every pair they hold."""
+    for f in files:
+        if not f.is_file():
+            _fail(f"{f} is not a file")
+    try:
+        setup, pairs = read_results(files)
+    except GuandanError as e:
+        _fail(str(e))
+    if setup is None:
+        _fail("the files hold no deal pairs")
+    idx = sorted(pairs)
+    missing = idx[-1] - idx[0] + 1 - len(idx)
+    summary = {**setup, "mode": "duplicate", **summarize_pairs([pairs[i] for i in idx], setup["seed"]),
+               "first_pair": idx[0], "last_pair": idx[-1], "missing_pairs": missing}
+    if as_json:
+        typer.echo(json.dumps(summary, ensure_ascii=False))
+    else:
+        typer.echo(table(summary, f"arena {setup['a']} vs {setup['b']} ({len(files)} results file(s))"))
+
+
+__all__ = ["arena_cmd", "summary_cmd"]

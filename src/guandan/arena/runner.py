@@ -185,23 +185,39 @@ def _chunks(indices: list[int], parts: int) -> list[list[int]]:
     return [indices[i : i + size] for i in range(0, len(indices), size)]
 
 
-def run_parallel(fn: Callable[[Setup, list[int]], list[T]], setup: Setup, indices: Iterable[int], jobs: int) -> list[T]:
-    """``fn`` over chunks of ``indices`` in ``jobs`` spawned processes; results in index order."""
+def run_parallel(fn: Callable[[Setup, list[int]], list[T]], setup: Setup, indices: Iterable[int], jobs: int,
+                 each: Callable[[list[T]], None] | None = None) -> list[T]:
+    """``fn`` over chunks of ``indices`` in ``jobs`` spawned processes; results in index order.
+    ``each`` sees every chunk's results as soon as they (and all before them) are done."""
     idx = list(indices)
     if jobs <= 1 or len(idx) <= 1:
-        return fn(setup, idx)
+        out1: list[T] = []
+        for chunk in _chunks(idx, 1) if each is not None else [idx]:
+            done = fn(setup, chunk)
+            if each is not None:
+                each(done)
+            out1.extend(done)
+        return out1
     ctx = multiprocessing.get_context("spawn")
     out: list[T] = []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
         for part in pool.map(fn, [setup] * len(_chunks(idx, jobs)), _chunks(idx, jobs)):
+            if each is not None:
+                each(part)
             out.extend(part)
     return out
 
 
 def run_pairs(setup: Setup, start: int, count: int, jobs: int = 1) -> list[PairResult]:
+    return play_pairs(setup, range(start, start + count), jobs)
+
+
+def play_pairs(setup: Setup, indices: Iterable[int], jobs: int = 1,
+               each: Callable[[list[PairResult]], None] | None = None) -> list[PairResult]:
+    """The pairs ``indices`` (any order of distinct deal-spec indices), passed to ``each`` a chunk at a time."""
     if setup.out:
         Path(setup.out).mkdir(parents=True, exist_ok=True)
-    return run_parallel(_pairs_chunk, setup, range(start, start + count), jobs)
+    return run_parallel(_pairs_chunk, setup, indices, jobs, each)
 
 
 def run_matches(setup: Setup, count: int, jobs: int = 1) -> list[MatchResult]:
@@ -210,5 +226,5 @@ def run_matches(setup: Setup, count: int, jobs: int = 1) -> list[MatchResult]:
     return run_parallel(_matches_chunk, setup, range(2 * count), jobs)
 
 
-__all__ = ["HalfResult", "MatchResult", "PairResult", "Setup", "play_full_match", "play_pair", "run_matches",
-           "run_pairs"]
+__all__ = ["HalfResult", "MatchResult", "PairResult", "Setup", "play_full_match", "play_pair", "play_pairs",
+           "run_matches", "run_pairs"]

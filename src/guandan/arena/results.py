@@ -1,0 +1,107 @@
+"""Arena results files: one JSON line per finished deal pair, so a long measurement survives being
+stopped, resumes where it stopped, and can be split over machines (``--first``) and merged.
+
+Each line is ``{"format": "guandan-arena-pair/1", "setup": {...}, "pair": {...}}``. ``setup`` is
+what decides the games (agents, preset, deal seed, budgets, move mode); pairs from different setups
+never mix. A pair index identifies one deal spec, so the same index in two files is the same deal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import GuandanError
+from .runner import HalfResult, PairResult, Setup
+
+FORMAT = "guandan-arena-pair/1"
+SETUP_KEYS = ("a", "b", "preset", "seed", "budget_a", "budget_b", "move_mode")
+
+
+def setup_key(setup: Setup) -> dict[str, Any]:
+    """The fields of ``setup`` that decide the games (not where records go or bots are found)."""
+    return {k: getattr(setup, k) for k in SETUP_KEYS}
+
+
+def pair_line(setup: Setup, pair: PairResult) -> str:
+    return json.dumps({"format": FORMAT, "setup": setup_key(setup), "pair": asdict(pair)}, separators=(",", ":"))
+
+
+def _half(d: Any, where: str) -> HalfResult:
+    if not isinstance(d, dict):
+        raise GuandanError(f"{where}: a half must be an object")
+    try:
+        return HalfResult(int(d["a_seats"]), bool(d["a_won"]), float(d["a_points"]), bool(d["double"]),
+                          tuple(tuple(int(c) for c in h) for h in d["hands"]), [int(s) for s in d["finish"]])
+    except (KeyError, TypeError, ValueError) as e:
+        raise GuandanError(f"{where}: a half is malformed ({e!r})") from None
+
+
+def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
+    """One results line → (setup key, pair). Errors name ``where`` (file:line) and the problem."""
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise GuandanError(f"{where}: not JSON ({e.msg})") from None
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise GuandanError(f"{where}: not an arena pair line (format must be {FORMAT!r})")
+    setup, p = d.get("setup"), d.get("pair")
+    if not isinstance(setup, dict) or set(setup) != set(SETUP_KEYS):
+        raise GuandanError(f"{where}: setup must have exactly {', '.join(SETUP_KEYS)}")
+    if not isinstance(p, dict):
+        raise GuandanError(f"{where}: pair must be an object")
+    try:
+        halves = [_half(h, where) for h in p["halves"]]
+        pair = PairResult(int(p["index"]), halves, [float(t) for t in p["a_times"]], [float(t) for t in p["b_times"]],
+                          int(p["illegal_a"]), int(p["illegal_b"]), float(p["cpu_seconds"]),
+                          {str(k): int(v) for k, v in p.get("bot_failures_a", {}).items()},
+                          {str(k): int(v) for k, v in p.get("bot_failures_b", {}).items()})
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise GuandanError(f"{where}: pair is malformed ({e!r})") from None
+    if len(halves) != 2 or {h.a_seats for h in halves} != {0, 1} or pair.index < 0:
+        raise GuandanError(f"{where}: a pair has two halves, A at seats 0/2 then 1/3, and an index ≥ 0")
+    if halves[0].hands != halves[1].hands:
+        raise GuandanError(f"{where}: the two halves of pair {pair.index} were dealt different hands")
+    return setup, pair
+
+
+def read_results(paths: Iterable[Path]) -> tuple[dict[str, Any] | None, dict[int, PairResult]]:
+    """Every pair in ``paths``, by index. All lines must share one setup; an index seen twice must
+    be the same games (the same deal spec played the same way), else the files disagree."""
+    setup: dict[str, Any] | None = None
+    pairs: dict[int, PairResult] = {}
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise GuandanError(f"cannot read {path}: {e.strerror}") from None
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{n}"
+            s, pair = parse_line(line, where)
+            if setup is None:
+                setup = s
+            elif s != setup:
+                diff = ", ".join(f"{k} {setup[k]!r} vs {s[k]!r}" for k in SETUP_KEYS if s[k] != setup[k])
+                raise GuandanError(f"{where}: another setup than the lines before ({diff})")
+            old = pairs.get(pair.index)
+            if old is not None and [(h.a_won, h.a_points, h.hands) for h in old.halves] != [
+                    (h.a_won, h.a_points, h.hands) for h in pair.halves]:
+                raise GuandanError(f"{where}: pair {pair.index} appears twice with different results")
+            pairs.setdefault(pair.index, pair)
+    return setup, pairs
+
+
+def append_pairs(path: Path, setup: Setup, pairs: Sequence[PairResult]) -> None:
+    """Append and flush at once: what is written survives the run being stopped."""
+    with path.open("a", encoding="utf-8") as f:
+        for p in pairs:
+            f.write(pair_line(setup, p) + "\n")
+        f.flush()
+
+
+__all__ = ["FORMAT", "append_pairs", "pair_line", "parse_line", "read_results", "setup_key"]

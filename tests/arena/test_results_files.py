@@ -1,0 +1,107 @@
+"""Arena results files: resume a stopped run, split one over machines, merge them, refuse mixtures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from guandan.cli import _mount, app
+
+BASE = ["arena", "--a", "greedy", "--b", "random", "--seed", "3", "--json"]
+
+
+@pytest.fixture(scope="module")
+def cli() -> CliRunner:
+    _mount()
+    return CliRunner()
+
+
+def _run(cli: CliRunner, *args: str) -> dict[str, object]:
+    r = cli.invoke(app, [*BASE, *args])
+    assert r.exit_code == 0, r.output
+    out: dict[str, object] = json.loads(r.output)
+    return out
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def test_a_stopped_run_resumes_without_replaying_pairs(cli: CliRunner, tmp_path: Path) -> None:
+    f = tmp_path / "runs" / "a.jsonl"
+    first = _run(cli, "--deals", "3", "--results", str(f))
+    assert first["resumed_pairs"] == 0 and len(_lines(f)) == 3
+    resumed = _run(cli, "--deals", "5", "--results", str(f))
+    assert resumed["resumed_pairs"] == 3 and resumed["deal_pairs"] == 5 and len(_lines(f)) == 5
+    straight = _run(cli, "--deals", "5")
+    for k in ("a_deal_win_rate", "a_deal_win_ci95", "a_points_per_deal", "a_double_win_rate", "illegal_actions"):
+        assert resumed[k] == straight[k], k
+    assert [json.loads(x)["pair"]["index"] for x in _lines(f)] == [0, 1, 2, 3, 4]
+
+
+def test_a_split_run_merges_to_the_whole(cli: CliRunner, tmp_path: Path) -> None:
+    f1, f2 = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    _run(cli, "--deals", "2", "--results", str(f1))
+    part = _run(cli, "--first", "2", "--deals", "3", "--results", str(f2))
+    assert part["first_pair"] == 2 and part["deal_pairs"] == 3
+    r = cli.invoke(app, ["arena-summary", str(f1), str(f2), str(f1), "--json"])  # a file twice is harmless
+    assert r.exit_code == 0, r.output
+    merged = json.loads(r.output)
+    whole = _run(cli, "--deals", "5")
+    assert merged["deal_pairs"] == 5 and merged["missing_pairs"] == 0
+    assert merged["a"] == "greedy" and merged["seed"] == 3
+    for k in ("a_deal_win_rate", "a_deal_win_ci95", "a_points_per_deal"):
+        assert merged[k] == whole[k], k
+    gap = cli.invoke(app, ["arena-summary", str(f2), "--json"])
+    assert json.loads(gap.output)["first_pair"] == 2
+
+
+def test_results_of_another_setup_are_refused_and_left_alone(cli: CliRunner, tmp_path: Path) -> None:
+    f = tmp_path / "a.jsonl"
+    _run(cli, "--deals", "2", "--results", str(f))
+    before = f.read_bytes()
+    r = cli.invoke(app, ["arena", "--a", "greedy", "--b", "random", "--seed", "4", "--deals", "2", "--results", str(f)])
+    assert r.exit_code == 2 and "seed 3 in the file vs 4" in r.output
+    assert f.read_bytes() == before
+    other = tmp_path / "b.jsonl"
+    _run(cli, "--deals", "1", "--results", str(other), "--budget-a", "0.5")
+    r = cli.invoke(app, ["arena-summary", str(f), str(other)])
+    assert r.exit_code == 2 and "another setup" in r.output and "budget_a None vs 0.5" in r.output
+
+
+def test_damaged_results_lines_are_named(cli: CliRunner, tmp_path: Path) -> None:
+    f = tmp_path / "a.jsonl"
+    _run(cli, "--deals", "2", "--results", str(f))
+    good = _lines(f)
+    cases = {
+        "not json": "not JSON",
+        json.dumps({"format": "x"}): "not an arena pair line",
+        good[0].replace('"a_won":', '"a_wins":'): "a half is malformed",
+    }
+    for bad, message in cases.items():
+        g = tmp_path / "bad.jsonl"
+        g.write_text(good[0] + "\n" + bad + "\n", encoding="utf-8")
+        r = cli.invoke(app, ["arena-summary", str(g)])
+        assert r.exit_code == 2 and f"{g}:2" in r.output and message in r.output, r.output
+    # the same pair index with another outcome: the files disagree
+    d = json.loads(good[0])
+    d["pair"]["halves"][0]["a_won"] = not d["pair"]["halves"][0]["a_won"]
+    g = tmp_path / "clash.jsonl"
+    g.write_text(json.dumps(d) + "\n", encoding="utf-8")
+    r = cli.invoke(app, ["arena-summary", str(f), str(g)])
+    assert r.exit_code == 2 and "pair 0 appears twice with different results" in r.output
+    r = cli.invoke(app, ["arena-summary", str(tmp_path / "none.jsonl")])
+    assert r.exit_code == 2 and "is not a file" in r.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--first", "-1"], "--first must be 0 or more"),
+    (["--mode", "sprt", "--first", "3"], "apply to --mode duplicate only"),
+    (["--mode", "match", "--results", "x.jsonl"], "apply to --mode duplicate only"),
+])
+def test_bad_split_options(cli: CliRunner, args: list[str], message: str) -> None:
+    r = cli.invoke(app, ["arena", *args])
+    assert r.exit_code == 2 and message in r.output
