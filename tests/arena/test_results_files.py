@@ -105,3 +105,10 @@ def test_damaged_results_lines_are_named(cli: CliRunner, tmp_path: Path) -> None
 def test_bad_split_options(cli: CliRunner, args: list[str], message: str) -> None:
     r = cli.invoke(app, ["arena", *args])
     assert r.exit_code == 2 and message in r.output
+
+
+def test_an_unwritable_results_path_fails_before_playing(cli: CliRunner, tmp_path: Path) -> None:
+    folder = tmp_path / "dir.jsonl"
+    folder.mkdir()  # a folder where the file should be
+    r = cli.invoke(app, [*BASE, "--deals", "1", "--results", str(folder)])
+    assert r.exit_code == 2 and "cannot" in r.output and str(folder) in r.output

@@ -15,7 +15,7 @@ from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from .report import summarize_matches, summarize_pairs, summarize_sprt, table
-from .results import SETUP_KEYS, append_pairs, read_results, setup_key
+from .results import append_pairs, read_results, setup_diff, setup_key
 from .runner import PairResult, Setup, play_pairs, run_matches, run_pairs
 
 MODES = ("duplicate", "sprt", "match")
@@ -129,12 +129,15 @@ def _resumable(setup: Setup, first: int, deals: int, jobs: int, results: Path | 
             old_setup, old = read_results([results])
             mine = setup_key(setup)
             if old_setup is not None and old_setup != mine:
-                diff = ", ".join(f"{k} {old_setup[k]!r} in the file vs {mine[k]!r}" for k in SETUP_KEYS
-                                 if old_setup[k] != mine[k])
+                diff = setup_diff(old_setup, mine, " in the file")
                 _fail(f"--results {results} holds another setup ({diff}); use another file")
             done = {i: p for i, p in old.items() if first <= i < first + deals}
         else:
             ensure_dir(results.parent)
+        try:
+            results.open("a", encoding="utf-8").close()  # unwritable: say so now, not after hours of play
+        except OSError as e:
+            _fail(f"cannot write --results {results}: {e.strerror}")
     todo = [i for i in range(first, first + deals) if i not in done]
     each = None if results is None else (lambda part: append_pairs(results, setup, part))
     played = play_pairs(setup, todo, jobs, each)

@@ -26,6 +26,11 @@ def setup_key(setup: Setup) -> dict[str, Any]:
     return {k: getattr(setup, k) for k in SETUP_KEYS}
 
 
+def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "") -> str:
+    """The fields two setups differ in, e.g. ``seed 3 in the file vs 4``."""
+    return ", ".join(f"{k} {old[k]!r}{where} vs {new[k]!r}" for k in SETUP_KEYS if old[k] != new[k])
+
+
 def pair_line(setup: Setup, pair: PairResult) -> str:
     return json.dumps({"format": FORMAT, "setup": setup_key(setup), "pair": asdict(pair)}, separators=(",", ":"))
 
@@ -86,8 +91,7 @@ def read_results(paths: Iterable[Path]) -> tuple[dict[str, Any] | None, dict[int
             if setup is None:
                 setup = s
             elif s != setup:
-                diff = ", ".join(f"{k} {setup[k]!r} vs {s[k]!r}" for k in SETUP_KEYS if s[k] != setup[k])
-                raise GuandanError(f"{where}: another setup than the lines before ({diff})")
+                raise GuandanError(f"{where}: another setup than the lines before ({setup_diff(setup, s)})")
             old = pairs.get(pair.index)
             if old is not None and [(h.a_won, h.a_points, h.hands) for h in old.halves] != [
                     (h.a_won, h.a_points, h.hands) for h in pair.halves]:
@@ -104,4 +108,4 @@ def append_pairs(path: Path, setup: Setup, pairs: Sequence[PairResult]) -> None:
         f.flush()
 
 
-__all__ = ["FORMAT", "append_pairs", "pair_line", "parse_line", "read_results", "setup_key"]
+__all__ = ["FORMAT", "append_pairs", "pair_line", "parse_line", "read_results", "setup_diff", "setup_key"]
