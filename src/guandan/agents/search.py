@@ -6,19 +6,27 @@ plays each candidate out in that world with the unit policy for all four seats. 
 candidate with the best mean level points (升级数) for its team; every candidate sees the same
 worlds, so their comparison is paired. Tribute and return decisions are the heuristic's.
 
-Two refinements of the plain scheme: worlds that contradict a seat's passes (不要) on a cheap
-single or pair are redrawn a few times (:func:`worlds.sample_weighted`), and once at most
-``ENDGAME_CARDS`` cards are left in all hands each world is solved exactly on the real legal moves
-(残局精算, :mod:`guandan.agents.endgame`) instead of played out, falling back to playouts for the
-rest of the decision when a world is too big for the node limit or the clock. An alternative
-displaces the heuristic's first choice only when its paired mean gain clears the prior plus one
-standard error, so a few lucky worlds at small budgets do not overturn a sound default.
+The playout policy is the heuristic's own lead rule on a decomposition made once per world, and
+its follow rule including breaking a pair, triple or full house (拆牌, :func:`policy.follow`), so
+that a playout predicts what heuristic players — partner and opponents — actually do (its follows
+match the heuristic agent's real ones in about nine plays out of ten). Since playouts never look at
+another seat's cards, a mean over worlds estimates the value of a move followed by that policy:
+a rollout improvement of the heuristic.
+
+Refinements of the plain scheme: worlds that contradict a seat's passes (不要) on a cheap single or
+pair are redrawn a few times (:func:`worlds.sample_weighted`), and once at most ``ENDGAME_CARDS``
+cards are left in all hands each world is solved exactly on the real legal moves (残局精算,
+:mod:`guandan.agents.endgame`) instead of played out, falling back to playouts for the rest of the
+decision when a world is too big for the node limit or the clock. An alternative displaces the
+heuristic's first choice only when its paired mean gain clears a small prior plus one standard
+error, so a few lucky worlds do not overturn a sound default.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
-the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing
-it; most decisions settle within a few dozen worlds). Deterministic for
-a seed when the number of worlds is fixed (``max_worlds``); under a pure time budget the number of
-worlds, and so rarely the choice, depends on the machine's speed.
+the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
+on recorded decisions the settled choice equalled the one made with five times the worlds in all
+but one of 166). Deterministic for a seed when the number of worlds is fixed (``max_worlds``);
+under a pure time budget the number of worlds, and so rarely the choice, depends on the machine's
+speed.
 """
 
 from __future__ import annotations
