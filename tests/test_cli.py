@@ -74,3 +74,14 @@ def test_bench_json() -> None:
     result = runner.invoke(app, ["bench", "deals", "--json", "--deals", "2"])
     figures = json.loads(result.output)
     assert figures["deals_per_s_complete"] > 0 and figures["deals_per_s_canonical"] > 0
+
+
+def test_bench_search_json() -> None:
+    result = runner.invoke(app, ["bench", "search", "--json", "--positions", "3", "--worlds", "4", "--budget", "0.02"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["positions"] == 3 and figures["worlds_per_cpu_s"] > 0
+    assert figures["worlds_per_decision_mean"] >= 1 and 0 <= figures["settled_share"] <= 1
+    assert 0 < figures["decision_p50_ms"] <= figures["decision_p95_ms"]
+    result = runner.invoke(app, ["bench", "search", "--budget", "0"])
+    assert result.exit_code == 2 and "--budget" in result.output

@@ -99,6 +99,72 @@ def deals_figures(preset_name: str = "competition", deals: int = 100, seed: int 
     return out
 
 
+def search_positions(preset_name: str, count: int, seed: int) -> list[tuple[int, Any, list[Any]]]:
+    """Play decisions with a real choice (at least three legal plays or passes), every other one
+    taken from seeded heuristic self-play deals, as (seat, observation, legal actions)."""
+    from .agents.heuristic import HeuristicAgent
+    from .core.match import MatchConfig, new_match
+
+    rules = preset(preset_name)
+    out: list[tuple[int, Any, list[Any]]] = []
+    deal = 0
+    while len(out) < count:
+        m = new_match(rules, f"bench-search:{seed}:{deal}", MatchConfig(max_deals=1))
+        players = [HeuristicAgent(f"{seed}:{s}") for s in range(4)]
+        for s, p in enumerate(players):
+            p.reset(s, rules)
+        n = 0
+        while not m.ended and len(out) < count:
+            seat = m.to_move
+            assert seat is not None
+            obs, legal = m.observation(seat), m.legal_actions()
+            if legal[0].kind in ("play", "pass") and len(legal) >= 3:
+                n += 1
+                if n % 2:
+                    out.append((seat, obs, legal))
+            m.apply(players[seat].choose(obs, legal))
+        deal += 1
+    return out
+
+
+def search_figures(preset_name: str = "competition", positions: int = 40, worlds: int = 100, budget: float = 1.0,
+                   seed: int = 1) -> dict[str, Any]:
+    """The search tier's speed: worlds per CPU second at a fixed effort, then real decisions under
+    ``budget`` (wall clock, as the agent itself counts it) with early settling on."""
+    from .agents.search import SearchAgent
+
+    rules = preset(preset_name)
+    sample = search_positions(preset_name, positions, seed)
+    out: dict[str, Any] = {"preset": preset_name, "positions": len(sample), "seed": seed}
+    total, exact, cpu = 0, 0, 0.0
+    for seat, obs, legal in sample:
+        agent = SearchAgent(seed, None, max_worlds=worlds, settle=False)
+        agent.reset(seat, rules)
+        t0 = time.process_time()
+        agent.choose(obs, legal)
+        cpu += time.process_time() - t0
+        total += agent.last_worlds
+        exact += agent.last_exact
+    out["worlds_per_cpu_s"] = total / cpu if cpu else 0.0
+    out["exact_world_share"] = exact / total if total else 0.0
+    times, counts, settled = [], [], 0
+    for seat, obs, legal in sample:
+        agent = SearchAgent(seed, budget)
+        agent.reset(seat, rules)
+        t0 = time.perf_counter()
+        agent.choose(obs, legal)
+        times.append(time.perf_counter() - t0)
+        counts.append(agent.last_worlds)
+        settled += agent.last_settled
+    out["budget_s"] = budget
+    out["decision_mean_ms"] = statistics.fmean(times) * 1e3
+    out["decision_p50_ms"] = _pct(times, 0.5) * 1e3
+    out["decision_p95_ms"] = _pct(times, 0.95) * 1e3
+    out["worlds_per_decision_mean"] = statistics.fmean(counts)
+    out["settled_share"] = settled / len(sample)
+    return out
+
+
 def _print(figures: dict[str, Any], as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(figures))
@@ -127,3 +193,16 @@ def deals(
 ) -> None:
     """Random-play deals per second, full lifecycle with tribute (complete and canonical moves)."""
     _print(deals_figures(preset_name, n, seed), as_json)
+
+
+@app.command()
+def search(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    positions: Annotated[int, typer.Option(min=1, help="decisions taken from heuristic self-play")] = 40,
+    worlds: Annotated[int, typer.Option(min=1, help="worlds per decision for the worlds/s figure")] = 100,
+    budget: Annotated[float, typer.Option(min=0.01, help="seconds per decision for the timing figures")] = 1.0,
+    seed: int = 1,
+) -> None:
+    """The search tier: sampled worlds per CPU second, and decision times under a budget."""
+    _print(search_figures(preset_name, positions, worlds, budget, seed), as_json)

@@ -90,6 +90,7 @@ class SearchAgent(Agent):
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
+        self.last_settled = False  # the last decision stopped early: its choice was settled
 
     def reset(self, seat: int, rules: RuleSet) -> None:
         super().reset(seat, rules)
@@ -103,6 +104,7 @@ class SearchAgent(Agent):
         ranked = self.heuristic.ranked(obs, legal, ENDGAME_SHORTLIST if endgame else SHORTLIST)
         self.last_worlds = 0
         self.last_exact = 0
+        self.last_settled = False
         if legal[0].kind not in ("play", "pass") or len(ranked) == 1:
             return ranked[0].action
         hand = list(obs.deal.hand)
@@ -161,6 +163,7 @@ class SearchAgent(Agent):
             worlds += 1
             world_cost = max(world_cost, time.perf_counter() - now)
             if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, worlds):
+                self.last_settled = True
                 break
         self.last_worlds = worlds
         if worlds == 0:
