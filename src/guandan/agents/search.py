@@ -23,8 +23,8 @@ error, so a few lucky worlds do not overturn a sound default.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
 the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
-on recorded decisions the settled choice equalled the one made with five times the worlds in all
-but one of 166). Deterministic for a seed when the number of worlds is fixed (``max_worlds``);
+on 166 recorded decisions the settled choice, after 221 worlds on average, equalled the choice
+after 1,000 worlds in 165). Deterministic for a seed when the number of worlds is fixed (``max_worlds``);
 under a pure time budget the number of worlds, and so rarely the choice, depends on the machine's
 speed.
 """
