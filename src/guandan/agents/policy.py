@@ -87,7 +87,13 @@ def follow_unit(units: Sequence[Unit], t: Table) -> Unit | None:
     """Follow with a whole unit (no breaking) or a bomb, or pass (None). Used by playouts."""
     top = t.top
     assert top is not None
-    same = [u for u in units if not u.is_bomb and beats(u.combo, top)]
+    return _follow_whole(units, t, [u for u in units if not u.is_bomb and beats(u.combo, top)])
+
+
+def _follow_whole(units: Sequence[Unit], t: Table, same: Sequence[Unit]) -> Unit | None:
+    """:func:`follow_unit` given ``same``, the non-bomb units that beat the top."""
+    top = t.top
+    assert top is not None
     if t.owner == partner_of(t.seat):
         if len(units) == 1 and same:
             return same[0]
@@ -108,8 +114,9 @@ def follow(units: Sequence[Unit], t: Table, dec: Decomposer) -> tuple[Unit, Unit
     left of that unit), or None to pass."""
     top = t.top
     assert top is not None
-    if t.owner == partner_of(t.seat) or any(not u.is_bomb and beats(u.combo, top) for u in units):
-        whole = follow_unit(units, t)  # a whole unit beats (or it is the partner's round): no break
+    same = [u for u in units if not u.is_bomb and beats(u.combo, top)]
+    if t.owner == partner_of(t.seat) or same:
+        whole = _follow_whole(units, t, same)  # a whole unit beats (or it is the partner's round): no break
         return None if whole is None else (whole, whole, ())
     bomb = bomb_choice(units, t)
     if top.type not in (SINGLE, PAIR):
