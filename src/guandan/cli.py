@@ -101,6 +101,7 @@ def _mount() -> None:
     app.command("replay")(replay_cmd)
     from .arena.cli import arena_cmd, summary_cmd; app.command("arena")(arena_cmd)  # noqa: E702, I001
     app.command("arena-summary")(summary_cmd)
+    from .agents.cli import agents_cmd; app.command("agents")(agents_cmd)  # noqa: E702, I001
     from .protocol.cli import protocol_client, protocol_server
 
     app.command("protocol-server")(protocol_server)

@@ -7,9 +7,11 @@ deterministic for a given seed; ``time_budget`` (seconds per decision) bounds th
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ..core.deal import Action
 from ..core.errors import GuandanError
@@ -43,13 +45,60 @@ class Agent(ABC):
         """Release resources (external processes); a no-op for in-process bots."""
 
 
-AgentFactory = Callable[[int | str, float | None], Agent]
+AgentFactory = Callable[..., Agent]  # (seed, time_budget, **options) -> Agent
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting a tier accepts in its spec, e.g. ``prior`` in ``search:prior=0.3``. Options let an
+    A/B run (the arena's SPRT mode) compare two settings of one tier without editing code."""
+
+    kind: type  # int, float or bool
+    default: int | float | bool
+    help: str
+    low: float | None = None  # inclusive bounds for numbers
+    high: float | None = None
+
+    def parse(self, key: str, text: str) -> int | float | bool:
+        if self.kind is bool:
+            if text.lower() in _TRUE:
+                return True
+            if text.lower() in _FALSE:
+                return False
+            raise GuandanError(f"option {key} must be on or off, not {text!r}")
+        try:
+            value: int | float = int(text) if self.kind is int else float(text)
+        except ValueError:
+            raise GuandanError(f"option {key} must be {'a whole number' if self.kind is int else 'a number'}, "
+                               f"not {text!r}") from None
+        if not math.isfinite(value) or (self.low is not None and value < self.low) or \
+                (self.high is not None and value > self.high):
+            raise GuandanError(f"option {key} must be {self.range()}, not {text}")
+        return value
+
+    def range(self) -> str:
+        if self.kind is bool:
+            return "on or off"
+        if self.high is None:
+            return f"at least {self.low:g}" if self.low is not None else "a number"
+        return f"from {self.low:g} to {self.high:g}"
+
+    def show(self, value: int | float | bool) -> str:
+        return ("on" if value else "off") if self.kind is bool else f"{value:g}"
+
+
+_TRUE = ("on", "true", "yes", "1")
+_FALSE = ("off", "false", "no", "0")
 _REGISTRY: dict[str, AgentFactory] = {}
+_OPTIONS: dict[str, dict[str, Option]] = {}
 
 
-def register(name: str) -> Callable[[AgentFactory], AgentFactory]:
+def register(name: str, options: dict[str, Option] | None = None) -> Callable[[AgentFactory], AgentFactory]:
+    """Register a tier. Its factory is called with the seed, the time budget and, as keywords, the
+    ``options`` a spec sets (the others keep their defaults)."""
     def deco(factory: AgentFactory) -> AgentFactory:
         _REGISTRY[name] = factory
+        _OPTIONS[name] = dict(options or {})
         return factory
 
     return deco
@@ -60,20 +109,59 @@ def agent_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def make_agent(spec: str, seed: int | str = 0, time_budget: float | None = None) -> Agent:
-    """An agent by tier name (``random``, ``greedy``, …) or ``external:module:Class``."""
+def agent_options(name: str) -> dict[str, Option]:
+    """The options tier ``name`` accepts in a spec (empty for tiers without any)."""
+    _load_builtin()
+    return dict(_OPTIONS.get(name, {}))
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, int | float | bool]]:
+    """Split an agent spec ``tier[:key=value…]`` into the tier and its options (only those set).
+
+    ``external:module:Class`` is returned whole as (``external``, {}): its colons name a class."""
     _load_builtin()
     if spec.startswith("external:"):
-        factory = _REGISTRY.get("external")
-        if factory is None:
+        if "external" not in _REGISTRY:
             raise GuandanError("external agents need the protocol adapter (guandan.protocol)")
-        agent = factory(seed, time_budget)
+        return "external", {}
+    name, *parts = spec.split(":")
+    if name not in _REGISTRY or name == "external":
+        known = sorted(n for n in _REGISTRY if n != "external")
+        raise GuandanError(f"unknown agent {name!r}; known: {', '.join(known)}, external:module:Class")
+    options = _OPTIONS[name]
+    values: dict[str, int | float | bool] = {}
+    for part in parts:
+        key, eq, text = part.partition("=")
+        if not eq or not key or not text:
+            raise GuandanError(f"agent spec {spec!r}: {part!r} is not key=value")
+        if key not in options:
+            names = ", ".join(sorted(options)) or "none"
+            raise GuandanError(f"agent {name!r} has no option {key!r}; its options: {names}")
+        if key in values:
+            raise GuandanError(f"agent spec {spec!r} sets {key} twice")
+        values[key] = options[key].parse(key, text)
+    return name, values
+
+
+def canonical_spec(spec: str) -> str:
+    """``spec`` with its options sorted, defaults dropped and numbers written one way, so that two
+    spellings of the same agent name the same arena setup (``search:prior=0.15`` is ``search``)."""
+    name, values = parse_spec(spec)
+    if name == "external":
+        return spec
+    options = _OPTIONS[name]
+    kept = [f"{k}={options[k].show(v)}" for k, v in sorted(values.items()) if v != options[k].default]
+    return ":".join([name, *kept])
+
+
+def make_agent(spec: str, seed: int | str = 0, time_budget: float | None = None) -> Agent:
+    """An agent by spec: a tier name (``random``, ``greedy``, …), optionally with options
+    (``search:prior=0.3:shortlist=8``), or ``external:module:Class``."""
+    name, values = parse_spec(spec)
+    agent = _REGISTRY[name](seed, time_budget, **values)
+    if name == "external":
         agent.configure(spec)  # type: ignore[attr-defined]
-        return agent
-    factory = _REGISTRY.get(spec)
-    if factory is None:
-        raise GuandanError(f"unknown agent {spec!r}; known: {', '.join(sorted(_REGISTRY))}, external:module:Class")
-    return factory(seed, time_budget)
+    return agent
 
 
 def _load_builtin() -> None:

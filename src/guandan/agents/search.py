@@ -41,7 +41,7 @@ from ..core.deal import Action
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
 from ..core.turns import TurnTracker
-from .base import Agent, register
+from .base import Agent, Option, register
 from .counting import read
 from .decompose import Unit
 from .endgame import EndgameSolver, Exhausted
@@ -80,10 +80,14 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, seed: int | str = 0, time_budget: float | None = None, max_worlds: int | None = None,
-                 endgame: bool = True, evidence: bool = True, breaks: bool = True, settle: bool = True) -> None:
+                 endgame: bool = True, evidence: bool = True, breaks: bool = True, settle: bool = True,
+                 prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
-        self.max_worlds = max_worlds
+        self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
+        self.prior = prior
+        self.confidence = confidence
+        self.shortlist = shortlist
         self.endgame = endgame  # solve small endgames exactly (off: playouts only, as before)
         self.evidence = evidence  # redraw worlds that contradict passes (off: uniform worlds)
         self.breaks = breaks  # playouts may break units to follow, as the heuristic does (off: whole units only)
@@ -101,7 +105,7 @@ class SearchAgent(Agent):
         budget = DEFAULT_BUDGET if self.time_budget is None else self.time_budget
         know = read(obs)
         endgame = self.endgame and obs.deal.phase == "play" and sum(know.counts) <= ENDGAME_CARDS
-        ranked = self.heuristic.ranked(obs, legal, ENDGAME_SHORTLIST if endgame else SHORTLIST)
+        ranked = self.heuristic.ranked(obs, legal, max(ENDGAME_SHORTLIST, self.shortlist) if endgame else self.shortlist)
         self.last_worlds = 0
         self.last_exact = 0
         self.last_settled = False
@@ -162,13 +166,16 @@ class SearchAgent(Agent):
                 c.sq += d * d
             worlds += 1
             world_cost = max(world_cost, time.perf_counter() - now)
-            if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, worlds):
+            if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, worlds, self.prior):
                 self.last_settled = True
                 break
         self.last_worlds = worlds
         if worlds == 0:
             return ranked[0].action
-        best = max(range(len(cands)), key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], worlds))
+        def score(i: int) -> float:
+            return 0.0 if i == 0 else _lower_bound(cands[i], worlds, self.prior, self.confidence)
+
+        best = max(range(len(cands)), key=score)
         return cands[best].action
 
     def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
@@ -190,24 +197,35 @@ def _stats(c: _Candidate, worlds: int) -> tuple[float, float]:
     return mean, math.sqrt(var / worlds)
 
 
-def _settled(cands: Sequence[_Candidate], worlds: int) -> bool:
+def _settled(cands: Sequence[_Candidate], worlds: int, prior: float = PRIOR) -> bool:
     """Whether more worlds would almost surely leave the choice as it is: either no alternative
     can plausibly clear the prior, or one clears it and can plausibly be caught by no other."""
     stats = [_stats(c, worlds) for c in cands[1:]]
-    if all(m + SETTLE_Z * se < PRIOR for m, se in stats):
+    if all(m + SETTLE_Z * se < prior for m, se in stats):
         return True
     best = max(range(len(stats)), key=lambda i: stats[i][0] - SETTLE_Z * stats[i][1])
     low = stats[best][0] - SETTLE_Z * stats[best][1]
-    return low > PRIOR and all(m + SETTLE_Z * se < low for i, (m, se) in enumerate(stats) if i != best)
+    return low > prior and all(m + SETTLE_Z * se < low for i, (m, se) in enumerate(stats) if i != best)
 
 
-def _lower_bound(c: _Candidate, worlds: int) -> float:
+def _lower_bound(c: _Candidate, worlds: int, prior: float = PRIOR, confidence: float = CONFIDENCE) -> float:
     """A pessimistic estimate of how much better ``c`` is than the heuristic's first choice: with
     few worlds a lucky mean must clear its standard error as well as the prior."""
     mean, se = _stats(c, worlds)
-    return mean - PRIOR - CONFIDENCE * se
+    return mean - prior - confidence * se
 
 
-register("search")(lambda seed, budget: SearchAgent(seed, budget))
+OPTIONS = {
+    "prior": Option(float, PRIOR, "level points an alternative must gain over the heuristic's first choice", 0, 10),
+    "confidence": Option(float, CONFIDENCE, "standard errors that gain must clear as well", 0, 10),
+    "shortlist": Option(int, SHORTLIST, "candidates taken from the heuristic's ranking", 1, 50),
+    "max_worlds": Option(int, 0, "worlds per decision, ignoring the clock (deterministic); 0: until the budget",
+                         0, 100_000),
+    "endgame": Option(bool, True, f"solve worlds exactly once at most {ENDGAME_CARDS} cards are left"),
+    "evidence": Option(bool, True, "redraw worlds that contradict a seat's passes"),
+    "breaks": Option(bool, True, "playouts break pairs, triples and full houses to follow"),
+    "settle": Option(bool, True, "stop before the budget once the choice is settled"),
+}
+register("search", OPTIONS)(lambda seed, budget, **options: SearchAgent(seed, budget, **options))
 
 __all__ = ["DEFAULT_BUDGET", "SearchAgent"]

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..agents import agent_names
+from ..agents.base import canonical_spec
 from ..cliutil import ensure_dir
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
@@ -23,16 +23,20 @@ MODES = ("duplicate", "sprt", "match")
 
 
 
-def _check_agent(option: str, name: str) -> None:
-    if name.startswith("external:"):
-        return
-    known = [n for n in agent_names() if n != "external"]
-    if name not in known:
-        _fail(f"{option} {name!r} is not an agent; known: {', '.join(known)}, external:module:Class")
+def _check_agent(option: str, spec: str) -> str:
+    """``spec`` written canonically (see :func:`canonical_spec`), or exit naming what is wrong."""
+    if spec.startswith("external:"):
+        return spec
+    try:
+        return canonical_spec(spec)
+    except GuandanError as e:
+        _fail(f"{option}: {e}")
 
 
 def arena_cmd(
-    a: Annotated[str, typer.Option("--a", help="agent A (random, greedy, heuristic, search, …)")] = "heuristic",
+    a: Annotated[str, typer.Option("--a", help="agent A: random, greedy, heuristic, search, a tier with options "
+                                                 "(search:prior=0.3:shortlist=8; see guandan agents) or "
+                                                 "external:module:Class")] = "heuristic",
     b: Annotated[str, typer.Option("--b", help="agent B")] = "greedy",
     deals: Annotated[int, typer.Option(help="deal pairs (duplicate), the most pairs (sprt), or matches (match)")] = 100,
     preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
@@ -59,8 +63,8 @@ def arena_cmd(
 
         for p in path:
             add_bot_path(str(p.resolve()))
-    _check_agent("--a", a)
-    _check_agent("--b", b)
+    a = _check_agent("--a", a)
+    b = _check_agent("--b", b)
     try:
         preset(preset_name)
     except GuandanError as e:

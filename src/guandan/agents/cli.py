@@ -1,0 +1,27 @@
+"""`guandan agents`: the tiers an agent spec may name, and the options each one takes."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from .base import agent_names, agent_options
+
+
+def agents_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the list")] = False,
+) -> None:
+    """List the agent tiers and their options; a spec is tier[:key=value…], e.g. search:prior=0.3:shortlist=8."""
+    tiers = [n for n in agent_names() if n != "external"]
+    if as_json:
+        out = {n: {k: {"type": o.kind.__name__, "default": o.default, "range": o.range(), "help": o.help}
+                   for k, o in agent_options(n).items()} for n in tiers}
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    for n in tiers:
+        typer.echo(n)
+        for k, o in agent_options(n).items():
+            typer.echo(f"  {k + '=' + o.show(o.default):<14} {o.help} ({o.range()})")
+    typer.echo("external:module:Class  a 2020-protocol bot class (see --path in guandan arena)")

@@ -1,0 +1,94 @@
+"""Agent specs: a tier with options (``search:prior=0.3:shortlist=8``) builds that agent, names one
+arena setup however it is spelled, and bad specs are refused with the reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from guandan.agents import make_agent
+from guandan.agents.base import canonical_spec, parse_spec
+from guandan.agents.search import SearchAgent
+from guandan.cli import _mount, app
+from guandan.core.errors import GuandanError
+from guandan.core.match import MatchConfig, new_match
+from guandan.core.rules import preset
+
+
+def test_options_reach_the_agent() -> None:
+    agent = make_agent("search:prior=0.4:confidence=0:shortlist=3:max_worlds=5:settle=off:evidence=no", 1, 0.5)
+    assert isinstance(agent, SearchAgent)
+    assert (agent.prior, agent.confidence, agent.shortlist, agent.max_worlds) == (0.4, 0.0, 3, 5)
+    assert (agent.settle, agent.evidence, agent.endgame, agent.breaks) == (False, False, True, True)
+    plain = make_agent("search", 1)
+    assert isinstance(plain, SearchAgent) and plain.max_worlds is None and plain.prior == 0.15
+
+
+def test_a_spec_has_one_canonical_spelling() -> None:
+    assert canonical_spec("search:prior=0.15") == "search"  # the default is no option at all
+    assert canonical_spec("search:shortlist=8:prior=0.30:settle=false") == "search:prior=0.3:settle=off:shortlist=8"
+    assert canonical_spec("heuristic") == "heuristic"
+    assert canonical_spec("external:mybots:Bot") == "external:mybots:Bot"
+    assert parse_spec("search:breaks=ON") == ("search", {"breaks": True})
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("searchy", "unknown agent 'searchy'"),
+    ("external", "unknown agent 'external'"),
+    ("search:foo=1", "no option 'foo'; its options: breaks, confidence"),
+    ("heuristic:prior=1", "agent 'heuristic' has no option 'prior'; its options: none"),
+    ("search:prior", "'prior' is not key=value"),
+    ("search:prior=", "'prior=' is not key=value"),
+    ("search:", "'' is not key=value"),
+    ("search:prior=x", "prior must be a number, not 'x'"),
+    ("search:prior=nan", "prior must be from 0 to 10, not nan"),
+    ("search:prior=-1", "prior must be from 0 to 10, not -1"),
+    ("search:shortlist=2.5", "shortlist must be a whole number, not '2.5'"),
+    ("search:shortlist=0", "shortlist must be from 1 to 50, not 0"),
+    ("search:settle=maybe", "settle must be on or off, not 'maybe'"),
+    ("search:prior=0.2:prior=0.3", "sets prior twice"),
+])
+def test_bad_specs_are_refused_with_the_reason(spec: str, message: str) -> None:
+    with pytest.raises(GuandanError) as e:
+        make_agent(spec, 1)
+    assert message in str(e.value)
+
+
+def test_the_prior_option_changes_what_search_chooses() -> None:
+    """With a prior beyond any gain a deal can give, search keeps the heuristic's first choice on
+    every decision; with no prior and no confidence margin it leaves it on some. Same worlds, same
+    positions: only the option differs."""
+    rules = preset("competition")
+    m = new_match(rules, "spec-prior", MatchConfig(max_deals=1, first_leader=0))
+    players = [make_agent("heuristic", s) for s in range(4)]
+    trusting = make_agent("search:prior=10:max_worlds=12", 5)
+    bold = make_agent("search:prior=0:confidence=0:max_worlds=12", 5)
+    for s, a in enumerate(players):
+        a.reset(s, rules)
+    trusting.reset(0, rules)
+    bold.reset(0, rules)
+    decisions = differ = 0
+    while (seat := m.to_move) is not None:
+        obs, legal = m.observation(seat), m.legal_actions()
+        choice = players[seat].choose(obs, legal)
+        if seat == 0 and legal[0].kind in ("play", "pass"):
+            decisions += 1
+            assert trusting.choose(obs, legal) == choice
+            differ += bold.choose(obs, legal) != choice
+        m.apply(choice)
+    assert decisions >= 5 and differ >= 1
+
+
+def test_the_arena_records_the_canonical_spec(tmp_path: Path) -> None:
+    _mount()
+    cli = CliRunner()
+    f = tmp_path / "r.jsonl"
+    r = cli.invoke(app, ["arena", "--a", "search:max_worlds=2:prior=0.15", "--b", "greedy", "--deals", "1",
+                         "--results", str(f), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(f.read_text(encoding="utf-8"))["setup"]["a"] == "search:max_worlds=2"
+    bad = cli.invoke(app, ["arena", "--a", "greedy", "--b", "search:prior=x", "--deals", "1"])
+    assert bad.exit_code == 2 and "--b: option prior must be a number, not 'x'" in bad.output
