@@ -112,3 +112,14 @@ def test_an_unwritable_results_path_fails_before_playing(cli: CliRunner, tmp_pat
     folder.mkdir()  # a folder where the file should be
     r = cli.invoke(app, [*BASE, "--deals", "1", "--results", str(folder)])
     assert r.exit_code == 2 and "cannot" in r.output and str(folder) in r.output
+
+
+def test_parallel_workers_write_every_pair_once(cli: CliRunner, tmp_path: Path) -> None:
+    """With --jobs each pair is appended as it finishes, in whatever order: the file still holds each
+    pair once and summarizes exactly like a one-process run."""
+    f = tmp_path / "par.jsonl"
+    par = _run(cli, "--deals", "6", "--jobs", "2", "--results", str(f))
+    assert sorted(json.loads(x)["pair"]["index"] for x in _lines(f)) == [0, 1, 2, 3, 4, 5]
+    straight = _run(cli, "--deals", "6")
+    for k in ("deal_pairs", "a_deal_win_rate", "a_deal_win_ci95", "a_points_per_deal", "illegal_actions"):
+        assert par[k] == straight[k], k

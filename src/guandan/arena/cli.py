@@ -126,7 +126,7 @@ def arena_cmd(
 
 def _resumable(setup: Setup, first: int, deals: int, jobs: int, results: Path | None) -> dict[str, Any]:
     """Pairs ``first`` … ``first + deals − 1``, skipping those ``results`` already holds for this
-    setup and appending each new chunk to it as soon as it is played."""
+    setup and appending each new pair to it as soon as it is played."""
     done: dict[int, PairResult] = {}
     if results is not None:
         if results.exists():
