@@ -60,7 +60,7 @@ def protocol_server(
 
 def protocol_client(
     url: Annotated[str, typer.Option(help="ws://HOST:PORT/game/NAME")],
-    agent: Annotated[str, typer.Option(help="our agent: random, greedy, heuristic, search, …")] = "greedy",
+    agent: Annotated[str, typer.Option(help="our agent spec: greedy, search, search:prior=0.3, … (guandan agents)")] = "greedy",
     preset_name: Annotated[str, typer.Option("--preset", help="the server's rules (to read its actions)")] = "competition",
     seed: Annotated[int, typer.Option(help="the agent's seed")] = 0,
     time_budget: Annotated[float | None, typer.Option(help="seconds per decision for thinking agents")] = None,
