@@ -33,6 +33,7 @@ def test_a_spec_has_one_canonical_spelling() -> None:
     assert canonical_spec("heuristic") == "heuristic"
     assert canonical_spec("external:mybots:Bot") == "external:mybots:Bot"
     assert parse_spec("search:breaks=ON") == ("search", {"breaks": True})
+    assert canonical_spec("search:confidence=2:prior=0.123456789") == "search:confidence=2.0:prior=0.123456789"
 
 
 @pytest.mark.parametrize(("spec", "message"), [

@@ -79,12 +79,17 @@ class Option:
     def range(self) -> str:
         if self.kind is bool:
             return "on or off"
-        if self.high is None:
-            return f"at least {self.low:g}" if self.low is not None else "a number"
-        return f"from {self.low:g} to {self.high:g}"
+        if self.low is not None and self.high is not None:
+            return f"from {self.low:g} to {self.high:g}"
+        if self.low is not None:
+            return f"at least {self.low:g}"
+        return f"at most {self.high:g}" if self.high is not None else "any number"
 
     def show(self, value: int | float | bool) -> str:
-        return ("on" if value else "off") if self.kind is bool else f"{value:g}"
+        """``value`` as a spec writes it; numbers exactly (``repr``), so parsing it gives it back."""
+        if self.kind is bool:
+            return "on" if value else "off"
+        return repr(float(value)) if self.kind is float else str(int(value))
 
 
 _TRUE = ("on", "true", "yes", "1")
