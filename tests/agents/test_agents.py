@@ -140,7 +140,9 @@ def test_hints_give_k_distinct_legal_actions_with_reasons() -> None:
     rules = preset("competition")
     m = new_match(rules, "h", MatchConfig(max_deals=1, first_leader=0))
     legal = m.legal_actions()
-    hints = best_actions(m.observation(0), legal, 3)
+    hints = best_actions(m.observation(0), 3)  # the legal actions come from the observation
     assert len(hints) == 3
     assert len({h.action for h in hints}) == 3
     assert all(h.action in legal and h.reason for h in hints)
+    assert best_actions(m.observation(0), 3, legal=legal) == hints
+    assert best_actions(m.observation(1), 3) == []  # not this seat's turn: nothing to suggest

@@ -128,7 +128,7 @@ def test_resume_from_the_save_made_between_deals(tmp_path: Path, en: Translator)
     s = Session.new(preset("competition"), 21, "greedy", "greedy", MatchConfig(max_deals=2), save_path=save)
     while not s.match.deals:  # one action at a time, so that nothing happens after the deal is settled
         if s.human_to_move:
-            s.act(best_actions(s.observation(), s.legal(), 1)[0].action)
+            s.act(best_actions(s.observation(), 1, legal=s.legal())[0].action)
         else:
             s.bot_step()
     text = save.read_text(encoding="utf-8")  # written by the session when the deal was settled

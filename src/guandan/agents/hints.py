@@ -40,10 +40,13 @@ def _reason(action: Action, obs: MatchObservation) -> str:
     return f"管上 smallest play that beats: {combo_name(action.combo)}"
 
 
-def best_actions(obs: MatchObservation, legal: Sequence[Action], k: int = 3, rules: RuleSet | None = None) -> list[Hint]:
+def best_actions(obs: MatchObservation, k: int = 3, rules: RuleSet | None = None,
+                 legal: Sequence[Action] | None = None) -> list[Hint]:
     """Up to ``k`` distinct suggestions, best first: the heuristic tier's own ranking (its hand
-    decomposition, partnership and bomb rules), with its reason. ``rules`` defaults to the
-    competition preset, whose hand types every preset shares; suggestions are always from ``legal``."""
+    decomposition, partnership and bomb rules), with its reason. ``legal`` defaults to the actions
+    the observation offers (none unless the seat is to move); ``rules`` to the competition preset,
+    whose hand types every preset shares. Suggestions are always from ``legal``."""
+    legal = obs.deal.legal if legal is None else legal
     if not legal or k <= 0:
         return []
     from .heuristic import HeuristicAgent

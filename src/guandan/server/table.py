@@ -389,7 +389,7 @@ class TableService:
             return
         if isinstance(msg, Hint):
             obs = match.observation(seat)
-            hints = best_actions(obs, obs.deal.legal, msg.k, match.rules)
+            hints = best_actions(obs, msg.k, match.rules)
             conn.send({"type": "hint", "seq": room.seq,
                        "hints": [{"action": action_json(h.action), "reason": h.reason} for h in hints]})
             return

@@ -262,7 +262,7 @@ class GuandanApp(App[None]):
             return
         obs = self.session.observation()
         if not self.hints:
-            self.hints = best_actions(obs, obs.deal.legal, 3, self.session.match.rules)
+            self.hints = best_actions(obs, 3, self.session.match.rules)
         if not self.hints:
             return
         self.hint_index = (self.hint_index + 1) % len(self.hints)

@@ -91,7 +91,7 @@ class PlainGame:
         if not text:
             return False
         if low in ("hint", "h"):
-            hints = best_actions(obs, legal, 3, self.s.match.rules)
+            hints = best_actions(obs, 3, self.s.match.rules)
             self.numbered([h.action for h in hints],
                           [f"{action_text(h.action, self.tr)} — {hint_reason(h.action, obs, self.tr)}" for h in hints])
             return False
