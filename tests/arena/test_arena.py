@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from guandan.arena.report import summarize_pairs
-from guandan.arena.runner import Setup, run_pairs
+from guandan.arena.runner import HalfResult, PairResult, Setup, run_pairs
 from guandan.arena.specs import draw_spec
 from guandan.arena.stats import bootstrap_ci, percentile, sprt, wilson_ci
 from guandan.cli import _mount, app
@@ -48,6 +48,15 @@ def test_sprt_accepts_the_true_hypothesis() -> None:
 def test_percentile_nearest_rank() -> None:
     xs = [float(x) for x in range(1, 101)]
     assert percentile(xs, 50) == 50.0 and percentile(xs, 95) == 95.0 and percentile([], 95) == 0.0
+
+
+def test_decision_times_are_summarized_per_side() -> None:
+    half = HalfResult(0, True, 1.0, False, (), [0, 1, 2, 3])
+    pairs = [PairResult(0, [half, half], a_times=[0.1, 0.3], b_times=[0.002]),
+             PairResult(1, [half, half], a_times=[0.2], b_times=[0.004, 0.006])]
+    s = summarize_pairs(pairs)
+    assert s["a_decision_ms_mean"] == pytest.approx(200.0) and s["b_decision_ms_mean"] == pytest.approx(4.0)
+    assert s["a_decision_ms_p50"] == pytest.approx(200.0) and s["a_decision_ms_p95"] == pytest.approx(300.0)
 
 
 def test_identical_deterministic_agents_split_every_pair_exactly() -> None:

@@ -31,8 +31,10 @@ def summarize_pairs(pairs: Sequence[PairResult], seed: int | str = 0) -> dict[st
         "illegal_b": sum(p.illegal_b for p in pairs),
         "a_decision_ms_p50": 1000 * percentile(a_times, 50),
         "a_decision_ms_p95": 1000 * percentile(a_times, 95),
+        "a_decision_ms_mean": 1000 * mean(a_times),  # what a deal costs: settled choices stop early
         "b_decision_ms_p50": 1000 * percentile(b_times, 50),
         "b_decision_ms_p95": 1000 * percentile(b_times, 95),
+        "b_decision_ms_mean": 1000 * mean(b_times),
         "cpu_seconds_per_deal": sum(p.cpu_seconds for p in pairs) / deals if deals else 0.0,
         **_bot_failures(pairs),
     }
@@ -75,6 +77,7 @@ def summarize_matches(results: Sequence[MatchResult]) -> dict[str, Any]:
         "illegal_actions": sum(r.illegal_a + r.illegal_b for r in results),
         "a_decision_ms_p50": 1000 * percentile(a_times, 50),
         "a_decision_ms_p95": 1000 * percentile(a_times, 95),
+        "a_decision_ms_mean": 1000 * mean(a_times),
         "cpu_seconds_per_deal": sum(r.cpu_seconds for r in results) / deals if deals else 0.0,
         **_bot_failures(results),
     }
