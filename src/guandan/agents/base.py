@@ -133,7 +133,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | bool]]:
     if name not in _REGISTRY or name == "external":
         known = sorted(n for n in _REGISTRY if n != "external")
         raise GuandanError(f"unknown agent {name!r}; known: {', '.join(known)}, external:module:Class")
-    options = _OPTIONS[name]
+    options = _OPTIONS.get(name, {})  # a factory put straight into the registry takes no options
     values: dict[str, int | float | bool] = {}
     for part in parts:
         key, eq, text = part.partition("=")
@@ -154,7 +154,7 @@ def canonical_spec(spec: str) -> str:
     name, values = parse_spec(spec)
     if name == "external":
         return spec
-    options = _OPTIONS[name]
+    options = _OPTIONS.get(name, {})
     kept = [f"{k}={options[k].show(v)}" for k, v in sorted(values.items()) if v != options[k].default]
     return ":".join([name, *kept])
 
