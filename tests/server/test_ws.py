@@ -335,6 +335,33 @@ def test_a_thinking_bot_does_not_hold_the_event_loop(client: TestClient, monkeyp
         assert upd["action"]["seat"] == 1
 
 
+class _Faulty(Agent):
+    """A bot whose every decision raises."""
+
+    name = "faulty"
+
+    def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
+        raise RuntimeError("bot bug")
+
+
+def _unbuildable(seed: int | str, budget: float | None) -> Agent:
+    raise RuntimeError("cannot build this bot")
+
+
+def test_a_faulty_or_unbuildable_bot_does_not_stall_the_table(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server plays the first legal action for a bot that raises, or cannot even be built."""
+    monkeypatch.setitem(agents_base._REGISTRY, "faulty", lambda seed, budget: _Faulty(seed, budget))
+    monkeypatch.setitem(agents_base._REGISTRY, "unbuildable", _unbuildable)
+    code = new_room(client, bots=[None, "faulty", "unbuildable", "faulty"])
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
+        seats = [recv_until(ws, lambda g: g["type"] == "update")["action"]["seat"] for _ in range(4)]
+    assert seats[:4] == [0, 1, 2, 3]  # every bot seat moved in turn, and the player is to move again
+
+
 def test_readings_answer_the_plays_of_a_selection(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """A view too long to send whole (火拼 leads reach 80,000 plays) lists no plays and sets
     legal_complete false; the client asks for the plays of its selection with a readings frame."""

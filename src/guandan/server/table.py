@@ -296,16 +296,16 @@ class TableService:
         match = room.match
         if match is None or match.to_move != seat or room.status != "playing":
             return
-        agent = self._agent(room, seat)
         legal = match.legal_actions()
         obs, seq = match.observation(seat), room.seq
         try:
+            agent = self._agent(room, seat)
             if agent.name in FAST_TIERS:
                 action = agent.choose(obs, legal)
             else:  # a thinking tier (search: ~1 s) must not hold every other table's event loop
                 action = await asyncio.to_thread(agent.choose, obs, legal)
-        except Exception:  # a faulty bot must not stall the table
-            log.exception("bot %s failed in room %s", agent.name, room.code)
+        except Exception:  # a faulty bot, or one that cannot be built, must not stall the table
+            log.exception("the bot at seat %d failed in room %s", seat, room.code)
             action = legal[0]
         if room.seq != seq or match.to_move != seat or room.status != "playing":
             return  # the table moved on while the bot thought
