@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -95,6 +96,22 @@ def test_damaged_results_lines_are_named(cli: CliRunner, tmp_path: Path) -> None
     assert r.exit_code == 2 and "pair 0 appears twice with different results" in r.output
     r = cli.invoke(app, ["arena-summary", str(tmp_path / "none.jsonl")])
     assert r.exit_code == 2 and "is not a file" in r.output
+
+
+def test_gzipped_results_read_like_plain_ones_and_binary_files_are_refused(cli: CliRunner, tmp_path: Path) -> None:
+    f = tmp_path / "a.jsonl"
+    _run(cli, "--deals", "3", "--results", str(f))
+    z = tmp_path / "a.jsonl.gz"
+    z.write_bytes(gzip.compress(f.read_bytes()))
+    plain, zipped = (json.loads(cli.invoke(app, ["arena-summary", str(p), "--json"]).output) for p in (f, z))
+    assert zipped == plain and zipped["deal_pairs"] == 3
+    cases = {"b.jsonl": (b"\xff\xfe\x00binary", "is not UTF-8 text"),
+             "c.jsonl.gz": (f.read_bytes(), "ends in .gz but is not gzip data"),
+             "d.jsonl.gz": (z.read_bytes()[:-9], "cut short or damaged gzip data")}
+    for name, (data, message) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        r = cli.invoke(app, ["arena-summary", str(tmp_path / name)])
+        assert r.exit_code == 2 and message in r.output, r.output
 
 
 @pytest.mark.parametrize("args, message", [

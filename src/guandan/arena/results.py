@@ -8,7 +8,9 @@ never mix. A pair index identifies one deal spec, so the same index in two files
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -73,16 +75,28 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
     return setup, pair
 
 
+def _read_text(path: Path) -> str:
+    """A results file's text; ``*.gz`` files (as kept for the README's figures) are read unzipped."""
+    try:
+        raw = path.read_bytes()
+        return (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
+    except OSError as e:
+        if isinstance(e, gzip.BadGzipFile):
+            raise GuandanError(f"{path} ends in .gz but is not gzip data") from None
+        raise GuandanError(f"cannot read {path}: {e.strerror}") from None
+    except (EOFError, zlib.error):
+        raise GuandanError(f"{path} is cut short or damaged gzip data") from None
+    except UnicodeDecodeError:
+        raise GuandanError(f"{path} is not UTF-8 text: not an arena results file") from None
+
+
 def read_results(paths: Iterable[Path]) -> tuple[dict[str, Any] | None, dict[int, PairResult]]:
     """Every pair in ``paths``, by index. All lines must share one setup; an index seen twice must
     be the same games (the same deal spec played the same way), else the files disagree."""
     setup: dict[str, Any] | None = None
     pairs: dict[int, PairResult] = {}
     for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise GuandanError(f"cannot read {path}: {e.strerror}") from None
+        text = _read_text(path)
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
