@@ -122,18 +122,34 @@ def test_agents_are_deterministic_for_a_seed() -> None:
     assert run("search") == run("search")
 
 
-def test_search_respects_its_time_budget() -> None:
-    import time
+class _Clock:
+    """A stand-in for ``time``: every reading moves on by ``step`` seconds, as if each world took
+    that long, so the budget logic is checked without depending on the machine's speed or load."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.2, 1.0])
+def test_search_stops_within_its_time_budget(budget: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    from guandan.agents import search
 
     rules = preset("competition")
     m = new_match(rules, "t", MatchConfig(max_deals=1, first_leader=0))
-    agent = make_agent("search", 1, 0.05)
+    agent = make_agent("search:settle=off", 1, budget)  # settling would stop it early: here it must use the clock
     agent.reset(0, rules)
-    t0 = time.perf_counter()
+    clock = _Clock(0.003)
+    monkeypatch.setattr(search, "time", clock)
     action = agent.choose(m.observation(0), m.legal_actions())
-    assert time.perf_counter() - t0 < 0.05 * 1.5 + 0.05  # slack for a shared, loaded test machine
     assert action in m.legal_actions()
-    assert isinstance(agent, SearchAgent) and agent.last_worlds >= 1
+    assert clock.now <= budget  # it answered inside its budget …
+    assert isinstance(agent, SearchAgent)
+    # … after using most of it: each world reads the clock twice, so it costs 2 steps
+    assert agent.last_worlds >= (search.SAFETY * budget - 3 * clock.step) / (2 * clock.step) - 1
 
 
 def test_hints_give_k_distinct_legal_actions_with_reasons() -> None:
