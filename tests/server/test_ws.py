@@ -4,7 +4,8 @@ spectators, tokens and rate limits. Bots are greedy with no pause so deals run f
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -319,14 +320,22 @@ class _Sleepy(Agent):
         return legal[0]
 
 
-def test_a_thinking_bot_does_not_hold_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(agents_base._REGISTRY, "sleepy", lambda seed, budget: _Sleepy(seed, budget))
-    code = new_room(client, bots=[None, "sleepy", "sleepy", "sleepy"])
+@contextmanager
+def _first_play_against(client: TestClient, bot: str) -> Iterator[tuple[WebSocketTestSession, Frame]]:
+    """Seat 0 is a person, seats 1–3 are ``bot``: start, make seat 0's first play, and hand over the
+    socket with the frame that play answered."""
+    code = new_room(client, bots=[None, bot, bot, bot])
     tok = join(client, code, 0)
     with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
         start(client, code, tok)
         f = recv_until(ws, my_turn(0))
         ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
+        yield ws, f
+
+
+def test_a_thinking_bot_does_not_hold_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(agents_base._REGISTRY, "sleepy", lambda seed, budget: _Sleepy(seed, budget))
+    with _first_play_against(client, "sleepy") as (ws, f):
         recv_until(ws, lambda g: g["type"] == "update" and g["seq"] == f["seq"] + 1)
         t0 = time.perf_counter()
         assert current_seq(ws) == f["seq"] + 1  # seat 1 is still thinking, yet the server answers at once
@@ -348,18 +357,15 @@ def _unbuildable(seed: int | str, budget: float | None) -> Agent:
     raise RuntimeError("cannot build this bot")
 
 
-def test_a_faulty_or_unbuildable_bot_does_not_stall_the_table(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("bot", ["faulty", "unbuildable"])
+def test_a_faulty_or_unbuildable_bot_does_not_stall_the_table(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                                            bot: str) -> None:
     """The server plays the first legal action for a bot that raises, or cannot even be built."""
     monkeypatch.setitem(agents_base._REGISTRY, "faulty", lambda seed, budget: _Faulty(seed, budget))
     monkeypatch.setitem(agents_base._REGISTRY, "unbuildable", _unbuildable)
-    code = new_room(client, bots=[None, "faulty", "unbuildable", "faulty"])
-    tok = join(client, code, 0)
-    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
-        start(client, code, tok)
-        f = recv_until(ws, my_turn(0))
-        ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
+    with _first_play_against(client, bot) as (ws, _):
         seats = [recv_until(ws, lambda g: g["type"] == "update")["action"]["seat"] for _ in range(4)]
-    assert seats[:4] == [0, 1, 2, 3]  # every bot seat moved in turn, and the player is to move again
+    assert seats == [0, 1, 2, 3]  # seat 0's play, then every bot seat in turn
 
 
 def test_readings_answer_the_plays_of_a_selection(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
