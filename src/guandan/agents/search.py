@@ -172,10 +172,8 @@ class SearchAgent(Agent):
         self.last_worlds = worlds
         if worlds == 0:
             return ranked[0].action
-        def score(i: int) -> float:
-            return 0.0 if i == 0 else _lower_bound(cands[i], worlds, self.prior, self.confidence)
-
-        best = max(range(len(cands)), key=score)
+        best = max(range(len(cands)),
+                   key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], worlds, self.prior, self.confidence))
         return cands[best].action
 
     def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
