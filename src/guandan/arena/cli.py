@@ -25,8 +25,6 @@ MODES = ("duplicate", "sprt", "match")
 
 def _check_agent(option: str, spec: str) -> str:
     """``spec`` written canonically (see :func:`canonical_spec`), or exit naming what is wrong."""
-    if spec.startswith("external:"):
-        return spec
     try:
         return canonical_spec(spec)
     except GuandanError as e:

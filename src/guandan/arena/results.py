@@ -80,9 +80,9 @@ def _read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
         return (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
+    except gzip.BadGzipFile:  # an OSError too: caught first
+        raise GuandanError(f"{path} ends in .gz but is not gzip data") from None
     except OSError as e:
-        if isinstance(e, gzip.BadGzipFile):
-            raise GuandanError(f"{path} ends in .gz but is not gzip data") from None
         raise GuandanError(f"cannot read {path}: {e.strerror}") from None
     except (EOFError, zlib.error):
         raise GuandanError(f"{path} is cut short or damaged gzip data") from None
