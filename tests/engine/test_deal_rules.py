@@ -10,7 +10,9 @@ from guandan.core.cards import BIG_JOKER, parse_cards, physical_deck
 from guandan.core.combos import classify
 from guandan.core.deal import Action, DealState, new_deal
 from guandan.core.errors import GuandanError, IllegalActionError
+from guandan.core.events import AntiTribute, Reported, RoundWon
 from guandan.core.rules import preset
+from guandan.core.vocab import ActionKind
 
 from .helpers import check_conservation, snapshot
 
@@ -64,8 +66,8 @@ def test_single_tribute_flow_and_leader() -> None:
     assert state.phase == "tribute" and state.to_move == 3
     before = snapshot(state)
     with pytest.raises(IllegalActionError):
-        state.apply(Action("tribute", 3, (min(state.hands[3]),)) if min(state.hands[3]) not in
-                    [a.cards[0] for a in state.legal_actions()] else Action("tribute", 2, (state.hands[2][0],)))
+        state.apply(Action(ActionKind.TRIBUTE, 3, (min(state.hands[3]),)) if min(state.hands[3]) not in
+                    [a.cards[0] for a in state.legal_actions()] else Action(ActionKind.TRIBUTE, 2, (state.hands[2][0],)))
     assert snapshot(state) == before
     paid = state.legal_actions()[0].cards[0]
     state.apply(state.legal_actions()[0])
@@ -95,8 +97,9 @@ def test_anti_tribute_publishes_big_jokers_and_first_leads() -> None:
     hands = _strip_big_jokers(_hands_with({}), {1: 1, 3: 1})
     state = new_deal(preset("competition"), random.Random(3), 4, (0, 2, 1, 3), hands=hands)
     assert state.phase == "play" and state.to_move == 0
-    anti = next(e for e in state.events if e.type == "anti_tribute")
-    assert sorted(anti.info["seats"]) == [1, 3]  # type: ignore[index]
+    anti = next(e for e in state.events if isinstance(e, AntiTribute))
+    assert sorted(anti.seats) == [1, 3]
+    assert anti.revealed == (BIG_JOKER, BIG_JOKER)
 
 
 @pytest.mark.parametrize("assignment", ["random", "winners_choose"])
@@ -131,12 +134,12 @@ def test_jiefeng_in_the_engine(mode: str, expected: int) -> None:
             if last:
                 break
         else:
-            state.apply(Action("pass", state.to_move))  # type: ignore[arg-type]
+            state.apply(Action(ActionKind.PASS, state.to_move))  # type: ignore[arg-type]
     assert state.finish == [0]
     for _ in range(3):
-        state.apply(Action("pass", state.to_move))  # type: ignore[arg-type]
-    won = [e for e in state.events if e.type == "round_won"][-1]
-    assert won.seat == 0 and won.info == {"leader": expected, "jiefeng": True}
+        state.apply(Action(ActionKind.PASS, state.to_move))  # type: ignore[arg-type]
+    won = [e for e in state.events if isinstance(e, RoundWon)][-1]
+    assert won == RoundWon(winner=0, leader=expected, jiefeng=True)
     assert state.to_move == expected and state.top is None
 
 
@@ -146,9 +149,10 @@ def test_report_threshold_makes_count_public() -> None:
         if state.to_move == 0:
             state.apply_move(next(m for m in state.legal_moves() if m.combo and len(m.cards) == 1))
         else:
-            state.apply(Action("pass", state.to_move))  # type: ignore[arg-type]
-    reports = [e for e in state.events if e.type == "report"]
-    assert [(e.seat, e.info) for e in reports] == [(0, {"count": 10})]
+            state.apply(Action(ActionKind.PASS, state.to_move))  # type: ignore[arg-type]
+    reports = [e for e in state.events if isinstance(e, Reported)]
+    assert reports == [Reported(player=0, count=10)]
+    assert state.public_view().reported == {0: 10}
     assert state.observation(1).public_counts[0] == 10
     assert 1 not in state.observation(0).public_counts
 
@@ -159,15 +163,15 @@ def test_illegal_plays_change_nothing() -> None:
     hand = state.hands[0]
     not_held = next(c for c in range(52) if c not in hand)
     bad = [
-        Action("pass", 0),  # the leader may not pass
-        Action("play", 0, (not_held,)),  # a card not in hand
-        Action("play", 0, ()),  # no cards
-        Action("tribute", 0, (hand[0],)),  # wrong phase
-        Action("play", 1, (state.hands[1][0],)),  # wrong seat
+        Action(ActionKind.PASS, 0),  # the leader may not pass
+        Action(ActionKind.PLAY, 0, (not_held,)),  # a card not in hand
+        Action(ActionKind.PLAY, 0, ()),  # no cards
+        Action(ActionKind.TRIBUTE, 0, (hand[0],)),  # wrong phase
+        Action(ActionKind.PLAY, 1, (state.hands[1][0],)),  # wrong seat
     ]
     pair = next((m for m in state.legal_moves() if m.combo and m.combo.type == "pair"), None)
     if pair is not None:
-        bad.append(Action("play", 0, pair.cards, classify([hand[0]], 0, state.rules)[0]))  # wrong declaration
+        bad.append(Action(ActionKind.PLAY, 0, pair.cards, classify([hand[0]], 0, state.rules)[0]))  # wrong declaration
     for action in bad:
         with pytest.raises(IllegalActionError):
             state.apply(action)
@@ -179,7 +183,7 @@ def test_illegal_plays_change_nothing() -> None:
     if weaker is not None:
         before = snapshot(state)
         with pytest.raises(IllegalActionError, match="does not beat"):
-            state.apply(Action("play", 1, (weaker,)))
+            state.apply(Action(ActionKind.PLAY, 1, (weaker,)))
         assert snapshot(state) == before
 
 

@@ -14,25 +14,15 @@ from functools import lru_cache
 from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, card_str, parse_cards, wild_code
 from .errors import ComboError, InvalidHandError
 from .rules import RuleSet
+from .vocab import BOMB_TYPES, ComboType
 
-# Type ids (RULES.md §3.1 and §8.4)
-SINGLE = "single"  # 单张
-PAIR = "pair"  # 对子
-TRIPLE = "triple"  # 三张
-FULL_HOUSE = "full_house"  # 三带二
-STRAIGHT = "straight"  # 顺子
-TUBE = "tube"  # 木板 / 三连对
-PLATE = "plate"  # 钢板
-PAIR_RUN = "pair_run"  # 连对 (火拼)
-TRIPLE_RUN = "triple_run"  # 连三张 (火拼)
-AIRPLANE = "airplane"  # 飞机带翅膀 (火拼)
-BOMB = "bomb"  # 炸弹
-STRAIGHT_FLUSH = "straight_flush"  # 同花顺
-CHAIN_BOMB = "chain_bomb"  # X相Y连环炸弹 (火拼)
-THREE_JOKERS = "three_jokers"  # 三王炸弹 (火拼)
-JOKER_BOMB = "joker_bomb"  # 天王炸 / 四大天王
+# Hand types (RULES.md §3.1 and §8.4), by their short names for the generators below
+SINGLE, PAIR, TRIPLE, FULL_HOUSE = ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPLE, ComboType.FULL_HOUSE
+STRAIGHT, TUBE, PLATE = ComboType.STRAIGHT, ComboType.TUBE, ComboType.PLATE
+PAIR_RUN, TRIPLE_RUN, AIRPLANE = ComboType.PAIR_RUN, ComboType.TRIPLE_RUN, ComboType.AIRPLANE
+BOMB, STRAIGHT_FLUSH, CHAIN_BOMB = ComboType.BOMB, ComboType.STRAIGHT_FLUSH, ComboType.CHAIN_BOMB
+THREE_JOKERS, JOKER_BOMB = ComboType.THREE_JOKERS, ComboType.JOKER_BOMB
 
-BOMB_TYPES = frozenset({BOMB, STRAIGHT_FLUSH, CHAIN_BOMB, THREE_JOKERS, JOKER_BOMB})
 RANK_KEYED = frozenset({SINGLE, PAIR, TRIPLE, FULL_HOUSE, BOMB})
 
 LJ_KEY, BJ_KEY, JOKERS_KEY = 13, 14, 15  # key indices beyond the 13 ranks
@@ -47,7 +37,7 @@ class Combo:
     derived at the level the combo was made for and drive `beats`; they take no part in equality.
     """
 
-    type: str
+    type: ComboType
     size: int
     key: str
     suit: str | None = None  # straight_flush only
@@ -83,7 +73,7 @@ class Combo:
         return f"{self.type}({self.key}{extra}, {self.size})"
 
 
-def _key_str(type_: str, key: int) -> str:
+def _key_str(type_: ComboType, key: int) -> str:
     if type_ in (JOKER_BOMB, THREE_JOKERS):
         return "JOKERS"
     if type_ in RANK_KEYED:
@@ -93,7 +83,7 @@ def _key_str(type_: str, key: int) -> str:
 
 @lru_cache(maxsize=65536)
 def make_combo(
-    type_: str,
+    type_: ComboType,
     size: int,
     key: int,
     level: int,
@@ -185,7 +175,7 @@ class _Reader:
         self.level = level
         self.stars = rules.bomb_order == "stars"
 
-    def combo(self, type_: str, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
+    def combo(self, type_: ComboType, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
         return make_combo(type_, size, key, self.level, self.stars, suit, x, y)
 
     def readings(self, nat: Sequence[Card], w: int, lj: int, bj: int) -> set[Combo]:
@@ -390,7 +380,8 @@ def resolve_combo(cards: Iterable[Card], level: int, rules: RuleSet, spec: dict[
         chosen = [c for c in found if c.matches(spec)]
         if not chosen:
             options = ", ".join(str(c) for c in found)
-            raise ComboError(f"{text} cannot be declared as {spec}; its readings are: {options}")
+            asked = " ".join(f"{k}={v}" for k, v in spec.items())
+            raise ComboError(f"{text} cannot be declared as {asked}; its readings are: {options}")
         found = chosen
     if len(found) > 1:
         options = ", ".join(str(c) for c in found)

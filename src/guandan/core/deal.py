@@ -14,22 +14,39 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .cards import BIG_JOKER, Card, card_str, physical_deck, wild_code
+from .cards import Card, card_str, physical_deck, wild_code
 from .combos import Combo, beats, classify
 from .errors import GuandanError, IllegalActionError
+from .events import (
+    AntiTribute,
+    CardsReturned,
+    DealOver,
+    Event,
+    FirstLead,
+    Lead,
+    Passed,
+    Played,
+    Reported,
+    RoundWon,
+    Transfer,
+    TributeGiven,
+    TributePaid,
+    WentOut,
+)
 from .moves import Move, legal_moves
 from .rules import RuleSet
 from .tribute import TributePlan, partner, plan_tribute, return_eligible
 from .turns import TurnTracker
+from .vocab import ActionKind, EqualTributeAssignment, DoubleTributeLeader, MoveMode, Phase
 
-TRIBUTE, CHOOSE, RETURN, PLAY, OVER = "tribute", "choose", "return", "play", "over"
+TRIBUTE, CHOOSE, RETURN, PLAY, OVER = Phase.TRIBUTE, Phase.CHOOSE, Phase.RETURN, Phase.PLAY, Phase.OVER
 
 
 class Action(NamedTuple):
-    """What a seat does: ``kind`` is "tribute" (进贡), "choose" (头游 picks a tribute card under
-    ``winners_choose``), "return" (还贡), "play" or "pass"."""
+    """What a seat does: 进贡 (tribute), 头游 choosing a tribute card under ``winners_choose``,
+    还贡 (return), a play or a pass."""
 
-    kind: str
+    kind: ActionKind
     seat: int
     cards: tuple[Card, ...] = ()
     combo: Combo | None = None
@@ -37,17 +54,7 @@ class Action(NamedTuple):
     def __str__(self) -> str:
         body = " ".join(card_str(c) for c in self.cards)
         what = f" as {self.combo}" if self.combo else ""
-        return f"seat {self.seat} {self.kind} {body}{what}".rstrip()
-
-
-class Event(NamedTuple):
-    """A public fact, in the order it happened. ``info`` carries kind-specific fields."""
-
-    type: str
-    seat: int | None = None
-    cards: tuple[Card, ...] = ()
-    combo: Combo | None = None
-    info: dict[str, Any] | None = None
+        return f"seat {self.seat} {self.kind.value} {body}{what}".rstrip()
 
 
 def first_leader_from_flips(flips: Sequence[Card], level: int) -> int:
@@ -83,8 +90,8 @@ class DealState:
     hands: list[list[Card]]
     initial_hands: tuple[tuple[Card, ...], ...]
     prev_finish: tuple[int, ...] | None
-    move_mode: str = "complete"
-    phase: str = PLAY
+    move_mode: MoveMode = MoveMode.COMPLETE
+    phase: Phase = PLAY
     events: list[Event] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     reported: list[bool] = field(default_factory=lambda: [False] * 4)
@@ -146,16 +153,16 @@ class DealState:
         if seat is None:
             return []
         if self.phase == PLAY:
-            return [Action("pass", seat) if m.combo is None else Action("play", seat, m.cards, m.combo)
+            return [Action(ActionKind.PASS, seat) if m.combo is None else Action(ActionKind.PLAY, seat, m.cards, m.combo)
                     for m in self.legal_moves()]
         if self.phase == TRIBUTE:
             assert self.plan is not None
             pay = next(p for p in self.plan.payments if p.payer == seat)
-            return [Action(TRIBUTE, seat, (c,)) for c in pay.eligible]
+            return [Action(ActionKind.TRIBUTE, seat, (c,)) for c in pay.eligible]
         if self.phase == CHOOSE:
-            return [Action(CHOOSE, seat, (c,)) for c in sorted(set(self._paid.values()))]
+            return [Action(ActionKind.CHOOSE, seat, (c,)) for c in sorted(set(self._paid.values()))]
         if self.phase == RETURN:
-            return [Action(RETURN, seat, (c,)) for c in self.return_options(seat)]
+            return [Action(ActionKind.RETURN, seat, (c,)) for c in self.return_options(seat)]
         return []
 
     def return_options(self, receiver: int) -> list[Card]:
@@ -170,19 +177,23 @@ class DealState:
             raise IllegalActionError("the deal is over")
         seat = self.to_move
         if action.seat != seat:
-            raise IllegalActionError(f"it is seat {seat}'s turn ({self.phase}), not seat {action.seat}'s")
-        if action.kind in ("play", "pass"):
+            raise IllegalActionError(f"it is seat {seat}'s turn ({self.phase.value}), not seat {action.seat}'s")
+        try:
+            kind = ActionKind(action.kind)
+        except ValueError:
+            raise IllegalActionError(f"unknown action kind {action.kind!r}") from None
+        if kind in (ActionKind.PLAY, ActionKind.PASS):
             if self.phase != PLAY:
-                raise IllegalActionError(f"cannot {action.kind} during the {self.phase} phase")
-            return self._play(action)
-        if action.kind != self.phase:
-            raise IllegalActionError(f"expected a {self.phase} action from seat {seat}, got {action.kind!r}")
+                raise IllegalActionError(f"cannot {kind.value} during the {self.phase.value} phase")
+            return self._play(action._replace(kind=kind))
+        if kind.value != self.phase.value:
+            raise IllegalActionError(f"expected a {self.phase.value} action from seat {seat}, got {kind.value}")
         if len(action.cards) != 1:
-            raise IllegalActionError(f"a {action.kind} is exactly one card")
+            raise IllegalActionError(f"a {kind.value} is exactly one card")
         card = action.cards[0]
-        if action.kind == TRIBUTE:
+        if kind == ActionKind.TRIBUTE:
             return self._tribute(seat, card)
-        if action.kind == CHOOSE:
+        if kind == ActionKind.CHOOSE:
             return self._choose(card)
         return self._return(seat, card)
 
@@ -191,8 +202,8 @@ class DealState:
         legal and skips re-validation; any other goes through :meth:`apply`'s checks."""
         seat = self.to_move
         if seat is None or self.phase != PLAY:
-            raise IllegalActionError(f"no play is expected now (phase {self.phase})")
-        kind = "pass" if move.combo is None else "play"
+            raise IllegalActionError(f"no play is expected now (phase {self.phase.value})")
+        kind = ActionKind.PASS if move.combo is None else ActionKind.PLAY
         action = Action(kind, seat, move.cards, move.combo)
         cache = self._moves_cache
         if cache is not None and move in cache:
@@ -203,11 +214,13 @@ class DealState:
         tracker = self.tracker
         assert tracker is not None
         seat = action.seat
-        if action.kind == "pass":
+        if action.kind == ActionKind.PASS:
+            if action.cards or action.combo is not None:
+                raise IllegalActionError("a pass takes no cards")
             if tracker.leading:
                 raise IllegalActionError("the leader must play: passing is not allowed when leading")
             self.actions.append(action)
-            ev = [Event("pass", seat)]
+            ev: list[Event] = [Passed(seat)]
             leader = tracker.pass_(seat)
             if leader is not None:
                 ev.append(self._round_end(leader))
@@ -222,23 +235,23 @@ class DealState:
         # --- legal: mutate
         for c in cards:
             hand.remove(c)
-        self.actions.append(Action("play", seat, cards, combo))
+        self.actions.append(Action(ActionKind.PLAY, seat, cards, combo))
         self.top = (seat, Move(cards, combo))
         if combo.stars is not None and combo.stars >= 6:
             self.star_plays.append((seat, combo.stars))
-        ev = [Event("play", seat, cards, combo)]
+        ev = [Played(seat, cards, combo)]
         left = len(hand)
         threshold = self.rules.report_threshold
         if threshold is not None and left and left <= threshold and not self.reported[seat]:
             self.reported[seat] = True  # 报牌: from now on this count is public
-            ev.append(Event("report", seat, info={"count": left}))
+            ev.append(Reported(seat, left))
         place, leader = tracker.play(seat, goes_out=not hand)
         if place is not None:
-            ev.append(Event("out", seat, info={"place": place}))
+            ev.append(WentOut(seat, place))
         if tracker.over:
             self.phase = OVER
             self.top = None
-            ev.append(Event("deal_over", None, info={"finish": list(tracker.finish)}))
+            ev.append(DealOver(tuple(tracker.finish)))
         elif leader is not None:
             ev.append(self._round_end(leader))
         self.events.extend(ev)
@@ -275,7 +288,7 @@ class DealState:
         assert self.top is not None
         owner = self.top[0]
         self.top = None
-        return Event("round_won", owner, info={"leader": leader, "jiefeng": leader != owner})
+        return RoundWon(owner, leader, leader != owner)
 
     def _tribute(self, seat: int, card: Card) -> list[Event]:
         assert self.plan is not None
@@ -283,16 +296,15 @@ class DealState:
         if card not in pay.eligible:
             allowed = " ".join(card_str(c) for c in pay.eligible)
             raise IllegalActionError(f"seat {seat} must pay one of {allowed}, not {card_str(card)}")
-        self.actions.append(Action(TRIBUTE, seat, (card,)))
+        self.actions.append(Action(ActionKind.TRIBUTE, seat, (card,)))
         self.hands[seat].remove(card)
         self._paid[seat] = card
         if len(self._paid) < len(self.plan.payments):
             return []
-        if self.rules.equal_tribute_assignment == "winners_choose" and len(self.plan.payments) == 2 and (
-            self.plan.payments[0].value == self.plan.payments[1].value
-        ):
+        if self.rules.equal_tribute_assignment == EqualTributeAssignment.WINNERS_CHOOSE and len(
+            self.plan.payments) == 2 and self.plan.payments[0].value == self.plan.payments[1].value:
             self.phase = CHOOSE
-            ev = [Event("tribute_paid", None, info={"payers": sorted(self._paid)})]
+            ev: list[Event] = [TributePaid(tuple(sorted(self._paid)))]
             self.events.extend(ev)
             return ev
         return self._deliver_tribute()
@@ -303,10 +315,10 @@ class DealState:
         options = [p for p, c in self._paid.items() if c == card]
         if not options:
             raise IllegalActionError(f"{card_str(card)} is not one of the tribute cards")
-        self.actions.append(Action(CHOOSE, f1, (card,)))
+        self.actions.append(Action(ActionKind.CHOOSE, f1, (card,)))
         hi = options[0]
         lo = next(p for p in self._paid if p != hi)
-        leader = hi if self.rules.double_tribute_leader == "payer_to_first" else self.prev_finish[3]
+        leader = hi if self.rules.double_tribute_leader == DoubleTributeLeader.PAYER_TO_FIRST else self.prev_finish[3]
         pays = {p.payer: p for p in self.plan.payments}
         self.plan = TributePlan(False, (), (pays[hi], pays[lo]), leader, (hi, lo))
         self._receiver_of = {hi: f1, lo: partner(f1)}
@@ -320,9 +332,9 @@ class DealState:
             card = self._paid[p.payer]
             self.hands[recv].append(card)
             self.hands[recv].sort()
-            result.append([p.payer, recv, card])
+            result.append(Transfer(p.payer, recv, card))
         self.phase = RETURN
-        ev = [Event("tribute", None, info={"result": result})]
+        ev: list[Event] = [TributeGiven(tuple(result))]
         self.events.extend(ev)
         return ev
 
@@ -331,7 +343,7 @@ class DealState:
         if card not in options:
             raise IllegalActionError(
                 f"seat {seat} may return one of {' '.join(card_str(c) for c in options)}, not {card_str(card)}")
-        self.actions.append(Action(RETURN, seat, (card,)))
+        self.actions.append(Action(ActionKind.RETURN, seat, (card,)))
         self._returned[seat] = card
         if len(self._returned) < len(self._receiver_of):
             return []
@@ -341,9 +353,9 @@ class DealState:
             self.hands[recv].remove(c)
             self.hands[payer].append(c)
             self.hands[payer].sort()
-            result.append([recv, payer, c])
+            result.append(Transfer(recv, payer, c))
         assert self.plan is not None and self.plan.leader is not None
-        ev = [Event("return", None, info={"result": result})]
+        ev: list[Event] = [CardsReturned(tuple(result))]
         ev.append(self._start_play(self.plan.leader))
         self.events.extend(ev)
         return ev
@@ -353,7 +365,7 @@ class DealState:
         self.first_leader = leader
         self.tracker = TurnTracker(leader, self.rules)
         self._moves_cache = None
-        return Event("lead", leader)
+        return Lead(leader)
 
     # --- search support -------------------------------------------------------------------
     def clone(self) -> DealState:
@@ -370,50 +382,68 @@ class DealState:
         c._moves_cache = None
         return c
 
-    # --- the only way hidden information leaves the engine ------------------------------
+    # --- the only ways information leaves the engine ----------------------------------------
+    def public_view(self) -> DealView:
+        """What everyone at the table, and every spectator, may know (公开信息)."""
+        return DealView(**self._public_fields())
+
     def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know: the public view, its own hand and, on its turn, its legal actions."""
         if seat not in range(4):
             raise GuandanError(f"seat must be 0…3, not {seat!r}")
-        counts = {s: len(self.hands[s]) for s in range(4) if self.reported[s] or s == seat}
-        mover = self.to_move
-        return Observation(
-            seat=seat,
-            phase=self.phase,
-            to_move=mover,
-            level=self.level,
-            hand=tuple(sorted(self.hands[seat])),
-            public_counts=counts,
-            played_counts=tuple(self._played_count(s) for s in range(4)),
-            top=(self.top[0], self.top[1].cards, self.top[1].combo) if self.top and self.top[1].combo else None,
-            finish=tuple(self.finish),
-            events=tuple(self.events),
-            prev_finish=self.prev_finish,
-            legal=tuple(self.legal_actions()) if mover == seat else (),
-            first_leader=self.first_leader if self.phase in (PLAY, OVER) else None,
-        )
+        legal = tuple(self.legal_actions()) if self.to_move == seat else ()
+        return Observation(**self._public_fields(), seat=seat, hand=tuple(sorted(self.hands[seat])), legal=legal)
+
+    def _public_fields(self) -> dict[str, Any]:
+        top = self.top
+        return {
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "level": self.level,
+            # 报牌 makes a count public from that moment on: the current count of every reported seat
+            "reported": {s: len(self.hands[s]) for s in range(4) if self.reported[s]},
+            "played_counts": tuple(self._played_count(s) for s in range(4)),
+            "top": (top[0], top[1].cards, top[1].combo) if top and top[1].combo else None,
+            "finish": tuple(self.finish),
+            "events": tuple(self.events),
+            "prev_finish": self.prev_finish,
+            "first_leader": self.first_leader if self.phase in (PLAY, OVER) else None,
+        }
 
     def _played_count(self, seat: int) -> int:
-        return sum(len(e.cards) for e in self.events if e.type == "play" and e.seat == seat)
+        return sum(len(e.cards) for e in self.events if isinstance(e, Played) and e.player == seat)
 
 
 @dataclass(frozen=True)
-class Observation:
-    """Everything one seat may know (RULES.md: own hand, every public event, counts made public by
-    报牌, revealed tribute/return/anti-tribute cards) and nothing else."""
+class DealView:
+    """The public view of a deal (what a spectator sees): every event, the top play, the finishing
+    order, the cards each seat has played, and the counts made public by 报牌 — no hand, nothing hidden."""
 
-    seat: int
-    phase: str
+    phase: Phase
     to_move: int | None
     level: int
-    hand: tuple[Card, ...]
-    public_counts: dict[int, int]  # own count, and those announced by 报牌
+    reported: dict[int, int]  # seat -> cards left, for the seats that have reported (报牌)
     played_counts: tuple[int, ...]  # cards each seat has played this deal (public: everyone saw them)
     top: tuple[int, tuple[Card, ...], Combo] | None
     finish: tuple[int, ...]
     events: tuple[Event, ...]
     prev_finish: tuple[int, ...] | None
-    legal: tuple[Action, ...]
     first_leader: int | None
+
+
+@dataclass(frozen=True)
+class Observation(DealView):
+    """Everything one seat may know (RULES.md: own hand, every public event, counts made public by
+    报牌, revealed tribute/return/anti-tribute cards) and nothing else."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    legal: tuple[Action, ...]
+
+    @property
+    def public_counts(self) -> dict[int, int]:
+        """The card counts this seat knows: its own and those made public by 报牌."""
+        return {**self.reported, self.seat: len(self.hand)}
 
 
 def new_deal(
@@ -423,7 +453,7 @@ def new_deal(
     prev_finish: Sequence[int] | None = None,
     hands: Sequence[Sequence[Card]] | None = None,
     first_leader: int | None = None,
-    move_mode: str = "complete",
+    move_mode: MoveMode = MoveMode.COMPLETE,
 ) -> DealState:
     """Deal (or take ``hands``), then start with the first-deal flip or the tribute (§4.1–§4.2).
 
@@ -450,7 +480,7 @@ def new_deal(
     )
     if prev_finish is None:
         leader = flip_leader if first_leader is None else first_leader
-        state.events.append(Event("first_lead", leader, (flipped,) if flipped is not None and first_leader is None else ()))
+        state.events.append(FirstLead(leader, flipped if first_leader is None else None))
         state._start_play(leader)
         return state
     if sorted(prev_finish) != [0, 1, 2, 3]:
@@ -458,8 +488,7 @@ def new_deal(
     plan = plan_tribute(prev_finish, {s: dealt[s] for s in range(4)}, level, rules, rng)
     state.plan = plan
     if plan.anti_tribute:
-        big = [[s, BIG_JOKER] for s in plan.anti_seats]
-        state.events.append(Event("anti_tribute", None, info={"seats": list(plan.anti_seats), "cards": big}))
+        state.events.append(AntiTribute(tuple(plan.anti_seats)))
         state.events.append(state._start_play(prev_finish[0]))  # 头游 leads after 抗贡
         return state
     state._receiver_of = {p.payer: p.receiver for p in plan.payments}
@@ -475,6 +504,7 @@ __all__ = [
     "TRIBUTE",
     "Action",
     "DealState",
+    "DealView",
     "Event",
     "Observation",
     "deal_cards",

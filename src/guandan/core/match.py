@@ -11,13 +11,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from .cards import Card
-from .deal import Action, DealState, Event, Observation, new_deal
+from .deal import Action, DealState, DealView, Observation, new_deal
 from .errors import GuandanError, IllegalActionError
+from .events import DealSettled, DealStart, Event, MatchOver
 from .moves import Move
 from .rules import RuleSet
 from .scoring import DealSettlement, StreakCounts, huopin_points, settle_deal
+from .vocab import RANKS, ActionKind, MoveMode, Scoring, parse_choice
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class MatchConfig:
     start_a_failures: tuple[int, int] = (0, 0)
     first_hands: tuple[tuple[Card, ...], ...] | None = None  # fixed hands for the first deal
     first_leader: int | None = None  # injected first leader (first deal only)
-    move_mode: str = "complete"
+    move_mode: MoveMode = MoveMode.COMPLETE
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -68,7 +71,7 @@ class MatchConfig:
             start_a_failures=two(d.get("start_a_failures")),
             first_hands=tuple(ints(h) or () for h in hands) if isinstance(hands, list) else None,
             first_leader=opt_int(d.get("first_leader")),
-            move_mode=str(d.get("move_mode", "complete")),
+            move_mode=parse_choice(MoveMode, d.get("move_mode", MoveMode.COMPLETE), "move_mode"),
         )
 
 
@@ -133,8 +136,11 @@ class MatchState:
             first_leader=self.config.first_leader if first else None,
             move_mode=self.config.move_mode,
         )
-        info = {"index": index, "level": self.level, "declarer": self.declarer, "levels": list(self.levels)}
-        return [Event("deal_start", None, info=info), *self.deal.events]
+        return [self.deal_start_event(), *self.deal.events]
+
+    def deal_start_event(self) -> DealStart:
+        """The opening event of the current deal."""
+        return DealStart(self.deal_index, self.level, self.declarer, self.levels)
 
     def legal_actions(self) -> list[Action]:
         return [] if self.ended or self.deal is None else self.deal.legal_actions()
@@ -143,18 +149,18 @@ class MatchState:
         return [] if self.ended or self.deal is None else self.deal.legal_moves()
 
     def observation(self, seat: int) -> MatchObservation:
+        """What ``seat`` may know: its deal observation and the public match situation."""
         if self.deal is None:
             raise GuandanError("no deal in progress")
-        return MatchObservation(
-            deal=self.deal.observation(seat),
-            deal_index=self.deal_index,
-            levels=self.levels,
-            declarer=self.declarer,
-            a_failures=self.a_failures,
-            points=tuple(self.points),
-            winner=self.winner,
-            ended=self.ended,
-        )
+        return MatchView(self.deal.observation(seat), self.deal_index, self.levels, self.declarer, self.a_failures,
+                         tuple(self.points), self.winner, self.ended)
+
+    def public_view(self) -> PublicMatchView:
+        """What a spectator may know: the deal's public view and the match situation."""
+        if self.deal is None:
+            raise GuandanError("no deal in progress")
+        return MatchView(self.deal.public_view(), self.deal_index, self.levels, self.declarer, self.a_failures,
+                         tuple(self.points), self.winner, self.ended)
 
     def apply(self, action: Action) -> list[Event]:
         """Apply an action of the current deal; settles the deal when it ends and starts the next."""
@@ -169,7 +175,7 @@ class MatchState:
         seat = self.to_move
         if seat is None:
             raise IllegalActionError("nobody is to move")
-        return self.apply(Action("pass" if move.combo is None else "play", seat, move.cards, move.combo))
+        return self.apply(Action(ActionKind.PASS if move.combo is None else ActionKind.PLAY, seat, move.cards, move.combo))
 
     def _settle(self) -> list[Event]:
         deal = self.deal
@@ -178,36 +184,34 @@ class MatchState:
         before = self.levels
         s = settle_deal(self.levels, self.declarer, finish, self.rules, self.a_failures, self.streaks)
         pts: list[int] | None = None
-        if self.rules.scoring == "huopin_points":
+        if self.rules.scoring == Scoring.HUOPIN_POINTS:
             pts = huopin_points(finish, deal.star_plays, self.rules)
             self.points = [a + b for a, b in zip(self.points, pts, strict=True)]
         self.deals.append(DealSummary(self.deal_index, deal.level, self.declarer, before, finish, s, pts, deal))
         self.levels, self.declarer = s.levels_after, s.declarer_after
         self.a_failures, self.streaks = s.a_failures_after, s.streaks_after
         self.prev_finish = tuple(finish)
-        info: dict[str, object] = {
-            "finish": finish, "levels": list(self.levels), "next_declarer": self.declarer,
-            "upgrade": s.upgrade, "result": f"1-{s.partner_place}", "notes": list(s.notes),
-        }
-        if pts is not None:
-            info["points"] = pts
-        events = [Event("deal_settled", None, info=info)]
+        events: list[Event] = [DealSettled(tuple(finish), self.levels, s.declarer_after, s.upgrade, s.partner_place,
+                                           s.notes, None if pts is None else tuple(pts))]
         if s.match_winner is not None:
             self.winner, self.ended = s.match_winner, True
         elif self.config.max_deals is not None and len(self.deals) >= self.config.max_deals:
             self.ended = True
         if self.ended:
-            events.append(Event("match_over", None, info={"winner": self.winner, "levels": list(self.levels),
-                                                          "deals": len(self.deals), "points": list(self.points)}))
+            events.append(MatchOver(self.winner, self.levels, len(self.deals), tuple(self.points)))
             return events
         return events + self.start_deal()
 
 
-@dataclass(frozen=True)
-class MatchObservation:
-    """A seat's view of the match: its deal observation plus the public match situation."""
+V = TypeVar("V", bound=DealView)
 
-    deal: Observation
+
+@dataclass(frozen=True)
+class MatchView(Generic[V]):
+    """A view of the match: a deal view (a seat's observation, or the public view) plus the public
+    match situation."""
+
+    deal: V
     deal_index: int
     levels: tuple[int, int]
     declarer: int | None
@@ -217,11 +221,16 @@ class MatchObservation:
     ended: bool
 
 
+MatchObservation = MatchView[Observation]
+"""A seat's view of the match."""
+PublicMatchView = MatchView[DealView]
+"""A spectator's view of the match."""
+
+
 def new_match(rules: RuleSet, seed: int | str, config: MatchConfig | None = None) -> MatchState:
     """A match whose first deal has been dealt."""
     config = config or MatchConfig()
-    if config.move_mode not in ("complete", "canonical"):
-        raise GuandanError(f"move_mode must be complete or canonical, not {config.move_mode!r}")
+    parse_choice(MoveMode, config.move_mode, "move_mode")
     if config.start_declarer not in (None, 0, 1):
         raise GuandanError(f"start_declarer must be null, 0 or 1, not {config.start_declarer!r}")
     if config.max_deals is not None and config.max_deals < 1:
@@ -234,4 +243,5 @@ def new_match(rules: RuleSet, seed: int | str, config: MatchConfig | None = None
 
 
 def team_levels_str(levels: Sequence[int]) -> str:
-    return ":".join("23456789TJQKA"[x] for x in levels)
+    """Both teams' levels in rules notation (``2:T``): for machine-facing text, not for people."""
+    return ":".join(RANKS[x] for x in levels)

@@ -14,14 +14,16 @@ from typing import Any
 
 from .cards import Card, card_str, parse_card
 from .combos import Combo
-from .deal import Action, DealState, Event
+from .deal import Action, DealState
 from .errors import GuandanError, RecordError
+from .events import DealStart, Event
 from .match import MatchConfig, MatchState, new_match
 from .rules import RuleSet
+from .vocab import RANKS, ActionKind
 
 FORMAT = "guandan-record"
 VERSION = 1
-_LEVELS = "23456789TJQKA"
+_LEVELS = RANKS
 
 
 def _cards(codes: tuple[Card, ...] | list[Card]) -> list[str]:
@@ -127,7 +129,14 @@ def _parse_action(d: Any, where: str, match: MatchState) -> Action:
             combo = resolve_combo(cards, match.deal.level, match.rules, d["combo"])
         except GuandanError as e:
             raise RecordError(f"{where}: {e}") from None
-    return Action(str(d["kind"]), int(d["seat"]), cards, combo)
+    try:
+        kind = ActionKind(d["kind"])
+    except ValueError:
+        raise RecordError(f"{where}: unknown action kind {d['kind']!r}") from None
+    seat = d["seat"]
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
+        raise RecordError(f"{where}: seat must be 0…3, not {seat!r}")
+    return Action(kind, seat, cards, combo)
 
 
 def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], MatchState]]:
@@ -153,8 +162,7 @@ def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], M
             raise RecordError(f"{where}: {e}") from None
         if [sorted(h) for h in hands] != [sorted(h) for h in match.deal.initial_hands]:
             raise RecordError(f"{where}: the recorded hands differ from the seeded deal")
-        info = {"index": n, "level": match.level, "declarer": match.declarer, "levels": list(match.levels)}
-        yield None, [Event("deal_start", None, info=info), *opening], match
+        yield None, [match.deal_start_event(), *opening], match
         events: list[Event] = []
         for i, a in enumerate(deal.get("actions", [])):
             action = _parse_action(a, f"{where}, action {i}", match)
@@ -163,7 +171,7 @@ def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], M
             except GuandanError as e:
                 raise RecordError(f"{where}, action {i} ({action}): {e}") from None
             # the events of a deal's last action also open the next deal: show those at its start
-            cut = next((k for k, e in enumerate(events) if e.type == "deal_start"), len(events))
+            cut = next((k for k, e in enumerate(events) if isinstance(e, DealStart)), len(events))
             opening = events[cut + 1:]
             yield action, events[:cut], match
         if "finish" in deal:

@@ -7,9 +7,25 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from .errors import RuleSetError
+from .vocab import (
+    BombOrder,
+    ComboType,
+    DoubleDownOrder,
+    DoubleTributeLeader,
+    EqualTributeAssignment,
+    HuopinCombine,
+    Jiefeng,
+    ReturnRule,
+    Scoring,
+    StreakMode,
+    StreakScope,
+    WildResolution,
+    parse_choice,
+)
 
 PRESET_NAMES = ("competition", "huaian-traditional", "huaian-2009", "huopin")
 
@@ -20,8 +36,8 @@ class Streaks:
 
     first_threshold: int = 3
     last_threshold: int = 3
-    mode: str = "escalating"  # "escalating" | "flat"
-    scope: str = "player"  # "player" | "team"
+    mode: StreakMode = StreakMode.ESCALATING
+    scope: StreakScope = StreakScope.PLAYER
 
 
 @dataclass(frozen=True)
@@ -37,8 +53,8 @@ class RuleSet:
     chain_bombs: bool = False  # X相Y连环
     three_joker_bomb: bool = False  # 三王
     big_joker_wild: bool = False
-    wild_resolution: str = "declare"  # "declare" | "strongest"
-    bomb_order: str = "size_ladder"  # "size_ladder" | "stars"
+    wild_resolution: WildResolution = WildResolution.DECLARE
+    bomb_order: BombOrder = BombOrder.SIZE_LADDER
     full_house_joker_pair: bool = True
     sf_forced: bool = True
     allow_wild_underdeclare: bool = False
@@ -49,29 +65,29 @@ class RuleSet:
     a_max_failures: int | None = 3
     a_fail_reset_to: str = "2"
     streaks: Streaks | None = None
-    jiefeng: str = "partner"  # 接风: "partner" | "next_player"
-    return_rule: str = "le10"  # 还贡: "le10" | "any" | "le10_if_partner"
-    equal_tribute_assignment: str = "left"  # "left" | "random" | "winners_choose"
-    double_tribute_leader: str = "payer_to_first"  # "payer_to_first" | "last_place"
-    double_down_order: str = "turn_order"
+    jiefeng: Jiefeng = Jiefeng.PARTNER  # 接风
+    return_rule: ReturnRule = ReturnRule.LE10  # 还贡
+    equal_tribute_assignment: EqualTributeAssignment = EqualTributeAssignment.LEFT
+    double_tribute_leader: DoubleTributeLeader = DoubleTributeLeader.PAYER_TO_FIRST
+    double_down_order: DoubleDownOrder = DoubleDownOrder.TURN_ORDER
     report_threshold: int | None = 10  # 报牌
-    scoring: str = "levels"  # "levels" | "huopin_points"
-    huopin_multiplier_combine: str = "max"  # "max" | "product"
+    scoring: Scoring = Scoring.LEVELS
+    huopin_multiplier_combine: HuopinCombine = HuopinCombine.MAX
     match_points: tuple[int, int, int] = (2, 1, 0)  # 场分 for win, draw, loss
 
     # --- derived facts (not keys) -------------------------------------------------------
     @property
-    def tube_type(self) -> str:
+    def tube_type(self) -> ComboType:
         """RULES.md calls a fixed three-pair run `tube` and a variable-length one `pair_run`."""
-        return "tube" if self.tube_pairs == (3, 3) else "pair_run"
+        return ComboType.TUBE if self.tube_pairs == (3, 3) else ComboType.PAIR_RUN
 
     @property
-    def plate_type(self) -> str:
-        return "plate" if self.plate_triples == (2, 2) else "triple_run"
+    def plate_type(self) -> ComboType:
+        return ComboType.PLATE if self.plate_triples == (2, 2) else ComboType.TRIPLE_RUN
 
     @property
     def declares(self) -> bool:
-        return self.wild_resolution == "declare"
+        return self.wild_resolution == WildResolution.DECLARE
 
     def upgrade(self, partner_place: int) -> int:
         """Levels gained by the winning team whose partner finished at ``partner_place`` (2, 3 or 4)."""
@@ -167,26 +183,32 @@ def _coerce(key: str, v: Any) -> Any:
             bad = sorted(set(v) - {"first_threshold", "last_threshold", "mode", "scope"})
             if bad:
                 raise RuleSetError(f"unknown streaks key(s): {', '.join(bad)}")
-            return Streaks(**v)
+            fields_ = dict(v)
+            if "mode" in fields_:
+                fields_["mode"] = parse_choice(StreakMode, fields_["mode"], "streaks.mode", RuleSetError)
+            if "scope" in fields_:
+                fields_["scope"] = parse_choice(StreakScope, fields_["scope"], "streaks.scope", RuleSetError)
+            return Streaks(**fields_)
         raise RuleSetError(f"streaks must be null or an object, not {v!r}")
     if key == "match_points":
         if isinstance(v, list | tuple) and len(v) == 3:
             return tuple(v)
         raise RuleSetError(f"match_points must be [win, draw, loss], not {v!r}")
+    if key in _CHOICES:
+        return parse_choice(_CHOICES[key], v, key, RuleSetError)
     return v
 
 
-_CHOICES = {
-    "wild_resolution": ("declare", "strongest"),
-    "bomb_order": ("size_ladder", "stars"),
-    "jiefeng": ("partner", "next_player"),
-    "return_rule": ("le10", "any", "le10_if_partner"),
-    "equal_tribute_assignment": ("left", "random", "winners_choose"),
-    "double_tribute_leader": ("payer_to_first", "last_place"),
-    "double_down_order": ("turn_order",),
-    "scoring": ("levels", "huopin_points"),
-    "huopin_multiplier_combine": ("max", "product"),
-    "name": PRESET_NAMES,
+_CHOICES: dict[str, type[StrEnum]] = {
+    "wild_resolution": WildResolution,
+    "bomb_order": BombOrder,
+    "jiefeng": Jiefeng,
+    "return_rule": ReturnRule,
+    "equal_tribute_assignment": EqualTributeAssignment,
+    "double_tribute_leader": DoubleTributeLeader,
+    "double_down_order": DoubleDownOrder,
+    "scoring": Scoring,
+    "huopin_multiplier_combine": HuopinCombine,
 }
 _BOOLS = [
     "airplane", "chain_bombs", "three_joker_bomb", "big_joker_wild", "full_house_joker_pair", "sf_forced",
@@ -199,9 +221,12 @@ def _is_int(v: Any) -> bool:
 
 
 def _validate(r: RuleSet) -> None:
-    for key, choices in _CHOICES.items():
-        if getattr(r, key) not in choices:
-            raise RuleSetError(f"{key} must be one of {', '.join(choices)}, not {getattr(r, key)!r}")
+    if r.name not in PRESET_NAMES:
+        raise RuleSetError(f"name must be one of {', '.join(PRESET_NAMES)}, not {r.name!r}")
+    for key, enum in _CHOICES.items():
+        if not isinstance(getattr(r, key), enum):
+            # a RuleSet built directly (not through preset/from_dict) may carry a plain string
+            object.__setattr__(r, key, parse_choice(enum, getattr(r, key), key, RuleSetError))
     for key in _BOOLS:
         if not isinstance(getattr(r, key), bool):
             raise RuleSetError(f"{key} must be true or false, not {getattr(r, key)!r}")
@@ -229,8 +254,9 @@ def _validate(r: RuleSet) -> None:
     if s is not None:
         if not isinstance(s, Streaks):
             raise RuleSetError(f"streaks must be null or an object, not {s!r}")
-        if s.mode not in ("escalating", "flat") or s.scope not in ("player", "team"):
-            raise RuleSetError("streaks.mode must be escalating|flat and streaks.scope player|team")
+        if not isinstance(s.mode, StreakMode) or not isinstance(s.scope, StreakScope):
+            object.__setattr__(s, "mode", parse_choice(StreakMode, s.mode, "streaks.mode", RuleSetError))
+            object.__setattr__(s, "scope", parse_choice(StreakScope, s.scope, "streaks.scope", RuleSetError))
         if not (_is_int(s.first_threshold) and _is_int(s.last_threshold) and s.first_threshold >= 1
                 and s.last_threshold >= 1):
             raise RuleSetError("streak thresholds must be positive integers")

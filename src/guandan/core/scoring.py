@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .events import Note
 from .rules import RuleSet
 from .tribute import partner, team_of
+from .vocab import RANKS, HuopinCombine, SettlementNote, StreakMode, StreakScope
 
 A = 12  # rank index of the ace: the top level
 
@@ -28,7 +30,7 @@ class DealSettlement:
     streaks_after: StreakCounts
     upgrade: int  # levels the winner gained (before streak adjustments)
     partner_place: int  # 2, 3 or 4: the result 1-2 / 1-3 / 1-4
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())
 
     @property
     def next_level(self) -> int:
@@ -53,7 +55,7 @@ def settle_deal(
     pos = partner_place(finish)
     lv_ = list(levels)
     fails = list(a_failures)
-    notes: list[str] = []
+    notes: list[Note] = []
     played_at = levels[declarer] if declarer is not None else 0
     if rules.a_pass_requires_declarer:
         a_attempt = declarer is not None and levels[declarer] == A
@@ -62,10 +64,11 @@ def settle_deal(
         a_attempt = declarer is not None and levels[declarer] == A
         passes = played_at == A and levels[w] == A and pos in rules.a_pass_results
     if passes:
-        return DealSettlement(levels, w, w, a_failures, _next_streaks(streaks, finish, pos), 0, pos, ("passed A",))
+        return DealSettlement(levels, w, w, a_failures, _next_streaks(streaks, finish, pos), 0, pos,
+                              (Note(SettlementNote.PASSED_A, team=w),))
     up = rules.upgrade(pos)
     if rules.overshoot_wins and lv_[w] + up > A:
-        notes.append("overshoot past A")
+        notes.append(Note(SettlementNote.OVERSHOOT, team=w))
         return DealSettlement(levels, w, w, a_failures, _next_streaks(streaks, finish, pos), up, pos, tuple(notes))
     lv_[w] = min(A, lv_[w] + up)
     new_streaks = streaks
@@ -74,11 +77,11 @@ def settle_deal(
         _apply_streaks(rules, new_streaks, finish, w, lv_, notes)
     if a_attempt and declarer is not None and rules.a_max_failures:
         fails[declarer] += 1
-        notes.append(f"team {declarer} failed at A ({fails[declarer]})")
+        notes.append(Note(SettlementNote.A_FAILED, team=declarer, amount=fails[declarer]))
         if fails[declarer] >= rules.a_max_failures:
-            lv_[declarer] = "23456789TJQKA".index(rules.a_fail_reset_to)
+            lv_[declarer] = RANKS.index(rules.a_fail_reset_to)
             fails[declarer] = 0
-            notes.append(f"team {declarer} goes back to {rules.a_fail_reset_to}")
+            notes.append(Note(SettlementNote.A_RESET, team=declarer, level=lv_[declarer]))
     return DealSettlement((lv_[0], lv_[1]), w, None, (fails[0], fails[1]), new_streaks, up, pos, tuple(notes))
 
 
@@ -97,29 +100,29 @@ def _next_streaks(streaks: StreakCounts, finish: Sequence[int], pos: int) -> Str
 
 
 def _apply_streaks(rules: RuleSet, st: StreakCounts, finish: Sequence[int], w: int, lv_: list[int],
-                   notes: list[str]) -> None:
+                   notes: list[Note]) -> None:
     cfg = rules.streaks
     assert cfg is not None
 
     def amount(k: int, threshold: int) -> int:
         if k < threshold:
             return 0
-        return k - threshold + 1 if cfg.mode == "escalating" else 1
+        return k - threshold + 1 if cfg.mode == StreakMode.ESCALATING else 1
 
-    if cfg.scope == "player":
+    if cfg.scope == StreakScope.PLAYER:
         h = st.first[finish[0]]
     else:
         h = max(st.first[finish[0]], st.first[partner(finish[0])])
     bonus = amount(h, cfg.first_threshold)
     if bonus:
         lv_[w] = min(A, lv_[w] + bonus)
-        notes.append(f"team {w} +{bonus} for {h} 头游 in a row")
+        notes.append(Note(SettlementNote.STREAK_BONUS, team=w, amount=bonus, streak=h))
     for t in (0, 1):
         k = max(st.last[t], st.last[t + 2])
         pen = amount(k, cfg.last_threshold)
         if pen:
             lv_[t] = max(0, lv_[t] - pen)
-            notes.append(f"team {t} -{pen} for {k} 末游 in a row")
+            notes.append(Note(SettlementNote.STREAK_PENALTY, team=t, amount=pen, streak=k))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,7 +155,7 @@ def huopin_points(finish: Sequence[int], star_plays: Sequence[tuple[int, int]], 
     mults = [star_multiplier(s) for _, s in star_plays if star_multiplier(s) > 1]
     if not mults:
         mult = 1
-    elif rules.huopin_multiplier_combine == "max":
+    elif rules.huopin_multiplier_combine == HuopinCombine.MAX:
         mult = max(mults)
     else:
         mult = 1
