@@ -37,7 +37,7 @@ from .moves import Move, legal_moves
 from .rules import RuleSet
 from .tribute import TributePlan, partner, plan_tribute, return_eligible
 from .turns import TurnTracker
-from .vocab import ActionKind, EqualTributeAssignment, DoubleTributeLeader, MoveMode, Phase
+from .vocab import ActionKind, DoubleTributeLeader, EqualTributeAssignment, MoveMode, Phase
 
 TRIBUTE, CHOOSE, RETURN, PLAY, OVER = Phase.TRIBUTE, Phase.CHOOSE, Phase.RETURN, Phase.PLAY, Phase.OVER
 

@@ -1,0 +1,282 @@
+"""The one presentation layer: cards, plays, actions, events and results described for people.
+
+Every sentence comes from the gettext domain ``game`` (``locale/{zh,en}/LC_MESSAGES/game.po``), so the
+terminal client, ``guandan replay``/``simulate``, the tournament pages and the web app (which receives
+the lines rendered here) all say the same thing in Chinese and English. 10 is written "10", jokers are
+小王/大王 (Small Joker/Big Joker), levels are 2…A; no Python value is ever shown.
+
+Seats are named by the caller's choice: relative to a viewer (你/下家/对家/上家), by player names, or
+"Seat 1"…"Seat 4" (seats are numbered from 1 for people, from 0 in the engine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cached_property
+
+from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, rank_index, suit_of, wild_code
+from ..core.combos import Combo
+from ..core.deal import Action
+from ..core.events import (
+    AntiTribute,
+    CardsReturned,
+    DealOver,
+    DealSettled,
+    DealStart,
+    Event,
+    FirstLead,
+    Lead,
+    MatchOver,
+    Note,
+    Passed,
+    Played,
+    Reported,
+    RoundWon,
+    TributeGiven,
+    TributePaid,
+    WentOut,
+)
+from ..core.vocab import RANKS, ActionKind, ComboKey, ComboType, SettlementNote
+from ..i18n import N_, Translator, translator
+
+DOMAIN = "game"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+COMBO_NAMES: dict[ComboType, str] = {
+    ComboType.SINGLE: N_("single"),
+    ComboType.PAIR: N_("pair"),
+    ComboType.TRIPLE: N_("triple"),
+    ComboType.FULL_HOUSE: N_("full house"),
+    ComboType.STRAIGHT: N_("straight"),
+    ComboType.TUBE: N_("tube"),
+    ComboType.PLATE: N_("plate"),
+    ComboType.PAIR_RUN: N_("pair run"),
+    ComboType.TRIPLE_RUN: N_("triple run"),
+    ComboType.AIRPLANE: N_("airplane"),
+    ComboType.BOMB: N_("bomb"),
+    ComboType.STRAIGHT_FLUSH: N_("straight flush"),
+    ComboType.CHAIN_BOMB: N_("chain bomb"),
+    ComboType.THREE_JOKERS: N_("three jokers"),
+    ComboType.JOKER_BOMB: N_("four jokers"),
+}
+PLACE_NAMES = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("last")}
+RESULT_NAMES = {2: N_("1-2 (double win)"), 3: N_("1-3"), 4: N_("1-4")}
+RELATIVE_SEATS = (N_("You"), N_("Next opponent"), N_("Partner"), N_("Previous opponent"))
+SEQUENCES = frozenset({ComboType.STRAIGHT, ComboType.TUBE, ComboType.PLATE, ComboType.PAIR_RUN, ComboType.TRIPLE_RUN,
+                       ComboType.AIRPLANE, ComboType.STRAIGHT_FLUSH, ComboType.CHAIN_BOMB})
+_RANKS_PER_CARD = {ComboType.STRAIGHT: 1, ComboType.STRAIGHT_FLUSH: 1, ComboType.TUBE: 2, ComboType.PAIR_RUN: 2,
+                   ComboType.PLATE: 3, ComboType.TRIPLE_RUN: 3, ComboType.AIRPLANE: 5}
+
+
+def rank_text(rank: str) -> str:
+    """A rank character for people: ``T`` is "10"."""
+    return "10" if rank == "T" else rank
+
+
+def level_text(level: int) -> str:
+    """A level (rank index 0…12) for people: 2…10, J, Q, K, A."""
+    return rank_text(RANKS[level])
+
+
+def _position_text(pos: int) -> str:
+    # sequence positions: 1 is the ace below 2, 2…14 are 2…A
+    return "A" if pos == 1 else rank_text(RANKS[pos - 2])
+
+
+class Presenter:
+    """Describes the game in one language. ``seat_label`` names a seat; the default is "Seat N"."""
+
+    def __init__(self, lang: str = "en", *, viewer: int | None = None, names: Sequence[str] | None = None,
+                 seat_label: Callable[[int], str] | None = None) -> None:
+        self.lang = lang
+        self.tr: Translator = translator(DOMAIN, lang)
+        self.viewer = viewer
+        self.names = list(names) if names is not None else None
+        self._seat_label = seat_label
+
+    @cached_property
+    def _(self) -> Callable[[str], str]:
+        return self.tr.gettext
+
+    # --- names --------------------------------------------------------------------------------
+    def seat(self, seat: int) -> str:
+        if self._seat_label is not None:
+            return self._seat_label(seat)
+        if self.viewer is not None:
+            return self._(RELATIVE_SEATS[(seat - self.viewer) % 4])
+        if self.names is not None and seat < len(self.names) and self.names[seat]:
+            return self.names[seat]
+        return self._("Seat {n}").format(n=seat + 1)
+
+    def seats(self, seats: Sequence[int]) -> str:
+        return self._(", ").join(self.seat(s) for s in seats)
+
+    def team(self, team: int) -> str:
+        if self.viewer is not None:
+            return self._("Your team") if team == self.viewer % 2 else self._("Opponents")
+        return self._("Team {n} (seats {a} and {b})").format(n=team + 1, a=team + 1, b=team + 3)
+
+    def place(self, place: int) -> str:
+        return self._(PLACE_NAMES[place])
+
+    def result(self, partner_place: int) -> str:
+        """1-2 (双上), 1-3 or 1-4: where the winner's partner finished."""
+        return self._(RESULT_NAMES[partner_place])
+
+    def level(self, level: int) -> str:
+        return level_text(level)
+
+    def levels(self, levels: Sequence[int]) -> str:
+        return f"{level_text(levels[0])} : {level_text(levels[1])}"
+
+    def combo_type(self, type_: ComboType) -> str:
+        return self._(COMBO_NAMES[type_])
+
+    # --- cards and plays ----------------------------------------------------------------------
+    def card(self, code: Card, level: int | None = None) -> str:
+        """``♠10``, ``小王`` / ``Small Joker``; a wildcard (the ♥ level card) is starred when ``level`` is given."""
+        if code == SMALL_JOKER:
+            return self._("Small Joker")
+        if code == BIG_JOKER:
+            return self._("Big Joker")
+        suit = suit_of(code)
+        assert suit is not None
+        text = SUIT_SYMBOLS[suit] + rank_text(RANKS[rank_index(code)])
+        return text + "*" if level is not None and code == wild_code(level) else text
+
+    def cards(self, codes: Sequence[Card], level: int | None = None) -> str:
+        if not codes:
+            return self._("(no cards)")
+        return " ".join(self.card(c, level) for c in codes)
+
+    def combo(self, combo: Combo) -> str:
+        """E.g. ``pair 9``, ``straight 10–A``, ``bomb 9 ×5``, ``straight flush ♥5–9``, ``four jokers``."""
+        name = self.combo_type(combo.type)
+        if combo.key == ComboKey.JOKERS:
+            text = name
+        elif combo.key in (ComboKey.SMALL_JOKER, ComboKey.BIG_JOKER):
+            joker = self._("Small Joker") if combo.key == ComboKey.SMALL_JOKER else self._("Big Joker")
+            text = f"{name} {joker}"
+        elif combo.type in SEQUENCES:
+            top = RANKS.index(combo.key) + 2
+            if combo.type == ComboType.CHAIN_BOMB:
+                assert combo.y is not None
+                span = combo.y
+            else:
+                span = combo.size // _RANKS_PER_CARD[combo.type]
+            run = f"{_position_text(top - span + 1)}–{_position_text(top)}"
+            suit = SUIT_SYMBOLS[combo.suit] if combo.suit else ""
+            text = f"{name} {suit}{run}"
+            if combo.type == ComboType.CHAIN_BOMB:
+                text += f" ×{combo.x}"
+        else:
+            text = f"{name} {rank_text(combo.key)}"
+            if combo.type == ComboType.BOMB:
+                text += f" ×{combo.size}"
+        if combo.stars:
+            text += f" {combo.stars}★"
+        return text
+
+    def play(self, cards: Sequence[Card], combo: Combo) -> str:
+        return self._("{combo}: {cards}").format(combo=self.combo(combo), cards=self.cards(cards))
+
+    def action(self, action: Action) -> str:
+        """What a seat does, as a person would say it (without the seat)."""
+        if action.kind == ActionKind.PASS:
+            return self._("pass")
+        if action.kind == ActionKind.PLAY:
+            assert action.combo is not None
+            return self.play(action.cards, action.combo)
+        card = self.cards(action.cards)
+        if action.kind == ActionKind.TRIBUTE:
+            return self._("pay {card} as tribute").format(card=card)
+        if action.kind == ActionKind.CHOOSE:
+            return self._("take {card} from the tribute").format(card=card)
+        return self._("give back {card}").format(card=card)
+
+    # --- events -------------------------------------------------------------------------------
+    def event(self, event: Event) -> list[str]:
+        """The lines that tell one public event (some events, e.g. ``tribute_paid``, say little)."""
+        _ = self._
+        match event:
+            case DealStart(index=i, level=lv, declarer=d, levels=lvs):
+                declarer = self.team(d) if d is not None else _("none yet")
+                return [_("Deal {n} · playing level {level} · levels {levels} · declarer {team}").format(
+                    n=i + 1, level=level_text(lv), levels=self.levels(lvs), team=declarer)]
+            case FirstLead(leader=s, flipped=c):
+                if c is not None:
+                    return [_("{who} leads first (flipped card {card})").format(who=self.seat(s), card=self.card(c))]
+                return [_("{who} leads first").format(who=self.seat(s))]
+            case AntiTribute(seats=seats):
+                return [_("Anti-tribute: {who} hold both big jokers; no tribute this deal").format(
+                    who=self.seats(seats))]
+            case TributePaid():
+                return [_("The tribute cards are down; the winner of the last deal picks one")]
+            case TributeGiven(transfers=ts):
+                return [_("Tribute: {giver} → {receiver}: {card}").format(
+                    giver=self.seat(t.giver), receiver=self.seat(t.receiver), card=self.card(t.card)) for t in ts]
+            case CardsReturned(transfers=ts):
+                return [_("Return: {giver} → {receiver}: {card}").format(
+                    giver=self.seat(t.giver), receiver=self.seat(t.receiver), card=self.card(t.card)) for t in ts]
+            case Lead(leader=s):
+                return [_("{who} leads").format(who=self.seat(s))]
+            case Played(player=s, cards=cards, combo=combo):
+                return [_("{who}: {play}").format(who=self.seat(s), play=self.play(cards, combo))]
+            case Passed(player=s):
+                return [_("{who}: pass").format(who=self.seat(s))]
+            case Reported(player=s, count=n):
+                return [self.tr.ngettext("Report: {who} has {n} card left", "Report: {who} has {n} cards left",
+                                         n).format(who=self.seat(s), n=n)]
+            case WentOut(player=s, place=p):
+                return [_("{who} is out: {place}").format(who=self.seat(s), place=self.place(p))]
+            case RoundWon(winner=w, leader=ld, jiefeng=j):
+                if j:
+                    return [_("Jiefeng: {who} takes the lead").format(who=self.seat(ld))]
+                return [_("{who} wins the round and leads").format(who=self.seat(w))]
+            case DealOver(finish=f):
+                return [_("Finishing order: {order}").format(order=self.order(f))]
+            case DealSettled():
+                return self.settlement(event)
+            case MatchOver(winner=w, levels=lvs, deals=n):
+                if w is None:
+                    head = _("Match over after {n} deals (deal limit): no winner").format(n=n)
+                else:
+                    head = _("Match over after {n} deals: {team} wins").format(n=n, team=self.team(w))
+                return [head + " · " + _("final levels {levels}").format(levels=self.levels(lvs))]
+        return []
+
+    def order(self, finish: Sequence[int]) -> str:
+        return self._(", ").join(f"{self.place(i + 1)} {self.seat(s)}" for i, s in enumerate(finish))
+
+    def settlement(self, s: DealSettled) -> list[str]:
+        """The end of a deal: result, levels gained, the new levels, notes, 火拼 points."""
+        _ = self._
+        lines = [_("Result {result}: {team} +{up} · levels now {levels}").format(
+            result=self.result(s.partner_place), team=self.team(s.winners), up=s.upgrade, levels=self.levels(s.levels))]
+        lines += [self.note(n) for n in s.notes]
+        if s.points is not None:
+            lines.append(_("Points this deal: {points}").format(points=self.points(s.points)))
+        return lines
+
+    def points(self, points: Sequence[int]) -> str:
+        return self._(", ").join(f"{self.seat(i)} {p:+d}" for i, p in enumerate(points))
+
+    def note(self, n: Note) -> str:
+        _ = self._
+        team = self.team(n.team) if n.team is not None else ""
+        if n.kind == SettlementNote.PASSED_A:
+            return _("{team} passed A and wins the match").format(team=team)
+        if n.kind == SettlementNote.OVERSHOOT:
+            return _("{team} went past A and wins the match").format(team=team)
+        if n.kind == SettlementNote.A_FAILED:
+            return _("{team} failed at A (failure {n})").format(team=team, n=n.amount)
+        if n.kind == SettlementNote.A_RESET:
+            assert n.level is not None
+            return _("{team} goes back to level {level} after too many failures at A").format(
+                team=team, level=level_text(n.level))
+        if n.kind == SettlementNote.STREAK_BONUS:
+            return _("{team} +{n} for finishing first {k} times in a row").format(team=team, n=n.amount, k=n.streak)
+        return _("{team} −{n} for finishing last {k} times in a row").format(team=team, n=n.amount, k=n.streak)
+
+
+__all__ = ["COMBO_NAMES", "DOMAIN", "PLACE_NAMES", "Presenter", "level_text", "rank_text"]
