@@ -3,35 +3,41 @@
 
 from __future__ import annotations
 
-from .core.cards import RANKS, Card, card_protocol
+from .core.cards import Card, card_protocol
 from .core.combos import Combo
+from .core.vocab import RANKS, ComboKey, ComboType
 
-PROTOCOL_TYPES = {
-    "single": "Single",
-    "pair": "Pair",
-    "triple": "Trips",
-    "full_house": "ThreeWithTwo",
-    "tube": "ThreePair",
-    "plate": "TwoTrips",
-    "straight": "Straight",
-    "straight_flush": "StraightFlush",
-    "bomb": "Bomb",
-    "joker_bomb": "Bomb",
+PROTOCOL_TYPES: dict[ComboType, str] = {
+    ComboType.SINGLE: "Single",
+    ComboType.PAIR: "Pair",
+    ComboType.TRIPLE: "Trips",
+    ComboType.FULL_HOUSE: "ThreeWithTwo",
+    ComboType.TUBE: "ThreePair",
+    ComboType.PLATE: "TwoTrips",
+    ComboType.STRAIGHT: "Straight",
+    ComboType.STRAIGHT_FLUSH: "StraightFlush",
+    ComboType.BOMB: "Bomb",
+    ComboType.JOKER_BOMB: "Bomb",
 }
-_SEQUENCES = {"straight", "straight_flush", "tube", "plate"}
+_SEQUENCE_LENGTH: dict[ComboType, int] = {  # a sequence's number of ranks (its key is the top rank)
+    ComboType.STRAIGHT: 5,
+    ComboType.STRAIGHT_FLUSH: 5,
+    ComboType.TUBE: 3,
+    ComboType.PLATE: 2,
+}
 
 
 def protocol_rank(combo: Combo) -> str:
     """Rank as the protocol writes it: sequences by their lowest rank, jokers B/R, four jokers JOKER."""
-    if combo.type == "joker_bomb":
+    if combo.type is ComboType.JOKER_BOMB:
         return "JOKER"
-    if combo.key == "LJ":
+    if combo.key == ComboKey.SMALL_JOKER:
         return "B"
-    if combo.key == "BJ":
+    if combo.key == ComboKey.BIG_JOKER:
         return "R"
-    if combo.type in _SEQUENCES:
+    if combo.type in _SEQUENCE_LENGTH:
         top = RANKS.index(combo.key) + 2
-        low = top - {"straight": 5, "straight_flush": 5, "tube": 3, "plate": 2}[combo.type] + 1
+        low = top - _SEQUENCE_LENGTH[combo.type] + 1
         return "A" if low == 1 else RANKS[low - 2]
     return combo.key
 

@@ -19,6 +19,7 @@ import jsonschema
 from guandan.core.cards import Card, lv, parse_card, wild_code
 from guandan.core.moves import legal_moves
 from guandan.core.rules import RuleSet, preset
+from guandan.core.vocab import RANKS, MoveMode
 from guandan.protocol.notation import move_from_triple, parse_protocol_cards
 from guandan.protocol.schema import SERVER_MESSAGE
 from guandan.protocol_names import protocol_action
@@ -36,7 +37,7 @@ def key(triple: Any) -> str:
 
 class ConformanceBot:
     rules: RuleSet = preset("competition")
-    mode = "complete"
+    mode = MoveMode.COMPLETE
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -63,7 +64,7 @@ class ConformanceBot:
         if stage == "beginning":
             self.hand = Counter(parse_protocol_cards(msg["handCards"]))
             self.pos = msg["myPos"]
-            self.level = "23456789TJQKA".index(msg["curRank"])
+            self.level = RANKS.index(msg["curRank"])
         elif stage in ("tribute", "back"):
             for giver, taker, card in msg["result"]:
                 code = parse_card(card, "protocol")
@@ -113,7 +114,7 @@ class ConformanceBot:
 
 
 class CanonicalConformanceBot(ConformanceBot):
-    mode = "canonical"
+    mode = MoveMode.CANONICAL
 
 
 class Huaian2009ConformanceBot(ConformanceBot):

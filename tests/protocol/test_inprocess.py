@@ -13,8 +13,10 @@ import pytest
 from guandan.agents.base import make_agent
 from guandan.agents.runner import run_match
 from guandan.core.errors import GuandanError
+from guandan.core.events import Passed, Played, RoundWon, WentOut
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
+from guandan.core.vocab import MoveMode
 from guandan.protocol.adapter import ExternalAgent, add_bot_path, parse_spec
 from guandan.protocol.errors import ProtocolError
 from guandan.protocol.messages import encode
@@ -25,6 +27,7 @@ from .conformance_bot import CanonicalConformanceBot, ConformanceBot, Huaian2009
 from .helpers import SHORT
 
 HERE = str(Path(__file__).parent)
+_PLAY_EVENTS = (Played, Passed, WentOut, RoundWon)  # the events the tracker rebuilds from play notifies
 add_bot_path(HERE)
 
 
@@ -62,7 +65,7 @@ def test_whole_game_in_process_complete_moves() -> None:
 
 
 def test_two_games_canonical_moves_and_tallies() -> None:
-    config = MatchConfig(start_levels=(12, 12), start_declarer=0, move_mode="canonical")
+    config = MatchConfig(start_levels=(12, 12), start_declarer=0, move_mode=MoveMode.CANONICAL)
     class Bot(CanonicalConformanceBot):
         pass
     table = ProtocolTable(preset("competition"), games=2, seed=2, config=config)
@@ -114,8 +117,8 @@ def test_tracker_rebuilds_the_engine_observation() -> None:
         assert mine.played_counts == truth.played_counts and mine.finish == truth.finish
         assert mine.top == truth.top and mine.prev_finish == truth.prev_finish
         assert set(legal) == set(truth.legal) and len(legal) == len(truth.legal) and indexes == list(range(len(legal)))
-        assert [e for e in mine.events if e.type in ("play", "pass", "out", "round_won")] == \
-            [e for e in truth.events if e.type in ("play", "pass", "out", "round_won")]
+        assert [e for e in mine.events if isinstance(e, _PLAY_EVENTS)] == \
+            [e for e in truth.events if isinstance(e, _PLAY_EVENTS)]
         checked += 1
         deliver(table.answer(seat, len(legal) - 1))
     assert checked > 50

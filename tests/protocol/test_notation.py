@@ -10,6 +10,7 @@ from guandan.core.cards import N_CODES, card_protocol, parse_card
 from guandan.core.deal import Action, deal_cards
 from guandan.core.moves import legal_moves
 from guandan.core.rules import preset
+from guandan.core.vocab import ActionKind, EqualTributeAssignment, MoveMode
 from guandan.protocol.errors import ProtocolError
 from guandan.protocol.notation import action_from_triple, action_triple, check_rules, move_from_triple
 from guandan.protocol_names import protocol_action
@@ -24,8 +25,8 @@ def test_every_card_round_trips() -> None:
     assert [parse_card(n, "protocol") for n in names] == list(range(N_CODES))
 
 
-@pytest.mark.parametrize("mode", ["complete", "canonical"])
-def test_every_combo_from_random_hands_round_trips(mode: str) -> None:
+@pytest.mark.parametrize("mode", list(MoveMode))
+def test_every_combo_from_random_hands_round_trips(mode: MoveMode) -> None:
     rng = random.Random(2020)
     types: set[str] = set()
     for _ in range(6):
@@ -63,13 +64,14 @@ def test_known_protocol_forms(cards: str, level: int, expected: list[object]) ->
 
 
 def test_pass_tribute_and_back_forms() -> None:
-    assert action_triple(Action("pass", 1), 0) == ["PASS", "PASS", "PASS"]
-    assert action_triple(Action("tribute", 1, (52,)), 0) == ["tribute", "tribute", ["SB"]]
-    assert action_triple(Action("return", 2, (0,)), 0) == ["back", "back", ["S2"]]
-    assert action_from_triple(["back", "back", ["S2"]], 2, 0, COMPETITION) == Action("return", 2, (0,))
-    assert action_from_triple(["PASS", "PASS", "PASS"], 3, 0, COMPETITION) == Action("pass", 3)
+    assert action_triple(Action(ActionKind.PASS, 1), 0) == ["PASS", "PASS", "PASS"]
+    assert action_triple(Action(ActionKind.TRIBUTE, 1, (52,)), 0) == ["tribute", "tribute", ["SB"]]
+    assert action_triple(Action(ActionKind.RETURN, 2, (0,)), 0) == ["back", "back", ["S2"]]
+    assert action_from_triple(["back", "back", ["S2"]], 2, 0, COMPETITION) == Action(ActionKind.RETURN, 2, (0,))
+    assert action_from_triple(["tribute", "tribute", ["SB"]], 1, 0, COMPETITION) == Action(ActionKind.TRIBUTE, 1, (52,))
+    assert action_from_triple(["PASS", "PASS", "PASS"], 3, 0, COMPETITION) == Action(ActionKind.PASS, 3)
     with pytest.raises(ProtocolError, match="choose"):
-        action_triple(Action("choose", 0, (5,)), 0)
+        action_triple(Action(ActionKind.CHOOSE, 0, (5,)), 0)
 
 
 @pytest.mark.parametrize("bad", [
@@ -90,4 +92,4 @@ def test_huopin_and_winners_choose_are_refused() -> None:
     with pytest.raises(ProtocolError, match="standard hand types"):
         check_rules(preset("huopin"))
     with pytest.raises(ProtocolError, match="winners_choose"):
-        check_rules(preset("competition", equal_tribute_assignment="winners_choose"))
+        check_rules(preset("competition", equal_tribute_assignment=EqualTributeAssignment.WINNERS_CHOOSE))

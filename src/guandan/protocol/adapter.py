@@ -30,8 +30,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..agents.base import Agent, register
-from ..core.deal import Action, Event
+from ..core.deal import Action
 from ..core.errors import GuandanError
+from ..core.events import DealSettled, DealStart, Event, MatchOver
 from ..core.match import MatchObservation, MatchState
 from ..core.rules import RuleSet
 from .errors import ProtocolError
@@ -41,7 +42,7 @@ from .worker import BotFailure, InlineBot, ProcessBot
 
 DEFAULT_TIMEOUT = 10.0
 _BOT_PATHS: list[str] = []
-_MATCH_EVENTS = ("deal_settled", "match_over")  # match-level events: not part of any deal's event list
+_MATCH_EVENTS = (DealSettled, MatchOver)  # match-level events: not part of any deal's event list
 
 
 def add_bot_path(path: str) -> None:
@@ -152,9 +153,9 @@ class ExternalAgent(Agent):
 
     def _feed(self, events: Sequence[Event], view: Any) -> None:
         for e in events:
-            if e.type == "deal_start":
-                self._deal, self._seen = int((e.info or {})["index"]), 0
-            elif e.type not in _MATCH_EVENTS:
+            if isinstance(e, DealStart):
+                self._deal, self._seen = e.index, 0
+            elif not isinstance(e, _MATCH_EVENTS):
                 self._seen += 1
             for _, msg in self._stream.on_events([e], view):
                 self._deliver(msg)
@@ -173,10 +174,10 @@ class ExternalAgent(Agent):
         """Optional host hook, after every action: the action's events, in order (see module doc)."""
         if self.seat < 0:
             return
-        if not match.ended and not any(e.type == "deal_start" for e in events):
+        if not match.ended and not any(isinstance(e, DealStart) for e in events):
             # catch up first with what happened before this batch (the deal's opening, missed calls)
             obs = match.observation(self.seat)
-            before = len(obs.deal.events) - sum(1 for e in events if e.type not in _MATCH_EVENTS)
+            before = len(obs.deal.events) - sum(1 for e in events if not isinstance(e, _MATCH_EVENTS))
             if obs.deal_index != self._deal or self._seen < before:
                 self._sync(obs, upto=before)
         self._feed(events, EngineView(match))

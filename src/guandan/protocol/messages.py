@@ -15,8 +15,23 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ..core.cards import Card, card_protocol, sort_cards
-from ..core.deal import Action, Event
+from ..core.deal import Action
+from ..core.events import (
+    AntiTribute,
+    CardsReturned,
+    DealOver,
+    DealStart,
+    Event,
+    Lead,
+    MatchOver,
+    Passed,
+    Played,
+    RoundWon,
+    TributeGiven,
+    TributePaid,
+)
 from ..core.match import MatchObservation, MatchState
+from ..core.vocab import ActionKind, Phase
 from .errors import ProtocolError
 from .notation import PASS_TRIPLE, STAGE_OF_PHASE, action_list, action_triple, rank_str
 
@@ -59,21 +74,21 @@ def dealt_hand(obs: MatchObservation) -> list[Card]:
     seat = obs.deal.seat
     hand = Counter(obs.deal.hand)
     for e in obs.deal.events:
-        if e.type == "play" and e.seat == seat:
-            hand.update(e.cards)
-        elif e.type in ("tribute", "return"):
-            for giver, taker, card in (e.info or {}).get("result", []):
-                if taker == seat:
-                    hand[card] -= 1
-                if giver == seat:
-                    hand[card] += 1
+        match e:
+            case Played(player=player, cards=cards) if player == seat:
+                hand.update(cards)
+            case TributeGiven(transfers=transfers) | CardsReturned(transfers=transfers):
+                for t in transfers:
+                    if t.receiver == seat:
+                        hand[t.card] -= 1
+                    if t.giver == seat:
+                        hand[t.card] += 1
     return sorted(hand.elements())
 
 
-def deal_start_event(obs: MatchObservation) -> Event:
-    """The ``deal_start`` event of ``obs``'s deal (the engine emits it only from :meth:`MatchState.apply`)."""
-    info = {"index": obs.deal_index, "level": obs.deal.level, "declarer": obs.declarer, "levels": list(obs.levels)}
-    return Event("deal_start", None, info=info)
+def deal_start_event(obs: MatchObservation) -> DealStart:
+    """The :class:`DealStart` of ``obs``'s deal (the engine emits it only from :meth:`MatchState.apply`)."""
+    return DealStart(obs.deal_index, obs.deal.level, obs.declarer, obs.levels)
 
 
 class MessageStream:
@@ -108,48 +123,47 @@ class MessageStream:
         return [(s, {"type": "notify", "stage": stage, **fields}) for s in self.seats]
 
     def _on_event(self, e: Event, view: View) -> list[Outgoing]:
-        info = e.info or {}
-        t = e.type
-        if t == "deal_start":
-            self.level, self.levels = int(info["level"]), [int(x) for x in info["levels"]]
-            self._new_round()
-            return [(s, self.beginning(view.observation(s))) for s in self.seats]
-        if t == "anti_tribute":
-            seats = [int(s) for s in info["seats"]]
-            return self._broadcast("anti-tribute", antiNums=len(seats), antiPos=seats)
-        if t in ("tribute", "return"):
-            result = [[int(a), int(b), card_protocol(int(c))] for a, b, c in info["result"]]
-            return self._broadcast("tribute" if t == "tribute" else "back", result=result)
-        if t == "tribute_paid":
-            raise ProtocolError("the 2020 protocol has no 头游-chooses-the-tribute step (winners_choose)")
-        if t in ("lead", "round_won"):
-            self._new_round()
-            return []
-        if t in ("play", "pass"):
-            assert e.seat is not None
-            if t == "play":
-                triple = action_triple(Action("play", e.seat, e.cards, e.combo), self.level)
-                self.greater = (e.seat, triple)
-            else:
-                triple = list(PASS_TRIPLE)
-            self.cur = (e.seat, triple)
-            self.play_area[e.seat] = triple
-            return self._broadcast("play", **self._round_fields())
-        if t == "deal_over":
-            order = [int(s) for s in info["finish"]]
-            return self._broadcast("episodeOver", order=order, curRank=rank_str(self.level), restCards=view.rest_cards())
-        if t == "match_over":
-            self.played_games += 1
-            winner = info.get("winner")
-            if winner is None:
-                self.draws += 1
-            else:
-                for s in (int(winner), int(winner) + 2):
-                    self.victories[s] += 1
-            return self._broadcast("gameOver", curTimes=self.played_games, settingTimes=self.games)
-        # first_lead, report, out, deal_settled: the protocol has no message for them (the order and
-        # the new levels reach the bots through episodeOver and the next beginning)
+        match e:
+            case DealStart(level=level, levels=levels):
+                self.level, self.levels = level, list(levels)
+                self._new_round()
+                return [(s, self.beginning(view.observation(s))) for s in self.seats]
+            case AntiTribute(seats=seats):
+                return self._broadcast("anti-tribute", antiNums=len(seats), antiPos=list(seats))
+            case TributeGiven(transfers=transfers) | CardsReturned(transfers=transfers):
+                result = [[t.giver, t.receiver, card_protocol(t.card)] for t in transfers]
+                return self._broadcast("tribute" if isinstance(e, TributeGiven) else "back", result=result)
+            case TributePaid():
+                raise ProtocolError("the 2020 protocol has no 头游-chooses-the-tribute step (winners_choose)")
+            case Lead() | RoundWon():
+                self._new_round()
+                return []
+            case Played(player=seat, cards=cards, combo=combo):
+                triple = action_triple(Action(ActionKind.PLAY, seat, cards, combo), self.level)
+                self.greater = (seat, triple)
+                return self._played(seat, triple)
+            case Passed(player=seat):
+                return self._played(seat, list(PASS_TRIPLE))
+            case DealOver(finish=finish):
+                return self._broadcast("episodeOver", order=list(finish), curRank=rank_str(self.level),
+                                       restCards=view.rest_cards())
+            case MatchOver(winner=winner):
+                self.played_games += 1
+                if winner is None:
+                    self.draws += 1
+                else:
+                    for s in (winner, winner + 2):
+                        self.victories[s] += 1
+                return self._broadcast("gameOver", curTimes=self.played_games, settingTimes=self.games)
+        # FirstLead, Reported, WentOut, DealSettled: the protocol has no message for them (the order
+        # and the new levels reach the bots through episodeOver and the next beginning)
         return []
+
+    def _played(self, seat: int, triple: list[Any]) -> list[Outgoing]:
+        """A play or a pass: it is the round's latest action and ``seat``'s play area."""
+        self.cur = (seat, triple)
+        self.play_area[seat] = triple
+        return self._broadcast("play", **self._round_fields())
 
     def _round_fields(self) -> Message:
         cur, greater = self.cur, self.greater
@@ -178,15 +192,15 @@ class MessageStream:
         """The act message for the seat to move, and the actions its indexes stand for: ``legal``
         (default: the observation's) with PASS moved to the front, where the platform put it."""
         deal = obs.deal
-        legal = sorted(deal.legal if legal is None else legal, key=lambda a: a.kind != "pass")
+        legal = sorted(deal.legal if legal is None else legal, key=lambda a: a.kind is not ActionKind.PASS)
         if not legal:
             raise ProtocolError(f"seat {deal.seat} is not to move")
         stage = STAGE_OF_PHASE.get(deal.phase)
         if stage is None:
-            raise ProtocolError(f"the 2020 protocol has no act message for the {deal.phase!r} phase")
+            raise ProtocolError(f"the 2020 protocol has no act message for the {deal.phase.value!r} phase")
         rest = [len(deal.hand) if s == deal.seat else DEAL_SIZE - deal.played_counts[s] for s in range(4)]
         actions = action_list(legal, deal.level)
-        leading = stage != "play"
+        leading = deal.phase is not Phase.PLAY
         msg: Message = {
             "type": "act",
             "stage": stage,

@@ -10,18 +10,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.cards import RANKS, Card, card_protocol, parse_card
+from ..core.cards import Card, card_protocol, parse_card
 from ..core.combos import classify
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.moves import PASS, Move
 from ..core.rules import RuleSet, preset
+from ..core.vocab import RANKS, ActionKind, EqualTributeAssignment, Phase
 from ..protocol_names import protocol_action
 from .errors import ProtocolError
 
 PASS_TRIPLE: list[Any] = ["PASS", "PASS", "PASS"]
-STAGE_OF_PHASE = {"play": "play", "tribute": "tribute", "return": "back"}
+STAGE_OF_PHASE: dict[Phase, str] = {Phase.PLAY: "play", Phase.TRIBUTE: "tribute", Phase.RETURN: "back"}
 """Our deal phase → the act message's ``stage`` (还贡 is called "back" there)."""
+PHASE_OF_STAGE: dict[str, Phase] = {stage: phase for phase, stage in STAGE_OF_PHASE.items()}
+"""An act message's ``stage`` → our deal phase."""
+_WORD_OF_KIND: dict[ActionKind, str] = {ActionKind.TRIBUTE: "tribute", ActionKind.RETURN: "back"}
+"""A single-card exchange → the protocol's word for it (进贡 ``tribute``, 还贡 ``back``)."""
+_KIND_OF_WORD: dict[str, ActionKind] = {word: kind for kind, word in _WORD_OF_KIND.items()}
 
 _STANDARD = preset("competition")
 _HAND_TYPE_KEYS = ("straight_len", "tube_pairs", "plate_triples", "airplane", "chain_bombs", "three_joker_bomb",
@@ -43,19 +49,19 @@ def check_rules(rules: RuleSet) -> None:
         raise ProtocolError(
             f"the 2020 protocol only knows the standard hand types (牌型); rule set {rules.name!r} changes "
             f"{', '.join(odd)} — use competition, huaian-traditional or huaian-2009")
-    if rules.equal_tribute_assignment == "winners_choose":
+    if rules.equal_tribute_assignment is EqualTributeAssignment.WINNERS_CHOOSE:
         raise ProtocolError("the 2020 protocol has no step where 头游 chooses a tribute card "
                             "(equal_tribute_assignment = winners_choose); use left or random")
 
 
 def action_triple(action: Action, level: int) -> list[Any]:
     """An action of ours as the protocol's triple (tribute → ``tribute``, return → ``back``)."""
-    if action.kind == "pass":
+    if action.kind is ActionKind.PASS:
         return list(PASS_TRIPLE)
-    if action.kind == "play":
+    if action.kind is ActionKind.PLAY:
         return protocol_action(action.cards, action.combo, level)
-    if action.kind in ("tribute", "return") and len(action.cards) == 1:
-        word = "tribute" if action.kind == "tribute" else "back"
+    word = _WORD_OF_KIND.get(action.kind)
+    if word is not None and len(action.cards) == 1:
         return [word, word, [card_protocol(action.cards[0])]]
     raise ProtocolError(f"the 2020 protocol cannot express the action {action}")
 
@@ -76,10 +82,10 @@ def move_from_triple(triple: Any, level: int, rules: RuleSet) -> Move:
     if not isinstance(triple, list) or len(triple) != 3:
         raise ProtocolError(f"an action must be a [type, rank, cards] triple, not {triple!r}")
     kind, rank, raw = triple
-    if kind == "PASS":
-        if rank != "PASS" or raw != "PASS":
-            raise ProtocolError(f"a pass is written ['PASS', 'PASS', 'PASS'], not {triple!r}")
+    if triple == PASS_TRIPLE:
         return PASS
+    if kind == PASS_TRIPLE[0]:
+        raise ProtocolError(f"a pass is written ['PASS', 'PASS', 'PASS'], not {triple!r}")
     cards = parse_protocol_cards(raw)
     if not cards:
         raise ProtocolError(f"{kind} {rank} names no cards")
@@ -92,13 +98,15 @@ def move_from_triple(triple: Any, level: int, rules: RuleSet) -> Move:
 
 def action_from_triple(triple: Any, seat: int, level: int, rules: RuleSet) -> Action:
     """Like :func:`move_from_triple`, also for ``tribute``/``back`` triples, as an :class:`Action` of ``seat``."""
-    if isinstance(triple, list) and len(triple) == 3 and triple[0] in ("tribute", "back"):
+    word = triple[0] if isinstance(triple, list) and len(triple) == 3 else None
+    kind = _KIND_OF_WORD.get(word) if isinstance(word, str) else None
+    if kind is not None:
         cards = parse_protocol_cards(triple[2])
         if triple[1] != triple[0] or len(cards) != 1:
             raise ProtocolError(f"a {triple[0]} is written [{triple[0]!r}, {triple[0]!r}, [card]], not {triple!r}")
-        return Action("tribute" if triple[0] == "tribute" else "return", seat, cards)
+        return Action(kind, seat, cards)
     move = move_from_triple(triple, level, rules)
-    return Action("pass", seat) if move.combo is None else Action("play", seat, move.cards, move.combo)
+    return Action(ActionKind.PASS, seat) if move.combo is None else Action(ActionKind.PLAY, seat, move.cards, move.combo)
 
 
 def action_list(legal: Sequence[Action], level: int) -> list[list[Any]]:
@@ -108,6 +116,7 @@ def action_list(legal: Sequence[Action], level: int) -> list[list[Any]]:
 
 __all__ = [
     "PASS_TRIPLE",
+    "PHASE_OF_STAGE",
     "STAGE_OF_PHASE",
     "action_from_triple",
     "action_list",

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-_RANK = {"enum": list("A23456789TJQK")}
+from ..core.vocab import RANKS
+
+_PROTOCOL_RANKS = ["A", *RANKS[:-1]]  # the protocol lists the ace first
+_RANK = {"enum": _PROTOCOL_RANKS}
 _CARD = {"type": "string", "pattern": "^([SHCD][A2-9TJQK]|SB|HR)$"}
 _CARDS = {"type": "array", "items": _CARD}
 _SEAT = {"type": "integer", "minimum": 0, "maximum": 3}
@@ -18,7 +21,7 @@ _PLAY_TYPES = ["Single", "Pair", "Trips", "ThreePair", "ThreeWithTwo", "TwoTrips
 _PASS = {"type": "array", "prefixItems": [{"const": "PASS"}] * 3, "minItems": 3, "maxItems": 3}
 _PLAY = {
     "type": "array",
-    "prefixItems": [{"enum": _PLAY_TYPES}, {"enum": [*"A23456789TJQK", "B", "R", "JOKER"]},
+    "prefixItems": [{"enum": _PLAY_TYPES}, {"enum": [*_PROTOCOL_RANKS, "B", "R", "JOKER"]},
                     {**_CARDS, "minItems": 1, "maxItems": 10}],
     "minItems": 3,
     "maxItems": 3,

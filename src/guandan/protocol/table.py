@@ -13,7 +13,7 @@ from ..core.deal import Action
 from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import RuleSet
 from .errors import ProtocolError
-from .messages import EngineView, Message, MessageStream, Outgoing, check_index, deal_start_event
+from .messages import EngineView, Message, MessageStream, Outgoing, check_index
 from .notation import check_rules
 
 
@@ -37,7 +37,7 @@ class ProtocolTable:
     def _new_game(self) -> list[Outgoing]:
         self.match = new_match(self.rules, f"{self.seed}:{len(self.finished)}", self.config)
         view = EngineView(self.match)
-        opening = [deal_start_event(self.match.observation(0)), *(self.match.deal.events if self.match.deal else [])]
+        opening = [self.match.deal_start_event(), *(self.match.deal.events if self.match.deal else [])]
         return self.stream.on_events(opening, view)
 
     def start(self) -> list[Outgoing]:

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.cards import BIG_JOKER, RANKS, parse_card
-from ..core.deal import Action, Event, Observation
+from ..core.cards import parse_card
+from ..core.deal import Action, Observation
 from ..core.errors import GuandanError
+from ..core.events import AntiTribute, CardsReturned, Event, Passed, Played, RoundWon, Transfer, TributeGiven, WentOut
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
 from ..core.turns import TurnTracker
+from ..core.vocab import RANKS, Phase
 from .errors import ProtocolError
-from .notation import action_from_triple, move_from_triple, parse_protocol_cards
+from .notation import PHASE_OF_STAGE, action_from_triple, move_from_triple, parse_protocol_cards
 
-_PHASE = {"play": "play", "tribute": "tribute", "back": "return"}
+_EXCHANGES: dict[str, type[TributeGiven] | type[CardsReturned]] = {"tribute": TributeGiven, "back": CardsReturned}
+"""The notify stages that move cards between seats (进贡, 还贡) → the event they stand for."""
 
 
 def _rank(text: Any) -> int:
@@ -60,11 +63,10 @@ class ProtocolTracker:
         if stage == "beginning":
             self._beginning(msg)
         elif stage == "anti-tribute":
-            seats = [int(s) for s in msg["antiPos"]]
-            self.events.append(Event("anti_tribute", None, info={"seats": seats, "cards": [[s, BIG_JOKER] for s in seats]}))
-        elif stage in ("tribute", "back"):
-            result = [[int(a), int(b), parse_card(c, "protocol")] for a, b, c in msg["result"]]
-            self.events.append(Event("tribute" if stage == "tribute" else "return", None, info={"result": result}))
+            self.events.append(AntiTribute(tuple(int(s) for s in msg["antiPos"])))
+        elif stage in _EXCHANGES:
+            transfers = tuple(Transfer(int(a), int(b), parse_card(c, "protocol")) for a, b, c in msg["result"])
+            self.events.append(_EXCHANGES[stage](transfers))
         elif stage == "play":
             self._play(int(msg["curPos"]), msg["curAction"])
         elif stage == "episodeOver":
@@ -86,9 +88,9 @@ class ProtocolTracker:
             self.first_leader = seat
             self.turns = TurnTracker(seat, self.rules)
         if move.combo is None:
-            self.events.append(Event("pass", seat))
+            self.events.append(Passed(seat))
         else:
-            self.events.append(Event("play", seat, move.cards, move.combo))
+            self.events.append(Played(seat, move.cards, move.combo))
             self.played[seat] += len(move.cards)
             self.top_owner = seat
         out = self.played[seat] >= 27 and seat not in self.finish and move.combo is not None
@@ -100,14 +102,14 @@ class ProtocolTracker:
                 self.turns_ok = False  # the server plays other turn rules: stop inferring round ends
         if out:
             self.finish.append(seat)
-            self.events.append(Event("out", seat, info={"place": len(self.finish)}))
+            self.events.append(WentOut(seat, len(self.finish)))
         if leader is not None and self.top_owner is not None:
-            self.events.append(Event("round_won", self.top_owner, info={"leader": leader, "jiefeng": leader != self.top_owner}))
+            self.events.append(RoundWon(self.top_owner, leader, jiefeng=leader != self.top_owner))
             self.top_owner = None
 
     def decision_inputs(self, msg: dict[str, Any]) -> tuple[MatchObservation, list[Action], list[int]]:
         """(observation, the actions of ``actionList`` we could read, their indexes in it)."""
-        phase = _PHASE.get(str(msg.get("stage")))
+        phase = PHASE_OF_STAGE.get(str(msg.get("stage")))
         if phase is None:
             raise ProtocolError(f"an act message with unknown stage {msg.get('stage')!r}")
         if self.seat < 0:
@@ -130,10 +132,10 @@ class ProtocolTracker:
         deal = Observation(
             seat=self.seat, phase=phase, to_move=self.seat, level=self.level,
             hand=parse_protocol_cards(msg["handCards"]),
-            public_counts={s: rest[s] for s in range(4)},
+            reported={s: rest[s] for s in range(4)},  # publicInfo.rest: every count is public there
             played_counts=tuple(self.played), top=top, finish=tuple(self.finish), events=tuple(self.events),
             prev_finish=self.prev_finish, legal=tuple(legal),
-            first_leader=self.first_leader if phase == "play" else None,
+            first_leader=self.first_leader if phase is Phase.PLAY else None,
         )
         declarer = None
         if self.levels[0] != self.levels[1]:
