@@ -1,57 +1,8 @@
-"""The web app's tables (migration ``web_0001``): rooms, their append-only action log, finished-match
-replays. A table's live state is never stored: it is rebuilt from the room row (RuleSet, seed,
-config) and the action log by replaying the engine, so what is stored is exactly what happened.
-"""
+"""The web app's tables, as the server knows them; they are declared in :mod:`guandan.db.web`, beside
+every other table, so that Alembic's environment finds them without ``guandan.db`` importing the server."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
+from ..db.web import WebAction, WebReplay, WebRoom
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
-
-from ..db.base import Base
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class WebRoom(Base):
-    __tablename__ = "web_rooms"
-
-    code: Mapped[str] = mapped_column(String(12), primary_key=True)
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    host_hash: Mapped[str] = mapped_column(String(64))
-    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    replay_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
-
-
-class WebAction(Base):
-    """One applied action (append-only): ``seq`` counts from 1 within the room's match."""
-
-    __tablename__ = "web_actions"
-    __table_args__ = (UniqueConstraint("room_code", "seq"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_code: Mapped[str] = mapped_column(ForeignKey("web_rooms.code", ondelete="CASCADE"), index=True)
-    seq: Mapped[int] = mapped_column(Integer)
-    action: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-
-
-class WebReplay(Base):
-    """A finished (or imported) match record in the open record format (docs/record-format.md)."""
-
-    __tablename__ = "web_replays"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    room_code: Mapped[str | None] = mapped_column(String(12), nullable=True, index=True)
-    record: Mapped[str] = mapped_column(Text)
-    imported: Mapped[bool] = mapped_column(default=False)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+__all__ = ["WebAction", "WebReplay", "WebRoom"]

@@ -5,10 +5,9 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from guandan.db import models  # noqa: F401  (fills Base.metadata with the core's tables)
+from guandan.db import models  # noqa: F401  (fills Base.metadata with every table: autogenerate sees them all)
 from guandan.db.base import Base
 from guandan.db.engine import make_engine
-from guandan.server import models as web_models  # noqa: F401  (and the web app's: autogenerate sees every table)
 
 config = context.config
 target_metadata = Base.metadata

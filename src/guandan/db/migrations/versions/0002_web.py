@@ -1,4 +1,4 @@
-"""Web app: rooms, their append-only action log, replays (guandan.server.models).
+"""Web app: rooms, their append-only action log, replays (guandan.db.web).
 
 Revision ID: 0002_web
 Revises: 0001_tournament
