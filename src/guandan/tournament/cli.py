@@ -31,8 +31,9 @@ from .export import (
     write_qr_png,
     write_xlsx,
 )
+from .levels import level_name, level_value
 from .model import DEFAULT_TIEBREAKS, EventConfig, LatenessRules, RoundLimits
-from .rounds import ResultSlip, lateness_ruling, level_name, level_value
+from .rounds import ResultSlip, lateness_ruling
 from .state import TournamentState
 
 app = typer.Typer(help="Seed-style pairs Swiss tournaments (RULES.md §5.4): the arbiter's desk.",

@@ -21,8 +21,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..db import make_engine, make_session_factory, upgrade_to_head
 from ..db.tournament import StandingRow, TournamentEventRow, TournamentRow
 from .errors import NotFoundError, TournamentError
+from .levels import level_name, level_value
 from .model import EventConfig, Team
-from .rounds import ResultSlip, level_name, level_value
+from .rounds import ResultSlip
 from .standings import Standing
 from .state import Event, RoundState, TournamentState, replay
 

@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from openpyxl import Workbook  # type: ignore[import-untyped]
 from openpyxl.styles import Font  # type: ignore[import-untyped]
 
-from .rounds import level_name
+from .levels import level_name
 from .standings import describe_chain
 from .state import FINAL, TableState, TournamentState
 

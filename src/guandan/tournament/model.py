@@ -12,6 +12,7 @@ from typing import Any
 from ..core.errors import GuandanError
 from ..core.rules import RuleSet, preset
 from .errors import TournamentError
+from .levels import level_name, level_value
 
 #: Tie-break criteria an event may chain (RULES.md §5.4, "Final ranking").
 TIEBREAKS: dict[str, str] = {
@@ -110,8 +111,6 @@ class LatenessRules:
 
 def _score(value: Any, what: str) -> tuple[str, str]:
     """A fixed score such as A:6, winner first; both levels must be valid and the first higher."""
-    from .rounds import level_name, level_value
-
     if not (isinstance(value, list | tuple) and len(value) == 2):
         raise TournamentError(f"{what} must be two levels (winner, loser) such as ['A', '6'], not {value!r}")
     w, loser = level_value(value[0]), level_value(value[1])

@@ -8,24 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.cards import level_str, parse_level
-from ..core.errors import LevelError
 from .errors import TournamentError
+from .levels import LEVEL_A
+from .levels import level_name as level_name  # re-exported: older callers find them here
+from .levels import level_value as level_value
 from .model import SIDES, LatenessRules, RoundLimits
-
-LEVEL_A = 14
-
-
-def level_value(level: str | int) -> int:
-    """A level written "2"…"A" (or "10") as its value 2…14."""
-    try:
-        return parse_level(level) + 2
-    except LevelError as e:
-        raise TournamentError(str(e)) from None
-
-
-def level_name(value: int) -> str:
-    return level_str(value - 2)
 
 
 def side_index(side: str | int | None, what: str = "side") -> int | None:

@@ -6,9 +6,10 @@ from typing import Any
 
 from ..core.rules import preset
 from ..vectors import checker
+from .levels import level_name
 from .model import DEFAULT_TIEBREAKS, LatenessRules, RoundLimits
 from .pairing import swiss_pairing
-from .rounds import lateness_ruling, level_name, round_result, round_status
+from .rounds import lateness_ruling, round_result, round_status
 from .standings import TeamRecord, rank_records
 
 

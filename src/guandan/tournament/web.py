@@ -22,10 +22,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from ..core.errors import GuandanError
-from .desk import Desk
+from .desk import Desk, status_of
 from .errors import NotFoundError, TournamentError
 from .export import STANDING_COLUMNS, qr_svg, result_text, slips_html, standings_rows, table_rows, templates
-from .rounds import ResultSlip, level_name
+from .levels import level_name
+from .rounds import ResultSlip
 from .standings import describe_chain
 from .state import FINAL, TournamentState
 
@@ -155,8 +156,6 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             return page(request, "message.html", 403, cfg=None, title="Forbidden", message=str(e))
         except GuandanError as e:
             return problem(request, e)
-        from .desk import status_of
-
         cur = state.current_round
         rnd = state.rounds.get(cur)
         return page(request, "arbiter.html", status, cfg=state.cfg, teams=state.teams, current=cur, rnd=rnd,

@@ -1,0 +1,25 @@
+"""Levels as a tournament writes them: "2"…"10", "J", "Q", "K", "A" for the values 2…14 (A = 14).
+
+Below both :mod:`.model` (which validates fixed scores such as A:6) and :mod:`.rounds` (which scores
+rounds with them), so that neither has to import the other.
+"""
+
+from __future__ import annotations
+
+from ..core.cards import level_str, parse_level
+from ..core.errors import LevelError
+from .errors import TournamentError
+
+LEVEL_A = 14
+
+
+def level_value(level: str | int) -> int:
+    """A level written "2"…"A" (or "10") as its value 2…14."""
+    try:
+        return parse_level(level) + 2
+    except LevelError as e:
+        raise TournamentError(str(e)) from None
+
+
+def level_name(value: int) -> str:
+    return level_str(value - 2)
