@@ -1,0 +1,207 @@
+"""The 规则 / Rules page: the rules document rendered to HTML, one language at a time.
+
+The document is ``docs/rules.md``; the copy the server reads is package data
+(``guandan/docs_data/rules.md``, kept byte-identical by ``tests/test_rules_doc.py``), so the page
+works from a wheel as well as from a checkout. It has two halves, each starting with a fixed level-1
+heading (:data:`HEADINGS`); the page shows the half of the chosen language. Raw HTML in the markdown
+is escaped, never passed through.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from ..i18n import normalize_lang, translator
+from .i18n_web import LANGS
+
+HEADINGS = {"zh": "# 掼蛋规则（中文）", "en": "# Rules of Guandan (English)"}
+LANG_NAMES = {"zh": "中文", "en": "English"}
+DEFAULT_LANG = "en"  # as the lobby: English unless the browser asks for Chinese
+
+router = APIRouter()
+
+
+def rules_markdown() -> str:
+    """The whole document, read from the package data."""
+    return resources.files("guandan").joinpath("docs_data", "rules.md").read_text(encoding="utf-8")
+
+
+def split_halves(text: str) -> dict[str, str]:
+    """``{"zh": …, "en": …}``: each half from its heading to the next one (the preamble is dropped)."""
+    lines = text.splitlines(keepends=True)
+    at: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        for lang, heading in HEADINGS.items():
+            if line.rstrip("\r\n") == heading:
+                if lang in at:
+                    raise ValueError(f"the heading {heading!r} appears twice")
+                at[lang] = i
+    missing = [HEADINGS[lang] for lang in HEADINGS if lang not in at]
+    if missing:
+        raise ValueError(f"the rules document lacks the heading(s) {missing}")
+    order = sorted(at, key=at.__getitem__)
+    bounds = [at[lang] for lang in order] + [len(lines)]
+    return {lang: "".join(lines[bounds[k]:bounds[k + 1]]) for k, lang in enumerate(order)}
+
+
+# --- markdown --------------------------------------------------------------------------------------
+def _slug(text: str, seen: dict[str, int]) -> str:
+    """GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, -1/-2 for repeats."""
+    base = re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+    n = seen.get(base, 0)
+    seen[base] = n + 1
+    return base if n == 0 else f"{base}-{n}"
+
+
+def _heading_text(inline: Token) -> str:
+    return "".join(child.content for child in inline.children or () if child.type in ("text", "code_inline"))
+
+
+def _table_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    # a wide table scrolls inside its own box instead of widening the page on a phone
+    return '<div class="table-wrap">\n' + str(self.renderToken(tokens, idx, options, env))
+
+
+def _table_close(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    return str(self.renderToken(tokens, idx, options, env)) + "</div>\n"
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    md.add_render_rule("table_open", _table_open)
+    md.add_render_rule("table_close", _table_close)
+    return md
+
+
+def render_markdown(text: str) -> str:
+    """HTML for ``text``: CommonMark plus tables, raw HTML escaped, headings given GitHub-style ids."""
+    md = _parser()
+    tokens = md.parse(text)
+    seen: dict[str, int] = {}
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and i + 1 < len(tokens):
+            tok.attrSet("id", _slug(_heading_text(tokens[i + 1]), seen))
+    return str(md.renderer.render(tokens, md.options, {}))
+
+
+@lru_cache(maxsize=4)
+def _rendered(lang: str, text: str) -> str:
+    return render_markdown(split_halves(text)[lang])
+
+
+# --- language ------------------------------------------------------------------------------------
+def choose_lang(query: str | None, accept_language: str | None) -> str:
+    """``?lang=`` if it names a language we have, else the best of Accept-Language, else English."""
+    if query:
+        code = normalize_lang(query)
+        if code in LANGS:
+            return code
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept_language or "").split(",")):
+        name, _, params = part.strip().partition(";")
+        q = 1.0
+        for p in params.split(";"):
+            key, _, value = p.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        code = normalize_lang(name) if name else ""
+        if code in LANGS and q > 0:
+            ranked.append((-q, i, code))
+    return min(ranked)[2] if ranked else DEFAULT_LANG
+
+
+# --- the page --------------------------------------------------------------------------------------
+_STYLE = """
+.rules { max-width: 62rem; margin: 0 auto; }
+.doc { line-height: 1.6; overflow-wrap: break-word; }
+.doc h1 { font-size: 1.45rem; margin: .3rem 0 .6rem; }
+.doc h2 { font-size: 1.2rem; margin: 1.4rem 0 .4rem; border-bottom: 1px solid #dde3dd; padding-bottom: .15rem; }
+.doc h3 { font-size: 1.02rem; margin: 1rem 0 .3rem; }
+.doc ul, .doc ol { padding-left: 1.3rem; }
+.doc li { margin: .22rem 0; }
+.doc code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .84em; background: #f2f4f0;
+  border-radius: .25rem; padding: 0 .2rem; overflow-wrap: anywhere; }
+.doc li > code:last-child { color: #3d5a48; }
+.doc .table-wrap { overflow-x: auto; margin: .5rem 0 .8rem; max-width: 100%; }
+.doc table { border-collapse: collapse; font-size: .9rem; }
+.doc th, .doc td { border: 1px solid #cfd6cf; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+.doc th { background: #eef2ee; }
+.doc td code, .doc th code { white-space: nowrap; overflow-wrap: normal; }
+header a { color: #fff; }
+header .langs { display: inline-flex; gap: .4rem; align-items: center; }
+header .langs a[aria-current] { font-weight: 700; text-decoration: none; }
+@media (max-width: 640px) {
+  header { flex-wrap: wrap; row-gap: .2rem; }
+  main.rules { padding: .35rem; }
+  .doc { padding: .5rem .65rem; font-size: .95rem; }
+  .doc table { font-size: .8rem; }
+}
+"""
+
+# The lobby keeps the reader's language in localStorage ("guandan:lang"): follow it when no ?lang=
+# was given, and remember the choice made with this page's own switch.
+_SCRIPT = """
+(function () {
+  var key = "guandan:lang", cur = document.documentElement.dataset.lang;
+  var asked = new URLSearchParams(location.search).get("lang");
+  var saved = null;
+  try { saved = localStorage.getItem(key); } catch (e) {}
+  if (!asked && (saved === "zh" || saved === "en") && saved !== cur) {
+    location.replace("?lang=" + saved + location.hash);
+    return;
+  }
+  document.querySelectorAll("a[data-lang]").forEach(function (a) {
+    a.addEventListener("click", function () { try { localStorage.setItem(key, a.dataset.lang); } catch (e) {} });
+  });
+})();
+"""
+
+
+def page(lang: str, text: str | None = None) -> str:
+    """The whole HTML page in ``lang`` (``text``: the markdown, default the packaged document)."""
+    _ = translator("web", lang).gettext
+    body = _rendered(lang, rules_markdown() if text is None else text)
+    switch = " | ".join(
+        f'<span aria-current="true">{LANG_NAMES[code]}</span>' if code == lang
+        else f'<a href="/rules?lang={code}" hreflang="{code}" lang="{code}" data-lang="{code}">{LANG_NAMES[code]}</a>'
+        for code in LANGS
+    )
+    esc = html.escape
+    return f"""<!doctype html>
+<html lang="{'zh-CN' if lang == 'zh' else 'en'}" data-lang="{lang}">
+<head>
+<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{esc(_("Rules"))} · 掼蛋 Guandan</title>
+<link rel="stylesheet" href="/static/style.css">
+<style>{_STYLE}</style>
+</head>
+<body>
+<header><h1>{esc(_("Rules"))}</h1><span class="spacer"></span>
+<nav class="langs" aria-label="{esc(_("Language"))}">{esc(_("Language"))}: {switch}</nav>
+<a href="/">{esc(_("Back to lobby"))}</a></header>
+<main class="rules"><article class="panel doc">
+{body}</article></main>
+<script>{_SCRIPT}</script>
+</body>
+</html>
+"""
+
+
+@router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+async def rules(request: Request, lang: str | None = None) -> HTMLResponse:
+    chosen = choose_lang(lang, request.headers.get("accept-language"))
+    return HTMLResponse(page(chosen), headers={"Vary": "Accept-Language", "Content-Language": chosen})
