@@ -28,6 +28,7 @@ from .i18n_web import LANGS, strings
 from .protocol import ProtocolError, error_frame, parse_message
 from .replays import import_record, replay_frames
 from .rooms import RoomConfig, bot_tiers, default_bot_tier
+from .rules_page import router as rules_router
 from .store import Store
 from .table import ServiceError, Settings, TableService
 
@@ -93,6 +94,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     app.state.service = service
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
+    app.include_router(rules_router)  # /rules: the rules document (规则)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:

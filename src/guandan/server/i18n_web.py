@@ -24,7 +24,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Export record"), N_("Previous"), N_("Next"), N_("Deal"), N_("Step"), N_("bot"), N_("human"),
     N_("Tribute"), N_("Anti-tribute: no tribute"), N_("Reported"), N_("cards left"), N_("Result"),
     N_("Levels"), N_("Leave"), N_("Room"), N_("Played"), N_("Remaining"), N_("online"), N_("offline"),
-    N_("Seed (optional)"),
+    N_("Seed (optional)"), N_("Rules"),
 )
 
 

@@ -76,11 +76,20 @@ def _table_close(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     return str(self.renderToken(tokens, idx, options, env)) + "</div>\n"
 
 
+_RED_SUITS = re.compile("([♥♦])")
+
+
+def _text(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    # escaped first, so the only markup in the output is the span added here
+    return _RED_SUITS.sub(r'<span class="red">\1</span>', html.escape(tokens[idx].content, quote=False))
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
     md.add_render_rule("table_open", _table_open)
     md.add_render_rule("table_close", _table_close)
+    md.add_render_rule("text", _text)
     return md
 
 
@@ -128,20 +137,25 @@ def choose_lang(query: str | None, accept_language: str | None) -> str:
 _STYLE = """
 .rules { max-width: 62rem; margin: 0 auto; }
 .doc { line-height: 1.6; overflow-wrap: break-word; }
-.doc h1 { font-size: 1.45rem; margin: .3rem 0 .6rem; }
-.doc h2 { font-size: 1.2rem; margin: 1.4rem 0 .4rem; border-bottom: 1px solid #dde3dd; padding-bottom: .15rem; }
-.doc h3 { font-size: 1.02rem; margin: 1rem 0 .3rem; }
+.doc h1 { font-size: 1.45rem; margin: .3rem 0 .6rem; color: #123; }
+.doc h2 { font-size: 1.2rem; margin: 1.4rem 0 .4rem; color: var(--felt); border-bottom: 2px solid #d5e3d9;
+  padding-bottom: .15rem; }
+.doc h3 { font-size: 1.02rem; margin: 1rem 0 .3rem; color: #123; }
 .doc ul, .doc ol { padding-left: 1.3rem; }
 .doc li { margin: .22rem 0; }
 .doc code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .84em; background: #f2f4f0;
   border-radius: .25rem; padding: 0 .2rem; overflow-wrap: anywhere; }
-.doc li > code:last-child { color: #3d5a48; }
+.doc li > code:last-child { color: #3d5a48; display: inline-block; max-width: 100%; }  /* an example's check */
+.doc .red { color: var(--red); }
 .doc .table-wrap { overflow-x: auto; margin: .5rem 0 .8rem; max-width: 100%; }
 .doc table { border-collapse: collapse; font-size: .9rem; }
-.doc th, .doc td { border: 1px solid #cfd6cf; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+.doc th, .doc td { border: 1px solid #cfd6cf; padding: .25rem .5rem; text-align: left; vertical-align: top;
+  min-width: 3.5em; }
+.doc td:nth-child(2) { min-width: 7em; }  /* the explanation column: never squeezed to a letter or two */
 .doc th { background: #eef2ee; }
-.doc td code, .doc th code { white-space: nowrap; overflow-wrap: normal; }
+.doc td code, .doc th code { overflow-wrap: normal; }
 header a { color: #fff; }
+header h1 a { text-decoration: none; }
 header .langs { display: inline-flex; gap: .4rem; align-items: center; }
 header .langs a[aria-current] { font-weight: 700; text-decoration: none; }
 @media (max-width: 640px) {
@@ -190,7 +204,7 @@ def page(lang: str, text: str | None = None) -> str:
 <style>{_STYLE}</style>
 </head>
 <body>
-<header><h1>{esc(_("Rules"))}</h1><span class="spacer"></span>
+<header><h1><a href="/">掼蛋</a> · {esc(_("Rules"))}</h1><span class="spacer"></span>
 <nav class="langs" aria-label="{esc(_("Language"))}">{esc(_("Language"))}: {switch}</nav>
 <a href="/">{esc(_("Back to lobby"))}</a></header>
 <main class="rules"><article class="panel doc">
