@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs every check: lint, types, and the whole test suite (on both cores).
+# Runs every check: lint, types, the import contracts, and the whole test suite (on both cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . .venv/bin/activate
 ruff check src tests
 mypy
+lint-imports  # the layer and no-cycle contracts of [tool.importlinter] in pyproject.toml
 set +e
 python -m pytest -n 2 -q "$@"
 rc=$?

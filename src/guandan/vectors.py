@@ -1,7 +1,9 @@
 """The rules-vector runner (RULES.md §9): settles rule disputes from a JSONL file of test vectors.
 
 Each kind has a checker that computes the engine's answer; the runner compares it with ``expect``.
-Kinds without a checker are counted as skipped and listed, never silently passed.
+Kinds without a checker are counted as skipped and listed, never silently passed. The checkers live
+in the layers that know the answers and register here with :func:`checker`; the runner finds their
+modules through :mod:`guandan.plugins`, so it never imports them itself.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import plugins
 from .core.errors import GuandanError
 
 Checker = Callable[[dict[str, Any]], Any]
@@ -100,13 +103,9 @@ def run_vectors(vectors: Iterable[dict[str, Any]], kinds: set[str] | None = None
 
 
 def _load_checkers() -> None:
-    # Each layer registers the kinds it covers.
-    import importlib.util
-
-    from . import vector_kinds  # noqa: F401
-
-    if importlib.util.find_spec("guandan.tournament") is not None:
-        importlib.import_module("guandan.tournament.vector_kinds")
+    """Import every module of checkers (pyproject.toml's ``guandan.vector_kinds`` entry points: the
+    engine's kinds in :mod:`guandan.vector_kinds`, the tournament's in ``guandan.tournament``)."""
+    plugins.load(plugins.VECTOR_KINDS)
 
 
 def format_report(report: Report) -> str:

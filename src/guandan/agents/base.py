@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .. import plugins
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.match import MatchObservation
@@ -170,16 +171,8 @@ def make_agent(spec: str, seed: int | str = 0, time_budget: float | None = None)
 
 
 def _load_builtin() -> None:
-    import importlib
-
-    for module in ("random_agent", "greedy", "heuristic", "search"):
-        try:
-            importlib.import_module(f"guandan.agents.{module}")
-        except ModuleNotFoundError as e:
-            if e.name != f"guandan.agents.{module}":
-                raise
-    try:
-        importlib.import_module("guandan.protocol.adapter")
-    except ModuleNotFoundError as e:
-        if e.name not in ("guandan.protocol", "guandan.protocol.adapter"):
-            raise
+    """Import every tier's module (pyproject.toml's ``guandan.agent_tiers`` entry points, ``external``
+    included); each registers its tier as it loads, under the entry point's name."""
+    for name in plugins.load(plugins.AGENT_TIERS):
+        if name not in _REGISTRY:
+            raise GuandanError(f"the module of agent tier {name!r} did not register it")
