@@ -1,15 +1,35 @@
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+# ../shared: the folder beside the repository with RULES.md, rules-vectors.jsonl, PROTOCOL-2020.md and
+# the seeds. The project stands without it: a test that reads it is skipped with the reason, unless
+# GUANDAN_REQUIRE_SHARED=1 (CI sets it in .ci/run), and then a missing file fails the test.
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+REQUIRE_SHARED = "GUANDAN_REQUIRE_SHARED"
+
+
+def shared_file(name: str) -> Path:
+    """``../shared/<name>``, or skip (fail, under ``GUANDAN_REQUIRE_SHARED=1``) when it is not there."""
+    path = SHARED / name
+    if path.exists():
+        return path
+    reason = f"{path} is missing: this test needs the shared folder beside the repository (../shared)"
+    if os.environ.get(REQUIRE_SHARED) == "1":
+        pytest.fail(f"{reason}, and {REQUIRE_SHARED}=1 says it must be there", pytrace=False)
+    pytest.skip(f"{reason}; set {REQUIRE_SHARED}=1 to make that a failure")
 
 
 @pytest.fixture(scope="session")
-def vectors_path() -> Path:
-    path = SHARED / "rules-vectors.jsonl"
-    if not path.exists():
-        pytest.fail(f"the shared rules vectors are missing at {path}")
-    return path
+def shared() -> Callable[[str], Path]:
+    """The lookup of files in ../shared (see :func:`shared_file`), for tests that need one."""
+    return shared_file
+
+
+@pytest.fixture(scope="session")
+def vectors_path(shared: Callable[[str], Path]) -> Path:
+    return shared("rules-vectors.jsonl")
