@@ -13,6 +13,7 @@ from .core.rules import preset
 from .core.scoring import StreakCounts, huopin_points, settle_deal
 from .core.tribute import plan_tribute, return_eligible
 from .core.turns import TurnTracker
+from .core.vocab import RANKS
 from .vectors import checker
 
 
@@ -93,7 +94,7 @@ def _rank_name(value: int, level: int) -> str:
         return "LJ"
     if value == 17:
         return "BJ"
-    return "23456789TJQKA"[level] if value == 15 else "23456789TJQKA"[value - 2]
+    return RANKS[level] if value == 15 else RANKS[value - 2]
 
 
 def _tribute_compare(expected: Any, actual: Any) -> bool:
@@ -165,7 +166,7 @@ def _deal_result(v: dict[str, Any]) -> dict[str, Any]:
         tuple(int(st_in.get("last", {}).get(str(s), 0)) for s in range(4)),  # type: ignore[arg-type]
     )
     r = settle_deal(levels, v["declarer"], v["finish"], rules, fails, streaks)
-    name = "23456789TJQKA"
+    name = RANKS
     return {
         "levels_after": {"0": name[r.levels_after[0]], "1": name[r.levels_after[1]]},
         "next_level": name[r.next_level],

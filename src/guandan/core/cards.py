@@ -20,9 +20,11 @@ from typing import NamedTuple
 
 from .errors import InvalidHandError, LevelError, NotationError
 
-SUITS = "SHCD"
+# re-exported: rank_index order (natural value = rank_index + 2) and suit index order
+from .vocab import RANKS as RANKS
+from .vocab import SUITS as SUITS
+
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-RANKS = "23456789TJQKA"  # rank_index order; natural value = rank_index + 2
 SMALL_JOKER = 52  # 小王
 BIG_JOKER = 53  # 大王
 N_CODES = 54

@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import RuleSetError
 from .vocab import (
+    RANKS,
     BombOrder,
     ComboType,
     DoubleDownOrder,
@@ -243,7 +244,7 @@ def _validate(r: RuleSet) -> None:
         raise RuleSetError(f"a_pass_results must be a non-empty subset of {{2, 3, 4}}, not {r.a_pass_results!r}")
     if r.a_max_failures is not None and (not _is_int(r.a_max_failures) or r.a_max_failures < 1):
         raise RuleSetError(f"a_max_failures must be null or a positive integer, not {r.a_max_failures!r}")
-    if r.a_fail_reset_to not in tuple("23456789TJQKA"):
+    if r.a_fail_reset_to not in tuple(RANKS):
         raise RuleSetError(f"a_fail_reset_to must be a level 2…A, not {r.a_fail_reset_to!r}")
     if r.report_threshold is not None and (not _is_int(r.report_threshold) or not 0 <= r.report_threshold <= 27):
         raise RuleSetError(f"report_threshold must be null or an integer 0…27, not {r.report_threshold!r}")

@@ -23,7 +23,6 @@ from sqlalchemy import event
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
-from ..names import PLACES, TYPE_NAMES
 from .i18n_web import LANGS, strings
 from .protocol import ProtocolError, error_frame, parse_message
 from .replays import import_record, replay_frames
@@ -120,7 +119,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"presets": list(PRESET_NAMES), "tiers": bot_tiers(), "default_tier": default_bot_tier(),
-                "langs": list(LANGS), "combo_names": TYPE_NAMES, "places": {str(k): v for k, v in PLACES.items()}}
+                "langs": list(LANGS)}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:

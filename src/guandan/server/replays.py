@@ -12,32 +12,35 @@ from typing import Any
 from ..core import record
 from ..core.deal import DealState
 from ..core.errors import RecordError
+from ..core.events import DealOver
+from ..core.vocab import RANKS
 from .store import Store
-from .wire import LEVELS, action_json, event_json
+from .wire import action_json, cards_json, event_json, texts_for
 
 MAX_RECORD_BYTES = 5_000_000
 
 
 def _hands(state: DealState) -> list[list[str]]:
-    from .wire import cards_json
-
     return [cards_json(state.observation(s).hand) for s in range(4)]
 
 
 def replay_frames(text: str) -> dict[str, Any]:
     """The record re-run step by step: per deal, its steps (action, events, the four hands after it)."""
     data = record.loads(text)
+    players = data.get("players")
+    names = [p if isinstance(p, str) else "" for p in players] if isinstance(players, list) else []
+    texts = texts_for(names)
     deals: list[dict[str, Any]] = []
     for action, events, match in record.replay(data):
-        finished = any(e.type == "deal_over" for e in events)
+        finished = any(isinstance(e, DealOver) for e in events)
         state = match.deals[-1].state if finished else match.deal
         assert state is not None
         if action is None:
-            deals.append({"index": len(deals), "level": LEVELS[state.level], "levels": [LEVELS[x] for x in match.levels],
+            deals.append({"index": len(deals), "level": RANKS[state.level], "levels": [RANKS[x] for x in match.levels],
                           "declarer": match.declarer, "steps": []})
         deals[-1]["steps"].append({
             "action": action_json(action) if action is not None else None,
-            "events": [event_json(e) for e in events],
+            "events": [event_json(e, texts) for e in events],
             "hands": _hands(state),
             "to_move": state.to_move,
             "phase": state.phase,

@@ -28,7 +28,7 @@ from ..core.match import MatchState
 from .protocol import Auto, ClientFrame, Hint, Ping, Readings, Resume, error_frame
 from .rooms import Room, RoomConfig, Seat, bot_tiers, default_bot_tier, hash_token, new_code, new_token
 from .store import Store
-from .wire import action_json, event_json, parse_action, public_view, readings_of, seat_view
+from .wire import Texts, action_json, event_json, parse_action, public_view, readings_of, seat_view, texts_for
 
 log = logging.getLogger("guandan.server")
 FAST_TIERS = frozenset({"random", "greedy"})  # decide in microseconds: called on the event loop directly
@@ -213,13 +213,18 @@ class TableService:
         room = conn.room
         frame: JSON = {"type": "snapshot", "seq": room.seq, "room": room.summary(), "view": None}
         if room.match is not None and room.match.deal is not None:
-            frame["view"] = self._view(room.match, conn.seat, with_events=True)
+            frame["view"] = self._view(room.match, conn.seat, with_events=True, texts=self._texts(room))
         return frame
 
-    def _view(self, match: MatchState, seat: int | None, *, with_events: bool) -> JSON:
+    def _view(self, match: MatchState, seat: int | None, *, with_events: bool, texts: Texts | None = None) -> JSON:
+        """A spectator's frame is built from the core's public view, a player's from its own observation."""
         if seat is None:
-            return public_view(match.observation(0), with_events=with_events)
-        return seat_view(match.observation(seat), with_events=with_events)
+            return public_view(match.public_view(), with_events=with_events, texts=texts)
+        return seat_view(match.observation(seat), with_events=with_events, texts=texts)
+
+    @staticmethod
+    def _texts(room: Room) -> Texts:
+        return texts_for([s.name if s.kind == "human" else "" for s in room.seats])
 
     def act(self, room: Room, action: Action) -> None:
         """Apply one action for its seat (validated by the engine), log it, broadcast it."""
@@ -229,7 +234,8 @@ class TableService:
         events = match.apply(action)  # IllegalActionError leaves everything unchanged
         room.seq += 1
         aj = action_json(action)
-        entry = {"seq": room.seq, "action": aj, "events": [event_json(e) for e in events]}
+        texts = self._texts(room)
+        entry = {"seq": room.seq, "action": aj, "events": [event_json(e, texts) for e in events]}
         room.log.append(entry)
         ended = match.ended
         if ended:
@@ -428,11 +434,12 @@ class TableService:
                 room.start()
                 match = room.match
                 assert match is not None
+                texts = self._texts(room)
                 for aj in stored.actions:
                     action = parse_action(match, aj["seat"], aj["kind"], aj["cards"], aj.get("combo"))
                     events = match.apply(action)
                     room.seq += 1
-                    room.log.append({"seq": room.seq, "action": aj, "events": [event_json(e) for e in events]})
+                    room.log.append({"seq": room.seq, "action": aj, "events": [event_json(e, texts) for e in events]})
                 if match.ended:  # the process died between the last action and the room row
                     room.status = "over"
                     room.replay_id = self._save_replay(room)

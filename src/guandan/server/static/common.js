@@ -1,7 +1,12 @@
 // Shared by every page: translations served by the server, the REST helper, cards, seat tokens.
+// The game's vocabulary (ranks, suits, card order, combo and place names) comes from vocab.js, which
+// is generated from the Python core: this file never spells a rank or a combo type out itself.
+import { ACTION_KIND, COMBO_TYPE, NAMES, RANK_ORDER, RANKS, RANKS_PER_CARD, SEQUENCES, SUIT_SYMBOLS, SUITS } from "./vocab.js";
+
+export { ACTION_KIND, COMBO_TYPE, RANKS };
 const LANG_KEY = "guandan:lang";
 let STRINGS = {};
-export let META = { combo_names: {}, places: {} };
+export let META = {};
 
 export function lang() {
   const saved = localStorage.getItem(LANG_KEY);
@@ -46,24 +51,22 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-export const RANKS = "23456789TJQKA";
-const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
+const JOKERS = ["LJ", "BJ"];
+const names = () => NAMES[lang()] || NAMES.en;
+const rankText = (r) => (r === "T" ? "10" : r);
 
-export function rankOf(card) { return card === "LJ" || card === "BJ" ? card : card[1]; }
+export function rankOf(card) { return JOKERS.includes(card) ? card : card[1]; }
 
 export function cardText(card) {
-  if (card === "LJ") return lang() === "zh" ? "小王" : "jkr";
-  if (card === "BJ") return lang() === "zh" ? "大王" : "JKR";
-  const r = card[1] === "T" ? "10" : card[1];
-  return `${SUITS[card[0]]}${r}`;
+  if (JOKERS.includes(card)) return names().joker[card];
+  return `${SUIT_SYMBOLS[card[0]]}${rankText(card[1])}`;
 }
 
-// The value order of a deal at `level` (a rank character): 2…A with the level rank above A, then jokers.
+// The value order of a deal at `level` (a rank character), lowest first: the generated RANK_ORDER.
 export function cardValue(card, level) {
-  if (card === "LJ") return 100;
-  if (card === "BJ") return 101;
-  const r = RANKS.indexOf(card[1]);
-  return (card[1] === level ? 50 : r * 2) + "SHCD".indexOf(card[0]) / 10;
+  const order = RANK_ORDER[level] || RANK_ORDER["2"];
+  const suit = JOKERS.includes(card) ? 0 : SUITS.indexOf(card[0]);
+  return order.indexOf(rankOf(card)) * 4 + suit;
 }
 
 export function cardNode(card, level, extra = {}) {
@@ -73,18 +76,33 @@ export function cardNode(card, level, extra = {}) {
   return el("span", { class: cls, "data-card": card, title: card }, cardText(card));
 }
 
+// Run positions: 1 is the ace below 2, 2…14 are 2…A.
+const position = (p) => (p === 1 ? "A" : rankText(RANKS[p - 2]));
+
+// A combo as the presentation layer (guandan.present) writes it: "pair 9", "straight 10–A", "bomb 9 ×5".
 export function comboName(combo) {
   if (!combo) return t("Pass");
-  const names = META.combo_names[combo.type] || [combo.type, combo.type];
-  const key = { LJ: "小王", BJ: "大王", JOKERS: "", T: "10" }[combo.key] ?? combo.key;
-  const size = combo.type === "bomb" ? `×${combo.size}` : "";
-  return `${lang() === "zh" ? names[0] : names[1]} ${key}${size}`.trim();
+  const n = names();
+  const name = n.combo[combo.type] || combo.type;
+  let text;
+  if (combo.key === "JOKERS") text = name;
+  else if (JOKERS.includes(combo.key)) text = `${name} ${n.joker[combo.key]}`;
+  else if (SEQUENCES.includes(combo.type)) {
+    const top = RANKS.indexOf(combo.key) + 2;
+    const span = combo.type === COMBO_TYPE.CHAIN_BOMB ? combo.y : combo.size / RANKS_PER_CARD[combo.type];
+    text = `${name} ${combo.suit ? SUIT_SYMBOLS[combo.suit] : ""}${position(top - span + 1)}–${position(top)}`;
+    if (combo.type === COMBO_TYPE.CHAIN_BOMB) text += ` ×${combo.x}`;
+  } else {
+    text = `${name} ${rankText(combo.key)}`;
+    if (combo.type === COMBO_TYPE.BOMB) text += ` ×${combo.size}`;
+  }
+  return combo.stars ? `${text} ${combo.stars}★` : text;
 }
 
-export function placeName(place) {
-  const p = META.places[String(place)] || [String(place), String(place)];
-  return lang() === "zh" ? p[0] : p[1];
-}
+export function placeName(place) { return names().place[String(place)] || String(place); }
+
+// What an event says, rendered by the server from the catalogue in every language.
+export function eventLines(e) { return (e.text && (e.text[lang()] || e.text.en)) || []; }
 
 export function tokenFor(code) { return localStorage.getItem(`guandan:token:${code}`); }
 export function saveToken(code, token) { localStorage.setItem(`guandan:token:${code}`, token); }

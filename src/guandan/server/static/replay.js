@@ -1,5 +1,5 @@
 // Step through a finished match with every hand shown (the match is over: nothing is secret any more).
-import { api, cardNode, cardValue, comboName, el, init, t } from "./common.js";
+import { ACTION_KIND as K, api, cardNode, cardValue, comboName, el, eventLines, init, t } from "./common.js";
 
 const id = location.pathname.split("/").pop();
 await init();
@@ -26,10 +26,12 @@ function show() {
       el("div", { class: "cards", "data-hand": s }, hand.map((c) => cardNode(c, d.level, { small: true }))));
   }
   const a = st.action;
-  $("raction").replaceChildren(a ? el("div", {}, `${name(a.seat)}: ${a.kind === "play" ? comboName(a.combo) : t(a.kind === "pass" ? "Pass" : a.kind === "tribute" ? "Tribute" : "Return a card")}`,
+  const what = { [K.PLAY]: () => comboName(a.combo), [K.PASS]: () => t("Pass"), [K.TRIBUTE]: () => t("Tribute"),
+    [K.RETURN]: () => t("Return a card"), [K.CHOOSE]: () => t("Choose a tribute card") };
+  $("raction").replaceChildren(a ? el("div", {}, `${name(a.seat)}: ${what[a.kind]()}`,
     el("div", { class: "cards" }, (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, `${t("Deal")} ${deal + 1}`));
   $("rinfo").replaceChildren(el("div", {}, `${t("Levels")}: ${d.levels.join(" : ")}`), el("div", {}, `${t("Level")}: ${d.level}`));
-  $("rlog").replaceChildren(...st.events.map((e) => el("li", {}, `${e.type}${e.seat !== undefined ? ` ${name(e.seat)}` : ""}`)));
+  $("rlog").replaceChildren(...st.events.flatMap((e) => eventLines(e).map((line) => el("li", { "data-type": e.type }, line))));
 }
 
 dealSel.onchange = () => { deal = Number(dealSel.value); step = 0; show(); };

@@ -2,9 +2,10 @@
 // renders the frames it receives (its own seat's view, or the public view when spectating) and sends
 // actions the server checks again.
 import {
-  META, api, cardNode, cardText, cardValue, comboName, dropToken, el, hostTokenFor, init, placeName, rankOf, RANKS,
-  sameCards, saveToken, t, tokenFor,
+  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, eventLines, hostTokenFor, init,
+  placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor,
 } from "./common.js";
+import { EVENT_TYPE as E } from "./vocab.js";
 
 const code = location.pathname.split("/").pop().toUpperCase();
 const S = {
@@ -65,8 +66,8 @@ function onFrame(f) {
 function applyUpdate(f) {
   const prevMover = S.view ? S.view.to_move : null;
   for (const e of f.events) {
-    if (e.type === "deal_settled") S.summary = e;
-    if (e.type === "deal_start") S.events = [];
+    if (e.type === E.DEAL_SETTLED) S.summary = e;
+    if (e.type === E.DEAL_START) S.events = [];
     S.events.push(e);
   }
   S.seq = f.seq; S.view = f.view;
@@ -124,35 +125,14 @@ function seatName(s) {
   return seat.name || `${t("Seat")} ${s + 1}`;
 }
 
-const cardsText = (cards) => (cards || []).map(cardText).join(" ");
-
-function describe(e) {
-  const who = e.seat !== undefined ? seatName(e.seat) : "";
-  switch (e.type) {
-    case "deal_start": return `${t("Deal")} ${e.info.index + 1} · ${t("Level")} ${e.info.level}`;
-    case "first_lead": return e.cards && e.cards.length ? `${who} ${t("leads first; flipped card")} ${cardsText(e.cards)}` : `${who} ▶`;
-    case "lead": return `${who} ▶`;
-    case "play": return `${who}: ${comboName(e.combo)} ${cardsText(e.cards)}`;
-    case "pass": return `${who}: ${t("Pass")}`;
-    case "report": return `${who}: ${t("Reported")} ${e.info.count} ${t("cards left")}`;
-    case "out": return `${who}: ${placeName(e.info.place)}`;
-    case "round_won": return e.info.jiefeng ? `${seatName(e.info.leader)}: ${t("Partner takes the lead (接风)")}` : `${who} ▶`;
-    case "anti_tribute": return t("Anti-tribute: no tribute");
-    case "tribute": return `${t("Tribute")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${cardText(c)}`).join(", ")}`;
-    case "return": return `${t("Return a card")}: ${e.info.result.map(([a, b, c]) => `${seatName(a)}→${seatName(b)} ${cardText(c)}`).join(", ")}`;
-    case "deal_over": return `${t("Deal over")}: ${e.info.finish.map(seatName).join(" > ")}`;
-    case "deal_settled": return `${t("Result")} ${e.info.result} · ${t("Levels")} ${e.info.levels.join(":")}`;
-    case "match_over": return `${t("Match over")}`;
-    default: return e.type;
-  }
-}
+// An event's lines come from the server, written by the presentation layer in every language.
+const describe = (e) => eventLines(e).join(" · ");
 
 function lastPlays() {
   const plays = {};
   for (const e of S.events) {
-    if (e.type === "play") plays[e.seat] = e;
-    else if (e.type === "pass") plays[e.seat] = e;
-    else if (e.type === "round_won" || e.type === "lead" || e.type === "deal_start") for (const k of Object.keys(plays)) delete plays[k];
+    if (e.type === E.PLAY || e.type === E.PASS) plays[e.seat] = e;
+    else if (e.type === E.ROUND_WON || e.type === E.LEAD || e.type === E.DEAL_START) for (const k of Object.keys(plays)) delete plays[k];
   }
   return plays;
 }
@@ -161,14 +141,14 @@ function sortedHand() {
   const v = S.view;
   const hand = (v.hand || []).map((c, i) => ({ c, i }));
   const key = S.sortBySuit
-    ? ({ c }) => (c.length === 2 && c !== "LJ" && c !== "BJ" ? "SHCD".indexOf(c[0]) * 100 : 500) + cardValue(c, v.level)
+    ? ({ c }) => (rankOf(c) === c ? 500 : "SHCD".indexOf(c[0]) * 100) + cardValue(c, v.level)
     : ({ c }) => cardValue(c, v.level);
   return hand.sort((a, b) => key(a) - key(b));
 }
 
 function selectedCards() { return [...S.selected].map((i) => S.view.hand[i]); }
 
-function legalPlays() { return (S.view.legal || []).filter((a) => a.kind === "play"); }
+function legalPlays() { return (S.view.legal || []).filter((a) => a.kind === K.PLAY); }
 
 // The legal plays of exactly the selected cards. A view whose list was too long to send whole
 // (legal_complete false, e.g. 火拼 leads) is answered per selection by a "readings" frame:
@@ -202,7 +182,7 @@ function renderSeat(box, s) {
     v.to_move === s && S.room.timer > 0 ? el("span", { class: "badge timer" }, "") : null,
   ];
   const last = plays[s];
-  const shown = last ? (last.type === "pass" ? el("div", { class: "passed" }, t("Pass"))
+  const shown = last ? (last.type === E.PASS ? el("div", { class: "passed" }, t("Pass"))
     : el("div", { class: "cards" }, last.cards.map((c) => cardNode(c, v.level, { small: true })))) : el("div");
   box.replaceChildren(el("div", { class: "name" }, `${seatName(s)} (${t("Team")} ${s % 2 + 1})`, badges), shown);
 }
@@ -226,11 +206,12 @@ function renderTable() {
     el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ") || "-"}`),
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
-    el("div", { id: "tribute-info" }, S.events.filter((e) => ["tribute", "return", "anti_tribute"].includes(e.type))
+    el("div", { id: "tribute-info" }, S.events.filter((e) => [E.TRIBUTE, E.RETURN, E.ANTI_TRIBUTE].includes(e.type))
       .map((e) => el("div", { "data-type": e.type }, describe(e)))),
   ].filter(Boolean));
   const log = $("log");
-  log.replaceChildren(...S.events.slice(-40).reverse().map((e) => el("li", { "data-type": e.type }, describe(e))));
+  log.replaceChildren(...S.events.slice(-40).reverse().filter((e) => eventLines(e).length)
+    .map((e) => el("li", { "data-type": e.type }, describe(e))));
   renderCounter();
   renderSummary();
   renderHand();
@@ -245,7 +226,7 @@ function renderCounter() {
   for (const r of RANKS) left[r] = 8;
   left.LJ = 2; left.BJ = 2;
   const seen = [...(S.view.hand || [])];
-  for (const e of S.events) if (e.type === "play") seen.push(...e.cards);
+  for (const e of S.events) if (e.type === E.PLAY) seen.push(...e.cards);
   for (const c of seen) left[rankOf(c)] -= 1;
   box.replaceChildren(el("div", {}, t("Card counter")),
     el("div", {}, [...RANKS, "LJ", "BJ"].map((r) => `${r === "T" ? "10" : r}:${left[r]}`).join(" ")));
@@ -258,9 +239,9 @@ function renderSummary() {
   box.classList.remove("hidden");
   const parts = [];
   if (S.summary) {
-    const i = S.summary.info;
-    parts.push(el("div", {}, `${t("Deal over")}: ${i.finish.map((s, k) => `${placeName(k + 1)} ${seatName(s)}`).join(", ")}`),
-      el("div", {}, `${t("Result")}: ${i.result} · ${t("Levels")}: ${i.levels.join(" : ")}`),
+    const over = S.events.find((e) => e.type === E.DEAL_OVER);
+    parts.push(...(over ? eventLines(over) : []).map((line) => el("div", {}, line)),
+      ...eventLines(S.summary).map((line) => el("div", { class: "settlement" }, line)),
       el("button", { id: "summary-close", onclick: () => { S.summary = null; render(); } }, "OK"));
   }
   if (over) {
@@ -293,14 +274,14 @@ function renderHand() {
   readings.replaceChildren();
   const msg = $("msg");
   let canPlay = false;
-  if (turn && (kind === "tribute" || kind === "return")) {
-    msg.textContent = kind === "tribute" ? t("Pay tribute: pick your card") : t("Return a card");
+  if (turn && (kind === K.TRIBUTE || kind === K.RETURN)) {
+    msg.textContent = kind === K.TRIBUTE ? t("Pay tribute: pick your card") : t("Return a card");
     const sel = selectedCards();
     canPlay = sel.length === 1 && legal.some((a) => a.cards[0] === sel[0]);
-    $("play").textContent = kind === "tribute" ? t("Tribute") : t("Return a card");
-  } else if (turn && kind === "choose") {
+    $("play").textContent = kind === K.TRIBUTE ? t("Tribute") : t("Return a card");
+  } else if (turn && kind === K.CHOOSE) {
     msg.textContent = t("Choose a tribute card");
-    for (const a of legal) readings.append(el("button", { class: "choose", onclick: () => act(a) }, a.cards[0]));
+    for (const a of legal) readings.append(el("button", { class: "choose", onclick: () => act(a) }, cardText(a.cards[0])));
   } else {
     $("play").textContent = t("Play");
     const sel = selectedCards();
@@ -318,14 +299,14 @@ function renderHand() {
     } else if (!msg.dataset.sticky) msg.textContent = "";
   }
   $("play").disabled = !canPlay;
-  $("pass").disabled = !(turn && legal.some((a) => a.kind === "pass"));
+  $("pass").disabled = !(turn && legal.some((a) => a.kind === K.PASS));
   $("hint").disabled = !turn;
   $("auto").disabled = S.room.status !== "playing";
 }
 
 function toggle(i) {
   const legal = S.view.legal || [];
-  const single = legal.length && (legal[0].kind === "tribute" || legal[0].kind === "return");
+  const single = legal.length && (legal[0].kind === K.TRIBUTE || legal[0].kind === K.RETURN);
   if (S.selected.has(i)) S.selected.delete(i);
   else { if (single) S.selected.clear(); S.selected.add(i); }
   render();
@@ -361,12 +342,12 @@ $("play").onclick = () => {
   const legal = S.view.legal || [];
   const sel = selectedCards();
   const kind = legal.length ? legal[0].kind : null;
-  const match = (kind === "tribute" || kind === "return")
+  const match = (kind === K.TRIBUTE || kind === K.RETURN)
     ? legal.find((a) => sel.length === 1 && a.cards[0] === sel[0])
     : (playsFor(sel) || [])[0];
   if (match) act(match);
 };
-$("pass").onclick = () => send({ type: "act", kind: "pass", cards: [], seq: S.seq });
+$("pass").onclick = () => send({ type: "act", kind: K.PASS, cards: [], seq: S.seq });
 $("hint").onclick = () => { if (S.hints.length) showHint(); else send({ type: "hint" }); };
 $("sort").onclick = () => { S.sortBySuit = !S.sortBySuit; render(); };
 $("auto").onclick = () => send({ type: "auto", on: !(S.me !== null && S.room.seats[S.me].auto) });
