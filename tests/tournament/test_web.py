@@ -120,3 +120,14 @@ def test_public_standings_and_json(client: TestClient, desk: Desk, tid: int) -> 
     assert log[0]["data"]["secret"] == "***" and log[-1]["type"] == "result_confirmed"
     qr = client.get(f"/t/{tid}/table/1/1/qr.svg")
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_levels_are_written_for_people(client: TestClient, desk: Desk, tid: int) -> None:
+    """The level selector and the results say 10, not the stored notation T."""
+    page = client.get(f"/t/{tid}/table/1/1").text
+    assert '<option value="T">10</option>' in page and ">T<" not in page
+    pin = desk.state(tid).pin(1, 1)
+    form = {"home_level": "K", "away_level": "T", "passed_a": "none", "deals": "8", "pin": pin}
+    assert client.post(f"/t/{tid}/table/1/1/enter", data=form).status_code == 200
+    pending = client.get(f"/t/{tid}/table/1/1").text
+    assert "K : 10" in pending and " T " not in pending

@@ -17,6 +17,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from openpyxl import Workbook  # type: ignore[import-untyped]
 from openpyxl.styles import Font  # type: ignore[import-untyped]
 
+from ..present import rank_text
 from .levels import level_name
 from .standings import describe_chain
 from .state import FINAL, TableState, TournamentState
@@ -27,6 +28,7 @@ TABLE_COLUMNS = ("Round", "Table", "Home (N–S)", "Away (E–W)", "Result", "Wi
 TEAM_COLUMNS = ("Team", "No.", "Round", "Table", "Seats", "Opponent")
 
 templates = Environment(loader=PackageLoader("guandan.tournament", "templates"), autoescape=select_autoescape())
+templates.filters["rank"] = rank_text  # a stored level ("T") as people read it ("10")
 
 
 def standings_rows(state: TournamentState, through_round: int | None = None) -> list[dict[str, Any]]:
@@ -44,10 +46,10 @@ def result_text(ts: TableState) -> str:
     """"A:6" style, home first; a pass of A or a forfeit is marked."""
     if ts.result is None:
         if ts.pending is not None and ts.pending.levels is not None:
-            return f"({ts.pending.levels[0]}:{ts.pending.levels[1]})"
+            return f"({rank_text(ts.pending.levels[0])}:{rank_text(ts.pending.levels[1])})"
         return ""
     r = ts.result
-    text = f"{level_name(r.levels[0])}:{level_name(r.levels[1])}"
+    text = f"{rank_text(level_name(r.levels[0]))}:{rank_text(level_name(r.levels[1]))}"
     if r.passed_a is not None:
         text += " 过A"
     if r.forfeit is not None:

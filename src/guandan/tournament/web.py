@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from ..core.errors import GuandanError
+from ..present import rank_text
 from .desk import Desk, status_of
 from .errors import NotFoundError, TournamentError
 from .export import STANDING_COLUMNS, qr_svg, result_text, slips_html, standings_rows, table_rows, templates
@@ -30,7 +31,7 @@ from .rounds import ResultSlip
 from .standings import describe_chain
 from .state import FINAL, TournamentState
 
-LEVELS = [level_name(v) for v in range(2, 15)]
+LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 _pages = Jinja2Templates(env=templates)
 
 
