@@ -25,6 +25,7 @@ from ..core import record
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.match import MatchState
+from ..i18n import translator
 from .protocol import Auto, ClientFrame, Hint, Ping, Readings, Resume, error_frame
 from .rooms import Room, RoomConfig, Seat, bot_tiers, default_bot_tier, hash_token, new_code, new_token
 from .store import Store
@@ -224,7 +225,13 @@ class TableService:
 
     @staticmethod
     def _texts(room: Room) -> Texts:
-        return texts_for([s.name if s.kind == "human" else "" for s in room.seats])
+        """Seat names as the page shows them: a player's name, or "bot N (tier)" in the page's language."""
+        def names(lang: str) -> list[str]:
+            bot = translator("web", lang).gettext("bot")
+            return [s.name if s.kind == "human" else f"{bot} {i + 1} ({s.tier})" if s.kind == "bot" else ""
+                    for i, s in enumerate(room.seats)]
+
+        return texts_for(names)
 
     def act(self, room: Room, action: Action) -> None:
         """Apply one action for its seat (validated by the engine), log it, broadcast it."""

@@ -35,9 +35,10 @@ def action_json(a: Action) -> JSON:
     return d
 
 
-def texts_for(names: Sequence[str]) -> Texts:
-    """A renderer of one description in every language, naming seats by ``names`` ("Seat N" where empty)."""
-    presenters = [Presenter(lang, names=names) for lang in LANGUAGES]
+def texts_for(names: Sequence[str] | Callable[[str], Sequence[str]]) -> Texts:
+    """A renderer of one description in every language, naming seats by ``names`` ("Seat N" where a
+    name is empty); ``names`` may also be a function of the language."""
+    presenters = [Presenter(lang, names=names(lang) if callable(names) else names) for lang in LANGUAGES]
 
     def render(describe: Callable[[Presenter], list[str]]) -> dict[str, list[str]]:
         return {p.lang: describe(p) for p in presenters}

@@ -177,7 +177,7 @@ function renderSeat(box, s) {
     seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
     seat.auto ? el("span", { class: "badge warn" }, t("Auto-play")) : null,
     seat.kind === "human" && !seat.online ? el("span", { class: "badge warn" }, t("offline")) : null,
-    v.reported[String(s)] !== undefined ? el("span", { class: "badge warn report" }, `${t("Reported")} ${v.reported[String(s)]}`) : null,
+    v.reported[String(s)] !== undefined && place < 0 ? el("span", { class: "badge warn report" }, `${t("Reported")} ${v.reported[String(s)]}`) : null,
     place >= 0 ? el("span", { class: "badge" }, placeName(place + 1)) : null,
     v.to_move === s && S.room.timer > 0 ? el("span", { class: "badge timer" }, "") : null,
   ];
