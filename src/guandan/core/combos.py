@@ -14,7 +14,7 @@ from functools import lru_cache
 from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, card_str, parse_cards, wild_code
 from .errors import ComboError, InvalidHandError
 from .rules import RuleSet
-from .vocab import BOMB_TYPES, ComboType
+from .vocab import BOMB_TYPES, BombOrder, ComboType
 
 # Hand types (RULES.md §3.1 and §8.4), by their short names for the generators below
 SINGLE, PAIR, TRIPLE, FULL_HOUSE = ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPLE, ComboType.FULL_HOUSE
@@ -173,7 +173,7 @@ class _Reader:
     def __init__(self, rules: RuleSet, level: int) -> None:
         self.rules = rules
         self.level = level
-        self.stars = rules.bomb_order == "stars"
+        self.stars = rules.bomb_order == BombOrder.STARS
 
     def combo(self, type_: ComboType, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
         return make_combo(type_, size, key, self.level, self.stars, suit, x, y)

@@ -51,6 +51,7 @@ from .combos import (
 )
 from .errors import GuandanError, InvalidHandError
 from .rules import RuleSet
+from .vocab import BombOrder, MoveMode
 
 
 class Move(NamedTuple):
@@ -65,7 +66,7 @@ class Move(NamedTuple):
 
 
 PASS = Move((), None)
-MODES = ("complete", "canonical")
+MODES = tuple(MoveMode)
 
 
 @lru_cache(maxsize=4096)
@@ -128,7 +129,7 @@ class _Gen:
                  canonical: bool = False):
         self.level = level
         self.rules = rules
-        self.stars = rules.bomb_order == "stars"
+        self.stars = rules.bomb_order == BombOrder.STARS
         self.wc = wild_code(level)
         self.cnt = cnt
         self.canonical = canonical
@@ -533,18 +534,18 @@ def legal_moves(
     top: Combo | None,
     level: int,
     rules: RuleSet,
-    mode: str = "complete",
+    mode: MoveMode | str = MoveMode.COMPLETE,
 ) -> list[Move]:
     """Every legal play from ``hand`` on ``top`` (None when leading), plus PASS when following.
 
-    ``level`` is a rank index (see :func:`guandan.core.cards.parse_level`). ``mode`` is "complete"
-    (every distinct play) or "canonical" (one play per combo and number of wildcards used).
+    ``level`` is a rank index (see :func:`guandan.core.cards.parse_level`). ``mode`` is complete
+    (every distinct play) or canonical (one play per combo and number of wildcards used).
     """
     if mode not in MODES:
         raise GuandanError(f"unknown move mode {mode!r} (complete, canonical)")
     cnt = _hand_counts(hand)
     wc = wild_code(level)
-    canonical = mode == "canonical"
+    canonical = mode == MoveMode.CANONICAL
     if rules.declares:
         moves = _generator(tuple(cnt), level, rules, canonical).run(top)
     elif canonical:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .cards import BIG_JOKER, Card, lv, wild_code
 from .errors import GuandanError
 from .rules import RuleSet
+from .vocab import DoubleTributeLeader, EqualTributeAssignment, ReturnRule
 
 
 def partner(seat: int) -> int:
@@ -86,16 +87,16 @@ def plan_tribute(
     a, b = payers
     if values[a] != values[b]:
         hi, lo = (a, b) if values[a] > values[b] else (b, a)
-    elif rules.equal_tribute_assignment == "left":
+    elif rules.equal_tribute_assignment == EqualTributeAssignment.LEFT:
         hi, lo = (f1 + 1) % 4, (f1 + 3) % 4  # 贡左还右: 头游's 下家 pays 头游
-    elif rules.equal_tribute_assignment == "random":
+    elif rules.equal_tribute_assignment == EqualTributeAssignment.RANDOM:
         if rng is None:
             raise GuandanError("equal_tribute_assignment = random needs the deal's RNG")
         hi = rng.choice(sorted(payers))
         lo = b if hi == a else a
     else:  # winners_choose: the deal asks 头游; until then the order is provisional
         hi, lo = (f1 + 1) % 4, (f1 + 3) % 4
-    leader = hi if rules.double_tribute_leader == "payer_to_first" else prev_finish[3]
+    leader = hi if rules.double_tribute_leader == DoubleTributeLeader.PAYER_TO_FIRST else prev_finish[3]
     payments = (Payment(hi, f1, values[hi], eligible(hi)), Payment(lo, partner(f1), values[lo], eligible(lo)))
     return TributePlan(False, (), payments, leader, (hi, lo))
 
@@ -112,7 +113,7 @@ def return_eligible(
     if received is not None:
         hand.remove(received)  # the card just received is not handed straight back [ASSUMPTION]
     distinct = sorted(set(hand), key=lambda c: (lv(c, level), c))
-    if rules.return_rule == "any" or (rules.return_rule == "le10_if_partner" and not to_partner):
+    if rules.return_rule == ReturnRule.ANY or (rules.return_rule == ReturnRule.LE10_IF_PARTNER and not to_partner):
         return distinct
     ok = [c for c in distinct if c < 52 and (c >> 2) != level and (c >> 2) + 2 <= 10]
     if ok:

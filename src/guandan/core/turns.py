@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from .errors import IllegalActionError
 from .rules import RuleSet
 from .tribute import partner
+from .vocab import Jiefeng
 
 
 class TurnTracker:
@@ -106,7 +107,7 @@ class TurnTracker:
         self.waiting = set()
         if owner not in self.finish:
             self.turn = owner
-        elif self.jiefeng == "partner":
+        elif self.jiefeng == Jiefeng.PARTNER:
             self.turn = partner(owner)  # 接风: always still in play here (§4.3)
         else:
             self.turn = self.next_active_after(owner)

@@ -22,6 +22,8 @@ from typing import Any
 
 import httpx
 
+from ..core.vocab import ActionKind
+
 
 @dataclass
 class Tally:
@@ -65,7 +67,7 @@ async def bot_client(url: str, seat: int, rng: random.Random, think: float, tall
         async def act(view: dict[str, Any], seq: int) -> None:
             await asyncio.sleep(think * (0.5 + rng.random()))
             legal = view["legal"]
-            plays = [a for a in legal if a["kind"] != "pass"]
+            plays = [a for a in legal if a["kind"] != ActionKind.PASS]
             choice = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)
             sent[seq] = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "kind": choice["kind"], "cards": choice["cards"],

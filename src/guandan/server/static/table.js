@@ -13,6 +13,7 @@ const S = {
   hints: [], hintIndex: 0, ws: null, turnStarted: 0, summary: null,
 };
 const $ = (id) => document.getElementById(id);
+const ROOM = { LOBBY: "lobby", PLAYING: "playing", OVER: "over" };  // a room's status (server/rooms.py)
 
 await init();
 $("room-code").textContent = code;
@@ -234,7 +235,7 @@ function renderCounter() {
 
 function renderSummary() {
   const box = $("summary");
-  const over = S.room.status === "over";
+  const over = S.room.status === ROOM.OVER;
   if (!S.summary && !over) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   const parts = [];
@@ -301,7 +302,7 @@ function renderHand() {
   $("play").disabled = !canPlay;
   $("pass").disabled = !(turn && legal.some((a) => a.kind === K.PASS));
   $("hint").disabled = !turn;
-  $("auto").disabled = S.room.status !== "playing";
+  $("auto").disabled = S.room.status !== ROOM.PLAYING;
 }
 
 function toggle(i) {
@@ -356,7 +357,7 @@ $("auto-off").onclick = () => send({ type: "auto", on: false });
 function render() {
   if (!S.room) return;
   document.body.dataset.status = S.room.status;
-  const lobby = S.room.status === "lobby";
+  const lobby = S.room.status === ROOM.LOBBY;
   $("lobby").classList.toggle("hidden", !lobby);
   $("table").classList.toggle("hidden", lobby || !S.view);
   if (lobby) renderLobby();
