@@ -20,6 +20,7 @@ from guandan.core.deal import Action
 from guandan.core.match import MatchObservation
 from guandan.server.app import create_app
 from guandan.server.table import Settings
+from wire_schema import check
 
 from .conftest import join, new_room
 
@@ -271,6 +272,7 @@ def test_spectators_see_public_information_only(client: TestClient) -> None:
         assert spec.receive_json()["role"] == "spectator"
         start(client, code, tok)
         public: set[str] = set()
+        reported: set[int] = set()
         frames = 0
         while True:
             f = recv_until(ws, lambda g: my_turn(0)(g) or (g["type"] == "room" and g["room"]["status"] == "over"))
@@ -280,6 +282,16 @@ def test_spectators_see_public_information_only(client: TestClient) -> None:
                 if s["type"] in ("update", "snapshot") and s["view"] is not None:
                     frames += 1
                     assert "hand" not in s["view"] and "legal" not in s["view"]
+                    check("PublicView", s["view"])
+                    for e in s.get("events", []):
+                        check("Event", e)
+                    # a count is public only once its seat has reported (报牌)
+                    for e in s.get("events", []) + s["view"].get("events", []):
+                        if e["type"] == "deal_start":
+                            reported.clear()
+                        elif e["type"] == "report":
+                            reported.add(e["seat"])
+                    assert {int(k) for k in s["view"]["reported"]} <= reported
                     for e in s.get("events", []) + s["view"].get("events", []):
                         _cards_in(e, public)
                     if s["view"]["top"]:
@@ -293,6 +305,7 @@ def test_spectators_see_public_information_only(client: TestClient) -> None:
                     break
             if f["type"] == "room":
                 break
+            check("SeatView", f["view"])
             ws.send_json(act_frame(f["view"]["legal"][-1], f["seq"]))
         spec.send_json({"type": "act", "kind": "pass", "cards": []})
         assert recv_until(spec, lambda g: g["type"] == "error")["code"] == "spectator"
