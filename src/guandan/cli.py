@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import typing
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +20,59 @@ from .core.rules import PRESET_NAMES, preset
 
 app = typer.Typer(help="掼蛋 (Guandan): rules engine, bots, arena, play and tournaments.", no_args_is_help=True,
                   pretty_exceptions_enable=False)
+
+
+def _readable_help() -> None:
+    """Typer 0.29 writes every parameter's Python type in --help (``--plain <bool>``, ``--host <str>``,
+    ``--help <bool>``): its one ``display_type`` serves both the plain and the Rich help of every
+    command. Here it says what a person types instead, for every command mounted below: nothing
+    after a flag (``--plain``, ``--rate-limits/--no-rate-limits``), the values of a choice
+    (``[complete|canonical]``), a word otherwise (TEXT, INTEGER, NUMBER, PATH; ``…`` when repeated).
+    An option's own ``metavar`` (e.g. ``[zh|en]`` for values checked by the command) still wins."""
+    from typer import core
+
+    words = {str: "TEXT", int: "INTEGER", float: "NUMBER", bool: "BOOLEAN"}
+
+    def word(annotation: object, desc: typing.Any) -> str:
+        if desc.is_path or annotation is Path:
+            return "PATH"
+        return words.get(annotation, "VALUE") if isinstance(annotation, type) else "VALUE"
+
+    normalize: typing.Any = core.normalize_choice_value  # type: ignore[attr-defined]
+
+    def display_type(self: core._TyperParameter, ctx: typing.Any) -> str:
+        desc = self.type_descriptor
+        if desc.is_choice:
+            label = "[" + "|".join(normalize(c, desc.case_sensitive, ctx)
+                                   for c in desc.choices or ()) + "]"
+        elif desc.is_list:
+            (inner,) = typing.get_args(desc.annotation) or (str,)
+            label = word(inner, desc) + "…"
+        elif desc.is_tuple:
+            label = " ".join(word(a, desc) for a in typing.get_args(desc.annotation))
+        elif desc.is_datetime:
+            label = "|".join(desc.parameter_info.formats or ("DATETIME",))
+        else:
+            label = word(desc.annotation, desc)
+        return label
+
+    def display_type_rich(self: core.TyperOption, ctx: typing.Any) -> str | None:
+        if self.metavar is not None:
+            return self.metavar
+        if self.is_flag or self.count:
+            return None  # a flag takes no value: --plain, --x/--no-x
+        return display_type(self, ctx)
+
+    core._TyperParameter.display_type = display_type  # type: ignore[method-assign]
+    core.TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_readable_help()
+
+
+def choices(values: typing.Iterable[str]) -> str:
+    """The --help metavar of an option whose values the command checks itself: ``[zh|en]``."""
+    return "[" + "|".join(values) + "]"
 
 
 
@@ -47,13 +101,13 @@ def vectors(path: Annotated[Path, typer.Argument(help="a rules-vectors JSONL fil
 
 @app.command()
 def moves(
-    hand: Annotated[str, typer.Option(help='the hand in RULES.md notation, e.g. "S3 H3 C3 D4 D4"')],
-    level: Annotated[str, typer.Option(help="the current level, 2…A")] = "2",
-    preset_name: Annotated[str, typer.Option("--preset", help=f"one of {', '.join(PRESET_NAMES)}")] = "competition",
-    top: Annotated[str | None, typer.Option(help="the play to beat (its cards); omit when leading")] = None,
-    top_as: Annotated[str | None, typer.Option(help='declared reading of --top as JSON, e.g. {"type":"pair"}')] = None,
-    mode: Annotated[str, typer.Option(help="complete or canonical")] = "complete",
-    fmt: Annotated[str, typer.Option("--format", help="json or protocol")] = "json",
+    hand: Annotated[str, typer.Option(metavar="CARDS", help='the hand in RULES.md notation, e.g. "S3 H3 C3 D4 D4"')],
+    level: Annotated[str, typer.Option(metavar="2…A", help="the current level")] = "2",
+    preset_name: Annotated[str, typer.Option("--preset", metavar=choices(PRESET_NAMES), help="the rules")] = "competition",
+    top: Annotated[str | None, typer.Option(metavar="CARDS", help="the play to beat (its cards); omit when leading")] = None,
+    top_as: Annotated[str | None, typer.Option(metavar="JSON", help='declared reading of --top, e.g. {"type":"pair"}')] = None,
+    mode: Annotated[str, typer.Option(metavar=choices(MODES), help="which legal moves")] = "complete",
+    fmt: Annotated[str, typer.Option("--format", metavar=choices(("json", "protocol")), help="output")] = "json",
 ) -> None:
     """Print every legal move as JSON (or as 2020-protocol [type, rank, cards] triples)."""
     from .protocol_names import protocol_action

@@ -13,36 +13,41 @@ from guandan.i18n import I18nError, catalogue_path, default_lang, languages, nor
 from guandan.i18n.check import extract_msgids, main, missing
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "guandan"
-DOMAINS = {"tui": [SRC / "tui"]}
+DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present"]}
 
 
 @pytest.mark.parametrize("domain", sorted(DOMAINS))
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_msgid_in_code_is_translated(domain: str, lang: str) -> None:
     ids = extract_msgids(DOMAINS[domain])
-    assert len(ids) > 50  # the extractor really found the client's messages
+    assert len(ids) > 50  # the extractor really found the messages
     assert missing(domain, lang, ids) == []
 
 
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_translations_keep_the_placeholders(lang: str) -> None:
-    with catalogue_path("tui", lang).open("rb") as f:
+def test_translations_keep_the_placeholders(domain: str, lang: str) -> None:
+    with catalogue_path(domain, lang).open("rb") as f:
         catalog = read_po(f)
     fields = string.Formatter()
+
+    def names(texts: str | tuple[str, ...]) -> set[str]:
+        return {f for t in ((texts,) if isinstance(texts, str) else texts) for _, f, _, _ in fields.parse(t) if f}
+
     checked = 0
     for msg in catalog:
         if not msg.id:
             continue
-        assert isinstance(msg.id, str) and isinstance(msg.string, str)
-        want = {f for _, f, _, _ in fields.parse(msg.id) if f}
-        got = {f for _, f, _, _ in fields.parse(msg.string) if f}
-        assert got == want, msg.id
+        assert isinstance(msg.id, (str, tuple)) and isinstance(msg.string, (str, tuple))
+        strings = (msg.string,) if isinstance(msg.string, str) else msg.string
+        for text in strings:  # each plural form keeps the placeholders (Chinese has one form)
+            assert names(text) == names(msg.id), msg.id
         checked += 1
     assert checked > 50
 
 
 def test_missing_reports_an_untranslated_msgid() -> None:
-    assert missing("tui", "zh", {"no such message in any catalogue", "You"}) == ["no such message in any catalogue"]
+    assert missing("tui", "zh", {"no such message in any catalogue", "hint"}) == ["no such message in any catalogue"]
 
 
 def test_check_command_exits_nonzero_when_something_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,11 +58,12 @@ def test_check_command_exits_nonzero_when_something_is_missing(tmp_path: Path, c
 
 
 def test_translator_loads_chinese_from_the_po_file() -> None:
-    zh = translator("tui", "zh_CN.UTF-8")
+    zh = translator("game", "zh_CN.UTF-8")
     assert zh.gettext("Partner") == "对家"
     assert zh.gettext("{who}: pass").format(who="上家") == "上家：不要"
-    assert translator("tui", "en").gettext("Partner") == "Partner"
+    assert translator("game", "en").gettext("Partner") == "Partner"
     assert zh.gettext("not in the catalogue") == "not in the catalogue"
+    assert translator("tui", "zh").gettext("hint") == "提示"
 
 
 def test_unknown_language_or_domain_is_a_clear_error() -> None:

@@ -8,12 +8,26 @@ from guandan.core.cards import Card, physical_deck
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.i18n import Translator, translator
+from guandan.present import Presenter
 from guandan.tui.session import Session
+from guandan.tui.text import presenter
 
 
 @pytest.fixture
 def en() -> Translator:
     return translator("tui", "en")
+
+
+@pytest.fixture
+def pen() -> Presenter:
+    """The game's words in English, seen from the human seat."""
+    return presenter("en")
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Matches saved by default go to a temporary data dir, never the user's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
 def hands_with(seat0: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:

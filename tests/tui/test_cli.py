@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,8 @@ runner = CliRunner()
 @pytest.mark.parametrize(("args", "message"), [
     (["--lang", "fr"], "no 'tui' messages in language 'fr'; available: en, zh"),
     (["--preset", "nope"], "nope"),
-    (["--partner", "genius"], "unknown bot tier 'genius'"),
-    (["--opponents", "genius"], "unknown bot tier 'genius'"),
+    (["--partner", "genius"], "unknown bot tier 'genius'; known: greedy, heuristic, random, search"),
+    (["--opponents", "external"], "unknown bot tier 'external'"),
     (["--delay", "-1"], "greater than or equal to 0"),
 ])
 def test_bad_arguments_exit_2(args: list[str], message: str) -> None:
@@ -44,6 +45,7 @@ def test_plain_play_saves_and_resumes(tmp_path: Path) -> None:
     args = ["play", "--plain", "--lang", "en", "--partner", "greedy", "--opponents", "greedy", "--seed", "4"]
     result = runner.invoke(app, [*args, "--save", str(save)], input="hint\n1\n" * 5 + "quit\n")
     assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"This match is saved to {save}\n")
     assert result.output.rstrip().endswith(f"Saved to {save}")
     data = json.loads(save.read_text(encoding="utf-8"))
     assert data["meta"]["tiers"] == ["human", "greedy", "greedy", "greedy"]
@@ -61,3 +63,35 @@ def test_unavailable_tiers_fall_back_to_greedy() -> None:
     assert resolve_tier("greedy") == ("greedy", False)
     name, fell_back = resolve_tier("search")
     assert (name, fell_back) in (("search", False), ("greedy", True))
+
+
+def test_every_match_is_saved_under_its_own_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    args = ["play", "--plain", "--lang", "en", "--partner", "greedy", "--opponents", "greedy", "--seed", "8"]
+    first = runner.invoke(app, args, input="hint\n1\nquit\n")
+    second = runner.invoke(app, args, input="quit\n")
+    assert first.exit_code == second.exit_code == 0
+    saved = sorted((tmp_path / "guandan" / "matches").iterdir())
+    assert len(saved) == 2  # the second game did not overwrite the first
+    assert all(re.fullmatch(r"\d{8}-\d{6}-seed8(-\d+)?\.json", p.name) for p in saved), saved
+    for result in (first, second):
+        shown = result.output.splitlines()[0].removeprefix("This match is saved to ")
+        assert Path(shown).expanduser() in saved
+    moves = [sum(a["seat"] == 0 for d in json.loads(p.read_text(encoding="utf-8"))["deals"] for a in d["actions"])
+             for p in saved]
+    assert sorted(moves) == [0, 1]
+
+
+def test_default_save_paths_differ_for_the_same_second(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import datetime
+
+    from guandan.tui.session import default_save_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    now = datetime(2026, 12, 1, 16, 10, 0)
+    a = default_save_path(3, now)
+    a.parent.mkdir(parents=True)
+    a.write_text("{}", encoding="utf-8")
+    b = default_save_path(3, now)
+    assert a.name == "20261201-161000-seed3.json" and b.name == "20261201-161000-seed3-2.json"
+    assert default_save_path("a/../b c", now).name == "20261201-161000-seeda-b-c.json"

@@ -4,35 +4,44 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
-from guandan.core.cards import card_str, parse_cards
+from guandan.core.cards import parse_cards
+from guandan.core.events import DealStart
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
-from guandan.i18n import Translator, translator
 from guandan.tui.plain import run_plain
 from guandan.tui.session import Session
+from guandan.tui.text import typed_token
 
 from .conftest import session_with_hand
 
 HINT_AND_TAKE = "hint\n1\n"
+LEAKS = re.compile(r"None|True|False|\[\d|\{|\}|\bT\b|jkr|_")
 
 
-def play(session: Session, script: str, tr: Translator) -> list[str]:
+def play(session: Session, script: str, lang: str = "en") -> list[str]:
     out = io.StringIO()
-    assert run_plain(session, tr, io.StringIO(script), out) == 0
+    assert run_plain(session, lang, io.StringIO(script), out) == 0
     return out.getvalue().splitlines()
 
 
-def test_a_whole_match_from_scripted_stdin(tmp_path: Path, en: Translator) -> None:
+def test_a_whole_match_from_scripted_stdin(tmp_path: Path) -> None:
     save = tmp_path / "match.json"
     s = Session.new(preset("competition"), 3, "greedy", "greedy", save_path=save)
-    lines = play(s, HINT_AND_TAKE * 3000, en)
+    lines = play(s, HINT_AND_TAKE * 3000)
     assert s.ended and s.match.winner in (0, 1)
-    assert lines[0].startswith("=== Deal 1 · level 2")
-    assert any(line.startswith("Match over. Winners: ") for line in lines)
-    assert sum(line.startswith("--- Deal over: ") for line in lines) == len(s.match.deals) > 1
+    assert lines[0] == f"This match is saved to {save}"
+    assert lines[1].startswith("Deal 1 · playing level 2 · levels 2 : 2")
+    assert any(line.startswith("Match over after ") for line in lines)
+    assert sum(line.startswith("Finishing order: ") for line in lines) == len(s.match.deals) > 1
+    assert sum(line.startswith("Result 1-") for line in lines) == len(s.match.deals)
     assert not any(line.startswith("! ") for line in lines)
+    hints = [line for line in lines if line.startswith("  1. ")]
+    assert hints and all(" — " in line for line in hints)
+    told = [line for line in lines if not line.startswith(("This match", "Saved to"))]  # these name a file
+    assert not [line for line in told if LEAKS.search(line)]
     prompts = [line for line in lines if line.startswith("> ")]
     assert len(prompts) > 50
     # every human decision was taken through the protocol: seat 0's actions = prompts answered
@@ -43,85 +52,92 @@ def test_a_whole_match_from_scripted_stdin(tmp_path: Path, en: Translator) -> No
     assert lines[-1] == f"Saved to {save}"
 
 
-def test_chinese_text_comes_from_the_catalogue() -> None:
+def test_chinese_text_comes_from_the_catalogues() -> None:
     s = Session.new(preset("competition"), 3, "greedy", "greedy", MatchConfig(max_deals=1))
-    lines = play(s, "quit\n", translator("tui", "zh"))
-    assert lines[0].startswith("=== 第1副 · 打2")
-    assert any(line.startswith("> 轮到你") or line.startswith("> 你先出") for line in lines)
+    lines = play(s, "hint\nquit\n", "zh")
+    assert lines[0].startswith("第 1 副 · 打 2 · 级数 2 : 2 · 庄家 暂无")  # the presenter's words (game)
+    assert any(line.startswith("> 轮到你") or line.startswith("> 你先出") for line in lines)  # the client's (tui)
+    assert any(line.startswith("上家") or line.startswith("下家") or line.startswith("对家") for line in lines)
+    assert any(line.startswith("  1. ") and " — " in line for line in lines)  # a hint with its reason
     assert lines[-1] == "已停止（未保存）"
 
 
-def test_bad_input_shows_a_message_and_changes_nothing(en: Translator) -> None:
+def test_bad_input_shows_a_message_and_changes_nothing(pen: object) -> None:
     s = session_with_hand(parse_cards("S3 H3 S4 S5 S6 S7 H2"))
     before = s.record()
     hand = s.observation().deal.hand
     absent = next(c for c in range(52) if c not in hand)
-    script = "\n".join(["X9", card_str(absent), "S3 S5", "pass", "7", "S3 S3", "", "quit"]) + "\n"
-    lines = play(s, script, en)
+    script = "\n".join(["X9", typed_token(absent), "S3 S5", "pass", "7", "S3 S3", "", "quit"]) + "\n"
+    lines = play(s, script)
     errors = [line for line in lines if line.startswith("! ")]
+    from guandan.tui.text import presenter
+
     assert errors == [
         "! Unknown card “X9” (write cards like H3 S10 LJ BJ)",
-        f"! Not in your hand: {card_str(absent)}",
-        "! S3 S5 is not a hand type (牌型)",
+        f"! Not in your hand: {presenter('en').card(absent)}",
+        "! ♠3 ♠5 is not a hand type",
         "! You lead: you cannot pass",
         "! Nothing to choose from: ask for a hint first",
-        "! Not in your hand: S3",
+        "! Not in your hand: ♠3",
     ]
     assert s.record() == before
     assert sum(line.startswith("> ") for line in lines) == 8  # the prompt again after each line
 
 
-def test_several_readings_are_numbered_and_chosen(en: Translator) -> None:
+def test_several_readings_are_numbered_and_chosen() -> None:
     s = session_with_hand(parse_cards("H2 S4 H5 S6 S7"))
-    lines = play(s, "H2 S4 H5 S6 S7\n9\n2\nquit\n", en)
+    lines = play(s, "H2 S4 H5 S6 S7\n9\n2\nquit\n")
     i = lines.index("These cards can be read several ways; choose one:")
     readings = [line for line in lines[i + 1:i + 4] if line.startswith("  ")]
-    assert readings == ["  1. straight 8", "  2. straight 7"]
+    assert readings == ["  1. straight 4–8", "  2. straight 3–7"]
     assert "! Choose a number from 1 to 2" in lines
     first = s.match.deal.actions[0] if s.match.deal else None
     assert first is not None and first.seat == 0 and first.combo is not None and first.combo.key == "7"
-    assert "You: ♥2 ♠4 ♥5 ♠6 ♠7  [straight 7]" in lines
+    assert "You: straight 3–7: ♥2 ♠4 ♥5 ♠6 ♠7" in lines
 
 
-def test_groups_and_counter_commands(en: Translator) -> None:
-    s = session_with_hand(parse_cards("S3 H3 C3 D3 S4 H4 C4 H2 LJ BJ S9"))
-    lines = play(s, "groups\ncounter\ntable\nquit\n", en)
-    assert "  Declarer (庄): none" in lines
-    assert "  You [27 cards]:  (to move, leads)" in lines
+def test_groups_and_counter_commands() -> None:
+    s = session_with_hand(parse_cards("S3 H3 C3 D3 S4 H4 C4 H2 LJ BJ S9 ST"))
+    lines = play(s, "groups\ncounter\ntable\nquit\n")
+    assert "  Deal 1 · playing 2 · Your team 2 : Opponents 2 · declarer: no declarer yet" in lines
+    assert "  You · 27 cards · to play · leads" in lines
     assert "  jokers: LJ BJ" in lines
     assert "  bombs: S3 H3 C3 D3" in lines
     assert "  triples: S4 H4 C4" in lines
-    assert "  wildcards (逢人配): H2*" in lines
+    assert "  wildcards: H2*" in lines
+    hand = next(line for line in lines if line.startswith("hand (27): "))
+    assert " S10 " in hand and " ST " not in hand
     counter = next(line for line in lines if line.startswith("unseen cards: "))
-    # filler gave seat 0 all eight As and Ks; one LJ, one BJ, the wild H2 and three 3s… are its own
-    assert counter.startswith("unseen cards: BJ:1  LJ:1  2:7  A:0  K:0  Q:8")
-    assert counter.endswith("  4:5  3:4")
+    # filler gave seat 0 all eight As and seven Ks; one LJ, one BJ, the wild H2 and four 3s… are its own
+    assert counter.startswith("unseen cards: Big Joker×1  Small Joker×1  2×7  A×0  K×1  Q×8")
+    assert counter.endswith("  4×5  3×4")
 
 
-def test_resume_continues_exactly(tmp_path: Path, en: Translator) -> None:
+def test_resume_continues_exactly(tmp_path: Path) -> None:
     """Quit mid-match, resume from the file, finish: the same match as playing straight through —
     even with a random bot, whose draws must not depend on the interruption."""
     script = HINT_AND_TAKE * 3000
     config = MatchConfig(max_deals=3)
     straight = Session.new(preset("competition"), 11, "greedy", "random", config, save_path=tmp_path / "a.json")
-    play(straight, script, en)
+    play(straight, script)
     assert straight.ended
 
     save = tmp_path / "b.json"
     first = Session.new(preset("competition"), 11, "greedy", "random", config, save_path=save)
-    play(first, HINT_AND_TAKE * 40 + "quit\n", en)  # forty human decisions, then quit mid-deal
+    play(first, HINT_AND_TAKE * 40 + "quit\n")  # forty human decisions, then quit mid-deal
     assert not first.ended and len(first.match.deals) >= 1
     resumed = Session.resume(save)
     assert resumed.observation() == first.observation()
-    lines = play(resumed, script, en)
+    lines = play(resumed, script)
     assert resumed.ended
-    assert lines[0].startswith("=== Deal ")  # the table is redrawn from the current deal's start
+    assert lines[0] == f"This match is saved to {save}"  # saving goes on into the same file
+    assert lines[1].startswith("Deal ")  # the table is redrawn from the current deal's start
     a = json.loads(straight.record())
     b = json.loads(resumed.record())
     assert a["deals"] == b["deals"] and a["result"] == b["result"]
 
 
-def test_resume_from_the_save_made_between_deals(tmp_path: Path, en: Translator) -> None:
+def test_resume_from_the_save_made_between_deals(tmp_path: Path) -> None:
     from guandan.agents.hints import best_actions
 
     save = tmp_path / "between.json"
@@ -134,6 +150,5 @@ def test_resume_from_the_save_made_between_deals(tmp_path: Path, en: Translator)
     text = save.read_text(encoding="utf-8")  # written by the session when the deal was settled
     resumed = Session.resume(save)
     assert resumed.observation() == s.observation()
-    assert resumed.opening[0].type == "deal_start" and resumed.opening[0].info == {
-        "index": 1, "level": s.match.level, "declarer": s.match.declarer, "levels": list(s.match.levels)}
+    assert resumed.opening[0] == DealStart(1, s.match.level, s.match.declarer, s.match.levels)
     assert json.loads(text)["deals"][0]["finish"] == s.match.deals[0].finish

@@ -11,19 +11,22 @@ from guandan.core.deal import Action
 from guandan.core.match import MatchConfig
 from guandan.core.moves import legal_moves
 from guandan.core.rules import preset
+from guandan.core.vocab import ActionKind, ComboType, Phase
 from guandan.i18n import Translator, translator
-from guandan.tui.selection import InputProblem, candidates, parse_tokens, pass_action
+from guandan.present import Presenter
+from guandan.tui.selection import InputProblem, candidates, describe_selection, parse_tokens, pass_action
 from guandan.tui.session import Session
+from guandan.tui.text import presenter
 
 from .conftest import hands_with, session_with_hand
 
 
-def problem(excinfo: pytest.ExceptionInfo[InputProblem], tr: Translator) -> str:
-    return excinfo.value.text(tr)
+def problem(excinfo: pytest.ExceptionInfo[InputProblem], tr: Translator, p: Presenter | None = None) -> str:
+    return excinfo.value.text(tr, p or presenter("en"))
 
 
 def test_tokens_in_rules_and_display_notation() -> None:
-    assert parse_tokens("H3 h3, ♠10 LJ BJ H2*") == parse_cards("H3 H3 ST LJ BJ H2")
+    assert parse_tokens("H3 h3, ♠10 LJ BJ H2* s10 h10 小王") == parse_cards("H3 H3 ST LJ BJ H2 ST HT LJ")
 
 
 def test_unknown_card_names_the_token(en: Translator) -> None:
@@ -38,14 +41,18 @@ def test_bad_selections_each_say_why(en: Translator) -> None:
     d = s.observation().deal
     assert d.to_move == 0 and d.top is None
     cases = {
-        "S3 S3": "Not in your hand: S3",
-        "S3 S5": "S3 S5 is not a hand type (牌型)",
+        "S3 S3": "Not in your hand: ♠3",
+        "S3 S5": "♠3 ♠5 is not a hand type",
         "": "Select some cards first",
     }
     for text, message in cases.items():
         with pytest.raises(InputProblem) as e:
             candidates(parse_tokens(text), d.hand, d.legal, d.level, s.rules)
         assert problem(e, en) == message
+    with pytest.raises(InputProblem) as e:
+        candidates(parse_tokens("S3 S5"), d.hand, d.legal, d.level, s.rules)
+    assert problem(e, translator("tui", "zh"), presenter("zh")) == "♠3 ♠5 不成牌型"
+    assert str(e.value) == "S3 S5 is not a hand type"  # the exception's own text: typed notation, no Python tuple
     with pytest.raises(InputProblem) as e:
         pass_action(d.legal)
     assert problem(e, en) == "You lead: you cannot pass"
@@ -55,12 +62,18 @@ def test_a_play_that_does_not_beat_the_table(en: Translator) -> None:
     rules = preset("competition")
     hand = parse_cards("S3 H3 S4 S5")
     top = classify(tuple(sorted(parse_cards("SK HK"))), 0, rules)[0]
-    legal = [Action("pass", 0) if m.combo is None else Action("play", 0, m.cards, m.combo)
+    legal = [Action(ActionKind.PASS, 0) if m.combo is None else Action(ActionKind.PLAY, 0, m.cards, m.combo)
              for m in legal_moves(hand, top, 0, rules)]
     with pytest.raises(InputProblem) as e:
         candidates(parse_cards("S3 H3"), hand, legal, 0, rules)
-    assert problem(e, en) == "S3 H3 does not beat the play on the table"
-    assert pass_action(legal).kind == "pass"
+    assert problem(e, en) == "♠3 ♥3 does not beat the play on the table"
+    assert pass_action(legal).kind == ActionKind.PASS
+    pen = presenter("en")
+    line = describe_selection(parse_cards("S3 H3"), hand, legal, 0, rules, en, pen)
+    assert line == "Selected: ♠3 ♥3 — pair 3, which does not beat the play on the table"
+    assert describe_selection(parse_cards("S4 S5"), hand, legal, 0, rules, en, pen) == \
+        "Selected: ♠4 ♠5 — not a hand type"
+    assert describe_selection([], hand, legal, 0, rules, en, pen) == "Selected: nothing"
 
 
 def test_wildcard_selection_has_several_readings() -> None:
@@ -68,16 +81,23 @@ def test_wildcard_selection_has_several_readings() -> None:
     d = s.observation().deal
     found = candidates(parse_cards("H2 S4 H5 S6 S7"), d.hand, d.legal, d.level, s.rules)
     assert len(found) >= 2
-    assert all(a.kind == "play" and a.combo is not None for a in found)
-    assert {a.combo.type for a in found if a.combo} == {"straight"}
+    assert all(a.kind == ActionKind.PLAY and a.combo is not None for a in found)
+    assert {a.combo.type for a in found if a.combo} == {ComboType.STRAIGHT}
     assert len({a.combo for a in found}) == len(found)
+    line = describe_selection(parse_cards("H2 S4 H5 S6 S7"), d.hand, d.legal, d.level, s.rules,
+                              translator("tui", "en"), presenter("en"))
+    assert line == "Selected: ♥2* ♠4 ♥5 ♠6 ♠7 — plays as straight 4–8 or straight 3–7 (Enter, then pick a number)"
+    one = describe_selection(parse_cards("S4"), d.hand, d.legal, d.level, s.rules, translator("tui", "zh"),
+                             presenter("zh"))
+    assert one == "已选：♠4 — 出作单张 4"
 
 
 def test_without_declaring_the_strongest_reading_is_taken() -> None:
     rules = preset("huopin")
     cards = tuple(sorted(parse_cards("H2 S4 H5 S6 S7")))
     # the legal plays as the engine would list them: every reading classify allows
-    legal = [Action("play", 0, cards, c) for c in classify(cards, 0, rules)] + [Action("play", 0, (cards[1],), None)]
+    legal = [Action(ActionKind.PLAY, 0, cards, c) for c in classify(cards, 0, rules)] + [
+        Action(ActionKind.PLAY, 0, (cards[1],), None)]
     found = candidates(list(cards), hands_with(cards)[0], legal, 0, rules)
     assert len(found) == 1 and found[0].combo == classify(cards, 0, rules)[0]
 
@@ -85,7 +105,7 @@ def test_without_declaring_the_strongest_reading_is_taken() -> None:
 def test_tribute_accepts_only_an_eligible_single_card(en: Translator) -> None:
     s = Session.new(preset("competition"), 5, "greedy", "greedy", MatchConfig(max_deals=1, start_prev_finish=(1, 2, 3, 0)))
     d = s.observation().deal
-    assert d.phase == "tribute" and d.to_move == 0
+    assert d.phase == Phase.TRIBUTE and d.to_move == 0
     eligible = sorted({a.cards[0] for a in d.legal})
     other = next(c for c in d.hand if c not in eligible)
     with pytest.raises(InputProblem) as e:
@@ -93,4 +113,8 @@ def test_tribute_accepts_only_an_eligible_single_card(en: Translator) -> None:
     assert problem(e, en).startswith("Give exactly one of: ")
     with pytest.raises(InputProblem):
         candidates([eligible[0], eligible[-1]], d.hand, d.legal, d.level, s.rules)
-    assert candidates([eligible[0]], d.hand, d.legal, d.level, s.rules)[0].kind == "tribute"
+    assert candidates([eligible[0]], d.hand, d.legal, d.level, s.rules)[0].kind == ActionKind.TRIBUTE
+    pen = presenter("en")
+    assert describe_selection([eligible[0]], d.hand, d.legal, d.level, s.rules, en, pen).endswith("— Enter gives it")
+    assert describe_selection([other], d.hand, d.legal, d.level, s.rules, en, pen).endswith(
+        "— you must give exactly one of the highlighted cards")

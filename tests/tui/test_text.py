@@ -1,65 +1,94 @@
-"""The table and level panels say exactly the public facts."""
+"""The table and level panels say exactly the public facts, in the presenter's words (你/下家/对家/上家),
+with no Python value (None, [3, 3], T for 10, LJ/BJ) anywhere."""
 
 from __future__ import annotations
 
+import re
+
+from guandan.agents.hints import HintReason
 from guandan.core.cards import parse_cards
 from guandan.core.combos import classify
-from guandan.core.deal import Event, Observation
+from guandan.core.deal import Observation
+from guandan.core.events import Event, FirstLead, Passed, Played, Reported, RoundWon, WentOut
 from guandan.core.match import MatchObservation
 from guandan.core.rules import preset
+from guandan.core.vocab import Phase
 from guandan.i18n import Translator, translator
-from guandan.tui.text import combo_text, describe, level_panel, table_lines
+from guandan.present import Presenter
+from guandan.tui.text import level_line, presenter, seat_infos, table_lines, typed_tokens
 
 RULES = preset("competition")
+LEAKS = re.compile(r"None|True|False|\[|\]|\{|\}|'|\bT\b|\bLJ\b|\bBJ\b|jkr")
 
 
-def play(seat: int, text: str) -> Event:
+def play(seat: int, text: str) -> Played:
     cards = tuple(sorted(parse_cards(text)))
-    return Event("play", seat, cards, classify(cards, 0, RULES)[0])
+    return Played(seat, cards, classify(cards, 0, RULES)[0])
 
 
-def observe(events: list[Event], *, to_move: int, top: Event | None, counts: dict[int, int],
-            finish: tuple[int, ...] = (), levels: tuple[int, int] = (0, 0)) -> MatchObservation:
-    deal = Observation(seat=0, phase="play", to_move=to_move, level=0, hand=tuple(parse_cards("S4 S4")),
-                       public_counts=counts, played_counts=(0, 0, 0, 0),
-                       top=(top.seat, top.cards, top.combo) if top is not None and top.seat is not None and top.combo else None,
-                       finish=finish, events=tuple(events), prev_finish=None, legal=(), first_leader=0)
-    return MatchObservation(deal=deal, deal_index=4, levels=levels, declarer=1, a_failures=(0, 2), points=(0, 0, 0, 0),
-                            winner=None, ended=False)
+def observe(events: list[Event], *, to_move: int, top: Played | None, reported: dict[int, int],
+            finish: tuple[int, ...] = (), levels: tuple[int, int] = (0, 0), declarer: int | None = 1,
+            hand: str = "S4 S4") -> MatchObservation:
+    deal = Observation(phase=Phase.PLAY, to_move=to_move, level=0, reported=reported, played_counts=(0, 0, 0, 0),
+                       top=(top.player, top.cards, top.combo) if top is not None else None, finish=finish,
+                       events=tuple(events), prev_finish=None, first_leader=0, seat=0,
+                       hand=tuple(parse_cards(hand)), legal=())
+    return MatchObservation(deal=deal, deal_index=4, levels=levels, declarer=declarer, a_failures=(0, 2),
+                            points=(0, 0, 0, 0), winner=None, ended=False)
 
 
-def test_table_mid_round(en: Translator) -> None:
-    partner = play(2, "S5")
-    events = [Event("first_lead", 0), play(0, "S3"), Event("pass", 1), partner, Event("report", 2, info={"count": 9})]
-    lines = table_lines(observe(events, to_move=3, top=partner, counts={0: 2, 2: 9}), en)
+def test_table_mid_round(en: Translator, pen: Presenter) -> None:
+    partner = play(2, "ST")
+    events = [FirstLead(0), play(0, "S3"), Passed(1), partner, Reported(2, 9)]
+    lines = table_lines(observe(events, to_move=3, top=partner, reported={2: 9}), pen, en)
     assert lines == [
-        "You [2 cards]: ♠3  [single 3]  (leads)",
-        "Next opponent [? cards]: pass",
-        "Partner [9 cards]: ♠5  [single 5]  (winning the round)",
-        "Previous opponent [? cards]:  (to move)",
+        "You · 2 cards · leads: single 3: ♠3",
+        "Next opponent: pass",
+        "Partner · 9 cards · winning: single 10: ♠10",
+        "Previous opponent · to play",
     ]
+    zh = table_lines(observe(events, to_move=3, top=partner, reported={2: 9}), presenter("zh"), translator("tui", "zh"))
+    assert zh == ["你 · 2 张 · 先出：单张 3：♠3", "下家：不要", "对家 · 9 张 · 本轮最大：单张 10：♠10", "上家 · 该出牌"]
 
 
-def test_table_after_jiefeng(en: Translator) -> None:
-    events = [Event("first_lead", 0), play(0, "S3"), Event("out", 0, info={"place": 1}), Event("pass", 1),
-              Event("pass", 2), Event("pass", 3), Event("round_won", 0, info={"leader": 2, "jiefeng": True})]
-    lines = table_lines(observe(events, to_move=2, top=None, counts={0: 0}, finish=(0,)), en)
-    assert lines[0] == "You [0 cards]:  (1st (头游))"
-    assert lines[2] == "Partner [? cards]:  (to move, leads (接风))"
-    assert describe(events[-1], en) == ["Jiefeng (接风): the lead passes to Partner"]
-    assert describe(events[-1], translator("tui", "zh")) == ["接风：对家 出牌"]
+def test_table_after_jiefeng(en: Translator, pen: Presenter) -> None:
+    events = [FirstLead(0), play(0, "S3"), WentOut(0, 1), Passed(1), Passed(2), Passed(3), RoundWon(0, 2, True)]
+    obs = observe(events, to_move=2, top=None, reported={}, finish=(0,), hand="")
+    infos = seat_infos(obs, pen, en)
+    assert infos[0].marks == ["1st"] and infos[0].count == "0 cards"
+    assert infos[2].marks == ["to play", "leads after jiefeng"] and infos[2].to_move
+    # the event itself is told once, by the presenter
+    assert pen.event(events[-1]) == ["Jiefeng: Partner takes the lead"]
+    assert presenter("zh").event(events[-1]) == ["接风：对家出牌"]
 
 
-def test_level_panel_shows_declarer_and_a_attempts(en: Translator) -> None:
-    obs = observe([], to_move=0, top=None, counts={0: 2}, levels=(3, 12))
-    assert level_panel(obs, en) == ["Deal 5 · playing level 2", "Your team: 5", "Opponents: A", "Declarer (庄): Opponents",
-                                    "Opponents: A attempts failed 2"]
+def test_level_line_shows_levels_declarer_and_a_attempts(en: Translator, pen: Presenter) -> None:
+    obs = observe([], to_move=0, top=None, reported={}, levels=(3, 12))
+    assert level_line(obs, pen, en) == ["Deal 5 · playing 2", "Your team 5 : Opponents A", "declarer: Opponents",
+                                        "Opponents failed at A 2 times"]
+    zh = level_line(observe([], to_move=0, top=None, reported={}, declarer=None), presenter("zh"),
+                    translator("tui", "zh"))
+    assert zh == ["第 5 副 · 打 2", "我方 2 : 对方 2", "庄家：暂无"]
 
 
-def test_combo_names() -> None:
-    zh = translator("tui", "zh")
-    bomb = classify(tuple(sorted(parse_cards("S9 H9 C9 D9 S9"))), 0, RULES)[0]
-    assert combo_text(bomb, zh) == "炸弹 9×5"
-    sf = classify(tuple(sorted(parse_cards("H9 HT HJ HQ HK"))), 0, RULES)[0]
-    assert combo_text(sf, translator("tui", "en")) == "straight flush ♥K"
-    assert combo_text(classify((53, 53), 0, RULES)[0], zh) == "对子 大王"
+def test_nothing_on_the_table_leaks_a_python_value(en: Translator) -> None:
+    events = [FirstLead(0), play(0, "ST HT"), play(1, "LJ LJ"), play(2, "BJ BJ"), Passed(3)]
+    for lang in ("zh", "en"):
+        p, tr = presenter(lang), translator("tui", lang)
+        obs = observe(events, to_move=3, top=events[3], reported={1: 3}, declarer=None)  # type: ignore[arg-type]
+        for line in [*table_lines(obs, p, tr), *level_line(obs, p, tr)]:
+            assert not LEAKS.search(line), line
+
+
+def test_typed_tokens_write_ten_as_10() -> None:
+    assert typed_tokens(parse_cards("ST H2 LJ BJ"), level=0) == "S10 H2* LJ BJ"
+
+
+def test_hint_reasons_have_words_in_both_languages() -> None:
+    for lang in ("zh", "en"):
+        p = presenter(lang)
+        texts = [p.hint_reason(r) for r in HintReason]
+        assert all(texts) and len(set(texts)) == len(texts)
+        assert not any(LEAKS.search(t) or "_" in t for t in texts)
+    assert presenter("zh").hint_reason(HintReason.LET_PARTNER_WIN) == "不要：对家这一轮最大"
+    assert presenter("en").hint_reason(HintReason.BEAT_SMALLEST) == "the smallest play of this kind that beats the table"

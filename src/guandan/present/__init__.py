@@ -12,7 +12,8 @@ Seats are named by the caller's choice: relative to a viewer (你/下家/对家/
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cached_property
+from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, rank_index, suit_of, wild_code
 from ..core.combos import Combo
@@ -38,6 +39,9 @@ from ..core.events import (
 )
 from ..core.vocab import RANKS, ActionKind, ComboKey, ComboType, SettlementNote
 from ..i18n import N_, Translator, translator
+
+if TYPE_CHECKING:
+    from ..agents.hints import HintReason
 
 DOMAIN = "game"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -278,5 +282,30 @@ class Presenter:
             return _("{team} +{n} for finishing first {k} times in a row").format(team=team, n=n.amount, k=n.streak)
         return _("{team} −{n} for finishing last {k} times in a row").format(team=team, n=n.amount, k=n.streak)
 
+    # --- hints --------------------------------------------------------------------------------
+    def hint_reason(self, reason: HintReason) -> str:
+        """Why a hint (提示) suggests its action, in words true of that action (``agents.hints``)."""
+        return self._(hint_reason_msgids()[reason])
 
-__all__ = ["COMBO_NAMES", "DOMAIN", "PLACE_NAMES", "Presenter", "level_text", "rank_text"]
+
+@cache
+def hint_reason_msgids() -> dict[HintReason, str]:
+    """The msgid of each hint reason (imported late: the hints live with the agents)."""
+    from ..agents.hints import HintReason
+
+    return {
+        HintReason.GO_OUT: N_("go out: these are your last cards"),
+        HintReason.BOMB: N_("a bomb: few plays can beat it"),
+        HintReason.LEAD_LOW: N_("lead your lowest play of this kind"),
+        HintReason.LEAD: N_("lead this play"),
+        HintReason.BEAT_SMALLEST: N_("the smallest play of this kind that beats the table"),
+        HintReason.BEAT: N_("beat the play on the table"),
+        HintReason.LET_PARTNER_WIN: N_("pass: your partner is winning the round"),
+        HintReason.PASS: N_("pass and keep your cards"),
+        HintReason.TRIBUTE_FORCED: N_("the rules make you pay your highest card (wildcards excepted)"),
+        HintReason.CHOOSE_HIGHER: N_("take this tribute card: both are of the same rank"),
+        HintReason.RETURN: N_("give this card back"),
+    }
+
+
+__all__ = ["COMBO_NAMES", "DOMAIN", "PLACE_NAMES", "Presenter", "hint_reason_msgids", "level_text", "rank_text"]

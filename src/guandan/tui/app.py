@@ -1,31 +1,45 @@
 """The Textual table for `guandan play`.
 
 Keys: ←/→ move, space select, Enter play the selection, p pass, h hint (提示, press again for the
-next one), t type cards (e.g. ``H3 H3 S3``, Enter plays), 1–9 choose a reading, Esc clear,
+next one), t type cards (e.g. ``H3 H3 S10``, Enter plays), 1–9 choose a reading, Esc clear,
 g group the hand (理牌), c card counter (记牌器) on/off, q save and quit.
 
-Everything drawn comes from the human seat's observation and the public events; bots move one at a
-time after ``bot_delay`` seconds so that each play can be seen.
+The screen, top to bottom: the table (partner at the top, the opponents left and right, you at the
+bottom, each with its last play this round), the log beside the card counter, the status line, the
+"selected: …" line, the hand, the keys. It needs 80×24; a smaller window is told how big it must be.
+
+Everything drawn comes from the human seat's observation and the public events, in the words of
+:class:`guandan.present.Presenter`; bots move one at a time after ``bot_delay`` seconds so that each
+play can be seen.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
 
-from ..agents.hints import Hint, best_actions
-from ..core.deal import Action, Event
+from ..agents.hints import Hint, hints
+from ..core.deal import Action
 from ..core.errors import GuandanError
-from ..i18n import N_, Translator
+from ..core.events import DealOver, DealSettled, Event, MatchOver
+from ..core.vocab import Phase
+from ..i18n import N_, translator
+from ..present import Presenter
 from .hand import counter_rows
 from .handview import HandView, translate_bindings
-from .selection import InputProblem, candidates, parse_tokens, pass_action
-from .session import Session
-from .text import action_text, combo_text, describe, hint_reason, level_panel, table_lines
+from .selection import GIVE_KINDS, InputProblem, candidates, describe_selection, parse_tokens, pass_action
+from .session import Session, display_path
+from .text import HUMAN, SeatInfo, counter_lines, level_line, presenter, seat_infos
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+SUMMARY_EVENTS = (DealOver, DealSettled, MatchOver)
 
 
 class SummaryScreen(ModalScreen[None]):
@@ -33,156 +47,311 @@ class SummaryScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     SummaryScreen { align: center middle; }
-    SummaryScreen > Static { width: 80%; height: auto; border: double $accent; padding: 1 2; background: $panel; }
+    SummaryScreen > Static { width: 90%; max-width: 76; height: auto; max-height: 20; border: double $accent;
+                             padding: 1 2; background: $panel; }
     """
     BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False)]  # noqa: RUF012
 
-    def __init__(self, lines: list[str], tr: Translator) -> None:
+    def __init__(self, title: str, lines: list[str], app: GuandanApp) -> None:
         super().__init__()
+        self.title_text = title
         self.lines = lines
-        self.tr = tr
-        translate_bindings(self, tr)
+        self.tr = app.tr
+        translate_bindings(self, app.tr)
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("\n".join([*self.lines, "", self.tr.gettext("Press Enter to continue")])), id="summary")
+        box = Static(Text("\n".join([*self.lines, "", self.tr.gettext("Press Enter to continue")])), id="summary")
+        box.border_title = self.title_text
+        yield box
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
+class TooSmallScreen(ModalScreen[None]):
+    """Shown instead of the table while the window is smaller than 80×24."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen > Static { width: 100%; height: auto; padding: 0 1; text-align: center; }
+    """
+    BINDINGS = [Binding("q", "quit_game", N_("quit"))]  # noqa: RUF012
+
+    def __init__(self, app: GuandanApp) -> None:
+        super().__init__()
+        self.tr = app.tr
+        translate_bindings(self, app.tr)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small", markup=False)
+
+    def show_size(self, width: int, height: int) -> None:
+        self.query_one("#too-small", Static).update(Text(self.tr.gettext(
+            "This window is {width}×{height}; the table needs at least {min_width}×{min_height}. "
+            "Make the window bigger (or play in line mode: guandan play --plain). q saves and quits.").format(
+            width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)))
+
+    def action_quit_game(self) -> None:
+        app = self.app
+        assert isinstance(app, GuandanApp)
+        app.action_quit_game()
+
+
+class TableView(Widget):
+    """The four seats around the table: partner at the top, 上家 left, 下家 right, you at the bottom."""
+
+    DEFAULT_CSS = """
+    TableView { height: 8; border: round $primary; padding: 0 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.seats: list[SeatInfo] = []
+        self.sep = " · "
+
+    def show(self, seats: list[SeatInfo], sep: str) -> None:
+        self.seats, self.sep = seats, sep
+        self.refresh()
+
+    def _head(self, s: SeatInfo) -> Text:
+        text = Text(s.name, style="bold")
+        for part in ([s.count] if s.count else []) + s.marks:
+            text.append(self.sep)
+            text.append(part, style="bold yellow" if s.to_move else ("green" if s.winning else ""))
+        if s.to_move:
+            text.stylize("reverse", 0, len(s.name))
+        return text
+
+    def _last(self, s: SeatInfo, width: int) -> Text:
+        last = s.last if cell_len(s.last) <= width else s.last_cards  # the cards alone when the reading does not fit
+        text = Text(last, style="bold green" if s.winning else "dim")
+        text.truncate(width, overflow="ellipsis")
+        return text
+
+    def render(self) -> Text:
+        if not self.seats:
+            return Text()
+        width = self.content_size.width or MIN_WIDTH - 4
+        you, right, partner, left = (self.seats[(HUMAN + i) % 4] for i in range(4))
+        half = (width - 2) // 2
+
+        def centred(t: Text) -> Text:
+            t.truncate(width, overflow="ellipsis")
+            pad = max(0, (width - t.cell_len) // 2)
+            return Text(" " * pad) + t
+
+        def sides(a: Text, b: Text) -> Text:
+            a.truncate(half, overflow="ellipsis")
+            b.truncate(half, overflow="ellipsis")
+            gap = max(1, width - a.cell_len - b.cell_len)
+            return a + Text(" " * gap) + b
+
+        lines = [
+            centred(self._head(partner)), centred(self._last(partner, width)),
+            sides(self._head(left), self._head(right)), sides(self._last(left, half), self._last(right, half)),
+            centred(self._head(you)), centred(self._last(you, width)),
+        ]
+        return Text("\n").join(lines)
+
+
 class GuandanApp(App[None]):
+    ENABLE_COMMAND_PALETTE = False  # its footer entry would push the game's keys off an 80-column line
     CSS = """
-    #top { height: 1fr; }
-    #side { width: 34; }
-    #levels, #counter { border: round $primary; padding: 0 1; height: auto; }
-    #table { border: round $primary; padding: 0 1; height: auto; }
-    #log { height: 1fr; border: round $primary; }
-    #message { height: auto; min-height: 1; padding: 0 1; color: $warning; }
-    #typed { height: 3; }
+    #middle { height: 1fr; min-height: 4; }
+    #log { width: 1fr; border: round $primary; padding: 0 1; scrollbar-size-vertical: 1; }
+    #counter { width: 30; border: round $primary; padding: 0 1; }
+    #message { height: auto; max-height: 2; padding: 0 1; color: $warning; }
+    #selected { height: 1; padding: 0 1; }
+    #typed { display: none; height: 3; }
+    #typed.shown { display: block; }
+    HandView { max-height: 8; }
     """
     BINDINGS = [  # noqa: RUF012
         Binding("p", "pass_turn", N_("pass")),
         Binding("h", "hint", N_("hint")),
-        Binding("t", "type_cards", N_("type cards")),
-        Binding("g", "group", N_("group (理牌)")),
-        Binding("c", "counter", N_("card counter")),
+        Binding("t", "type_cards", N_("type")),
+        Binding("g", "group", N_("group")),
+        Binding("c", "counter", N_("counter")),
         Binding("escape", "cancel", show=False),
-        Binding("q", "quit_game", N_("save and quit")),
+        Binding("q", "quit_game", N_("quit")),
         *[Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)],
     ]
 
-    def __init__(self, session: Session, tr: Translator, bot_delay: float = 0.6) -> None:
+    def __init__(self, session: Session, lang: str = "en", bot_delay: float = 0.6) -> None:
         super().__init__()
         self.session = session
-        self.tr = tr
-        translate_bindings(self, tr)
+        self.lang = lang
+        self.tr = translator("tui", lang)
+        self.present: Presenter = presenter(lang)
+        translate_bindings(self, self.tr)
         self.bot_delay = bot_delay
         self.hints: list[Hint] = []
         self.hint_index = -1
         self.hinted: Action | None = None
         self.choices: list[Action] = []  # readings waiting for a number
         self.paused = False  # a summary is open: bots wait
+        self.too_small: TooSmallScreen | None = None  # the window is below 80×24: bots wait
+        self.bot_pending = False  # a bot move is scheduled
         self.log_lines: list[str] = []  # what the log shows, kept for tests and screen readers
         self.message = ""
+        self.selected_text = ""
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        with Horizontal(id="top"):
-            with Vertical():
-                yield Static(id="table", markup=False)
-                yield RichLog(id="log", wrap=True)
-            with Vertical(id="side"):
-                yield Static(id="levels", markup=False)
-                yield Static(id="counter", markup=False)
+        yield TableView(id="table")
+        with Horizontal(id="middle"):
+            yield RichLog(id="log", wrap=True, min_width=20, max_lines=1000)
+            yield Static(id="counter", markup=False)
         yield Static(id="message", markup=False)
-        yield HandView(self.tr, id="hand")
-        yield Input(placeholder=self.tr.gettext("type cards, e.g. H3 H3 S3, then Enter"), id="typed")
+        yield Static(id="selected", markup=False)
+        yield HandView(self.tr, self.present, id="hand")
+        yield Input(placeholder=self.tr.gettext("type cards, e.g. H3 H3 S10, then Enter (Esc: back)"), id="typed")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "掼蛋 Guandan"
+        self.query_one("#log", RichLog).border_title = self.tr.gettext("Log")
+        self.query_one("#counter", Static).border_title = self.tr.gettext("Card counter")
+        path = self.session.save_path
+        if path is not None:
+            self.write_log([self.tr.gettext("This match is saved to {path}").format(path=display_path(path))])
         self.show_events(self.session.opening)
         self.query_one(HandView).focus()
         self.redraw()
+        self.check_size(self.size.width, self.size.height)
         self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.check_size(event.size.width, event.size.height)
+
+    def check_size(self, width: int, height: int) -> None:
+        """Below 80×24 the table would be cut: say how big the window must be instead."""
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        if small:
+            if self.too_small is None:
+                self.too_small = TooSmallScreen(self)
+                self.push_screen(self.too_small)
+                self.call_after_refresh(self.too_small.show_size, width, height)
+            else:
+                self.too_small.show_size(width, height)
+        elif self.too_small is not None:
+            screen, self.too_small = self.too_small, None
+            screen.dismiss(None)
+            self.advance()
 
     # --- drawing ----------------------------------------------------------------------------
     def say(self, message: str) -> None:
         self.message = message
         self.query_one("#message", Static).update(Text(message))
 
-    def show_events(self, events: list[Event]) -> None:
+    def write_log(self, lines: list[str]) -> None:
         log = self.query_one("#log", RichLog)
-        for e in events:
-            for line in describe(e, self.tr):
-                self.log_lines.append(line)
-                log.write(Text(line))
+        for line in lines:
+            self.log_lines.append(line)
+            log.write(Text(line))
+
+    def show_events(self, events: list[Event]) -> None:
+        self.write_log([line for e in events for line in self.present.event(e)])
 
     def redraw(self) -> None:
         obs = self.session.observation()
         d = obs.deal
-        self.query_one("#table", Static).update(Text("\n".join(table_lines(obs, self.tr))))
-        self.query_one("#levels", Static).update(Text("\n".join(level_panel(obs, self.tr))))
+        _ = self.tr.gettext
+        table = self.query_one(TableView)
+        table.show(seat_infos(obs, self.present, self.tr), _(" · "))
+        parts = level_line(obs, self.present, self.tr)
+        table.border_title = parts[0]
+        table.border_subtitle = _(" · ").join(parts[1:])
         rows = counter_rows(d.hand, d.events, d.level)
-        counter = [self.tr.gettext("Card counter (记牌器)")] + [
-            "  ".join(f"{r:>2}:{n}" for r, n in rows[i:i + 3]) for i in range(0, len(rows), 3)]
-        self.query_one("#counter", Static).update(Text("\n".join(counter)))
-        eligible = {a.cards[0] for a in d.legal if a.kind in ("tribute", "return", "choose")} or None
+        self.query_one("#counter", Static).update(Text("\n".join(counter_lines(rows, self.present))))
+        eligible = {a.cards[0] for a in d.legal if a.kind in GIVE_KINDS} or None
         self.query_one(HandView).set_hand(d.hand, d.level, eligible)
+        self.update_selected()
+
+    def update_selected(self) -> None:
+        d = self.session.observation().deal
+        selected = self.query_one(HandView).selection()
+        legal = d.legal if self.ready() else ()
+        text = describe_selection(selected, d.hand, legal, d.level, self.session.rules, self.tr, self.present)
+        if not selected and self.hinted is not None and not self.hinted.cards and self.ready():
+            text = self.tr.gettext("Selected: nothing — Enter passes, as hinted")
+        self.selected_text = text
+        self.query_one("#selected", Static).update(Text(text))
+
+    def on_hand_view_changed(self, _message: HandView.Changed) -> None:
+        self.update_selected()
 
     # --- the turn loop ----------------------------------------------------------------------
     def advance(self) -> None:
         """Continue: a bot's move after the delay, or prepare the human's decision."""
-        if self.paused:
+        if self.paused or self.too_small is not None:
             return
         s = self.session
+        _ = self.tr.gettext
         if s.ended:
-            self.say(self.tr.gettext("The match is over. Press q to quit."))
+            self.say(_("The match is over. Press q to quit."))
             return
         if s.human_to_move:
             self.start_decision()
             return
-        self.say(self.tr.gettext("Waiting for the bots…"))
+        to_move = s.match.to_move
+        self.say(_("Waiting for {who}…").format(who=self.present.seat(to_move)) if to_move is not None else "")
+        if self.bot_pending:
+            return
+        self.bot_pending = True
         if self.bot_delay > 0:
             self.set_timer(self.bot_delay, self.bot_move)
         else:  # Textual timers cannot have a zero interval
             self.call_later(self.bot_move)
 
     def bot_move(self) -> None:
-        if self.paused or self.session.ended or self.session.human_to_move:
+        self.bot_pending = False
+        if self.paused or self.too_small is not None or self.session.ended or self.session.human_to_move:
             return
         self.after(self.session.bot_step())
 
     def after(self, events: list[Event]) -> None:
         self.show_events(events)
         self.redraw()
-        summary = [line for e in events if e.type in ("deal_settled", "match_over") for line in describe(e, self.tr)]
+        summary = [line for e in events if isinstance(e, SUMMARY_EVENTS) for line in self.present.event(e)]
         if summary:
+            _ = self.tr.gettext
             self.paused = True
-            self.push_screen(SummaryScreen(summary, self.tr), self.summary_closed)
+            over = any(isinstance(e, MatchOver) for e in events)
+            n = len(self.session.match.deals)  # the settled deal is the last one recorded
+            title = _("The match is over") if over else _("Deal {n} is over").format(n=n)
+            self.say(_("The match is over: press Enter to see the final table") if over else _(
+                "Deal {n} is over: press Enter for the next deal").format(n=n))
+            if self.session.save_path is not None:
+                summary.append(_("Saved to {path}").format(path=display_path(self.session.save_path)))
+            self.update_selected()
+            self.push_screen(SummaryScreen(title, summary, self), self.summary_closed)
             return
         self.advance()
 
     def summary_closed(self, _result: None = None) -> None:
         self.paused = False
+        self.update_selected()
         self.advance()
 
     def start_decision(self) -> None:
         _ = self.tr.gettext
-        obs = self.session.observation()
-        d = obs.deal
+        d = self.session.observation().deal
         self.hints, self.hint_index, self.hinted, self.choices = [], -1, None, []
-        options = " ".join(action_text(a, self.tr) for a in d.legal if a.kind in ("tribute", "return", "choose"))
-        if d.phase == "tribute":
-            self.say(_("Tribute (进贡): select one of {cards} and press Enter").format(cards=options))
-        elif d.phase == "return":
-            self.say(_("Return (还贡): select one of {cards} and press Enter").format(cards=options))
-        elif d.phase == "choose":
-            self.say(_("Choose a tribute card: select one of {cards} and press Enter").format(cards=options))
+        options = self.present.cards(sorted({a.cards[0] for a in d.legal if a.kind in GIVE_KINDS}), d.level)
+        if d.phase == Phase.TRIBUTE:
+            self.say(_("Tribute: pick one of {cards} (←/→, space) and press Enter").format(cards=options))
+        elif d.phase == Phase.RETURN:
+            self.say(_("Return a card: pick one of {cards} (←/→, space) and press Enter").format(cards=options))
+        elif d.phase == Phase.CHOOSE:
+            self.say(_("Take a tribute card: pick one of {cards} and press Enter").format(cards=options))
         elif d.top is None:
-            self.say(_("Your lead: select cards and press Enter (h for a hint)"))
+            self.say(_("Your lead: select cards (←/→, space) and press Enter; h for a hint"))
         else:
-            self.say(_("Your turn: play or pass (p); h for a hint"))
+            seat, _cards, combo = d.top
+            self.say(_("Your turn: beat {who}'s {combo}, or pass (p); h for a hint").format(
+                who=self.present.seat(seat), combo=self.present.combo(combo)))
+        self.update_selected()
 
     def perform(self, action: Action) -> None:
         try:
@@ -190,15 +359,16 @@ class GuandanApp(App[None]):
         except GuandanError as e:  # the engine refused: nothing changed
             self.say(str(e))
             return
-        self.choices = []
+        self.choices, self.hinted = [], None
         self.after(events)
 
     def problem(self, p: InputProblem) -> None:
         self.bell()
-        self.say(p.text(self.tr))
+        self.say(p.text(self.tr, self.present))
 
     def ready(self) -> bool:
-        return not self.paused and not self.session.ended and self.session.human_to_move
+        return (not self.paused and self.too_small is None and not self.session.ended
+                and self.session.human_to_move)
 
     # --- input --------------------------------------------------------------------------------
     def on_hand_view_submitted(self, _message: HandView.Submitted) -> None:
@@ -220,7 +390,7 @@ class GuandanApp(App[None]):
             self.problem(p)
             return
         message.input.value = ""
-        self.query_one(HandView).focus()
+        self.close_input()
         self.query_one(HandView).select_cards(cards)
         self.play_cards(cards)
 
@@ -235,15 +405,15 @@ class GuandanApp(App[None]):
             self.perform(found[0])
             return
         self.choices = found
-        listing = "  ".join(f"{i}: {combo_text(a.combo, self.tr)}" for i, a in enumerate(found, 1) if a.combo)
+        listing = "  ".join(f"{i}: {self.present.combo(a.combo)}" for i, a in enumerate(found, 1) if a.combo)
         self.say(self.tr.gettext("Several readings; press its number: {list}").format(list=listing))
 
     def action_choose(self, n: int) -> None:
         if not self.ready():
             return
         if not 1 <= n <= len(self.choices):
-            self.problem(InputProblem(N_("Nothing to choose from: ask for a hint first")) if not self.choices
-                         else InputProblem(N_("Choose a number from 1 to {n}"), n=len(self.choices)))
+            self.problem(InputProblem(N_("Nothing to choose from: select cards with several readings first"))
+                         if not self.choices else InputProblem(N_("Choose a number from 1 to {n}"), n=len(self.choices)))
             return
         self.perform(self.choices[n - 1])
 
@@ -262,19 +432,25 @@ class GuandanApp(App[None]):
             return
         obs = self.session.observation()
         if not self.hints:
-            self.hints = best_actions(obs, 3, self.session.match.rules)
+            self.hints = hints(obs, 3, self.session.rules)
         if not self.hints:
             return
         self.hint_index = (self.hint_index + 1) % len(self.hints)
         hint = self.hints[self.hint_index]
         self.hinted = hint.action
-        self.query_one(HandView).select_cards(hint.action.cards)
         self.say(self.tr.gettext("Hint {i}/{n}: {action} — {reason}").format(
-            i=self.hint_index + 1, n=len(self.hints), action=action_text(hint.action, self.tr),
-            reason=hint_reason(hint.action, obs, self.tr)))
+            i=self.hint_index + 1, n=len(self.hints), action=self.present.action(hint.action),
+            reason=self.present.hint_reason(hint.reason)))
+        self.query_one(HandView).select_cards(hint.action.cards)
 
     def action_type_cards(self) -> None:
-        self.query_one("#typed", Input).focus()
+        typed = self.query_one("#typed", Input)
+        typed.add_class("shown")
+        typed.focus()
+
+    def close_input(self) -> None:
+        self.query_one("#typed", Input).remove_class("shown")
+        self.query_one(HandView).focus()
 
     def action_group(self) -> None:
         self.query_one(HandView).toggle_grouping()
@@ -285,9 +461,12 @@ class GuandanApp(App[None]):
 
     def action_cancel(self) -> None:
         self.choices, self.hinted = [], None
+        self.close_input()
         self.query_one(HandView).clear()
-        self.query_one(HandView).focus()
 
     def action_quit_game(self) -> None:
         self.session.save()
         self.exit()
+
+
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "GuandanApp", "SummaryScreen", "TooSmallScreen"]

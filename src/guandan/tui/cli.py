@@ -9,27 +9,39 @@ from typing import Annotated
 
 import typer
 
+from ..cli import choices
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
-from ..i18n import LANGUAGES, Translator, default_lang, translator
-from .session import Session, default_save_path
+from ..i18n import LANGUAGES, default_lang, normalize_lang, translator
+from .session import Session, default_save_path, play_tiers
+
+TIERS = play_tiers()
 
 
 def play(
-    preset_name: Annotated[str | None, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = None,
-    partner: Annotated[str | None, typer.Option(help="your partner's bot tier (default heuristic)")] = None,
-    opponents: Annotated[str | None, typer.Option(help="the opponents' bot tier (default heuristic)")] = None,
-    seed: Annotated[int | None, typer.Option(help="the deal seed (default: random, saved in the record)")] = None,
-    lang: Annotated[str | None, typer.Option(help=f"language: {' or '.join(LANGUAGES)} (default from $LANG)")] = None,
-    resume: Annotated[Path | None, typer.Option(help="continue the match saved in this record file")] = None,
-    save: Annotated[Path | None, typer.Option(help="where to save the record (default: user data dir)")] = None,
+    preset_name: Annotated[str | None, typer.Option("--preset", metavar=choices(PRESET_NAMES),
+                                                    help="the rules (default competition)")] = None,
+    partner: Annotated[str | None, typer.Option(metavar=choices(TIERS),
+                                                help="your partner's bot (default heuristic)")] = None,
+    opponents: Annotated[str | None, typer.Option(metavar=choices(TIERS),
+                                                  help="the opponents' bots (default heuristic)")] = None,
+    seed: Annotated[int | None, typer.Option(metavar="NUMBER",
+                                             help="the deal seed (default: random, saved in the record)")] = None,
+    lang: Annotated[str | None, typer.Option(metavar=choices(LANGUAGES),
+                                             help="language (default from $LANG)")] = None,
+    resume: Annotated[Path | None, typer.Option(metavar="FILE", help="continue the match saved in this file")] = None,
+    save: Annotated[Path | None, typer.Option(metavar="FILE", help=(
+        "where to save the match (default: a new file named after the time and seed in "
+        "$XDG_DATA_HOME/guandan/matches)"))] = None,
     plain: Annotated[bool, typer.Option("--plain", help="line mode for scripts and screen readers")] = False,
-    delay: Annotated[float, typer.Option(min=0.0, max=10.0, help="seconds each bot move stays visible")] = 0.6,
+    delay: Annotated[float, typer.Option(min=0.0, max=10.0, metavar="SECONDS",
+                                         help="how long each bot move stays visible")] = 0.6,
 ) -> None:
     """Play a whole match (level 2 to passing A) against bots: a terminal UI, or --plain line mode."""
+    language = normalize_lang(lang or default_lang())
     try:
-        tr = translator("tui", lang or default_lang())
+        translator("tui", language)
     except GuandanError as e:
         _fail(f"--lang: {e}")
     try:
@@ -41,22 +53,22 @@ def play(
             session = Session.resume(resume, save)
         else:
             rules = preset(preset_name or "competition")
-            session = Session.new(rules, seed if seed is not None else random.SystemRandom().randrange(10**9),
-                                  partner or "heuristic", opponents or "heuristic",
-                                  save_path=save or default_save_path())
+            number = seed if seed is not None else random.SystemRandom().randrange(10**9)
+            session = Session.new(rules, number, partner or "heuristic", opponents or "heuristic",
+                                  save_path=save or default_save_path(number))
     except GuandanError as e:
         _fail(str(e))
     if plain:
-        raise typer.Exit(_run_plain(session, tr))
+        raise typer.Exit(_run_plain(session, language))
     from .app import GuandanApp
 
-    GuandanApp(session, tr, bot_delay=delay).run()
+    GuandanApp(session, language, bot_delay=delay).run()
     path = session.save()
     if path:
-        typer.echo(tr.gettext("Saved to {path}").format(path=path))
+        typer.echo(translator("tui", language).gettext("Saved to {path}").format(path=path))
 
 
-def _run_plain(session: Session, tr: Translator) -> int:
+def _run_plain(session: Session, lang: str) -> int:
     from .plain import run_plain
 
-    return run_plain(session, tr, sys.stdin, sys.stdout)
+    return run_plain(session, lang, sys.stdin, sys.stdout)

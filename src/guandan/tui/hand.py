@@ -8,19 +8,35 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 
-from ..core.cards import BIG_JOKER, RANKS, SMALL_JOKER, Card, lv, wild_code
-from ..core.deal import Event
+from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, lv, wild_code
+from ..core.events import Event, Played
+from ..core.vocab import RANKS
 from ..i18n import N_
+from ..present import rank_text
 
-GROUP_NAMES = {
-    "jokers": N_("jokers"),
-    "wild": N_("wildcards (逢人配)"),
-    "bomb": N_("bombs"),
-    "straight_flush": N_("straight flushes"),
-    "triple": N_("triples"),
-    "pair": N_("pairs"),
-    "single": N_("singles"),
+
+class Group(StrEnum):
+    """The groups of a grouped hand (理牌), in display order."""
+
+    JOKERS = "jokers"
+    BOMB = "bomb"
+    STRAIGHT_FLUSH = "straight_flush"
+    TRIPLE = "triple"
+    PAIR = "pair"
+    SINGLE = "single"
+    WILD = "wild"
+
+
+GROUP_NAMES: dict[Group, str] = {
+    Group.JOKERS: N_("jokers"),
+    Group.WILD: N_("wildcards"),
+    Group.BOMB: N_("bombs"),
+    Group.STRAIGHT_FLUSH: N_("straight flushes"),
+    Group.TRIPLE: N_("triples"),
+    Group.PAIR: N_("pairs"),
+    Group.SINGLE: N_("singles"),
 }
 
 
@@ -45,51 +61,45 @@ def _straight_flushes(cards: list[Card]) -> list[list[Card]]:
     return found
 
 
-def group_hand(hand: Sequence[Card], level: int) -> list[tuple[str, list[Card]]]:
-    """(group key, cards) in display order; keys are those of :data:`GROUP_NAMES`."""
+def group_hand(hand: Sequence[Card], level: int) -> list[tuple[Group, list[Card]]]:
+    """(group, cards) in display order."""
     wc = wild_code(level)
-    rest = [c for c in hand if c != wc and c < 52]
-    groups: list[tuple[str, list[Card]]] = []
+    rest = [c for c in hand if c != wc and c < SMALL_JOKER]
+    groups: list[tuple[Group, list[Card]]] = []
     jokers = [c for c in hand if c in (SMALL_JOKER, BIG_JOKER)]
     if jokers:
-        groups.append(("jokers", sorted(jokers)))
+        groups.append((Group.JOKERS, sorted(jokers)))
     by_rank = Counter(c >> 2 for c in rest)
     bombs = [r for r, n in by_rank.items() if n >= 4]
     for r in sorted(bombs, key=lambda r: lv(r * 4, level), reverse=True):
-        groups.append(("bomb", level_sorted([c for c in rest if c >> 2 == r], level)))
+        groups.append((Group.BOMB, level_sorted([c for c in rest if c >> 2 == r], level)))
     rest = [c for c in rest if c >> 2 not in bombs]
     for run in _straight_flushes(rest):
-        groups.append(("straight_flush", run))
+        groups.append((Group.STRAIGHT_FLUSH, run))
         for c in run:
             rest.remove(c)
     by_rank = Counter(c >> 2 for c in rest)
-    for size, key in ((3, "triple"), (2, "pair"), (1, "single")):
+    for size, key in ((3, Group.TRIPLE), (2, Group.PAIR), (1, Group.SINGLE)):
         ranks = sorted((r for r, n in by_rank.items() if n == size), key=lambda r: lv(r * 4, level), reverse=True)
         cards = [c for r in ranks for c in level_sorted([x for x in rest if x >> 2 == r], level)]
         if cards:
             groups.append((key, cards))
     wild = [c for c in hand if c == wc]
     if wild:
-        groups.append(("wild", wild))
+        groups.append((Group.WILD, wild))
     return groups
 
 
-def counter_rows(hand: Sequence[Card], events: Sequence[Event], level: int) -> list[tuple[str, int]]:
+def counter_rows(hand: Sequence[Card], events: Sequence[Event], level: int) -> list[tuple[Card | None, str, int]]:
     """记牌器: per rank, high to low at this level, how many cards are neither in the player's hand
-    nor played yet (8 of each rank, 2 of each joker in the 108-card deck)."""
+    nor played yet (8 of each rank, 2 of each joker in the 108-card deck). Rows are (the joker, "", n)
+    for the jokers and (None, the rank as people write it, n) for the ranks."""
     seen = Counter(hand)
     for e in events:
-        if e.type == "play":
+        if isinstance(e, Played):
             seen.update(e.cards)
-    order = ["BJ", "LJ", RANKS[level], *[r for r in reversed(RANKS) if r != RANKS[level]]]
-    rows: list[tuple[str, int]] = []
-    for r in order:
-        if r == "BJ":
-            left = 2 - seen[BIG_JOKER]
-        elif r == "LJ":
-            left = 2 - seen[SMALL_JOKER]
-        else:
-            i = RANKS.index(r)
-            left = 8 - sum(seen[i * 4 + s] for s in range(4))
-        rows.append(("10" if r == "T" else r, left))
+    rows: list[tuple[Card | None, str, int]] = [(BIG_JOKER, "", 2 - seen[BIG_JOKER]),
+                                                (SMALL_JOKER, "", 2 - seen[SMALL_JOKER])]
+    for i in [level, *(r for r in reversed(range(len(RANKS))) if r != level)]:
+        rows.append((None, rank_text(RANKS[i]), 8 - sum(seen[i * 4 + s] for s in range(4))))
     return rows

@@ -16,9 +16,12 @@ from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
 
-from ..core.cards import Card, card_display, wild_code
+from ..core.cards import SMALL_JOKER, Card, suit_of, wild_code
 from ..i18n import N_, Translator
-from .hand import GROUP_NAMES, group_hand, level_sorted
+from ..present import Presenter
+from .hand import GROUP_NAMES, Group, group_hand, level_sorted
+
+RED_SUITS = frozenset({"H", "D"})
 
 
 def translate_bindings(node: DOMNode, tr: Translator) -> None:
@@ -45,13 +48,17 @@ class HandView(Widget, can_focus=True):
     class Submitted(Message):
         """Enter was pressed on the hand."""
 
-    def __init__(self, tr: Translator, *, id: str | None = None) -> None:
+    class Changed(Message):
+        """The selection changed."""
+
+    def __init__(self, tr: Translator, present: Presenter, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.tr = tr
+        self.present = present
         translate_bindings(self, tr)
         self.level = 0
         self.cards: list[Card] = []  # display order
-        self.groups: list[tuple[str, int, int]] = []  # (group key, start, end) when grouped
+        self.groups: list[tuple[Group, int, int]] = []  # (group, start, end) when grouped
         self.grouped = False
         self.cursor = 0
         self.selected: set[int] = set()
@@ -72,10 +79,13 @@ class HandView(Widget, can_focus=True):
         self.selected.clear()
         self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
         self.refresh(layout=True)
+        self.post_message(self.Changed())
 
     def toggle_grouping(self) -> None:
         self.grouped = not self.grouped
+        selected = self.selection()
         self.set_hand(list(self.cards), self.level, self.eligible)
+        self.select_cards(selected)  # the same cards stay selected in the new order
 
     def selection(self) -> list[Card]:
         return [self.cards[i] for i in sorted(self.selected)]
@@ -88,10 +98,12 @@ class HandView(Widget, can_focus=True):
             if i is not None:
                 self.selected.add(i)
         self.refresh()
+        self.post_message(self.Changed())
 
     def clear(self) -> None:
         self.selected.clear()
         self.refresh()
+        self.post_message(self.Changed())
 
     # --- actions ------------------------------------------------------------------------------
     def action_move(self, step: int) -> None:
@@ -115,6 +127,7 @@ class HandView(Widget, can_focus=True):
         else:
             self.selected ^= {self.cursor}
         self.refresh()
+        self.post_message(self.Changed())
 
     def action_submit(self) -> None:
         self.post_message(self.Submitted())
@@ -123,26 +136,31 @@ class HandView(Widget, can_focus=True):
     def _card(self, i: int) -> Text:
         c = self.cards[i]
         wild = c == wild_code(self.level)
-        label = card_display(c) + ("*" if wild else "")
-        style = "bold magenta" if wild else ("red" if c >= 52 or (c & 3) in (1, 3) else "")
+        label = self.present.card(c, self.level)  # ♠10, 小王 / Small Joker; the wildcard starred
+        red = c > SMALL_JOKER or suit_of(c) in RED_SUITS  # the big joker and ♥ ♦ are red
+        style = "bold magenta" if wild else ("red" if red else "")
         if self.eligible is not None and c not in self.eligible:
             style = "dim"
         if i in self.selected:
             style += " reverse"
         if i == self.cursor and self.has_focus:
             style += " underline"
-        return Text(f" {label} ", style=style.strip())
+        # the label and a no-break space carry the style, so a selected card reads as one block and
+        # the line wraps only between cards
+        return Text(label + "\u00a0", style=style.strip()) + Text(" ")
 
     def render(self) -> Text:
         if not self.cards:
             return Text(self.tr.gettext("(no cards)"))
         out = Text()
-        spans = self.groups or [("", 0, len(self.cards))]
-        for n, (key, a, b) in enumerate(spans):
+        if not self.groups:
+            for i in range(len(self.cards)):
+                out.append_text(self._card(i))
+            return out
+        for n, (group, a, b) in enumerate(self.groups):  # grouped: the groups run on, each named
             if n:
-                out.append("\n")
-            if key:
-                out.append(f"{self.tr.gettext(GROUP_NAMES[key])}: ", style="italic")
+                out.append(" │ ", style="dim")
+            out.append(self.tr.gettext(GROUP_NAMES[group]) + self.tr.gettext(": "), style="italic")
             for i in range(a, b):
                 out.append_text(self._card(i))
         return out

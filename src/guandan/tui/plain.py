@@ -3,10 +3,13 @@
 Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; the markers do not):
 
 * events are printed as they happen, one per line;
-* when the human (seat 0) must act, a status block is printed (``hand:`` in RULES.md notation with
-  ``*`` marking wildcards, the play to beat) and then exactly one prompt line starting with ``> ``;
+* the first line names the file the match is saved to;
+* events are told by the game's presenter (``game`` catalogue), seats seen from you (你/下家/对家/上家);
+* when the human (seat 0) must act, a status block is printed (``hand:`` in the notation you type,
+  ``S10`` for ♠10, ``*`` marking wildcards; the play to beat) and then exactly one prompt line starting
+  with ``> ``;
 * one command per input line:
-    - cards, e.g. ``H3 H3 S3`` (``♥3`` and ``10`` forms work too) — play them, or give that card
+    - cards, e.g. ``H3 H3 S10`` (``♥3``, ``ST`` and ``小王`` forms work too) — play them, or give that card
       during tribute (进贡), return (还贡) or the tribute choice;
     - ``pass`` (or ``p``);
     - ``hint`` (``h``) — numbered suggestions with reasons; ``1``, ``2``… then takes one;
@@ -22,20 +25,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..agents.hints import best_actions
-from ..core.deal import Action, Event
+from ..agents.hints import hints
+from ..core.deal import Action
 from ..core.errors import GuandanError
-from ..i18n import N_, Translator
+from ..core.events import Event
+from ..core.vocab import Phase
+from ..i18n import N_, translator
 from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
-from .selection import InputProblem, candidates, parse_tokens, pass_action
-from .session import Session
-from .text import action_text, cards_tokens, combo_text, describe, hint_reason, level_panel, seat_name, table_lines
+from .selection import GIVE_KINDS, InputProblem, candidates, parse_tokens, pass_action
+from .session import Session, display_path
+from .text import counter_entries, level_line, presenter, table_lines, typed_tokens
 
 
 class PlainGame:
-    def __init__(self, session: Session, tr: Translator, out: TextIO) -> None:
+    def __init__(self, session: Session, lang: str, out: TextIO) -> None:
         self.s = session
-        self.tr = tr
+        self.tr = translator("tui", lang)
+        self.present = presenter(lang)
         self.out = out
         self.choices: list[Action] = []  # the last numbered list (hints or readings)
 
@@ -44,30 +50,28 @@ class PlainGame:
 
     def show(self, events: Sequence[Event]) -> None:
         for e in events:
-            for line in describe(e, self.tr):
+            for line in self.present.event(e):
                 self.say(line)
         self.out.flush()
 
     def status(self) -> None:
         _ = self.tr.gettext
-        obs = self.s.observation()
-        d = obs.deal
-        self.say(_("hand ({n}): {cards}").format(n=len(d.hand), cards=cards_tokens(level_sorted(d.hand, d.level), d.level)))
-        if d.phase == "play" and d.top is not None:
+        d = self.s.observation().deal
+        self.say(_("hand ({n}): {cards}").format(n=len(d.hand), cards=typed_tokens(level_sorted(d.hand, d.level), d.level)))
+        if d.phase == Phase.PLAY and d.top is not None:
             seat, cards, combo = d.top
-            self.say(_("to beat: {who}: {cards}  [{combo}]").format(
-                who=seat_name(seat, self.tr), cards=cards_tokens(cards, d.level), combo=combo_text(combo, self.tr)))
+            self.say(_("to beat: {who}: {play}").format(who=self.present.seat(seat), play=self.present.play(cards, combo)))
 
     def prompt(self) -> None:
         _ = self.tr.gettext
         d = self.s.observation().deal
-        options = cards_tokens([a.cards[0] for a in d.legal if a.kind in ("tribute", "return", "choose")], d.level)
-        if d.phase == "tribute":
-            line = _("Tribute (进贡): give one of {cards}").format(cards=options)
-        elif d.phase == "return":
-            line = _("Return (还贡): give one of {cards}").format(cards=options)
-        elif d.phase == "choose":
-            line = _("Choose a tribute card: one of {cards}").format(cards=options)
+        options = typed_tokens(sorted({a.cards[0] for a in d.legal if a.kind in GIVE_KINDS}), d.level)
+        if d.phase == Phase.TRIBUTE:
+            line = _("Tribute: give one of {cards}").format(cards=options)
+        elif d.phase == Phase.RETURN:
+            line = _("Return a card: give one of {cards}").format(cards=options)
+        elif d.phase == Phase.CHOOSE:
+            line = _("Take a tribute card: one of {cards}").format(cards=options)
         elif d.top is None:
             line = _("Your lead: cards, hint, groups, table, counter, quit")
         else:
@@ -83,6 +87,7 @@ class PlainGame:
     def command(self, line: str) -> bool:
         """Handle one input line; True when the human acted (a new decision point follows)."""
         _ = self.tr.gettext
+        p = self.present
         text = line.strip()
         low = text.lower()
         obs = self.s.observation()
@@ -91,21 +96,21 @@ class PlainGame:
         if not text:
             return False
         if low in ("hint", "h"):
-            hints = best_actions(obs, 3, self.s.match.rules)
-            self.numbered([h.action for h in hints],
-                          [f"{action_text(h.action, self.tr)} — {hint_reason(h.action, obs, self.tr)}" for h in hints])
+            found = hints(obs, 3, self.s.rules)
+            self.numbered([h.action for h in found],
+                          [f"{p.action(h.action)} — {p.hint_reason(h.reason)}" for h in found])
             return False
         if low in ("groups", "g"):
-            for key, cards in group_hand(d.hand, d.level):
-                self.say(f"  {_(GROUP_NAMES[key])}: {cards_tokens(cards, d.level)}")
+            for group, cards in group_hand(d.hand, d.level):
+                self.say(f"  {_(GROUP_NAMES[group])}{_(': ')}{typed_tokens(cards, d.level)}")
             return False
         if low in ("table", "t"):
-            for row in [*level_panel(obs, self.tr), *table_lines(obs, self.tr)]:
+            for row in [_(" · ").join(level_line(obs, p, self.tr)), *table_lines(obs, p, self.tr)]:
                 self.say("  " + row)
             return False
         if low in ("counter", "c"):
-            rows = counter_rows(d.hand, d.events, d.level)
-            self.say(_("unseen cards: {rows}").format(rows="  ".join(f"{r}:{n}" for r, n in rows)))
+            entries = counter_entries(counter_rows(d.hand, d.events, d.level), p)
+            self.say(_("unseen cards: {rows}").format(rows="  ".join(entries)))
             return False
         if low.isdigit():
             n = int(low)
@@ -116,11 +121,11 @@ class PlainGame:
             return self.perform(self.choices[n - 1])
         if low in ("pass", "p"):
             return self.perform(pass_action(legal))
-        found = candidates(parse_tokens(text), d.hand, legal, d.level, self.s.rules)
-        if len(found) == 1:
-            return self.perform(found[0])
+        found_actions = candidates(parse_tokens(text), d.hand, legal, d.level, self.s.rules)
+        if len(found_actions) == 1:
+            return self.perform(found_actions[0])
         self.say(_("These cards can be read several ways; choose one:"))
-        self.numbered(found, [combo_text(a.combo, self.tr) for a in found if a.combo is not None])
+        self.numbered(found_actions, [p.combo(a.combo) for a in found_actions if a.combo is not None])
         return False
 
     def perform(self, action: Action) -> bool:
@@ -130,10 +135,12 @@ class PlainGame:
         return True
 
 
-def run_plain(session: Session, tr: Translator, inp: TextIO, out: TextIO) -> int:
+def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO) -> int:
     """Play until the match ends or input stops; saves on every exit. Returns the exit code."""
-    _ = tr.gettext
-    game = PlainGame(session, tr, out)
+    game = PlainGame(session, lang, out)
+    _ = game.tr.gettext
+    if session.save_path is not None:
+        game.say(_("This match is saved to {path}").format(path=display_path(session.save_path)))
     game.show(session.opening)
     fresh = True
     while not session.ended:
@@ -157,7 +164,7 @@ def run_plain(session: Session, tr: Translator, inp: TextIO, out: TextIO) -> int
         try:
             fresh = game.command(line)
         except InputProblem as e:
-            game.say("! " + e.text(tr))
+            game.say("! " + e.text(game.tr, game.present))
         except GuandanError as e:  # an engine refusal: the engine's own words
             game.say("! " + str(e))
     path = session.save()

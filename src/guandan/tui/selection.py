@@ -11,47 +11,61 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..core.cards import Card, card_str, parse_card
+from ..core.cards import Card, parse_card
 from ..core.combos import classify
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.rules import RuleSet
+from ..core.vocab import ActionKind
 from ..i18n import N_, Translator
+from ..present import Presenter
+from .text import typed_tokens
+
+GIVE_KINDS = frozenset({ActionKind.TRIBUTE, ActionKind.RETURN, ActionKind.CHOOSE})  # one card changes hands
+
+
+class Cards(tuple[Card, ...]):
+    """A problem's cards: shown as people write them (``♠10 小王``) by :meth:`InputProblem.text`."""
+
+    __slots__ = ()
 
 
 class InputProblem(GuandanError):
-    """Bad input; ``msgid`` is a catalogue message and ``params`` its format fields."""
+    """Bad input; ``msgid`` is a ``tui`` catalogue message and ``params`` its format fields
+    (:class:`Cards` values are written by the game's presenter)."""
 
     def __init__(self, msgid: str, **params: object) -> None:
-        super().__init__(msgid.format(**params))
+        super().__init__(msgid.format(**{k: typed_tokens(v) if isinstance(v, Cards) else v for k, v in params.items()}))
         self.msgid = msgid
         self.params = params
 
-    def text(self, tr: Translator) -> str:
-        return tr.gettext(self.msgid).format(**self.params)
+    def text(self, tr: Translator, present: Presenter) -> str:
+        fields = {k: present.cards(v) if isinstance(v, Cards) else v for k, v in self.params.items()}
+        return tr.gettext(self.msgid).format(**fields)
 
 
 def parse_tokens(text: str) -> list[Card]:
-    """Cards typed as ``H3 H3 S3`` (RULES.md notation, any case) or ``♥3 小王``; ``*`` is ignored."""
+    """Cards typed as ``H3 H3 S10`` (RULES.md notation, any case, 10 or T) or ``♥3 小王``; ``*`` is ignored."""
     cards: list[Card] = []
-    for token in text.replace(",", " ").split():
+    for token in text.replace(",", " ").replace("，", " ").split():
         token = token.rstrip("*")
-        try:
-            cards.append(parse_card(token))
-        except GuandanError:
+        for attempt in (token, token.upper()):
             try:
-                cards.append(parse_card(token, "display"))
+                cards.append(parse_card(attempt, "display"))
+                break
             except GuandanError:
-                raise InputProblem(N_("Unknown card “{token}” (write cards like H3 S10 LJ BJ)"), token=token) from None
+                continue
+        else:
+            raise InputProblem(N_("Unknown card “{token}” (write cards like H3 S10 LJ BJ)"), token=token)
     return cards
 
 
 def check_in_hand(cards: Sequence[Card], hand: Sequence[Card]) -> None:
     have = Counter(hand)
     need = Counter(cards)
-    lacking = [card_str(c) for c, n in sorted(need.items()) for _ in range(n - have[c]) if n > have[c]]
+    lacking = [c for c, n in sorted(need.items()) for _ in range(n - have[c]) if n > have[c]]
     if lacking:
-        raise InputProblem(N_("Not in your hand: {cards}"), cards=" ".join(lacking))
+        raise InputProblem(N_("Not in your hand: {cards}"), cards=Cards(lacking))
 
 
 def candidates(cards: Sequence[Card], hand: Sequence[Card], legal: Sequence[Action], level: int,
@@ -63,32 +77,62 @@ def candidates(cards: Sequence[Card], hand: Sequence[Card], legal: Sequence[Acti
         raise InputProblem(N_("Select some cards first"))
     check_in_hand(cards, hand)
     kind = legal[0].kind
-    if kind in ("tribute", "return", "choose"):
+    if kind in GIVE_KINDS:
         options = [a for a in legal if a.kind == kind]
         match = [a for a in options if len(cards) == 1 and a.cards == (cards[0],)]
         if not match:
-            raise InputProblem(N_("Give exactly one of: {cards}"),
-                               cards=" ".join(card_str(a.cards[0]) for a in options))
+            raise InputProblem(N_("Give exactly one of: {cards}"), cards=Cards(sorted({a.cards[0] for a in options})))
         return match[:1]
     key = tuple(sorted(cards))
     readings = classify(key, level, rules)
     if not readings:
-        raise InputProblem(N_("{cards} is not a hand type (牌型)"), cards=" ".join(card_str(c) for c in key))
-    plays = {(tuple(sorted(a.cards)), a.combo) for a in legal if a.kind == "play"}
-    legal_readings = [Action("play", legal[0].seat, key, r) for r in readings if (key, r) in plays]
+        raise InputProblem(N_("{cards} is not a hand type"), cards=Cards(key))
+    plays = {(tuple(sorted(a.cards)), a.combo) for a in legal if a.kind == ActionKind.PLAY}
+    legal_readings = [Action(ActionKind.PLAY, legal[0].seat, key, r) for r in readings if (key, r) in plays]
     if not legal_readings:
-        if not any(a.kind == "pass" for a in legal):
-            raise InputProblem(N_("{cards} cannot be played now"), cards=" ".join(card_str(c) for c in key))
-        raise InputProblem(N_("{cards} does not beat the play on the table"), cards=" ".join(card_str(c) for c in key))
+        if not any(a.kind == ActionKind.PASS for a in legal):
+            raise InputProblem(N_("{cards} cannot be played now"), cards=Cards(key))
+        raise InputProblem(N_("{cards} does not beat the play on the table"), cards=Cards(key))
     if not rules.declares:
         return legal_readings[:1]  # 火拼: the strongest reading is taken, nothing to declare
     return legal_readings
 
 
 def pass_action(legal: Sequence[Action]) -> Action:
-    act = next((a for a in legal if a.kind == "pass"), None)
+    act = next((a for a in legal if a.kind == ActionKind.PASS), None)
     if act is None:
-        if legal and legal[0].kind != "play":
+        if legal and legal[0].kind != ActionKind.PLAY:
             raise InputProblem(N_("You cannot pass now: give a card"))
         raise InputProblem(N_("You lead: you cannot pass"))
     return act
+
+
+def describe_selection(cards: Sequence[Card], hand: Sequence[Card], legal: Sequence[Action], level: int,
+                       rules: RuleSet, tr: Translator, present: Presenter) -> str:
+    """The "selected: …" line: the selected cards and what they would be played as, or why they
+    cannot be (not a hand type, does not beat the table, not a card you may give)."""
+    _ = tr.gettext
+    if not cards:
+        return _("Selected: nothing")
+    shown = present.cards(cards, level)
+    if legal and legal[0].kind in GIVE_KINDS:
+        ok = len(cards) == 1 and any(a.cards == (cards[0],) for a in legal)
+        return _("Selected: {cards} — Enter gives it").format(cards=shown) if ok else _(
+            "Selected: {cards} — you must give exactly one of the highlighted cards").format(cards=shown)
+    readings = classify(tuple(sorted(cards)), level, rules)
+    if not readings:
+        return _("Selected: {cards} — not a hand type").format(cards=shown)
+    if not legal:
+        return _("Selected: {cards} — {combo}").format(cards=shown, combo=present.combo(readings[0]))
+    try:
+        found = candidates(cards, hand, legal, level, rules)
+    except InputProblem:
+        names = _(" or ").join(present.combo(r) for r in readings)
+        if not any(a.kind == ActionKind.PASS for a in legal):
+            return _("Selected: {cards} — {combo}, which cannot be played now").format(cards=shown, combo=names)
+        return _("Selected: {cards} — {combo}, which does not beat the play on the table").format(
+            cards=shown, combo=names)
+    names = _(" or ").join(present.combo(a.combo) for a in found if a.combo is not None)
+    if len(found) > 1:
+        return _("Selected: {cards} — plays as {combo} (Enter, then pick a number)").format(cards=shown, combo=names)
+    return _("Selected: {cards} — plays as {combo}").format(cards=shown, combo=names)

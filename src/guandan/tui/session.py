@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ..agents import Agent, agent_names, make_agent
-from ..core.deal import Action, Event
+from ..core.deal import Action
 from ..core.errors import GuandanError
+from ..core.events import DealSettled, Event
 from ..core.match import MatchConfig, MatchObservation, MatchState, new_match
 from ..core.record import dumps, loads, replay
 from ..core.rules import RuleSet
@@ -29,19 +32,50 @@ FALLBACK_TIER = "greedy"
 APP = "guandan play"
 
 
+STRONG_TIERS = ("heuristic", "search")  # may be missing from a slim install: greedy plays instead
+
+
+def play_tiers() -> tuple[str, ...]:
+    """The bot tiers a seat can be given by name (``external`` needs a module:Class spec, so not here)."""
+    return tuple(dict.fromkeys([*(n for n in agent_names() if n != "external"), *STRONG_TIERS]))
+
+
 def resolve_tier(name: str) -> tuple[str, bool]:
     """(tier to use, whether it fell back). The stronger tiers may not be installed yet: then greedy."""
     known = agent_names()
-    if name in known:
+    if name in known and name in play_tiers():
         return name, False
-    if name in ("heuristic", "search"):
+    if name in STRONG_TIERS:
         return FALLBACK_TIER, True
-    raise GuandanError(f"unknown bot tier {name!r}; known: {', '.join(known)}")
+    raise GuandanError(f"unknown bot tier {name!r}; known: {', '.join(play_tiers())}")
 
 
-def default_save_path() -> Path:
+def data_dir() -> Path:
+    """Where `guandan play` keeps its matches: ``$XDG_DATA_HOME/guandan/matches`` (~/.local/share/…)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "guandan" / "last-match.json"
+    return Path(base) / "guandan" / "matches"
+
+
+def default_save_path(seed: int | str, now: datetime | None = None) -> Path:
+    """A file of its own for each match: ``<data dir>/20261201-161000-seed3.json`` (a suffix is added
+    when two matches start in the same second with the same seed), so no game overwrites another."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", str(seed)).strip("-")[:40] or "x"
+    folder = data_dir()
+    path = folder / f"{stamp}-seed{safe}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stamp}-seed{safe}-{n}.json"
+        n += 1
+    return path
+
+
+def display_path(path: Path) -> str:
+    """The path as a person reads it: the home folder written ``~``."""
+    try:
+        return "~/" + path.resolve().relative_to(Path.home().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 @dataclass
@@ -65,9 +99,8 @@ class Session:
         p, _ = resolve_tier(partner)
         o, _ = resolve_tier(opponents)
         match = new_match(rules, seed, config)
-        info = {"index": 0, "level": match.level, "declarer": match.declarer, "levels": list(match.levels)}
         assert match.deal is not None
-        opening = [Event("deal_start", None, info=info), *match.deal.events]
+        opening = [match.deal_start_event(), *match.deal.events]
         return cls(match, ["human", o, p, o], save_path, opening=opening)
 
     @classmethod
@@ -82,22 +115,16 @@ class Session:
         if meta.get("app") != APP or not isinstance(tiers, list) or len(tiers) != 4:
             raise GuandanError(f"{path} is not a match saved by `guandan play` (no seat tiers in its meta)")
         match: MatchState | None = None
-        opening: list[Event] = []
-        for action, events, state in replay(data):
+        for _action, _events, state in replay(data):
             match = state
-            if action is None:
-                opening = list(events)
-            else:
-                opening.extend(events)
         if match is None:
             raise GuandanError(f"{path} holds no deal to resume")
         if match.ended:
             raise GuandanError(f"the match in {path} is already over")
         assert match.deal is not None
         # the current deal's events are shown again so the table can be redrawn
-        current = [e for e in opening if e.type == "deal_start"][-1:]
         return cls(match, [str(t) for t in tiers], save_path or path,
-                   opening=current + list(match.deal.events))
+                   opening=[match.deal_start_event(), *match.deal.events])
 
     # --- queries ------------------------------------------------------------------------------
     @property
@@ -149,7 +176,7 @@ class Session:
 
     def _apply(self, action: Action) -> list[Event]:
         events = self.match.apply(action)
-        if any(e.type == "deal_settled" for e in events):
+        if any(isinstance(e, DealSettled) for e in events):
             self.save()
         return events
 

@@ -1,234 +1,142 @@
-"""Every sentence the terminal client shows, built from the ``tui`` message catalogue.
+"""What the terminal client says beyond the game's own sentences.
 
-Only public facts go in: events (everyone saw them) and the human seat's own observation. The
-Textual app and the plain line mode share these functions so that both say the same thing.
+Events, cards, plays, seats, places and hint reasons are told by :class:`guandan.present.Presenter`
+(gettext domain ``game``), seen from the human seat (你/下家/对家/上家), so the terminal, the web app
+and ``guandan replay`` describe the game the same way. This module only arranges those pieces into
+the client's panels (the table, the level line, the selection line) with the ``tui`` catalogue's own
+UI words. Only public facts go in: events (everyone saw them) and the human seat's own observation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ..core.cards import RANKS, SUIT_SYMBOLS, Card, card_display, card_str, wild_code
-from ..core.combos import Combo
-from ..core.deal import Action, Event
+from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, rank_index, suit_of, wild_code
+from ..core.deal import Action
+from ..core.events import FirstLead, Lead, Passed, Played, RoundWon
 from ..core.match import MatchObservation
-from ..i18n import N_, Translator
+from ..core.vocab import RANKS, ActionKind, Phase
+from ..i18n import Translator
+from ..present import Presenter, rank_text
 
 HUMAN = 0
-
-SEAT_NAMES = (N_("You"), N_("Next opponent"), N_("Partner"), N_("Previous opponent"))
-TEAM_NAMES = (N_("Your team"), N_("Opponents"))
-TYPE_NAMES = {
-    "single": N_("single"),
-    "pair": N_("pair"),
-    "triple": N_("triple"),
-    "full_house": N_("full house"),
-    "straight": N_("straight"),
-    "tube": N_("tube"),
-    "plate": N_("plate"),
-    "pair_run": N_("pair run"),
-    "triple_run": N_("triple run"),
-    "airplane": N_("airplane"),
-    "bomb": N_("bomb"),
-    "straight_flush": N_("straight flush"),
-    "chain_bomb": N_("chain bomb"),
-    "three_jokers": N_("three jokers"),
-    "joker_bomb": N_("four jokers"),
-}
-PLACE_NAMES = {1: N_("1st (头游)"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("last (末游)")}
+PARTNER = (HUMAN + 2) % 4
 
 
-def level_text(level: int) -> str:
-    r = RANKS[level]
-    return "10" if r == "T" else r
+def presenter(lang: str) -> Presenter:
+    """The game's words seen from the human seat: 你, 下家, 对家, 上家."""
+    return Presenter(lang, viewer=HUMAN)
 
 
-def place_name(place: int, tr: Translator) -> str:
-    return tr.gettext(PLACE_NAMES[place])
+def typed_token(code: Card, level: int | None = None) -> str:
+    """A card as the player types it (``H3``, ``S10``, ``LJ``, ``BJ``), ``*`` marking a wildcard (逢人配).
+    The input notation of RULES.md with 10 written out, as :func:`.selection.parse_tokens` reads it."""
+    if code == SMALL_JOKER:
+        return "LJ"
+    if code == BIG_JOKER:
+        return "BJ"
+    suit = suit_of(code)
+    assert suit is not None
+    token = suit + rank_text(RANKS[rank_index(code)])
+    return token + "*" if level is not None and code == wild_code(level) else token
 
 
-def seat_name(seat: int, tr: Translator) -> str:
-    return tr.gettext(SEAT_NAMES[seat])
+def typed_tokens(cards: Sequence[Card], level: int | None = None) -> str:
+    return " ".join(typed_token(c, level) for c in cards)
 
 
-def team_name(team: int, tr: Translator) -> str:
-    return tr.gettext(TEAM_NAMES[team])
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat at the table as the human sees it."""
+
+    seat: int
+    name: str  # 你 / 下家 / 对家 / 上家
+    count: str  # "27 cards" for the human's own hand, the 报牌 count for others, "" when unknown
+    marks: list[str]  # to move, leads (接风), winning the round, its place once out
+    last: str  # its last action this round: the play ("pair 9: ♠9 ♥9"), or "pass"
+    last_cards: str  # the same play as its cards alone, for a narrow place ("♠9 ♥9")
+    to_move: bool
+    winning: bool
 
 
-def card_token(code: Card, level: int) -> str:
-    """The card in RULES.md notation (what the player types), ``*`` marking a wildcard (逢人配)."""
-    return card_str(code) + ("*" if code == wild_code(level) else "")
-
-
-def cards_tokens(cards: Sequence[Card], level: int) -> str:
-    return " ".join(card_token(c, level) for c in cards)
-
-
-def cards_shown(cards: Sequence[Card]) -> str:
-    return " ".join(card_display(c) for c in cards)
-
-
-def combo_text(combo: Combo, tr: Translator) -> str:
-    """E.g. ``pair 9``, ``bomb 9×5``, ``straight flush ♥9`` (``对子 9`` in Chinese)."""
-    _ = tr.gettext
-    name = _(TYPE_NAMES.get(combo.type, combo.type))
-    key = {"LJ": _("small joker"), "BJ": _("big joker"), "JOKERS": "", "T": "10"}.get(combo.key, combo.key)
-    if combo.suit:
-        key = SUIT_SYMBOLS[combo.suit] + key
-    extra = f"×{combo.size}" if combo.type == "bomb" else ""
-    if combo.stars:
-        extra += f" {combo.stars}★"
-    return f"{name} {key}{extra}".rstrip()
-
-
-def action_text(action: Action, tr: Translator) -> str:
-    _ = tr.gettext
-    if action.kind == "pass":
-        return _("pass")
-    body = cards_shown(action.cards)
-    if action.combo is not None:
-        return f"{body}  [{combo_text(action.combo, tr)}]"
-    return body
-
-
-def describe(event: Event, tr: Translator) -> list[str]:
-    """Lines for one public event (some events, e.g. tribute_paid, say nothing)."""
-    _ = tr.gettext
-    info = event.info or {}
-    seat = event.seat
-    who = seat_name(seat, tr) if seat is not None else ""
-    if event.type == "deal_start":
-        declarer = team_name(info["declarer"], tr) if info.get("declarer") is not None else _("none")
-        return [_("=== Deal {n} · level {level} · levels {ours}:{theirs} · declarer {declarer} ===").format(
-            n=info["index"] + 1, level=level_text(info["level"]), ours=level_text(info["levels"][0]),
-            theirs=level_text(info["levels"][1]), declarer=declarer)]
-    if event.type == "first_lead":
-        if event.cards:
-            return [_("First lead: {who} (flipped card {card})").format(who=who, card=card_display(event.cards[0]))]
-        return [_("First lead: {who}").format(who=who)]
-    if event.type == "anti_tribute":
-        names = ", ".join(seat_name(s, tr) for s in info["seats"])
-        return [_("Anti-tribute (抗贡): {who} hold both big jokers; no tribute this deal").format(who=names)]
-    if event.type in ("tribute", "return"):
-        fmt = _("Tribute (进贡): {giver} → {taker}: {card}") if event.type == "tribute" else _(
-            "Return (还贡): {giver} → {taker}: {card}")
-        return [fmt.format(giver=seat_name(a, tr), taker=seat_name(b, tr), card=card_display(c))
-                for a, b, c in info["result"]]
-    if event.type == "lead":
-        return [_("Lead: {who}").format(who=who)]
-    if event.type == "play" and event.combo is not None:
-        return [_("{who}: {cards}  [{combo}]").format(who=who, cards=cards_shown(event.cards),
-                                                     combo=combo_text(event.combo, tr))]
-    if event.type == "pass":
-        return [_("{who}: pass").format(who=who)]
-    if event.type == "report":
-        return [_("Report (报牌): {who}, {n} cards left").format(who=who, n=info["count"])]
-    if event.type == "out":
-        return [_("Out: {who}, {place}").format(who=who, place=place_name(info["place"], tr))]
-    if event.type == "round_won":
-        if info.get("jiefeng"):
-            return [_("Jiefeng (接风): the lead passes to {who}").format(who=seat_name(info["leader"], tr))]
-        return []
-    if event.type == "deal_settled":
-        return deal_summary(info, tr)
-    if event.type == "match_over":
-        w = info["winner"]
-        head = _("Match over. Winners: {team}!").format(team=team_name(w, tr)) if w is not None else _(
-            "Match over: no winner (deal limit)")
-        return [head, _("Final levels {ours}:{theirs} after {n} deals").format(
-            ours=level_text(info["levels"][0]), theirs=level_text(info["levels"][1]), n=info["deals"])]
-    return []
-
-
-def deal_summary(info: dict[str, object], tr: Translator) -> list[str]:
-    """The end-of-deal summary: finishing order, result (1-2 / 1-3 / 1-4), levels gained, new levels."""
-    _ = tr.gettext
-    finish = info["finish"]
-    levels = info["levels"]
-    assert isinstance(finish, list) and isinstance(levels, list)
-    order = ", ".join(f"{place_name(i + 1, tr)} {seat_name(s, tr)}" for i, s in enumerate(finish))
-    winner = finish[0] % 2
-    return [
-        _("--- Deal over: {order}").format(order=order),
-        _("Winners: {team}, {result}: +{up} levels · levels now {ours}:{theirs}").format(
-            team=team_name(winner, tr), result=info["result"], up=info["upgrade"],
-            ours=level_text(levels[0]), theirs=level_text(levels[1])),
-    ]
-
-
-def level_panel(obs: MatchObservation, tr: Translator) -> list[str]:
-    """Both teams' levels, the declarer (庄), the deal's level, A attempts."""
-    _ = tr.gettext
-    declarer = team_name(obs.declarer, tr) if obs.declarer is not None else _("none")
-    lines = [
-        _("Deal {n} · playing level {level}").format(n=obs.deal_index + 1, level=level_text(obs.deal.level)),
-        _("{team}: {level}").format(team=team_name(0, tr), level=level_text(obs.levels[0])),
-        _("{team}: {level}").format(team=team_name(1, tr), level=level_text(obs.levels[1])),
-        _("Declarer (庄): {team}").format(team=declarer),
-    ]
-    for team in (0, 1):
-        if obs.levels[team] == 12:
-            lines.append(_("{team}: A attempts failed {n}").format(team=team_name(team, tr), n=obs.a_failures[team]))
-    return lines
-
-
-def hint_reason(action: Action, obs: MatchObservation, tr: Translator) -> str:
-    """Why a hinted action is good, in the categories the hint ranking uses."""
-    _ = tr.gettext
-    if action.kind == "pass":
-        top = obs.deal.top
-        if top is not None and top[0] == (HUMAN + 2) % 4:
-            return _("let your partner win the round")
-        return _("keep your cards")
-    if action.kind == "tribute":
-        return _("tribute: the highest card is forced")
-    if action.kind == "choose":
-        return _("take the higher tribute card")
-    if action.kind == "return":
-        return _("return your least useful card")
-    assert action.combo is not None
-    if len(action.cards) == len(obs.deal.hand):
-        return _("go out")
-    if action.combo.is_bomb:
-        return _("bomb to take the lead")
-    if obs.deal.top is None:
-        return _("lead low")
-    return _("the smallest play that beats")
-
-
-def table_lines(obs: MatchObservation, tr: Translator) -> list[str]:
-    """The table: per seat its public card count (own, or 报牌), its last action this round, its place
-    if out; who leads the round (接风 marked), who is winning it, whose turn it is."""
+def seat_infos(obs: MatchObservation, p: Presenter, tr: Translator) -> list[SeatInfo]:
+    """Per seat: its public card count (own, or 报牌), its last action this round, its place if out;
+    who leads the round (接风 marked), who is winning it, whose turn it is."""
     _ = tr.gettext
     d = obs.deal
-    last: dict[int, str] = {}
+    last: dict[int, tuple[str, str]] = {}
     leader: int | None = None
     jiefeng = False
     for e in d.events:
-        info = e.info or {}
-        if e.type in ("first_lead", "lead"):
-            leader, jiefeng, last = e.seat, False, {}
-        elif e.type == "round_won":
-            leader, jiefeng, last = info["leader"], bool(info.get("jiefeng")), {}
-        elif e.type == "play" and e.combo is not None and e.seat is not None:
-            last[e.seat] = f"{cards_shown(e.cards)}  [{combo_text(e.combo, tr)}]"
-        elif e.type == "pass" and e.seat is not None:
-            last[e.seat] = _("pass")
+        match e:
+            case FirstLead(leader=s) | Lead(leader=s):
+                leader, jiefeng, last = s, False, {}
+            case RoundWon(leader=s, jiefeng=j):
+                leader, jiefeng, last = s, j, {}
+            case Played(player=s, cards=cards, combo=combo):
+                last[s] = (p.play(cards, combo), p.cards(cards))
+            case Passed(player=s):
+                text = p.action(Action(ActionKind.PASS, s))
+                last[s] = (text, text)
     top_seat = d.top[0] if d.top is not None else None
-    lines = []
+    counts = d.public_counts
+    out: list[SeatInfo] = []
     for seat in range(4):
         marks = []
         if d.to_move == seat:
-            marks.append(_("to move"))
-        if seat == leader and d.phase == "play":
-            marks.append(_("leads (接风)") if jiefeng else _("leads"))
+            marks.append(_("to play"))
+        if seat == leader and d.phase == Phase.PLAY:
+            marks.append(_("leads after jiefeng") if jiefeng else _("leads"))
         if seat == top_seat:
-            marks.append(_("winning the round"))
+            marks.append(_("winning"))
         if seat in d.finish:
-            marks.append(place_name(d.finish.index(seat) + 1, tr))
-        count = d.public_counts.get(seat)
-        n = str(count) if count is not None else "?"
-        tail = f"  ({', '.join(marks)})" if marks else ""
-        lines.append(_("{who} [{n} cards]: {last}").format(who=seat_name(seat, tr), n=n, last=last.get(seat, "")).rstrip()
-                     + tail)
+            marks.append(p.place(d.finish.index(seat) + 1))
+        n = counts.get(seat)
+        count = "" if n is None else tr.ngettext("{n} card", "{n} cards", n).format(n=n)
+        play, shown = last.get(seat, ("", ""))
+        out.append(SeatInfo(seat, p.seat(seat), count, marks, play, shown, d.to_move == seat, seat == top_seat))
+    return out
+
+
+def table_lines(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]:
+    """The table as lines (plain mode): ``Partner · 9 cards · winning the round: pair 9: ♠9 ♥9``."""
+    _ = tr.gettext
+    lines = []
+    for s in seat_infos(obs, p, tr):
+        head = _(" · ").join([s.name, *([s.count] if s.count else []), *s.marks])
+        lines.append(_("{seat}: {last}").format(seat=head, last=s.last) if s.last else head)
     return lines
+
+
+def level_line(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]:
+    """``Deal 5 · playing 2``, ``Your team 5 : Opponents A``, ``declarer: Opponents`` and any A attempts."""
+    _ = tr.gettext
+    declarer = p.team(obs.declarer) if obs.declarer is not None else _("no declarer yet")
+    parts = [
+        _("Deal {n} · playing {level}").format(n=obs.deal_index + 1, level=p.level(obs.deal.level)),
+        _("{us} {a} : {them} {b}").format(us=p.team(HUMAN % 2), a=p.level(obs.levels[HUMAN % 2]),
+                                          them=p.team(1 - HUMAN % 2), b=p.level(obs.levels[1 - HUMAN % 2])),
+        _("declarer: {team}").format(team=declarer),
+    ]
+    for team in (0, 1):
+        if obs.levels[team] == RANKS.index("A") and obs.a_failures[team]:
+            parts.append(tr.ngettext("{team} failed at A {n} time", "{team} failed at A {n} times",
+                                     obs.a_failures[team]).format(team=p.team(team), n=obs.a_failures[team]))
+    return parts
+
+
+def counter_entries(rows: Sequence[tuple[Card | None, str, int]], p: Presenter) -> list[str]:
+    """The card counter (记牌器) rows as ``大王×1``, ``K×8``, ``10×5``: how many are still unseen."""
+    return [f"{p.card(c) if c is not None else label}×{n}" for c, label, n in rows]
+
+
+def counter_lines(rows: Sequence[tuple[Card | None, str, int]], p: Presenter, width: int = 4) -> list[str]:
+    """The counter as a panel: both jokers on the first line, then ``width`` ranks a line, aligned."""
+    entries = counter_entries(rows, p)
+    jokers, ranks = entries[:2], [e.rjust(5) for e in entries[2:]]
+    return ["  ".join(jokers), *(" ".join(ranks[i:i + width]).rstrip() for i in range(0, len(ranks), width))]
+
+
+__all__ = ["HUMAN", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "level_line", "presenter", "seat_infos",
+           "table_lines", "typed_token", "typed_tokens"]
