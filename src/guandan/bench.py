@@ -19,6 +19,7 @@ from .core.combos import _classify_codes
 from .core.deal import new_deal
 from .core.moves import legal_moves
 from .core.rules import PRESET_NAMES, preset
+from .core.vocab import ActionKind, MoveMode, Phase
 
 app = typer.Typer(help="Benchmarks (fixed seeds, one core).", no_args_is_help=True)
 
@@ -42,7 +43,7 @@ def movegen_figures(preset_name: str = "competition", hands: int = 500, seed: in
     rng = random.Random(seed)
     sample = _hands(rng, hands)
     out: dict[str, Any] = {"preset": preset_name, "hands": hands, "seed": seed}
-    for mode in ("complete", "canonical"):
+    for mode in MoveMode:
         times, counts = [], []
         for hand, level in sample:
             t0 = time.process_time()
@@ -56,7 +57,7 @@ def movegen_figures(preset_name: str = "competition", hands: int = 500, seed: in
     follow = []
     for i, (hand, level) in enumerate(sample):
         other, _ = sample[(i + 1) % len(sample)]
-        leads = [m for m in legal_moves(other, None, level, rules, "canonical")]
+        leads = [m for m in legal_moves(other, None, level, rules, MoveMode.CANONICAL)]
         top = rng.choice(leads).combo
         t0 = time.process_time()
         legal_moves(hand, top, level, rules)
@@ -77,7 +78,7 @@ def movegen_figures(preset_name: str = "competition", hands: int = 500, seed: in
 def deals_figures(preset_name: str = "competition", deals: int = 100, seed: int = 1) -> dict[str, Any]:
     rules = preset(preset_name)
     out: dict[str, Any] = {"preset": preset_name, "deals": deals, "seed": seed}
-    for mode in ("complete", "canonical"):
+    for mode in MoveMode:
         rng = random.Random(seed)
         prev = None
         level = 0
@@ -86,7 +87,7 @@ def deals_figures(preset_name: str = "competition", deals: int = 100, seed: int 
         for _ in range(deals):
             state = new_deal(rules, rng, level, prev, move_mode=mode)
             while not state.over:
-                if state.phase == "play":
+                if state.phase == Phase.PLAY:
                     state.apply_move(rng.choice(state.legal_moves()))
                 else:
                     state.apply(rng.choice(state.legal_actions()))
@@ -118,7 +119,7 @@ def search_positions(preset_name: str, count: int, seed: int) -> list[tuple[int,
             seat = m.to_move
             assert seat is not None
             obs, legal = m.observation(seat), m.legal_actions()
-            if legal[0].kind in ("play", "pass") and len(legal) >= 3:
+            if legal[0].kind in (ActionKind.PLAY, ActionKind.PASS) and len(legal) >= 3:
                 n += 1
                 if n % 2:
                     out.append((seat, obs, legal))

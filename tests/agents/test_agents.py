@@ -15,6 +15,7 @@ from guandan.agents.search import SearchAgent
 from guandan.agents.worlds import sample_hands, tracker_from
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import PRESET_NAMES, preset
+from guandan.core.vocab import ComboType, MoveMode
 
 TIERS = ["random", "greedy", "heuristic", "search"]
 
@@ -33,7 +34,7 @@ def test_no_illegal_action_from_random_states(preset_name: str) -> None:
     for deal in range(2):
         prev = None if deal == 0 else tuple(rng.sample(range(4), 4))
         cfg = MatchConfig(max_deals=1, start_prev_finish=prev, start_declarer=None if prev is None else prev[0] % 2,
-                          first_leader=None if prev else rng.randrange(4), move_mode="canonical")
+                          first_leader=None if prev else rng.randrange(4), move_mode=MoveMode.CANONICAL)
         m = new_match(rules, f"p{preset_name}{deal}", cfg)
         tiers = [_agent(TIERS[(deal + s) % 4], deal * 4 + s) for s in range(4)]
         for s, a in enumerate(tiers):
@@ -74,7 +75,7 @@ def test_decomposition_prefers_fewer_plays() -> None:
     dec = Decomposer(rules, 12)  # level A: the 2s are ordinary
     d = dec(parse_cards("S3 H4 C5 D6 S7 S9 H9 C9 DJ SJ"))
     types = sorted(u.type for u in d.units)
-    assert types == ["full_house", "straight"]
+    assert types == [ComboType.FULL_HOUSE, ComboType.STRAIGHT]
     assert d.plays == 2
 
 

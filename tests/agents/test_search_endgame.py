@@ -17,6 +17,7 @@ from guandan.core.combos import classify
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import PRESET_NAMES, preset
 from guandan.core.turns import TurnTracker
+from guandan.core.vocab import ComboType, MoveMode
 
 LEVEL = 0  # level 2: no card below is a level card or wildcard
 
@@ -105,7 +106,7 @@ def test_pass_evidence_worlds_still_match_every_public_fact() -> None:
     know = read(obs)
     evidence = pass_evidence(obs.deal)
     assert evidence, "60 heuristic moves include passes on an opponent's single or pair"
-    assert all(s != seat and top.type in ("single", "pair") for s, top in evidence)
+    assert all(s != seat and top.type in (ComboType.SINGLE, ComboType.PAIR) for s, top in evidence)
     truth = m.deal.hands  # type: ignore[attr-defined]
     rng = random.Random(3)
     for _ in range(20):
@@ -148,7 +149,7 @@ def test_rejection_prefers_worlds_consistent_with_the_passes() -> None:
 
 def _play_to_endgame(preset_name: str, seed: str) -> tuple[object, list[SearchAgent]]:
     rules = preset(preset_name)
-    m = new_match(rules, seed, MatchConfig(max_deals=1, first_leader=0, move_mode="canonical"))
+    m = new_match(rules, seed, MatchConfig(max_deals=1, first_leader=0, move_mode=MoveMode.CANONICAL))
     agents = [SearchAgent(s, None, max_worlds=2) for s in range(4)]
     for s, a in enumerate(agents):
         a.reset(s, rules)

@@ -10,6 +10,7 @@ from guandan.core.combos import PAIR, SINGLE, classify
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
 from guandan.core.turns import TurnTracker
+from guandan.core.vocab import ActionKind
 
 LEVEL = 0  # level 2: none of the cards below is a level card or a wildcard
 RULES = preset("competition")
@@ -120,7 +121,7 @@ def test_settling_stops_early_and_still_chooses_legally() -> None:
         seat = m.to_move
         assert seat is not None
         obs, legal = m.observation(seat), m.legal_actions()
-        if legal[0].kind in ("play", "pass") and len(legal) > 2:
+        if legal[0].kind in (ActionKind.PLAY, ActionKind.PASS) and len(legal) > 2:
             agent = SearchAgent(3, None, max_worlds=200)
             agent.reset(seat, RULES)
             assert agent.choose(obs, legal) in legal

@@ -16,6 +16,7 @@ from guandan.cli import _mount, app
 from guandan.core.errors import GuandanError
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
+from guandan.core.vocab import ActionKind
 
 
 def test_options_reach_the_agent() -> None:
@@ -75,7 +76,7 @@ def test_the_prior_option_changes_what_search_chooses() -> None:
     while (seat := m.to_move) is not None:
         obs, legal = m.observation(seat), m.legal_actions()
         choice = players[seat].choose(obs, legal)
-        if seat == 0 and legal[0].kind in ("play", "pass"):
+        if seat == 0 and legal[0].kind in (ActionKind.PLAY, ActionKind.PASS):
             decisions += 1
             assert trusting.choose(obs, legal) == choice
             differ += bold.choose(obs, legal) != choice

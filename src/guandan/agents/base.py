@@ -3,6 +3,8 @@
 An agent receives its seat's :class:`MatchObservation` (the only view of hidden information) and
 the legal actions, and returns one of them — for play, tribute and return alike. Agents are
 deterministic for a given seed; ``time_budget`` (seconds per decision) bounds the thinking ones.
+An agent that overrides :meth:`Agent.on_events` also hears every action's public events, again with
+nothing but its own observation.
 """
 
 from __future__ import annotations
@@ -14,10 +16,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .. import plugins
+from ..core.cards import Card
 from ..core.deal import Action
 from ..core.errors import GuandanError
+from ..core.events import Event
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
+
+Shown = tuple[tuple[Card, ...], ...]
+"""The cards each seat still held when a deal ended (empty for seats that went out)."""
 
 
 class Agent(ABC):
@@ -41,6 +48,14 @@ class Agent(ABC):
     @abstractmethod
     def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
         """Return one of ``legal``."""
+
+    def on_events(self, events: Sequence[Event], obs: MatchObservation, shown: Shown = ()) -> None:  # noqa: B027
+        """Optional host hook (``run_match`` calls it only where a subclass overrides it), after every
+        action: that action's public ``events`` in order, and this agent's own observation after them
+        (``match.observation(self.seat)`` — never the match state, never another seat's hand).
+
+        ``shown``: when a deal ended among ``events``, the cards each seat (0…3) still held at its end,
+        public from that moment (the 2020 protocol's ``restCards``); empty otherwise."""
 
     def close(self) -> None:  # noqa: B027 - optional hook, not abstract
         """Release resources (external processes); a no-op for in-process bots."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..core.cards import BIG_JOKER, Card, physical_deck
 from ..core.combos import Combo
+from ..core.events import AntiTribute, CardsReturned, Lead, Passed, Played, RoundWon, TributeGiven
 from ..core.match import MatchObservation
 
 FULL_DECK: Counter[Card] = Counter(pc.code for pc in physical_deck())
@@ -40,27 +41,26 @@ def read(obs: MatchObservation) -> Knowledge:
     declined: list[list[Combo]] = [[], [], [], []]
     top: Combo | None = None
     for e in deal.events:
-        info = e.info or {}
-        if e.type in ("tribute", "return"):
-            for frm, to, card in info.get("result", []):
-                counts[frm] -= 1
-                counts[to] += 1
-                if known[frm][card]:
-                    known[frm][card] -= 1
-                known[to][card] += 1
-        elif e.type == "anti_tribute":
-            for s in info.get("seats", []):
+        if isinstance(e, (TributeGiven, CardsReturned)):
+            for t in e.transfers:
+                counts[t.giver] -= 1
+                counts[t.receiver] += 1
+                if known[t.giver][t.card]:
+                    known[t.giver][t.card] -= 1
+                known[t.receiver][t.card] += 1
+        elif isinstance(e, AntiTribute):
+            for s in e.seats:
                 known[s][BIG_JOKER] += 1
-        elif e.type == "play" and e.seat is not None:
-            counts[e.seat] -= len(e.cards)
+        elif isinstance(e, Played):
+            counts[e.player] -= len(e.cards)
             played.update(e.cards)
             for c in e.cards:
-                if known[e.seat][c]:
-                    known[e.seat][c] -= 1
+                if known[e.player][c]:
+                    known[e.player][c] -= 1
             top = e.combo
-        elif e.type == "pass" and e.seat is not None and top is not None:
-            declined[e.seat].append(top)
-        elif e.type in ("round_won", "lead"):
+        elif isinstance(e, Passed) and top is not None:
+            declined[e.player].append(top)
+        elif isinstance(e, (RoundWon, Lead)):
             top = None
     counts[seat] = len(deal.hand)
     unseen = FULL_DECK - Counter(deal.hand) - played

@@ -34,6 +34,7 @@ from ..core.combos import (
     make_combo,
 )
 from ..core.rules import RuleSet
+from ..core.vocab import BombOrder
 
 PLAY_COST = 10.0  # one more play (手) to get rid of
 NODE_LIMIT = 300  # branch-and-bound nodes per decomposition: bounds the time, not the quality much
@@ -222,7 +223,7 @@ class Decomposer:
         self.node_limit = node_limit
         self.rules = rules
         self.level = level
-        self.stars = rules.bomb_order == "stars"
+        self.stars = rules.bomb_order == BombOrder.STARS
         self.templates = _templates(rules)
         self.values = [rank_value(r, level) for r in range(13)]
         self.wc = wild_code(level)

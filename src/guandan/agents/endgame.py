@@ -21,6 +21,7 @@ from ..core.combos import Combo
 from ..core.moves import Move, legal_moves
 from ..core.rules import RuleSet
 from ..core.turns import TurnTracker
+from ..core.vocab import MoveMode
 from .worlds import level_points
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -62,7 +63,7 @@ class EndgameSolver:
         key = (hand, top)
         moves = self._moves.get(key)
         if moves is None:
-            moves = legal_moves(hand, top, self.level, self.rules, mode="canonical")
+            moves = legal_moves(hand, top, self.level, self.rules, mode=MoveMode.CANONICAL)
             # Going out first, then plays that shed more cards, pass last: good moves early prune most.
             moves.sort(key=lambda m: (m.combo is None, -len(m.cards)))
             self._moves[key] = moves

@@ -12,6 +12,7 @@ from ..core.cards import lv
 from ..core.deal import Action
 from ..core.match import MatchObservation
 from ..core.tribute import partner
+from ..core.vocab import ActionKind
 from .base import Agent, register
 
 DANGER = 6  # an opponent with this many cards or fewer is worth a bomb
@@ -28,12 +29,12 @@ class GreedyAgent(Agent):
     def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
         first = legal[0]
         level = obs.deal.level
-        if first.kind == "tribute":
+        if first.kind == ActionKind.TRIBUTE:
             return first
-        if first.kind in ("return", "choose"):
+        if first.kind in (ActionKind.RETURN, ActionKind.CHOOSE):
             return min(legal, key=lambda a: (lv(a.cards[0], level), a.cards[0]))
-        plays = [a for a in legal if a.kind == "play"]
-        passing = next((a for a in legal if a.kind == "pass"), None)
+        plays = [a for a in legal if a.kind == ActionKind.PLAY]
+        passing = next((a for a in legal if a.kind == ActionKind.PASS), None)
         if not plays:
             assert passing is not None
             return passing

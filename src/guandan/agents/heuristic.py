@@ -16,6 +16,7 @@ from ..core.cards import Card, lv, wild_code
 from ..core.deal import Action
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
+from ..core.vocab import ActionKind
 from .base import Agent, register
 from .counting import read
 from .decompose import Decomposer, Decomposition, Unit
@@ -42,7 +43,7 @@ def find_action(unit: Unit, legal: Sequence[Action], level: int) -> Action | Non
     wilds = cards.count(wc)
     same_combo = None
     for a in legal:
-        if a.kind != "play":
+        if a.kind != ActionKind.PLAY:
             continue
         if a.cards == cards:
             if a.combo == unit.combo:
@@ -86,9 +87,9 @@ class HeuristicAgent(Agent):
         if self.rules is None:
             raise RuntimeError("the agent needs reset(seat, rules) before choose()")
         first = legal[0]
-        if first.kind in ("tribute", "return"):
+        if first.kind in (ActionKind.TRIBUTE, ActionKind.RETURN):
             return self._keep_best(obs, legal, k)
-        if first.kind == "choose":
+        if first.kind == ActionKind.CHOOSE:
             best = sorted(legal, key=lambda a: -lv(a.cards[0], obs.deal.level))
             return [Scored(a, 0.0, "选贡 take the higher tribute card") for a in best[:k]]
         return self._play(obs, legal, k)
@@ -96,7 +97,7 @@ class HeuristicAgent(Agent):
     def _keep_best(self, obs: MatchObservation, legal: Sequence[Action], k: int) -> list[Scored]:
         dec = self.decomposer(obs.deal.level)
         hand = list(obs.deal.hand)
-        word = "进贡 tribute" if legal[0].kind == "tribute" else "还贡 return"
+        word = "进贡 tribute" if legal[0].kind == ActionKind.TRIBUTE else "还贡 return"
         scored = []
         for a in legal:
             rest = remove_cards(hand, a.cards)
@@ -125,8 +126,8 @@ class HeuristicAgent(Agent):
                 seen.add(a)
                 out.append(Scored(a, score, reason))
 
-        plays = [a for a in legal if a.kind == "play"]
-        passing = next((a for a in legal if a.kind == "pass"), None)
+        plays = [a for a in legal if a.kind == ActionKind.PLAY]
+        passing = next((a for a in legal if a.kind == ActionKind.PASS), None)
         for a in plays:
             if len(a.cards) == len(hand):
                 add(a, 100.0, "出完 go out")
@@ -164,7 +165,7 @@ class HeuristicAgent(Agent):
         level = obs.deal.level
         hand = list(obs.deal.hand)
         mate = partner_of(t.seat)
-        plays = [a for a in legal if a.kind == "play" and a.combo is not None]
+        plays = [a for a in legal if a.kind == ActionKind.PLAY and a.combo is not None]
         normal = [a for a in plays if a.combo is not None and not a.combo.is_bomb]
         if t.owner == mate and passing is not None:
             add(passing, 50.0, "让队友走 partner is winning the round")

@@ -1,51 +1,110 @@
-"""Hints (提示): the top-k actions for a seat, each with a short reason, for the terminal client,
-the web app and game review. Ranks with the strongest available tier's own preference order."""
+"""Hints (提示): the top-k actions for a seat, each with the reason it is suggested, for the terminal
+client, the web app and game review. Ranks with the strongest available tier's own preference order.
+
+A hint's :class:`HintReason` is a fact about the action in the seat's situation, worked out from the
+observation and the action alone (:func:`reason_for`), never from where the ranking put it: a pair of
+level cards that beats the top is :attr:`HintReason.BEAT`, not :attr:`HintReason.BEAT_SMALLEST`, when a
+pair of 6s beats it too.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ..core.cards import lv
+from ..core.combos import Combo
 from ..core.deal import Action
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet, preset
 from ..core.tribute import partner
+from ..core.vocab import ActionKind
 from ..names import combo_name
+
+
+class HintReason(StrEnum):
+    """Why a hinted action is suggested; each is true of the action it labels."""
+
+    GO_OUT = "go_out"  # 出完: plays the last cards in hand
+    BOMB = "bomb"  # 炸: a bomb, to take the round or the lead
+    LEAD_LOW = "lead_low"  # 领出: a lead of the hand's lowest play of its kind (combo type and size)
+    LEAD = "lead"  # any other lead
+    BEAT_SMALLEST = "beat_smallest"  # 管上: the lowest-valued non-bomb play of its type that beats the top
+    BEAT = "beat"  # beats the top otherwise (a higher play of the type)
+    LET_PARTNER_WIN = "let_partner_win"  # 让队友走: pass while the partner holds the top
+    PASS = "pass"  # 不要: any other pass
+    TRIBUTE_FORCED = "tribute_forced"  # 进贡: the tribute is the highest card, by rule
+    CHOOSE_HIGHER = "choose_higher"  # 选贡: a tribute card at least as high as the other (they are equal)
+    RETURN = "return"  # 还贡: give a card back
+
+
+_TEXT: dict[HintReason, str] = {
+    HintReason.GO_OUT: "出完 go out",
+    HintReason.BOMB: "炸 bomb to take the lead",
+    HintReason.LEAD_LOW: "领出 lead your lowest",
+    HintReason.LEAD: "领出 lead",
+    HintReason.BEAT_SMALLEST: "管上 the smallest play that beats",
+    HintReason.BEAT: "管上 beat",
+    HintReason.LET_PARTNER_WIN: "让队友走 partner is winning the round",
+    HintReason.PASS: "不要 keep your cards",
+    HintReason.TRIBUTE_FORCED: "进贡 the highest card is forced",
+    HintReason.CHOOSE_HIGHER: "选贡 take the higher tribute card",
+    HintReason.RETURN: "还贡 return a card",
+}
 
 
 @dataclass(frozen=True)
 class Hint:
     action: Action
-    reason: str  # short, bilingual
+    reason: HintReason
+
+    @property
+    def text(self) -> str:
+        """The reason in short bilingual words, with the play's name where there is one."""
+        words = _TEXT[self.reason]
+        return f"{words}: {combo_name(self.action.combo)}" if self.action.combo is not None else words
 
 
-def _reason(action: Action, obs: MatchObservation) -> str:
-    if action.kind == "pass":
-        top = obs.deal.top
-        if top is not None and top[0] == partner(obs.deal.seat):
-            return "让队友走 partner is winning the round"
-        return "不要 keep your cards"
-    if action.kind == "tribute":
-        return "进贡 the highest card is forced"
-    if action.kind == "return":
-        return "还贡 return your least useful card"
-    assert action.combo is not None
-    if len(action.cards) == len(obs.deal.hand):
-        return f"出完 go out with {combo_name(action.combo)}"
-    if action.combo.is_bomb:
-        return f"炸 bomb to take the lead: {combo_name(action.combo)}"
-    if obs.deal.top is None:
-        return f"领出 lead low: {combo_name(action.combo)}"
-    return f"管上 smallest play that beats: {combo_name(action.combo)}"
+def _plays_of_kind(legal: Sequence[Action], combo: Combo) -> list[Combo]:
+    """The non-bomb combos in ``legal`` of ``combo``'s type and size."""
+    return [a.combo for a in legal if a.kind == ActionKind.PLAY and a.combo is not None and not a.combo.is_bomb
+            and a.combo.type == combo.type and a.combo.size == combo.size]
 
 
-def best_actions(obs: MatchObservation, k: int = 3, rules: RuleSet | None = None,
-                 legal: Sequence[Action] | None = None) -> list[Hint]:
-    """Up to ``k`` distinct suggestions, best first: the heuristic tier's own ranking (its hand
-    decomposition, partnership and bomb rules), with its reason. ``legal`` defaults to the actions
-    the observation offers (none unless the seat is to move); ``rules`` to the competition preset,
-    whose hand types every preset shares. Suggestions are always from ``legal``."""
+def reason_for(action: Action, obs: MatchObservation, legal: Sequence[Action] | None = None) -> HintReason:
+    """What ``action`` does for ``obs``'s seat, judged against the legal actions (``legal``, by default
+    the observation's): whether it goes out, bombs, is the lowest lead or the smallest beat of its kind."""
+    deal = obs.deal
+    legal = deal.legal if legal is None else legal
+    kind = action.kind
+    if kind == ActionKind.TRIBUTE:
+        return HintReason.TRIBUTE_FORCED
+    if kind == ActionKind.CHOOSE:
+        return HintReason.CHOOSE_HIGHER  # the two cards to choose from are of equal rank (winners_choose)
+    if kind == ActionKind.RETURN:
+        return HintReason.RETURN
+    if kind == ActionKind.PASS:
+        top = deal.top
+        return HintReason.LET_PARTNER_WIN if top is not None and top[0] == partner(deal.seat) else HintReason.PASS
+    combo = action.combo
+    assert combo is not None
+    if len(action.cards) == len(deal.hand):
+        return HintReason.GO_OUT
+    if combo.is_bomb:
+        return HintReason.BOMB
+    lowest = min(c.value for c in _plays_of_kind(legal, combo) or [combo])
+    if deal.top is None:
+        return HintReason.LEAD_LOW if combo.value <= lowest else HintReason.LEAD
+    return HintReason.BEAT_SMALLEST if combo.value <= lowest else HintReason.BEAT
+
+
+def hints(obs: MatchObservation, k: int = 3, rules: RuleSet | None = None,
+          legal: Sequence[Action] | None = None) -> list[Hint]:
+    """Up to ``k`` distinct suggestions, best first, each with its true reason: the heuristic tier's
+    own ranking (its hand decomposition, partnership and bomb rules). ``legal`` defaults to the
+    actions the observation offers (none unless the seat is to move); ``rules`` to the competition
+    preset, whose hand types every preset shares. Suggestions are always from ``legal``."""
     legal = obs.deal.legal if legal is None else legal
     if not legal or k <= 0:
         return []
@@ -53,7 +112,11 @@ def best_actions(obs: MatchObservation, k: int = 3, rules: RuleSet | None = None
 
     agent = HeuristicAgent(0)
     agent.reset(obs.deal.seat, rules or preset("competition"))
-    return [Hint(s.action, s.reason) for s in agent.ranked(obs, legal, k)]
+    return [Hint(s.action, reason_for(s.action, obs, legal)) for s in agent.ranked(obs, legal, k)]
+
+
+best_actions = hints
+"""The name the terminal client and the server call :func:`hints` by."""
 
 
 def simple_rank(obs: MatchObservation, legal: Sequence[Action], k: int = 3) -> list[Hint]:
@@ -62,9 +125,9 @@ def simple_rank(obs: MatchObservation, legal: Sequence[Action], k: int = 3) -> l
     hand_size = len(obs.deal.hand)
 
     def rank(a: Action) -> tuple[int, int, int]:
-        if a.kind in ("tribute", "return", "choose"):
+        if a.kind in (ActionKind.TRIBUTE, ActionKind.RETURN, ActionKind.CHOOSE):
             return (0, lv(a.cards[0], level), 0)
-        if a.kind == "pass":
+        if a.kind == ActionKind.PASS:
             partner_top = obs.deal.top is not None and obs.deal.top[0] == partner(obs.deal.seat)
             return (0 if partner_top else 2, 0, 0)
         assert a.combo is not None
@@ -73,4 +136,7 @@ def simple_rank(obs: MatchObservation, legal: Sequence[Action], k: int = 3) -> l
         return (3 if a.combo.is_bomb else 1, a.combo.value, -len(a.cards))
 
     ordered = sorted(legal, key=rank)
-    return [Hint(a, _reason(a, obs)) for a in ordered[: max(0, k)]]
+    return [Hint(a, reason_for(a, obs, legal)) for a in ordered[: max(0, k)]]
+
+
+__all__ = ["Hint", "HintReason", "best_actions", "hints", "reason_for", "simple_rank"]

@@ -12,7 +12,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card
-from ..core.combos import BJ_KEY, FULL_HOUSE, LJ_KEY, PAIR, SINGLE, TRIPLE, Combo, beats
+from ..core.combos import (
+    BJ_KEY,
+    FULL_HOUSE,
+    LJ_KEY,
+    PAIR,
+    PAIR_RUN,
+    PLATE,
+    SINGLE,
+    STRAIGHT,
+    TRIPLE,
+    TRIPLE_RUN,
+    TUBE,
+    Combo,
+    beats,
+)
 from ..core.tribute import partner as partner_of
 from .decompose import Decomposer, Unit, group_score
 
@@ -41,11 +55,14 @@ class Table:
         return min((self.counts[s] for s in self.opponents()), default=99)
 
 
+_SEQUENCES = frozenset({STRAIGHT, TUBE, PLATE, PAIR_RUN, TRIPLE_RUN})
+
+
 def lead_key(u: Unit) -> float:
     """Lower leads first: low plays, and among them the ones that shed more cards."""
     n = len(u.cards)
     bonus = 0.0 if n == 1 else 1.5 if n < 5 else 3.0
-    value = u.value if n < 5 or u.type not in ("straight", "tube", "plate", "pair_run", "triple_run") else u.value - 2
+    value = u.value if n < 5 or u.type not in _SEQUENCES else u.value - 2
     return value - bonus
 
 

@@ -6,10 +6,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..core.deal import Action, Event
+from ..core.deal import Action
 from ..core.errors import GuandanError
+from ..core.events import DealOver, Event
 from ..core.match import MatchState
-from .base import Agent
+from .base import Agent, Shown
 
 
 @dataclass
@@ -30,15 +31,16 @@ def run_match(
     """Play until the match ends. An agent that returns an illegal action is counted and replaced
     by the first legal action, so one bad bot never stalls a run.
 
-    Agents that define ``on_events(events, match)`` (protocol adapters, which must forward every
-    public event to the bot they wrap, including the end of a deal after their own last turn) are
-    called after every action with that action's events."""
+    Agents that override :meth:`Agent.on_events` (protocol adapters, which must forward every public
+    event to the bot they wrap, including the end of a deal after their own last turn) are called
+    after every action with that action's events and their own observation — never ``match``.
+    ``on_events(action, events)`` is the host's own callback (it may see everything)."""
     if len(agents) != 4:
         raise GuandanError("a match needs four agents")
     for seat, agent in enumerate(agents):
         agent.reset(seat, match.rules)
     stats = stats or RunStats()
-    listeners = [hook for agent in agents if callable(hook := getattr(agent, "on_events", None))]
+    listeners = [(seat, agent) for seat, agent in enumerate(agents) if _listens(agent)]
     cpu0 = time.process_time()
     for _ in range(max_actions):
         if match.ended:
@@ -57,11 +59,24 @@ def run_match(
             stats.illegal[seat] += 1
             action = legal[0]
         events = match.apply(action)
-        for listener in listeners:
-            listener(events, match)
+        if listeners:
+            shown = _shown(match) if any(isinstance(e, DealOver) for e in events) else ()
+            for s, listener in listeners:
+                listener.on_events(events, match.observation(s), shown)
         if on_events is not None:
             on_events(action, events)
     else:
         raise GuandanError(f"the match did not end within {max_actions} actions")
     stats.cpu_seconds += time.process_time() - cpu0
     return match
+
+
+def _listens(agent: Agent) -> bool:
+    """Whether ``agent`` overrides the (no-op) event hook: only those get observations built for them."""
+    return getattr(type(agent), "on_events", Agent.on_events) is not Agent.on_events
+
+
+def _shown(match: MatchState) -> Shown:
+    """The cards each seat held when the deal that just ended ended: public from then on (restCards)."""
+    # PUBLIC AT THIS POINT: read from the finished deal only, right after it ended
+    return tuple(tuple(sorted(h)) for h in match.deals[-1].state.hands)

@@ -41,6 +41,7 @@ from ..core.deal import Action
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
 from ..core.turns import TurnTracker
+from ..core.vocab import ActionKind, Phase
 from .base import Agent, Option, register
 from .counting import read
 from .decompose import Unit
@@ -104,15 +105,15 @@ class SearchAgent(Agent):
         start = time.perf_counter()
         budget = DEFAULT_BUDGET if self.time_budget is None else self.time_budget
         know = read(obs)
-        endgame = self.endgame and obs.deal.phase == "play" and sum(know.counts) <= ENDGAME_CARDS
+        endgame = self.endgame and obs.deal.phase == Phase.PLAY and sum(know.counts) <= ENDGAME_CARDS
         ranked = self.heuristic.ranked(obs, legal, max(ENDGAME_SHORTLIST, self.shortlist) if endgame else self.shortlist)
         self.last_worlds = 0
         self.last_exact = 0
         self.last_settled = False
-        if legal[0].kind not in ("play", "pass") or len(ranked) == 1:
+        if legal[0].kind not in (ActionKind.PLAY, ActionKind.PASS) or len(ranked) == 1:
             return ranked[0].action
         hand = list(obs.deal.hand)
-        if any(r.action.kind == "play" and len(r.action.cards) == len(hand) for r in ranked):
+        if any(r.action.kind == ActionKind.PLAY and len(r.action.cards) == len(hand) for r in ranked):
             return ranked[0].action  # going out is never worse
         assert self.rules is not None
         rules = self.rules
@@ -123,7 +124,7 @@ class SearchAgent(Agent):
         for r in ranked:
             a = r.action
             tr = base.copy()
-            if a.kind == "pass":
+            if a.kind == ActionKind.PASS:
                 ended = tr.pass_(self.seat) is not None
                 c_top, c_owner = (None, None) if ended else (top[2], top[0]) if top else (None, None)
                 rest = hand

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from ..core.cards import Card, lv
 from ..core.combos import PAIR, SINGLE, Combo
 from ..core.deal import Observation
+from ..core.events import Lead, Passed, Played, RoundWon, WentOut
 from ..core.rules import RuleSet
 from ..core.scoring import partner_place
 from ..core.tribute import team_of
@@ -62,13 +63,13 @@ def pass_evidence(obs: Observation) -> list[tuple[int, Combo]]:
     top: Combo | None = None
     owner: int | None = None
     for e in obs.events:
-        if e.type == "play" and e.seat is not None:
-            top, owner = e.combo, e.seat
-        elif e.type in ("round_won", "lead"):
+        if isinstance(e, Played):
+            top, owner = e.combo, e.player
+        elif isinstance(e, (RoundWon, Lead)):
             top, owner = None, None
-        elif (e.type == "pass" and e.seat is not None and e.seat != obs.seat and top is not None
-              and owner is not None and owner % 2 != e.seat % 2 and top.type in (SINGLE, PAIR)):
-            out.append((e.seat, top))
+        elif (isinstance(e, Passed) and e.player != obs.seat and top is not None
+              and owner is not None and owner % 2 != e.player % 2 and top.type in (SINGLE, PAIR)):
+            out.append((e.player, top))
     return out
 
 
@@ -108,18 +109,16 @@ def tracker_from(obs: Observation, rules: RuleSet) -> TurnTracker:
     t = TurnTracker(obs.first_leader, rules)
     events = obs.events
     for i, e in enumerate(events):
-        if e.seat is None:
-            continue
-        if e.type == "play":
+        if isinstance(e, Played):
             goes_out = False
             for f in events[i + 1 : i + 4]:
-                if f.type == "out" and f.seat == e.seat:
+                if isinstance(f, WentOut) and f.player == e.player:
                     goes_out = True
-                elif f.type in ("play", "pass"):
+                elif isinstance(f, (Played, Passed)):
                     break
-            t.play(e.seat, goes_out)
-        elif e.type == "pass":
-            t.pass_(e.seat)
+            t.play(e.player, goes_out)
+        elif isinstance(e, Passed):
+            t.pass_(e.player)
     return t
 
 

@@ -14,6 +14,7 @@ from ..cliutil import ensure_dir
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
+from ..core.vocab import MoveMode, parse_choice
 from .report import summarize_matches, summarize_pairs, summarize_sprt, table
 from .results import append_pairs, read_results, setup_diff, setup_key
 from .runner import PairResult, Setup, play_pairs, run_matches, run_pairs
@@ -69,8 +70,10 @@ def arena_cmd(
         _fail(str(e))
     if mode not in MODES:
         _fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
-    if move_mode not in ("complete", "canonical"):
-        _fail(f"--move-mode must be complete or canonical, not {move_mode!r}")
+    try:
+        moves = parse_choice(MoveMode, move_mode, "--move-mode")
+    except GuandanError as e:
+        _fail(str(e))
     if deals < 1:
         _fail(f"--deals must be at least 1, not {deals}")
     if jobs < 1:
@@ -94,7 +97,7 @@ def arena_cmd(
     for p in path or ():
         if not p.is_dir():
             _fail(f"--path {p} is not a folder")
-    setup = Setup(a, b, preset_name, seed, budget_a, budget_b, move_mode, str(out) if out else None, bot_paths)
+    setup = Setup(a, b, preset_name, seed, budget_a, budget_b, moves, str(out) if out else None, bot_paths)
     t0 = time.perf_counter()
     summary: dict[str, Any]
     try:

@@ -25,7 +25,9 @@ SETUP_KEYS = ("a", "b", "preset", "seed", "budget_a", "budget_b", "move_mode")
 
 def setup_key(setup: Setup) -> dict[str, Any]:
     """The fields of ``setup`` that decide the games (not where records go or bots are found)."""
-    return {k: getattr(setup, k) for k in SETUP_KEYS}
+    key = {k: getattr(setup, k) for k in SETUP_KEYS}
+    key["move_mode"] = setup.move_mode.value  # the plain string a results file holds
+    return key
 
 
 def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "") -> str:

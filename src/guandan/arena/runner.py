@@ -19,6 +19,7 @@ from ..agents.runner import RunStats, run_match
 from ..core.match import MatchConfig, new_match
 from ..core.record import dumps
 from ..core.rules import RuleSet, preset
+from ..core.vocab import MoveMode
 from .specs import draw_spec
 
 T = TypeVar("T")
@@ -35,7 +36,7 @@ class Setup:
     seed: int
     budget_a: float | None = None
     budget_b: float | None = None
-    move_mode: str = "complete"
+    move_mode: MoveMode = MoveMode.COMPLETE
     out: str | None = None  # directory for records
     bot_paths: tuple[str, ...] = ()  # where external:module:Class bots are found (--path)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..core.cards import Card
 from ..core.deal import deal_cards
 from ..core.match import MatchConfig
+from ..core.vocab import MoveMode
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class DealSpec:
     prev_finish: tuple[int, ...] | None  # drives the tribute (进贡); None: first deal, flip leader
     first_leader: int | None
 
-    def config(self, move_mode: str = "complete") -> MatchConfig:
+    def config(self, move_mode: MoveMode = MoveMode.COMPLETE) -> MatchConfig:
         """A one-deal match that starts exactly in this situation."""
         return MatchConfig(max_deals=1, start_levels=self.levels, start_declarer=self.declarer,
                            start_prev_finish=self.prev_finish, first_hands=self.hands,

@@ -29,14 +29,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..agents.base import Agent, register
+from ..agents.base import Agent, Shown, register
+from ..core.cards import card_protocol
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealSettled, DealStart, Event, MatchOver
-from ..core.match import MatchObservation, MatchState
+from ..core.match import MatchObservation
 from ..core.rules import RuleSet
 from .errors import ProtocolError
-from .messages import EngineView, Message, MessageStream, deal_start_event, encode
+from .messages import Message, MessageStream, deal_start_event, encode
 from .notation import check_rules
 from .worker import BotFailure, InlineBot, ProcessBot
 
@@ -77,17 +78,19 @@ def parse_spec(spec: str) -> tuple[str, str, bool, float]:
 
 
 class _OwnView:
-    """The view of an agent that only has its own observation (no ``on_events`` from the host)."""
+    """The view of an agent that only has its own observation, and the cards shown at a deal's end
+    when the host's ``on_events`` passes them (``restCards``)."""
 
-    def __init__(self, obs: MatchObservation) -> None:
+    def __init__(self, obs: MatchObservation, shown: Shown = ()) -> None:
         self.obs = obs
+        self.shown = shown
 
     def observation(self, seat: int) -> MatchObservation:
         assert seat == self.obs.deal.seat
         return self.obs
 
     def rest_cards(self) -> list[list[Any]]:
-        return []
+        return [[s, [card_protocol(c) for c in sorted(cards)]] for s, cards in enumerate(self.shown) if cards]
 
 
 class ExternalAgent(Agent):
@@ -170,17 +173,17 @@ class ExternalAgent(Agent):
         self._feed(events[self._seen:], _OwnView(obs))
 
     # --- the agent interface ----------------------------------------------------------------
-    def on_events(self, events: Sequence[Event], match: MatchState) -> None:
-        """Optional host hook, after every action: the action's events, in order (see module doc)."""
+    def on_events(self, events: Sequence[Event], obs: MatchObservation, shown: Shown = ()) -> None:
+        """Optional host hook, after every action: the action's events, in order, and our own
+        observation after them (see module doc)."""
         if self.seat < 0:
             return
-        if not match.ended and not any(isinstance(e, DealStart) for e in events):
+        if not obs.ended and not any(isinstance(e, DealStart) for e in events):
             # catch up first with what happened before this batch (the deal's opening, missed calls)
-            obs = match.observation(self.seat)
             before = len(obs.deal.events) - sum(1 for e in events if not isinstance(e, _MATCH_EVENTS))
             if obs.deal_index != self._deal or self._seen < before:
                 self._sync(obs, upto=before)
-        self._feed(events, EngineView(match))
+        self._feed(events, _OwnView(obs, shown))
 
     def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
         if not legal:
