@@ -55,7 +55,6 @@ def test_a_pair_of_level_cards_is_not_the_smallest_beat_when_6s_beat_too() -> No
     smallest = [h for h in every if h.reason == HintReason.BEAT_SMALLEST]
     assert smallest and all(h.action.combo is not None and h.action.combo.value == sixes.combo.value for h in smallest)
     assert hints(obs, len(obs.deal.legal)) == every  # deterministic
-    assert "smallest" not in Hint(twos, reason_for(twos, obs)).text
 
 
 def test_leads_are_low_only_when_lowest_of_their_kind() -> None:
@@ -116,7 +115,7 @@ def test_every_hint_reason_is_true_along_self_play(preset_name: str) -> None:
         got = hints(obs, 4, rules)
         assert got and got == best_actions(obs, 4, rules)
         for h in [*got, *simple_rank(obs, obs.deal.legal, 4)]:
-            assert h.action in obs.deal.legal and h.text
+            assert h.action in obs.deal.legal
             _truth(h, obs)
             seen.add(h.reason)
         decisions += 1

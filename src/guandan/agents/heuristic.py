@@ -207,20 +207,16 @@ class HeuristicAgent(Agent):
 
 
 def _zh(a: Action) -> str:
-    from ..names import combo_name
-
-    return combo_name(a.combo) if a.combo else "pass"
+    return str(a.combo) if a.combo else "pass"  # the ranking's own trace, never shown to a person
 
 
 def _lead_reason(u: Unit, t: Table, first: bool) -> str:
-    from ..names import combo_name
-
     mate = partner_of(t.seat)
     if first and 0 < t.counts[mate] <= 2 and len(u.cards) == t.counts[mate]:
-        return f"送牌 feed your partner: {combo_name(u.combo)}"
+        return f"送牌 feed your partner: {u.combo}"
     if u.is_bomb:
-        return f"炸 lead a bomb: {combo_name(u.combo)}"
-    return f"领出 lead from the plan: {combo_name(u.combo)}"
+        return f"炸 lead a bomb: {u.combo}"
+    return f"领出 lead from the plan: {u.combo}"
 
 
 register("heuristic")(lambda seed, budget: HeuristicAgent(seed, budget))

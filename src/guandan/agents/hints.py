@@ -20,7 +20,6 @@ from ..core.match import MatchObservation
 from ..core.rules import RuleSet, preset
 from ..core.tribute import partner
 from ..core.vocab import ActionKind
-from ..names import combo_name
 
 
 class HintReason(StrEnum):
@@ -39,31 +38,12 @@ class HintReason(StrEnum):
     RETURN = "return"  # 还贡: give a card back
 
 
-_TEXT: dict[HintReason, str] = {
-    HintReason.GO_OUT: "出完 go out",
-    HintReason.BOMB: "炸 bomb to take the lead",
-    HintReason.LEAD_LOW: "领出 lead your lowest",
-    HintReason.LEAD: "领出 lead",
-    HintReason.BEAT_SMALLEST: "管上 the smallest play that beats",
-    HintReason.BEAT: "管上 beat",
-    HintReason.LET_PARTNER_WIN: "让队友走 partner is winning the round",
-    HintReason.PASS: "不要 keep your cards",
-    HintReason.TRIBUTE_FORCED: "进贡 the highest card is forced",
-    HintReason.CHOOSE_HIGHER: "选贡 take the higher tribute card",
-    HintReason.RETURN: "还贡 return a card",
-}
-
-
 @dataclass(frozen=True)
 class Hint:
+    """A suggested action and why (the presentation layer words the reason for people)."""
+
     action: Action
     reason: HintReason
-
-    @property
-    def text(self) -> str:
-        """The reason in short bilingual words, with the play's name where there is one."""
-        words = _TEXT[self.reason]
-        return f"{words}: {combo_name(self.action.combo)}" if self.action.combo is not None else words
 
 
 def _plays_of_kind(legal: Sequence[Action], combo: Combo) -> list[Combo]:
