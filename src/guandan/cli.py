@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from .cliutil import fail
+from .cliutil import choices, fail
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
 from .core.errors import GuandanError
@@ -68,11 +68,6 @@ def _readable_help() -> None:
 
 
 _readable_help()
-
-
-def choices(values: typing.Iterable[str]) -> str:
-    """The --help metavar of an option whose values the command checks itself: ``[zh|en]``."""
-    return "[" + "|".join(values) + "]"
 
 
 
@@ -153,6 +148,7 @@ def _mount() -> None:
     from .tournament.cli import app as tournament_app; app.add_typer(tournament_app, name="tournament")  # noqa: E702, I001
     app.command("simulate")(simulate)
     app.command("replay")(replay_cmd)
+    from .schema import schema_cmd; app.command("schema")(schema_cmd)  # noqa: E702, I001
     from .arena.cli import arena_cmd, summary_cmd; app.command("arena")(arena_cmd)  # noqa: E702, I001
     app.command("arena-summary")(summary_cmd)
     from .agents.cli import agents_cmd; app.command("agents")(agents_cmd)  # noqa: E702, I001

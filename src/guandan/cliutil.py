@@ -3,6 +3,7 @@ problem on stderr, exit status 2, nothing changed) and to prepare an output fold
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NoReturn
 
@@ -21,3 +22,8 @@ def ensure_dir(path: Path) -> Path:
     except OSError as e:
         fail(f"cannot create {path}: {e.strerror}")
     return path
+
+
+def choices(values: Iterable[str]) -> str:
+    """The --help metavar of an option whose values the command checks itself: ``[zh|en]``."""
+    return "[" + "|".join(values) + "]"

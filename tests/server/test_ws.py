@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from guandan.agents import base as agents_base
 from guandan.agents.base import Agent
+from guandan.agents.hints import HintReason
 from guandan.core.deal import Action
 from guandan.core.match import MatchObservation
 from guandan.server.app import create_app
@@ -186,7 +187,8 @@ def test_hint_suggests_legal_actions(client: TestClient) -> None:
         legal = f["view"]["legal"]
         assert 1 <= len(h["hints"]) <= 2
         for hint in h["hints"]:
-            assert hint["action"] in legal and hint["reason"]
+            assert hint["action"] in legal and hint["reason"] in set(HintReason)
+            assert len(hint["text"]["zh"]) == 2 and len(hint["text"]["en"]) == 2  # the play, and why
         ws.send_json(act_frame(h["hints"][0]["action"], f["seq"]))
         upd = recv_until(ws, lambda f: f["type"] == "update")
         assert upd["seq"] == f["seq"] + 1 and upd["action"]["seat"] == 0

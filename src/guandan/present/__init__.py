@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, cached_property
-from typing import TYPE_CHECKING
 
+from ..agents.hints import HintReason
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, rank_index, suit_of, wild_code
 from ..core.combos import Combo
 from ..core.deal import Action
@@ -39,9 +39,6 @@ from ..core.events import (
 )
 from ..core.vocab import RANKS, ActionKind, ComboKey, ComboType, SettlementNote
 from ..i18n import N_, Translator, translator
-
-if TYPE_CHECKING:
-    from ..agents.hints import HintReason
 
 DOMAIN = "game"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -290,9 +287,7 @@ class Presenter:
 
 @cache
 def hint_reason_msgids() -> dict[HintReason, str]:
-    """The msgid of each hint reason (imported late: the hints live with the agents)."""
-    from ..agents.hints import HintReason
-
+    """The msgid of each hint reason."""
     return {
         HintReason.GO_OUT: N_("go out: these are your last cards"),
         HintReason.BOMB: N_("a bomb: few plays can beat it"),
@@ -304,7 +299,7 @@ def hint_reason_msgids() -> dict[HintReason, str]:
         HintReason.PASS: N_("pass and keep your cards"),
         HintReason.TRIBUTE_FORCED: N_("the rules make you pay your highest card (wildcards excepted)"),
         HintReason.CHOOSE_HIGHER: N_("take this tribute card: both are of the same rank"),
-        HintReason.RETURN: N_("give this card back"),
+        HintReason.RETURN: N_("you must give one card back"),
     }
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..agents import hints as hinting
 from ..agents import make_agent
 from ..agents.base import Agent
 from ..agents.hints import best_actions
@@ -26,6 +27,7 @@ from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.match import MatchState
 from ..i18n import translator
+from ..present import Presenter
 from .protocol import Auto, ClientFrame, Hint, Ping, Readings, Resume, error_frame
 from .rooms import Room, RoomConfig, Seat, bot_tiers, default_bot_tier, hash_token, new_code, new_token
 from .store import Store
@@ -403,8 +405,15 @@ class TableService:
         if isinstance(msg, Hint):
             obs = match.observation(seat)
             hints = best_actions(obs, msg.k, match.rules)
-            conn.send({"type": "hint", "seq": room.seq,
-                       "hints": [{"action": action_json(h.action), "reason": h.reason} for h in hints]})
+            texts = self._texts(room)
+
+            def told(hint: hinting.Hint) -> JSON:
+                def describe(p: Presenter) -> list[str]:
+                    return [p.action(hint.action), p.hint_reason(hint.reason)]
+
+                return {"action": action_json(hint.action), "reason": hint.reason, "text": texts(describe)}
+
+            conn.send({"type": "hint", "seq": room.seq, "hints": [told(h) for h in hints]})
             return
         if msg.seq is not None and msg.seq != room.seq:
             conn.send(error_frame("stale", f"the table is at sequence {room.seq}, not {msg.seq}; refresh"))

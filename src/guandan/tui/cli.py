@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..cli import choices
+from ..cliutil import choices
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset

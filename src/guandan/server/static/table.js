@@ -328,7 +328,7 @@ function showHint() {
     if (i >= 0) { used.add(i); S.selected.add(i); }
   }
   render();
-  $("msg").textContent = h.reason;
+  $("msg").textContent = eventLines(h).join(" — ");  // the hint's play and why, from the server
   document.body.dataset.hints = String(Number(document.body.dataset.hints || 0) + 1);
 }
 
