@@ -162,8 +162,10 @@ class GuandanApp(App[None]):
     #counter { width: 30; border: round $primary; padding: 0 1; }
     #message { height: auto; max-height: 2; padding: 0 1; color: $warning; }
     #selected { height: 1; padding: 0 1; }
-    #typed { display: none; height: 3; }
+    #typed { display: none; height: 1; border: none; padding: 0 1; }
+    #typed:focus { border: none; }
     #typed.shown { display: block; }
+    #selected.hidden { display: none; }
     HandView { max-height: 8; }
     """
     BINDINGS = [  # noqa: RUF012
@@ -204,8 +206,8 @@ class GuandanApp(App[None]):
             yield Static(id="counter", markup=False)
         yield Static(id="message", markup=False)
         yield Static(id="selected", markup=False)
-        yield HandView(self.tr, self.present, id="hand")
         yield Input(placeholder=self.tr.gettext("type cards, e.g. H3 H3 S10, then Enter (Esc: back)"), id="typed")
+        yield HandView(self.tr, self.present, id="hand")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -335,16 +337,26 @@ class GuandanApp(App[None]):
         self.advance()
 
     def start_decision(self) -> None:
+        self.hints, self.hint_index, self.hinted, self.choices = [], -1, None, []
+        self.prompt()
+
+    def prompt(self) -> None:
+        """The status line for the human's decision: what to do, and with which keys."""
         _ = self.tr.gettext
         d = self.session.observation().deal
-        self.hints, self.hint_index, self.hinted, self.choices = [], -1, None, []
-        options = self.present.cards(sorted({a.cards[0] for a in d.legal if a.kind in GIVE_KINDS}), d.level)
-        if d.phase == Phase.TRIBUTE:
-            self.say(_("Tribute: pick one of {cards} (←/→, space) and press Enter").format(cards=options))
-        elif d.phase == Phase.RETURN:
-            self.say(_("Return a card: pick one of {cards} (←/→, space) and press Enter").format(cards=options))
-        elif d.phase == Phase.CHOOSE:
-            self.say(_("Take a tribute card: pick one of {cards} and press Enter").format(cards=options))
+        given = sorted({a.cards[0] for a in d.legal if a.kind in GIVE_KINDS})
+        if d.phase in (Phase.TRIBUTE, Phase.RETURN, Phase.CHOOSE):
+            if len(given) <= 4:
+                cards = self.present.cards(given, d.level)
+                text = {Phase.TRIBUTE: _("Tribute: pick one of {cards} (←/→, space) and press Enter"),
+                        Phase.RETURN: _("Return a card: pick one of {cards} (←/→, space) and press Enter"),
+                        Phase.CHOOSE: _("Take a tribute card: pick one of {cards} and press Enter")}[d.phase]
+            else:  # many: the hand shows them bright, the others dimmed
+                cards = ""
+                text = {Phase.TRIBUTE: _("Tribute: pick one of the {n} cards not dimmed (←/→, space), then Enter"),
+                        Phase.RETURN: _("Return a card: pick one of the {n} cards not dimmed (←/→, space), then Enter"),
+                        Phase.CHOOSE: _("Take a tribute card: pick one of the {n} cards not dimmed, then Enter")}[d.phase]
+            self.say(text.format(cards=cards, n=len(given)))
         elif d.top is None:
             self.say(_("Your lead: select cards (←/→, space) and press Enter; h for a hint"))
         else:
@@ -445,11 +457,13 @@ class GuandanApp(App[None]):
 
     def action_type_cards(self) -> None:
         typed = self.query_one("#typed", Input)
-        typed.add_class("shown")
+        typed.add_class("shown")  # in the place of the "selected: …" line, so nothing else moves
+        self.query_one("#selected").add_class("hidden")
         typed.focus()
 
     def close_input(self) -> None:
         self.query_one("#typed", Input).remove_class("shown")
+        self.query_one("#selected").remove_class("hidden")
         self.query_one(HandView).focus()
 
     def action_group(self) -> None:
@@ -461,8 +475,11 @@ class GuandanApp(App[None]):
 
     def action_cancel(self) -> None:
         self.choices, self.hinted = [], None
+        self.query_one("#typed", Input).value = ""
         self.close_input()
         self.query_one(HandView).clear()
+        if self.ready():
+            self.prompt()
 
     def action_quit_game(self) -> None:
         self.session.save()
