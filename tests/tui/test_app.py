@@ -5,6 +5,7 @@ Every region sits inside the screen; below 80×24 the app says how big the windo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from textual.geometry import Region
@@ -23,6 +24,7 @@ from guandan.tui.text import typed_token
 from .conftest import hands_with
 
 SIZE = (80, 24)
+LEAKS = re.compile(r"None|True|False|\[\d|\{|\}|\bT\b|\bLJ\b|\bBJ\b|jkr|_")
 REGIONS = ("#table", "#log", "#counter", "#message", "#selected", "#hand", "Footer")
 
 
@@ -78,7 +80,9 @@ async def play_deal(s: Session, app: GuandanApp) -> dict[str, int]:
         assert s.match.deal is not None and s.match.deal.actions[0].kind == ActionKind.TRIBUTE
         assert any(line.startswith("Tribute: You → Next opponent: ") for line in app.log_lines)
 
+        shown: list[str] = []
         for _ in range(2000):
+            shown += [app.message, app.selected_text]
             if isinstance(app.screen, SummaryScreen):
                 assert any(line.startswith("Finishing order: ") for line in app.screen.lines)
                 assert any(line.startswith("Result 1-") for line in app.screen.lines)
@@ -131,6 +135,8 @@ async def play_deal(s: Session, app: GuandanApp) -> dict[str, int]:
             assert human_actions(s) == before + 1
         assert s.ended
         check_layout(app)
+        told = [line for line in [*shown, *app.log_lines] if "saved to" not in line.lower()]  # those name a file
+        assert not [line for line in told if LEAKS.search(line)]
     return seen
 
 

@@ -4,6 +4,7 @@ with no Python value (None, [3, 3], T for 10, LJ/BJ) anywhere."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from guandan.agents.hints import HintReason
 from guandan.core.cards import parse_cards
@@ -92,3 +93,27 @@ def test_hint_reasons_have_words_in_both_languages() -> None:
         assert not any(LEAKS.search(t) or "_" in t for t in texts)
     assert presenter("zh").hint_reason(HintReason.LET_PARTNER_WIN) == "不要：对家这一轮最大"
     assert presenter("en").hint_reason(HintReason.BEAT_SMALLEST) == "the smallest play of this kind that beats the table"
+
+
+def test_each_hint_says_a_reason_true_of_it() -> None:
+    """At level 2 a pair of 2s beats a pair of 5s, but it is not the smallest pair that does: ♣6♦6 is."""
+    from guandan.agents.hints import hints
+    from guandan.core.deal import Action
+    from guandan.core.moves import legal_moves
+    from guandan.core.vocab import ActionKind
+
+    hand = tuple(parse_cards("S2 D2 C6 D6 S9 SK"))
+    top = play(3, "S5 H5")
+    legal = tuple(Action(ActionKind.PASS, 0) if m.combo is None else Action(ActionKind.PLAY, 0, m.cards, m.combo)
+                  for m in legal_moves(hand, top.combo, 0, RULES))
+    base = observe([FirstLead(3), top], to_move=0, top=top, reported={})
+    obs = replace(base, deal=replace(base.deal, hand=hand, legal=legal))
+    for lang in ("en", "zh"):
+        p = presenter(lang)
+        told = {p.action(h.action): p.hint_reason(h.reason) for h in hints(obs, 5, RULES)}
+        if lang == "en":
+            assert told["pair 6: ♣6 ♦6"] == "the smallest play of this kind that beats the table"
+            assert told["pair 2: ♠2 ♦2"] == "beat the play on the table"
+        else:
+            assert told["对子 6：♣6 ♦6"] == "管上：同类牌里能管上的最小一手"
+            assert told["对子 2：♠2 ♦2"] == "管上桌上的牌"

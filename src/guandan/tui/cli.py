@@ -14,6 +14,7 @@ from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..i18n import LANGUAGES, default_lang, normalize_lang, translator
+from .plain import run_plain
 from .session import Session, default_save_path, play_tiers
 
 TIERS = play_tiers()
@@ -32,8 +33,8 @@ def play(
                                              help="language (default from $LANG)")] = None,
     resume: Annotated[Path | None, typer.Option(metavar="FILE", help="continue the match saved in this file")] = None,
     save: Annotated[Path | None, typer.Option(metavar="FILE", help=(
-        "where to save the match (default: a new file named after the time and seed in "
-        "$XDG_DATA_HOME/guandan/matches)"))] = None,
+        "where to save the match (default: a new file for each match, named by time and seed, in "
+        "guandan/matches of the user data folder; the path is shown at the start)"))] = None,
     plain: Annotated[bool, typer.Option("--plain", help="line mode for scripts and screen readers")] = False,
     delay: Annotated[float, typer.Option(min=0.0, max=10.0, metavar="SECONDS",
                                          help="how long each bot move stays visible")] = 0.6,
@@ -60,7 +61,7 @@ def play(
         _fail(str(e))
     if plain:
         raise typer.Exit(_run_plain(session, language))
-    from .app import GuandanApp
+    from .app import GuandanApp  # here, not at the top: Textual loads only for the full-screen client
 
     GuandanApp(session, language, bot_delay=delay).run()
     path = session.save()
@@ -69,6 +70,4 @@ def play(
 
 
 def _run_plain(session: Session, lang: str) -> int:
-    from .plain import run_plain
-
     return run_plain(session, lang, sys.stdin, sys.stdout)

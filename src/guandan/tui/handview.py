@@ -28,7 +28,9 @@ def translate_bindings(node: DOMNode, tr: Translator) -> None:
     """Footer labels from the catalogue. Textual reads descriptions from class-level BINDINGS, so the
     instance's merged map is rebuilt with translated copies."""
     node._bindings = BindingsMap(
-        [replace(b, description=tr.gettext(b.description)) if b.description else b for _, b in node._bindings])
+        [replace(b, description=tr.gettext(b.description),
+                 key_display=tr.gettext(b.key_display) if b.key_display else None) if b.description else b
+         for _, b in node._bindings])
 
 
 class HandView(Widget, can_focus=True):
@@ -41,7 +43,7 @@ class HandView(Widget, can_focus=True):
         Binding("right", "move(1)", "→", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("space", "pick", N_("select")),
+        Binding("space", "pick", N_("select"), key_display=N_("space")),
         Binding("enter", "submit", N_("play")),
     ]
 
