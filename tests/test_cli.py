@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -51,9 +52,14 @@ def test_simulate_and_replay(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "deals 3" in result.output and "illegal actions 0" in result.output
     record = tmp_path / "match-5-0.json"
-    result = runner.invoke(app, ["replay", str(record)])
+    result = runner.invoke(app, ["replay", str(record), "--lang", "zh"])
     assert result.exit_code == 0, result.output
-    assert "第1副" in result.output and "result 1-" in result.output
+    assert "第 1 副" in result.output and "结果 1-" in result.output and "1 号位" in result.output
+    result = runner.invoke(app, ["replay", str(record), "--lang", "en"])
+    assert "Deal 1 · playing level 2" in result.output and "Result 1-" in result.output
+    assert not re.search(r"None|\[\d|\{'|\bT\b", result.output)  # no Python value, 10 is written 10
+    result = runner.invoke(app, ["replay", str(record), "--lang", "fr"])
+    assert result.exit_code == 2 and "available: en, zh" in result.output
     result = runner.invoke(app, ["replay", str(record), "--json"])
     assert json.loads(result.output.strip().splitlines()[-1])["deals"] == 3
     broken = tmp_path / "broken.json"
