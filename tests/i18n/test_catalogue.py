@@ -13,7 +13,7 @@ from guandan.i18n import I18nError, catalogue_path, default_lang, languages, nor
 from guandan.i18n.check import extract_msgids, main, missing
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "guandan"
-DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present"]}
+DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present", SRC / "sim.py"]}
 
 
 @pytest.mark.parametrize("domain", sorted(DOMAINS))

@@ -11,6 +11,9 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.pofile import read_po
+
 from . import catalogue_path, languages
 
 # gettext keywords: function name -> which arguments are msgids (Babel's spec format)
@@ -20,14 +23,17 @@ KEYWORDS: dict[str, object] = {"_": None, "N_": None, "gettext": None, "ngettext
 def extract_msgids(
     roots: Iterable[Path], method_map: Sequence[tuple[str, str]] = (("**.py", "python"),)
 ) -> set[str | tuple[str, str]]:
-    """Every msgid (a str, or a (singular, plural) pair) marked in the files under ``roots``."""
-    from babel.messages.extract import extract_from_dir
-
+    """Every msgid (a str, or a (singular, plural) pair) marked in the files under ``roots`` (folders or
+    single Python modules)."""
     found: set[str | tuple[str, str]] = set()
     for root in roots:
-        for _file, _line, message, _comments, _context in extract_from_dir(
-            str(root), method_map=list(method_map), keywords=KEYWORDS  # type: ignore[arg-type]
-        ):
+        if root.is_file():  # one module: (line, message, comments, context) per message
+            messages = [(str(root), *m) for m in extract_from_file(
+                "python", str(root), keywords=KEYWORDS)]  # type: ignore[arg-type]
+        else:
+            messages = list(extract_from_dir(str(root), method_map=list(method_map),
+                                             keywords=KEYWORDS))  # type: ignore[arg-type]
+        for _file, _line, message, _comments, _context in messages:
             if isinstance(message, tuple):
                 found.add((message[0], message[1]))
             else:
@@ -37,8 +43,6 @@ def extract_msgids(
 
 def missing(domain: str, lang: str, msgids: Iterable[str | tuple[str, str]]) -> list[str]:
     """The msgids with no (non-fuzzy, non-empty) translation in ``domain``/``lang``, sorted."""
-    from babel.messages.pofile import read_po
-
     with catalogue_path(domain, lang).open("rb") as f:
         catalog = read_po(f, locale=lang)
     lacking: list[str] = []
