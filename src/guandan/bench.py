@@ -14,9 +14,12 @@ from typing import Annotated, Any
 
 import typer
 
+from .agents.heuristic import HeuristicAgent
+from .agents.search import SearchAgent
 from .core.cards import physical_deck
 from .core.combos import _classify_codes
 from .core.deal import new_deal
+from .core.match import MatchConfig, new_match
 from .core.moves import legal_moves
 from .core.rules import PRESET_NAMES, preset
 from .core.vocab import ActionKind, MoveMode, Phase
@@ -103,9 +106,6 @@ def deals_figures(preset_name: str = "competition", deals: int = 100, seed: int 
 def search_positions(preset_name: str, count: int, seed: int) -> list[tuple[int, Any, list[Any]]]:
     """Play decisions with a real choice (at least three legal plays or passes), every other one
     taken from seeded heuristic self-play deals, as (seat, observation, legal actions)."""
-    from .agents.heuristic import HeuristicAgent
-    from .core.match import MatchConfig, new_match
-
     rules = preset(preset_name)
     out: list[tuple[int, Any, list[Any]]] = []
     deal = 0
@@ -132,8 +132,6 @@ def search_figures(preset_name: str = "competition", positions: int = 40, worlds
                    seed: int = 1) -> dict[str, Any]:
     """The search tier's speed: worlds per CPU second at a fixed effort, then real decisions under
     ``budget`` (wall clock, as the agent itself counts it) with early settling on."""
-    from .agents.search import SearchAgent
-
     rules = preset(preset_name)
     sample = search_positions(preset_name, positions, seed)
     out: dict[str, Any] = {"preset": preset_name, "positions": len(sample), "seed": seed}

@@ -11,12 +11,21 @@ from typing import Annotated
 
 import typer
 
+from .agents.cli import agents_cmd
+from .arena.cli import arena_cmd, summary_cmd
+from .bench import app as bench_app
 from .cliutil import choices, fail
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
 from .core.errors import GuandanError
 from .core.moves import MODES, legal_moves
 from .core.rules import PRESET_NAMES, preset
+from .protocol.cli import protocol_client, protocol_server
+from .protocol_names import protocol_action
+from .server.cli import mount as mount_server
+from .sim import replay_cmd, simulate
+from .tui.cli import play
+from .vectors import format_report, load_vectors, run_vectors
 
 app = typer.Typer(help="掼蛋 (Guandan): rules engine, bots, arena, play and tournaments.", no_args_is_help=True,
                   pretty_exceptions_enable=False)
@@ -82,8 +91,6 @@ def get_rules(name: str):  # type: ignore[no-untyped-def]
 @app.command()
 def vectors(path: Annotated[Path, typer.Argument(help="a rules-vectors JSONL file (RULES.md §9)")]) -> None:
     """Run every rules vector this engine covers; print failures and 'N passed, M failed'."""
-    from .vectors import format_report, load_vectors, run_vectors
-
     try:
         report = run_vectors(load_vectors(path))
     except GuandanError as e:
@@ -105,8 +112,6 @@ def moves(
     fmt: Annotated[str, typer.Option("--format", metavar=choices(("json", "protocol")), help="output")] = "json",
 ) -> None:
     """Print every legal move as JSON (or as 2020-protocol [type, rank, cards] triples)."""
-    from .protocol_names import protocol_action
-
     rules = get_rules(preset_name)
     if mode not in MODES:
         fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -140,27 +145,22 @@ def main() -> None:
 
 
 def _mount() -> None:
-    """Mount every subsystem's commands (imported lazily so a broken optional extra stays local)."""
-    from .bench import app as bench_app
-    from .sim import replay_cmd, simulate
-
+    """Mount every subsystem's commands on ``app`` (``main`` does, before parsing the command line)."""
     app.add_typer(bench_app, name="bench")
-    from .tournament.cli import app as tournament_app; app.add_typer(tournament_app, name="tournament")  # noqa: E702, I001
+    # Imported here, not at the top: the desk's SQLAlchemy, Alembic and openpyxl take most of a second
+    # to load, which `import guandan.cli` (the tests, other tools) need not pay.
+    from .tournament.cli import app as tournament_app
+
+    app.add_typer(tournament_app, name="tournament")
     app.command("simulate")(simulate)
     app.command("replay")(replay_cmd)
     from .schema import schema_cmd; app.command("schema")(schema_cmd)  # noqa: E702, I001
-    from .arena.cli import arena_cmd, summary_cmd; app.command("arena")(arena_cmd)  # noqa: E702, I001
+    app.command("arena")(arena_cmd)
     app.command("arena-summary")(summary_cmd)
-    from .agents.cli import agents_cmd; app.command("agents")(agents_cmd)  # noqa: E702, I001
-    from .protocol.cli import protocol_client, protocol_server
-
+    app.command("agents")(agents_cmd)
     app.command("protocol-server")(protocol_server)
     app.command("protocol-client")(protocol_client)
-    from .server.cli import mount as mount_server
-
     mount_server(app, bench_app)
-    from .tui.cli import play
-
     app.command("play")(play)
 
 

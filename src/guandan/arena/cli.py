@@ -15,6 +15,7 @@ from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..core.vocab import MoveMode, parse_choice
+from ..protocol.adapter import add_bot_path
 from .report import summarize_matches, summarize_pairs, summarize_sprt, table
 from .results import append_pairs, read_results, setup_diff, setup_key
 from .runner import PairResult, Setup, play_pairs, run_matches, run_pairs
@@ -58,8 +59,6 @@ def arena_cmd(
 ) -> None:
     """Compare agent A with agent B; every deal is played twice with the teams swapped (复式)."""
     if path:
-        from ..protocol.adapter import add_bot_path
-
         for p in path:
             add_bot_path(str(p.resolve()))
     a = _check_agent("--a", a)

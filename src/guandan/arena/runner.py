@@ -20,6 +20,7 @@ from ..core.match import MatchConfig, new_match
 from ..core.record import dumps
 from ..core.rules import RuleSet, preset
 from ..core.vocab import MoveMode
+from ..protocol.adapter import add_bot_path
 from .specs import draw_spec
 
 T = TypeVar("T")
@@ -78,8 +79,6 @@ class PairResult:
 
 def _agents(setup: Setup, a_seats: int, tag: str) -> tuple[list[str], list[Agent]]:
     if setup.bot_paths:  # worker processes start fresh: make external bot modules importable here too
-        from ..protocol.adapter import add_bot_path
-
         for path in setup.bot_paths:
             add_bot_path(path)
     names = [setup.a if s % 2 == a_seats else setup.b for s in range(4)]

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .cards import Card, card_str, parse_card
-from .combos import Combo
+from .combos import Combo, resolve_combo
 from .deal import Action, DealState
 from .errors import GuandanError, RecordError
 from .events import DealStart, Event
@@ -123,8 +123,6 @@ def _parse_action(d: Any, where: str, match: MatchState) -> Action:
     combo: Combo | None = None
     if "combo" in d:
         assert match.deal is not None
-        from .combos import resolve_combo
-
         try:
             combo = resolve_combo(cards, match.deal.level, match.rules, d["combo"])
         except GuandanError as e:

@@ -113,6 +113,7 @@ def _load(domain: str, lang: str, mtime: int) -> gettext.GNUTranslations:
 
 def compile_po(po: Path, lang: str) -> bytes:
     """The ``.mo`` bytes of a ``.po`` file (fuzzy entries left out, as msgfmt does)."""
+    # Babel is loaded only when a .po has to be compiled: an install that ships .mo files never loads it.
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 

@@ -26,6 +26,7 @@ own last turn, and an ``episodeOver`` whose ``restCards`` is empty (unknown to i
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,8 +49,6 @@ _MATCH_EVENTS = (DealSettled, MatchOver)  # match-level events: not part of any 
 
 def add_bot_path(path: str) -> None:
     """Search ``path`` for external bot modules (in this process and in bot processes)."""
-    import sys
-
     if path not in _BOT_PATHS:
         _BOT_PATHS.append(path)
     if path not in sys.path:

@@ -9,8 +9,10 @@ from typing import Annotated
 
 import typer
 
+from ..agents.base import make_agent
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
+from .errors import ProtocolError
 
 _PRESETS = ", ".join(p for p in PRESET_NAMES if p != "huopin")  # 火拼's hand types have no protocol names
 
@@ -41,8 +43,7 @@ def protocol_server(
     rooms: Annotated[int | None, typer.Option(help="exit after this many rooms have ended (default: serve forever)")] = None,
 ) -> None:
     """Serve the 2020 competition protocol at ws://HOST:PORT/game/{name}: four connections per room."""
-    from .errors import ProtocolError
-    from .server import ProtocolServer
+    from .server import ProtocolServer  # here, not at the top: websockets loads only for this command
 
     if not 0 < port < 65536:
         raise _err(f"--port must be 1…65535, not {port}")
@@ -66,9 +67,9 @@ def protocol_client(
     time_budget: Annotated[float | None, typer.Option(help="seconds per decision for thinking agents")] = None,
 ) -> None:
     """Play one seat with our agent on any server that speaks the 2020 protocol."""
+    # here, not at the top: websockets loads only for this command, not for every `guandan` command
     from websockets.exceptions import InvalidHandshake, InvalidURI
 
-    from ..agents.base import make_agent
     from .client import play
 
     rules = _rules(preset_name)

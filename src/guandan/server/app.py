@@ -56,7 +56,7 @@ class ReadyBody(TokenBody):
 
 def _mount_tournament_desk(app: FastAPI, engine: Any) -> None:
     """The tournament desk's pages (/t/…) on the same database, when that subsystem is installed."""
-    try:
+    try:  # imported here: the desk is an optional part of the web app, which runs without it
         from ..tournament.desk import Desk
         from ..tournament.web import create_router
     except ImportError:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import websockets
 
 from ..core.vocab import ActionKind
 
@@ -58,8 +59,6 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
 
 
 async def bot_client(url: str, seat: int, rng: random.Random, think: float, tally: Tally, stop: asyncio.Event) -> None:
-    import websockets
-
     sent: dict[int, float] = {}  # the seq an action was sent at -> send time
     async with websockets.connect(url, max_size=2**22) as ws:
         pending: asyncio.Task[None] | None = None

@@ -3,6 +3,8 @@ WebSockets)."""
 
 from __future__ import annotations
 
+import gc
+import json
 import os
 from pathlib import Path
 from typing import Annotated
@@ -19,6 +21,7 @@ def serve(
     rate_limits: Annotated[bool, typer.Option(help="rate-limit joins and messages (off only for load tests)")] = True,
 ) -> None:
     """Run the web app: lobby, tables with bots, replays (http://HOST:PORT)."""
+    # here, not at the top: uvicorn, FastAPI and SQLAlchemy load only for `guandan serve`, not for every `guandan` command
     import uvicorn
 
     from .app import create_app
@@ -31,8 +34,6 @@ def serve(
         settings.msg_rate = settings.msg_burst = 1e9
         settings.join_rate_per_min = settings.join_burst = 1e9
     app = create_app(db, settings)
-    import gc
-
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
     # action→broadcast tail.
@@ -50,9 +51,7 @@ def bench_server(
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
-    import json
-
-    from .bench import format_report, run_bench
+    from .bench import format_report, run_bench  # here, not at the top: httpx and websockets load only for this
 
     if tables < 1 or seconds <= 0 or think_ms < 0:
         typer.echo("error: --tables ≥ 1, --seconds > 0 and --think-ms ≥ 0", err=True)

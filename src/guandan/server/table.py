@@ -14,6 +14,7 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -479,6 +480,4 @@ class TableService:
 
 
 def _monotonic() -> float:
-    import time
-
     return time.monotonic()
