@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer import core as typer_core
 
 from .agents.cli import agents_cmd
 from .arena.cli import arena_cmd, summary_cmd
@@ -22,6 +23,7 @@ from .core.moves import MODES, legal_moves
 from .core.rules import PRESET_NAMES, preset
 from .protocol.cli import protocol_client, protocol_server
 from .protocol_names import protocol_action
+from .schema import schema_cmd
 from .server.cli import mount as mount_server
 from .sim import replay_cmd, simulate
 from .tui.cli import play
@@ -38,8 +40,6 @@ def _readable_help() -> None:
     after a flag (``--plain``, ``--rate-limits/--no-rate-limits``), the values of a choice
     (``[complete|canonical]``), a word otherwise (TEXT, INTEGER, NUMBER, PATH; ``…`` when repeated).
     An option's own ``metavar`` (e.g. ``[zh|en]`` for values checked by the command) still wins."""
-    from typer import core
-
     words = {str: "TEXT", int: "INTEGER", float: "NUMBER", bool: "BOOLEAN"}
 
     def word(annotation: object, desc: typing.Any) -> str:
@@ -47,9 +47,9 @@ def _readable_help() -> None:
             return "PATH"
         return words.get(annotation, "VALUE") if isinstance(annotation, type) else "VALUE"
 
-    normalize: typing.Any = core.normalize_choice_value  # type: ignore[attr-defined]
+    normalize: typing.Any = typer_core.normalize_choice_value  # type: ignore[attr-defined]
 
-    def display_type(self: core._TyperParameter, ctx: typing.Any) -> str:
+    def display_type(self: typer_core._TyperParameter, ctx: typing.Any) -> str:
         desc = self.type_descriptor
         if desc.is_choice:
             label = "[" + "|".join(normalize(c, desc.case_sensitive, ctx)
@@ -65,15 +65,15 @@ def _readable_help() -> None:
             label = word(desc.annotation, desc)
         return label
 
-    def display_type_rich(self: core.TyperOption, ctx: typing.Any) -> str | None:
+    def display_type_rich(self: typer_core.TyperOption, ctx: typing.Any) -> str | None:
         if self.metavar is not None:
             return self.metavar
         if self.is_flag or self.count:
             return None  # a flag takes no value: --plain, --x/--no-x
         return display_type(self, ctx)
 
-    core._TyperParameter.display_type = display_type  # type: ignore[method-assign]
-    core.TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+    typer_core._TyperParameter.display_type = display_type  # type: ignore[method-assign]
+    typer_core.TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
 
 
 _readable_help()
@@ -154,7 +154,7 @@ def _mount() -> None:
     app.add_typer(tournament_app, name="tournament")
     app.command("simulate")(simulate)
     app.command("replay")(replay_cmd)
-    from .schema import schema_cmd; app.command("schema")(schema_cmd)  # noqa: E702, I001
+    app.command("schema")(schema_cmd)
     app.command("arena")(arena_cmd)
     app.command("arena-summary")(summary_cmd)
     app.command("agents")(agents_cmd)
