@@ -1,46 +1,125 @@
-"""Vector checkers for the kinds the rules core and the deal/match engine cover (RULES.md §9)."""
+"""Vector checkers for the kinds the rules core and the deal/match engine cover (RULES.md §9).
+
+Every field is read with :func:`guandan.vectors.field` / :func:`~guandan.vectors.parsed`, so a vector
+with a missing or mistyped field fails with an error naming that field, never an exception.
+"""
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Mapping
 from typing import Any
 
-from .core.cards import BIG_JOKER, SMALL_JOKER, card_str, level_order, parse_card, parse_cards, parse_level
-from .core.combos import beats, classify, resolve_combo
+from .core.cards import BIG_JOKER, SMALL_JOKER, Card, card_str, level_order, parse_card, parse_cards, parse_level
+from .core.combos import Combo, beats, classify, resolve_combo
 from .core.deal import deal_cards, first_leader_from_flips
 from .core.errors import IllegalActionError
-from .core.rules import preset
+from .core.rules import RuleSet, preset
 from .core.scoring import StreakCounts, huopin_points, settle_deal
-from .core.tribute import plan_tribute, return_eligible
+from .core.tribute import partner, plan_tribute, return_eligible
 from .core.turns import TurnTracker
 from .core.vocab import RANKS
-from .vectors import checker
+from .vectors import VectorError, checker, field, json_type, parsed
+
+_NULL = type(None)
+_SEAT_KEYS = ("0", "1", "2", "3")
 
 
+# --- fields -------------------------------------------------------------------------------------
+def _preset(v: Mapping[str, Any]) -> RuleSet:
+    return parsed("preset", preset, field(v, "preset", str, "a preset name"))  # type: ignore[no-any-return]
+
+
+def _level(v: Mapping[str, Any], name: str = "level", *, where: str = "", default: Any = None) -> int:
+    kw = {} if default is None else {"default": default}
+    value = field(v, name, (str, int), "a level, 2…A", where=where, **kw)
+    return parsed(f"{where}.{name}" if where else name, parse_level, value)  # type: ignore[no-any-return]
+
+
+def _cards(v: Mapping[str, Any], name: str, *, where: str = "", nonempty: bool = False) -> list[Card]:
+    label = f"{where}.{name}" if where else name
+    text = field(v, name, str, "cards in RULES.md notation, e.g. \"S3 H3\"", where=where)
+    cards: list[Card] = parsed(label, parse_cards, text)
+    if nonempty and not cards:
+        raise VectorError(f"field '{label}' must hold at least one card")
+    return cards
+
+
+def _count(v: Mapping[str, Any], name: str, what: str = "a whole number ≥ 0", *, where: str = "", default: Any = None) -> int:
+    kw = {} if default is None else {"default": default}
+    n: int = field(v, name, int, what, where=where, **kw)
+    if n < 0:
+        raise VectorError(f"field '{f'{where}.{name}' if where else name}' must be {what}, not {n}")
+    return n
+
+
+def _seat(value: Any, label: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
+        shown = json.dumps(value) if isinstance(value, int | float) and not isinstance(value, bool) else json_type(value)
+        raise VectorError(f"field '{label}' must be a seat 0…3, not {shown}")
+    return value
+
+
+def _seats(v: Mapping[str, Any], name: str, what: str) -> list[int]:
+    """A list of distinct seats."""
+    values = field(v, name, list, what)
+    seats = [_seat(s, f"{name}[{i}]") for i, s in enumerate(values)]
+    if len(set(seats)) != len(seats):
+        raise VectorError(f"field '{name}' must not name a seat twice, not {json.dumps(seats)}")
+    return seats
+
+
+def _finish(v: Mapping[str, Any], name: str = "finish") -> list[int]:
+    seats = _seats(v, name, "the four seats in finishing order")
+    if len(seats) != 4:
+        raise VectorError(f"field '{name}' must list all four seats, not {len(seats)}")
+    return seats
+
+
+def _seat_map(v: Mapping[str, Any], name: str, *, where: str = "", default: Any = None) -> dict[str, Any]:
+    kw = {} if default is None else {"default": default}
+    m: dict[str, Any] = field(v, name, dict, 'an object keyed by seat, "0"…"3"', where=where, **kw)
+    for key in m:
+        if key not in _SEAT_KEYS:
+            label = f"{where}.{name}" if where else name
+            raise VectorError(f"field '{label}' has the key {json.dumps(key, ensure_ascii=False)}: seats are \"0\"…\"3\"")
+    return m
+
+
+# --- kinds --------------------------------------------------------------------------------------
 def _set_compare(expected: Any, actual: Any) -> bool:
     if expected == "invalid" or actual == "invalid":
         return bool(expected == actual)
-    key = lambda d: sorted(d.items())  # noqa: E731
+    if not isinstance(expected, list) or not all(isinstance(d, dict) for d in expected):
+        return False
+    key = lambda d: json.dumps(d, sort_keys=True)  # noqa: E731  (any JSON values, in any order)
     return sorted(map(key, expected)) == sorted(map(key, actual))
 
 
 @checker("classify", _set_compare)
 def _classify(v: dict[str, Any]) -> Any:
-    found = classify(v["cards"], parse_level(v["level"]), preset(v["preset"]))
+    rules, level, cards = _preset(v), _level(v), _cards(v, "cards")
+    found = classify(cards, level, rules)
     return [c.to_dict() for c in found] or "invalid"
 
 
 @checker("compare")
 def _compare(v: dict[str, Any]) -> bool:
-    rules, level = preset(v["preset"]), parse_level(v["level"])
+    rules, level = _preset(v), _level(v)
 
-    def combo(side: dict[str, Any]) -> Any:
-        cards = parse_cards(side["cards"])
-        if "as" in side:
-            return resolve_combo(cards, level, rules, side["as"])
-        return classify(cards, level, rules)[0]  # the strongest reading when not declared
+    def combo(side: str) -> Combo:
+        spec = field(v, side, dict, "an object with 'cards' (and optionally 'as')")
+        cards = _cards(spec, "cards", where=side)
+        if "as" in spec:
+            declared = field(spec, "as", dict, 'a declared reading, e.g. {"type": "pair"}', where=side)
+            return parsed(f"{side}.as", resolve_combo, cards, level, rules, declared)  # type: ignore[no-any-return]
+        found = classify(cards, level, rules)
+        if not found:
+            raise VectorError(f"field '{side}.cards': {spec['cards']} is not a legal play at this level")
+        return found[0]  # the strongest reading when not declared
 
-    return beats(combo(v["a"]), combo(v["b"]), rules)
+    return beats(combo("a"), combo("b"), rules)
 
 
 def _cards_set(expected: Any, actual: Any) -> bool:
@@ -49,29 +128,30 @@ def _cards_set(expected: Any, actual: Any) -> bool:
 
 @checker("return_eligible", _cards_set)
 def _return_eligible(v: dict[str, Any]) -> str:
-    rules, level = preset(v["preset"]), parse_level(v["level"])
-    hand = parse_cards(v["hand"])
+    rules, level, hand = _preset(v), _level(v), _cards(v, "hand", nonempty=True)
     return " ".join(card_str(c) for c in return_eligible(hand, None, level, rules, to_partner=False))
 
 
 @checker("level_order")
 def _level_order(v: dict[str, Any]) -> str:
-    return " ".join(level_order(parse_level(v["level"])))
+    return " ".join(level_order(_level(v)))
 
 
 @checker("report")
 def _report(v: dict[str, Any]) -> dict[str, bool]:
-    threshold = preset(v["preset"]).report_threshold
-    announce = threshold is not None and v["hand_size_after_play"] <= threshold
+    threshold = _preset(v).report_threshold
+    announce = threshold is not None and _count(v, "hand_size_after_play", "a number of cards ≥ 0") <= threshold
     out = {"announce": announce}
-    if "count_public_from_now" in v["expect"]:
+    expect = v.get("expect")
+    if isinstance(expect, dict) and "count_public_from_now" in expect:
         out["count_public_from_now"] = announce
     return out
 
 
 @checker("deal")
 def _deal(v: dict[str, Any]) -> dict[str, int]:
-    hands, _, _ = deal_cards(random.Random(v.get("seed", 0)), 0)
+    seed = field(v, "seed", (int, str), "a seed (a number or a string)", default=0)
+    hands, _, _ = deal_cards(random.Random(seed), 0)
     allc = [c for h in hands for c in h]
     sizes = {len(h) for h in hands}
     return {
@@ -84,8 +164,13 @@ def _deal(v: dict[str, Any]) -> dict[str, int]:
 
 @checker("first_lead_flip")
 def _first_lead_flip(v: dict[str, Any]) -> dict[str, str]:
-    flips = [parse_card(t) for t in v["flips"]]
-    i = first_leader_from_flips(flips, parse_level(v.get("level", "2")))
+    tokens = field(v, "flips", list, "the flipped cards in order, e.g. [\"BJ\", \"S7\"]")
+    flips = []
+    for i, t in enumerate(tokens):
+        if not isinstance(t, str):
+            raise VectorError(f"field 'flips[{i}]' must be a card such as \"S7\", not {json_type(t)}")
+        flips.append(parsed(f"flips[{i}]", parse_card, t))
+    i = parsed("flips", first_leader_from_flips, flips, _level(v, default="2"))
     return {"leader": f"holder_of:{card_str(flips[i])}"}
 
 
@@ -98,23 +183,32 @@ def _rank_name(value: int, level: int) -> str:
 
 
 def _tribute_compare(expected: Any, actual: Any) -> bool:
+    if not isinstance(expected, dict) or any(k not in expected for k in ("anti_tribute", "first_leader", "payments")):
+        return False
     if expected["anti_tribute"] != actual["anti_tribute"] or expected["first_leader"] != actual["first_leader"]:
         return False
-    def norm(ps: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-        return sorted((p["from"], p["to"], p["rank"], tuple(sorted(p["eligible"].split()))) for p in ps)
 
-    return norm(expected["payments"]) == norm(actual["payments"])
+    def norm(ps: Any) -> list[str] | None:
+        if not isinstance(ps, list) or not all(isinstance(p, dict) and {"from", "to", "rank", "eligible"} <= p.keys()
+                                               for p in ps):
+            return None
+        return sorted(json.dumps([p["from"], p["to"], p["rank"], sorted(str(p["eligible"]).split())]) for p in ps)
+
+    wanted = norm(expected["payments"])
+    return wanted is not None and wanted == norm(actual["payments"])
 
 
 @checker("tribute", _tribute_compare)
 def _tribute(v: dict[str, Any]) -> dict[str, Any]:
-    rules, level = preset(v["preset"]), parse_level(v["level"])
-    if v["prev_finish"] is None:
+    rules, level = _preset(v), _level(v)
+    if field(v, "prev_finish", (list, _NULL), "the previous deal's finishing order, or null for the first deal") is None:
         return {"anti_tribute": False, "payments": [], "first_leader": "holder_of_flipped_card"}
-    hands = {int(s): parse_cards(h) for s, h in v["hands"].items()}
+    prev = _finish(v, "prev_finish")
+    given = _seat_map(v, "hands")
+    hands = {int(s): _cards(given, s, where="hands") for s in given}
     for s in range(4):
         hands.setdefault(s, [])
-    plan = plan_tribute(v["prev_finish"], hands, level, rules, random.Random(0))
+    plan = parsed("hands", plan_tribute, prev, hands, level, rules, random.Random(0))
     return {
         "anti_tribute": plan.anti_tribute,
         "payments": [
@@ -128,23 +222,62 @@ def _tribute(v: dict[str, Any]) -> dict[str, Any]:
 
 
 def _subset_compare(expected: Any, actual: Any) -> bool:
-    return all(actual.get(k) == val for k, val in expected.items())
+    return isinstance(expected, dict) and all(actual.get(k) == val for k, val in expected.items())
+
+
+def _ended_by(out: list[int]) -> bool:
+    """Whether a deal with these seats out (in this order) is over: 双上 or three out."""
+    return len(out) >= 3 or (len(out) == 2 and out[1] == partner(out[0]))
+
+
+def _completed(out: list[int], rules: RuleSet) -> list[int]:
+    """The finishing order of a deal that ``out`` ended, by the engine's own rule: the last of them
+    goes out again on a tracker that holds the others."""
+    last = out[-1]
+    tracker = TurnTracker(last, rules, out[:-1])
+    tracker.play(last, goes_out=True)
+    return list(tracker.finish)
 
 
 @checker("trick", _subset_compare)
 def _trick(v: dict[str, Any]) -> dict[str, Any]:
-    rules = preset(v["preset"])
-    actions = v["actions"]
-    tracker = TurnTracker(actions[0]["seat"], rules, v["already_out"])
+    rules = _preset(v)
+    out = _seats(v, "already_out", "the seats already out, in finishing order")
+    for n in range(1, len(out)):
+        if _ended_by(out[:n]):
+            raise VectorError(f"field 'already_out': the deal was over after {json.dumps(out[:n])}, so "
+                              f"{json.dumps(out[n:])} cannot have gone out after")
+    raw = field(v, "actions", list, "a list of plays and passes")
+    actions: list[tuple[int, bool, bool]] = []  # (seat, plays, goes out)
+    for i, a in enumerate(raw):
+        where = f"actions[{i}]"
+        if not isinstance(a, dict):
+            raise VectorError(f"field '{where}' must be an object with 'seat' and 'act', not {json_type(a)}")
+        seat = _seat(field(a, "seat", int, "a seat 0…3", where=where), f"{where}.seat")
+        act = field(a, "act", str, '"play" or "pass"', where=where)
+        if act not in ("play", "pass"):
+            raise VectorError(f"field '{where}.act' must be \"play\" or \"pass\", not {json.dumps(act, ensure_ascii=False)}")
+        goes_out = field(a, "goes_out", bool, "true or false", where=where, default=False)
+        if act == "pass" and goes_out:
+            raise VectorError(f"field '{where}': a pass cannot go out")
+        actions.append((seat, act == "play", goes_out))
+    if _ended_by(out):
+        # the deal is over before any action (双上 or three out): it is evaluated as it stands, and
+        # any action after it is illegal
+        return {"illegal": True} if actions else {"deal_over": True, "finish": _completed(out, rules)}
+    if not actions:
+        raise VectorError(f"field 'actions' is empty and the deal is not over (already out: {json.dumps(out)}): "
+                          "there is no trick to evaluate")
     result: dict[str, Any] = {}
     try:
-        for a in actions:
-            if tracker.turn != a["seat"]:
+        tracker = TurnTracker(actions[0][0], rules, out)
+        for seat, plays, goes_out in actions:
+            if tracker.turn != seat:
                 return {"illegal": True}
-            if a["act"] == "pass":
-                leader = tracker.pass_(a["seat"])
+            if plays:
+                _, leader = tracker.play(seat, goes_out)
             else:
-                _, leader = tracker.play(a["seat"], bool(a.get("goes_out")))
+                leader = tracker.pass_(seat)
             if tracker.over:
                 return {"deal_over": True, "finish": list(tracker.finish)}
             if leader is not None:
@@ -154,18 +287,47 @@ def _trick(v: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _team(value: Any, label: str) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
+        raise VectorError(f"field '{label}' must be a team, 0 or 1 (or null), not "
+                          f"{json.dumps(value) if isinstance(value, int | float) else json_type(value)}")
+    return value
+
+
+def _keys(obj: Mapping[str, Any], label: str, allowed: tuple[str, ...]) -> None:
+    for key in obj:
+        if key not in allowed:
+            raise VectorError(f"field '{label}' has the key {json.dumps(key, ensure_ascii=False)}: "
+                              f"its keys are {', '.join(json.dumps(a) for a in allowed)}")
+
+
+def _streaks(v: Mapping[str, Any]) -> StreakCounts:
+    st_in = field(v, "streaks_before", dict, 'an object {"first": {seat: n}, "last": {seat: n}}', default={})
+    _keys(st_in, "streaks_before", ("first", "last"))
+    per: list[tuple[int, int, int, int]] = []
+    for part in ("first", "last"):
+        counts = _seat_map(st_in, part, where="streaks_before", default={})
+        n = [_count(counts, s, where=f"streaks_before.{part}", default=0) for s in _SEAT_KEYS]
+        per.append((n[0], n[1], n[2], n[3]))
+    return StreakCounts(per[0], per[1])
+
+
 @checker("deal_result", _subset_compare)
 def _deal_result(v: dict[str, Any]) -> dict[str, Any]:
-    rules = preset(v["preset"])
-    levels = (parse_level(v["levels_before"]["0"]), parse_level(v["levels_before"]["1"]))
-    fails_in = v.get("a_failures_before") or {}
-    fails = (int(fails_in.get("0", 0)), int(fails_in.get("1", 0)))
-    st_in = v.get("streaks_before") or {}
-    streaks = StreakCounts(
-        tuple(int(st_in.get("first", {}).get(str(s), 0)) for s in range(4)),  # type: ignore[arg-type]
-        tuple(int(st_in.get("last", {}).get(str(s), 0)) for s in range(4)),  # type: ignore[arg-type]
-    )
-    r = settle_deal(levels, v["declarer"], v["finish"], rules, fails, streaks)
+    rules = _preset(v)
+    before = field(v, "levels_before", dict, 'the teams\' levels, {"0": "2", "1": "2"}')
+    _keys(before, "levels_before", ("0", "1"))
+    levels = (_level(before, "0", where="levels_before"), _level(before, "1", where="levels_before"))
+    if "declarer" not in v:
+        raise VectorError("missing field 'declarer' (the team that declared the deal, 0 or 1, or null)")
+    declarer = _team(v["declarer"], "declarer")
+    fails_in = field(v, "a_failures_before", dict, 'failed A attempts per team, {"0": 0, "1": 0}', default={})
+    _keys(fails_in, "a_failures_before", ("0", "1"))
+    fails = (_count(fails_in, "0", where="a_failures_before", default=0),
+             _count(fails_in, "1", where="a_failures_before", default=0))
+    r = settle_deal(levels, declarer, _finish(v), rules, fails, _streaks(v))
     name = RANKS
     return {
         "levels_after": {"0": name[r.levels_after[0]], "1": name[r.levels_after[1]]},
@@ -178,7 +340,13 @@ def _deal_result(v: dict[str, Any]) -> dict[str, Any]:
 
 @checker("huopin_score")
 def _huopin_score(v: dict[str, Any]) -> dict[str, int]:
-    pts = huopin_points(v["finish"], [(p["seat"], p["stars"]) for p in v["star_plays"]], preset(v["preset"]))
+    rules, finish = _preset(v), _finish(v)
+    plays = []
+    for i, p in enumerate(field(v, "star_plays", list, 'the star bombs played, [{"seat": 0, "stars": 6}, …]')):
+        where = f"star_plays[{i}]"
+        if not isinstance(p, dict):
+            raise VectorError(f"field '{where}' must be an object with 'seat' and 'stars', not {json_type(p)}")
+        plays.append((_seat(field(p, "seat", int, "a seat 0…3", where=where), f"{where}.seat"),
+                      _count(p, "stars", "a number of stars ≥ 0", where=where)))
+    pts = huopin_points(finish, plays, rules)
     return {str(s): pts[s] for s in range(4)}
-
-

@@ -4,13 +4,19 @@ Each kind has a checker that computes the engine's answer; the runner compares i
 Kinds without a checker are counted as skipped and listed, never silently passed. The checkers live
 in the layers that know the answers and register here with :func:`checker`; the runner finds their
 modules through :mod:`guandan.plugins`, so it never imports them itself.
+
+The runner never stops at a bad vector: a line that is not JSON, a vector without ``id``/``kind``/
+``expect``, a missing or mistyped field, or a vector the engine cannot evaluate each become one failed
+outcome whose error says ``cannot evaluate: …`` and why, and the run goes on with the next vector.
+Checkers read their fields with :func:`field` and :func:`parsed`, which name the field at fault.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +26,11 @@ from .core.errors import GuandanError
 Checker = Callable[[dict[str, Any]], Any]
 CHECKERS: dict[str, Checker] = {}
 COMPARERS: dict[str, Callable[[Any, Any], bool]] = {}
+CANNOT = "cannot evaluate: "
+
+
+class VectorError(GuandanError):
+    """A vector the engine cannot evaluate: a field missing or of the wrong type or value, named."""
 
 
 def checker(kind: str, compare: Callable[[Any, Any], bool] | None = None) -> Callable[[Checker], Checker]:
@@ -34,6 +45,61 @@ def checker(kind: str, compare: Callable[[Any, Any], bool] | None = None) -> Cal
     return register
 
 
+# --- reading a vector's fields ------------------------------------------------------------------
+_MISSING = object()
+
+
+def json_type(value: Any) -> str:
+    """What a JSON value is, in words (never a Python type name)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "not a JSON value"
+
+
+def _is(value: Any, types: type | tuple[type, ...]) -> bool:
+    types = types if isinstance(types, tuple) else (types,)
+    if isinstance(value, bool) and bool not in types:
+        return False  # JSON true/false is no number here
+    return isinstance(value, types)
+
+
+def field(obj: Mapping[str, Any], name: str, types: type | tuple[type, ...], what: str, *, where: str = "",
+          default: Any = _MISSING) -> Any:
+    """``obj[name]`` if it is of ``types`` (described to a person as ``what``); a :class:`VectorError`
+    naming the field (``where.name``) if it is missing (and no ``default`` is given) or mistyped.
+    A ``default`` also stands for an explicit ``null``."""
+    label = f"{where}.{name}" if where else name
+    value = obj.get(name, _MISSING)
+    if value is _MISSING or (value is None and default is not _MISSING and not _is(None, types)):
+        if default is _MISSING:
+            raise VectorError(f"missing field '{label}' ({what})")
+        return default
+    if not _is(value, types):
+        raise VectorError(f"field '{label}' must be {what}, not {json_type(value)}")
+    return value
+
+
+def parsed(label: str, parse: Callable[..., Any], *args: Any) -> Any:
+    """``parse(*args)``, with an engine error (bad cards, unknown preset, …) reported against ``label``."""
+    try:
+        return parse(*args)
+    except VectorError:
+        raise
+    except GuandanError as e:
+        raise VectorError(f"field '{label}': {e}") from None
+
+
+# --- outcomes -----------------------------------------------------------------------------------
 @dataclass
 class Outcome:
     vector_id: str
@@ -46,8 +112,8 @@ class Outcome:
 
 @dataclass
 class Report:
-    outcomes: list[Outcome] = field(default_factory=list)
-    skipped: dict[str, int] = field(default_factory=dict)
+    outcomes: list[Outcome] = dataclasses.field(default_factory=list)
+    skipped: dict[str, int] = dataclasses.field(default_factory=dict)
 
     @property
     def passed(self) -> int:
@@ -58,23 +124,59 @@ class Report:
         return [o for o in self.outcomes if not o.ok]
 
 
+class Unreadable(dict[str, Any]):
+    """A line of a vector file that is no vector (not JSON, not an object, no ``id``/``kind``):
+    :func:`run_vectors` reports it as one failure and goes on."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(id=where, kind="")
+        self.where = where
+        self.problem = problem
+
+
+def _line_problem(v: Any) -> str | None:
+    if not isinstance(v, dict):
+        return f"a vector must be a JSON object, not {json_type(v)}"
+    for key in ("id", "kind"):
+        if key not in v:
+            return f"a vector must have '{key}'"
+    if not isinstance(v["kind"], str) or not v["kind"]:
+        return f"'kind' must be a non-empty string, not {json_type(v['kind'])}"
+    if not _is(v["id"], (str, int)):
+        return f"'id' must be a string or a number, not {json_type(v['id'])}"
+    return None
+
+
 def load_vectors(path: str | Path) -> list[dict[str, Any]]:
-    """Parse a JSONL vector file; a malformed line raises an error naming its line number."""
+    """Parse a JSONL vector file. A line that is no vector comes back as :class:`Unreadable` (its
+    failure names the line); a file that cannot be read, or none of whose lines is a vector, raises
+    a :class:`GuandanError` naming the reason."""
     out: list[dict[str, Any]] = []
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise GuandanError(f"cannot read vector file {path}: {e.strerror}") from None
+        raise GuandanError(f"cannot read vector file {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise GuandanError(f"vector file {path} is not UTF-8 text") from None
+    bad: list[Unreadable] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             v = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise GuandanError(f"{path}:{n}: not valid JSON ({e.msg})") from None
-        if not isinstance(v, dict) or "kind" not in v or "id" not in v:
-            raise GuandanError(f"{path}:{n}: a vector must be an object with 'id' and 'kind'")
+        except (json.JSONDecodeError, RecursionError) as e:
+            msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+            bad.append(Unreadable(f"{path}:{n}", f"not valid JSON ({msg})"))
+            out.append(bad[-1])
+            continue
+        problem = _line_problem(v)
+        if problem is not None:
+            bad.append(Unreadable(f"{path}:{n}", problem))
+            out.append(bad[-1])
+            continue
         out.append(v)
+    if bad and len(bad) == len(out):
+        raise GuandanError(f"{path} holds no rules vector (line {bad[0].where.rsplit(':', 1)[1]}: {bad[0].problem})")
     return out
 
 
@@ -82,23 +184,52 @@ def _equal(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def run_vectors(vectors: Iterable[dict[str, Any]], kinds: set[str] | None = None) -> Report:
+def _describe(e: Exception) -> str:
+    """A checker's unexpected exception, in words: most are a field of an unforeseen shape."""
+    if isinstance(e, GuandanError):
+        return str(e)
+    if isinstance(e, KeyError):
+        return f"missing field '{e.args[0] if e.args else '?'}'"
+    return f"a field has an unexpected type or value ({type(e).__name__}: {e})"
+
+
+def run_vectors(vectors: Iterable[Any], kinds: set[str] | None = None) -> Report:
+    """Check every vector whose kind has a checker; one :class:`Outcome` each, whatever is wrong
+    with a vector (see the module doc)."""
     _load_checkers()
     report = Report()
-    for v in vectors:
-        kind = v["kind"]
+    for i, v in enumerate(vectors, 1):
+        if isinstance(v, Unreadable):
+            report.outcomes.append(Outcome(v.where, "", False, error=CANNOT + v.problem))
+            continue
+        problem = _line_problem(v)
+        if problem is not None:
+            given = v if isinstance(v, dict) else {}
+            vid = given["id"] if _is(given.get("id"), (str, int)) else f"vector {i}"
+            kind = given["kind"] if isinstance(given.get("kind"), str) else ""
+            report.outcomes.append(Outcome(str(vid), kind, False, error=CANNOT + problem))
+            continue
+        kind, vid = v["kind"], str(v["id"])
         fn = CHECKERS.get(kind)
         if fn is None or (kinds is not None and kind not in kinds):
             report.skipped[kind] = report.skipped.get(kind, 0) + 1
             continue
-        expected = v.get("expect")
+        if "expect" not in v:
+            report.outcomes.append(Outcome(vid, kind, False, error=CANNOT + "missing field 'expect' (the answer)"))
+            continue
+        expected = v["expect"]
         try:
             actual = fn(v)
-        except GuandanError as e:
-            report.outcomes.append(Outcome(v["id"], kind, False, expected, None, f"{type(e).__name__}: {e}"))
+        except Exception as e:  # one bad vector must never end the run
+            report.outcomes.append(Outcome(vid, kind, False, expected, None, CANNOT + _describe(e)))
             continue
-        ok = COMPARERS.get(kind, _equal)(expected, actual)
-        report.outcomes.append(Outcome(v["id"], kind, ok, expected, actual))
+        try:
+            ok = COMPARERS.get(kind, _equal)(expected, actual)
+        except Exception as e:
+            report.outcomes.append(Outcome(vid, kind, False, expected, actual,
+                                           f"cannot compare with 'expect' (of the wrong shape for {kind}): {_describe(e)}"))
+            continue
+        report.outcomes.append(Outcome(vid, kind, bool(ok), expected, actual))
     return report
 
 
@@ -108,15 +239,20 @@ def _load_checkers() -> None:
     plugins.load(plugins.VECTOR_KINDS)
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def format_report(report: Report) -> str:
     lines: list[str] = []
     for o in report.failed:
-        lines.append(f"FAIL {o.vector_id} ({o.kind})")
-        lines.append(f"  expected: {json.dumps(o.expected, ensure_ascii=False)}")
+        lines.append(f"FAIL {o.vector_id} ({o.kind or 'no kind'})")
         if o.error:
-            lines.append(f"  error:    {o.error}")
-        else:
-            lines.append(f"  actual:   {json.dumps(o.actual, ensure_ascii=False, default=str)}")
+            lines.append(f"  {o.error}")
+        if o.expected is not None or not o.error:
+            lines.append(f"  expected: {_json(o.expected)}")
+        if o.actual is not None or not o.error:
+            lines.append(f"  actual:   {_json(o.actual)}")
     if report.skipped:
         listed = ", ".join(f"{k} ({n})" for k, n in sorted(report.skipped.items()))
         lines.append(f"skipped kinds not covered by this engine: {listed}")
@@ -124,3 +260,22 @@ def format_report(report: Report) -> str:
     tail = f", {skipped} skipped" if skipped else ""
     lines.append(f"{report.passed} passed, {len(report.failed)} failed{tail}")
     return "\n".join(lines)
+
+
+__all__ = [
+    "CANNOT",
+    "CHECKERS",
+    "COMPARERS",
+    "Checker",
+    "Outcome",
+    "Report",
+    "Unreadable",
+    "VectorError",
+    "checker",
+    "field",
+    "format_report",
+    "json_type",
+    "load_vectors",
+    "parsed",
+    "run_vectors",
+]

@@ -14,6 +14,7 @@ from websockets.exceptions import ConnectionClosed
 
 from guandan.core.match import MatchConfig
 from guandan.core.rules import RuleSet, preset
+from guandan.protocol.seating import Seating
 from guandan.protocol.server import ProtocolServer
 
 SHORT = MatchConfig(start_levels=(12, 12), start_declarer=0)  # both teams at A: a game of a few deals
@@ -40,10 +41,11 @@ async def bot_client(url: str, bot: Any, errors: list[str] | None = None) -> lis
 
 
 async def with_server(body: Callable[[str, ProtocolServer], Awaitable[Any]], rules: RuleSet | None = None,
-                      games: int = 1, out_dir: Path | None = None, config: MatchConfig | None = SHORT) -> Any:
+                      games: int = 1, out_dir: Path | None = None, config: MatchConfig | None = SHORT,
+                      seating: Seating = Seating.ORDER) -> Any:
     logs: list[str] = []
     server = ProtocolServer(rules or preset("competition"), games=games, out_dir=out_dir, seed=7, config=config,
-                            log=logs.append)
+                            log=logs.append, seating=seating)
     ws_server = await server.start("127.0.0.1", 0)
     port = ws_server.sockets[0].getsockname()[1]
     try:

@@ -17,6 +17,7 @@ from guandan.agents.base import make_agent
 from guandan.core.record import loads, replay
 from guandan.core.rules import preset
 from guandan.protocol.client import play
+from guandan.protocol.seating import Seating
 from guandan.protocol.server import ProtocolServer
 
 from .conformance_bot import ConformanceBot
@@ -33,11 +34,12 @@ def test_whole_game_four_conformance_clients(tmp_path: Path) -> None:
     assert all(b.acts > 0 for b in bots)
     assert [m["myPos"] for s in seen for m in s[:1]] == [0, 1, 2, 3]  # seats by connection order
     last = seen[0][-1]
-    assert last["stage"] == "gameResult" and sum(last["victoryNum"]) == 2 and last["draws"] == 0
+    assert last["stage"] == "gameResult" and sum(last["victoryNum"]) == 2 and last["draws"] == [0, 0, 0, 0]
     (record,) = sorted(tmp_path.iterdir())
-    assert record.name == "full-001.json"
+    assert record.name == "room-1-001.json"  # rooms by connection order are numbered
     data = loads(record.read_text(encoding="utf-8"))
-    assert data["result"]["ended"] and data["meta"]["protocol"] == "2020"
+    assert data["result"]["ended"] and data["meta"]["protocol"] == "2020" and data["meta"]["room"] == "room-1"
+    assert [p.split(" 127.0.0.1:")[0] for p in data["players"]] == [f"seat {s} full" for s in range(4)]
     *_, (_, _, match) = list(replay(data))
     assert match.ended and len(match.deals) == sum(1 for m in seen[0] if m["stage"] == "episodeOver")
 
@@ -51,7 +53,9 @@ def test_our_client_plays_with_three_conformance_bots() -> None:
     *_, report = async_support.run(with_server(body, games=2))
     assert report.fallbacks == 0 and report.errors == [] and report.acts > 0
     assert report.result is not None and report.result["stage"] == "gameResult"
-    assert sum(report.result["victoryNum"]) + 2 * report.result["draws"] == 4  # two games, two winners each
+    draws = report.result["draws"]
+    assert len(draws) == 4 and len(set(draws)) == 1  # a drawn game counts one for every seat
+    assert sum(report.result["victoryNum"]) + 2 * draws[0] == 4  # two games, two winners each
 
 
 BAD_FRAMES: list[str | bytes] = [b"\xff\xfe", "not json", "[1, 2]", '{"x": 1}', '{"actIndex": -1}', '{"actIndex": "0"}',
@@ -97,7 +101,7 @@ def test_malformed_frames_and_out_of_range_are_answered_and_waited_on(tmp_path: 
     assert "not UTF-8" in errors[0] and "not JSON" in errors[1] and "outside 0…" in errors[-1]
     assert other == []
     assert all(b.stages["notify:gameResult"] == 1 for b in bots)
-    assert [p.name for p in tmp_path.iterdir()] == ["bad-001.json"]
+    assert [p.name for p in tmp_path.iterdir()] == ["room-1-001.json"]
 
 
 def test_frame_out_of_turn_gets_an_error() -> None:
@@ -106,7 +110,7 @@ def test_frame_out_of_turn_gets_an_error() -> None:
         conns = [await connect(f"{url}/game/turn") for _ in range(4)]
         beginnings = [json.loads(await c.recv()) for c in conns]
         assert [b["myPos"] for b in beginnings] == [0, 1, 2, 3]
-        room = server.rooms["turn"]
+        room = server.rooms["room-1"]
         assert room.table is not None
         mover, _ = room.table.act()
         idle = conns[(mover + 1) % 4]
@@ -139,23 +143,23 @@ def test_disconnect_mid_game_aborts_only_that_room(tmp_path: Path) -> None:
         tasks = [quitter(f"{url}/game/q", ConformanceBot(0), 3)]
         tasks += [bot_client(f"{url}/game/q", ConformanceBot(s), notices[s - 1]) for s in (1, 2, 3)]
         await asyncio.gather(*tasks)
-        # the server still serves: a fresh room with the same name plays to the end
+        # the server still serves: the next four connections (same name) fill a fresh room, played to the end
         bots = [ConformanceBot(s) for s in range(4)]
         await asyncio.gather(*[bot_client(f"{url}/game/q", b) for b in bots])
         return notices, bots, server
 
     notices, bots, server = async_support.run(with_server(body, out_dir=tmp_path))
     assert all(len(n) == 1 and "aborted" in n[0] and "disconnected" in n[0] for n in notices), notices
-    assert server.aborted == ["q"]
+    assert server.aborted == ["room-1"]
     assert all(b.stages["notify:gameResult"] == 1 for b in bots)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["q-001-aborted.json", "q-001.json"]
-    partial = loads((tmp_path / "q-001-aborted.json").read_text(encoding="utf-8"))
+    assert names == ["room-1-001-aborted.json", "room-2-001.json"]
+    partial = loads((tmp_path / "room-1-001-aborted.json").read_text(encoding="utf-8"))
     assert partial["meta"]["aborted"] and not partial["result"]["ended"]
     list(replay(partial))  # the partial record is intact: it replays without error
 
 
-def test_bad_path_and_full_room_are_refused() -> None:
+def test_bad_path_and_full_named_room_are_refused() -> None:
     async def body(url: str, server: ProtocolServer) -> str:
         with pytest.raises(InvalidStatus) as info:
             await connect(f"{url}/play/x")
@@ -169,7 +173,7 @@ def test_bad_path_and_full_room_are_refused() -> None:
             await c.close()
         return str(msg["message"])
 
-    assert "full" in async_support.run(with_server(body))
+    assert "full" in async_support.run(with_server(body, seating=Seating.NAMED))
 
 
 def test_server_refuses_huopin() -> None:

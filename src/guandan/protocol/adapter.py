@@ -124,7 +124,8 @@ class ExternalAgent(Agent):
         # matches, and does not tell how many (settingTimes counts the games so far, this one included)
         old = self._stream
         self._stream = MessageStream(seats=(seat,), games=old.played_games + 1)
-        self._stream.played_games, self._stream.victories, self._stream.draws = old.played_games, old.victories, old.draws
+        self._stream.played_games = old.played_games
+        self._stream.victories, self._stream.draws = list(old.victories), list(old.draws)
         self._deal, self._seen = -1, 0
 
     # --- bot calls ------------------------------------------------------------------------

@@ -10,9 +10,11 @@ from typing import Annotated
 import typer
 
 from ..agents.base import make_agent
+from ..cliutil import choices
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from .errors import ProtocolError
+from .seating import SEATING_HELP, Seating, parse_seating
 
 _PRESETS = ", ".join(p for p in PRESET_NAMES if p != "huopin")  # 火拼's hand types have no protocol names
 
@@ -41,14 +43,25 @@ def protocol_server(
     out: Annotated[Path | None, typer.Option(help="write each game's record (JSON) into this folder")] = None,
     seed: Annotated[str, typer.Option(help="deals are seeded by this, the room name and the game number")] = "0",
     rooms: Annotated[int | None, typer.Option(help="exit after this many rooms have ended (default: serve forever)")] = None,
+    seating: Annotated[str, typer.Option(metavar=choices(Seating), help=SEATING_HELP)] = Seating.ORDER.value,
 ) -> None:
-    """Serve the 2020 competition protocol at ws://HOST:PORT/game/{name}: four connections per room."""
+    """Serve the 2020 competition protocol at ws://HOST:PORT/game/{name}.
+
+    As on the platform, the name is ignored by default: each room takes the next four connections (the 1st and 3rd are seats 0 and 2, the 2nd and 4th seats 1 and 3) and starts at the fourth, so the official example clients client1.py … client4.py play unmodified. --seating named makes each name a room of its own.
+    """  # noqa: E501 (one paragraph per line: --help wraps it)
     from .server import ProtocolServer  # here, not at the top: websockets loads only for this command
 
     if not 0 < port < 65536:
         raise _err(f"--port must be 1…65535, not {port}")
+    if rooms is not None and rooms < 1:
+        raise _err(f"--rooms must be at least 1, not {rooms}")
     try:
-        server = ProtocolServer(_rules(preset_name), games=games, out_dir=out, seed=seed, log=_log, rooms_to_play=rooms)
+        mode = parse_seating(seating)
+    except ValueError as e:
+        raise _err(str(e)) from None
+    try:
+        server = ProtocolServer(_rules(preset_name), games=games, out_dir=out, seed=seed, log=_log, rooms_to_play=rooms,
+                                seating=mode)
     except ProtocolError as e:
         raise _err(str(e)) from None
     try:

@@ -101,8 +101,8 @@ class MessageStream:
         self.seats = tuple(seats)
         self.games = games
         self.played_games = 0
-        self.victories = [0, 0, 0, 0]
-        self.draws = 0
+        self.victories = [0, 0, 0, 0]  # games won, per seat (both seats of the winning team count one)
+        self.draws = [0, 0, 0, 0]  # drawn games, per seat (every seat counts one), as the platform sends them
         self.level = 0
         self.levels = [0, 0]
         self._new_round()
@@ -150,7 +150,7 @@ class MessageStream:
             case MatchOver(winner=winner):
                 self.played_games += 1
                 if winner is None:
-                    self.draws += 1
+                    self.draws = [n + 1 for n in self.draws]
                 else:
                     for s in (winner, winner + 2):
                         self.victories[s] += 1
@@ -184,8 +184,9 @@ class MessageStream:
         return {"type": "notify", "stage": "beginning", "handCards": hand, "myPos": seat, **self._ranks(seat)}
 
     def game_result(self) -> list[Outgoing]:
-        """The last message of a table: wins per seat and draws over all its games."""
-        return self._broadcast("gameResult", victoryNum=list(self.victories), draws=self.draws)
+        """The last message of a table: wins and draws per seat over all its games. Both are lists of
+        four counts, as the platform sends them (bots format them with ``*draws``)."""
+        return self._broadcast("gameResult", victoryNum=list(self.victories), draws=list(self.draws))
 
     # --- act --------------------------------------------------------------------------------
     def act(self, obs: MatchObservation, legal: Sequence[Action] | None = None) -> tuple[Message, list[Action]]:

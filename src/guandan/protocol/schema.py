@@ -38,6 +38,7 @@ _ACTION_OR_NULL = {"oneOf": [_PASS, _PLAY, {"type": "null"}]}
 _RESULT = {"type": "array", "minItems": 1, "maxItems": 2,
            "items": {"type": "array", "prefixItems": [_SEAT, _SEAT, _CARD], "minItems": 3, "maxItems": 3}}
 _RANKS = {"curRank": _RANK, "selfRank": _RANK, "oppoRank": _RANK}
+_PER_SEAT_COUNTS = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 4, "maxItems": 4}
 
 
 def _msg(type_: str, stage: str, props: dict[str, Any]) -> dict[str, Any]:
@@ -78,9 +79,7 @@ SERVER_MESSAGE: dict[str, Any] = {
                 "type": "array", "prefixItems": [_SEAT, {**_CARDS, "minItems": 1}], "minItems": 2, "maxItems": 2}}}),
         _msg("notify", "gameOver", {"curTimes": {"type": "integer", "minimum": 1},
                                     "settingTimes": {"type": "integer", "minimum": 1}}),
-        _msg("notify", "gameResult", {"victoryNum": {"type": "array", "items": {"type": "integer", "minimum": 0},
-                                                     "minItems": 4, "maxItems": 4},
-                                      "draws": {"type": "integer", "minimum": 0}}),
+        _msg("notify", "gameResult", {"victoryNum": _PER_SEAT_COUNTS, "draws": _PER_SEAT_COUNTS}),
         _act("play", _ACTION),
         _act("tribute", _single_card("tribute")),
         _act("back", _single_card("back")),

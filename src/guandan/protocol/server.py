@@ -1,7 +1,9 @@
-"""The platform's WebSocket server on our engine: ``ws://HOST:PORT/game/{name}``, one room per name.
+"""The platform's WebSocket server on our engine: ``ws://HOST:PORT/game/{name}``.
 
-Seats go by connection order (the 1st and 3rd connections are seats 0 and 2); a room's table starts
-at the fourth connection and plays ``games`` whole games, then broadcasts ``gameResult``, writes
+Rooms (:mod:`.seating`): by default, as on the platform, the name is ignored and each room takes the
+next four connections; with :attr:`Seating.NAMED` each name is a room. Seats go by connection order
+within a room (the 1st and 3rd connections are seats 0 and 2); a room's table starts at the fourth
+connection and plays ``games`` whole games, then broadcasts ``gameResult``, writes
 the records and closes. Replies that are not ``{"actIndex": i}`` with ``0 <= i <= indexRange``, or
 that come from a seat not to act, are answered with an ``error`` message and the server keeps
 waiting. A client that disconnects mid-game ends its room only: the others get an ``error``
@@ -28,9 +30,9 @@ from ..core.rules import RuleSet
 from .errors import ProtocolError
 from .messages import Outgoing, encode, parse_reply
 from .notation import check_rules
+from .seating import PATH_PREFIX, Seating, client_name, room_key
 from .table import ProtocolTable
 
-PATH_PREFIX = "/game/"
 _GONE = object()  # queued when a seat's connection closes
 
 
@@ -43,6 +45,7 @@ def error_message(text: str) -> dict[str, Any]:
 class Room:
     name: str
     conns: list[ServerConnection] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # the name each connection gave in /game/{name}
     inbox: asyncio.Queue[tuple[int, object]] = field(default_factory=asyncio.Queue)
     table: ProtocolTable | None = None
     task: asyncio.Task[None] | None = None
@@ -54,14 +57,17 @@ class ProtocolServer:
 
     def __init__(self, rules: RuleSet, games: int = 1, out_dir: Path | None = None, seed: int | str = 0,
                  config: MatchConfig | None = None, log: Callable[[str], None] = print,
-                 rooms_to_play: int | None = None) -> None:
+                 rooms_to_play: int | None = None, seating: Seating = Seating.ORDER) -> None:
         check_rules(rules)
         if games < 1:
             raise ProtocolError(f"--games must be at least 1, not {games}")
         self.rules, self.games, self.out_dir, self.seed = rules, games, out_dir, seed
         self.config = config or MatchConfig()
         self.log = log
+        self.seating = Seating(seating)
         self.rooms: dict[str, Room] = {}
+        self._filling: Room | None = None  # under ORDER: the room the next connection joins
+        self._opened = 0  # under ORDER: rooms opened so far (they are named room-1, room-2, …)
         self.rooms_to_play = rooms_to_play
         self.rooms_ended = 0
         self.aborted: list[str] = []
@@ -69,27 +75,37 @@ class ProtocolServer:
         self.records: list[Path] = []
 
     # --- connections -----------------------------------------------------------------------
-    @staticmethod
-    def room_name(path: str) -> str | None:
-        name = path.split("?", 1)[0][len(PATH_PREFIX):] if path.startswith(PATH_PREFIX) else ""
-        return name if name and "/" not in name and name not in (".", "..") else None
-
     def _check_path(self, connection: ServerConnection, request: Request) -> Response | None:
-        if self.room_name(request.path) is None:
+        if room_key(request.path, self.seating) is None:
             return connection.respond(HTTPStatus.NOT_FOUND, f"connect to ws://HOST:PORT{PATH_PREFIX}{{name}}\n")
         return None
 
+    def _room_for(self, key: str) -> Room:
+        """The room a connection joins: the one filling now (ORDER, ``key == ""``), or the named one."""
+        if self.seating is Seating.NAMED:
+            return self.rooms.setdefault(key, Room(key))
+        if self._filling is None:
+            self._opened += 1
+            self._filling = Room(f"room-{self._opened}")
+            self.rooms[self._filling.name] = self._filling
+        return self._filling
+
     async def handler(self, ws: ServerConnection) -> None:
-        name = self.room_name(ws.request.path if ws.request else "")
-        assert name is not None
-        room = self.rooms.setdefault(name, Room(name))
-        if room.table is not None:
-            await ws.send(encode(error_message(f"room {name!r} is full (its game has started)")))
+        path = ws.request.path if ws.request else ""
+        key, label = room_key(path, self.seating), client_name(path)
+        assert key is not None and label is not None  # _check_path refused every other path
+        room = self._room_for(key)
+        name = room.name
+        if room.table is not None:  # only a named room can be asked for once it has started
+            await ws.send(encode(error_message(f"room {name} is full (its game has started)")))
             await ws.close(1013, "room full")
             return
         room.conns.append(ws)
-        self.log(f"room {name}: connection {len(room.conns)} from {ws.remote_address}")
+        room.labels.append(label)
+        self.log(f"room {name}: connection {len(room.conns)} ({label}) from {address(ws)}")
         if len(room.conns) == 4:
+            if self._filling is room:
+                self._filling = None  # full: the next connection opens a new room
             room.table = ProtocolTable(self.rules, self.games, seed=f"{self.seed}:{name}", config=self.config)
             room.task = asyncio.create_task(self._play(room))
         try:
@@ -102,9 +118,12 @@ class ProtocolServer:
             pass
         finally:
             if room.table is None:
+                del room.labels[room.conns.index(ws)]
                 room.conns.remove(ws)  # left before the start: the seats behind it move up
                 if not room.conns:
                     self.rooms.pop(name, None)
+                    if self._filling is room:
+                        self._filling = None
             elif ws in room.conns:
                 room.inbox.put_nowait((room.conns.index(ws), _GONE))
 
@@ -155,7 +174,8 @@ class ProtocolServer:
         if self.out_dir is None or table is None:
             return
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        players = [f"seat {s} {c.remote_address}" for s, c in enumerate(room.conns)]
+        players = [f"seat {s} {label} {address(c)}"
+                   for s, (label, c) in enumerate(zip(room.labels, room.conns, strict=True))]
         meta = {"protocol": "2020", "room": room.name}
         while room.written < len(table.finished):
             path = self.out_dir / f"{room.name}-{room.written + 1:03d}.json"
@@ -191,8 +211,10 @@ class ProtocolServer:
 
     async def run(self, host: str = "127.0.0.1", port: int = 23456) -> None:
         server = await self.start(host, port)
-        self.log(f"serving ws://{host}:{port}{PATH_PREFIX}{{name}}: {self.games} game(s) per room, preset "
-                 f"{self.rules.name}")
+        rooms = ("each room takes the next four connections, whatever the name" if self.seating is Seating.ORDER
+                 else "one room per name")
+        self.log(f"serving ws://{host}:{port}{PATH_PREFIX}{{name}} ({rooms}): {self.games} game(s) per room, "
+                 f"preset {self.rules.name}")
         async with server:
             await self.done.wait()
 
@@ -201,9 +223,18 @@ class _Disconnected(Exception):
     pass
 
 
+def address(ws: ServerConnection) -> str:
+    """``host:port`` of a connection's peer (``[host]:port`` for IPv6), for logs and records."""
+    peer = ws.remote_address
+    if not isinstance(peer, tuple) or len(peer) < 2:
+        return "unknown address"
+    host, port = str(peer[0]), peer[1]
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 async def _send_quietly(ws: ServerConnection, text: str) -> None:
     with contextlib.suppress(ConnectionClosed):
         await ws.send(text)
 
 
-__all__ = ["PATH_PREFIX", "ProtocolServer", "Room", "error_message"]
+__all__ = ["PATH_PREFIX", "ProtocolServer", "Room", "Seating", "error_message"]
