@@ -73,7 +73,8 @@ class ProtocolError(Exception):
 
 
 def parse_message(text: str | bytes) -> ClientFrame:
-    if len(text) > MAX_FRAME_BYTES:
+    # the limit is in bytes as sent (UTF-8): counting characters let 8,192 emoji (32 KiB) through
+    if len(text) > MAX_FRAME_BYTES or (isinstance(text, str) and len(text.encode()) > MAX_FRAME_BYTES):
         raise ProtocolError("too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:
         return _ADAPTER.validate_json(text)

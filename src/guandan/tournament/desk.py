@@ -167,6 +167,8 @@ class Desk:
 
     # ---- storage -------------------------------------------------------------------------------
     def _row(self, s: Session, tid: int) -> TournamentRow:
+        if not 0 < tid < 2**31:  # ids are SQL INTEGERs: a larger number names none, and would not even bind
+            raise NotFoundError(f"no tournament number {tid}")
         row = s.get(TournamentRow, tid)
         if row is None:
             raise NotFoundError(f"no tournament number {tid}")

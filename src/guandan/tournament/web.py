@@ -59,11 +59,12 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         return get_desk().state(tid)
 
     def keyed(state: TournamentState, key: str | None) -> None:
-        if not key or not hmac.compare_digest(key, state.secret):
+        # compared as UTF-8 bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500)
+        if not key or not hmac.compare_digest(key.encode(), state.secret.encode()):
             raise _Forbidden("the arbiter key is missing or wrong")
 
     def pin_ok(state: TournamentState, round_no: int, table_no: int, pin: str) -> None:
-        if not hmac.compare_digest(pin.strip(), state.pin(round_no, table_no)):
+        if not hmac.compare_digest(pin.strip().encode(), state.pin(round_no, table_no).encode()):
             raise TournamentError("wrong PIN: use the 4-digit code printed on this table's score slip")
 
     # ---- public -------------------------------------------------------------------------------
