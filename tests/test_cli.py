@@ -63,7 +63,7 @@ def test_simulate_and_replay(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(record), "--json"])
     assert json.loads(result.output.strip().splitlines()[-1])["deals"] == 3
     broken = tmp_path / "broken.json"
-    broken.write_text(record.read_text(encoding="utf-8").replace('"version": 1', '"version": 2'), encoding="utf-8")
+    broken.write_text(record.read_text(encoding="utf-8").replace('"version": 2', '"version": 99'), encoding="utf-8")
     result = runner.invoke(app, ["replay", str(broken)])
     assert result.exit_code == 2 and "version" in result.output
     result = runner.invoke(app, ["simulate", "--agents", "greedy,random"])

@@ -112,6 +112,9 @@ def _public_view_props() -> JSON:
         "points": _array(INT, 4),
         "winner": NULLABLE(_ref("Team")),
         "ended": {"type": "boolean"},
+        "commitment": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                       "description": "the deal's commitment: SHA-256 (hex) of guandan:{seed}:{index}, shown "
+                                      "before the deal is played; the seed is revealed in the replay"},
         "events": _array(_ref("Event")),
     }
 

@@ -11,7 +11,7 @@ from guandan.agents import make_agent
 from guandan.agents.runner import run_match
 from guandan.core.errors import GuandanError, RecordError
 from guandan.core.match import MatchConfig, MatchState, new_match
-from guandan.core.record import dumps, loads, replay
+from guandan.core.record import VERSION, dumps, loads, replay
 from guandan.core.rules import PRESET_NAMES, preset
 
 from .helpers import check_conservation
@@ -92,7 +92,7 @@ def test_corrupted_records_are_rejected() -> None:
     with pytest.raises(RecordError, match="not valid JSON"):
         loads(text[:-10])
     with pytest.raises(RecordError, match="version"):
-        loads(text.replace('"version": 1', '"version": 99'))
+        loads(text.replace(f'"version": {VERSION}', '"version": 99'))
     with pytest.raises(RecordError, match="format"):
         loads(json.dumps({"hello": 1}))
     data = json.loads(text)

@@ -3,7 +3,8 @@ declarer, A attempts, streaks and 火拼 points. Also a fixed-number-of-deals mo
 mode that starts from a given situation (duplicate evaluation, tournaments).
 
 Every random choice comes from a per-deal ``random.Random`` derived from the match seed, so a
-match is reproduced exactly by its seed and its actions (see :mod:`guandan.core.record`).
+match is reproduced exactly by its seed and its actions (see :mod:`guandan.core.record`). Every view
+carries the current deal's commitment, the hash of its deal seed (:mod:`guandan.core.fair`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from .cards import Card
 from .deal import Action, DealState, DealView, Observation, new_deal
 from .errors import GuandanError, IllegalActionError
 from .events import DealSettled, DealStart, Event, MatchOver
+from .fair import deal_commitment
+from .fair import deal_rng as seeded_rng
 from .moves import Move
 from .rules import RuleSet
 from .scoring import DealSettlement, StreakCounts, huopin_points, settle_deal
@@ -119,7 +122,14 @@ class MatchState:
         return None if self.ended or self.deal is None else self.deal.to_move
 
     def deal_rng(self, index: int) -> random.Random:
-        return random.Random(f"guandan:{self.seed}:{index}")
+        return seeded_rng(self.seed, index)
+
+    @property
+    def commitment(self) -> str:
+        """The current deal's commitment: the SHA-256 of its deal seed, public from its first frame (once
+        the match is over, the last deal's)."""
+        index = self.deals[-1].index if self.ended and self.deals else self.deal_index
+        return deal_commitment(self.seed, index)
 
     def start_deal(self) -> list[Event]:
         if self.ended:
@@ -153,14 +163,14 @@ class MatchState:
         if self.deal is None:
             raise GuandanError("no deal in progress")
         return MatchView(self.deal.observation(seat), self.deal_index, self.levels, self.declarer, self.a_failures,
-                         tuple(self.points), self.winner, self.ended)
+                         tuple(self.points), self.winner, self.ended, self.commitment)
 
     def public_view(self) -> PublicMatchView:
         """What a spectator may know: the deal's public view and the match situation."""
         if self.deal is None:
             raise GuandanError("no deal in progress")
         return MatchView(self.deal.public_view(), self.deal_index, self.levels, self.declarer, self.a_failures,
-                         tuple(self.points), self.winner, self.ended)
+                         tuple(self.points), self.winner, self.ended, self.commitment)
 
     def apply(self, action: Action) -> list[Event]:
         """Apply an action of the current deal; settles the deal when it ends and starts the next."""
@@ -219,6 +229,9 @@ class MatchView(Generic[V]):
     points: tuple[int, ...]
     winner: int | None
     ended: bool
+    # the deal's commitment (guandan.core.fair): its seed stays secret until the end. MatchState always sets
+    # it; a view built by hand (a test, a preview) may leave it empty
+    commitment: str = ""
 
 
 MatchObservation = MatchView[Observation]

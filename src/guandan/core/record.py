@@ -1,9 +1,9 @@
 """Game records: an open, versioned JSON format (docs/record-format.md) and exact replay.
 
-A record holds the RuleSet, the seed, the match configuration, every deal's initial hands and every
-action with its seat and declared combo, and the results. :func:`replay` re-runs the actions on a
-fresh engine and checks each deal's hands and results, so every intermediate state is reproduced.
-Pure: strings in, objects out; the CLI does the file I/O.
+A record holds the RuleSet, the seed, the match configuration, every deal's initial hands, its
+commitment (version 2) and every action with its seat and declared combo, and the results.
+:func:`replay` re-runs the actions on a fresh engine and checks each deal's hands and results, so
+every intermediate state is reproduced. Pure: strings in, objects out; the CLI does the file I/O.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ from .combos import Combo, resolve_combo
 from .deal import Action, DealState
 from .errors import GuandanError, RecordError
 from .events import DealStart, Event
+from .fair import deal_commitment
 from .match import MatchConfig, MatchState, new_match
 from .rules import RuleSet
 from .vocab import RANKS, ActionKind
 
 FORMAT = "guandan-record"
-VERSION = 1
+VERSION = 2  # 2 adds each deal's commitment (guandan.core.fair)
+READABLE_VERSIONS = (1, 2)  # every version written so far still loads and replays
 _LEVELS = RANKS
 
 
@@ -52,6 +54,7 @@ def to_dict(match: MatchState, players: list[str] | None = None, meta: dict[str,
             "hands": [_cards(h) for h in deal.initial_hands],
             "first_leader": deal.first_leader if deal.tracker else None,
             "flipped": card_str(deal.flipped) if deal.flipped is not None else None,
+            "commitment": deal_commitment(match.seed, index),
             "actions": [_action_dict(a) for a in deal.actions],
         }
         s = summaries.get(index)
@@ -103,8 +106,10 @@ def loads(text: str) -> dict[str, Any]:
         raise RecordError(f"the record is not valid JSON (line {e.lineno}: {e.msg})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"not a guandan record: the 'format' field must be {FORMAT!r}")
-    if data.get("version") != VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not supported (this engine reads version {VERSION})")
+    version = data.get("version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        readable = ", ".join(map(str, READABLE_VERSIONS))
+        raise RecordError(f"record version {version!r} is not supported (this engine reads versions {readable})")
     for key in ("rules", "seed", "config", "deals"):
         if key not in data:
             raise RecordError(f"the record has no {key!r} field")
@@ -160,6 +165,8 @@ def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], M
             raise RecordError(f"{where}: {e}") from None
         if [sorted(h) for h in hands] != [sorted(h) for h in match.deal.initial_hands]:
             raise RecordError(f"{where}: the recorded hands differ from the seeded deal")
+        if "commitment" in deal and deal["commitment"] != match.commitment:
+            raise RecordError(f"{where}: the recorded commitment is not the hash of the seed's deal")
         yield None, [match.deal_start_event(), *opening], match
         events: list[Event] = []
         for i, a in enumerate(deal.get("actions", [])):

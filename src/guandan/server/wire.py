@@ -86,15 +86,35 @@ def seat_view(obs: MatchObservation, *, with_events: bool, texts: Texts | None =
     d: Observation = obs.deal
     view["seat"] = d.seat
     view["hand"] = cards_json(d.hand)
-    complete = len(d.legal) <= LEGAL_INLINE_MAX
-    view["legal"] = [action_json(a) for a in d.legal if complete or a.kind != ActionKind.PLAY]
-    view["legal_complete"] = complete
-    view["can_play"] = any(a.kind == ActionKind.PLAY for a in d.legal)
+    view.update(legal_fields(d.legal))
     return view
+
+
+def legal_fields(legal: Sequence[Action], *, complete: bool | None = None, can_play: bool | None = None) -> JSON:
+    """The legal part of a seat's view: ``legal`` (every action, or only the non-play ones when there are
+    more than LEGAL_INLINE_MAX), ``legal_complete`` and ``can_play``. A worker process builds it for a
+    position whose plays are too many to generate on the event loop (server/workers.py), which may also
+    state ``complete`` and ``can_play`` when it lists no plays at all."""
+    if complete is None:
+        complete = len(legal) <= LEGAL_INLINE_MAX
+    return {"legal": [action_json(a) for a in legal if complete or a.kind != ActionKind.PLAY],
+            "legal_complete": complete,
+            "can_play": any(a.kind == ActionKind.PLAY for a in legal) if can_play is None else can_play}
 
 
 def readings_of(match: MatchState, seat: int, cards: Sequence[str]) -> list[JSON]:
     """The legal plays of exactly ``cards`` for the seat to move: each reading that beats the top.
+    Raises GuandanError naming a bad card or a card the seat does not hold."""
+    codes = selection_of(match, seat, cards)
+    deal = match.deal
+    assert deal is not None
+    top = deal.top_combo
+    return [action_json(Action(ActionKind.PLAY, seat, codes, c)) for c in classify(codes, deal.level, match.rules)
+            if beats(c, top, match.rules)]
+
+
+def selection_of(match: MatchState, seat: int, cards: Sequence[str]) -> tuple[Card, ...]:
+    """A ``readings`` request's cards as sorted codes, checked: the play phase, cards the seat holds.
     Raises GuandanError naming a bad card or a card the seat does not hold."""
     deal = match.deal
     if deal is None or deal.phase != Phase.PLAY:
@@ -104,9 +124,7 @@ def readings_of(match: MatchState, seat: int, cards: Sequence[str]) -> list[JSON
     missing = [card_str(c) for c, n in Counter(codes).items() if hand[c] < n]
     if missing:
         raise GuandanError(f"you do not hold {' '.join(missing)}")
-    top = deal.top_combo
-    return [action_json(Action(ActionKind.PLAY, seat, codes, c)) for c in classify(codes, deal.level, match.rules)
-            if beats(c, top, match.rules)]
+    return codes
 
 
 def public_view(view: MatchView[Any], *, with_events: bool, texts: Texts | None = None) -> JSON:
@@ -130,6 +148,7 @@ def public_view(view: MatchView[Any], *, with_events: bool, texts: Texts | None 
         "points": list(view.points),
         "winner": view.winner,
         "ended": view.ended,
+        "commitment": view.commitment,  # the deal's commitment: its seed is revealed only in the replay
     }
     if with_events:
         out["events"] = [event_json(e, texts) for e in d.events]
