@@ -23,6 +23,7 @@ from .core.moves import MODES, legal_moves
 from .core.rules import PRESET_NAMES, preset
 from .protocol.cli import protocol_client, protocol_server
 from .protocol_names import protocol_action
+from .review.cli import mount as mount_review
 from .schema import schema_cmd
 from .server.cli import mount as mount_server
 from .sim import replay_cmd, simulate
@@ -161,6 +162,7 @@ def _mount() -> None:
     app.command("protocol-server")(protocol_server)
     app.command("protocol-client")(protocol_client)
     mount_server(app, bench_app)
+    mount_review(app, bench_app)
     app.command("play")(play)
 
 

@@ -34,6 +34,7 @@ from ..i18n import N_, translator
 from ..present import Presenter
 from .hand import counter_rows
 from .handview import HandView, translate_bindings
+from .review import REVIEW_BUDGET, ReviewScreen
 from .selection import GIVE_KINDS, InputProblem, candidates, describe_selection, parse_tokens, pass_action
 from .session import Session, display_path
 from .text import HUMAN, SeatInfo, counter_lines, level_line, presenter, seat_infos
@@ -50,22 +51,28 @@ class SummaryScreen(ModalScreen[None]):
     SummaryScreen > Static { width: 90%; max-width: 76; height: auto; max-height: 20; border: double $accent;
                              padding: 1 2; background: $panel; }
     """
-    BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False)]  # noqa: RUF012
+    BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False),  # noqa: RUF012
+                Binding("r", "review", N_("review"))]
 
     def __init__(self, title: str, lines: list[str], app: GuandanApp) -> None:
         super().__init__()
         self.title_text = title
         self.lines = lines
         self.tr = app.tr
+        self.game = app
         translate_bindings(self, app.tr)
 
     def compose(self) -> ComposeResult:
-        box = Static(Text("\n".join([*self.lines, "", self.tr.gettext("Press Enter to continue")])), id="summary")
+        offer = self.tr.gettext("r: the engine's review of this deal (复盘)")
+        box = Static(Text("\n".join([*self.lines, "", offer, self.tr.gettext("Press Enter to continue")])), id="summary")
         box.border_title = self.title_text
         yield box
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_review(self) -> None:
+        self.app.push_screen(ReviewScreen(self.game.session, self.game.lang, self.tr, self.game.review_budget))
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -187,6 +194,7 @@ class GuandanApp(App[None]):
         self.present: Presenter = presenter(lang)
         translate_bindings(self, self.tr)
         self.bot_delay = bot_delay
+        self.review_budget = REVIEW_BUDGET  # effort of the 复盘 offered at the end of a deal
         self.hints: list[Hint] = []
         self.hint_index = -1
         self.hinted: Action | None = None

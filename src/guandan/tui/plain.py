@@ -16,6 +16,8 @@ Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; 
     - after a selection with several readings (wildcards), the readings are numbered: ``1``, ``2``…;
     - ``groups`` (``g``) — the hand grouped (理牌); ``counter`` (``c``) — the card counter (记牌器);
       ``table`` (``t``) — levels, declarer, each seat's public count and last play, who leads;
+    - ``review`` (``r``) — the engine's review (复盘) of your decisions in the last finished deal; it is
+      offered when a deal ends, and once more when the match is over;
     - ``quit`` (``q``) — save and stop; end of input does the same.
 * a bad command prints a line starting with ``! `` and changes nothing; the prompt is repeated.
 """
@@ -28,18 +30,21 @@ from typing import TextIO
 from ..agents.hints import hints
 from ..core.deal import Action
 from ..core.errors import GuandanError
-from ..core.events import Event
+from ..core.events import DealSettled, Event
 from ..core.vocab import Phase
 from ..i18n import N_, translator
 from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
+from .review import REVIEW_BUDGET, last_deal, review_last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, parse_tokens, pass_action
 from .session import Session, display_path
 from .text import counter_entries, level_line, presenter, table_lines, typed_tokens
 
 
 class PlainGame:
-    def __init__(self, session: Session, lang: str, out: TextIO) -> None:
+    def __init__(self, session: Session, lang: str, out: TextIO, review_budget: float = REVIEW_BUDGET) -> None:
         self.s = session
+        self.lang = lang
+        self.review_budget = review_budget
         self.tr = translator("tui", lang)
         self.present = presenter(lang)
         self.out = out
@@ -52,6 +57,19 @@ class PlainGame:
         for e in events:
             for line in self.present.event(e):
                 self.say(line)
+            if isinstance(e, DealSettled) and not self.s.ended:
+                self.say(self.tr.gettext("Type review (r) at your next turn for the engine's review of this deal (复盘)"))
+        self.out.flush()
+
+    def review(self) -> None:
+        """Print the engine's review of the human's decisions in the last finished deal."""
+        deal = last_deal(self.s)
+        if deal is None:
+            raise InputProblem(N_("No deal has finished yet: the review comes after the first deal"))
+        self.say(self.tr.gettext("Reviewing deal {n}… (about a minute)").format(n=deal + 1))
+        self.out.flush()
+        for line in review_last_deal(self.s, self.lang, self.review_budget):
+            self.say(line)
         self.out.flush()
 
     def status(self) -> None:
@@ -108,6 +126,9 @@ class PlainGame:
             for row in [_(" · ").join(level_line(obs, p, self.tr)), *table_lines(obs, p, self.tr)]:
                 self.say("  " + row)
             return False
+        if low in ("review", "r"):
+            self.review()
+            return False
         if low in ("counter", "c"):
             entries = counter_entries(counter_rows(d.hand, d.events, d.level), p)
             self.say(_("unseen cards: {rows}").format(rows="  ".join(entries)))
@@ -135,9 +156,9 @@ class PlainGame:
         return True
 
 
-def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO) -> int:
+def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budget: float = REVIEW_BUDGET) -> int:
     """Play until the match ends or input stops; saves on every exit. Returns the exit code."""
-    game = PlainGame(session, lang, out)
+    game = PlainGame(session, lang, out, review_budget)
     _ = game.tr.gettext
     if session.save_path is not None:
         game.say(_("This match is saved to {path}").format(path=display_path(session.save_path)))
@@ -168,6 +189,12 @@ def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO) -> int:
         except GuandanError as e:  # an engine refusal: the engine's own words
             game.say("! " + str(e))
     path = session.save()
+    if last_deal(session) is not None:  # one last offer: the review of the match's last deal
+        game.say("> " + _("The match is over: review (r) for the engine's review of the last deal, or quit"))
+        out.flush()
+        line = inp.readline()
+        if line.strip().lower() in ("review", "r"):
+            game.review()
     if path:
         game.say(_("Saved to {path}").format(path=path))
     out.flush()

@@ -1,0 +1,159 @@
+"""`guandan review RECORD` and `guandan bench review`."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..cliutil import choices, fail
+from ..core.errors import GuandanError
+from ..core.record import loads
+from ..i18n import LANGUAGES, I18nError, default_lang, normalize_lang
+from ..present import Presenter
+from .bench import DEFAULT_TIERS, review_figures
+from .engine import DEFAULT_BUDGET, Settings, worlds_for
+from .html import review_html
+from .report import Review, review_record
+from .words import review_json, review_lines
+
+
+def _progress(label: str) -> Progress:
+    console = Console(stderr=True)
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                    transient=True, disable=not console.is_terminal)
+
+
+def default_seat(data: dict[str, Any]) -> int:
+    """The seat reviewed when none is named: the human's in a `guandan play` record, else seat 1."""
+    meta = data.get("meta")
+    seat = meta.get("human_seat") if isinstance(meta, dict) else None
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) and seat in range(4) else 0
+
+
+def player_names(data: dict[str, Any]) -> list[str] | None:
+    """The players' names when the record gives four (a `guandan play` record names bot tiers instead)."""
+    players = data.get("players")
+    meta = data.get("meta")
+    if isinstance(meta, dict) and meta.get("app") == "guandan play":
+        return None
+    if isinstance(players, list) and len(players) == 4 and all(isinstance(x, str) and x.strip() for x in players):
+        return [x.strip() for x in players]
+    return None
+
+
+def run_review(data: dict[str, Any], seats: list[int], deal: int | None, settings: Settings, jobs: int,
+               show_progress: bool = True) -> Review:
+    if not show_progress:
+        return review_record(data, seats, None if deal is None else [deal], settings, jobs)
+    with _progress("复盘 review") as bar:
+        task = bar.add_task("review", total=None)
+
+        def step(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return review_record(data, seats, None if deal is None else [deal], settings, jobs, step)
+
+
+def review_cmd(
+    record: Annotated[Path, typer.Argument(help="a record file (simulate, the arena, `guandan play`, a server's export)")],
+    seat: Annotated[int | None, typer.Option(min=1, max=4, help="the seat to review, 1–4 (default: the human's in a "
+                                                              "`guandan play` record, else 1)")] = None,
+    all_seats: Annotated[bool, typer.Option("--all", help="review all four seats")] = False,
+    deal: Annotated[int | None, typer.Option(min=1, help="review only this deal (counted from 1)")] = None,
+    budget: Annotated[float, typer.Option(metavar="SECONDS", help=(
+        "effort per decision: a fixed number of sampled worlds (400 per second, about a CPU second here), "
+        "not wall time, so the review is the same on any machine"))] = DEFAULT_BUDGET,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="worker processes (decisions in parallel)")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="print the review as JSON (docs/review-format.md)")] = False,
+    html: Annotated[Path | None, typer.Option("--html", metavar="OUT", help="also write a self-contained HTML report")] = None,
+    lang: Annotated[str | None, typer.Option(metavar=choices(LANGUAGES), help="language (default from $LANG)")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the sampled worlds: same record, seat, budget and seed, same review")] = 0,
+    hindsight: Annotated[bool, typer.Option("--hindsight", help=(
+        "also show what was best with every hand known (clearly labelled; never part of the verdict)"))] = False,
+) -> None:
+    """复盘: the engine's review of every decision of a seat — the loss of each move against the best found,
+    its label (good, inaccuracy, mistake, blunder), the accuracy, the costliest decisions."""
+    try:
+        language = normalize_lang(lang or default_lang())
+        Presenter(language)
+    except I18nError as e:
+        fail(f"--lang: {e}")
+    if all_seats and seat is not None:
+        fail("give --seat or --all, not both")
+    if not math.isfinite(budget) or budget <= 0:
+        fail(f"--budget must be a positive number of seconds, not {budget}")
+    try:
+        worlds_for(budget)
+        data = loads(record.read_text(encoding="utf-8"))
+    except OSError as e:
+        fail(f"cannot read {record}: {e.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{record}: not a text file")
+    except GuandanError as e:
+        fail(f"{record}: {e}")
+    p = Presenter(language, names=player_names(data))
+    seats = [0, 1, 2, 3] if all_seats else [seat - 1 if seat is not None else default_seat(data)]
+    settings = Settings(budget=budget, seed=seed, hindsight=hindsight)
+    try:
+        review = run_review(data, seats, None if deal is None else deal - 1, settings, jobs)
+    except GuandanError as e:
+        fail(f"{record}: {e}")
+    if html is not None:
+        try:
+            html.write_text(review_html(p, review), encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {html}: {e.strerror}")
+    if as_json:
+        typer.echo(json.dumps(review_json(p, review, single=not all_seats), ensure_ascii=False, indent=1))
+        return
+    for line in review_lines(p, review):
+        typer.echo(line)
+
+
+def bench_review_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    deals: Annotated[int, typer.Option(min=1, help="one-deal matches to play and review")] = 100,
+    tiers: Annotated[str, typer.Option(help="agent specs, comma-separated, rotated over the seats")] = ",".join(DEFAULT_TIERS),
+    budget: Annotated[float, typer.Option(min=0.01, metavar="SECONDS", help="review effort per decision")] = 0.25,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="worker processes for the reviews")] = 1,
+    seed: int = 1,
+) -> None:
+    """Accuracy per bot tier by the review (bootstrap 95% intervals) and the review's seconds per decision."""
+    names = [t.strip() for t in tiers.split(",") if t.strip()]
+    if not names:
+        fail("--tiers needs at least one agent spec")
+    try:
+        with _progress("bench review") as bar:
+            task = bar.add_task("deals", total=deals)
+            figures = review_figures(deals, names, budget, seed, jobs,
+                                     progress=lambda done, _total: bar.update(task, completed=done))
+    except GuandanError as e:
+        fail(str(e))
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    typer.echo(f"deals {deals} · budget {budget:g} s ({figures['worlds']} worlds) · seed {seed} · jobs {jobs}")
+    for t in names:
+        f = figures[t]
+        acc = f["accuracy"]
+        lo, hi = f["ci95"]
+        shown = "—" if acc is None else f"{acc:6.2f}  95% CI [{lo:.2f}, {hi:.2f}]"
+        typer.echo(f"{t:28} accuracy {shown}  seat-deals {f['seat_deals']}  mean loss "
+                   f"{f['mean_loss'] if f['mean_loss'] is None else round(f['mean_loss'], 3)}  labels {f['labels']}")
+    spd = figures["seconds_per_decision"]
+    typer.echo(f"decisions reviewed {figures['decisions']} · review {figures['review_seconds']:.1f} s · "
+               f"{'—' if spd is None else f'{spd:.3f}'} s per decision · play {figures['play_seconds']:.1f} s")
+
+
+def mount(app: typer.Typer, bench_app: typer.Typer) -> None:
+    app.command("review")(review_cmd)
+    bench_app.command("review")(bench_review_cmd)
+
+
+__all__ = ["bench_review_cmd", "mount", "review_cmd"]

@@ -1,0 +1,101 @@
+"""The engine's review (复盘) of the last finished deal, offered by `guandan play`.
+
+The human seat's decisions of that deal are reviewed from the match's own record
+(:mod:`guandan.review`), each from what the human could know at that moment, and told in the game's
+words seen from the human seat (你/下家/对家/上家). Plain mode prints the lines; the full-screen
+client shows them in :class:`ReviewScreen`, computed in a worker thread so that the screen stays
+responsive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..core.errors import GuandanError
+from ..core.record import loads
+from ..i18n import N_, Translator
+from ..review.engine import DEFAULT_BUDGET, Settings
+from ..review.report import review_record
+from ..review.words import review_lines
+from .handview import translate_bindings
+from .session import HUMAN, Session
+from .text import presenter
+
+REVIEW_BUDGET = DEFAULT_BUDGET  # the review's default effort: about a minute for a deal on one core
+
+
+def last_deal(session: Session) -> int | None:
+    """The index of the last finished deal, None before the first one ends."""
+    return session.match.deals[-1].index if session.match.deals else None
+
+
+def review_last_deal(session: Session, lang: str, budget: float = REVIEW_BUDGET,
+                     progress: Callable[[int, int], None] | None = None) -> list[str]:
+    """The review of the human seat's decisions in the last finished deal, as lines in ``lang``."""
+    deal = last_deal(session)
+    if deal is None:
+        raise GuandanError("no deal has finished yet")
+    review = review_record(loads(session.record()), [HUMAN], [deal], Settings(budget=budget), 1, progress)
+    return review_lines(presenter(lang), review)
+
+
+class ReviewScreen(ModalScreen[None]):
+    """The review of the last deal; computed in a thread, then shown. Enter or Esc closes it."""
+
+    DEFAULT_CSS = """
+    ReviewScreen { align: center middle; }
+    ReviewScreen > VerticalScroll { width: 96%; height: 90%; border: double $accent; padding: 0 1;
+                                    background: $panel; }
+    """
+    BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False)]  # noqa: RUF012
+
+    def __init__(self, session: Session, lang: str, tr: Translator, budget: float = REVIEW_BUDGET) -> None:
+        super().__init__()
+        self.session = session
+        self.lang = lang
+        self.tr = tr
+        self.budget = budget
+        self.lines: list[str] = []  # the review once computed (for tests and screen readers)
+        self.done = False
+        translate_bindings(self, tr)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as box:
+            box.border_title = self.tr.gettext("Engine review (复盘) of the last deal")
+            yield Static(Text(self.tr.gettext("Reviewing the deal… (about a minute)")), id="review-text")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._work, thread=True, exclusive=True)
+
+    def _work(self) -> None:
+        def step(done: int, total: int) -> None:
+            self.app.call_from_thread(self._progress, done, total)
+
+        try:
+            lines = review_last_deal(self.session, self.lang, self.budget, step)
+        except GuandanError as e:
+            lines = [str(e)]
+        self.app.call_from_thread(self._show, lines)
+
+    def _progress(self, done: int, total: int) -> None:
+        if not self.done:
+            self.query_one("#review-text", Static).update(Text(self.tr.gettext(
+                "Reviewing the deal… {done} of {total} decisions").format(done=done, total=total)))
+
+    def _show(self, lines: list[str]) -> None:
+        self.lines, self.done = lines, True
+        text = "\n".join([*lines, "", self.tr.gettext("Press Enter to continue")])
+        self.query_one("#review-text", Static).update(Text(text))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+__all__ = ["REVIEW_BUDGET", "ReviewScreen", "last_deal", "review_last_deal"]

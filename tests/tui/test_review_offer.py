@@ -1,0 +1,110 @@
+"""`guandan play` offers the engine's review (复盘) of the last deal: plain mode prints it on `review`,
+the full-screen client opens it from the end-of-deal box with `r`."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import async_support
+from guandan.agents.heuristic import HeuristicAgent
+from guandan.core.match import MatchConfig
+from guandan.core.rules import preset
+from guandan.tui.app import GuandanApp, SummaryScreen
+from guandan.tui.plain import run_plain
+from guandan.tui.review import ReviewScreen, last_deal, review_last_deal
+from guandan.tui.session import Session
+
+TINY = 0.02  # a few worlds a decision: the words, not the quality, are under test here
+LEAKS = re.compile(r"None|True|False|\{|\}|\bT\b|jkr|_|Action")
+
+
+class Script(io.StringIO):
+    """Input that asks for the review before any deal ended, right after the first one, and at the end."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.s = session
+        self.asked_early = False
+        self.reviewed = False
+        self.queue: list[str] = []
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.s.ended:
+            return "r\n"  # the last offer, once the match is over
+        if not self.asked_early:
+            self.asked_early = True
+            return "review\n"
+        if self.s.match.deals and not self.reviewed:
+            self.reviewed = True
+            return "review\n"
+        if not self.queue:
+            self.queue = ["hint\n", "1\n"]
+        return self.queue.pop(0)
+
+
+def test_plain_mode_offers_and_prints_the_review_of_the_last_deal() -> None:
+    s = Session.new(preset("competition"), 11, "greedy", "greedy", MatchConfig(max_deals=2))
+    out = io.StringIO()
+    assert run_plain(s, "en", Script(s), out, review_budget=TINY) == 0
+    lines = out.getvalue().splitlines()
+    assert s.ended and len(s.match.deals) == 2
+    assert "! No deal has finished yet: the review comes after the first deal" in lines
+    offers = [i for i, line in enumerate(lines)
+              if line == "Type review (r) at your next turn for the engine's review of this deal (复盘)"]
+    assert len(offers) == 1  # after deal 1; the last deal is offered once the match is over
+    assert "Reviewing deal 1… (about a minute)" in lines and "Reviewing deal 2… (about a minute)" in lines
+    first = lines.index("Reviewing deal 1… (about a minute)")
+    assert first > offers[0] and lines[first + 1].startswith("Engine review (复盘): 8 sampled worlds per decision")
+    assert lines[first + 2].startswith("Review of deal 1: You: accuracy ")
+    assert "> The match is over: review (r) for the engine's review of the last deal, or quit" in lines
+    review = [line for line in lines if line.startswith(("Review of deal", "    "))]
+    assert review and not [line for line in review if LEAKS.search(line)]
+
+
+def test_the_review_speaks_chinese_from_the_human_seat() -> None:
+    s = Session.new(preset("competition"), 12, "greedy", "greedy", MatchConfig(max_deals=2))
+    _finish_first_deal(s)
+    lines = review_last_deal(s, "zh", TINY)
+    assert lines[1].startswith("第 1 副复盘：你：准确度 ")
+
+
+def _finish_first_deal(s: Session) -> None:
+    """Play the human seat with the heuristic until the first deal is over."""
+    me = HeuristicAgent(0)
+    me.reset(0, s.rules)
+    while last_deal(s) is None:
+        if s.human_to_move:
+            s.act(me.choose(s.observation(), s.legal()))
+        else:
+            s.bot_step()
+
+
+async def _open_review(app: GuandanApp) -> list[str]:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.paused = True  # as after a deal: the bots wait while the box is open
+        app.push_screen(SummaryScreen("Deal 1 is over", ["Result"], app))
+        await pilot.pause()
+        await pilot.press("r")
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, ReviewScreen) and app.screen.done:
+                break
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.done
+        lines = screen.lines
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        return lines
+
+
+def test_the_end_of_deal_box_opens_the_review_with_r() -> None:
+    s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
+    _finish_first_deal(s)
+    app = GuandanApp(s, "en", bot_delay=0)
+    app.review_budget = TINY
+    lines = async_support.run(_open_review(app))
+    assert lines[0].startswith("Engine review (复盘): 8 sampled worlds per decision")
+    assert lines[1].startswith("Review of deal 1: You: accuracy ")
