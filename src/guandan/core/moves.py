@@ -12,6 +12,11 @@ It never enumerates what a wildcard "is". A hand's generator is cached while the
 unchanged: its bombs are generated once, and its plays of one (type, size) are kept sorted by key
 so that following is a bisect.
 
+Thread safety: the generator cache is shared by every thread of a process, so its mutation holds a
+module lock and each generator runs under its own lock (two threads asking about one hand take
+turns; different hands run side by side). Every answer is a fresh list, and the other caches
+(``functools.lru_cache`` of pure functions) hold immutable values only.
+
 Under ``wild_resolution = "strongest"`` (火拼) big jokers are wildcards too and a card set is only
 what its strongest reading says. The templates yield every reading of every set, so complete mode
 groups them by set and resolves each group as :func:`classify` does; canonical mode, which sees
@@ -25,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations, product
+from threading import Lock
 from typing import NamedTuple
 
 from .cards import BIG_JOKER, N_CODES, SMALL_JOKER, Card, wild_code
@@ -89,7 +95,7 @@ def _pos_rank(pos: int) -> int:
     return 12 if pos == 1 else pos - 2
 
 
-_POPCOUNT = [bin(i).count("1") for i in range(32)]
+_POPCOUNT = tuple(bin(i).count("1") for i in range(32))
 
 
 @lru_cache(maxsize=8192)
@@ -98,7 +104,7 @@ def _sf_tops(mask: int, wilds: int) -> tuple[int, ...]:
     return tuple(top for top in range(5, 15) if 5 - _POPCOUNT[mask >> (top - 4) & 31] <= wilds)
 
 # rank indices of the sequence window of length n ending at position top (1 and 14 are both the ace)
-_WINDOWS = {(n, top): [_pos_rank(p) for p in range(top - n + 1, top + 1)] for n in range(1, 14) for top in range(n, 15)}
+_WINDOWS = {(n, top): tuple(_pos_rank(p) for p in range(top - n + 1, top + 1)) for n in range(1, 14) for top in range(n, 15)}
 
 
 _new_move = tuple.__new__
@@ -156,6 +162,7 @@ class _Gen:
         self._follow: dict[tuple[str, int], tuple[list[int], list[Move]]] = {}
         self._asked: set[tuple[str, int]] = set()
         self.out: list[Move] = []
+        self._lock = Lock()  # run() fills self.out and the caches above: one thread at a time
 
     def mk(self, type_: str, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
         return make_combo(type_, size, key, self.level, self.stars, suit, x, y)
@@ -478,6 +485,11 @@ class _Gen:
 
     # --- driver ---------------------------------------------------------------------------
     def run(self, top: Combo | None) -> list[Move]:
+        """The plays on ``top`` (bombs included; no PASS): a fresh list the caller owns."""
+        with self._lock:
+            return self._run(top)
+
+    def _run(self, top: Combo | None) -> list[Move]:
         if top is None:
             self.out = []
             self._non_bombs(None, -1, None)
@@ -486,10 +498,12 @@ class _Gen:
             key = (top.type, top.size)
             entry = self._follow.get(key)
             if entry is None and key not in self._asked:
-                # first time: only the keys above the top (a cold hand often asks once)
+                # first time: only the keys above the top (a cold hand often asks once), in the
+                # cached lists' order, so that an answer never depends on what was asked before
                 self._asked.add(key)
                 self.out = []
                 self._non_bombs(top.type, top.value, top.size)
+                self.out.sort(key=_combo_value)
             else:
                 if entry is None:
                     self.out = []
@@ -559,26 +573,35 @@ def legal_moves(
 
 _GEN_CACHE: OrderedDict[tuple[object, ...], _Gen] = OrderedDict()
 _GEN_CACHE_SIZE = 32  # a deal has four live hands; more only keeps garbage alive
+_GEN_CACHE_LOCK = Lock()  # every read-and-reorder and insert-and-evict of _GEN_CACHE holds it
 
 
 def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool, free_wild: bool = False) -> _Gen:
     """The generator for one hand, reused while the hand does not change (a seat is asked for its
     moves several times between two of its own plays)."""
     key = (cnt, level, rules, canonical, free_wild)
-    gen = _GEN_CACHE.get(key)
-    if gen is None:
-        wilds = (wild_code(level), BIG_JOKER) if free_wild else (wild_code(level),)
-        gen = _Gen(cnt, level, rules, wilds, free_wild=free_wild, canonical=canonical)
-        if canonical and free_wild:
-            def resolves_to(cards: tuple[Card, ...], combo: Combo) -> bool:
-                return combo in _classify_cached(cards, level, rules)
+    with _GEN_CACHE_LOCK:
+        gen = _GEN_CACHE.get(key)
+        if gen is not None:
+            _GEN_CACHE.move_to_end(key)
+            return gen
+    # built outside the lock (other threads' hands need not wait); a thread that built the same
+    # hand's generator meanwhile wins, so every thread then shares one generator per hand
+    wilds = (wild_code(level), BIG_JOKER) if free_wild else (wild_code(level),)
+    gen = _Gen(cnt, level, rules, wilds, free_wild=free_wild, canonical=canonical)
+    if canonical and free_wild:
+        def resolves_to(cards: tuple[Card, ...], combo: Combo) -> bool:
+            return combo in _classify_cached(cards, level, rules)
 
-            gen.accept = resolves_to
+        gen.accept = resolves_to
+    with _GEN_CACHE_LOCK:
+        found = _GEN_CACHE.get(key)
+        if found is not None:
+            _GEN_CACHE.move_to_end(key)
+            return found
         _GEN_CACHE[key] = gen
         if len(_GEN_CACHE) > _GEN_CACHE_SIZE:
             _GEN_CACHE.popitem(last=False)
-    else:
-        _GEN_CACHE.move_to_end(key)
     return gen
 
 
