@@ -9,7 +9,7 @@ back to a fresh loop in a thread of its own when the current thread already has 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -23,3 +23,10 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(coro)
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Call a synchronous function that starts its own loop (``asyncio.run`` inside, as the benchmarks
+    do) in a thread of its own, so a loop left running in this thread cannot refuse it."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(fn, *args, **kwargs).result()

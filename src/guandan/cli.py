@@ -29,6 +29,7 @@ from .server.cli import mount as mount_server
 from .sim import replay_cmd, simulate
 from .tui.cli import play
 from .vectors import format_report, load_vectors, run_vectors
+from .verify_deal import verify_deal_cmd
 
 app = typer.Typer(help="掼蛋 (Guandan): rules engine, bots, arena, play and tournaments.", no_args_is_help=True,
                   pretty_exceptions_enable=False)
@@ -155,6 +156,7 @@ def _mount() -> None:
     app.add_typer(tournament_app, name="tournament")
     app.command("simulate")(simulate)
     app.command("replay")(replay_cmd)
+    app.command("verify-deal")(verify_deal_cmd)
     app.command("schema")(schema_cmd)
     app.command("arena")(arena_cmd)
     app.command("arena-summary")(summary_cmd)

@@ -4,6 +4,7 @@ a real PostgreSQL server, and Playwright pointed at Debian's chromium (no browse
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import shutil
 import socket
@@ -11,7 +12,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +29,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def counting_seeds(prefix: str = "test") -> Callable[[], str]:
+    """A deterministic stand-in for the server's secret match seeds (tests only): test:0, test:1, …"""
+    n = itertools.count()
+    return lambda: f"{prefix}:{next(n)}"
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", Settings(bot_delay_ms=0))
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", Settings(bot_delay_ms=0, seed_source=counting_seeds()))
     with TestClient(app) as c:
         yield c
 
 
 def new_room(c: TestClient, **config: Any) -> str:
     body = {"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 1, "seed": 7, "timer": 0, **config}
+    if "seed" not in config and sum(t is None for t in body["bots"]) > 1:
+        del body["seed"]  # a seed is for practice rooms only: the server's (deterministic in tests) one deals
     r = c.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     return str(r.json()["code"])
@@ -55,7 +64,8 @@ class LiveServer:
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.app = create_app(db_url, Settings(bot_delay_ms=0, join_rate_per_min=1e6, join_burst=1e6))
+        self.app = create_app(db_url, Settings(bot_delay_ms=0, join_rate_per_min=1e6, join_burst=1e6,
+                                               seed_source=counting_seeds("live")))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -87,6 +97,14 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": path,
             "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                      "--disable-component-update", "--disable-sync", "--no-first-run"]}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    # Playwright's wait_for_function evaluates its predicate with eval, which the app's Content-Security-Policy
+    # forbids (no 'unsafe-eval'): the tests' pages ignore the policy. tests/server/test_browser_csp.py loads
+    # every page with the policy enforced and checks that nothing of the app's own is refused.
+    return {**browser_context_args, "bypass_csp": True}
 
 
 # --- a real PostgreSQL server -------------------------------------------------------------------

@@ -152,7 +152,9 @@ def test_import_export_and_step_through_a_replay(client: TestClient) -> None:
     assert sum(len(h) for h in first[-1]["hands"]) < 108  # cards leave the hands as the deal is played
     data = json.loads(text)
     assert len(first) - 1 == len(data["deals"][0]["actions"])
-    assert any(r["id"] == rid for r in client.get("/api/replays").json())
+    owner = r.json()["token"]  # private: listed to whoever imported it
+    assert not any(r["id"] == rid for r in client.get("/api/replays").json())
+    assert any(r["id"] == rid for r in client.post("/api/replays/mine", json={"tokens": [owner]}).json())
 
 
 def test_bad_records_are_refused_and_nothing_is_stored(client: TestClient) -> None:

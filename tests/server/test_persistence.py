@@ -77,7 +77,7 @@ def test_a_table_resumes_exactly_after_a_restart(db_url: str) -> None:
                 if f["type"] == "room":
                     break
                 ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
-        final = c.get(f"/api/rooms/{code}").json()
+        final = c.get(f"/api/rooms/{code}", params={"token": tok}).json()
         frames = c.get(f"/api/replays/{final['replay_id']}").json()
         assert len(frames["deals"][0]["steps"]) == final["seq"] + 1  # every action of both runs is in the record
 

@@ -69,7 +69,7 @@ def test_kill_mid_deal_restart_and_finish(tmp_path: Path) -> None:
             while f["type"] != "room":
                 act(ws, f)
                 f = next_turn(ws)
-        room = httpx.get(f"{base}/api/rooms/{code}").json()
+        room = httpx.get(f"{base}/api/rooms/{code}", params={"token": tok}).json()
         steps = httpx.get(f"{base}/api/replays/{room['replay_id']}").json()["deals"][0]["steps"]
         assert len(steps) == room["seq"] + 1 and room["seq"] > last["seq"]
     finally:

@@ -75,8 +75,9 @@ def test_a_player_finishes_a_deal_against_bots_and_a_replay_is_kept(client: Test
             assert len(view["hand"]) >= 1 and "hands" not in view
             ws.send_json(act_frame(view["legal"][0], f["seq"]))
             acted += 1
-    room = client.get(f"/api/rooms/{code}").json()
+    room = client.get(f"/api/rooms/{code}", params={"token": tok}).json()  # the replay's link: for its players
     assert acted > 0 and room["status"] == "over" and room["replay_id"]
+    assert client.get(f"/api/rooms/{code}").json()["replay_id"] is None
     frames = client.get(f"/api/replays/{room['replay_id']}").json()
     assert len(frames["deals"]) == 1 and len(frames["deals"][0]["steps"]) == room["seq"] + 1
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Base
@@ -26,7 +26,9 @@ class WebRoom(Base):
 
     code: Mapped[str] = mapped_column(String(12), primary_key=True)
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(BigInteger)  # a practice room's own seed (0 when secret_seed is set)
+    # the server-drawn match seed (hex), secret until the match is over (migration 0004_web_secret_seed)
+    secret_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     host_hash: Mapped[str] = mapped_column(String(64))
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)
@@ -49,7 +51,10 @@ class WebAction(Base):
 
 
 class WebReplay(Base):
-    """A finished (or imported) match record in the open record format (docs/record-format.md)."""
+    """A finished (or imported) match record in the open record format (docs/record-format.md).
+
+    Private unless one of its owners marked it ``public`` (migration ``0003_web_replay_owners``): its id
+    (96 random bits) is the link, and only its owners see it listed."""
 
     __tablename__ = "web_replays"
 
@@ -58,3 +63,14 @@ class WebReplay(Base):
     record: Mapped[str] = mapped_column(Text)
     imported: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    public: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+class WebReplayOwner(Base):
+    """Who may list a replay and mark it public: the hash of a seat token of a player who played it (or of
+    the token handed to whoever imported the record)."""
+
+    __tablename__ = "web_replay_owners"
+
+    replay_id: Mapped[str] = mapped_column(ForeignKey("web_replays.id", ondelete="CASCADE"), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)

@@ -1,4 +1,4 @@
-"""The web app (issue #7): lobby, server-authoritative tables over WebSockets, bots and 托管, replays,
+"""The web app: lobby, server-authoritative tables over WebSockets, bots and 托管, replays,
 persistence (an append-only action log per table). Start it with ``guandan serve``.
 
 ``create_app`` is imported on first use, so that reading the table models (as the migration

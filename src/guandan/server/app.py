@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Body, FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -23,10 +23,12 @@ from sqlalchemy import event
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
+from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
+from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
 from .protocol import ProtocolError, error_frame, parse_message
 from .replays import import_record, replay_frames
-from .rooms import RoomConfig, bot_tiers, default_bot_tier
+from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
 from .rules_page import router as rules_router
 from .store import Store
 from .table import ServiceError, Settings, TableService
@@ -54,6 +56,16 @@ class ReadyBody(TokenBody):
     ready: bool = True
 
 
+class TokensBody(BaseModel):
+    """The seat tokens (and import tokens) a browser holds: whose replays to list."""
+    model_config = ConfigDict(extra="forbid")
+    tokens: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(max_length=500)
+
+
+class PublicBody(TokenBody):
+    public: bool
+
+
 def _mount_tournament_desk(app: FastAPI, engine: Any) -> None:
     """The tournament desk's pages (/t/…) on the same database, when that subsystem is installed."""
     try:  # imported here: the desk is an optional part of the web app, which runs without it
@@ -73,7 +85,8 @@ def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
-def create_app(db_url: str | None = None, settings: Settings | None = None) -> FastAPI:
+def create_app(db_url: str | None = None, settings: Settings | None = None, *, dev: bool = False) -> FastAPI:
+    """``dev``: also serve the API's OpenAPI schema (/openapi.json) and its pages (/docs, /redoc)."""
     engine = make_engine(db_url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_wal)
@@ -89,7 +102,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         await service.close()
         engine.dispose()
 
-    app = FastAPI(title="guandan", lifespan=lifespan)
+    app = FastAPI(title="guandan", lifespan=lifespan, openapi_url="/openapi.json" if dev else None,
+                  docs_url="/docs" if dev else None, redoc_url="/redoc" if dev else None)
+    app.add_middleware(SecurityHeadersMiddleware, dev=dev)
+    # the client address every limit counts against, for HTTP and WebSocket alike (server/clientaddr.py)
+    app.add_middleware(ClientAddressMiddleware, proxies=TrustedProxies(service.settings.forwarded_allow_ips))
     app.state.service = service
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
@@ -99,8 +116,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"error": exc.code, "detail": str(exc)}, status_code=exc.status)
 
-    def client(req: Request) -> str:
-        return req.client.host if req.client else "unknown"
+    client = client_address  # a Request or a WebSocket: the same rule (server/clientaddr.py)
 
     # --- pages -----------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -124,12 +140,14 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:
         service.check_join_rate(client(req))
-        room, host_token = service.create_room(config)
+        room, host_token = service.create_room(config, client(req))
         return {"code": room.code, "host_token": host_token, "link": f"/r/{room.code}", "room": room.summary()}
 
     @app.get("/api/rooms/{code}")
-    async def get_room(code: str) -> dict[str, Any]:
-        return service.room(code).summary()
+    async def get_room(code: str, token: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
+        """``token``: a seat token of this room, which also gets the finished match's ``replay_id``."""
+        room = service.room(code)
+        return room.summary(player=room.seat_of(token) is not None)
 
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
@@ -153,9 +171,27 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         return service.room(code).summary()
 
     # --- replays --------------------------------------------------------------------------
+    # Private by default: a replay is listed to its owners (the seat tokens that played it, the token an
+    # import was answered with) and, once one of them marks it public, to everyone. Its id is its link.
     @app.get("/api/replays")
     async def replays() -> list[dict[str, Any]]:
+        """The public replays."""
         return store.replays()
+
+    @app.post("/api/replays/mine")
+    async def my_replays(body: TokensBody) -> list[dict[str, Any]]:
+        """The replays these tokens played (``mine``), and the public ones."""
+        return store.replays({hash_token(t) for t in body.tokens})
+
+    @app.post("/api/replays/{replay_id}/public")
+    async def mark_public(replay_id: str, body: PublicBody) -> dict[str, Any]:
+        done = store.set_public(replay_id, hash_token(body.token), body.public)
+        if done is None:
+            raise HTTPException(404, f"no replay {replay_id!r}")
+        if not done:
+            raise ServiceError("only a player of this match (with the seat token it played with) may change who "
+                               "sees its replay", 403, "forbidden")
+        return {"id": replay_id, "public": body.public}
 
     @app.get("/api/replays/{replay_id}/record")
     async def export_record(replay_id: str) -> Response:
@@ -171,7 +207,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         if text is None:
             raise HTTPException(404, f"no replay {replay_id!r}")
         try:
-            return replay_frames(text)
+            return {**replay_frames(text), "id": replay_id, "public": bool(store.replay_public(replay_id))}
         except GuandanError as e:
             raise HTTPException(422, f"the stored record does not replay: {e}") from None
 
@@ -179,11 +215,12 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     async def import_replay(req: Request, body: Annotated[Any, Body()]) -> dict[str, Any]:
         service.check_join_rate(client(req))
         text = json.dumps(body, ensure_ascii=False)
+        token = new_token()  # the importer's: lists the record and may mark it public
         try:
-            replay_id = import_record(store, text)
+            replay_id = import_record(store, text, owners=[hash_token(token)])
         except GuandanError as e:
             raise HTTPException(422, str(e)) from None
-        return {"id": replay_id, "link": f"/replay/{replay_id}"}
+        return {"id": replay_id, "link": f"/replay/{replay_id}", "token": token}
 
     # --- translations ---------------------------------------------------------------------
     @app.get("/api/i18n/{lang}")
@@ -197,16 +234,19 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     async def ws(websocket: WebSocket, code: str, token: str | None = None) -> None:
         await websocket.accept()
         try:
-            conn = service.connect(code, token)
+            conn = service.connect(code, token, client(websocket))  # hints and readings are budgeted per address
         except ServiceError as e:
             await websocket.send_text(json.dumps(error_frame(e.code, str(e))))
-            await websocket.close(code=4403 if e.status == 403 else 4404)
+            await websocket.close(code={403: 4403, 410: 4410}.get(e.status, 4404))  # 4410: the room closed
             return
 
         async def writer() -> None:
             while True:
                 text = await conn.queue.get()
                 if text is None:
+                    if conn.close_code is not None:  # the server ends it (4410: the room closed)
+                        with contextlib.suppress(Exception):
+                            await websocket.close(code=conn.close_code)
                     return
                 await websocket.send_text(text)
 

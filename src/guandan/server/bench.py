@@ -2,11 +2,17 @@
 directory, the action log committed per action as in production), and N tables of four bot clients
 speaking the same WebSocket protocol as the browser. Each client acts on its turn after a thinking
 pause; latency is the time from sending an action to receiving the update that broadcasts it.
+
+``--abuse hints`` adds an attacker beside the honest tables: one seat of a 火拼 practice room whose first
+lead has 84,060 plays, held by a dozen sockets that each ask for hints and readings as fast as the server
+lets one connection send frames; the report adds what it was answered and refused, and the latency of
+``GET /api/meta`` during the run. The honest tables' figures are the ones to compare with a run without it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -17,12 +23,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import websockets
 
+from ..core.match import MatchConfig, new_match
+from ..core.rules import preset
 from ..core.vocab import ActionKind
 
 
@@ -32,6 +41,7 @@ class Tally:
     actions: int = 0
     errors: list[str] = field(default_factory=list)
     matches_over: int = 0
+    attack: Attack | None = None  # --abuse: what the attacker sent and was answered
 
 
 def free_port() -> int:
@@ -42,7 +52,9 @@ def free_port() -> int:
 
 def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--port", str(port), "--data", data,
-           "--no-rate-limits", "--bot-delay-ms", "0"]
+           "--no-rate-limits", "--bot-delay-ms", "0",
+           # every bench client is one address (127.0.0.1), and a soak plays thousands of rooms
+           "--max-rooms", "100000", "--max-rooms-per-address", "100000"]
     env = {**os.environ, "GUANDAN_DATA_DIR": data}
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
@@ -98,14 +110,16 @@ async def bot_client(url: str, seat: int, rng: random.Random, think: float, tall
             pending.cancel()
 
 
-async def _run(base: str, tables: int, seconds: float, think: float, seed: int) -> tuple[Tally, float]:
+async def _run(base: str, tables: int, seconds: float, think: float, seed: int,
+               abuse: str | None = None) -> tuple[Tally, float]:
     tally = Tally()
     stop = asyncio.Event()
     clients: list[asyncio.Task[None]] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         setups = []
-        for t in range(tables):
-            r = await http.post("/api/rooms", json={"seed": seed * 10_000 + t, "timer": 0, "bot_delay_ms": 0})
+        for _ in range(tables):
+            # no seed: a chosen one is for practice rooms only, so the server draws each table's deals
+            r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0})
             r.raise_for_status()
             code = r.json()["code"]
             tokens = []
@@ -119,27 +133,130 @@ async def _run(base: str, tables: int, seconds: float, think: float, seed: int) 
             for s, tok in enumerate(tokens):
                 rng = random.Random(f"bench:{seed}:{t}:{s}")
                 clients.append(asyncio.create_task(bot_client(f"{ws_base}/ws/{code}?token={tok}", s, rng, think, tally, stop)))
+        attackers: list[asyncio.Task[None]] = []
+        if abuse is not None:
+            tally.attack = Attack()
+            attackers = await start_attack(http, ws_base, tally.attack, stop, seed)
         await asyncio.sleep(1.0)  # every socket open before the clock starts
         for code, tokens in setups:
             for tok in tokens:
                 (await http.post(f"/api/rooms/{code}/ready", json={"token": tok})).raise_for_status()
+        if tally.attack is not None:
+            (await http.post(f"/api/rooms/{tally.attack.code}/ready", json={"token": tally.attack.token})).raise_for_status()
+            attackers.append(asyncio.create_task(probe_meta(http, tally.attack, stop)))
         t0 = time.perf_counter()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - t0
         stop.set()
         results = await asyncio.gather(*clients, return_exceptions=True)
+        attacked = await asyncio.gather(*attackers, return_exceptions=True)
     tally.errors.extend(f"client failed: {r!r}" for r in results if isinstance(r, BaseException))
+    if tally.attack is not None:
+        tally.attack.errors.extend(f"attacker failed: {r!r}" for r in attacked if isinstance(r, BaseException))
     return tally, elapsed
 
 
-def run_bench(tables: int, seconds: float, think_ms: int, seed: int = 1) -> dict[str, Any]:
+# --- --abuse hints: an attacker flooding hints and readings in a 火拼 room ---------------------------
+ABUSE_PRESET, ABUSE_SEED = "huopin", 3  # a practice deal whose first lead has 84,060 plays
+ATTACK_SOCKETS = 12  # sockets sharing the attacker's one seat token
+ATTACK_RATE = 30.0  # frames a second per socket: as many as the server lets one connection send
+
+
+@dataclass
+class Attack:
+    code: str = ""
+    token: str = ""
+    seat: int = 0
+    sent: Counter[str] = field(default_factory=Counter)  # hint, readings
+    answered: Counter[str] = field(default_factory=Counter)  # hint, readings
+    refused: Counter[str] = field(default_factory=Counter)  # by error code (rate_limited, busy, …)
+    errors: list[str] = field(default_factory=list)  # anything unexpected
+    plays: int = 0  # the size of the attacked position's legal list, as the bench computed it
+    meta_ms: list[float] = field(default_factory=list)  # GET /api/meta while under attack
+
+
+async def start_attack(http: httpx.AsyncClient, ws_base: str, attack: Attack, stop: asyncio.Event,
+                       seed: int) -> list[asyncio.Task[None]]:
+    """The attacker's room (its seat is the one that leads; bots on the others, no turn timer, so the
+    attacked position stays) and its sockets, open and waiting for the match to start."""
+    rules = preset(ABUSE_PRESET)
+    match = new_match(rules, ABUSE_SEED, MatchConfig())
+    seat = match.to_move
+    assert seat is not None
+    attack.seat, attack.plays = seat, len(match.legal_actions())
+    bots: list[str | None] = ["greedy"] * 4
+    bots[seat] = None
+    r = await http.post("/api/rooms", json={"preset": ABUSE_PRESET, "seed": ABUSE_SEED, "bots": bots, "timer": 0,
+                                            "bot_delay_ms": 0, "name": "attacker"})
+    r.raise_for_status()
+    attack.code = r.json()["code"]
+    j = await http.post(f"/api/rooms/{attack.code}/join", json={"seat": seat, "name": "attacker"})
+    j.raise_for_status()
+    attack.token = j.json()["token"]
+    url = f"{ws_base}/ws/{attack.code}?token={attack.token}"
+    return [asyncio.create_task(attacker(url, random.Random(f"attack:{seed}:{i}"), attack, stop))
+            for i in range(ATTACK_SOCKETS)]
+
+
+async def attacker(url: str, rng: random.Random, attack: Attack, stop: asyncio.Event) -> None:
+    """One socket: a hint or a readings request (random cards of its hand) every 1/ATTACK_RATE s,
+    without waiting for answers; every frame it gets is tallied."""
+    async with websockets.connect(url, max_size=2**24) as ws:
+        hand: list[str] = []
+
+        async def read() -> None:
+            async for raw in ws:
+                f = json.loads(raw)
+                kind = f["type"]
+                if kind in ("hint", "readings"):
+                    attack.answered[kind] += 1
+                elif kind == "error":
+                    if f.get("code") in ("rate_limited", "busy"):
+                        attack.refused[f["code"]] += 1
+                    elif f.get("code") != "not_your_turn":
+                        attack.errors.append(f"{f.get('code')}: {f.get('message')}")
+                elif kind in ("snapshot", "update") and f.get("view"):
+                    hand[:] = f["view"]["hand"]
+                    if f["view"]["to_move"] != attack.seat:
+                        attack.errors.append(f"the attacker's seat {attack.seat} is not to move")
+
+        reader = asyncio.create_task(read())
+        try:
+            while not stop.is_set():
+                await asyncio.sleep(1 / ATTACK_RATE)
+                if not hand:
+                    continue  # the match has not started yet
+                if rng.random() < 0.5:
+                    cards = rng.sample(hand, rng.randint(1, len(hand)))
+                    await ws.send(json.dumps({"type": "readings", "cards": cards}))
+                    attack.sent["readings"] += 1
+                else:
+                    await ws.send(json.dumps({"type": "hint", "k": 3}))
+                    attack.sent["hint"] += 1
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, websockets.ConnectionClosed):
+                await reader
+
+
+async def probe_meta(http: httpx.AsyncClient, attack: Attack, stop: asyncio.Event) -> None:
+    """An unrelated request twice a second while the attack runs: how long the server takes to answer."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        (await http.get("/api/meta")).raise_for_status()
+        attack.meta_ms.append(1000 * (time.perf_counter() - t0))
+        await asyncio.sleep(0.5)
+
+
+def run_bench(tables: int, seconds: float, think_ms: int, seed: int = 1, abuse: str | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="guandan-bench-") as data:
         port = free_port()
         proc = start_server(port, data)
         try:
             gc.freeze()
             gc.set_threshold(20_000, 20, 100)  # the measuring side's own collections would show up as latency
-            tally, elapsed = asyncio.run(_run(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed))
+            tally, elapsed = asyncio.run(_run(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed,
+                                              abuse))
         finally:
             proc.terminate()
             try:
@@ -151,12 +268,26 @@ def run_bench(tables: int, seconds: float, think_ms: int, seed: int = 1) -> dict
     def pct(p: float) -> float:
         return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
 
-    return {
+    report = {
         "tables": tables, "seconds": round(elapsed, 2), "think_ms": think_ms, "actions": tally.actions,
         "actions_per_s": round(tally.actions / elapsed, 1) if elapsed else 0.0,
         "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
         "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else float("nan"),
         "errors": len(tally.errors), "first_errors": tally.errors[:5], "matches_over": tally.matches_over,
+    }
+    if tally.attack is not None:
+        report["abuse"] = attack_report(tally.attack)
+    return report
+
+
+def attack_report(a: Attack) -> dict[str, Any]:
+    meta = sorted(a.meta_ms)
+    return {
+        "kind": "hints", "preset": ABUSE_PRESET, "plays": a.plays, "sockets": ATTACK_SOCKETS,
+        "sent": dict(a.sent), "answered": dict(a.answered), "refused": dict(a.refused),
+        "refused_total": sum(a.refused.values()), "errors": len(a.errors), "first_errors": a.errors[:5],
+        "meta_p50_ms": round(meta[len(meta) // 2], 2) if meta else float("nan"),
+        "meta_max_ms": round(meta[-1], 2) if meta else float("nan"),
     }
 
 
@@ -165,6 +296,193 @@ def format_report(r: dict[str, Any]) -> str:
         f"tables            {r['tables']} (4 bot clients each, think {r['think_ms']} ms)",
         f"measured          {r['seconds']} s",
         f"actions           {r['actions']}  ({r['actions_per_s']} actions/s)",
+        f"latency p50/p99   {r['p50_ms']} / {r['p99_ms']} ms  (action sent -> its broadcast received)",
+        f"errors            {r['errors']}",
+    ]
+    lines.extend(f"  {e}" for e in r["first_errors"])
+    a = r.get("abuse")
+    if a is not None:
+        sent, answered, refused = a["sent"], a["answered"], a["refused"]
+        lines += [
+            f"attacker          {a['sockets']} sockets on one seat of a {a['preset']} room ({a['plays']} legal plays)",
+            f"  sent            {sent.get('hint', 0)} hints, {sent.get('readings', 0)} readings",
+            f"  answered        {answered.get('hint', 0)} hints, {answered.get('readings', 0)} readings",
+            f"  refused         {a['refused_total']}  ({', '.join(f'{k} {v}' for k, v in sorted(refused.items())) or '-'})",
+            f"  errors          {a['errors']}",
+            f"GET /api/meta     p50 {a['meta_p50_ms']} ms, max {a['meta_max_ms']} ms  (during the attack)",
+        ]
+        lines.extend(f"    {e}" for e in a["first_errors"])
+    return "\n".join(lines)
+
+
+# --- --soak SECONDS: tables played over and over, the server's resident memory watched ---------------
+SOAK_SAMPLE_S = 10.0  # how often the server's resident memory is read
+
+
+def rss_kib(pid: int) -> tuple[int, int]:
+    """Resident memory (KiB) of the process ``pid`` and of it with its child processes (the worker pool)."""
+    def one(p: int) -> int:
+        try:
+            with open(f"/proc/{p}/status", encoding="ascii") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    children: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as f:
+                children += [int(c) for c in f.read().split()]
+    except OSError:
+        pass
+    main = one(pid)
+    return main, main + sum(one(c) for c in children)
+
+
+async def soak_client(url: str, seat: int, rng: random.Random, think: float, tally: Tally, stop: asyncio.Event,
+                      opened: asyncio.Event) -> None:
+    """A bot client for one match: plays on its turns until the match is over (or the soak ends)."""
+    sent: dict[int, float] = {}
+    async with websockets.connect(url, max_size=2**22) as ws:
+        opened.set()
+        pending: asyncio.Task[None] | None = None
+
+        async def act(view: dict[str, Any], seq: int) -> None:
+            await asyncio.sleep(think * (0.5 + rng.random()))
+            legal = view["legal"]
+            plays = [a for a in legal if a["kind"] != ActionKind.PASS]
+            choice = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)
+            sent[seq] = time.perf_counter()
+            await ws.send(json.dumps({"type": "act", "kind": choice["kind"], "cards": choice["cards"],
+                                      "combo": choice.get("combo"), "seq": seq}))
+
+        try:
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                frame = json.loads(raw)
+                kind = frame["type"]
+                if kind == "error":
+                    tally.errors.append(frame["message"])
+                    continue
+                if kind == "room" and frame["room"]["status"] == "over":
+                    return
+                if kind not in ("update", "snapshot") or frame.get("view") is None:
+                    continue
+                seq = frame["seq"]
+                t0 = sent.pop(seq - 1, None)
+                if t0 is not None and kind == "update" and frame["action"]["seat"] == seat:
+                    tally.latencies.append(time.perf_counter() - t0)
+                    tally.actions += 1
+                view = frame["view"]
+                if view["to_move"] == seat and view["legal"] and not view["ended"]:
+                    pending = asyncio.create_task(act(view, seq))
+        finally:
+            if pending is not None:
+                pending.cancel()
+
+
+async def soak_table(http: httpx.AsyncClient, ws_base: str, slot: int, think: float, seed: int, tally: Tally,
+                     stop: asyncio.Event) -> None:
+    """One table's place: a one-deal match of four bot clients, then a new room, until the soak ends."""
+    n = 0
+    while not stop.is_set():
+        r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "max_deals": 1})
+        r.raise_for_status()
+        code = r.json()["code"]
+        tokens = []
+        for s in range(4):
+            j = await http.post(f"/api/rooms/{code}/join", json={"seat": s, "name": f"b{s}"})
+            j.raise_for_status()
+            tokens.append(j.json()["token"])
+        opened = [asyncio.Event() for _ in range(4)]
+        clients = [asyncio.create_task(soak_client(f"{ws_base}/ws/{code}?token={tok}", s,
+                                                   random.Random(f"soak:{seed}:{slot}:{n}:{s}"), think, tally, stop,
+                                                   opened[s]))
+                   for s, tok in enumerate(tokens)]
+        await asyncio.wait([asyncio.create_task(e.wait()) for e in opened], timeout=30)
+        for tok in tokens:
+            (await http.post(f"/api/rooms/{code}/ready", json={"token": tok})).raise_for_status()
+        results = await asyncio.gather(*clients, return_exceptions=True)
+        tally.errors.extend(f"client failed: {x!r}" for x in results if isinstance(x, BaseException))
+        if not stop.is_set():
+            tally.matches_over += 1
+        n += 1
+
+
+async def _soak(base: str, pid: int, tables: int, seconds: float, think: float, seed: int
+                ) -> tuple[Tally, float, list[tuple[float, int, int]]]:
+    tally = Tally()
+    stop = asyncio.Event()
+    samples: list[tuple[float, int, int]] = []  # (seconds since the start, server KiB, with its workers KiB)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        ws_base = base.replace("http", "ws")
+        t0 = time.perf_counter()
+        places = [asyncio.create_task(soak_table(http, ws_base, i, think, seed, tally, stop)) for i in range(tables)]
+        while (elapsed := time.perf_counter() - t0) < seconds:
+            samples.append((round(elapsed, 1), *rss_kib(pid)))
+            await asyncio.sleep(min(SOAK_SAMPLE_S, seconds - elapsed))
+        samples.append((round(time.perf_counter() - t0, 1), *rss_kib(pid)))
+        stop.set()
+        results = await asyncio.gather(*places, return_exceptions=True)
+    tally.errors.extend(f"table failed: {x!r}" for x in results if isinstance(x, BaseException))
+    return tally, time.perf_counter() - t0, samples
+
+
+def run_soak(tables: int, seconds: float, think_ms: int, seed: int = 1, warmup: float | None = None) -> dict[str, Any]:
+    """Tables playing one-deal matches back to back for ``seconds``: the server's resident memory after the
+    warm-up (default: the first 5 minutes, or the first half of a shorter soak: the first matches end after
+    about a minute, and leave memory Settings.finished_linger_s later) against its end."""
+    warm = warmup if warmup is not None else min(300.0, seconds / 2)
+    with tempfile.TemporaryDirectory(prefix="guandan-soak-") as data:
+        port = free_port()
+        proc = start_server(port, data)
+        try:
+            tally, elapsed, samples = asyncio.run(_soak(f"http://127.0.0.1:{port}", proc.pid, tables, seconds,
+                                                        think_ms / 1000, seed))
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    lat = sorted(tally.latencies)
+
+    def pct(p: float) -> float:
+        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+    at_warm = next((x for x in samples if x[0] >= warm), samples[-1])
+    end = samples[-1]
+
+    def growth(i: int) -> float:
+        return round(100 * (end[i] - at_warm[i]) / at_warm[i], 2) if at_warm[i] else float("nan")
+
+    return {
+        "mode": "soak", "tables": tables, "seconds": round(elapsed, 1), "think_ms": think_ms, "warmup_s": warm,
+        "rss_warm_mib": round(at_warm[1] / 1024, 1), "rss_end_mib": round(end[1] / 1024, 1),
+        "rss_max_mib": round(max(x[1] for x in samples) / 1024, 1), "rss_growth_pct": growth(1),
+        "rss_all_warm_mib": round(at_warm[2] / 1024, 1), "rss_all_end_mib": round(end[2] / 1024, 1),
+        "rss_all_growth_pct": growth(2),
+        "samples": [[t, round(a / 1024, 1), round(b / 1024, 1)] for t, a, b in samples],
+        "actions": tally.actions, "actions_per_s": round(tally.actions / elapsed, 1) if elapsed else 0.0,
+        "matches_over": tally.matches_over, "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
+        "errors": len(tally.errors), "first_errors": tally.errors[:5],
+    }
+
+
+def format_soak(r: dict[str, Any]) -> str:
+    lines = [
+        f"tables            {r['tables']} (4 bot clients each, think {r['think_ms']} ms; one-deal matches back to back)",
+        f"soaked            {r['seconds']} s, {r['matches_over']} matches finished, {r['actions']} actions "
+        f"({r['actions_per_s']} actions/s)",
+        f"server RSS        {r['rss_warm_mib']} MiB after {r['warmup_s']:.0f} s warm-up -> {r['rss_end_mib']} MiB at the end "
+        f"({r['rss_growth_pct']:+}%), max {r['rss_max_mib']} MiB",
+        f"  with workers    {r['rss_all_warm_mib']} -> {r['rss_all_end_mib']} MiB ({r['rss_all_growth_pct']:+}%)",
         f"latency p50/p99   {r['p50_ms']} / {r['p99_ms']} ms  (action sent -> its broadcast received)",
         f"errors            {r['errors']}",
     ]

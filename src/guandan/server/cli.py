@@ -7,9 +7,19 @@ import gc
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+
+
+def uvicorn_config(app: Any, host: str, port: int) -> Any:
+    """How `guandan serve` runs uvicorn. uvicorn's own proxy handling stays off (it would believe
+    X-Forwarded-For from 127.0.0.1 by default): the app decides who the client is, with the proxies the
+    operator names (server/clientaddr.py)."""
+    import uvicorn  # here: uvicorn loads only for `guandan serve`
+
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False,
+                          forwarded_allow_ips="", server_header=False)
 
 
 def serve(
@@ -19,46 +29,94 @@ def serve(
     data: Annotated[Path | None, typer.Option(help="data directory for the default SQLite database")] = None,
     bot_delay_ms: Annotated[int | None, typer.Option(help="override every room's bot thinking pause (ms)")] = None,
     rate_limits: Annotated[bool, typer.Option(help="rate-limit joins and messages (off only for load tests)")] = True,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        help="proxies (addresses or networks, comma-separated, or *) whose X-Forwarded-For names the client; "
+             "default: none, the socket's peer is the client")] = "",
+    # The limits' defaults live in server/table.py Settings (not imported here: it loads SQLAlchemy); the
+    # help repeats them, and tests/server/test_lifecycle.py checks that it says the same.
+    max_rooms: Annotated[int | None, typer.Option(
+        min=1, help="rooms in the lobby or playing, in all (default 1000)")] = None,
+    max_rooms_per_address: Annotated[int | None, typer.Option(
+        min=1, help="of those, created from one client address (default 20)")] = None,
+    lobby_idle_s: Annotated[float | None, typer.Option(
+        min=1, help="a lobby with no change for this long closes, in seconds (default 1800)")] = None,
+    unattended_pause_s: Annotated[float | None, typer.Option(
+        min=1, help="a table with no human connected for this long pauses until one returns, in seconds "
+                    "(default 120)")] = None,
+    dev: Annotated[bool, typer.Option(help="also serve the API schema and its pages: /openapi.json, /docs, /redoc")] = False,
 ) -> None:
     """Run the web app: lobby, tables with bots, replays (http://HOST:PORT)."""
     # here, not at the top: uvicorn, FastAPI and SQLAlchemy load only for `guandan serve`, not for every `guandan` command
     import uvicorn
 
     from .app import create_app
+    from .clientaddr import parse_proxies
     from .table import Settings
+    from .workers import prestart
 
+    try:
+        proxies = parse_proxies(forwarded_allow_ips)
+    except ValueError as e:
+        typer.echo(f"error: --forwarded-allow-ips: {e}", err=True)
+        raise typer.Exit(2) from None
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
-    settings = Settings(bot_delay_ms=bot_delay_ms)
+    limits = {"max_rooms": max_rooms, "max_rooms_per_address": max_rooms_per_address, "lobby_idle_s": lobby_idle_s,
+              "unattended_pause_s": unattended_pause_s}
+    settings = Settings(bot_delay_ms=bot_delay_ms, forwarded_allow_ips=proxies,
+                        **{k: v for k, v in limits.items() if v is not None})  # type: ignore[arg-type]
     if not rate_limits:
         settings.msg_rate = settings.msg_burst = 1e9
         settings.join_rate_per_min = settings.join_burst = 1e9
-    app = create_app(db, settings)
+    app = create_app(db, settings, dev=dev)
+    prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
     # action→broadcast tail.
     gc.freeze()
     gc.set_threshold(20_000, 20, 100)
     typer.echo(f"guandan: serving on http://{host}:{port}", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn_config(app, host, port)).run()
 
 
 def bench_server(
     tables: Annotated[int, typer.Option(help="concurrent tables (4 bot clients each)")] = 100,
     seconds: Annotated[float, typer.Option(help="how long to measure")] = 20.0,
     think_ms: Annotated[int, typer.Option(help="each bot client's pause before acting")] = 400,
-    seed: Annotated[int, typer.Option(help="seeds the deals and the bots' choices")] = 1,
+    seed: Annotated[int, typer.Option(help="seeds the bot clients' choices (the server deals from secret seeds)")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+    abuse: Annotated[str | None, typer.Option(
+        help="add an attacker beside the tables: 'hints' floods hints and readings from 12 sockets of one seat "
+             "in a 火拼 room (84,060 legal leads)")] = None,
+    soak: Annotated[float | None, typer.Option(
+        help="instead: play one-deal matches back to back at every table for this many seconds and report the "
+             "server's resident memory after the warm-up against the end")] = None,
+    warmup: Annotated[float | None, typer.Option(
+        help="with --soak: seconds of warm-up before memory is compared (default: 300, or half of a shorter soak)")
+    ] = None,
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
-    from .bench import format_report, run_bench  # here, not at the top: httpx and websockets load only for this
+    from .bench import format_report, format_soak, run_bench, run_soak  # here: httpx and websockets load only for this
 
     if tables < 1 or seconds <= 0 or think_ms < 0:
         typer.echo("error: --tables ≥ 1, --seconds > 0 and --think-ms ≥ 0", err=True)
         raise typer.Exit(2)
-    report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed)
+    if soak is not None:
+        if soak <= 0 or (warmup is not None and not 0 <= warmup < soak) or abuse is not None:
+            typer.echo("error: --soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak", err=True)
+            raise typer.Exit(2)
+        soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
+        typer.echo(json.dumps(soaked) if json_out else format_soak(soaked))
+        raise typer.Exit(1 if soaked["errors"] else 0)
+    if warmup is not None:
+        typer.echo("error: --warmup goes with --soak", err=True)
+        raise typer.Exit(2)
+    if abuse not in (None, "hints"):
+        typer.echo(f"error: --abuse must be 'hints', not {abuse!r}", err=True)
+        raise typer.Exit(2)
+    report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
     typer.echo(json.dumps(report) if json_out else format_report(report))
-    raise typer.Exit(1 if report["errors"] else 0)
+    raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
 
 
 def mount(app: typer.Typer, bench_app: typer.Typer) -> None:

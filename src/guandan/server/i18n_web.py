@@ -24,7 +24,18 @@ MESSAGES: tuple[str, ...] = (
     N_("Export record"), N_("Previous"), N_("Next"), N_("Deal"), N_("Step"), N_("bot"), N_("human"),
     N_("Tribute"), N_("Anti-tribute: no tribute"), N_("Reported"), N_("cards left"), N_("Result"),
     N_("Levels"), N_("Leave"), N_("Room"), N_("Played"), N_("Remaining"), N_("online"), N_("offline"),
-    N_("Seed (optional)"), N_("Rules"),
+    N_("Seed (practice only)"), N_("Rules"),
+    # fair deals: the commitment shown at the table, the practice-seed rule
+    N_("Deal commitment"), N_("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over"),
+    N_("Practice: the creator chose the seed"),
+    N_("A seed is only accepted for a practice room: every seat but yours must be a bot"),
+    N_("A practice room with a chosen seed keeps its bots"),
+    # the server under faults and limits: reconnecting, closed and paused rooms, private replays
+    N_("Your controls come back when the connection does"), N_("This room closed after a long time without activity"),
+    N_("No such room"), N_("Back to lobby"), N_("The table is paused: no player is connected. It goes on when one returns."),
+    N_("This replay is private: only its players see it listed; anyone with the link can open it"),
+    N_("This replay is public: everyone sees it in the lobby's list"), N_("Make public"), N_("Make private"),
+    N_("yours"), N_("public"), N_("No replays yet: the matches you play appear here"),
 )
 
 

@@ -3,6 +3,6 @@ every other table, so that Alembic's environment finds them without ``guandan.db
 
 from __future__ import annotations
 
-from ..db.web import WebAction, WebReplay, WebRoom
+from ..db.web import WebAction, WebReplay, WebReplayOwner, WebRoom
 
-__all__ = ["WebAction", "WebReplay", "WebRoom"]
+__all__ = ["WebAction", "WebReplay", "WebReplayOwner", "WebRoom"]

@@ -6,15 +6,19 @@ observation, the one door hidden information leaves the engine by.
 
 from __future__ import annotations
 
-import secrets
+from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from ..core import record
 from ..core.deal import DealState
 from ..core.errors import RecordError
 from ..core.events import DealOver
+from ..core.fair import DealCheck, check_deals
 from ..core.vocab import RANKS
-from .store import Store
+from ..present import Presenter
+from ..present.fairness import checks_summary, deal_check_lines, seed_line
+from .store import Store, new_replay_id
 from .wire import action_json, cards_json, event_json, texts_for
 
 MAX_RECORD_BYTES = 5_000_000
@@ -22,6 +26,10 @@ MAX_RECORD_BYTES = 5_000_000
 
 def _hands(state: DealState) -> list[list[str]]:
     return [cards_json(state.observation(s).hand) for s in range(4)]
+
+
+def _check_lines(check: DealCheck, p: Presenter) -> list[str]:
+    return deal_check_lines(p, check)
 
 
 def replay_frames(text: str) -> dict[str, Any]:
@@ -45,17 +53,27 @@ def replay_frames(text: str) -> dict[str, Any]:
             "to_move": state.to_move,
             "phase": state.phase,
         })
+    # the match is over, so its seed is revealed: every deal is dealt again from it and checked against the
+    # record's hands and the commitment shown at the table (guandan.core.fair; `guandan verify-deal` too)
+    checks = check_deals(data)
+    for entry, check in zip(deals, checks, strict=True):
+        entry["commitment"] = check.commitment
+        entry["check"] = {"verified": check.verified, "text": texts(partial(_check_lines, check))}
+    seed = data["seed"]
+    fair = {"verified": all(c.verified for c in checks), "seed": seed,
+            "text": texts(lambda p: [checks_summary(p, checks), seed_line(p, seed, len(checks))])}
     return {"players": data.get("players", []), "meta": data.get("meta", {}), "result": data.get("result"),
-            "rules": data.get("rules", {}).get("name"), "deals": deals}
+            "rules": data.get("rules", {}).get("name"), "deals": deals, "fair": fair}
 
 
-def import_record(store: Store, text: str) -> str:
-    """Check a record file by replaying it completely, then keep it under a new replay id."""
+def import_record(store: Store, text: str, owners: Iterable[str] = ()) -> str:
+    """Check a record file by replaying it completely, then keep it under a new replay id, private to
+    ``owners`` (token hashes)."""
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"a record is limited to {MAX_RECORD_BYTES} bytes")
     data = record.loads(text)
     for _ in record.replay(data):
         pass
-    replay_id = secrets.token_urlsafe(8)[:10]
-    store.save_replay(replay_id, text, None, imported=True)
+    replay_id = new_replay_id()
+    store.save_replay(replay_id, text, None, imported=True, owners=owners)
     return replay_id

@@ -48,7 +48,7 @@ class RoomConfig(BaseModel):
     timer: int = Field(default=30, ge=0, le=600)  # seconds per turn, 0 = no timer
     counter: bool = True  # 记牌器 allowed in this room
     max_deals: int | None = Field(default=None, ge=1, le=100)
-    seed: int | None = Field(default=None, ge=0, le=2**53)
+    seed: int | None = Field(default=None, ge=0, le=2**53)  # practice rooms only: see seed_refusal()
     bot_delay_ms: int = Field(default=700, ge=0, le=10_000)
     name: str = Field(default="", max_length=40)
 
@@ -70,6 +70,17 @@ class RoomConfig(BaseModel):
                 raise ValueError(f"unknown bot tier {tier!r}; known: {', '.join(known)}")
         return v
 
+    def seed_refusal(self) -> str | None:
+        """Why this config may not carry its seed, or None. A chosen seed reproduces every hand, so it is
+        accepted only for a practice room: every seat but (at most) the creator's is a bot."""
+        if self.seed is None:
+            return None
+        open_seats = sum(1 for tier in self.bots if tier is None)
+        if open_seats <= 1:
+            return None
+        return (f"a seed is only accepted for a practice room, where every seat but yours is a bot: this room has "
+                f"{open_seats} open seats (leave the seed empty and the server draws a secret one)")
+
     def ruleset(self) -> RuleSet:
         try:
             return preset(self.preset, **self.rules)
@@ -83,6 +94,12 @@ def hash_token(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def secret_seed() -> str:
+    """A match seed nobody can guess (128 bits from the secrets module, 32 hex digits): kept secret until
+    the match is over, committed deal by deal (guandan.core.fair)."""
+    return secrets.token_hex(16)
 
 
 def new_code() -> str:
@@ -121,7 +138,7 @@ class Room:
     code: str
     config: RoomConfig
     rules: RuleSet
-    seed: int
+    seed: int | str  # the match seed: never in a frame or REST answer; revealed by the replay once it is over
     host_hash: str
     seats: list[Seat] = field(default_factory=lambda: [Seat() for _ in range(4)])
     status: Literal["lobby", "playing", "over"] = "lobby"
@@ -129,6 +146,11 @@ class Room:
     seq: int = 0  # actions applied so far: the event sequence number clients resume from
     log: list[dict[str, Any]] = field(default_factory=list)  # per action: the public update (seq, action, events)
     replay_id: str | None = None
+    # lifecycle (TableService.sweep), in memory only except ``paused`` (stored as the row's status)
+    paused: bool = False  # no human was connected for Settings.unattended_pause_s: nothing moves until one returns
+    creator: str | None = None  # the client address that created the room (the per-address cap)
+    touched: float = 0.0  # the service clock at the last lobby change (Settings.lobby_idle_s)
+    unattended_since: float | None = None  # the service clock when the last human connection went away
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -154,7 +176,9 @@ class Room:
         s = self.seats[seat]
         return s.kind == "bot" or (s.kind == "human" and s.auto)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, player: bool = False) -> dict[str, Any]:
+        """What anyone may see of the room. The replay's id (its private link: every hand) only for one of
+        its ``player``s: a room code is short enough to guess, a replay id is not."""
         return {
             "code": self.code,
             "name": self.config.name,
@@ -164,7 +188,9 @@ class Room:
             "timer": self.config.timer,
             "counter": self.config.counter,
             "max_deals": self.config.max_deals,
+            "practice": self.config.seed is not None,  # the creator chose the seed (a practice room)
             "seats": [s.to_json() for s in self.seats],
             "seq": self.seq,
-            "replay_id": self.replay_id,
+            "replay_id": self.replay_id if player else None,
+            "paused": self.paused,
         }

@@ -134,57 +134,8 @@ def choose_lang(query: str | None, accept_language: str | None) -> str:
 
 
 # --- the page --------------------------------------------------------------------------------------
-_STYLE = """
-.rules { max-width: 62rem; margin: 0 auto; }
-.doc { line-height: 1.6; overflow-wrap: break-word; }
-.doc h1 { font-size: 1.45rem; margin: .3rem 0 .6rem; color: #123; }
-.doc h2 { font-size: 1.2rem; margin: 1.4rem 0 .4rem; color: var(--felt); border-bottom: 2px solid #d5e3d9;
-  padding-bottom: .15rem; }
-.doc h3 { font-size: 1.02rem; margin: 1rem 0 .3rem; color: #123; }
-.doc ul, .doc ol { padding-left: 1.3rem; }
-.doc li { margin: .22rem 0; }
-.doc code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .84em; background: #f2f4f0;
-  border-radius: .25rem; padding: 0 .2rem; overflow-wrap: anywhere; }
-.doc li > code:last-child { color: #3d5a48; display: inline-block; max-width: 100%; }  /* an example's check */
-.doc .red { color: var(--red); }
-.doc .table-wrap { overflow-x: auto; margin: .5rem 0 .8rem; max-width: 100%; }
-.doc table { border-collapse: collapse; font-size: .9rem; }
-.doc th, .doc td { border: 1px solid #cfd6cf; padding: .25rem .5rem; text-align: left; vertical-align: top;
-  min-width: 3.5em; }
-.doc td:nth-child(2) { min-width: 7em; }  /* the explanation column: never squeezed to a letter or two */
-.doc th { background: #eef2ee; }
-.doc td code, .doc th code { overflow-wrap: normal; }
-header a { color: #fff; }
-header h1 a { text-decoration: none; }
-header .langs { display: inline-flex; gap: .4rem; align-items: center; }
-header .langs a[aria-current] { font-weight: 700; text-decoration: none; }
-@media (max-width: 640px) {
-  header { flex-wrap: wrap; row-gap: .2rem; }
-  main.rules { padding: .35rem; }
-  .doc { padding: .5rem .65rem; font-size: .95rem; }
-  .doc table { font-size: .8rem; }
-}
-"""
-
-# The lobby keeps the reader's language in localStorage ("guandan:lang"): follow it when no ?lang=
-# was given, and remember the choice made with this page's own switch.
-_SCRIPT = """
-(function () {
-  var key = "guandan:lang", cur = document.documentElement.dataset.lang;
-  var asked = new URLSearchParams(location.search).get("lang");
-  var saved = null;
-  try { saved = localStorage.getItem(key); } catch (e) {}
-  if (!asked && (saved === "zh" || saved === "en") && saved !== cur) {
-    location.replace("?lang=" + saved + location.hash);
-    return;
-  }
-  document.querySelectorAll("a[data-lang]").forEach(function (a) {
-    a.addEventListener("click", function () { try { localStorage.setItem(key, a.dataset.lang); } catch (e) {} });
-  });
-})();
-"""
-
-
+# Its style and script are files (static/rules.css, static/rules.js): the Content-Security-Policy allows no
+# inline script.
 def page(lang: str, text: str | None = None) -> str:
     """The whole HTML page in ``lang`` (``text``: the markdown, default the packaged document)."""
     _ = translator("web", lang).gettext
@@ -201,7 +152,7 @@ def page(lang: str, text: str | None = None) -> str:
 <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{esc(_("Rules"))} · 掼蛋 Guandan</title>
 <link rel="stylesheet" href="/static/style.css">
-<style>{_STYLE}</style>
+<link rel="stylesheet" href="/static/rules.css">
 </head>
 <body>
 <header><h1><a href="/">掼蛋</a> · {esc(_("Rules"))}</h1><span class="spacer"></span>
@@ -209,7 +160,7 @@ def page(lang: str, text: str | None = None) -> str:
 <a href="/">{esc(_("Back to lobby"))}</a></header>
 <main class="rules"><article class="panel doc">
 {body}</article></main>
-<script>{_SCRIPT}</script>
+<script src="/static/rules.js"></script>
 </body>
 </html>
 """

@@ -1,21 +1,138 @@
-"""Persistence of rooms: one row per room, the append-only action log, replays. Synchronous and short:
-each call is one small transaction, committed before the matching update is broadcast, so whatever a
-client has seen survives a crash.
+"""Persistence of rooms: one row per room, the append-only action log, replays. Each call is one small
+transaction, committed before the matching update is broadcast, so whatever a client has seen survives
+a crash.
+
+Every write runs in the store's one writer thread (:class:`Writer`), in the order it was asked for: the
+table service queues an action's commit with :meth:`Store.later` and holds the action's broadcast
+until the commit is done, so the event loop never waits on the database; the other writes (lobby
+changes) are asked for in the same order and waited for. Reads that rebuild a room wait until the writes
+queued before them are done.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+import queue
+import secrets
+import threading
+from collections.abc import Callable, Collection, Iterable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, func, insert, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..db import make_session_factory
-from .models import WebAction, WebReplay, WebRoom
+from .models import WebAction, WebReplay, WebReplayOwner, WebRoom
 from .rooms import Room
+
+P = ParamSpec("P")
+R = TypeVar("R")
+LIVE = ("lobby", "playing")  # the row statuses rebuilt at start-up; "paused" rows wait for a player, "closed"
+# lobbies and "over" matches are never played again
+
+
+def new_replay_id() -> str:
+    """A replay's id, which is also its link: 96 random bits (16 URL-safe characters), not guessable."""
+    return secrets.token_urlsafe(12)
+
+
+def row_status(room: Room) -> str:
+    return "paused" if room.paused and room.status == "playing" else room.status
+
+
+class Writer:
+    """The one thread that writes to the database: jobs run one at a time, in the order they were
+    submitted, each answering a Future. Started on the first job; :meth:`close` drains and stops it (a
+    later job starts it again)."""
+
+    def __init__(self, name: str = "guandan-db-writer") -> None:
+        self.name = name
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._stopped: threading.Thread | None = None  # the thread close() stopped, maybe still finishing
+        self._lock = threading.Lock()
+        self._pending = 0  # submitted and not yet done
+        self._inside = threading.local()  # set in the writer thread: its own writes run at once
+
+    def submit(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
+        future: Future[R] = Future()
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                # a new thread starts only once the stopped one has finished its jobs: one writer at a time
+                self._thread = threading.Thread(target=self._run, args=(self._stopped,), name=self.name, daemon=True)
+                self._stopped = None
+                self._thread.start()
+            self._pending += 1
+            self._jobs.put((functools.partial(fn, *args, **kwargs), future))
+        return future
+
+    def in_writer(self) -> bool:
+        return bool(getattr(self._inside, "writer", False))
+
+    @property
+    def pending(self) -> int:
+        return self._pending
+
+    def flush(self) -> None:
+        """Wait until every job submitted so far is done."""
+        if self._pending and not self.in_writer():
+            self.submit(lambda: None).result()
+
+    def close(self) -> None:
+        """Finish every job submitted so far, then stop the thread."""
+        with self._lock:
+            thread = self._thread
+            if thread is None:
+                return
+            self._jobs.put(None)
+            self._thread, self._stopped = None, thread
+        if thread is not threading.current_thread():
+            thread.join()
+
+    def _run(self, previous: threading.Thread | None) -> None:
+        self._inside.writer = True
+        if previous is not None and previous is not threading.current_thread():
+            previous.join()
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            fn, future = job
+            try:
+                if future.set_running_or_notify_cancel():
+                    try:
+                        future.set_result(fn())
+                    except BaseException as e:  # the caller (or its done-callback) reports it
+                        future.set_exception(e)
+            finally:
+                with self._lock:
+                    self._pending -= 1
+
+
+def _written(method: Callable[Concatenate[Store, P], R]) -> Callable[Concatenate[Store, P], R]:
+    """A write: it runs in the writer thread after every write asked for before it; the caller waits."""
+
+    @functools.wraps(method)
+    def write(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        if self.writer.in_writer():
+            return method(self, *args, **kwargs)
+        return self.writer.submit(method, self, *args, **kwargs).result()
+
+    return write
+
+
+def _after_writes(method: Callable[Concatenate[Store, P], R]) -> Callable[Concatenate[Store, P], R]:
+    """A read that must see every write asked for before it (a room rebuilt from its log)."""
+
+    @functools.wraps(method)
+    def read(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        self.writer.flush()
+        return method(self, *args, **kwargs)
+
+    return read
 
 
 @dataclass
@@ -23,44 +140,67 @@ class StoredRoom:
     row: WebRoom
     actions: list[dict[str, Any]]
 
+    @property
+    def seed(self) -> int | str:
+        """The room's match seed: a server-drawn secret one (text) or a practice room's own (integer)."""
+        return self.row.secret_seed if self.row.secret_seed is not None else self.row.seed
+
 
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions: sessionmaker[Session] = make_session_factory(engine)
+        self.writer = Writer()
 
+    def later(self, write: Callable[P, Any], /, *args: P.args, **kwargs: P.kwargs) -> Future[None]:
+        """Queue one of this store's writes (``store.append_action`` …) without waiting for it: it runs
+        after every write asked for before it. The Future answers when it is committed (or failed). The
+        write reads its arguments when it runs: pass values that no longer change (a room row is written
+        as the room is then, never older than when it was asked for)."""
+        return self.writer.submit(write, *args, **kwargs)
+
+    def close(self) -> None:
+        """Commit everything queued, stop the writer thread."""
+        self.writer.close()
+
+    @_written
     def save_room(self, room: Room) -> None:
         with self.sessions.begin() as s:
             row = s.get(WebRoom, room.code)
             if row is None:
-                row = WebRoom(code=room.code, config=room.config.model_dump(), seed=room.seed, host_hash=room.host_hash,
-                              seats=[], status=room.status)
+                secret = isinstance(room.seed, str)
+                row = WebRoom(code=room.code, config=room.config.model_dump(), seed=0 if secret else room.seed,
+                              secret_seed=room.seed if secret else None, host_hash=room.host_hash, seats=[],
+                              status=room.status)
                 s.add(row)
             row.seats = [seat.to_store() for seat in room.seats]
-            row.status = room.status
+            row.status = row_status(room)
             row.replay_id = room.replay_id
 
+    @_written
     def append_action(self, room: Room, seq: int, action: dict[str, Any], *, room_changed: bool) -> None:
         """Log one action; also updates the room row when its status or seats changed with it. A Core
-        insert, not the ORM: this runs once per action on the event loop, and the unit of work costs
-        several times the insert itself."""
+        insert, not the ORM: this runs once per action, and the unit of work costs several times the
+        insert itself."""
         with self.engine.begin() as conn:
             conn.execute(insert(WebAction), {"room_code": room.code, "seq": seq, "action": action,
                                              "created_at": datetime.now(UTC)})
             if room_changed:
                 conn.execute(update(WebRoom).where(WebRoom.code == room.code).values(
-                    seats=[seat.to_store() for seat in room.seats], status=room.status, replay_id=room.replay_id,
+                    seats=[seat.to_store() for seat in room.seats], status=row_status(room), replay_id=room.replay_id,
                     updated_at=datetime.now(UTC)))
 
+    @_after_writes
     def live_rooms(self) -> Iterator[StoredRoom]:
         """Rooms still in the lobby or playing, each with its action log in order."""
         with self.sessions() as s:
-            rows = s.scalars(select(WebRoom).where(WebRoom.status != "over")).all()
+            rows = s.scalars(select(WebRoom).where(WebRoom.status.in_(LIVE))).all()
             for row in rows:
                 acts = s.scalars(select(WebAction.action).where(WebAction.room_code == row.code)
                                  .order_by(WebAction.seq)).all()
                 yield StoredRoom(row, list(acts))
 
+    @_after_writes
     def room_row(self, code: str) -> StoredRoom | None:
         with self.sessions() as s:
             row = s.get(WebRoom, code)
@@ -69,21 +209,68 @@ class Store:
             acts = s.scalars(select(WebAction.action).where(WebAction.room_code == code).order_by(WebAction.seq)).all()
             return StoredRoom(row, list(acts))
 
+    @_after_writes
     def code_taken(self, code: str) -> bool:
         with self.sessions() as s:
             return s.get(WebRoom, code) is not None
 
-    def save_replay(self, replay_id: str, record: str, room_code: str | None, *, imported: bool = False) -> None:
+    @_written
+    def close_room(self, code: str) -> None:
+        """A lobby closed for being idle: its row stays (the code is never handed out again), marked closed."""
+        with self.engine.begin() as conn:
+            conn.execute(update(WebRoom).where(WebRoom.code == code).values(status="closed", updated_at=datetime.now(UTC)))
+
+    @_after_writes
+    def room_status(self, code: str) -> tuple[WebRoom, int] | None:
+        """A room's row without its log, and how many actions it holds (a finished room's ``seq``)."""
+        with self.sessions() as s:
+            row = s.get(WebRoom, code)
+            if row is None:
+                return None
+            n = s.scalar(select(func.count()).select_from(WebAction).where(WebAction.room_code == code))
+            s.expunge(row)
+            return row, int(n or 0)
+
+    # --- replays: private unless an owner marks one public ------------------------------------
+    @_written
+    def save_replay(self, replay_id: str, record: str, room_code: str | None, *, imported: bool = False,
+                    owners: Iterable[str] = ()) -> None:
+        """Keep a record; ``owners`` are the token hashes that may list it and mark it public."""
         with self.sessions.begin() as s:
             s.add(WebReplay(id=replay_id, room_code=room_code, record=record, imported=imported))
+            s.flush()
+            s.add_all(WebReplayOwner(replay_id=replay_id, token_hash=h) for h in sorted(set(owners)))
 
     def replay(self, replay_id: str) -> str | None:
         with self.sessions() as s:
             row = s.get(WebReplay, replay_id)
             return row.record if row else None
 
-    def replays(self, limit: int = 50) -> list[dict[str, Any]]:
+    def replay_public(self, replay_id: str) -> bool | None:
+        """Whether a replay is public (None: no such replay)."""
         with self.sessions() as s:
-            rows = s.scalars(select(WebReplay).order_by(WebReplay.created_at.desc()).limit(limit)).all()
-            return [{"id": r.id, "room": r.room_code, "imported": r.imported, "created_at": r.created_at.isoformat()}
-                    for r in rows]
+            row = s.get(WebReplay, replay_id)
+            return row.public if row else None
+
+    def replays(self, owner_hashes: Collection[str] = (), limit: int = 50) -> list[dict[str, Any]]:
+        """The newest replays that are public or owned by one of ``owner_hashes``, each saying which."""
+        with self.sessions() as s:
+            mine = set(s.scalars(select(WebReplayOwner.replay_id).where(
+                WebReplayOwner.token_hash.in_(list(owner_hashes))))) if owner_hashes else set()
+            rows = s.scalars(select(WebReplay).where(or_(WebReplay.public, WebReplay.id.in_(mine)))
+                             .order_by(WebReplay.created_at.desc(), WebReplay.id).limit(limit)).all()
+            return [{"id": r.id, "room": r.room_code, "imported": r.imported, "created_at": r.created_at.isoformat(),
+                     "public": r.public, "mine": r.id in mine} for r in rows]
+
+    @_written
+    def set_public(self, replay_id: str, owner_hash: str, public: bool) -> bool | None:
+        """Mark a replay public or private again: True done, False the token owns no part of it, None no
+        such replay."""
+        with self.sessions.begin() as s:
+            row = s.get(WebReplay, replay_id)
+            if row is None:
+                return None
+            if s.get(WebReplayOwner, (replay_id, owner_hash)) is None:
+                return False
+            row.public = public
+            return True

@@ -4,6 +4,13 @@ Every action — a human's frame, a bot's choice, a 托管 takeover — goes thr
 validate against the engine, apply, log (committed), then broadcast. Frames to a seat are built only
 from ``match.observation(seat)``; spectators get the public projection. Bots and turn timers are
 asyncio tasks, one per room, rescheduled after every change.
+
+The event loop never waits: an action's commit is queued to the store's writer thread and the room's
+frames leave once it is committed (:class:`Gate`, :meth:`Connection.send`), so what a client has seen
+survives a crash; hints, thinking bots, ``readings`` and the legal lists of 火拼 views run in the worker
+processes (server/workers.py), each hint and readings request charged to the connection, the seat and
+the client address (a spent budget is answered with an error frame, and nobody else waits). A result
+that arrives after its table moved on is dropped.
 """
 
 from __future__ import annotations
@@ -12,31 +19,46 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
-import secrets
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..agents import hints as hinting
 from ..agents import make_agent
 from ..agents.base import Agent
-from ..agents.hints import best_actions
 from ..core import record
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.match import MatchState
-from ..i18n import translator
+from ..core.vocab import Phase
+from ..i18n import N_, translator
 from ..present import Presenter
+from . import workers
 from .protocol import Auto, ClientFrame, Hint, Ping, Readings, Resume, error_frame
-from .rooms import Room, RoomConfig, Seat, bot_tiers, default_bot_tier, hash_token, new_code, new_token
-from .store import Store
-from .wire import Texts, action_json, event_json, parse_action, public_view, readings_of, seat_view, texts_for
+from .rooms import Room, RoomConfig, Seat, bot_tiers, default_bot_tier, hash_token, new_code, new_token, secret_seed
+from .store import Store, StoredRoom, new_replay_id
+from .wire import Texts, action_json, event_json, parse_action, public_view, seat_view, selection_of, texts_for
+from .workers import Busy, Priority, WorkerPool, default_workers
 
 log = logging.getLogger("guandan.server")
-FAST_TIERS = frozenset({"random", "greedy"})  # decide in microseconds: called on the event loop directly
+FAST_TIERS = frozenset({"random", "greedy"})  # decide in microseconds: on the event loop (but not under 火拼 rules)
 JSON = dict[str, Any]
+# work units charged to the budgets (Settings.work_rate …): a hint under 火拼 rules lists tens of thousands of
+# plays (about half a second of a worker), elsewhere a few hundred (milliseconds); readings classify one selection
+HEAVY_HINT_COST, HINT_COST, READINGS_COST = 5.0, 1.0, 1.0
+BACKLOG_MAX = 64  # a connection's frames that may wait behind its hint or readings request
+LEGAL_LATER = "legal_later"  # in a seat view: the legal fields a worker is listing (Connection.send waits for them)
+_NO_LEGAL: JSON = {"legal": [], "legal_complete": False, "can_play": True}  # if that work was abandoned
+# what a refused CPU-heavy request is told, in the page's languages (web catalogue)
+REFUSALS = {
+    "connection": N_("Too many hints and readings from this connection: wait a moment."),
+    "seat": N_("Too many hints and readings for this seat: wait a moment."),
+    "address": N_("Too many hints and readings from this address: wait a moment."),
+    "hint_in_flight": N_("A hint for your seat is still being worked out."),
+    "busy": N_("The server is busy: try again in a moment."),
+}
 
 
 class ServiceError(Exception):
@@ -51,11 +73,27 @@ class ServiceError(Exception):
 @dataclass
 class Settings:
     bot_delay_ms: int | None = None  # overrides every room's bot delay (tests and benchmarks use 0)
+    seed_source: Callable[[], str] = secret_seed  # a match's secret seed (tests pass a deterministic one)
     disconnect_grace_s: float = 10.0  # a disconnected player's turn is taken over (托管) after this
     msg_rate: float = 30.0  # frames per second per connection (token bucket)
     msg_burst: float = 60.0
     join_rate_per_min: float = 60.0  # creates and joins per client address
     join_burst: float = 30.0
+    # --- who the client is (server/clientaddr.py) ---
+    forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed: none by default
+    # --- lifecycle and caps (TableService.sweep) ---
+    max_rooms: int = 1000  # rooms in memory in the lobby or playing (paused tables leave memory)
+    max_rooms_per_address: int = 20  # of those, created from one client address
+    lobby_idle_s: float = 1800.0  # a lobby with no change (join, leave, bot, ready, a page opened) closes
+    unattended_pause_s: float = 120.0  # a table with no human connected pauses (no 托管 plays it out)
+    finished_linger_s: float = 60.0  # a finished match stays in memory this long for its players' pages
+    sweep_interval_s: float = 5.0  # how often idle lobbies, unattended tables and idle buckets are looked at
+    # --- CPU-heavy work: hints, thinking bots, readings, 火拼 legal lists (server/workers.py) ---
+    workers: int = field(default_factory=default_workers)  # worker processes (0: one thread, for tests)
+    work_rate: float = 10.0  # work units a second per connection and per seat (a hint 1, under 火拼 5; readings 1)
+    work_burst: float = 30.0
+    address_work_rate: float = 40.0  # the same per client address (several players may share one)
+    address_work_burst: float = 120.0
 
 
 class Bucket:
@@ -74,6 +112,36 @@ class Bucket:
             return True
         return False
 
+    def idle(self) -> bool:
+        """Full again: forgetting this bucket changes nothing for its caller."""
+        return self.tokens + (self.clock() - self.stamp) * self.rate >= self.burst
+
+    def has(self, cost: float) -> bool:
+        """Whether ``cost`` tokens are there (refilled up to now); :meth:`take` spends them."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        return self.tokens >= cost
+
+    def take(self, cost: float) -> None:
+        self.tokens -= cost
+
+
+class Gate:
+    """A room's writes not yet committed — the last one queued: the writer commits in order, so when it
+    is done every earlier one is. The room's frames wait here (Connection.send)."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: asyncio.Future[Any] | None = None
+
+    def pending(self) -> asyncio.Future[Any] | None:
+        last = self.last
+        if last is not None and last.done():
+            self.last = last = None
+        return last
+
 
 @dataclass(eq=False)
 class Connection:
@@ -84,9 +152,46 @@ class Connection:
     seat: int | None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     bucket: Bucket | None = None
+    close_code: int | None = None  # set when the server ends the socket (4410: the room closed)
+    client: str | None = None  # the client address (hints and readings are budgeted per address too)
+    gate: Gate | None = None  # the room's uncommitted writes: frames leave once they are committed
+    work: Bucket | None = None  # this connection's budget of CPU-heavy requests (hints, readings)
+    held: deque[tuple[JSON, tuple[asyncio.Future[Any], ...]]] = field(default_factory=deque)
+    working: bool = False  # a hint or readings request of this connection is with the workers
+    backlog: deque[ClientFrame] = field(default_factory=deque)  # its frames since: answered in order after it
 
     def send(self, frame: JSON) -> None:
-        self.queue.put_nowait(json.dumps(frame, ensure_ascii=False, separators=(",", ":")))
+        """Queue a frame for the socket. It is held, and every later frame behind it, while the room has
+        writes not yet committed (whatever a client sees survives a crash) and while its view's legal
+        actions are still being listed by a worker; frames keep their order."""
+        waits: list[asyncio.Future[Any]] = []
+        pending = self.gate.pending() if self.gate is not None else None
+        if pending is not None:
+            waits.append(pending)
+        view = frame.get("view")
+        later = view.get(LEGAL_LATER) if isinstance(view, dict) else None
+        if later is not None and not later.done():
+            waits.append(later)
+        if not waits and not self.held:
+            self.queue.put_nowait(_frame_text(frame))
+            return
+        self.held.append((frame, tuple(waits)))
+        for w in waits:
+            w.add_done_callback(self._release)
+
+    def _release(self, _done: object = None) -> None:
+        while self.held and all(w.done() for w in self.held[0][1]):
+            frame, _ = self.held.popleft()
+            self.queue.put_nowait(_frame_text(frame))
+
+
+def _frame_text(frame: JSON) -> str:
+    view = frame.get("view")
+    if isinstance(view, dict) and LEGAL_LATER in view:
+        later: asyncio.Future[JSON] = view[LEGAL_LATER]
+        listed = later.result() if later.done() and not later.cancelled() and later.exception() is None else _NO_LEGAL
+        frame = {**frame, "view": {**{k: v for k, v in view.items() if k != LEGAL_LATER}, **listed}}
+    return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
 class TableService:
@@ -99,6 +204,13 @@ class TableService:
         self.agents: dict[tuple[str, int], Agent] = {}
         self.join_buckets: dict[str, Bucket] = {}
         self.clock: Callable[[], float] = _monotonic
+        self.sweeper: asyncio.Task[None] | None = None
+        self.pool = WorkerPool(self.settings.workers)
+        self.gates: dict[str, Gate] = {}
+        self.jobs: set[asyncio.Task[Any]] = set()  # hints and readings being worked out
+        self.work_buckets: dict[tuple[str, ...], Bucket] = {}  # per seat and per client address
+        self.hinting: set[tuple[str, int]] = set()  # (room, seat) with a hint in flight
+        self.legal_jobs: dict[int, tuple[MatchState, tuple[int, int], asyncio.Future[JSON]]] = {}
 
     # --- lobby ----------------------------------------------------------------------------
     def check_join_rate(self, client: str) -> None:
@@ -108,26 +220,43 @@ class TableService:
         if not b.allow():
             raise ServiceError("too many rooms created or joined from this address; wait a minute", 429, "rate_limited")
 
-    def create_room(self, config: RoomConfig) -> tuple[Room, str]:
+    def create_room(self, config: RoomConfig, client: str | None = None) -> tuple[Room, str]:
+        self._check_room_caps(client)
         try:
             rules = config.ruleset()
         except ValueError as e:
             raise ServiceError(str(e)) from None
+        refusal = config.seed_refusal()
+        if refusal is not None:
+            raise ServiceError(refusal, 400, "seed_not_practice")
         code = new_code()
         while code in self.rooms or self.store.code_taken(code):
             code = new_code()
         host_token = new_token()
-        seed = config.seed if config.seed is not None else random.SystemRandom().randrange(2**31)
+        seed = config.seed if config.seed is not None else self.settings.seed_source()
         room = Room(code=code, config=config, rules=rules, seed=seed, host_hash=hash_token(host_token))
         for i, tier in enumerate(config.bots):
             if tier is not None:
                 room.seats[i] = Seat(kind="bot", name=f"{tier} bot", tier=tier)
+        room.creator, room.touched = client, self.clock()
         self.rooms[code] = room
         self.store.save_room(room)
         return room, host_token
 
+    def _check_room_caps(self, client: str | None) -> None:
+        live = [r for r in self.rooms.values() if r.status in ("lobby", "playing")]
+        if len(live) >= self.settings.max_rooms:
+            raise ServiceError(f"the server holds its limit of {self.settings.max_rooms} rooms; try again later",
+                               503, "server_full")
+        mine = sum(1 for r in live if r.creator == client and not r.paused)
+        if client is not None and mine >= self.settings.max_rooms_per_address:
+            raise ServiceError(f"this address already has {mine} open rooms (the limit is "
+                               f"{self.settings.max_rooms_per_address}); finish or leave one first", 429, "too_many_rooms")
+
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
+        if room is None:
+            room = self._load(code.upper())
         if room is None:
             raise ServiceError(f"no room with code {code!r}", 404, "no_room")
         return room
@@ -160,6 +289,9 @@ class TableService:
         if tier is None:
             if s.kind != "bot":
                 raise ServiceError(f"seat {seat} holds no bot", 409, "not_a_bot")
+            if room.config.seed is not None and sum(x.kind != "bot" for x in room.seats) >= 1:
+                raise ServiceError("a practice room with a chosen seed keeps its bots: every seat but one stays a bot",
+                                   409, "practice_keeps_bots")
             room.seats[seat] = Seat()
         else:
             if tier not in bot_tiers():
@@ -195,17 +327,20 @@ class TableService:
         return seat
 
     def _room_changed(self, room: Room) -> None:
+        room.touched = self.clock()
         self.store.save_room(room)
         self._broadcast_room(room)
 
     def _broadcast_room(self, room: Room) -> None:
-        frame = {"type": "room", "room": room.summary()}
+        frames = {p: {"type": "room", "room": room.summary(player=p)} for p in (False, True)}
         for c in self.conns.get(room.code, ()):
-            c.send(frame)
+            c.send(frames[c.seat is not None])
 
     def _start(self, room: Room) -> None:
         room.start()
         room.seq, room.log = 0, []
+        # readied over REST with nobody at the table: it pauses unless a player connects in time
+        room.unattended_since = None if self._humans_connected(room) else self.clock()
         self.store.save_room(room)
         self._broadcast_room(room)
         for c in self.conns.get(room.code, ()):
@@ -215,16 +350,48 @@ class TableService:
     # --- the table ------------------------------------------------------------------------
     def snapshot(self, conn: Connection) -> JSON:
         room = conn.room
-        frame: JSON = {"type": "snapshot", "seq": room.seq, "room": room.summary(), "view": None}
+        frame: JSON = {"type": "snapshot", "seq": room.seq, "room": room.summary(player=conn.seat is not None),
+                       "view": None}
         if room.match is not None and room.match.deal is not None:
             frame["view"] = self._view(room.match, conn.seat, with_events=True, texts=self._texts(room))
         return frame
 
     def _view(self, match: MatchState, seat: int | None, *, with_events: bool, texts: Texts | None = None) -> JSON:
-        """A spectator's frame is built from the core's public view, a player's from its own observation."""
+        """A spectator's frame is built from the core's public view, a player's from its own observation.
+        Under 火拼 rules the seat to move gets its observation without the legal actions, and a worker lists
+        them: the view holds that job (LEGAL_LATER) and Connection.send waits for it."""
         if seat is None:
             return public_view(match.public_view(), with_events=with_events, texts=texts)
+        deal = match.deal
+        if seat == match.to_move and deal is not None and deal.phase == Phase.PLAY and workers.heavy_rules(match.rules):
+            view = seat_view(workers.observation_without_legal(match, seat), with_events=with_events, texts=texts)
+            view[LEGAL_LATER] = self._legal_later(match, seat)
+            return view
         return seat_view(match.observation(seat), with_events=with_events, texts=texts)
+
+    def _legal_later(self, match: MatchState, seat: int) -> asyncio.Future[JSON]:
+        """The legal fields of the seat to move's view, listed by a worker: one job per position."""
+        deal = match.deal
+        assert deal is not None
+        key = (match.deal_index, len(deal.events))  # every action adds an event: this names the position
+        found = self.legal_jobs.get(id(match))
+        if found is not None and found[0] is match and found[1] == key:
+            return found[2]
+        if len(self.legal_jobs) > 2 * len(self.rooms) + 64:
+            live = {id(r.match) for r in self.rooms.values()}
+            for k in [k for k in self.legal_jobs if k not in live]:
+                del self.legal_jobs[k]
+        pos = workers.position(match, seat)
+        job = asyncio.get_running_loop().create_task(self._view_legal(pos))
+        self.legal_jobs[id(match)] = (match, key, job)
+        return job
+
+    async def _view_legal(self, pos: workers.Position) -> JSON:
+        try:
+            return await self.pool.run(Priority.TABLE, workers.view_legal_job, pos)
+        except Exception:  # a worker died: the view lists no plays and the client asks for readings
+            log.exception("a worker failed to list the legal actions of a view")
+            return workers.fallback_legal_fields(pos)
 
     @staticmethod
     def _texts(room: Room) -> Texts:
@@ -251,10 +418,12 @@ class TableService:
         if ended:
             room.status = "over"
             room.replay_id = self._save_replay(room)
-        self.store.append_action(room, room.seq, aj, room_changed=ended)
-        self._broadcast_update(room, entry)
+        self._commit(room, self.store.append_action, room, room.seq, aj, room_changed=ended)
+        self._broadcast_update(room, entry)  # held until that commit is done (Connection.send)
         if ended:
             self._broadcast_room(room)
+            room.touched = self.clock()  # it leaves memory Settings.finished_linger_s later (sweep)
+            self._drop_agents(room.code)
         self.schedule(room)
 
     def _broadcast_update(self, room: Room, entry: JSON) -> None:
@@ -268,10 +437,12 @@ class TableService:
 
     def _save_replay(self, room: Room) -> str:
         assert room.match is not None
-        replay_id = secrets.token_urlsafe(8)[:10]
+        replay_id = new_replay_id()
         players = [s.name for s in room.seats]
         text = record.dumps(room.match, players=players, meta={"room": room.code, "source": "web"})
-        self.store.save_replay(replay_id, text, room.code)
+        # private: listed only to the players who played it (their seat tokens), until one marks it public
+        owners = [s.token_hash for s in room.seats if s.kind == "human" and s.token_hash is not None]
+        self._commit(room, self.store.save_replay, replay_id, text, room.code, owners=owners)
         return replay_id
 
     def schedule(self, room: Room) -> None:
@@ -280,7 +451,7 @@ class TableService:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         match = room.match
-        if room.status != "playing" or match is None or match.to_move is None:
+        if room.status != "playing" or match is None or match.to_move is None or room.paused:
             return
         seat = match.to_move
         s = room.seats[seat]
@@ -303,31 +474,46 @@ class TableService:
 
     async def _takeover(self, room: Room, seat: int, wait: float) -> None:
         await asyncio.sleep(wait)
+        if room.paused:
+            return
         room.seats[seat].auto = True  # 托管: the player switches it off on return
-        self.store.save_room(room)
+        self._commit(room, self.store.save_room, room)
         self._broadcast_room(room)
         await self._bot_move(room, seat)
 
     async def _bot_move(self, room: Room, seat: int) -> None:
         match = room.match
-        if match is None or match.to_move != seat or room.status != "playing":
+        if match is None or match.to_move != seat or room.status != "playing" or room.paused:
             return
-        legal = match.legal_actions()
-        obs, seq = match.observation(seat), room.seq
+        seq, key = room.seq, (room.code, seat)
+        action: Action | None = None
         try:
             agent = self._agent(room, seat)
-            if agent.name in FAST_TIERS:
-                action = agent.choose(obs, legal)
-            else:  # a thinking tier (search: ~1 s) must not hold every other table's event loop
-                action = await asyncio.to_thread(agent.choose, obs, legal)
+            if agent.name in FAST_TIERS and not workers.heavy_rules(match.rules):
+                action = agent.choose(match.observation(seat), match.legal_actions())
+            else:  # a thinking tier (search: ~1 s), or any bot under 火拼 rules: in a worker process
+                action, thought = await self.pool.run(Priority.TABLE, workers.bot_job, agent, workers.position(match, seat))
+                if room.seq == seq and self.agents.get(key) is agent:
+                    self.agents[key] = thought  # the bot as it is after choosing (its random generator moved on)
         except Exception:  # a faulty bot, or one that cannot be built, must not stall the table
             log.exception("the bot at seat %d failed in room %s", seat, room.code)
-            action = legal[0]
-        if room.seq != seq or match.to_move != seat or room.status != "playing":
-            return  # the table moved on while the bot thought
-        if action not in legal:
-            action = legal[0]
-        self.act(room, action)
+        if room.seq != seq or match.to_move != seat or room.status != "playing" or room.paused:
+            return  # the table moved on (or paused) while the bot thought: its answer is dropped
+        if action is not None:
+            try:
+                self.act(room, action)
+                return
+            except GuandanError:  # not legal after all: the first legal action instead
+                log.error("the bot at seat %d chose an illegal action in room %s", seat, room.code)
+        self.act(room, self._fallback(match, seat))
+
+    @staticmethod
+    def _fallback(match: MatchState, seat: int) -> Action:
+        """A legal action for a bot that failed, found without a worker: the first legal one, or under
+        火拼 rules one found without listing every play."""
+        if workers.heavy_rules(match.rules):
+            return workers.fallback_action(workers.position(match, seat))
+        return match.legal_actions()[0]
 
     def _agent(self, room: Room, seat: int) -> Agent:
         key = (room.code, seat)
@@ -340,13 +526,22 @@ class TableService:
         return agent
 
     # --- connections ----------------------------------------------------------------------
-    def connect(self, code: str, token: str | None) -> Connection:
+    def connect(self, code: str, token: str | None, client: str | None = None) -> Connection:
         room = self.room(code)
         seat = room.seat_of(token) if token else None
         if token and seat is None:
             raise ServiceError("this token holds no seat in this room", 403, "forbidden")
-        conn = Connection(room, seat, bucket=Bucket(self.settings.msg_rate, self.settings.msg_burst, self.clock))
+        conn = Connection(room, seat, bucket=Bucket(self.settings.msg_rate, self.settings.msg_burst, self.clock),
+                          client=client, gate=self._gate(room.code),
+                          work=Bucket(self.settings.work_rate, self.settings.work_burst, self.clock))
         self.conns.setdefault(room.code, []).append(conn)
+        if room.status == "lobby":
+            room.touched = self.clock()  # a page opened on a lobby keeps it open
+        if seat is not None:
+            room.unattended_since = None
+            if room.paused:  # a player is back: the table plays on
+                room.paused = False
+                self.store.save_room(room)
         conn.send({"type": "welcome", "role": "player" if seat is not None else "spectator", "seat": seat})
         conn.send(self.snapshot(conn))
         if seat is not None:
@@ -360,14 +555,26 @@ class TableService:
         conns = self.conns.get(room.code, [])
         if conn in conns:
             conns.remove(conn)
+        if not conns:
+            self.conns.pop(room.code, None)
         conn.queue.put_nowait(None)
         if conn.seat is not None:
             room.seats[conn.seat].connections -= 1
+            if room.status == "playing" and not self._humans_connected(room):
+                room.unattended_since = self.clock()  # it pauses Settings.unattended_pause_s from now (sweep)
             self._broadcast_room(room)
             self.schedule(room)
 
     def handle(self, conn: Connection, msg: ClientFrame) -> None:
-        """One validated client frame. Refusals answer an error frame and change nothing."""
+        """One validated client frame. Refusals answer an error frame and change nothing. A connection's
+        frames are handled, and answered, in the order they came: while its hint or readings request is
+        with the workers, the frames after it wait (up to BACKLOG_MAX; beyond that they are refused)."""
+        if conn.working:
+            if len(conn.backlog) >= BACKLOG_MAX:
+                conn.send(self._refusal("busy", "busy"))
+            else:
+                conn.backlog.append(msg)
+            return
         room = conn.room
         if isinstance(msg, Ping):
             conn.send({"type": "pong", "seq": room.seq})
@@ -384,7 +591,7 @@ class TableService:
                 conn.send(error_frame("not_playing", "托管 is only for a match in progress"))
                 return
             room.seats[seat].auto = msg.on
-            self.store.save_room(room)
+            self._commit(room, self.store.save_room, room)
             self._broadcast_room(room)
             self.schedule(room)
             return
@@ -396,25 +603,23 @@ class TableService:
             conn.send(error_frame("not_your_turn", f"it is seat {match.to_move}'s turn, not yours (seat {seat})"))
             return
         if isinstance(msg, Readings):
+            if self._over_budget(conn, READINGS_COST):
+                return
             try:
-                actions = readings_of(match, seat, msg.cards)
+                codes = selection_of(match, seat, msg.cards)
             except GuandanError as e:
                 conn.send(error_frame("illegal", str(e)))
                 return
-            conn.send({"type": "readings", "seq": room.seq, "cards": msg.cards, "actions": actions})
+            self._spawn(self._readings(conn, room, seat, msg.cards, codes), conn)
             return
         if isinstance(msg, Hint):
-            obs = match.observation(seat)
-            hints = best_actions(obs, msg.k, match.rules)
-            texts = self._texts(room)
-
-            def told(hint: hinting.Hint) -> JSON:
-                def describe(p: Presenter) -> list[str]:
-                    return [p.action(hint.action), p.hint_reason(hint.reason)]
-
-                return {"action": action_json(hint.action), "reason": hint.reason, "text": texts(describe)}
-
-            conn.send({"type": "hint", "seq": room.seq, "hints": [told(h) for h in hints]})
+            if (room.code, seat) in self.hinting:
+                conn.send(self._refusal("busy", "hint_in_flight"))
+                return
+            if self._over_budget(conn, HEAVY_HINT_COST if workers.heavy_rules(match.rules) else HINT_COST):
+                return
+            self.hinting.add((room.code, seat))
+            self._spawn(self._hint(conn, room, seat, msg.k), conn)
             return
         if msg.seq is not None and msg.seq != room.seq:
             conn.send(error_frame("stale", f"the table is at sequence {room.seq}, not {msg.seq}; refresh"))
@@ -438,45 +643,276 @@ class TableService:
         conn.send({"type": "catchup", "seq": room.seq, "updates": updates,
                    "view": self._view(room.match, conn.seat, with_events=False)})
 
+    # --- CPU-heavy requests (worker processes) and commits (the store's writer thread) ---------
+    def _spawn(self, work: Coroutine[Any, Any, None], conn: Connection) -> None:
+        """Work out a request of ``conn``'s; its later frames wait for the answer (handle)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.jobs.add(task)
+        conn.working = True
+
+        def finished(_task: asyncio.Task[None]) -> None:
+            self.jobs.discard(task)
+            conn.working = False
+            self._drain(conn)
+
+        task.add_done_callback(finished)
+
+    def _drain(self, conn: Connection) -> None:
+        """Handle the frames that waited behind a request, until one is sent to the workers again."""
+        if conn not in self.conns.get(conn.room.code, ()):
+            conn.backlog.clear()  # the socket is gone
+            return
+        while conn.backlog and not conn.working:
+            msg = conn.backlog.popleft()
+            try:
+                self.handle(conn, msg)
+            except ServiceError as e:
+                conn.send(error_frame(e.code, str(e)))
+
+    def _refusal(self, code: str, why: str) -> JSON:
+        """An error frame for a refused CPU-heavy request: the English text, and the page's languages."""
+        msgid = REFUSALS[why]
+        return {**error_frame(code, msgid), "text": {lang: translator("web", lang).gettext(msgid) for lang in ("zh", "en")}}
+
+    def _work_bucket(self, key: tuple[str, ...], rate: float, burst: float) -> Bucket:
+        b = self.work_buckets.get(key)
+        if b is None:
+            if len(self.work_buckets) > 4096:  # forget the full ones: nobody is charged for them any more
+                for k in [k for k, v in self.work_buckets.items() if v.idle()]:
+                    del self.work_buckets[k]
+            b = self.work_buckets[key] = Bucket(rate, burst, self.clock)
+        return b
+
+    def _over_budget(self, conn: Connection, cost: float) -> bool:
+        """Charge a hint or readings request to the connection, its seat (every socket of one token) and
+        its client address. When one of them is spent the request is answered with an error frame saying
+        which, nothing is charged, and nothing else is slowed."""
+        st = self.settings
+        budgets = [("connection", conn.work),
+                   ("seat", self._work_bucket(("seat", conn.room.code, str(conn.seat)), st.work_rate, st.work_burst))]
+        if conn.client is not None:
+            budgets.append(("address", self._work_bucket(("address", conn.client), st.address_work_rate,
+                                                         st.address_work_burst)))
+        for who, bucket in budgets:
+            if bucket is not None and not bucket.has(cost):
+                conn.send(self._refusal("rate_limited", who))
+                return True
+        for _, bucket in budgets:
+            if bucket is not None:
+                bucket.take(cost)
+        return False
+
+    async def _readings(self, conn: Connection, room: Room, seat: int, cards: list[str], codes: tuple[int, ...]) -> None:
+        match, seq = room.match, room.seq
+        assert match is not None and match.deal is not None
+        deal = match.deal
+        try:
+            found = await self.pool.run(Priority.READINGS, workers.readings_job, seat, codes, deal.top_combo, deal.level,
+                                        match.rules)
+        except Exception as e:  # the queue is full (Busy), or a worker died
+            if not isinstance(e, Busy):
+                log.exception("a worker failed to answer a readings request")
+            conn.send(self._refusal("busy", "busy"))
+            return
+        if room.seq != seq or room.match is not match:
+            return  # the table moved on: the answer is about a position that is gone
+        conn.send({"type": "readings", "seq": seq, "cards": cards, "actions": [action_json(a) for a in found]})
+
+    async def _hint(self, conn: Connection, room: Room, seat: int, k: int) -> None:
+        match, seq = room.match, room.seq
+        assert match is not None
+        try:
+            found = await self.pool.run(Priority.HINT, workers.hint_job, workers.position(match, seat), k)
+        except Exception as e:  # the queue is full (Busy), or a worker died
+            if not isinstance(e, Busy):
+                log.exception("a worker failed to work out a hint")
+            self.hinting.discard((room.code, seat))
+            conn.send(self._refusal("busy", "busy"))
+            return
+        self.hinting.discard((room.code, seat))
+        if room.seq != seq or room.match is not match:
+            return  # the table moved on: the hint is about a position that is gone
+        texts = self._texts(room)
+
+        def told(hint: hinting.Hint) -> JSON:
+            def describe(p: Presenter) -> list[str]:
+                return [p.action(hint.action), p.hint_reason(hint.reason)]
+
+            return {"action": action_json(hint.action), "reason": hint.reason, "text": texts(describe)}
+
+        conn.send({"type": "hint", "seq": seq, "hints": [told(h) for h in found]})
+
+    def _gate(self, code: str) -> Gate:
+        gate = self.gates.get(code)
+        if gate is None:
+            if len(self.gates) > 2 * len(self.rooms) + 64:  # the gates of rooms nobody watches, all committed
+                for c in [c for c, g in self.gates.items() if c not in self.conns and g.pending() is None]:
+                    del self.gates[c]
+            gate = self.gates[code] = Gate()
+        return gate
+
+    def _commit(self, room: Room, write: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """Queue one of the store's writes for ``room`` in the writer thread; the room's frames from now on
+        leave once it is committed. Without a running loop (start-up) it is waited for here."""
+        done = self.store.later(write, *args, **kwargs)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            done.result()
+            return
+        committed = asyncio.wrap_future(done, loop=loop)
+        committed.add_done_callback(_report_write)
+        self._gate(room.code).last = committed
+
     # --- start-up: rebuild every live table from its log ------------------------------------
     def restore(self) -> int:
         n = 0
         for stored in self.store.live_rooms():
-            row = stored.row
-            config = RoomConfig.model_validate(row.config)
-            room = Room(code=row.code, config=config, rules=config.ruleset(), seed=row.seed, host_hash=row.host_hash,
-                        seats=[Seat.from_store(d) for d in row.seats])
-            room.status = "lobby" if row.status == "lobby" else "playing"
-            if room.status == "playing":
-                room.start()
-                match = room.match
-                assert match is not None
-                texts = self._texts(room)
-                for aj in stored.actions:
-                    action = parse_action(match, aj["seat"], aj["kind"], aj["cards"], aj.get("combo"))
-                    events = match.apply(action)
-                    room.seq += 1
-                    room.log.append({"seq": room.seq, "action": aj, "events": [event_json(e, texts) for e in events]})
-                if match.ended:  # the process died between the last action and the room row
-                    room.status = "over"
-                    room.replay_id = self._save_replay(room)
-                    self.store.save_room(room)
+            room = self._rebuild(stored)
             self.rooms[room.code] = room
             n += 1
         return n
 
+    def _rebuild(self, stored: StoredRoom) -> Room:
+        """A room as it was, from its row and its action log. A table comes back unattended (it pauses
+        unless a player connects within Settings.unattended_pause_s), a lobby as freshly touched."""
+        row = stored.row
+        config = RoomConfig.model_validate(row.config)
+        room = Room(code=row.code, config=config, rules=config.ruleset(), seed=stored.seed, host_hash=row.host_hash,
+                    seats=[Seat.from_store(d) for d in row.seats])
+        room.status = "lobby" if row.status == "lobby" else "playing"
+        room.paused = row.status == "paused"
+        room.touched = self.clock()
+        if room.status == "playing":
+            room.unattended_since = self.clock()
+            room.start()
+            match = room.match
+            assert match is not None
+            texts = self._texts(room)
+            for aj in stored.actions:
+                action = parse_action(match, aj["seat"], aj["kind"], aj["cards"], aj.get("combo"))
+                events = match.apply(action)
+                room.seq += 1
+                room.log.append({"seq": room.seq, "action": aj, "events": [event_json(e, texts) for e in events]})
+            if match.ended:  # the process died between the last action and the room row
+                room.status, room.paused = "over", False
+                room.replay_id = self._save_replay(room)
+                self.store.save_room(room)
+        return room
+
+    def _load(self, code: str) -> Room | None:
+        """A room that is not in memory, from the database: a paused table is rebuilt (and stays paused until
+        a player connects); a finished match is answered from its row (its page shows the end and the
+        replay link), without being kept; a closed lobby is refused."""
+        found = self.store.room_status(code)
+        if found is None:
+            return None
+        row, seq = found
+        if row.status == "closed":
+            raise ServiceError(f"room {code} closed after {self.settings.lobby_idle_s:g} s without activity", 410,
+                               "room_closed")
+        if row.status == "over":
+            config = RoomConfig.model_validate(row.config)
+            return Room(code=row.code, config=config, rules=config.ruleset(), seed=0, host_hash=row.host_hash,
+                        seats=[Seat.from_store(d) for d in row.seats], status="over", seq=seq, replay_id=row.replay_id)
+        stored = self.store.room_row(code)
+        assert stored is not None
+        room = self._rebuild(stored)
+        self.rooms[room.code] = room
+        return room
+
     def resume_all(self) -> None:
-        """Arm the bots and timers of every restored table (needs the running event loop)."""
+        """Arm the bots and timers of every restored table, and the sweeper (needs the running event loop)."""
         for room in self.rooms.values():
             self.schedule(room)
+        if self.sweeper is None:
+            self.sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    # --- lifecycle: what leaves memory, and when --------------------------------------------
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval_s)
+            try:
+                self.sweep()
+            except Exception:  # the sweeper must outlive any one room's fault
+                log.exception("the lifecycle sweep failed")
+
+    def sweep(self) -> None:
+        """Close idle lobbies, pause unattended tables, let finished matches and paused tables leave memory,
+        forget full rate buckets and the bots of rooms that are gone. Run every Settings.sweep_interval_s."""
+        now, st = self.clock(), self.settings
+        for room in list(self.rooms.values()):
+            if room.status == "lobby" and now - room.touched >= st.lobby_idle_s:
+                self._close_lobby(room)
+            elif room.status == "playing" and not room.paused and room.unattended_since is not None \
+                    and now - room.unattended_since >= st.unattended_pause_s:
+                self._pause(room)
+            elif room.status == "over" and now - room.touched >= st.finished_linger_s:
+                self._forget(room)
+            if room.paused and not self.conns.get(room.code):
+                self._forget(room)  # in the database as "paused": loaded again when someone asks for it
+        for client in [k for k, b in self.join_buckets.items() if b.idle()]:
+            del self.join_buckets[client]
+        for who in [k for k, b in self.work_buckets.items() if b.idle()]:
+            del self.work_buckets[who]
+        for key in [k for k in self.agents if k[0] not in self.rooms]:
+            del self.agents[key]
+
+    def _humans_connected(self, room: Room) -> bool:
+        return any(s.kind == "human" and s.connections > 0 for s in room.seats)
+
+    def _pause(self, room: Room) -> None:
+        task = self.tasks.pop(room.code, None)
+        if task is not None:
+            task.cancel()
+        room.paused = True
+        self.store.save_room(room)
+        self._broadcast_room(room)
+        self._drop_agents(room.code)
+
+    def _close_lobby(self, room: Room) -> None:
+        self.store.close_room(room.code)
+        self._forget(room)
+        for c in self.conns.pop(room.code, []):
+            c.send(error_frame("room_closed", f"room {room.code} closed after {self.settings.lobby_idle_s:g} s "
+                                              "without activity"))
+            c.close_code = 4410
+            c.queue.put_nowait(None)
+
+    def _forget(self, room: Room) -> None:
+        """The room leaves memory (its row and log stay): connections still open keep their own reference."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        task = self.tasks.pop(room.code, None)
+        if task is not None:
+            task.cancel()
+        self._drop_agents(room.code)
+
+    def _drop_agents(self, code: str) -> None:
+        for key in [k for k in self.agents if k[0] == code]:
+            del self.agents[key]
 
     async def close(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.sweeper
+            self.sweeper = None
         for t in list(self.tasks.values()):
             t.cancel()
         for t in list(self.tasks.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         self.tasks.clear()
+        for job in list(self.jobs) + [j for _, _, j in self.legal_jobs.values()]:
+            job.cancel()
+        self.pool.close()
+        await asyncio.to_thread(self.store.close)  # every queued commit is in the database
+
+
+def _report_write(done: asyncio.Future[Any]) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.error("a write to the database failed", exc_info=done.exception())
 
 
 def _monotonic() -> float:

@@ -35,9 +35,20 @@ export async function api(path, body, method) {
     { method: method || "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText);
+  if (!res.ok) {
+    const err = new Error(data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText);
+    err.code = data.error;  // the refusal's code (server/table.py ServiceError), for a message in the page's language
+    throw err;
+  }
   return data;
 }
+
+// A refusal in the page's language where the catalogue words its rule; the server's own text otherwise.
+const ERROR_TEXT = {
+  seed_not_practice: () => t("A seed is only accepted for a practice room: every seat but yours must be a bot"),
+  practice_keeps_bots: () => t("A practice room with a chosen seed keeps its bots"),
+};
+export function errorText(e) { return ERROR_TEXT[e.code] ? ERROR_TEXT[e.code]() : e.message; }
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -109,6 +120,19 @@ export function saveToken(code, token) { localStorage.setItem(`guandan:token:${c
 export function dropToken(code) { localStorage.removeItem(`guandan:token:${code}`); }
 export function hostTokenFor(code) { return localStorage.getItem(`guandan:host:${code}`); }
 export function saveHostToken(code, token) { localStorage.setItem(`guandan:host:${code}`, token); }
+
+// Replays are private: the server lists a match's replay to the seat tokens that played it (kept above) and
+// an imported record's to the token its import was answered with (kept here), until one marks it public.
+export function replayTokenFor(id) { return localStorage.getItem(`guandan:replay:${id}`); }
+export function saveReplayToken(id, token) { localStorage.setItem(`guandan:replay:${id}`, token); }
+export function allTokens() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key.startsWith("guandan:token:") || key.startsWith("guandan:replay:")) out.push(localStorage.getItem(key));
+  }
+  return out.slice(-500);  // the server takes up to 500
+}
 
 export function sameCards(a, b) {
   if (a.length !== b.length) return false;

@@ -1,7 +1,9 @@
 // The start page: create a room (preset, timer, counter, a bot tier or an open seat per seat), join by code, replays.
-import { META, api, el, init, saveHostToken, t } from "./common.js";
+// A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
+import { META, allTokens, api, el, errorText, init, saveHostToken, saveReplayToken, t } from "./common.js";
 
 await init();
+document.getElementById("seed-label").title = t("A seed is only accepted for a practice room: every seat but yours must be a bot");
 const preset = document.getElementById("preset");
 for (const p of META.presets) preset.append(el("option", { value: p }, p));
 const seatBots = document.getElementById("seat-bots");
@@ -28,7 +30,7 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
     const res = await api("/api/rooms", body);
     saveHostToken(res.code, res.host_token);
     location.href = res.link;
-  } catch (e) { document.getElementById("create-error").textContent = e.message; }
+  } catch (e) { document.getElementById("create-error").textContent = errorText(e); }
 });
 
 document.getElementById("join").addEventListener("submit", async (ev) => {
@@ -38,15 +40,21 @@ document.getElementById("join").addEventListener("submit", async (ev) => {
   catch (e) { document.getElementById("join-error").textContent = e.message; }
 });
 
+// Private by default: the matches this browser played (by the seat tokens it kept), and the public ones.
 const list = document.getElementById("replays");
-for (const r of await api("/api/replays")) {
-  list.append(el("li", {}, el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`), ` ${r.room || ""} ${r.created_at.slice(0, 16)}`));
+const replays = await api("/api/replays/mine", { tokens: allTokens() });
+for (const r of replays) {
+  list.append(el("li", { "data-replay": r.id }, el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`),
+    ` ${r.room || ""} ${r.created_at.slice(0, 16)} `, r.mine ? el("span", { class: "tag" }, t("yours")) : null,
+    r.public ? el("span", { class: "tag" }, t("public")) : null));
 }
+if (!replays.length) list.append(el("li", { class: "muted" }, t("No replays yet: the matches you play appear here")));
 document.getElementById("import").addEventListener("change", async (ev) => {
   const file = ev.target.files[0];
   if (!file) return;
   try {
     const res = await api("/api/replays", JSON.parse(await file.text()));
+    saveReplayToken(res.id, res.token);  // lists it here, and lets this browser make it public
     location.href = res.link;
   } catch (e) { document.getElementById("import-error").textContent = e.message; }
 });

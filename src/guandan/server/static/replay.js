@@ -1,5 +1,8 @@
 // Step through a finished match with every hand shown (the match is over: nothing is secret any more).
-import { ACTION_KIND as K, api, cardNode, cardValue, comboName, el, eventLines, init, t } from "./common.js";
+// The server has dealt every deal again from the revealed seed: its verdicts are shown above the table.
+import {
+  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, init, replayTokenFor, t, tokenFor,
+} from "./common.js";
 
 const id = location.pathname.split("/").pop();
 await init();
@@ -13,9 +16,43 @@ let deal = 0, step = 0;
 
 function name(s) { return data.players[s] || `${t("Seat")} ${s + 1}`; }
 
+// Who sees it: private (listed to its players; the link opens it for anyone who has it) until one of its
+// players — this browser holds the seat token it played with, or the token its import was answered with —
+// marks it public.
+const owner = replayTokenFor(id) || (data.meta && data.meta.room ? tokenFor(data.meta.room) : null);
+function showVisibility() {
+  document.body.dataset.public = String(data.public);
+  $("visibility").textContent = data.public ? t("This replay is public: everyone sees it in the lobby's list")
+    : t("This replay is private: only its players see it listed; anyone with the link can open it");
+  const btn = $("visibility-btn");
+  btn.classList.toggle("hidden", !owner);
+  btn.textContent = data.public ? t("Make private") : t("Make public");
+}
+$("visibility-btn").onclick = async () => {
+  $("visibility-error").textContent = "";
+  try {
+    data.public = (await api(`/api/replays/${id}/public`, { token: owner, public: !data.public })).public;
+  } catch (e) { $("visibility-error").textContent = errorText(e); }
+  showVisibility();
+};
+showVisibility();
+
+// the fair-deal check (server/replays.py): every deal's hands and commitment recomputed from the seed
+const fair = data.fair;
+$("fair").classList.add(fair.verified ? "ok" : "bad");
+document.body.dataset.fair = fair.verified ? "verified" : "mismatch";
+$("fair-summary").replaceChildren(...eventLines(fair).map((line, i) => el("div", i ? { class: "commitment" } : {}, line)));
+
+function showFair(d) {
+  const lines = eventLines(d.check).map((line) => el("div", { class: d.check.verified ? "" : "error" }, line));
+  if (d.commitment) lines.push(el("div", { class: "commitment", title: d.commitment }, `${t("Deal commitment")} ${d.commitment}`));
+  $("fair-deal").replaceChildren(...lines);
+}
+
 function show() {
   const d = data.deals[deal];
   const st = d.steps[step];
+  showFair(d);
   $("step").max = d.steps.length - 1;
   $("step").value = step;
   $("step-label").textContent = `${t("Step")} ${step} / ${d.steps.length - 1}`;

@@ -2,7 +2,7 @@
 // renders the frames it receives (its own seat's view, or the public view when spectating) and sends
 // actions the server checks again.
 import {
-  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, eventLines, hostTokenFor, init,
+  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, hostTokenFor, init,
   placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor,
 } from "./common.js";
 import { EVENT_TYPE as E } from "./vocab.js";
@@ -24,40 +24,100 @@ connect();
 setInterval(renderTimer, 500);
 
 // --- connection -------------------------------------------------------------------------------
+// While the socket is down every control is disabled and "Reconnecting…" is shown prominently: nothing
+// clicked can be lost, because nothing can be clicked. Back online, the page catches up exactly: it asks
+// the server for every update since the last one it saw ({"type": "resume", "since": seq}) and applies
+// them in order, as if it had never been away (a deal settled meanwhile still shows its summary); the
+// server's snapshot is used when there is nothing to catch up from. A socket silent through two pings is
+// taken for dead (a server gone without closing it) and replaced.
+const PING_MS = 10_000, DEAD_MS = 25_000;
+Object.assign(S, { online: false, quiet: true, retries: 0, lastFrame: 0, resuming: null, gone: false });
+
 function connect() {
   const token = tokenFor(code);
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/${code}${token ? `?token=${encodeURIComponent(token)}` : ""}`);
   S.ws = ws;
-  ws.onopen = () => { $("conn-state").textContent = ""; };
-  ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
-  ws.onclose = (ev) => {
-    if (ev.code === 4403) { dropToken(code); }
-    if (ev.code === 4404) { $("conn-state").textContent = "404"; return; }
-    $("conn-state").textContent = t("Reconnecting…");
-    setTimeout(connect, 1000);
-  };
+  ws.onopen = () => { if (S.ws === ws) { S.retries = 0; S.lastFrame = Date.now(); } };
+  ws.onmessage = (ev) => { if (S.ws === ws) { S.lastFrame = Date.now(); onFrame(JSON.parse(ev.data)); } };
+  ws.onclose = (ev) => { if (S.ws === ws) lost(ev.code); };
 }
 
-function send(frame) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(frame)); }
+function lost(closeCode) {
+  S.ws = null; S.online = false; S.quiet = false; S.resuming = null;
+  if (closeCode === 4403) dropToken(code);
+  if (closeCode === 4404 || closeCode === 4410) {
+    gone(closeCode === 4410 ? t("This room closed after a long time without activity") : t("No such room"));
+    return;
+  }
+  render();
+  const wait = S.retries === 0 ? 0 : Math.min(5000, 250 * 2 ** S.retries);  // 0, ½, 1, 2, 4, 5, 5… s
+  S.retries += 1;
+  setTimeout(connect, wait);
+}
+
+// A new socket on purpose (a seat was just taken or left): no banner, the controls wait for it all the same.
+function reconnectNow() {
+  const old = S.ws;
+  S.ws = null; S.online = false; S.quiet = true; S.resuming = null;
+  if (old) { old.onclose = null; old.close(); }
+  render();
+  connect();
+}
+
+setInterval(() => {
+  const ws = S.ws;
+  if (!ws || ws.readyState !== 1) return;
+  if (Date.now() - S.lastFrame > DEAD_MS) { ws.onclose = null; ws.close(); lost(1006); return; }
+  ws.send(JSON.stringify({ type: "ping" }));
+}, PING_MS);
+
+// false while the socket is down (the controls that send are disabled then, so no click gets here)
+function send(frame) {
+  if (S.online && S.ws && S.ws.readyState === 1) { S.ws.send(JSON.stringify(frame)); return true; }
+  return false;
+}
+
+function gone(text) {
+  S.gone = true; S.online = false;
+  $("notice-text").textContent = text;
+  $("notice-replay").classList.add("hidden");
+  render();
+}
 
 function onFrame(f) {
-  if (f.type === "welcome") { S.me = f.seat; }
-  else if (f.type === "room") { S.room = f.room; }
+  if (f.type === "welcome") { S.me = f.seat; return; }
+  if (f.type === "room") { S.room = f.room; }
   else if (f.type === "snapshot") {
+    if (S.view && f.view && f.seq >= S.seq && S.room && S.room.status !== ROOM.LOBBY) {
+      // back after a break: catch up update by update from the last one seen (the snapshot if that fails)
+      S.resuming = f; S.room = f.room;
+      S.ws.send(JSON.stringify({ type: "resume", since: S.seq }));
+      return;
+    }
     S.room = f.room; S.seq = f.seq; S.view = f.view;
     S.events = f.view ? f.view.events : [];
     S.selected.clear(); S.turnStarted = Date.now();
+    S.online = true; S.quiet = false;
   } else if (f.type === "update") {
+    if (S.resuming) return;  // the catch-up asked for includes it
     applyUpdate(f);
   } else if (f.type === "catchup") {
-    for (const u of f.updates) applyUpdate({ ...u, view: f.view });
+    const missed = f.updates.filter((u) => u.seq > S.seq);
+    for (const u of missed) applyUpdate({ ...u, view: f.view });
+    S.seq = f.seq; S.view = f.view; S.resuming = null; S.online = true; S.quiet = false;
   } else if (f.type === "readings") {
     S.readings = { key: [...f.cards].sort().join(" "), seq: f.seq, actions: f.actions };
   } else if (f.type === "hint") {
     S.hints = f.hints; S.hintIndex = 0; showHint();
     return;
   } else if (f.type === "error") {
+    if (S.resuming) {  // the catch-up was refused: the snapshot it came with is the table's exact state
+      const snap = S.resuming;
+      S.resuming = null; S.view = null;
+      onFrame(snap);
+      return;
+    }
     $("msg").textContent = f.message; $("lobby-error").textContent = f.message;
     return;
   }
@@ -79,7 +139,7 @@ function applyUpdate(f) {
 // --- lobby ------------------------------------------------------------------------------------
 async function lobbyCall(path, body) {
   try { $("lobby-error").textContent = ""; S.room = await api(`/api/rooms/${code}/${path}`, body); render(); }
-  catch (e) { $("lobby-error").textContent = e.message; }
+  catch (e) { $("lobby-error").textContent = errorText(e); }
 }
 
 function renderLobby() {
@@ -92,30 +152,33 @@ function renderLobby() {
     if (seat.kind === "empty") {
       parts.push(el("div", {}, t("Open seat")));
       if (!token) {
-        parts.push(el("button", { id: `sit-${i}`, onclick: async () => {
+        parts.push(el("button", { id: `sit-${i}`, disabled: !S.online, onclick: async () => {
           const name = $("name").value.trim();
           localStorage.setItem("guandan:name", name);
           try {
             const res = await api(`/api/rooms/${code}/join`, { seat: i, name });
-            saveToken(code, res.token); S.ws.close();
+            saveToken(code, res.token); reconnectNow();
           } catch (e) { $("lobby-error").textContent = e.message; }
         } }, t("Sit here")));
       }
-      if (authority) parts.push(el("button", { id: `bot-${i}`, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: META.default_tier }) }, t("Add bot")));
+      if (authority) parts.push(el("button", { id: `bot-${i}`, disabled: !S.online, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: META.default_tier }) }, t("Add bot")));
     } else {
       parts.push(el("div", {}, seat.name, seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
         seat.kind === "human" ? el("span", { class: "badge" }, seat.ready ? t("Ready") : t("Not ready")) : null));
-      if (seat.kind === "bot" && authority) parts.push(el("button", { id: `unbot-${i}`, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: null }) }, t("Remove bot")));
+      // a practice room's chosen seed is accepted only while every seat but one is a bot: its bots stay
+      const keeps = S.room.practice && S.room.seats.some((x) => x.kind !== "bot");
+      if (seat.kind === "bot" && authority && !keeps) parts.push(el("button", { id: `unbot-${i}`, disabled: !S.online, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: null }) }, t("Remove bot")));
     }
     box.append(el("div", { class: "seat-box", "data-seat": i }, parts));
   });
   const mine = S.me !== null && S.room.seats[S.me];
   $("ready").classList.toggle("hidden", !mine);
   $("leave").classList.toggle("hidden", !mine);
+  $("ready").disabled = $("leave").disabled = !S.online;
   if (mine) {
     $("ready").textContent = mine.ready ? t("Not ready") : t("Ready");
     $("ready").onclick = () => lobbyCall("ready", { token, ready: !mine.ready });
-    $("leave").onclick = async () => { await lobbyCall("leave", { token }); dropToken(code); S.ws.close(); };
+    $("leave").onclick = async () => { await lobbyCall("leave", { token }); dropToken(code); reconnectNow(); };
   }
 }
 
@@ -159,7 +222,7 @@ function playsFor(sel) {
   if (!sel.length) return [];
   const key = [...sel].sort().join(" ");
   if (S.readings && S.readings.seq === S.seq && S.readings.key === key) return S.readings.actions;
-  if (S.asked !== `${S.seq}:${key}`) { S.asked = `${S.seq}:${key}`; send({ type: "readings", cards: sel }); }
+  if (S.asked !== `${S.seq}:${key}` && send({ type: "readings", cards: sel })) S.asked = `${S.seq}:${key}`;
   return null;
 }
 
@@ -206,6 +269,12 @@ function renderTable() {
     el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")} · ${t("Deal")} ${v.deal_index + 1}`),
     el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ") || "-"}`),
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
+    S.room.paused ? el("div", { id: "paused", class: "badge warn" }, t("The table is paused: no player is connected. It goes on when one returns.")) : null,
+    // the deal's commitment (SHA-256 of its secret seed), shown before it is played; the seed is revealed in the replay
+    el("div", { id: "commitment", class: "commitment", "data-commitment": v.commitment,
+      title: `${t("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over")}\n${v.commitment}` },
+      `${t("Deal commitment")} ${v.commitment.slice(0, 10)}…`),
+    S.room.practice ? el("div", {}, el("span", { class: "badge", id: "practice" }, t("Practice: the creator chose the seed"))) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
     el("div", { id: "tribute-info" }, S.events.filter((e) => [E.TRIBUTE, E.RETURN, E.ANTI_TRIBUTE].includes(e.type))
       .map((e) => el("div", { "data-type": e.type }, describe(e)))),
@@ -282,7 +351,7 @@ function renderHand() {
     $("play").textContent = kind === K.TRIBUTE ? t("Tribute") : t("Return a card");
   } else if (turn && kind === K.CHOOSE) {
     msg.textContent = t("Choose a tribute card");
-    for (const a of legal) readings.append(el("button", { class: "choose", onclick: () => act(a) }, cardText(a.cards[0])));
+    for (const a of legal) readings.append(el("button", { class: "choose", disabled: !S.online, onclick: () => act(a) }, cardText(a.cards[0])));
   } else {
     $("play").textContent = t("Play");
     const sel = selectedCards();
@@ -295,14 +364,16 @@ function renderHand() {
       else if (sel.length && !matches.length) msg.textContent = t("Not a legal play");
       else if (matches.length > 1) {
         msg.textContent = t("Choose the reading");
-        for (const a of matches) readings.append(el("button", { class: "reading", onclick: () => act(a) }, comboName(a.combo)));
+        for (const a of matches) readings.append(el("button", { class: "reading", disabled: !S.online, onclick: () => act(a) }, comboName(a.combo)));
       } else msg.textContent = matches.length === 1 ? comboName(matches[0].combo) : t("Your turn");
     } else if (!msg.dataset.sticky) msg.textContent = "";
   }
-  $("play").disabled = !canPlay;
-  $("pass").disabled = !(turn && legal.some((a) => a.kind === K.PASS));
-  $("hint").disabled = !turn;
-  $("auto").disabled = S.room.status !== ROOM.PLAYING;
+  if (!S.online) msg.textContent = t("Your controls come back when the connection does");
+  $("play").disabled = !canPlay || !S.online;
+  $("pass").disabled = !(turn && legal.some((a) => a.kind === K.PASS)) || !S.online;
+  $("hint").disabled = !turn || !S.online;
+  $("auto").disabled = S.room.status !== ROOM.PLAYING || !S.online;
+  $("auto-off").disabled = !S.online;
 }
 
 function toggle(i) {
@@ -355,9 +426,24 @@ $("auto").onclick = () => send({ type: "auto", on: !(S.me !== null && S.room.sea
 $("auto-off").onclick = () => send({ type: "auto", on: false });
 
 function render() {
+  document.body.dataset.online = S.online ? "1" : "0";
+  $("reconnecting").classList.toggle("hidden", S.online || S.quiet || S.gone);
+  if (S.gone) {  // the room closed, or there is none: nothing to reconnect to
+    for (const id of ["lobby", "table"]) $(id).classList.add("hidden");
+    $("notice").classList.remove("hidden");
+    return;
+  }
   if (!S.room) return;
   document.body.dataset.status = S.room.status;
   const lobby = S.room.status === ROOM.LOBBY;
+  // a finished match no longer in the server's memory: its end and, for its players, the replay
+  const ended = S.room.status === ROOM.OVER && !S.view;
+  $("notice").classList.toggle("hidden", !ended);
+  if (ended) {
+    $("notice-text").textContent = t("Match over");
+    $("notice-replay").classList.toggle("hidden", !S.room.replay_id);
+    if (S.room.replay_id) $("notice-replay").href = `/replay/${S.room.replay_id}`;
+  }
   $("lobby").classList.toggle("hidden", !lobby);
   $("table").classList.toggle("hidden", lobby || !S.view);
   if (lobby) renderLobby();

@@ -1,0 +1,165 @@
+"""The worker pool (server/workers.py): what travels to a worker stands for the match exactly, jobs run
+in priority order in other processes at a lower CPU priority, and a full queue refuses instead of
+waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import pickle
+import random
+import threading
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import pytest
+
+from guandan.core.match import MatchConfig, new_match
+from guandan.core.rules import preset
+from guandan.core.vocab import ActionKind
+from guandan.server import workers
+from guandan.server.wire import legal_fields
+from guandan.server.workers import Busy, Priority, WorkerPool
+
+pytestmark = pytest.mark.timeout(120)
+T = TypeVar("T")
+
+
+def run(main: Callable[[], Awaitable[T]]) -> T:
+    """``asyncio.run(main())`` in a thread of its own (the browser tests keep an event loop running in this one)."""
+    out: list[T] = []
+    errors: list[BaseException] = []
+
+    def go() -> None:
+        try:
+            out.append(asyncio.run(main()))  # type: ignore[arg-type]
+        except BaseException as e:
+            errors.append(e)
+
+    t = threading.Thread(target=go)
+    t.start()
+    t.join()
+    if errors:
+        raise errors[0]
+    return out[0]
+
+
+@pytest.mark.parametrize("preset_name", ["competition", "huopin"])
+def test_a_position_stands_for_the_match(preset_name: str) -> None:
+    """Without generating a single play on the loop, a Position gives the worker the seat's observation
+    and, regenerated there, exactly the legal actions the match lists, in the same order."""
+    rules = preset(preset_name)
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(2):
+        m = new_match(rules, seed, MatchConfig(max_deals=1))
+        for _ in range(120):
+            if m.ended:
+                break
+            seat = m.to_move
+            assert seat is not None
+            pos = pickle.loads(pickle.dumps(workers.position(m, seat)))
+            full = m.observation(seat)
+            assert pos.obs == dataclasses.replace(full, deal=dataclasses.replace(full.deal, legal=()))
+            legal = m.legal_actions()
+            assert workers.legal_of(pos) == legal
+            assert workers.view_legal_job(pos) == legal_fields(legal)
+            checked += 1
+            plays = [a for a in legal if a.kind != ActionKind.PASS]
+            m.apply(rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal))
+    assert checked > 100
+
+
+def test_the_fallbacks_are_legal_without_listing_the_plays() -> None:
+    rules = preset("huopin")
+    m = new_match(rules, 3, MatchConfig(max_deals=1))
+    for _ in range(40):
+        seat = m.to_move
+        assert seat is not None
+        pos = workers.position(m, seat)
+        action = workers.fallback_action(pos)
+        assert action in m.legal_actions()
+        fields = workers.fallback_legal_fields(pos)
+        assert fields["legal_complete"] is False and fields["can_play"] is True
+        assert all(a["kind"] != ActionKind.PLAY for a in fields["legal"])
+        m.apply(action)
+
+
+def _blocker(started: threading.Event, release: threading.Event) -> str:
+    started.set()
+    release.wait(30)
+    return "blocker"
+
+
+def _tag(tag: str) -> str:
+    return tag
+
+
+def test_jobs_run_by_priority_and_hints_keep_to_their_share() -> None:
+    """One thread (workers=0): while it is busy, a hint, readings and a table job queue up; the table's
+    job runs first, then the readings, then the hint."""
+
+    async def main() -> list[str]:
+        pool = WorkerPool(0)
+        started, release = threading.Event(), threading.Event()
+        order: list[str] = []
+
+        async def job(priority: Priority, tag: str) -> None:
+            order.append(await pool.run(priority, _tag, tag))
+
+        first = asyncio.create_task(pool.run(Priority.TABLE, _blocker, started, release))
+        await asyncio.to_thread(started.wait, 30)
+        tasks = [asyncio.create_task(job(p, t)) for p, t in
+                 [(Priority.HINT, "hint"), (Priority.READINGS, "readings"), (Priority.TABLE, "table")]]
+        await asyncio.sleep(0)
+        assert pool.waiting() == 3 and pool.running == 1
+        release.set()
+        assert await first == "blocker"
+        await asyncio.gather(*tasks)
+        pool.close()
+        return order
+
+    assert run(main) == ["table", "readings", "hint"]
+
+
+def test_a_full_queue_refuses_readings_and_hints_but_never_a_table() -> None:
+    async def main() -> None:
+        pool = WorkerPool(0, queue_limit=2)
+        started, release = threading.Event(), threading.Event()
+        first = asyncio.create_task(pool.run(Priority.TABLE, _blocker, started, release))
+        await asyncio.to_thread(started.wait, 30)
+        queued = [asyncio.create_task(pool.run(Priority.HINT, _tag, str(i))) for i in range(2)]
+        await asyncio.sleep(0)
+        with pytest.raises(Busy):
+            await pool.run(Priority.READINGS, _tag, "one too many")
+        table = asyncio.create_task(pool.run(Priority.TABLE, _tag, "table"))  # still queued
+        cancelled = asyncio.create_task(pool.run(Priority.TABLE, _tag, "gone"))
+        await asyncio.sleep(0)
+        cancelled.cancel()  # a job given up before it starts never runs
+        await asyncio.sleep(0)
+        assert pool.waiting() == 3 and pool.refused == 1
+        release.set()
+        assert await first == "blocker" and await table == "table"
+        assert sorted(await asyncio.gather(*queued)) == ["0", "1"]
+        assert pool.done == 4
+        pool.close()
+
+    run(main)
+
+
+def _whoami() -> tuple[int, int]:
+    return os.getpid(), os.nice(0)
+
+
+def test_workers_are_other_processes_at_a_lower_cpu_priority() -> None:
+    async def main() -> tuple[int, int]:
+        pool = WorkerPool(1)
+        try:
+            return await pool.run(Priority.HINT, _whoami)
+        finally:
+            pool.close()
+
+    pid, nice = run(main)
+    assert pid != os.getpid()
+    assert nice >= min(19, os.nice(0) + workers.WORKER_NICE)
