@@ -64,8 +64,9 @@ class LiveServer:
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        # reviews at the fewest worlds per decision: a browser test waits seconds for one, not minutes
         self.app = create_app(db_url, Settings(bot_delay_ms=0, join_rate_per_min=1e6, join_burst=1e6,
-                                               seed_source=counting_seeds("live")))
+                                               seed_source=counting_seeds("live"), review_budget=0.02))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

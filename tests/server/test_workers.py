@@ -97,8 +97,8 @@ def _tag(tag: str) -> str:
 
 
 def test_jobs_run_by_priority_and_hints_keep_to_their_share() -> None:
-    """One thread (workers=0): while it is busy, a hint, readings and a table job queue up; the table's
-    job runs first, then the readings, then the hint."""
+    """One thread (workers=0): while it is busy, a review decision, a hint, readings and a table job
+    queue up; the table's job runs first, then the readings, then the hint, and the review last."""
 
     async def main() -> list[str]:
         pool = WorkerPool(0)
@@ -111,16 +111,17 @@ def test_jobs_run_by_priority_and_hints_keep_to_their_share() -> None:
         first = asyncio.create_task(pool.run(Priority.TABLE, _blocker, started, release))
         await asyncio.to_thread(started.wait, 30)
         tasks = [asyncio.create_task(job(p, t)) for p, t in
-                 [(Priority.HINT, "hint"), (Priority.READINGS, "readings"), (Priority.TABLE, "table")]]
+                 [(Priority.REVIEW, "review"), (Priority.HINT, "hint"), (Priority.READINGS, "readings"),
+                  (Priority.TABLE, "table")]]
         await asyncio.sleep(0)
-        assert pool.waiting() == 3 and pool.running == 1
+        assert pool.waiting() == 4 and pool.running == 1
         release.set()
         assert await first == "blocker"
         await asyncio.gather(*tasks)
         pool.close()
         return order
 
-    assert run(main) == ["table", "readings", "hint"]
+    assert run(main) == ["table", "readings", "hint", "review"]
 
 
 def test_a_full_queue_refuses_readings_and_hints_but_never_a_table() -> None:

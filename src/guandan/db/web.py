@@ -74,3 +74,22 @@ class WebReplayOwner(Base):
 
     replay_id: Mapped[str] = mapped_column(ForeignKey("web_replays.id", ondelete="CASCADE"), primary_key=True)
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+
+
+class WebReview(Base):
+    """The engine's review (复盘) of one seat of a replay: asked for, worked out in the background, kept.
+
+    ``review`` holds the review's JSON (docs/review-format.md) in each page language once ``status`` is
+    ``done`` (migration ``0005_web_reviews``); a review queued or running when the server stopped is
+    worked out again at start-up."""
+
+    __tablename__ = "web_reviews"
+
+    replay_id: Mapped[str] = mapped_column(ForeignKey("web_replays.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # queued, running, done, failed
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # the review engine's budget and seed
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)

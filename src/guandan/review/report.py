@@ -240,12 +240,19 @@ def review_record(data: dict[str, Any], seats: Iterable[int], deals: Iterable[in
         progress(0, total)
     decisions = evaluate_all(got.tasks, got.rules, settings, jobs,
                              (lambda k: progress(k, total)) if progress else None)
+    return assemble(got, seat_list, decisions, settings, record_digest(data))
+
+
+def assemble(got: Collected, seats: Sequence[int], decisions: Sequence[Decision], settings: Settings,
+             digest: str) -> Review:
+    """The review of ``seats`` from their evaluated decisions (in record order) and what
+    :func:`collect` found (its tasks are not needed any more)."""
     seat_reviews = []
-    for s in seat_list:
+    for s in seats:
         by_deal = {d: n for (seat, d), n in got.forced.items() if seat == s}
         seat_reviews.append(SeatReview(s, [d for d in decisions if d.seat == s], sum(by_deal.values()), got.deals,
                                        by_deal))
-    return Review(settings, got.rules, seat_reviews, got.deals, got.players, record_digest(data))
+    return Review(settings, got.rules, seat_reviews, got.deals, got.players, digest)
 
 
 def engine_info() -> dict[str, Any]:
@@ -262,5 +269,5 @@ def engine_info() -> dict[str, Any]:
     }
 
 
-__all__ = ["FORMAT", "VERSION", "Collected", "Decision", "Review", "SeatReview", "Task", "collect", "engine_info",
-           "evaluate_all", "record_digest", "review_record", "review_task"]
+__all__ = ["FORMAT", "VERSION", "Collected", "Decision", "Review", "SeatReview", "Task", "assemble", "collect",
+           "engine_info", "evaluate_all", "record_digest", "review_record", "review_task"]

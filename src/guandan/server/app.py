@@ -28,6 +28,7 @@ from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
 from .protocol import ProtocolError, error_frame, parse_message
 from .replays import import_record, replay_frames
+from .reviews import ReviewError, ReviewService
 from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
 from .rules_page import router as rules_router
 from .store import Store
@@ -66,6 +67,11 @@ class PublicBody(TokenBody):
     public: bool
 
 
+class ReviewBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=3)
+
+
 def _mount_tournament_desk(app: FastAPI, engine: Any) -> None:
     """The tournament desk's pages (/t/…) on the same database, when that subsystem is installed."""
     try:  # imported here: the desk is an optional part of the web app, which runs without it
@@ -94,11 +100,17 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     store = Store(engine)
     service = TableService(store, settings)
     service.restore()
+    st = service.settings
+    reviews = ReviewService(store, service.pool, budget=st.review_budget, queue_max=st.review_queue,
+                            per_address=st.review_per_address)
+    reviews.restore()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         service.resume_all()
+        reviews.start()
         yield
+        await reviews.close()
         await service.close()
         engine.dispose()
 
@@ -108,6 +120,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     # the client address every limit counts against, for HTTP and WebSocket alike (server/clientaddr.py)
     app.add_middleware(ClientAddressMiddleware, proxies=TrustedProxies(service.settings.forwarded_allow_ips))
     app.state.service = service
+    app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
     app.include_router(rules_router)  # /rules: the rules document (规则)
@@ -210,6 +223,25 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
             return {**replay_frames(text), "id": replay_id, "public": bool(store.replay_public(replay_id))}
         except GuandanError as e:
             raise HTTPException(422, f"the stored record does not replay: {e}") from None
+
+    # --- reviews (复盘) of a replay: whoever may open the replay may ask for one and see it ----------
+    @app.exception_handler(ReviewError)
+    async def _review_error(_req: Request, exc: ReviewError) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "detail": str(exc)}, status_code=exc.status)
+
+    @app.get("/api/replays/{replay_id}/reviews")
+    async def replay_reviews(replay_id: str) -> dict[str, Any]:
+        """Every review of the replay's seats: status and progress, the review once done."""
+        if store.replay_public(replay_id) is None:
+            raise HTTPException(404, f"no replay {replay_id!r}")
+        return {"reviews": reviews.states(replay_id), "settings": reviews.settings_json()}
+
+    @app.post("/api/replays/{replay_id}/reviews", status_code=202)
+    async def ask_review(replay_id: str, req: Request, body: ReviewBody) -> dict[str, Any]:
+        """Ask for the review of one seat (0–3); asking again for one that exists answers its state."""
+        if store.replay_public(replay_id) is None:
+            raise HTTPException(404, f"no replay {replay_id!r}")
+        return reviews.request(replay_id, body.seat, client(req))
 
     @app.post("/api/replays", status_code=201)
     async def import_replay(req: Request, body: Annotated[Any, Body()]) -> dict[str, Any]:

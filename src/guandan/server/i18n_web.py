@@ -36,6 +36,17 @@ MESSAGES: tuple[str, ...] = (
     N_("This replay is private: only its players see it listed; anyone with the link can open it"),
     N_("This replay is public: everyone sees it in the lobby's list"), N_("Make public"), N_("Make private"),
     N_("yours"), N_("public"), N_("No replays yet: the matches you play appear here"),
+    # the review (复盘) on the replay page
+    N_("Review (复盘)"), N_("Review this seat"), N_("Ask again"),
+    N_("The engine goes over every decision of the seat, from what it knew then"),
+    N_("Queued: {n} reviews ahead"), N_("Reviewing… {done} / {total} decisions"), N_("Reviewing…"),
+    N_("The review could not be made"), N_("Accuracy"), N_("This deal"),
+    N_("{worlds} sampled worlds per decision"), N_("Costliest decisions of this deal"),
+    N_("Costliest decisions"), N_("No decision lost anything"), N_("Good"), N_("Inaccuracy"), N_("Mistake"),
+    N_("Blunder"), N_("Evaluation, expected level points: the move played (solid) and the best found (dashed)"),
+    N_("Step to a decision of this seat (a point of the graph) to see its verdict"), N_("Next move"),
+    N_("Better"), N_("Too many reviews are waiting; ask again in a few minutes"),
+    N_("You have reviews waiting already; ask again once they are done"),
 )
 
 

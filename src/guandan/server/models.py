@@ -3,6 +3,6 @@ every other table, so that Alembic's environment finds them without ``guandan.db
 
 from __future__ import annotations
 
-from ..db.web import WebAction, WebReplay, WebReplayOwner, WebRoom
+from ..db.web import WebAction, WebReplay, WebReplayOwner, WebReview, WebRoom
 
-__all__ = ["WebAction", "WebReplay", "WebReplayOwner", "WebRoom"]
+__all__ = ["WebAction", "WebReplay", "WebReplayOwner", "WebReview", "WebRoom"]

@@ -1,4 +1,4 @@
-"""Persistence of rooms: one row per room, the append-only action log, replays. Each call is one small
+"""Persistence of rooms: one row per room, the append-only action log, replays and their reviews. Each call is one small
 transaction, committed before the matching update is broadcast, so whatever a client has seen survives
 a crash.
 
@@ -25,7 +25,7 @@ from sqlalchemy import Engine, func, insert, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..db import make_session_factory
-from .models import WebAction, WebReplay, WebReplayOwner, WebRoom
+from .models import WebAction, WebReplay, WebReplayOwner, WebReview, WebRoom
 from .rooms import Room
 
 P = ParamSpec("P")
@@ -274,3 +274,32 @@ class Store:
                 return False
             row.public = public
             return True
+
+    # --- reviews (复盘) of replays: one per replay and seat ------------------------------------
+    @_written
+    def save_review(self, replay_id: str, seat: int, status: str, settings: dict[str, Any],
+                    review: dict[str, Any] | None = None, error: str | None = None) -> None:
+        """Create or update the review of ``seat`` in a replay."""
+        with self.sessions.begin() as s:
+            row = s.get(WebReview, (replay_id, seat))
+            if row is None:
+                row = WebReview(replay_id=replay_id, seat=seat, status=status, settings=settings)
+                s.add(row)
+            row.status, row.settings, row.review, row.error = status, settings, review, error
+
+    @_after_writes
+    def reviews(self, replay_id: str) -> list[WebReview]:
+        """A replay's reviews, by seat."""
+        with self.sessions() as s:
+            rows = list(s.scalars(select(WebReview).where(WebReview.replay_id == replay_id).order_by(WebReview.seat)))
+            s.expunge_all()
+            return rows
+
+    @_after_writes
+    def unfinished_reviews(self) -> list[tuple[str, int]]:
+        """The reviews asked for and not yet done (the server stopped meanwhile), oldest first."""
+        with self.sessions() as s:
+            rows = s.execute(select(WebReview.replay_id, WebReview.seat)
+                             .where(WebReview.status.in_(("queued", "running")))
+                             .order_by(WebReview.created_at, WebReview.replay_id, WebReview.seat)).all()
+            return [(r[0], int(r[1])) for r in rows]

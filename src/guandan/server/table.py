@@ -94,6 +94,10 @@ class Settings:
     work_burst: float = 30.0
     address_work_rate: float = 40.0  # the same per client address (several players may share one)
     address_work_burst: float = 120.0
+    # --- reviews (复盘) of replays (server/reviews.py), in the workers after everything else ---
+    review_budget: float = 1.0  # the review engine's effort per decision (guandan review --budget)
+    review_queue: int = 16  # reviews waiting (or running) in all; more are refused as busy
+    review_per_address: int = 2  # of those, asked for from one client address
 
 
 class Bucket:

@@ -1,8 +1,8 @@
 """The worker pool (工作进程): the web app's CPU-heavy work, off the event loop.
 
 What runs here: hints (提示), the decisions of bots that think (heuristic, search: every tier but the
-instant ones) and of every bot under 火拼 rules, ``readings`` answers, and the legal actions of a
-seat's view where generating them can take seconds — under 火拼 rules (``wild_resolution =
+instant ones) and of every bot under 火拼 rules, reviews (复盘, server/reviews.py), ``readings`` answers,
+and the legal actions of a seat's view where generating them can take seconds — under 火拼 rules (``wild_resolution =
 strongest``: big jokers are wildcards too) a 27-card lead has tens of thousands of plays (84,060 in
 one deal, 247,363 in another). Everything else stays on the loop: it is microseconds.
 
@@ -16,9 +16,10 @@ its own move-generator cache); a bot travels with its state (its random generato
 with it.
 
 **Scheduling**: the pool keeps its own queue, in priority order (:class:`Priority`: what a table
-needs to move on, then readings, then hints), and hands a job to a process only when one is free, so
-a queue of hints delays a bot's move by at most the job already running. Hints may occupy all but one
-process (when there are two or more), and at most ``queue_limit`` readings and hints wait: beyond
+needs to move on, then readings, then hints, then reviews), and hands a job to a process only when one
+is free, so a queue of hints delays a bot's move by at most the job already running. Hints and review
+decisions together may occupy all but one process (when there are two or more), and at most
+``queue_limit`` readings, hints and review jobs wait: beyond
 that :meth:`WorkerPool.run` raises :class:`Busy`. Work a table needs is never refused.
 """
 
@@ -188,6 +189,10 @@ class Priority(IntEnum):
     TABLE = 0  # a table cannot move on without it: a bot's decision, a view's legal actions
     READINGS = 1  # a player choosing cards
     HINT = 2
+    REVIEW = 3  # a 复盘 decision, one at a time: after everything a person is waiting for
+
+
+BACKGROUND = (Priority.HINT, Priority.REVIEW)  # together they may take all but one worker
 
 
 class Busy(Exception):
@@ -220,7 +225,7 @@ class WorkerPool:
         self._queue: list[_Job] = []
         self._order = itertools.count()
         self.running = 0
-        self.running_hints = 0
+        self.running_hints = 0  # hints and review decisions running
         self.done = 0
         self.refused = 0
 
@@ -290,8 +295,8 @@ class WorkerPool:
             return
         while self._queue and self.running < self.slots:
             job = self._queue[0]
-            if job.priority == Priority.HINT and self.running_hints >= self.hint_slots:
-                return  # the most urgent job waiting is a hint and the hints have their share
+            if job.priority in BACKGROUND and self.running_hints >= self.hint_slots:
+                return  # the most urgent job waiting is a hint (or a review) and those have their share
             heapq.heappop(self._queue)
             if job.future.cancelled():
                 continue
@@ -303,7 +308,7 @@ class WorkerPool:
                 self._dispatch()
                 return
             self.running += 1
-            if job.priority == Priority.HINT:
+            if job.priority in BACKGROUND:
                 self.running_hints += 1
             cf.add_done_callback(functools.partial(self._wake, job))
 
@@ -315,7 +320,7 @@ class WorkerPool:
     def _finished(self, job: _Job, cf: Future[Any]) -> None:
         self.running -= 1
         self.done += 1
-        if job.priority == Priority.HINT:
+        if job.priority in BACKGROUND:
             self.running_hints -= 1
         err = asyncio.CancelledError() if cf.cancelled() else cf.exception()
         if not job.future.done():

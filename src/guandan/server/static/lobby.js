@@ -45,6 +45,7 @@ const list = document.getElementById("replays");
 const replays = await api("/api/replays/mine", { tokens: allTokens() });
 for (const r of replays) {
   list.append(el("li", { "data-replay": r.id }, el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`),
+    " · ", el("a", { href: `/replay/${r.id}#review` }, t("Review (复盘)")),
     ` ${r.room || ""} ${r.created_at.slice(0, 16)} `, r.mine ? el("span", { class: "tag" }, t("yours")) : null,
     r.public ? el("span", { class: "tag" }, t("public")) : null));
 }

@@ -1,7 +1,7 @@
 // Step through a finished match with every hand shown (the match is over: nothing is secret any more).
 // The server has dealt every deal again from the revealed seed: its verdicts are shown above the table.
 import {
-  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, init, replayTokenFor, t, tokenFor,
+  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, init, lang, replayTokenFor, t, tokenFor,
 } from "./common.js";
 
 const id = location.pathname.split("/").pop();
@@ -69,10 +69,174 @@ function show() {
     el("div", { class: "cards" }, (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, `${t("Deal")} ${deal + 1}`));
   $("rinfo").replaceChildren(el("div", {}, `${t("Levels")}: ${d.levels.join(" : ")}`), el("div", {}, `${t("Level")}: ${d.level}`));
   $("rlog").replaceChildren(...st.events.flatMap((e) => eventLines(e).map((line) => el("li", { "data-type": e.type }, line))));
+  showVerdict();
 }
 
-dealSel.onchange = () => { deal = Number(dealSel.value); step = 0; show(); };
+// --- the engine's review (复盘) of one seat: asked for here, worked out by the server in the background,
+// kept with the replay; whoever may open the replay sees it (server/reviews.py).
+const askedSeat = new URLSearchParams(location.search).get("review");  // ?review=SEAT (0–3): the table's link
+const asked = askedSeat === null ? NaN : Number(askedSeat);
+const REVIEW = { seat: [0, 1, 2, 3].includes(asked) ? asked : 0, asked: [0, 1, 2, 3].includes(asked), states: {}, timer: null };
+const seatSel = $("review-seat");
+for (let s = 0; s < 4; s++) seatSel.append(el("option", { value: s }, `${s + 1} · ${name(s)}`));
+seatSel.value = String(REVIEW.seat);
+seatSel.onchange = () => { REVIEW.seat = Number(seatSel.value); showReview(); show(); };
+$("review-btn").onclick = async () => {
+  $("review-error").textContent = "";
+  try { await api(`/api/replays/${id}/reviews`, { seat: REVIEW.seat }); }
+  catch (e) { $("review-error").textContent = reviewError(e); }
+  await pollReviews();
+};
+
+function reviewError(e) {
+  if (e.code === "busy") return t("Too many reviews are waiting; ask again in a few minutes");
+  if (e.code === "rate_limited") return t("You have reviews waiting already; ask again once they are done");
+  return errorText(e);
+}
+
+function fmt(msgid, vars) { return t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(vars[k])); }
+const points = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(2);
+const percent = (x) => (x === null || x === undefined ? "–" : `${Math.round(x)}%`);
+
+// the review of the chosen seat in the page's language, once it is done
+function reviewed() {
+  const st = REVIEW.states[REVIEW.seat];
+  return st && st.status === "done" ? (st.review[lang()] || st.review.en) : null;
+}
+
+async function pollReviews(first = false) {
+  clearTimeout(REVIEW.timer);
+  let got;
+  try { got = await api(`/api/replays/${id}/reviews`); } catch (e) { $("review-error").textContent = errorText(e); return; }
+  REVIEW.states = Object.fromEntries(got.reviews.map((r) => [r.seat, r]));
+  if (first && !REVIEW.asked && got.reviews.length && !REVIEW.states[REVIEW.seat]) {
+    const done = got.reviews.find((r) => r.status === "done") || got.reviews[0];
+    REVIEW.seat = done.seat; seatSel.value = String(done.seat);
+  }
+  showReview(); show();
+  if (first && location.hash === "#review") $("review").scrollIntoView();
+  if (got.reviews.some((r) => r.status === "queued" || r.status === "running")) REVIEW.timer = setTimeout(pollReviews, 1000);
+}
+
+function showReview() {
+  const st = REVIEW.states[REVIEW.seat];
+  const status = st ? st.status : "none";
+  document.body.dataset.review = status;
+  $("review-btn").classList.toggle("hidden", status === "done" || status === "queued" || status === "running");
+  $("review-btn").textContent = status === "failed" ? t("Ask again") : t("Review this seat");
+  const bar = $("review-progress");
+  bar.classList.toggle("hidden", status !== "running");
+  if (status === "running" && st.total) { bar.max = st.total; bar.value = st.done; } else bar.removeAttribute("value");
+  $("review-status").textContent = {
+    none: t("The engine goes over every decision of the seat, from what it knew then"),
+    queued: fmt("Queued: {n} reviews ahead", { n: st && st.ahead }),
+    running: st && st.total ? fmt("Reviewing… {done} / {total} decisions", st) : t("Reviewing…"),
+    failed: t("The review could not be made"),
+    done: "",
+  }[status];
+  const r = reviewed();
+  $("review-body").classList.toggle("hidden", !r);
+  if (!r) return;
+  const labels = ["good", "inaccuracy", "mistake", "blunder"];
+  const tally = labels.map((l) => el("span", { class: `verdict ${l}` }, `${t(LABEL_WORDS[l])} ${r.labels[l] || 0}`));
+  const dealRow = r.deals.find((x) => x.deal === deal);
+  $("review-summary").replaceChildren(
+    el("span", { class: "accuracy" }, `${t("Accuracy")} ${percent(r.accuracy)}`),
+    dealRow ? el("span", {}, `${t("This deal")} ${percent(dealRow.accuracy)}`) : null,
+    ...tally,
+    el("span", { class: "muted" }, fmt("{worlds} sampled worlds per decision", r.settings)));
+  const costly = (dealRow && dealRow.costliest.length ? dealRow.costliest : r.costliest);
+  $("review-costly-title").textContent = dealRow && dealRow.costliest.length ? t("Costliest decisions of this deal")
+    : t("Costliest decisions");
+  $("review-costly").replaceChildren(...(costly.length ? costly.map((c) => el("li", {},
+    el("a", { href: "#", class: `verdict ${c.label}`, onclick: (ev) => { ev.preventDefault(); jump(c.deal, c.action); } },
+      c.text))) : [el("li", { class: "muted" }, t("No decision lost anything"))]));
+  drawGraph(r, dealRow);
+}
+
+// the words of a label come from the catalogue (the review's own text is in its stored language)
+const LABEL_WORDS = { good: "Good", inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+
+function jump(toDeal, toStep) {
+  deal = toDeal; step = toStep; dealSel.value = String(deal);
+  showReview(); show();
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+// The evaluation over the deal: the expected level points of the move played (solid) and of the best
+// move found (dashed), one point per decision, coloured by its label; a click goes to that position.
+function drawGraph(r, dealRow) {
+  const g = $("review-graph");
+  g.replaceChildren();
+  const W = g.clientWidth || 600, H = g.clientHeight || 130;  // drawn in the element's own pixels: round dots
+  g.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  $("review-legend").textContent = t("Evaluation, expected level points: the move played (solid) and the best found (dashed)");
+  if (!dealRow || !dealRow.graph.length) return;
+  const steps = data.deals[deal].steps.length - 1 || 1;
+  const values = dealRow.graph.flatMap((p) => [p[1], p[2]]).concat([0]);
+  const lo = Math.min(...values), hi = Math.max(...values), pad = (hi - lo) * 0.1 || 0.5;
+  const x = (i) => 8 + (i / steps) * (W - 16);
+  const y = (v) => H - 8 - ((v - (lo - pad)) / (hi - lo + 2 * pad)) * (H - 16);
+  g.append(svg("line", { x1: 0, x2: W, y1: y(0), y2: y(0), class: "zero" }));
+  REVIEW.x = x;
+  g.append(svg("line", { x1: x(step), x2: x(step), y1: 0, y2: H, class: "now" }));
+  const line = (k, cls) => svg("polyline", { points: dealRow.graph.map((p) => `${x(p[0])},${y(p[k])}`).join(" "), class: cls });
+  g.append(line(2, "best"), line(1, "played"));
+  const byIndex = Object.fromEntries(r.decisions.filter((d) => d.deal === deal).map((d) => [d.action, d]));
+  for (const p of dealRow.graph) {
+    const d = byIndex[p[0]];
+    const dot = svg("circle", { cx: x(p[0]), cy: y(p[1]), r: d && d.label !== "good" ? 5 : 3,
+      class: `dot ${d ? d.label : "good"}`, "data-step": p[0] });
+    const title = svg("title");
+    title.textContent = d ? `${d.text} · ${d.label_text} ${points(-d.loss)}` : "";
+    dot.append(title);
+    dot.addEventListener("click", () => jump(deal, p[0]));
+    g.append(dot);
+  }
+}
+
+// The reviewed seat's decision at this position (the move it is about to make): its label, the loss,
+// why, and the better move, whose cards are marked in the seat's hand.
+function showVerdict() {
+  const box = $("review-move");
+  const r = reviewed();
+  if (!r) { box.replaceChildren(); return; }
+  const now = document.querySelector("#review-graph .now");
+  if (now && REVIEW.x) { now.setAttribute("x1", REVIEW.x(step)); now.setAttribute("x2", REVIEW.x(step)); }
+  const d = r.decisions.find((x) => x.deal === deal && x.action === step);
+  document.body.dataset.verdict = d ? d.label : "";
+  if (!d) {
+    box.replaceChildren(el("span", { class: "muted" }, t("Step to a decision of this seat (a point of the graph) to see its verdict")));
+    return;
+  }
+  const parts = [el("div", {}, `${t("Next move")}: ${name(d.seat)} · ${d.text} `,
+    el("span", { class: `verdict ${d.label}` }, `${d.label_text} ${d.loss > 0 ? points(-d.loss) : ""}`))];
+  if (d.reason_text) parts.push(el("div", { class: "reason" }, d.reason_text));
+  const better = d.loss > 0 && JSON.stringify(d.best.action) !== JSON.stringify(d.played);
+  if (better) parts.push(el("div", { class: "better-move" }, `${t("Better")}: ${d.best.text} (${points(d.best.value)})`));
+  box.replaceChildren(...parts);
+  const hand = document.querySelector(`[data-hand="${d.seat}"]`);
+  if (!hand) return;
+  const mark = (cards, cls) => {
+    const free = [...hand.querySelectorAll(".card")].filter((n) => !n.classList.contains(cls));
+    for (const c of cards || []) {
+      const i = free.findIndex((n) => n.dataset.card === c);
+      if (i >= 0) { free[i].classList.add(cls); free.splice(i, 1); }
+    }
+  };
+  if (better) { mark(d.best.action.cards, "better"); mark(d.played.cards, "played"); }
+}
+
+dealSel.onchange = () => { deal = Number(dealSel.value); step = 0; showReview(); show(); };
 $("prev").onclick = () => { if (step > 0) step -= 1; show(); };
 $("next").onclick = () => { if (step < data.deals[deal].steps.length - 1) step += 1; show(); };
 $("step").oninput = () => { step = Number($("step").value); show(); };
 show();
+pollReviews(true);
+window.addEventListener("resize", () => { if (reviewed()) showReview(); });

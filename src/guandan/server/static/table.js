@@ -317,7 +317,11 @@ function renderSummary() {
   if (over) {
     const w = S.view.winner;
     parts.push(el("div", { id: "match-over" }, `${t("Match over")}${w !== null ? ` · ${t("Winner")}: ${t("Team")} ${w + 1}` : ""}`));
-    if (S.room.replay_id) parts.push(el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")));
+    if (S.room.replay_id) {
+      parts.push(el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ");
+      const mine = S.me === null || S.me === undefined ? "" : `?review=${S.me}`;  // the review of this player's seat
+      parts.push(el("a", { id: "review-link", href: `/replay/${S.room.replay_id}${mine}#review` }, t("Review (复盘)")));
+    }
   }
   box.replaceChildren(...parts);
 }

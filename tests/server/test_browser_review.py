@@ -1,0 +1,71 @@
+"""The review (复盘) on the replay page in Debian's chromium: asked for with one click, its progress shown
+while the server works it out, then the accuracy, the evaluation graph (a click on a point goes to that
+position), the label of the seat's move there, the better move marked in the hand, the costliest
+decisions listed — in Chinese and in English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page
+
+from .conftest import LiveServer
+from .test_api import _finished_record
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(scope="module")
+def replay_id(live_server: LiveServer) -> str:
+    r = httpx.post(f"{live_server.url}/api/replays", content=_finished_record(),
+                   headers={"Content-Type": "application/json"}, timeout=30)
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def _review(live_server: LiveServer, rid: str, seat: int) -> dict[str, Any]:
+    states = httpx.get(f"{live_server.url}/api/replays/{rid}/reviews", timeout=30).json()["reviews"]
+    return next(s for s in states if s["seat"] == seat)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer, replay_id: str, lang: str) -> None:
+    seat = 1 if lang == "en" else 2
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page.goto(f"{live_server.url}/replay/{replay_id}?review={seat}#review")
+    page.wait_for_function("document.body.dataset.review === 'none'")
+    assert page.locator("#review-seat").input_value() == str(seat)
+    assert page.locator("#review-btn").inner_text() == ("复盘此座位" if lang == "zh" else "Review this seat")
+    page.click("#review-btn")
+    page.wait_for_function("['queued', 'running', 'done'].includes(document.body.dataset.review)")
+    page.wait_for_function("document.body.dataset.review === 'done'", timeout=180_000)
+    review = _review(live_server, replay_id, seat)["review"][lang]
+    summary = page.locator("#review-summary").inner_text()
+    assert f"{round(review['accuracy'])}%" in summary and ("准确度" if lang == "zh" else "Accuracy") in summary
+    first_deal = [d for d in review["decisions"] if d["deal"] == 0]
+    assert page.locator("#review-graph circle").count() == len(first_deal) > 0
+    # a point of the graph goes to the position of that decision, and says its verdict
+    target = first_deal[len(first_deal) // 2]
+    page.locator(f"#review-graph circle[data-step='{target['action']}']").click(force=True)
+    assert page.evaluate("document.body.dataset.step") == str(target["action"])
+    assert page.evaluate("document.body.dataset.verdict") == target["label"]
+    assert target["label_text"] in page.locator("#review-move").inner_text()
+    # the costliest decision of the deal on screen (of the match when none of the deal's lost anything):
+    # listed, and the better move is marked on the seat's hand
+    costly = review["deals"][0]["costliest"] or review["costliest"]
+    if costly:
+        page.locator("#review-costly a").first.click()
+        worst = next(d for d in review["decisions"] if (d["deal"], d["action"]) == (costly[0]["deal"], costly[0]["action"]))
+        assert page.evaluate("document.body.dataset.step") == str(worst["action"])
+        move = page.locator("#review-move").inner_text()
+        assert worst["best"]["text"] in move
+        best_cards = worst["best"]["action"].get("cards", [])
+        assert page.locator(f"[data-hand='{seat}'] .card.better").count() == len(best_cards)
+    else:
+        assert page.locator("#review-costly li").count() == 1
+    assert not problems, problems
