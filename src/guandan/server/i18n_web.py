@@ -47,6 +47,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Step to a decision of this seat (a point of the graph) to see its verdict"), N_("Next move"),
     N_("Better"), N_("Too many reviews are waiting; ask again in a few minutes"),
     N_("You have reviews waiting already; ask again once they are done"),
+    # the table
+    N_("Last trick"), N_("Log"), N_("Practice"),
 )
 
 

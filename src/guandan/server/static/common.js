@@ -80,11 +80,16 @@ export function cardValue(card, level) {
   return order.indexOf(rankOf(card)) * 4 + suit;
 }
 
+// A card face: rank over suit in the corner (what stays visible when cards overlap); a joker's name runs
+// down its edge. The full name is the tooltip and the accessible label.
 export function cardNode(card, level, extra = {}) {
   const red = card === "BJ" || card[0] === "H" || card[0] === "D";
   const wild = level && card === `H${level}`;
-  const cls = ["card", red ? "red" : "", wild ? "wild" : "", extra.small ? "small" : ""].join(" ");
-  return el("span", { class: cls, "data-card": card, title: card }, cardText(card));
+  const joker = JOKERS.includes(card);
+  const cls = ["card", red ? "red" : "", wild ? "wild" : "", joker ? "joker" : "", extra.small ? "small" : ""].join(" ");
+  const face = joker ? [el("span", { class: "jk" }, lang() === "zh" ? names().joker[card] : "JOKER")]
+    : [el("span", { class: "rk" }, rankText(card[1])), el("span", { class: "st" }, SUIT_SYMBOLS[card[0]])];
+  return el("span", { class: cls, "data-card": card, title: cardText(card), "aria-label": cardText(card) }, face);
 }
 
 // Run positions: 1 is the ace below 2, 2…14 are 2…A.

@@ -21,7 +21,7 @@ $("share").textContent = `${location.origin}/r/${code}`;
 $("share").href = `/r/${code}`;
 $("name").value = localStorage.getItem("guandan:name") || "";
 connect();
-setInterval(renderTimer, 500);
+setInterval(renderTimer, 250);
 
 // --- connection -------------------------------------------------------------------------------
 // While the socket is down every control is disabled and "Reconnecting…" is shown prominently: nothing
@@ -131,7 +131,7 @@ function applyUpdate(f) {
     if (e.type === E.DEAL_START) S.events = [];
     S.events.push(e);
   }
-  S.seq = f.seq; S.view = f.view;
+  S.seq = f.seq; S.view = f.view; S.showLastTrick = false;
   if (f.view.to_move !== prevMover || f.action.seat === S.me) { S.selected.clear(); S.hints = []; }
   S.turnStarted = Date.now();
 }
@@ -192,13 +192,19 @@ function seatName(s) {
 // An event's lines come from the server, written by the presentation layer in every language.
 const describe = (e) => eventLines(e).join(" · ");
 
-function lastPlays() {
-  const plays = {};
+// The current trick: each seat's last play or pass since the round began, and who is winning it (the
+// last play); the trick before it stays available for 上一轮 (last trick).
+function trickState() {
+  let plays = {}, winner = null, last = null, lastWinner = null;
   for (const e of S.events) {
-    if (e.type === E.PLAY || e.type === E.PASS) plays[e.seat] = e;
-    else if (e.type === E.ROUND_WON || e.type === E.LEAD || e.type === E.DEAL_START) for (const k of Object.keys(plays)) delete plays[k];
+    if (e.type === E.PLAY) { plays[e.seat] = e; winner = e.seat; }
+    else if (e.type === E.PASS) plays[e.seat] = e;
+    else if (e.type === E.ROUND_WON || e.type === E.LEAD || e.type === E.DEAL_START) {
+      if (Object.keys(plays).length) { last = plays; lastWinner = winner; }
+      plays = {}; winner = null;
+    }
   }
-  return plays;
+  return { plays, winner, last, lastWinner };
 }
 
 function sortedHand() {
@@ -230,25 +236,53 @@ function myTurn() {
   return S.me !== null && S.view && S.view.to_move === S.me && ((S.view.legal || []).length > 0 || !!S.view.can_play);
 }
 
+// A generated avatar: the name's first character on a colour drawn from the name (no image downloads).
+function avatar(s) {
+  const name = seatName(s);
+  let h = 0;
+  for (const ch of name) h = (h * 31 + ch.codePointAt(0)) % 360;
+  const node = el("div", { class: `avatar team-${s % 2}`, "data-seat": s }, [...name][0] || String(s + 1),
+    el("span", { class: "ring hidden" }));
+  node.style.background = `hsl(${h} 45% 38%)`;  // CSSOM, not an inline style attribute: allowed by the CSP
+  return node;
+}
+
 function renderSeat(box, s) {
   const v = S.view;
   const seat = S.room.seats[s];
-  const plays = lastPlays();
   box.classList.toggle("to-move", v.to_move === s);
   box.dataset.seat = s;
+  box.dataset.testid = `seat-${s}`;
   const place = v.finish.indexOf(s);
-  const badges = [
+  const timed = v.to_move === s && S.room.timer > 0 && seat.kind === "human";  // bots are not timed
+  const marks = [
     seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
     seat.auto ? el("span", { class: "badge warn" }, t("Auto-play")) : null,
     seat.kind === "human" && !seat.online ? el("span", { class: "badge warn" }, t("offline")) : null,
     v.reported[String(s)] !== undefined && place < 0 ? el("span", { class: "badge warn report" }, `${t("Reported")} ${v.reported[String(s)]}`) : null,
     place >= 0 ? el("span", { class: "badge" }, placeName(place + 1)) : null,
-    v.to_move === s && S.room.timer > 0 ? el("span", { class: "badge timer" }, "") : null,
+    timed ? el("span", { class: "timer-text", "data-testid": "timer" }, "") : null,
   ];
-  const last = plays[s];
-  const shown = last ? (last.type === E.PASS ? el("div", { class: "passed" }, t("Pass"))
-    : el("div", { class: "cards" }, last.cards.map((c) => cardNode(c, v.level, { small: true })))) : el("div");
-  box.replaceChildren(el("div", { class: "name" }, `${seatName(s)} (${t("Team")} ${s % 2 + 1})`, badges), shown);
+  const face = avatar(s);
+  if (timed) face.querySelector(".ring").classList.remove("hidden");
+  box.replaceChildren(face, el("div", { class: "who" },
+    el("span", { class: "nm", title: seatName(s) }, seatName(s)),
+    el("span", { class: "marks" }, el("span", { class: "badge" }, `${t("Team")} ${s % 2 + 1}`), marks)));
+}
+
+function renderTrick(box, s, trick, showLast) {
+  const v = S.view;
+  const plays = showLast ? trick.last || {} : trick.plays;
+  const winner = showLast ? trick.lastWinner : trick.winner;
+  const e = plays[s];
+  box.classList.toggle("winning", !!e && e.type === E.PLAY && winner === s);
+  box.classList.toggle("last-round", showLast);
+  box.dataset.seat = s;
+  if (!e) { box.replaceChildren(); return; }
+  if (e.type === E.PASS) { box.replaceChildren(el("span", { class: "passed" }, t("Pass"))); return; }
+  const fan = el("div", { class: "cards-fan", title: describe(e) }, e.cards.map((c) => cardNode(c, v.level, { small: true })));
+  if (winner === s) fan.append(el("span", { class: "crown", "aria-hidden": "true" }, "★"));
+  box.replaceChildren(fan);
 }
 
 function renderTable() {
@@ -262,19 +296,30 @@ function renderTable() {
   renderSeat($("pos-top"), (me + 2) % 4);
   renderSeat($("pos-left"), (me + 3) % 4);
   renderSeat($("pos-me"), me);
+  const trick = trickState();
+  const showLast = S.showLastTrick && !!trick.last;
+  renderTrick($("trick-right"), (me + 1) % 4, trick, showLast);
+  renderTrick($("trick-top"), (me + 2) % 4, trick, showLast);
+  renderTrick($("trick-left"), (me + 3) % 4, trick, showLast);
+  renderTrick($("trick-me"), me, trick, showLast);
+  $("last-trick").disabled = !trick.last;
+  $("last-trick").setAttribute("aria-pressed", String(showLast));
+  $("center-note").replaceChildren(S.room.paused  // said in the middle of the table, where every player looks
+    ? el("span", { id: "paused", class: "badge warn" }, t("The table is paused: no player is connected. It goes on when one returns."))
+    : showLast ? t("Last trick") : "");
   const declarer = v.declarer === null ? "-" : `${t("Team")} ${v.declarer + 1}`;
   $("info").replaceChildren(...[
-    el("div", { id: "levels" }, `${t("Levels")}: ${t("Team")} 1 ${v.levels[0]} · ${t("Team")} 2 ${v.levels[1]}`),
-    el("div", {}, `${t("Level")}: ${v.level} · ${t("Declarer")}: ${declarer}`),
-    el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")} · ${t("Deal")} ${v.deal_index + 1}`),
-    el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ") || "-"}`),
+    el("div", { id: "levels", class: "levels" }, `${t("Levels")}: ${t("Team")} 1 ${v.levels[0]} · ${t("Team")} 2 ${v.levels[1]}`),
+    el("div", {}, `${t("Level")}: ${v.level} · ${t("Deal")} ${v.deal_index + 1}`),
+    el("div", {}, `${t("Declarer")}: ${declarer} · ${t("A attempts")}: ${v.a_failures.join(" / ")}`),
+    v.finish.length ? el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ")}`) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
-    S.room.paused ? el("div", { id: "paused", class: "badge warn" }, t("The table is paused: no player is connected. It goes on when one returns.")) : null,
     // the deal's commitment (SHA-256 of its secret seed), shown before it is played; the seed is revealed in the replay
     el("div", { id: "commitment", class: "commitment", "data-commitment": v.commitment,
       title: `${t("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over")}\n${v.commitment}` },
       `${t("Deal commitment")} ${v.commitment.slice(0, 10)}…`),
-    S.room.practice ? el("div", {}, el("span", { class: "badge", id: "practice" }, t("Practice: the creator chose the seed"))) : null,
+    S.room.practice ? el("div", {}, el("span", { class: "badge", id: "practice", title: t("Practice: the creator chose the seed") },
+      t("Practice"))) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
     el("div", { id: "tribute-info" }, S.events.filter((e) => [E.TRIBUTE, E.RETURN, E.ANTI_TRIBUTE].includes(e.type))
       .map((e) => el("div", { "data-type": e.type }, describe(e)))),
@@ -337,10 +382,11 @@ function renderHand() {
   hand.replaceChildren(...sortedHand().map(({ c, i }) => {
     const node = cardNode(c, v.level);
     node.dataset.index = i;
+    node.dataset.testid = "card";
     if (S.selected.has(i)) node.classList.add("selected");
-    node.onclick = () => toggle(i);
     return node;
   }));
+  fanOut(hand);
   const turn = myTurn();
   const legal = v.legal || [];
   const kind = legal.length ? legal[0].kind : null;
@@ -374,19 +420,63 @@ function renderHand() {
   }
   if (!S.online) msg.textContent = t("Your controls come back when the connection does");
   $("play").disabled = !canPlay || !S.online;
+  $("center").classList.toggle("can-play", canPlay && S.online);
   $("pass").disabled = !(turn && legal.some((a) => a.kind === K.PASS)) || !S.online;
   $("hint").disabled = !turn || !S.online;
   $("auto").disabled = S.room.status !== ROOM.PLAYING || !S.online;
   $("auto-off").disabled = !S.online;
 }
 
-function toggle(i) {
+// How much of each card shows: the whole hand in one row across the width (two rows when a row would
+// show less than a finger's width of each card, as in portrait).
+const MIN_STEP_PX = 22;
+function fanOut(hand) {
+  const cards = [...hand.querySelectorAll(".card")];
+  hand.querySelectorAll(".row-break").forEach((n) => n.remove());
+  cards.forEach((n) => n.classList.remove("row-start"));
+  if (!cards.length) return;
+  const width = hand.clientWidth - 8;
+  const cw = cards[0].getBoundingClientRect().width || 40;
+  const stepFor = (k) => (k <= 1 ? cw : Math.min(cw * 0.62, (width - cw) / (k - 1)));
+  let perRow = cards.length;
+  if (stepFor(perRow) < MIN_STEP_PX && cards.length > 1) perRow = Math.ceil(cards.length / 2);
+  hand.style.setProperty("--step", `${Math.max(8, stepFor(perRow))}px`);
+  if (perRow < cards.length) {
+    cards[perRow].classList.add("row-start");
+    cards[perRow].before(el("span", { class: "row-break" }));
+  }
+}
+window.addEventListener("resize", () => { const hand = $("hand"); if (hand) fanOut(hand); });
+
+// Tap a card to select it; press and slide across cards to give each the same state as the first.
+const drag = { on: false, to: true, seen: new Set(), moved: false };
+function cardAt(x, y) {
+  const node = document.elementFromPoint(x, y);
+  const card = node && node.closest ? node.closest("#hand .card") : null;
+  return card ? Number(card.dataset.index) : null;
+}
+function setSelected(i, on) {
   const legal = S.view.legal || [];
   const single = legal.length && (legal[0].kind === K.TRIBUTE || legal[0].kind === K.RETURN);
-  if (S.selected.has(i)) S.selected.delete(i);
-  else { if (single) S.selected.clear(); S.selected.add(i); }
-  render();
+  if (on) { if (single) S.selected.clear(); S.selected.add(i); } else S.selected.delete(i);
 }
+$("hand").addEventListener("pointerdown", (ev) => {
+  const i = cardAt(ev.clientX, ev.clientY);
+  if (i === null || !S.view) return;
+  ev.preventDefault();
+  Object.assign(drag, { on: true, to: !S.selected.has(i), seen: new Set([i]), moved: false });
+  setSelected(i, drag.to);
+  render();
+});
+$("hand").addEventListener("pointermove", (ev) => {
+  if (!drag.on) return;
+  const i = cardAt(ev.clientX, ev.clientY);
+  if (i === null || drag.seen.has(i)) return;
+  drag.seen.add(i); drag.moved = true;
+  setSelected(i, drag.to);
+  render();
+});
+for (const type of ["pointerup", "pointercancel", "pointerleave"]) $("hand").addEventListener(type, () => { drag.on = false; });
 
 function act(a) {
   send({ type: "act", kind: a.kind, cards: a.cards, combo: a.combo ?? null, seq: S.seq });
@@ -407,11 +497,19 @@ function showHint() {
   document.body.dataset.hints = String(Number(document.body.dataset.hints || 0) + 1);
 }
 
+// The turn timer: a ring round the active human seat's avatar that empties, red in the last 5 s.
+const TIMER_WARN_S = 5;
 function renderTimer() {
-  const badge = document.querySelector(".badge.timer");
-  if (!badge || !S.room || S.room.timer <= 0) return;
-  const left = Math.max(0, S.room.timer - Math.floor((Date.now() - S.turnStarted) / 1000));
-  badge.textContent = `${left}s`;
+  if (!S.room || S.room.timer <= 0) return;
+  const total = S.room.timer;
+  const elapsed = (Date.now() - S.turnStarted) / 1000;
+  const left = Math.max(0, Math.ceil(total - elapsed));
+  const warn = left <= TIMER_WARN_S;
+  document.querySelectorAll("[data-testid=timer]").forEach((n) => { n.textContent = `${left}s`; n.classList.toggle("warn", warn); });
+  document.querySelectorAll(".seat-plate.to-move .ring:not(.hidden)").forEach((ring) => {
+    ring.style.setProperty("--p", String(Math.max(0, 1 - elapsed / total)));
+    ring.classList.toggle("warn", warn);
+  });
 }
 
 $("play").onclick = () => {
@@ -422,6 +520,16 @@ $("play").onclick = () => {
     ? legal.find((a) => sel.length === 1 && a.cards[0] === sel[0])
     : (playsFor(sel) || [])[0];
   if (match) act(match);
+};
+$("center").addEventListener("click", (ev) => {
+  if (ev.target.closest && ev.target.closest("#summary")) return;
+  if ($("center").classList.contains("can-play")) $("play").click();  // tap the table to play the selection
+});
+$("last-trick").onclick = () => { S.showLastTrick = !S.showLastTrick; render(); };
+$("log-toggle").onclick = () => {
+  const side = $("side");
+  side.classList.toggle("hidden");
+  $("log-toggle").setAttribute("aria-pressed", String(!side.classList.contains("hidden")));
 };
 $("pass").onclick = () => send({ type: "act", kind: K.PASS, cards: [], seq: S.seq });
 $("hint").onclick = () => { if (S.hints.length) showHint(); else send({ type: "hint" }); };
