@@ -115,3 +115,22 @@ def test_a_deal_is_played_by_taps_on_a_phone(browser: Browser, live_server: Live
                 assert "selected" not in (cards.nth(0).get_attribute("class") or "")
     finally:
         page.context.close()
+
+
+def test_play_now_seats_you_against_three_bots_in_one_tap(browser: Browser, live_server: LiveServer) -> None:
+    ctx = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True, bypass_csp=True)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server.url}/")
+        page.select_option("#quick-tier", "random")
+        page.tap("[data-testid=quick-play]")
+        page.wait_for_url("**/r/*")
+        page.wait_for_function("document.body.dataset.status === 'playing' && "
+                               "document.querySelectorAll('[data-testid=hand] [data-testid=card]').length === 27")
+        code = page.url.rsplit("/", 1)[1]
+        room = httpx.get(f"{live_server.url}/api/rooms/{code}", timeout=30).json()
+        assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot", "bot"]
+        assert {s["tier"] for s in room["seats"][1:]} == {"random"}
+        assert page.evaluate("localStorage.getItem('guandan:quick-tier')") == "random"  # remembered for next time
+    finally:
+        ctx.close()

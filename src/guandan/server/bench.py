@@ -405,7 +405,10 @@ async def soak_table(http: httpx.AsyncClient, ws_base: str, slot: int, think: fl
                                                    random.Random(f"soak:{seed}:{slot}:{n}:{s}"), think, tally, stop,
                                                    opened[s]))
                    for s, tok in enumerate(tokens)]
-        await asyncio.wait([asyncio.create_task(e.wait()) for e in opened], timeout=30)
+        waits = [asyncio.create_task(e.wait()) for e in opened]
+        _done, late = await asyncio.wait(waits, timeout=30)
+        for w in late:  # a client that never opened: its failure is reported by gather below
+            w.cancel()
         for tok in tokens:
             (await http.post(f"/api/rooms/{code}/ready", json={"token": tok})).raise_for_status()
         results = await asyncio.gather(*clients, return_exceptions=True)

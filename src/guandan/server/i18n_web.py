@@ -49,6 +49,11 @@ MESSAGES: tuple[str, ...] = (
     N_("You have reviews waiting already; ask again once they are done"),
     # the table
     N_("Last trick"), N_("Log"), N_("Practice"),
+    # play now
+    N_("Play now"), N_("Bot strength"), N_("Play against three bots"),
+    # the names of the bot tiers and rule presets as the pages show them (the msgid is the wire name)
+    N_("random"), N_("greedy"), N_("heuristic"), N_("search"),
+    N_("competition"), N_("huaian-traditional"), N_("huaian-2009"), N_("huopin"),
 )
 
 

@@ -1,18 +1,39 @@
 // The start page: create a room (preset, timer, counter, a bot tier or an open seat per seat), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
-import { META, allTokens, api, el, errorText, init, saveHostToken, saveReplayToken, t } from "./common.js";
+import { META, allTokens, api, el, errorText, init, saveHostToken, saveReplayToken, saveToken, t } from "./common.js";
 
 await init();
 document.getElementById("seed-label").title = t("A seed is only accepted for a practice room: every seat but yours must be a bot");
 const preset = document.getElementById("preset");
-for (const p of META.presets) preset.append(el("option", { value: p }, p));
+for (const p of META.presets) preset.append(el("option", { value: p }, t(p)));
 const seatBots = document.getElementById("seat-bots");
 for (let s = 0; s < 4; s++) {
   const select = el("select", { id: `bot-${s}` }, el("option", { value: "" }, t("Open seat")),
-    ...META.tiers.map((tier) => el("option", { value: tier }, `${t("bot")}: ${tier}`)));
+    ...META.tiers.map((tier) => el("option", { value: tier }, `${t("bot")}: ${t(tier)}`)));
   if (s > 0) select.value = META.default_tier;
   seatBots.append(el("label", { class: "seat-box" }, `${t("Seat")} ${s + 1}`, select));
 }
+
+// Play now: one tap seats this browser at seat 1 against three bots of the chosen strength, ready at once
+// (a whole match under the default preset, the default timer; the room's link can still be shared).
+const quickTier = document.getElementById("quick-tier");
+for (const tier of META.tiers) quickTier.append(el("option", { value: tier }, t(tier)));
+quickTier.value = localStorage.getItem("guandan:quick-tier") || META.default_tier;
+document.getElementById("quick-name").value = localStorage.getItem("guandan:name") || "";
+document.getElementById("quick-play").addEventListener("click", async () => {
+  const tier = quickTier.value;
+  const name = document.getElementById("quick-name").value.trim();
+  localStorage.setItem("guandan:quick-tier", tier);
+  localStorage.setItem("guandan:name", name);
+  try {
+    const room = await api("/api/rooms", { bots: [null, tier, tier, tier], timer: Number(document.getElementById("timer").value || 0) });
+    saveHostToken(room.code, room.host_token);
+    const seat = await api(`/api/rooms/${room.code}/join`, { seat: 0, name });
+    saveToken(room.code, seat.token);
+    await api(`/api/rooms/${room.code}/ready`, { token: seat.token, ready: true });
+    location.href = room.link;
+  } catch (e) { document.getElementById("quick-error").textContent = errorText(e); }
+});
 
 document.getElementById("create").addEventListener("submit", async (ev) => {
   ev.preventDefault();

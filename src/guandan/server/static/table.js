@@ -185,7 +185,7 @@ function renderLobby() {
 // --- table ------------------------------------------------------------------------------------
 function seatName(s) {
   const seat = S.room.seats[s];
-  if (seat.kind === "bot") return `${t("bot")} ${s + 1} (${seat.tier})`;
+  if (seat.kind === "bot") return `${t("bot")} ${s + 1} (${t(seat.tier)})`;
   return seat.name || `${t("Seat")} ${s + 1}`;
 }
 
