@@ -114,3 +114,13 @@ def test_live_uvicorn_does_not_believe_forwarded_for_from_loopback(live: str) ->
     with httpx.Client(base_url=live, timeout=30) as c:
         codes = create_spoofed(c.post, 120)
     assert codes == [201] * BURST + [429] * (120 - BURST)
+
+
+def test_serve_runs_uvicorn_without_its_proxy_handling_and_without_compression() -> None:
+    async def app(scope: Any, receive: Any, send: Any) -> None:  # pragma: no cover - never called
+        raise AssertionError
+
+    config = uvicorn_config(app, "127.0.0.1", 8000)
+    assert config.proxy_headers is False and not config.forwarded_allow_ips
+    assert config.ws_per_message_deflate is False  # small JSON frames; ~300 KB of zlib state per socket otherwise
+    assert config.server_header is False

@@ -15,11 +15,13 @@ import typer
 def uvicorn_config(app: Any, host: str, port: int) -> Any:
     """How `guandan serve` runs uvicorn. uvicorn's own proxy handling stays off (it would believe
     X-Forwarded-For from 127.0.0.1 by default): the app decides who the client is, with the proxies the
-    operator names (server/clientaddr.py)."""
+    operator names (server/clientaddr.py). WebSocket frames go uncompressed."""
     import uvicorn  # here: uvicorn loads only for `guandan serve`
 
+    # No permessage-deflate: frames are small JSON, and each compressing socket holds about 300 KB of zlib
+    # state for as long as it is open (with 400 players, 100 MB), and a soak's memory grows faster with it.
     return uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False,
-                          forwarded_allow_ips="", server_header=False)
+                          forwarded_allow_ips="", server_header=False, ws_per_message_deflate=False)
 
 
 def serve(
