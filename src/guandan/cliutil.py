@@ -1,13 +1,16 @@
 """What every `guandan` sub-command shares: one way to report bad input (a message naming the
-problem on stderr, exit status 2, nothing changed) and to prepare an output folder."""
+problem on stderr, exit status 2, nothing changed), to read a record file and to prepare an output folder."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
+
+from .core.errors import GuandanError
+from .core.record import loads
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -27,3 +30,15 @@ def ensure_dir(path: Path) -> Path:
 def choices(values: Iterable[str]) -> str:
     """The --help metavar of an option whose values the command checks itself: ``[zh|en]``."""
     return "[" + "|".join(values) + "]"
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """A record file (docs/record-format.md), checked as it loads; or fail naming what is wrong."""
+    try:
+        return loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        fail(f"cannot read {path}: {e.strerror}")
+    except UnicodeDecodeError:
+        fail(f"{path}: not a text file")
+    except GuandanError as e:
+        fail(f"{path}: {e}")

@@ -13,10 +13,9 @@ from typing import Annotated
 
 import typer
 
-from .cliutil import fail
+from .cliutil import fail, read_record
 from .core.errors import GuandanError
 from .core.fair import check_deals
-from .core.record import loads
 from .i18n import I18nError, default_lang
 from .present import Presenter
 from .present.fairness import checks_summary, deal_check_lines, seed_line
@@ -36,13 +35,9 @@ def verify_deal_cmd(
         p = Presenter(lang or default_lang())
     except I18nError as e:
         fail(str(e))
+    data = read_record(record)
     try:
-        data = loads(record.read_text(encoding="utf-8"))
         checks = check_deals(data, None if deal is None else [deal - 1])
-    except OSError as e:
-        fail(f"cannot read {record}: {e.strerror}")
-    except UnicodeDecodeError:
-        fail(f"{record}: not a text file")
     except GuandanError as e:
         fail(f"{record}: {e}")
     typer.echo(seed_line(p, data["seed"], len(data["deals"])))

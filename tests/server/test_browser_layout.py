@@ -5,6 +5,7 @@ screens no control is under 40×40 CSS px; and a deal can be played by taps and 
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import httpx
@@ -47,7 +48,8 @@ def boxes(page: Page) -> dict[str, Any]:
       const r = (n) => { const b = n.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom, b.width, b.height]; };
       return {
         cards: [...document.querySelectorAll('[data-testid=hand] [data-testid=card]')].map(r),
-        controls: Object.fromEntries(['play', 'pass', 'hint', 'sort'].map((id) => [id, r(document.querySelector(`[data-testid=${id}]`))])),
+        controls: Object.fromEntries(['play', 'pass', 'hint', 'sort']
+          .map((id) => [id, r(document.querySelector(`[data-testid=${id}]`))])),
         scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
         view: [innerWidth, innerHeight],
       };
@@ -64,17 +66,17 @@ def test_the_whole_hand_and_the_controls_are_on_screen(browser: Browser, live_se
         assert b["scroll"][0] <= vw and b["scroll"][1] <= vh, f"the page scrolls: {b['scroll']} in {b['view']}"
         assert len(b["cards"]) == 27
         for left, top, right, bottom, _w, _h in b["cards"]:
-            assert 0 <= left and right <= vw and 0 <= top and bottom <= vh, (left, top, right, bottom)
+            assert left >= 0 and right <= vw and top >= 0 and bottom <= vh, (left, top, right, bottom)
         # every card shows at least a finger's width of itself (the fan overlaps them)
         rows: dict[int, list[float]] = {}
         for left, top, *_ in b["cards"]:
             rows.setdefault(round(top), []).append(left)
         for lefts in rows.values():
             lefts.sort()
-            assert min((b - a for a, b in zip(lefts, lefts[1:], strict=False)), default=99) >= 20
+            assert min((b - a for a, b in itertools.pairwise(lefts)), default=99) >= 20
         assert len(rows) <= 2
         for name, (left, top, right, bottom, w, h) in b["controls"].items():
-            assert 0 <= left and right <= vw and 0 <= top and bottom <= vh, name
+            assert left >= 0 and right <= vw and top >= 0 and bottom <= vh, name
             if size[2]:
                 assert w >= 40 and h >= 40, (name, w, h)
     finally:

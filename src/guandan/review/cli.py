@@ -11,9 +11,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..cliutil import choices, fail
+from ..cliutil import choices, fail, read_record
 from ..core.errors import GuandanError
-from ..core.record import loads
 from ..i18n import LANGUAGES, I18nError, default_lang, normalize_lang
 from ..present import Presenter
 from .bench import DEFAULT_TIERS, review_figures
@@ -90,13 +89,9 @@ def review_cmd(
         fail(f"--budget must be a positive number of seconds, not {budget}")
     try:
         worlds_for(budget)
-        data = loads(record.read_text(encoding="utf-8"))
-    except OSError as e:
-        fail(f"cannot read {record}: {e.strerror}")
-    except UnicodeDecodeError:
-        fail(f"{record}: not a text file")
     except GuandanError as e:
-        fail(f"{record}: {e}")
+        fail(str(e))
+    data = read_record(record)
     p = Presenter(language, names=player_names(data))
     seats = [0, 1, 2, 3] if all_seats else [seat - 1 if seat is not None else default_seat(data)]
     settings = Settings(budget=budget, seed=seed, hindsight=hindsight)

@@ -70,19 +70,26 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start within 60 s")
 
 
+async def play_one(ws: Any, view: dict[str, Any], seq: int, rng: random.Random, think: float,
+                   sent: dict[int, float]) -> None:
+    """A bench client's turn: a pause around ``think``, then a legal action (a play 80% of the time when
+    there is one), its send time kept in ``sent`` by sequence number."""
+    await asyncio.sleep(think * (0.5 + rng.random()))
+    legal = view["legal"]
+    plays = [a for a in legal if a["kind"] != ActionKind.PASS]
+    choice = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)
+    sent[seq] = time.perf_counter()
+    await ws.send(json.dumps({"type": "act", "kind": choice["kind"], "cards": choice["cards"],
+                              "combo": choice.get("combo"), "seq": seq}))
+
+
 async def bot_client(url: str, seat: int, rng: random.Random, think: float, tally: Tally, stop: asyncio.Event) -> None:
     sent: dict[int, float] = {}  # the seq an action was sent at -> send time
     async with websockets.connect(url, max_size=2**22) as ws:
         pending: asyncio.Task[None] | None = None
 
         async def act(view: dict[str, Any], seq: int) -> None:
-            await asyncio.sleep(think * (0.5 + rng.random()))
-            legal = view["legal"]
-            plays = [a for a in legal if a["kind"] != ActionKind.PASS]
-            choice = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)
-            sent[seq] = time.perf_counter()
-            await ws.send(json.dumps({"type": "act", "kind": choice["kind"], "cards": choice["cards"],
-                                      "combo": choice.get("combo"), "seq": seq}))
+            await play_one(ws, view, seq, rng, think, sent)
 
         while not stop.is_set():
             try:
@@ -351,13 +358,7 @@ async def soak_client(url: str, seat: int, rng: random.Random, think: float, tal
         pending: asyncio.Task[None] | None = None
 
         async def act(view: dict[str, Any], seq: int) -> None:
-            await asyncio.sleep(think * (0.5 + rng.random()))
-            legal = view["legal"]
-            plays = [a for a in legal if a["kind"] != ActionKind.PASS]
-            choice = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)
-            sent[seq] = time.perf_counter()
-            await ws.send(json.dumps({"type": "act", "kind": choice["kind"], "cards": choice["cards"],
-                                      "combo": choice.get("combo"), "seq": seq}))
+            await play_one(ws, view, seq, rng, think, sent)
 
         try:
             while not stop.is_set():
