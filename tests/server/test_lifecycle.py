@@ -242,3 +242,22 @@ def test_the_serve_options_state_the_settings_defaults() -> None:
         option = option[:option.index("= None")]
         assert f"(default {value:g})" in option, name
 
+
+
+def test_the_sweep_collects_the_garbage_of_finished_matches_once_a_minute(web: App,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """`guandan serve` raises the collector's thresholds; reference cycles left by finished matches are
+    collected by the sweep, at most every gc_interval_s (60 s)."""
+    import gc
+
+    full: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: full.append(generation) or 0)
+    web.service.last_gc = web.clock.now
+    web.sweep(30)
+    assert full == []
+    web.sweep(31)
+    assert full == [2]
+    web.sweep(5)
+    assert full == [2]  # not again before another minute
+    web.sweep(60)
+    assert full == [2, 2]
