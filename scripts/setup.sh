@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Idempotent set-up on a fresh Debian machine (Python 3.11, root): the system packages the tests need
 # (Debian's chromium for the browser tests — Playwright never downloads a browser here —, a CJK font so
-# screenshots are readable, the PostgreSQL server for the persistence tests) and a virtual environment
-# in .venv with the project and its pinned dependencies. Safe to run again; it only installs what is missing.
+# screenshots are readable, the PostgreSQL server for the persistence tests, Node.js for the browser
+# modules' unit tests) and a virtual environment in .venv with the project and its pinned dependencies.
+# Safe to run again; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei postgresql)
+# Node.js runs the browser modules' unit tests (tests/js/) with node:test, which came in Node 18. A node
+# already on PATH that is new enough, from wherever it came, is left alone; Debian's is installed only
+# when there is none or it is older.
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || true)
+if ! [[ "$node_major" =~ ^[0-9]+$ ]] || [ "$node_major" -lt 18 ]; then
+  SYSTEM_PACKAGES+=(nodejs)
+fi
 missing=()
 for pkg in "${SYSTEM_PACKAGES[@]}"; do
   # dpkg -s also succeeds for a removed package whose config files remain: ask for the real status

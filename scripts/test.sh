@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check: lint, types, the import contracts, and the whole test suite (on both cores).
+# Runs every check: lint, types, the import contracts, the browser modules' unit tests, and the whole test
+# suite (on both cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -7,6 +8,8 @@ bash scripts/setup.sh
 ruff check src tests
 mypy
 lint-imports  # the layer and no-cycle contracts of [tool.importlinter] in pyproject.toml
+# the browser modules' unit tests; files, not the folder: from Node 21 on `node --test DIR` fails
+node --test tests/js/*.test.mjs
 set +e
 python -m pytest -n 2 -q "$@"
 rc=$?
