@@ -26,6 +26,7 @@ from ..db import make_engine, upgrade_to_head
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
+from .lobby_list import open_rooms
 from .protocol import ProtocolError, error_frame, parse_message
 from .replays import import_record, replay_frames
 from .reviews import ReviewError, ReviewService
@@ -155,6 +156,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         service.check_join_rate(client(req))
         room, host_token = service.create_room(config, client(req))
         return {"code": room.code, "host_token": host_token, "link": f"/r/{room.code}", "room": room.summary()}
+
+    @app.get("/api/rooms/open")  # before /api/rooms/{code}: routes match in the order they are declared
+    async def rooms_open() -> dict[str, Any]:
+        """The lobbies with an open seat that their creators listed, newest first (server/lobby_list.py)."""
+        return {"rooms": open_rooms(service.rooms, service.clock())}
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str, token: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:

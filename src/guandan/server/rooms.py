@@ -51,6 +51,9 @@ class RoomConfig(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=2**53)  # practice rooms only: see seed_refusal()
     bot_delay_ms: int = Field(default=700, ge=0, le=10_000)
     name: str = Field(default="", max_length=40)
+    # shown in the start page's open-room list (server/lobby_list.py) while it is a lobby with an open seat;
+    # configs stored before this field existed load as listed
+    listed: bool = True
 
     @field_validator("preset")
     @classmethod

@@ -1,6 +1,8 @@
-// The start page: create a room (preset, timer, counter, a bot tier or an open seat per seat), join by code, replays.
+// The start page: the open rooms to join, create a room (preset, timer, counter, a bot tier or an open seat per
+// seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
-import { META, allTokens, api, el, errorText, init, saveHostToken, saveReplayToken, saveToken, t } from "./common.js";
+import { META, allTokens, api, el, errorText, hostTokenFor, init, saveHostToken, saveReplayToken, saveToken, t, tokenFor }
+  from "./common.js";
 
 await init();
 document.getElementById("seed-label").title = t("A seed is only accepted for a practice room: every seat but yours must be a bot");
@@ -26,7 +28,9 @@ document.getElementById("quick-play").addEventListener("click", async () => {
   localStorage.setItem("guandan:quick-tier", tier);
   localStorage.setItem("guandan:name", name);
   try {
-    const room = await api("/api/rooms", { bots: [null, tier, tier, tier], timer: Number(document.getElementById("timer").value || 0) });
+    // unlisted: for the moment between create and join its seat 1 is open, and it is nobody else's to take
+    const room = await api("/api/rooms", { bots: [null, tier, tier, tier], listed: false,
+      timer: Number(document.getElementById("timer").value || 0) });
     saveHostToken(room.code, room.host_token);
     const seat = await api(`/api/rooms/${room.code}/join`, { seat: 0, name });
     saveToken(room.code, seat.token);
@@ -43,6 +47,7 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
     preset: preset.value,
     timer: Number(document.getElementById("timer").value || 0),
     counter: document.getElementById("counter").checked,
+    listed: document.getElementById("listed").checked,
     max_deals: deals ? Number(deals) : null,
     seed: seed ? Number(seed) : null,
     bots: [0, 1, 2, 3].map((s) => document.getElementById(`bot-${s}`).value || null),
@@ -60,6 +65,51 @@ document.getElementById("join").addEventListener("submit", async (ev) => {
   try { await api(`/api/rooms/${code}`); location.href = `/r/${code}`; }
   catch (e) { document.getElementById("join-error").textContent = e.message; }
 });
+
+// Open rooms: the lobbies with an empty seat that their creators listed (GET /api/rooms/open), refreshed every
+// 5 s while this page is in view; a hidden tab asks nothing and catches up as soon as it is shown again.
+const openList = document.getElementById("open-rooms");
+const openError = document.getElementById("open-rooms-error");
+let openShown = null;  // what the list shows, ages left out: a refresh that changes nothing keeps the nodes under a finger
+let openLoading = false;
+const seatName = (s) => (s.kind === "bot" ? `${t("bot")}: ${t(s.tier)}` : s.name);  // a bot's name is the server's English
+
+function openRoomNode(r) {
+  const taken = r.seats.filter((s) => s.kind !== "empty");
+  const mine = tokenFor(r.code) || hostTokenFor(r.code);
+  return el("li", { class: "open-room", "data-testid": "open-room", "data-code": r.code },
+    el("div", { class: "open-room-head" },
+      el("span", { class: "open-room-name" }, r.name || `${t("Room")} ${r.code}`),
+      r.name ? el("span", { class: "open-room-code" }, r.code) : null,
+      el("span", { class: "tag" }, t(r.preset)),
+      el("span", { class: "tag" }, r.timer ? t("{n} s per turn").replace("{n}", r.timer) : t("No timer")),
+      mine ? el("span", { class: "tag" }, t("yours")) : null),
+    el("div", { class: "open-room-seats" },
+      el("strong", { class: "open-room-count", title: t("Seats taken") }, `${taken.length}/${r.seats.length}`),
+      taken.map((s) => el("span", { class: s.ready ? "open-room-who ready" : "open-room-who" }, seatName(s)))),
+    el("a", { class: "open-room-join", href: `/r/${r.code}`, "data-testid": "open-room-join" }, t("Join")));
+}
+
+async function refreshOpenRooms() {
+  if (openLoading) return;  // one request at a time: a slow answer is not overtaken by the next tick's
+  openLoading = true;
+  try {
+    const { rooms } = await api("/api/rooms/open");
+    openError.textContent = "";
+    const key = JSON.stringify(rooms.map(({ age_s: _age, ...rest }) => rest));
+    if (key === openShown) return;
+    openShown = key;
+    openList.replaceChildren(...(rooms.length ? rooms.map(openRoomNode)
+      : [el("li", { class: "muted open-rooms-none" }, t("No open rooms right now"))]));
+  } catch {
+    openError.textContent = t("Could not load the open rooms");  // the list stays as it last was
+  } finally {
+    openLoading = false;
+  }
+}
+refreshOpenRooms();
+setInterval(() => { if (document.visibilityState === "visible") refreshOpenRooms(); }, 5000);
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refreshOpenRooms(); });
 
 // Private by default: the matches this browser played (by the seat tokens it kept), and the public ones.
 const list = document.getElementById("replays");
