@@ -54,6 +54,9 @@ MESSAGES: tuple[str, ...] = (
     # the names of the bot tiers and rule presets as the pages show them (the msgid is the wire name)
     N_("random"), N_("greedy"), N_("heuristic"), N_("search"),
     N_("competition"), N_("huaian-traditional"), N_("huaian-2009"), N_("huopin"),
+    # the replay viewer: the match's result, the deal list with each deal's result, the deal-end panel
+    N_("Match result"), N_("Deals and results"), N_("To the end of the deal"), N_("End of deal {n}"), N_("Next deal"),
+    N_("Close"),
     # the open-room list of the start page (lobby.js) and the create form's choice to be in it
     N_("Open rooms"), N_("No open rooms right now"), N_("Could not load the open rooms"), N_("{n} s per turn"),
     N_("No timer"), N_("Seats taken"), N_("List this room in the lobby"),

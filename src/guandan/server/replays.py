@@ -6,20 +6,24 @@ observation, the one door hidden information leaves the engine by.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
 from ..core import record
 from ..core.deal import DealState
 from ..core.errors import RecordError
-from ..core.events import DealOver
+from ..core.events import DealOver, DealSettled, DealStart, MatchOver
 from ..core.fair import DealCheck, check_deals
-from ..core.vocab import RANKS
+from ..core.match import MatchState
+from ..core.vocab import RANKS, Scoring
+from ..i18n import LANGUAGES, translator
 from ..present import Presenter
 from ..present.fairness import checks_summary, deal_check_lines, seed_line
 from .store import Store, new_replay_id
-from .wire import action_json, cards_json, event_json, texts_for
+from .wire import Texts, action_json, cards_json, event_json, texts_for
 
 MAX_RECORD_BYTES = 5_000_000
 
@@ -32,20 +36,113 @@ def _check_lines(check: DealCheck, p: Presenter) -> list[str]:
     return deal_check_lines(p, check)
 
 
+def _seat_kinds(meta: Any) -> list[tuple[str | None, str | None]]:
+    """(kind, tier) of each seat where the record says it (``meta["seats"]`` of a web match), else (None, None)."""
+    seats = meta.get("seats") if isinstance(meta, dict) else None
+    out: list[tuple[str | None, str | None]] = []
+    for s in range(4):
+        entry = seats[s] if isinstance(seats, list) and s < len(seats) and isinstance(seats[s], dict) else {}
+        kind, tier = entry.get("kind"), entry.get("tier")
+        out.append((kind if kind in ("bot", "human") else None, tier if isinstance(tier, str) and tier else None))
+    return out
+
+
+def seat_names(players: Sequence[str], kinds: Sequence[tuple[str | None, str | None]]) -> Callable[[str], list[str]]:
+    """The seats' names in a language, told apart: a human by the name played under, a bot as "Bot 2 · Greedy"
+    (its tier by the name the lobby gives it); where the record does not say who was a bot, the recorded name.
+    Seats that would still share a name get their number ("Alice (2)"): three bots once all read "greedy bot"."""
+    def names(lang: str) -> list[str]:
+        web = translator("web", lang)
+        out: list[str] = []
+        for s in range(4):
+            kind, tier = kinds[s]
+            if kind == "bot":
+                n = s + 1
+                if tier is None:
+                    out.append(web.gettext("Bot {n}").format(n=n))
+                else:  # the tier by its name in the lobby; a plugin's tier has no entry and keeps its own
+                    out.append(web.gettext("Bot {n} · {tier}").format(n=n, tier=web.gettext(tier)))
+            else:
+                out.append(players[s] if s < len(players) else "")
+        seat = Presenter(lang).seat  # an unnamed seat is "Seat N", as the presenter would say it
+        out = [name or seat(s) for s, name in enumerate(out)]
+        twice = {name for name, k in Counter(out).items() if k > 1}
+        return [f"{name} ({s + 1})" if name in twice else name for s, name in enumerate(out)]
+
+    return names
+
+
+def _levels(levels: Iterable[int]) -> list[str]:
+    return [RANKS[x] for x in levels]
+
+
+def _deal_result(settled: DealSettled, texts: Texts) -> dict[str, Any]:
+    """What a deal came to: the order, the result, the levels after it, its 火拼 points, in words too."""
+    return {"finish": list(settled.finish), "partner_place": settled.partner_place, "winners": settled.winners,
+            "upgrade": settled.upgrade, "levels": _levels(settled.levels),
+            "points": list(settled.points) if settled.points is not None else None,
+            "text": texts(lambda p: p.settlement(settled))}
+
+
+def _deal_header(start: DealStart, settled: DealSettled | None, p: Presenter) -> list[str]:
+    """A deal as its entry in the deal list says it: the opening line (level, levels before, declarer), the
+    result with its notes and the levels after, and the 火拼 points in one line — the per-seat breakdown of
+    the settlement is for the deal-end panel."""
+    lines = p.event(start)
+    if settled is not None:
+        lines += p.settlement(dataclasses.replace(settled, points=None))
+        if settled.points is not None:
+            web = translator("web", p.lang)
+            lines.append(web.gettext("Points: {points}").format(points=p.points(settled.points)))
+    return lines
+
+
+def _match_summary(match: MatchState, over: MatchOver | None, texts: Texts) -> dict[str, Any]:
+    """The match at its end (or where the record stops): winner, final levels, deals, total 火拼 points."""
+    scored = match.rules.scoring == Scoring.HUOPIN_POINTS
+    deals = len(match.deals)
+
+    def lines(p: Presenter) -> list[str]:
+        web = translator("web", p.lang)
+        out = p.event(over) if over is not None else [web.gettext(
+            "The record stops before the match is over: {n} deals played · levels {levels}").format(
+                n=deals, levels=p.levels(match.levels))]
+        if scored:
+            out.append(web.gettext("Points in the match: {points}").format(points=p.points(match.points)))
+        return out
+
+    return {"ended": match.ended, "winner": match.winner, "levels": _levels(match.levels), "deals": deals,
+            "points": list(match.points) if scored else None, "text": texts(lines)}
+
+
 def replay_frames(text: str) -> dict[str, Any]:
-    """The record re-run step by step: per deal, its steps (action, events, the four hands after it)."""
+    """The record re-run step by step: per deal, its steps (action, events, the four hands after it), its
+    opening line and its result; the seats' names and teams; the match's summary. Every line people read is
+    rendered here in every language, with the seats named as on the page."""
     data = record.loads(text)
     players = data.get("players")
-    names = [p if isinstance(p, str) else "" for p in players] if isinstance(players, list) else []
-    texts = texts_for(names)
+    recorded = [p if isinstance(p, str) else "" for p in players] if isinstance(players, list) else []
+    kinds = _seat_kinds(data.get("meta"))
+    names = {lang: seat_names(recorded, kinds)(lang) for lang in LANGUAGES}
+    texts = texts_for(names.__getitem__)
     deals: list[dict[str, Any]] = []
+    match: MatchState | None = None
+    over: MatchOver | None = None
     for action, events, match in record.replay(data):
         finished = any(isinstance(e, DealOver) for e in events)
         state = match.deals[-1].state if finished else match.deal
         assert state is not None
         if action is None:
-            deals.append({"index": len(deals), "level": RANKS[state.level], "levels": [RANKS[x] for x in match.levels],
-                          "declarer": match.declarer, "steps": []})
+            start = next(e for e in events if isinstance(e, DealStart))  # every deal opens with one
+            deals.append({"index": len(deals), "level": RANKS[state.level], "levels": _levels(match.levels),
+                          "declarer": match.declarer, "steps": [], "result": None,
+                          "title": texts(partial(_opening, start)), "header": texts(partial(_deal_header, start, None))})
+        for e in events:
+            if isinstance(e, DealSettled):
+                deals[-1]["result"] = _deal_result(e, texts)
+                deals[-1]["header"] = texts(partial(_deal_header, start, e))
+            elif isinstance(e, MatchOver):
+                over = e
         deals[-1]["steps"].append({
             "action": action_json(action) if action is not None else None,
             "events": [event_json(e, texts) for e in events],
@@ -53,6 +150,7 @@ def replay_frames(text: str) -> dict[str, Any]:
             "to_move": state.to_move,
             "phase": state.phase,
         })
+    assert match is not None  # a record replays at least its first deal's opening
     # the match is over, so its seed is revealed: every deal is dealt again from it and checked against the
     # record's hands and the commitment shown at the table (guandan.core.fair; `guandan verify-deal` too)
     checks = check_deals(data)
@@ -62,8 +160,20 @@ def replay_frames(text: str) -> dict[str, Any]:
     seed = data["seed"]
     fair = {"verified": all(c.verified for c in checks), "seed": seed,
             "text": texts(lambda p: [checks_summary(p, checks), seed_line(p, seed, len(checks))])}
+    seats = [{"name": {lang: names[lang][s] for lang in LANGUAGES}, "team": s % 2, "kind": kinds[s][0],
+              "tier": kinds[s][1]} for s in range(4)]
+    teams = [texts(partial(_team, t)) for t in (0, 1)]
     return {"players": data.get("players", []), "meta": data.get("meta", {}), "result": data.get("result"),
-            "rules": data.get("rules", {}).get("name"), "deals": deals, "fair": fair}
+            "rules": data.get("rules", {}).get("name"), "seats": seats, "teams": teams,
+            "summary": _match_summary(match, over, texts), "deals": deals, "fair": fair}
+
+
+def _opening(start: DealStart, p: Presenter) -> list[str]:
+    return p.event(start)
+
+
+def _team(team: int, p: Presenter) -> list[str]:
+    return [p.team(team)]
 
 
 def import_record(store: Store, text: str, owners: Iterable[str] = ()) -> str:

@@ -1,20 +1,41 @@
 // Step through a finished match with every hand shown (the match is over: nothing is secret any more).
-// The server has dealt every deal again from the revealed seed: its verdicts are shown above the table.
+// The server has dealt every deal again from the revealed seed: its verdicts are shown below the table.
 import {
-  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, init, lang, replayTokenFor, t, tokenFor,
+  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, init, lang, placeName, replayTokenFor, t,
+  tokenFor,
 } from "./common.js";
 
 const id = location.pathname.split("/").pop();
 await init();
 const data = await api(`/api/replays/${id}`);
 const $ = (x) => document.getElementById(x);
+document.title = `${t("Replay")} · ${t("Guandan")}`;
 $("replay-id").textContent = id;
 $("export").href = `/api/replays/${id}/record`;
-const dealSel = $("deal");
-data.deals.forEach((d, i) => dealSel.append(el("option", { value: i }, `${t("Deal")} ${i + 1} (${t("Level")} ${d.level})`)));
 let deal = 0, step = 0;
+let endClosed = null;  // the deal whose deal-end panel was closed: it stays closed until the step changes
 
-function name(s) { return data.players[s] || `${t("Seat")} ${s + 1}`; }
+// Every line people read comes from the server in both languages (server/replays.py): seat names told apart
+// (a bot is "Bot 2 · Greedy"), the teams, each deal's opening and result, the match's end.
+const said = (texts) => (texts && (texts[lang()] || texts.en)) || [];
+function name(s) { return (data.seats[s] && said(data.seats[s].name)) || `${t("Seat")} ${s + 1}`; }
+const team = (s) => s % 2;
+const teamName = (k) => said(data.teams[k])[0];
+const rk = (r) => (r === "T" ? "10" : r);  // 10 is written "10", never the record's T
+function fmt(msgid, vars) { return t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(vars[k])); }
+const seatName = (s, extra = {}) => el("span", { ...extra, class: `seat-name team-${team(s)} ${extra.class || ""}` }, name(s));
+
+// the match at the top: how it ended, and who sat where in which team (the table's team colours)
+$("match-summary").replaceChildren(...said(data.summary.text).map((line) => el("div", {}, line)));
+$("teams").replaceChildren(...[0, 1].map((k) => el("div", { class: `team-line team-${k}`, "data-team": k },
+  el("span", { class: "team-label" }, teamName(k)), ...[k, k + 2].map((s) => seatName(s, { "data-seat": s })))));
+
+// the deal list is the deal selector: each deal's opening (level, levels before) and result (levels after, points)
+$("deals").replaceChildren(...data.deals.map((d, i) => el("li", {}, el("button", {
+  class: `deal-head${d.result ? ` won-${d.result.winners}` : ""}`, "data-deal": i, onclick: () => goDeal(i) },
+  ...said(d.header).map((line, j) => el("div", { class: j ? "deal-result" : "deal-title" }, line))))));
+
+function goDeal(i) { deal = i; step = 0; endClosed = null; showReview(); show(); }
 
 // Who sees it: private (listed to its players; the link opens it for anyone who has it) until one of its
 // players — this browser holds the seat token it played with, or the token its import was answered with —
@@ -52,24 +73,84 @@ function showFair(d) {
 function show() {
   const d = data.deals[deal];
   const st = d.steps[step];
+  const last = d.steps.length - 1;
   showFair(d);
-  $("step").max = d.steps.length - 1;
+  $("step").max = last;
   $("step").value = step;
-  $("step-label").textContent = `${t("Step")} ${step} / ${d.steps.length - 1}`;
+  $("step-label").textContent = `${t("Step")} ${step} / ${last}`;
   document.body.dataset.step = step;
+  document.body.dataset.deal = deal;
+  showDealList();
   for (let s = 0; s < 4; s++) {
-    const hand = [...st.hands[s]].sort((a, b) => cardValue(a, d.level) - cardValue(b, d.level));
-    $(`r${s}`).replaceChildren(el("div", { class: "name" }, `${name(s)} (${hand.length})`, st.to_move === s ? " ◀" : ""),
+    const hand = sorted(st.hands[s], d.level);
+    const box = $(`r${s}`);
+    box.classList.remove("team-0", "team-1");
+    box.classList.add(`team-${team(s)}`);
+    box.classList.toggle("to-move", st.to_move === s);
+    box.replaceChildren(el("div", { class: "name" }, seatName(s), ` (${hand.length})`, st.to_move === s ? " ◀" : ""),
       el("div", { class: "cards", "data-hand": s }, hand.map((c) => cardNode(c, d.level, { small: true }))));
   }
   const a = st.action;
   const what = { [K.PLAY]: () => comboName(a.combo), [K.PASS]: () => t("Pass"), [K.TRIBUTE]: () => t("Tribute"),
     [K.RETURN]: () => t("Return a card"), [K.CHOOSE]: () => t("Choose a tribute card") };
-  $("raction").replaceChildren(a ? el("div", {}, `${name(a.seat)}: ${what[a.kind]()}`,
-    el("div", { class: "cards" }, (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, `${t("Deal")} ${deal + 1}`));
-  $("rinfo").replaceChildren(el("div", {}, `${t("Levels")}: ${d.levels.join(" : ")}`), el("div", {}, `${t("Level")}: ${d.level}`));
-  $("rlog").replaceChildren(...st.events.flatMap((e) => eventLines(e).map((line) => el("li", { "data-type": e.type }, line))));
+  $("raction").replaceChildren(a ? el("div", {}, seatName(a.seat), ` ${what[a.kind]()}`,
+    el("div", { class: "cards" }, (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, said(d.title)[0]));
+  $("rinfo").replaceChildren(el("div", {}, `${t("Levels")} ${d.levels.map(rk).join(" : ")}`),
+    el("div", {}, `${t("Level")} ${rk(d.level)}`));
+  // the presenter's lines of this step's events; an event with nothing to say is not listed
+  $("rlog").replaceChildren(...st.events.flatMap((e) => eventLines(e).map((line) => el("li", {}, line))));
+  $("prev").disabled = step === 0;
+  $("next").disabled = step === last;
+  $("to-end").disabled = step === last;
+  showDealEnd(d, st, step === last && d.result && endClosed !== deal);
   showVerdict();
+}
+
+// the current deal marked in the list, scrolled into the list's view when it changes (the list only: the
+// page stays where the reader has it)
+let listed = null;
+function showDealList() {
+  const list = $("deals");
+  for (const b of list.querySelectorAll(".deal-head")) {
+    const on = Number(b.dataset.deal) === deal;
+    b.setAttribute("aria-current", on ? "true" : "false");
+    if (on && listed !== deal) {
+      const at = b.getBoundingClientRect().top - list.getBoundingClientRect().top;
+      if (at < 0 || at + b.offsetHeight > list.clientHeight) list.scrollTop += at;
+    }
+  }
+  listed = deal;
+}
+
+function sorted(cards, level) { return [...cards].sort((x, y) => cardValue(x, level) - cardValue(y, level)); }
+
+// The end of a deal, as the table shows it: every hand as it remained (摊牌), the finishing order with the
+// places, the settlement in words and both teams' new levels; at the last deal, how the match ended.
+function showDealEnd(d, st, open) {
+  const box = $("deal-end");
+  document.body.dataset.dealEnd = open ? "open" : "";
+  $("rtable").classList.toggle("ended", Boolean(open));
+  box.classList.toggle("hidden", !open);
+  if (!open) { box.replaceChildren(); return; }
+  const r = d.result;
+  const rows = r.finish.map((s, i) => el("li", { class: `end-hand team-${team(s)}`, "data-end-hand": s },
+    el("span", { class: "place" }, placeName(i + 1)), seatName(s), el("span", { class: "count" }, `(${st.hands[s].length})`),
+    el("span", { class: "cards" }, sorted(st.hands[s], d.level).map((c) => cardNode(c, d.level, { small: true })))));
+  const levels = el("div", { class: "end-levels" }, el("span", {}, t("Levels")),
+    ...[0, 1].map((k) => el("span", { class: `team-level team-${k}`, "data-team": k }, `${teamName(k)} `,
+      el("strong", {}, rk(r.levels[k])))));
+  const lastDeal = deal === data.deals.length - 1;
+  box.replaceChildren(...[
+    el("div", { class: "end-title", id: "deal-end-title" }, fmt("End of deal {n}", { n: deal + 1 })),
+    el("div", { class: "end-order-title" }, t("Finishing order")),
+    el("ol", { class: "end-hands" }, rows),
+    el("div", { class: "end-settlement" }, said(r.text).map((line) => el("div", { class: "settlement" }, line))),
+    levels,
+    lastDeal ? el("div", { class: "end-match" }, said(data.summary.text).map((line) => el("div", {}, line))) : null,
+    el("div", { class: "end-buttons" },
+      lastDeal ? null : el("button", { id: "next-deal", class: "primary", onclick: () => goDeal(deal + 1) }, t("Next deal")),
+      el("button", { id: "deal-end-close", onclick: () => { endClosed = deal; show(); } }, t("Close"))),
+  ].filter(Boolean));
 }
 
 // --- the engine's review (复盘) of one seat: asked for here, worked out by the server in the background,
@@ -94,7 +175,6 @@ function reviewError(e) {
   return errorText(e);
 }
 
-function fmt(msgid, vars) { return t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(vars[k])); }
 const points = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(2);
 const percent = (x) => (x === null || x === undefined ? "–" : `${Math.round(x)}%`);
 
@@ -158,7 +238,7 @@ function showReview() {
 const LABEL_WORDS = { good: "Good", inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
 
 function jump(toDeal, toStep) {
-  deal = toDeal; step = toStep; dealSel.value = String(deal);
+  deal = toDeal; step = toStep; endClosed = null;
   showReview(); show();
 }
 
@@ -233,10 +313,11 @@ function showVerdict() {
   if (better) { mark(d.best.action.cards, "better"); mark(d.played.cards, "played"); }
 }
 
-dealSel.onchange = () => { deal = Number(dealSel.value); step = 0; showReview(); show(); };
-$("prev").onclick = () => { if (step > 0) step -= 1; show(); };
-$("next").onclick = () => { if (step < data.deals[deal].steps.length - 1) step += 1; show(); };
-$("step").oninput = () => { step = Number($("step").value); show(); };
+const goStep = (to) => { step = Math.max(0, Math.min(to, data.deals[deal].steps.length - 1)); endClosed = null; show(); };
+$("prev").onclick = () => goStep(step - 1);
+$("next").onclick = () => goStep(step + 1);
+$("to-end").onclick = () => goStep(data.deals[deal].steps.length - 1);
+$("step").oninput = () => goStep(Number($("step").value));
 show();
 pollReviews(true);
 window.addEventListener("resize", () => { if (reviewed()) showReview(); });

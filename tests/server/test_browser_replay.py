@@ -1,0 +1,157 @@
+"""The replay viewer in Debian's chromium, in Chinese on a phone held sideways and in English on a laptop: the
+match's result and each deal's result at the top, the seats told apart (three bots of one tier) in team
+colours, and at the last step of a deal the deal-end panel — every hand as it remained, the finishing order
+with its places, the settlement, both teams' new levels. Only the page's language is on the page (bar the
+player's own name), and nothing of the wire: no event type names, no Python or JavaScript values."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from guandan.agents import make_agent
+from guandan.agents.runner import run_match
+from guandan.core import record
+from guandan.core.match import MatchConfig, new_match
+from guandan.core.rules import preset
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.timeout(240)
+
+HUMAN = "Alice"  # the one name on the page that is not in the page's language
+SEATS = [{"kind": "human", "tier": None}] + [{"kind": "bot", "tier": "greedy"}] * 3
+BOTS = {"zh": ["机器人2·贪心", "机器人3·贪心", "机器人4·贪心"], "en": ["Bot 2 · Greedy", "Bot 3 · Greedy", "Bot 4 · Greedy"]}
+PLACES = {"zh": ["头游", "二游", "三游", "末游"], "en": ["1st", "2nd", "3rd", "last"]}
+SIZES = {"zh": (844, 390), "en": (1280, 800)}
+CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+REPRS = re.compile(r"deal_start|deal_settled|deal_over|match_over|first_lead|\bNone\b|\bnull\b|\bundefined\b|NaN|"
+                   r"\[|\]|\{|\}|\bTrue\b|\bFalse\b|object Object")
+
+# the text a person sees, but what is the same in every language: the replay id, the language toggle (it names
+# the other language in that language), the fair-deal commitments (hex digests and the seed's formula)
+VISIBLE_TEXT = """() => {
+  const skip = "#replay-id, #lang, .commitment, script, style";
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const p = walk.currentNode.parentElement;
+    if (!p || p.closest(skip) || !p.checkVisibility()) continue;
+    out.push(walk.currentNode.textContent);
+  }
+  return out.join("\\n");
+}"""
+
+
+@pytest.fixture(scope="module")
+def replay(live_server: LiveServer) -> tuple[str, dict[str, Any]]:
+    """A finished 2-deal web match of one person and three greedy bots, as table.py saves it (the bots'
+    seat names all alike, the seats' kinds and tiers in meta), and the viewer's data for it."""
+    match = new_match(preset("competition"), 11, MatchConfig(max_deals=2))
+    run_match(match, [make_agent("greedy", seed=s) for s in range(4)])
+    text = record.dumps(match, players=[HUMAN, "greedy bot", "greedy bot", "greedy bot"],
+                        meta={"room": "ABCDEF", "source": "web", "seats": SEATS})
+    r = httpx.post(f"{live_server.url}/api/replays", content=text, headers={"Content-Type": "application/json"}, timeout=30)
+    assert r.status_code == 201, r.text
+    rid = str(r.json()["id"])
+    return rid, httpx.get(f"{live_server.url}/api/replays/{rid}", timeout=30).json()
+
+
+def _visible(page: Page) -> str:
+    return str(page.evaluate(VISIBLE_TEXT))
+
+
+def _check_language(page: Page, lang: str) -> None:
+    text = _visible(page)
+    assert not REPRS.search(text), REPRS.findall(text)
+    rest = re.sub(r"\b[0-9a-f]{12}…", "", text.replace(HUMAN, ""))  # a commitment's prefix in the check's line
+    if lang == "en":
+        assert not CJK.search(rest), CJK.findall(rest)
+    else:  # card ranks are single letters (J Q K A); any word of two letters or more is English left over
+        assert not re.search(r"[A-Za-z]{2,}", rest), re.findall(r"[A-Za-z]{2,}", rest)
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], width  # nothing runs off the side
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_results_names_and_the_deal_end_panel(page: Page, live_server: LiveServer, replay: tuple[str, dict[str, Any]],
+                                             lang: str) -> None:
+    rid, data = replay
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[lang], strict=True)))
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page.goto(f"{live_server.url}/replay/{rid}")
+    expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+
+    # the seats: the person by name, the three bots apart, each in its team's colour
+    names = page.locator("#teams .seat-name")
+    expect(names).to_have_count(4)
+    by_seat = {int(names.nth(i).get_attribute("data-seat") or -1): names.nth(i) for i in range(4)}
+    assert [by_seat[s].inner_text() for s in range(4)] == [HUMAN, *BOTS[lang]]
+    assert all(f"team-{s % 2}" in (by_seat[s].get_attribute("class") or "") for s in range(4))
+    assert page.locator("#r1 .name").inner_text().startswith(BOTS[lang][0])
+
+    # the match's end and every deal's result at the top, as the server words them
+    summary = page.locator("#match-summary").inner_text()
+    assert all(line in summary for line in data["summary"]["text"][lang])
+    heads = page.locator("#deals .deal-head")
+    expect(heads).to_have_count(len(data["deals"]))
+    for i, deal in enumerate(data["deals"]):
+        head = heads.nth(i).inner_text()
+        assert all(line in head for line in deal["header"][lang]), head
+        assert ("结果 1-" if lang == "zh" else "Result 1-") in head
+    _check_language(page, lang)
+
+    # the last step of the first deal opens the deal-end panel
+    expect(page.locator("#deal-end")).to_be_hidden()
+    page.click("#to-end")
+    panel = page.locator("#deal-end")
+    expect(panel).to_be_visible()
+    deal = data["deals"][0]
+    last = deal["steps"][-1]
+    assert page.evaluate("document.body.dataset.step") == str(len(deal["steps"]) - 1)
+    rows = panel.locator("[data-end-hand]")
+    expect(rows).to_have_count(4)
+    finish = deal["result"]["finish"]
+    for place, seat in enumerate(finish):
+        row = rows.nth(place)
+        assert row.get_attribute("data-end-hand") == str(seat)
+        assert row.locator(".place").inner_text() == PLACES[lang][place]
+        assert row.locator(".seat-name").inner_text() == ([HUMAN, *BOTS[lang]])[seat]
+        assert sorted(c.get_attribute("data-card") or "" for c in row.locator(".card").all()) == sorted(last["hands"][seat])
+    assert sum(len(h) for h in last["hands"]) > 0  # the losers' cards are shown, not only counted
+    text = panel.inner_text()
+    assert all(line in text for line in deal["result"]["text"][lang])
+    levels = panel.locator(".team-level")
+    expect(levels).to_have_count(2)
+    for k in (0, 1):
+        assert levels.nth(k).inner_text().endswith(deal["result"]["levels"][k].replace("T", "10"))
+        assert data["teams"][k][lang][0] in levels.nth(k).inner_text()
+    box, table = panel.bounding_box(), page.locator("#rtable").bounding_box()
+    assert box and table and table["x"] <= box["x"] and box["x"] + box["width"] <= table["x"] + table["width"] + 1
+    _check_language(page, lang)
+
+    # closed, it stays closed at that step; the next deal starts from its first step without it
+    page.click("#deal-end-close")
+    expect(panel).to_be_hidden()
+    page.click("#prev")
+    page.click("#next")
+    expect(panel).to_be_visible()
+    page.click("#next-deal")
+    expect(panel).to_be_hidden()
+    assert page.evaluate("[document.body.dataset.deal, document.body.dataset.step]") == ["1", "0"]
+    assert page.locator("#deals .deal-head[aria-current='true']").get_attribute("data-deal") == "1"
+
+    # the last deal's panel also says how the match ended
+    page.click("#to-end")
+    expect(panel).to_be_visible()
+    assert all(line in panel.inner_text() for line in data["summary"]["text"][lang])
+    expect(panel.locator("#next-deal")).to_have_count(0)
+    _check_language(page, lang)
+    assert not problems, problems

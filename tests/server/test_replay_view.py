@@ -1,0 +1,169 @@
+"""The replay viewer's data (server/replays.py, GET /api/replays/{id}): seats told apart in every text,
+each deal's result and levels, the match's summary, and only the presenter's words — never an event's
+type name or a Python value — in zh and en."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from guandan.agents import make_agent
+from guandan.agents.runner import run_match
+from guandan.core import record
+from guandan.core.match import MatchConfig, new_match
+from guandan.core.rules import preset
+from guandan.core.vocab import RANKS, EventType
+from guandan.present import Presenter, level_text
+from guandan.server.replays import seat_names
+
+from .conftest import join, new_room
+from .test_lifecycle import play_out
+
+pytestmark = pytest.mark.timeout(60)
+
+BOT_SEATS = [{"kind": "human", "tier": None}, {"kind": "bot", "tier": "greedy"}, {"kind": "bot", "tier": "greedy"},
+             {"kind": "bot", "tier": "heuristic"}]
+CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+def _record(rules: str = "competition", seed: int = 11, deals: int = 2, players: list[str] | None = None,
+            meta: dict[str, Any] | None = None) -> str:
+    match = new_match(preset(rules), seed, MatchConfig(max_deals=deals))
+    run_match(match, [make_agent("greedy", seed=s) for s in range(4)])
+    return record.dumps(match, players=players or ["Alice", "greedy bot", "greedy bot", "greedy bot"], meta=meta)
+
+
+def _frames(client: TestClient, text: str) -> dict[str, Any]:
+    r = client.post("/api/replays", content=text, headers={"Content-Type": "application/json"})
+    assert r.status_code == 201, r.text
+    got = client.get(f"/api/replays/{r.json()['id']}")
+    assert got.status_code == 200, got.text
+    return dict(got.json())
+
+
+def _texts(frames: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(language, line) for every line the page shows from the server, but the fair-deal check's."""
+    def of(texts: dict[str, list[str]]) -> Iterator[tuple[str, str]]:
+        assert set(texts) == {"zh", "en"}
+        for lang, lines in texts.items():
+            assert isinstance(lines, list) and all(isinstance(x, str) and x for x in lines), lines
+            yield from ((lang, line) for line in lines)
+
+    for seat in frames["seats"]:
+        yield from ((lang, name) for lang, name in seat["name"].items())
+    for team in frames["teams"]:
+        yield from of(team)
+    yield from of(frames["summary"]["text"])
+    for deal in frames["deals"]:
+        yield from of(deal["title"])
+        yield from of(deal["header"])
+        yield from of(deal["result"]["text"])
+        for step in deal["steps"]:
+            for e in step["events"]:
+                yield from of(e["text"])
+
+
+def test_each_deal_says_its_result_and_levels_and_the_match_its_end(client: TestClient) -> None:
+    frames = _frames(client, _record(deals=3))
+    deals = frames["deals"]
+    assert len(deals) == 3 and frames["summary"]["deals"] == 3
+    for i, deal in enumerate(deals):
+        result = deal["result"]
+        assert sorted(result["finish"]) == [0, 1, 2, 3] and result["partner_place"] in (2, 3, 4)
+        assert result["winners"] == result["finish"][0] % 2 and result["points"] is None  # levels, not 火拼 points
+        settled = next(e for e in deal["steps"][-1]["events"] if e["type"] == EventType.DEAL_SETTLED)
+        assert result["levels"] == settled["levels"] and result["text"] == settled["text"]
+        # the header: the deal's opening (the levels before it), then its result (the levels after)
+        before, after = (" : ".join(level_text(RANKS.index(x)) for x in lv) for lv in (deal["levels"], result["levels"]))
+        assert deal["header"]["en"][0] == deal["title"]["en"][0]
+        assert deal["title"]["en"][0].startswith(
+            f"Deal {i + 1} · playing level {level_text(RANKS.index(deal['level']))} · levels {before} · ")
+        assert deal["header"]["en"][1].startswith("Result 1-") and deal["header"]["zh"][1].startswith("结果 1-")
+        assert deal["header"]["en"][1].endswith(f"levels now {after}")
+        if i + 1 < len(deals):
+            assert deals[i + 1]["levels"] == result["levels"]  # after one deal, before the next
+    summary = frames["summary"]
+    assert summary["ended"] and summary["levels"] == deals[-1]["result"]["levels"] and summary["points"] is None
+    over = next(e for e in deals[-1]["steps"][-1]["events"] if e["type"] == EventType.MATCH_OVER)
+    assert summary["text"] == over["text"]
+    assert summary["text"]["en"][0].startswith("Match over after 3 deals")
+
+
+def test_huopin_points_per_deal_and_in_all(client: TestClient) -> None:
+    frames = _frames(client, _record("huopin", seed=3, deals=2))
+    totals = [0, 0, 0, 0]
+    for deal in frames["deals"]:
+        points = deal["result"]["points"]
+        assert len(points) == 4 and sum(points) == 0
+        totals = [a + b for a, b in zip(totals, points, strict=True)]
+        names = [s["name"]["en"] for s in frames["seats"]]
+        line = "Points: " + ", ".join(f"{n} {p:+d}" for n, p in zip(names, points, strict=True))
+        assert deal["header"]["en"][-1] == line and deal["header"]["zh"][-1].startswith("得分：")
+    assert frames["summary"]["points"] == totals
+    assert frames["summary"]["text"]["en"][-1].startswith("Points in the match: Alice ")
+    assert frames["summary"]["text"]["zh"][-1].startswith("全场得分：Alice ")
+
+
+def test_three_bots_are_told_apart_by_seat_and_tier(client: TestClient) -> None:
+    frames = _frames(client, _record(meta={"source": "web", "room": "ABCDEF", "seats": BOT_SEATS}))
+    assert [s["name"]["en"] for s in frames["seats"]] == ["Alice", "Bot 2 · Greedy", "Bot 3 · Greedy", "Bot 4 · Heuristic"]
+    assert [s["name"]["zh"] for s in frames["seats"]] == ["Alice", "机器人2·贪心", "机器人3·贪心", "机器人4·启发式"]
+    assert [s["team"] for s in frames["seats"]] == [0, 1, 0, 1]
+    assert [s["kind"] for s in frames["seats"]] == ["human", "bot", "bot", "bot"]
+    assert frames["teams"][0] == {"zh": ["第 1 队（1、3 号位）"], "en": ["Team 1 (seats 1 and 3)"]}
+    # every text names the seats so: a play of seat 2 (index 1) is told by "Bot 2 · Greedy"
+    plays = [e for d in frames["deals"] for st in d["steps"] for e in st["events"] if e["type"] == EventType.PLAY]
+    by_bot = next(e for e in plays if e["seat"] == 1)
+    assert by_bot["text"]["en"][0].startswith("Bot 2 · Greedy: ") and by_bot["text"]["zh"][0].startswith("机器人2·贪心：")
+    assert not any("greedy bot" in line for _, line in _texts(frames))
+
+
+def test_a_bot_of_no_known_tier_is_named_by_its_seat() -> None:
+    names = seat_names(["x", "y", "y", ""], [("human", None), ("bot", None), ("bot", "my-plugin"), (None, None)])
+    assert names("en") == ["x", "Bot 2", "Bot 3 · my-plugin", "Seat 4"]
+    assert names("zh") == ["x", "机器人2", "机器人3·my-plugin", "4 号位"]
+
+
+def test_a_record_that_does_not_say_who_was_a_bot_numbers_the_seats_that_share_a_name(client: TestClient) -> None:
+    frames = _frames(client, _record(players=["Alice", "greedy bot", "greedy bot", ""]))
+    assert [s["name"]["en"] for s in frames["seats"]] == ["Alice", "greedy bot (2)", "greedy bot (3)", "Seat 4"]
+    assert [s["name"]["zh"] for s in frames["seats"]] == ["Alice", "greedy bot (2)", "greedy bot (3)", "4 号位"]
+    assert [s["kind"] for s in frames["seats"]] == [None, None, None, None]
+    over = next(e for e in frames["deals"][0]["steps"][-1]["events"] if e["type"] == EventType.DEAL_OVER)
+    order = Presenter("en", names=[s["name"]["en"] for s in frames["seats"]]).order(over["finish"])
+    assert over["text"]["en"] == [f"Finishing order: {order}"]
+
+
+def test_no_type_name_or_python_value_in_any_text(client: TestClient) -> None:
+    frames = _frames(client, _record("huopin", seed=5, deals=2, players=["Alice", "Bob", "Carol", "Dan"]))
+    type_names = {t.value for t in EventType}
+    lines = list(_texts(frames))
+    assert len(lines) > 100
+    for lang, line in lines:
+        assert not any(name in line for name in type_names if "_" in name), line
+        assert line not in type_names, line
+        assert not re.search(r"\bNone\b|\bTrue\b|\bFalse\b|\[|\]|\{|\}|'|\bT\b", line), line
+        if lang == "en":
+            assert not CJK.search(line), line
+        else:  # Chinese but the players' names and the cards' letters (J Q K A)
+            rest = re.sub(r"Alice|Bob|Carol|Dan", "", line)
+            assert not re.search(r"[A-Za-z]{2,}", rest), line
+    # an event is listed by its lines: every event has them in both languages, and most say something
+    events = [e for d in frames["deals"] for st in d["steps"] for e in st["events"]]
+    assert all(set(e["text"]) == {"zh", "en"} for e in events)
+
+
+def test_a_web_match_with_three_bots_names_them_apart(client: TestClient) -> None:
+    code = new_room(client)  # seat 0 for a person, three greedy bots
+    tok = join(client, code, 0, "me")
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        rid = play_out(ws, client, code, tok)["room"]["replay_id"]
+    frames = client.get(f"/api/replays/{rid}").json()
+    for lang in ("zh", "en"):
+        names = [s["name"][lang] for s in frames["seats"]]
+        assert names[0] == "me" and len(set(names)) == 4, names
+    assert frames["deals"][0]["result"] is not None and frames["summary"]["ended"]
