@@ -37,7 +37,8 @@ def counting_seeds(prefix: str = "test") -> Callable[[], str]:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", Settings(bot_delay_ms=0, seed_source=counting_seeds()))
+    settings = Settings(bot_delay_ms=0, next_deal_s=0, seed_source=counting_seeds())  # deals follow each other at once
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", settings)
     with TestClient(app) as c:
         yield c
 
@@ -65,7 +66,7 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # reviews at the fewest worlds per decision: a browser test waits seconds for one, not minutes
-        self.app = create_app(db_url, Settings(bot_delay_ms=0, join_rate_per_min=1e6, join_burst=1e6,
+        self.app = create_app(db_url, Settings(bot_delay_ms=0, next_deal_s=0, join_rate_per_min=1e6, join_burst=1e6,
                                                seed_source=counting_seeds("live"), review_budget=0.02))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -36,7 +36,7 @@ class Server:
     def __init__(self, db_url: str, port: int, **settings: Any) -> None:
         import uvicorn
 
-        app = create_app(db_url, Settings(seed_source=counting_seeds("reconnect"), **settings))
+        app = create_app(db_url, Settings(next_deal_s=0, seed_source=counting_seeds("reconnect"), **settings))
         config = uvicorn_config(app, "127.0.0.1", port)
         config.timeout_graceful_shutdown = 1
         self.server = uvicorn.Server(config)

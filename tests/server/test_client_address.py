@@ -31,7 +31,7 @@ def make_app(tmp_path: Path, **kw: Any) -> Any:
     # room caps out of the way (this is about the rate limit's notion of an address) and the clock stopped,
     # so that no bucket refills while the requests go out
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}",
-                     Settings(bot_delay_ms=0, max_rooms=10_000, max_rooms_per_address=10_000, **kw))
+                     Settings(bot_delay_ms=0, next_deal_s=0, max_rooms=10_000, max_rooms_per_address=10_000, **kw))
     app.state.service.clock = lambda: 1000.0
     return app
 

@@ -37,7 +37,7 @@ def commitment(seed: str | int, index: int) -> str:
 @pytest.fixture
 def secret_client(tmp_path: Path) -> Iterator[TestClient]:
     application = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}",
-                             Settings(bot_delay_ms=0, seed_source=lambda: SECRET))
+                             Settings(bot_delay_ms=0, next_deal_s=0, seed_source=lambda: SECRET))
     with TestClient(application) as c:
         yield c
 
@@ -189,7 +189,7 @@ def test_a_secret_seed_survives_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     seen: list[str] = []
     for boot in range(2):
-        with TestClient(create_app(url, Settings(bot_delay_ms=0, seed_source=lambda: SECRET))) as c:
+        with TestClient(create_app(url, Settings(bot_delay_ms=0, next_deal_s=0, seed_source=lambda: SECRET))) as c:
             if boot == 0:
                 code = new_room(c, bots=[None, None, "greedy", "greedy"], timer=0)
                 a, b = join(c, code, 0), join(c, code, 1)

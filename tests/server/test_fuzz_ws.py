@@ -67,7 +67,7 @@ def _settings() -> Settings:
     """No rate limit or work budget for the fuzz, heavy work on one thread, a person's turn never times
     out, and the match seed fixed (each only where this server has the setting)."""
     wanted: dict[str, Any] = {
-        "bot_delay_ms": 0, "disconnect_grace_s": 3600.0, "msg_rate": 1e9, "msg_burst": 1e9,
+        "bot_delay_ms": 0, "next_deal_s": 0, "disconnect_grace_s": 3600.0, "msg_rate": 1e9, "msg_burst": 1e9,
         "work_rate": 1e9, "work_burst": 1e9, "address_work_rate": 1e9, "address_work_burst": 1e9, "workers": 0,
         "seed_source": lambda: f"fuzz-{MATCH_SEED}"}  # a room with two people plays the server's seed
     return Settings(**{k: v for k, v in wanted.items() if k in _SETTINGS})

@@ -23,7 +23,7 @@ OTHER = ["/api/meta", "/static/table.js", "/static/style.css", "/api/rooms/NOPE"
 
 @pytest.fixture
 def dev_client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'dev.sqlite3'}", Settings(bot_delay_ms=0), dev=True)) as c:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'dev.sqlite3'}", Settings(bot_delay_ms=0, next_deal_s=0), dev=True)) as c:
         yield c
 
 

@@ -34,7 +34,7 @@ HINTS_PER_BURST = 6
 def _app(tmp_path: Path, **settings: Any) -> TestClient:
     settings = {"work_burst": BURST, **settings}
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}",
-                     Settings(bot_delay_ms=0, seed_source=counting_seeds(), **settings))
+                     Settings(bot_delay_ms=0, next_deal_s=0, seed_source=counting_seeds(), **settings))
     service: TableService = app.state.service
     service.clock = lambda: 1000.0  # budgets never refill: what they allow is exact
     return TestClient(app)

@@ -54,7 +54,7 @@ class App:
 
 
 def open_app(db_url: str, **kw: Any) -> Iterator[App]:
-    settings = Settings(bot_delay_ms=0, seed_source=counting_seeds(), sweep_interval_s=10_000, **kw)
+    settings = Settings(bot_delay_ms=0, next_deal_s=0, seed_source=counting_seeds(), sweep_interval_s=10_000, **kw)
     app = create_app(db_url, settings)
     clock = Clock()
     service: TableService = app.state.service

@@ -161,7 +161,7 @@ def db_url(tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_room_stored_before_listed_existed_loads_as_listed(db_url: str) -> None:
-    settings = Settings(bot_delay_ms=0, seed_source=counting_seeds())
+    settings = Settings(bot_delay_ms=0, next_deal_s=0, seed_source=counting_seeds())
     with TestClient(create_app(db_url, settings)) as c:
         code = new_room(c, bots=[None, None, "greedy", "greedy"])
     engine = make_engine(db_url)

@@ -51,7 +51,7 @@ def play_until(ws: Any, target_seq: int) -> dict[str, Any]:
 
 
 def test_a_table_resumes_exactly_after_a_restart(db_url: str) -> None:
-    settings = Settings(bot_delay_ms=0)
+    settings = Settings(bot_delay_ms=0, next_deal_s=0)
     with TestClient(create_app(db_url, settings)) as c:
         code = new_room(c, bots=[None, "greedy", "greedy", "greedy"], seed=21)
         tok = join(c, code, 0)
@@ -83,7 +83,7 @@ def test_a_table_resumes_exactly_after_a_restart(db_url: str) -> None:
 
 
 def test_the_action_log_is_append_only(db_url: str) -> None:
-    with TestClient(create_app(db_url, Settings(bot_delay_ms=0))) as c:
+    with TestClient(create_app(db_url, Settings(bot_delay_ms=0, next_deal_s=0))) as c:
         code = new_room(c, bots=["greedy"] * 4)
         room = c.get(f"/api/rooms/{code}").json()
         assert room["status"] == "lobby"

@@ -31,7 +31,7 @@ BUDGET = 0.02  # the fewest worlds (8) a decision is valued over: the verdicts a
 
 
 def _settings(**kw: Any) -> Settings:
-    return Settings(bot_delay_ms=0, seed_source=counting_seeds(), workers=0, review_budget=BUDGET, **kw)
+    return Settings(bot_delay_ms=0, next_deal_s=0, seed_source=counting_seeds(), workers=0, review_budget=BUDGET, **kw)
 
 
 @pytest.fixture

@@ -316,7 +316,7 @@ def test_spectators_see_public_information_only(client: TestClient) -> None:
 
 
 def test_message_rate_limit(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", Settings(bot_delay_ms=0, msg_rate=0.001, msg_burst=3))
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", Settings(bot_delay_ms=0, next_deal_s=0, msg_rate=0.001, msg_burst=3))
     with TestClient(app) as c:
         code = new_room(c)
         with c.websocket_connect(f"/ws/{code}") as ws:

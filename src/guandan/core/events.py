@@ -398,7 +398,8 @@ class DealOver(Event):
 @dataclass(frozen=True, slots=True)
 class DealSettled(Event):
     """After a deal: the new ``levels``, the next declarer (庄), the levels the winners gained,
-    the result (1-``partner_place``), notes on A attempts and streaks, and 火拼 ``points`` per seat."""
+    the result (1-``partner_place``), notes on A attempts and streaks, and 火拼 ``points`` per seat with how
+    they arise: ``base`` per seat (by finishing place) × ``multiplier`` plus the seat's bomb contributions."""
 
     type: ClassVar[EventType] = EventType.DEAL_SETTLED
     finish: tuple[int, ...]
@@ -408,6 +409,15 @@ class DealSettled(Event):
     partner_place: int
     notes: tuple[Note, ...] = ()
     points: tuple[int, ...] | None = None
+    base: tuple[int, ...] | None = None
+    multiplier: int | None = None
+
+    @property
+    def contributions(self) -> tuple[int, ...] | None:
+        """Each seat's star-bomb contributions to its 火拼 points (None without the breakdown)."""
+        if self.points is None or self.base is None or self.multiplier is None:
+            return None
+        return tuple(p - b * self.multiplier for p, b in zip(self.points, self.base, strict=True))
 
     @property
     def winners(self) -> int:
@@ -420,6 +430,8 @@ class DealSettled(Event):
              "notes": [n.to_json() for n in self.notes]}
         if self.points is not None:
             d["points"] = list(self.points)
+        if self.base is not None and self.multiplier is not None:
+            d["base"], d["multiplier"] = list(self.base), self.multiplier
         return d
 
     @classmethod
@@ -428,11 +440,12 @@ class DealSettled(Event):
         notes = d.get("notes", [])
         if not isinstance(lv, list) or len(lv) != 2 or not isinstance(notes, list):
             raise GuandanError("levels must be two levels and notes a list")
-        pts = d.get("points")
+        pts, base, mult = d.get("points"), d.get("base"), d.get("multiplier")
         return cls(_ints(d.get("finish"), "finish"), (_unlevel(lv[0], "levels"), _unlevel(lv[1], "levels")),
                    _int(d.get("next_declarer"), "next_declarer"), _int(d.get("upgrade"), "upgrade"),
                    _int(d.get("partner_place"), "partner_place"), tuple(Note.from_json(n) for n in notes),
-                   None if pts is None else _ints(pts, "points"))
+                   None if pts is None else _ints(pts, "points"), None if base is None else _ints(base, "base"),
+                   None if mult is None else _int(mult, "multiplier"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from .fair import deal_commitment
 from .fair import deal_rng as seeded_rng
 from .moves import Move
 from .rules import RuleSet
-from .scoring import DealSettlement, StreakCounts, huopin_points, settle_deal
+from .scoring import DealSettlement, StreakCounts, huopin_score, settle_deal
 from .vocab import RANKS, ActionKind, MoveMode, Scoring, parse_choice
 
 
@@ -152,6 +152,14 @@ class MatchState:
         """The opening event of the current deal."""
         return DealStart(self.deal_index, self.level, self.declarer, self.levels)
 
+    def final_hands(self, index: int) -> tuple[tuple[Card, ...], ...]:
+        """The cards each seat still held when finished deal ``index`` ended (摊牌: public once a deal is
+        over, as players turn their last cards up)."""
+        for summary in self.deals:
+            if summary.index == index:
+                return tuple(tuple(sorted(h)) for h in summary.state.hands)
+        raise GuandanError(f"deal {index} has not been played to its end")
+
     def legal_actions(self) -> list[Action]:
         return [] if self.ended or self.deal is None else self.deal.legal_actions()
 
@@ -194,15 +202,19 @@ class MatchState:
         before = self.levels
         s = settle_deal(self.levels, self.declarer, finish, self.rules, self.a_failures, self.streaks)
         pts: list[int] | None = None
+        score = None
         if self.rules.scoring == Scoring.HUOPIN_POINTS:
-            pts = huopin_points(finish, deal.star_plays, self.rules)
+            score = huopin_score(finish, deal.star_plays, self.rules)
+            pts = list(score.points)
             self.points = [a + b for a, b in zip(self.points, pts, strict=True)]
         self.deals.append(DealSummary(self.deal_index, deal.level, self.declarer, before, finish, s, pts, deal))
         self.levels, self.declarer = s.levels_after, s.declarer_after
         self.a_failures, self.streaks = s.a_failures_after, s.streaks_after
         self.prev_finish = tuple(finish)
         events: list[Event] = [DealSettled(tuple(finish), self.levels, s.declarer_after, s.upgrade, s.partner_place,
-                                           s.notes, None if pts is None else tuple(pts))]
+                                           s.notes, None if pts is None else tuple(pts),
+                                           None if score is None else score.base,
+                                           None if score is None else score.multiplier)]
         if s.match_winner is not None:
             self.winner, self.ended = s.match_winner, True
         elif self.config.max_deals is not None and len(self.deals) >= self.config.max_deals:

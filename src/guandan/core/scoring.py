@@ -146,7 +146,21 @@ def star_contribution(stars: int) -> tuple[int, int, int]:
     return (0, 0, 0)
 
 
-def huopin_points(finish: Sequence[int], star_plays: Sequence[tuple[int, int]], rules: RuleSet) -> list[int]:
+@dataclass(frozen=True, slots=True)
+class HuopinScore:
+    """A deal's 火拼 points per seat and how they arise: ``base`` (by finishing place) × ``multiplier`` (the
+    star bombs played) plus each seat's bomb contributions."""
+
+    base: tuple[int, ...]
+    multiplier: int
+    points: tuple[int, ...]
+
+    @property
+    def contributions(self) -> tuple[int, ...]:
+        return tuple(p - b * self.multiplier for p, b in zip(self.points, self.base, strict=True))
+
+
+def huopin_score(finish: Sequence[int], star_plays: Sequence[tuple[int, int]], rules: RuleSet) -> HuopinScore:
     """Deal score per seat: base × multiplier + contributions (the total is always 0)."""
     pos = partner_place(finish)
     base = [0, 0, 0, 0]
@@ -166,4 +180,9 @@ def huopin_points(finish: Sequence[int], star_plays: Sequence[tuple[int, int]], 
         me, mate, opp = star_contribution(stars)
         for s in range(4):
             points[s] += me if s == seat else mate if s == partner(seat) else opp
-    return points
+    return HuopinScore(tuple(base), mult, tuple(points))
+
+
+def huopin_points(finish: Sequence[int], star_plays: Sequence[tuple[int, int]], rules: RuleSet) -> list[int]:
+    """Deal score per seat: base × multiplier + contributions (the total is always 0)."""
+    return list(huopin_score(finish, star_plays, rules).points)

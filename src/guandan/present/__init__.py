@@ -255,7 +255,13 @@ class Presenter:
         lines = [_("Result {result}: {team} +{up} · levels now {levels}").format(
             result=self.result(s.partner_place), team=self.team(s.winners), up=s.upgrade, levels=self.levels(s.levels))]
         lines += [self.note(n) for n in s.notes]
-        if s.points is not None:
+        contributions = s.contributions
+        if s.points is not None and s.base is not None and s.multiplier is not None and contributions is not None:
+            lines.append(_("Points this deal (base × multiplier + bombs):"))
+            lines += [_("{seat}: {base} × {mult} {bombs:+d} = {total:+d}").format(
+                seat=self.seat(i), base=s.base[i], mult=s.multiplier, bombs=contributions[i], total=s.points[i])
+                for i in range(len(s.points))]
+        elif s.points is not None:
             lines.append(_("Points this deal: {points}").format(points=self.points(s.points)))
         return lines
 

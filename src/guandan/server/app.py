@@ -23,6 +23,7 @@ from sqlalchemy import event
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
+from . import talk
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
@@ -149,7 +150,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"presets": list(PRESET_NAMES), "tiers": bot_tiers(), "default_tier": default_bot_tier(),
-                "langs": list(LANGS)}
+                "langs": list(LANGS), "talk": {"phrases": list(talk.PHRASES), "emotes": talk.EMOTES}}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:

@@ -126,7 +126,7 @@ async def _run(base: str, tables: int, seconds: float, think: float, seed: int,
         setups = []
         for _ in range(tables):
             # no seed: a chosen one is for practice rooms only, so the server draws each table's deals
-            r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0})
+            r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "next_deal_s": 0})
             r.raise_for_status()
             code = r.json()["code"]
             tokens = []
@@ -393,7 +393,7 @@ async def soak_table(http: httpx.AsyncClient, ws_base: str, slot: int, think: fl
     """One table's place: a one-deal match of four bot clients, then a new room, until the soak ends."""
     n = 0
     while not stop.is_set():
-        r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "max_deals": 1})
+        r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "max_deals": 1, "next_deal_s": 0})
         r.raise_for_status()
         code = r.json()["code"]
         tokens = []

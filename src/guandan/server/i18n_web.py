@@ -6,6 +6,7 @@ Every msgid the front end uses is listed in :data:`MESSAGES` (the front end look
 from __future__ import annotations
 
 from ..i18n import N_, translator
+from .talk import PHRASES
 
 LANGS = ("zh", "en")
 
@@ -61,6 +62,10 @@ MESSAGES: tuple[str, ...] = (
     N_("Open rooms"), N_("No open rooms right now"), N_("Could not load the open rooms"), N_("{n} s per turn"),
     N_("No timer"), N_("Seats taken"), N_("List this room in the lobby"),
 )
+
+
+MESSAGES += (N_("Bot {n} · {tier}"),)  # a bot seat's name (rooms.seat_names)
+MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
 
 
 def strings(lang: str) -> dict[str, str]:

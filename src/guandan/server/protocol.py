@@ -59,7 +59,26 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
-ClientFrame = Act | Hint | Auto | Resume | Readings | Ping
+class Continue(_Msg):
+    """继续: ready for the next deal, after the end of one."""
+
+    type: Literal["continue"]
+
+
+class Talk(_Msg):
+    """Table talk: one of the fixed quick phrases or emotes (server/talk.py), never free text."""
+
+    type: Literal["talk"]
+    phrase: str = Field(min_length=1, max_length=32)
+
+
+class Arrange(_Msg):
+    """理牌: ask for one's own hand arranged into groups by the engine's decomposition."""
+
+    type: Literal["arrange"]
+
+
+ClientFrame = Act | Hint | Auto | Resume | Readings | Ping | Continue | Talk | Arrange
 ClientMessage = Annotated[ClientFrame, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientFrame] = TypeAdapter(ClientMessage)
 

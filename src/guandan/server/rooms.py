@@ -18,6 +18,7 @@ from ..agents import agent_names
 from ..core.errors import GuandanError
 from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import PRESET_NAMES, RuleSet, preset
+from ..i18n import N_, translator
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
 CODE_LENGTH = 6
@@ -45,7 +46,11 @@ class RoomConfig(BaseModel):
     preset: str = "competition"
     rules: dict[str, Any] = Field(default_factory=dict)  # overrides of the preset's options
     bots: list[str | None] = Field(default_factory=lambda: _open_seats())  # a tier per seat, None = open
-    timer: int = Field(default=30, ge=0, le=600)  # seconds per turn, 0 = no timer
+    # turn timers as in competition practice: longer for the first play of a deal (and for tribute and
+    # return), shorter after; 0 = no timer at all. Rooms stored before first_timer existed get the default
+    timer: int = Field(default=15, ge=0, le=600)
+    first_timer: int = Field(default=40, ge=0, le=600)
+    next_deal_s: int = Field(default=15, ge=0, le=120)  # the deal-end pause: players tap 继续, or it runs out
     counter: bool = True  # 记牌器 allowed in this room
     max_deals: int | None = Field(default=None, ge=1, le=100)
     seed: int | None = Field(default=None, ge=0, le=2**53)  # practice rooms only: see seed_refusal()
@@ -91,6 +96,16 @@ class RoomConfig(BaseModel):
             raise ValueError(f"rules: {e}") from None
 
 
+def seat_names(seats: list[Seat], lang: str) -> list[str]:
+    """Each seat as the table and its texts name it, in ``lang``: a player by name; a bot by its seat,
+    counted from 1 as the page counts, and its tier's name ("Bot 2 · Greedy", "机器人2·贪心"), so that
+    three bots of one tier are told apart; an open seat by nothing ("Seat N" is the presenter's fallback)."""
+    tr = translator("web", lang)
+    return [s.name if s.kind == "human" else
+            tr.gettext("Bot {n} · {tier}").format(n=i + 1, tier=tr.gettext(s.tier or "bot")) if s.kind == "bot" else ""
+            for i, s in enumerate(seats)]
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -110,6 +125,7 @@ def new_code() -> str:
 
 
 SeatKind = Literal["empty", "human", "bot"]
+BOT_NAME = N_("Bot {n} · {tier}")  # a bot seat's name at the table (seat_names)
 
 
 @dataclass
@@ -137,6 +153,18 @@ class Seat:
 
 
 @dataclass
+class Interval:
+    """The pause after a deal (局间): every hand is turned up, the result told; the next deal begins when
+    every human player still at the table has tapped 继续, or at ``until`` (the service clock)."""
+
+    deal: int  # the index of the deal that ended
+    until: float
+    waiting: set[int]
+    reveal: list[list[str]]  # the cards each seat still held when the deal ended (摊牌)
+    events: list[dict[str, Any]]  # the deal's end as told at the table (deal_over, deal_settled)
+
+
+@dataclass
 class Room:
     code: str
     config: RoomConfig
@@ -154,6 +182,8 @@ class Room:
     creator: str | None = None  # the client address that created the room (the per-address cap)
     touched: float = 0.0  # the service clock at the last lobby change (Settings.lobby_idle_s)
     unattended_since: float | None = None  # the service clock when the last human connection went away
+    interval: Interval | None = None  # between two deals (in memory only: a restarted table goes straight on)
+    turn_started: float = 0.0  # the service clock when the seat to move got its turn (the timers)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -189,6 +219,8 @@ class Room:
             "preset": self.config.preset,
             "rules": self.rules.to_dict(),
             "timer": self.config.timer,
+            "first_timer": self.config.first_timer,
+            "next_deal_s": self.config.next_deal_s,
             "counter": self.config.counter,
             "max_deals": self.config.max_deals,
             "practice": self.config.seed is not None,  # the creator chose the seed (a practice room)

@@ -28,19 +28,43 @@ from typing import Any
 
 from ..agents import hints as hinting
 from ..agents import make_agent
+from ..agents.arrange import arrange_hand
 from ..agents.base import Agent
 from ..core import record
 from ..core.deal import Action
 from ..core.errors import GuandanError
+from ..core.events import DealOver, DealSettled, Passed, Played
 from ..core.match import MatchState
 from ..core.vocab import Phase
 from ..i18n import N_, translator
 from ..present import Presenter
-from . import workers
-from .protocol import Auto, ClientFrame, Hint, Ping, Readings, Resume, error_frame
-from .rooms import Room, RoomConfig, Seat, bot_tiers, default_bot_tier, hash_token, new_code, new_token, secret_seed
+from . import talk, workers
+from .protocol import Arrange, Auto, ClientFrame, Continue, Hint, Ping, Readings, Resume, Talk, error_frame
+from .rooms import (
+    Interval,
+    Room,
+    RoomConfig,
+    Seat,
+    bot_tiers,
+    default_bot_tier,
+    hash_token,
+    new_code,
+    new_token,
+    seat_names,
+    secret_seed,
+)
 from .store import Store, StoredRoom, new_replay_id
-from .wire import Texts, action_json, event_json, parse_action, public_view, seat_view, selection_of, texts_for
+from .wire import (
+    Texts,
+    action_json,
+    cards_json,
+    event_json,
+    parse_action,
+    public_view,
+    seat_view,
+    selection_of,
+    texts_for,
+)
 from .workers import Busy, Priority, WorkerPool, default_workers
 
 log = logging.getLogger("guandan.server")
@@ -103,6 +127,10 @@ class Settings:
     review_budget: float = 1.0  # the review engine's effort per decision (guandan review --budget)
     review_queue: int = 16  # reviews waiting (or running) in all; more are refused as busy
     review_per_address: int = 2  # of those, asked for from one client address
+    # --- the table ---
+    next_deal_s: float | None = None  # overrides every room's deal-end pause (tests and benchmarks use 0)
+    talk_rate: float = 0.3  # quick phrases and emotes a second per seat (table talk)
+    talk_burst: float = 3.0
 
 
 class Bucket:
@@ -349,6 +377,7 @@ class TableService:
     def _start(self, room: Room) -> None:
         room.start()
         room.seq, room.log = 0, []
+        room.turn_started = self.clock()
         # readied over REST with nobody at the table: it pauses unless a player connects in time
         room.unattended_since = None if self._humans_connected(room) else self.clock()
         self.store.save_room(room)
@@ -364,6 +393,9 @@ class TableService:
                        "view": None}
         if room.match is not None and room.match.deal is not None:
             frame["view"] = self._view(room.match, conn.seat, with_events=True, texts=self._texts(room))
+            frame["clock"] = self._turn_clock(room)
+            if room.interval is not None:
+                frame["interval"] = self._interval_json(room, room.interval, full=True)
         return frame
 
     def _view(self, match: MatchState, seat: int | None, *, with_events: bool, texts: Texts | None = None) -> JSON:
@@ -405,13 +437,8 @@ class TableService:
 
     @staticmethod
     def _texts(room: Room) -> Texts:
-        """Seat names as the page shows them: a player's name, or "bot N (tier)" in the page's language."""
-        def names(lang: str) -> list[str]:
-            bot = translator("web", lang).gettext("bot")
-            return [s.name if s.kind == "human" else f"{bot} {i + 1} ({s.tier})" if s.kind == "bot" else ""
-                    for i, s in enumerate(room.seats)]
-
-        return texts_for(names)
+        """Seat names as the page shows them (rooms.seat_names), in the page's language."""
+        return texts_for(lambda lang: seat_names(room.seats, lang))
 
     def act(self, room: Room, action: Action) -> None:
         """Apply one action for its seat (validated by the engine), log it, broadcast it."""
@@ -422,13 +449,16 @@ class TableService:
         room.seq += 1
         aj = action_json(action)
         texts = self._texts(room)
-        entry = {"seq": room.seq, "action": aj, "events": [event_json(e, texts) for e in events]}
+        entry = _log_entry(room.seq, aj, events, match, texts)
         room.log.append(entry)
         ended = match.ended
+        if "reveal" in entry and not ended:
+            self._begin_interval(room, entry)
         if ended:
             room.status = "over"
             room.replay_id = self._save_replay(room)
         self._commit(room, self.store.append_action, room, room.seq, aj, room_changed=ended)
+        room.turn_started = self.clock()
         self._broadcast_update(room, entry)  # held until that commit is done (Connection.send)
         if ended:
             self._broadcast_room(room)
@@ -440,16 +470,98 @@ class TableService:
         match = room.match
         assert match is not None
         views: dict[int | None, JSON] = {}
+        clock = self._turn_clock(room)
+        interval = self._interval_json(room, room.interval) if room.interval is not None else None
         for c in self.conns.get(room.code, ()):
             if c.seat not in views:
                 views[c.seat] = self._view(match, c.seat, with_events=False)
-            c.send({"type": "update", **entry, "view": views[c.seat]})
+            frame = {"type": "update", **entry, "view": views[c.seat], "clock": clock}
+            if interval is not None:
+                frame["interval"] = interval
+            c.send(frame)
+
+    # --- timers and the pause between deals ----------------------------------------------
+    def turn_seconds(self, room: Room) -> int:
+        """The seconds the seat to move has for this turn: Room.first_timer for the first play of a deal (and
+        for tribute and return), Room.timer after; 0 when the room has no timer."""
+        match, cfg = room.match, room.config
+        deal = match.deal if match is not None else None
+        if cfg.timer <= 0 or deal is None:
+            return 0
+        first = deal.phase != Phase.PLAY or not any(isinstance(e, (Played, Passed)) for e in deal.events)
+        return (cfg.first_timer or cfg.timer) if first else cfg.timer
+
+    def _turn_clock(self, room: Room) -> JSON | None:
+        """The running turn timer as the table shows it — whose, of how many seconds, how many left — or None
+        (no timer, a bot's turn, a paused table, the pause between deals)."""
+        match = room.match
+        if room.status != "playing" or match is None or match.to_move is None or room.paused or room.interval:
+            return None
+        seat = match.to_move
+        total = self.turn_seconds(room)
+        if total <= 0 or room.bot_for(seat):
+            return None
+        left = max(0.0, total - (self.clock() - room.turn_started))
+        return {"seat": seat, "seconds": total, "left": round(left, 1)}
+
+    def _next_deal_wait(self, room: Room) -> float:
+        override = self.settings.next_deal_s
+        return float(room.config.next_deal_s if override is None else override)
+
+    def _begin_interval(self, room: Room, entry: JSON) -> None:
+        """After a deal the table pauses for the humans at it: each sees every hand and the result, and the
+        next deal begins once each has tapped 继续 or the wait runs out. Nobody is waited for at a table of
+        bots, for a seat on 托管, or for a player who is not connected."""
+        wait = self._next_deal_wait(room)
+        waiting = {i for i, s in enumerate(room.seats) if s.kind == "human" and not s.auto and s.connections > 0}
+        if wait <= 0 or not waiting:
+            return
+        ending = [e for e in entry["events"] if e["type"] in (DealOver.type, DealSettled.type)]
+        assert room.match is not None
+        room.interval = Interval(room.match.deals[-1].index, self.clock() + wait, waiting, entry["reveal"], ending)
+
+    def _interval_json(self, room: Room, interval: Interval, *, full: bool = False) -> JSON:
+        """The pause between deals as a frame field: who is still awaited and how long it may last; ``full``
+        (a snapshot, when the page did not see the deal end) adds the hands and the result."""
+        d: JSON = {"deal": interval.deal, "waiting": sorted(interval.waiting),
+                   "left": round(max(0.0, interval.until - self.clock()), 1), "done": False}
+        if full:
+            d["reveal"], d["events"] = interval.reveal, interval.events
+        return d
+
+    def _continue(self, room: Room, seat: int) -> None:
+        interval = room.interval
+        if interval is None:
+            return  # the next deal has begun already: nothing to wait for
+        interval.waiting.discard(seat)
+        if interval.waiting:
+            self._broadcast(room, {"type": "interval", **self._interval_json(room, interval)})
+        else:
+            self._end_interval(room)
+
+    def _end_interval(self, room: Room) -> None:
+        interval, room.interval = room.interval, None
+        if interval is None:
+            return
+        room.turn_started = self.clock()
+        self._broadcast(room, {"type": "interval", "deal": interval.deal, "waiting": [], "left": 0, "done": True,
+                               "clock": self._turn_clock(room)})
+        self.schedule(room)
+
+    async def _interval_timeout(self, room: Room, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self._end_interval(room)
+
+    def _broadcast(self, room: Room, frame: JSON) -> None:
+        for c in self.conns.get(room.code, ()):
+            c.send(frame)
 
     def _save_replay(self, room: Room) -> str:
         assert room.match is not None
         replay_id = new_replay_id()
         players = [s.name for s in room.seats]
-        text = record.dumps(room.match, players=players, meta={"room": room.code, "source": "web"})
+        seats = [{"kind": s.kind, "tier": s.tier} for s in room.seats]  # the replay tells bots apart by seat and tier
+        text = record.dumps(room.match, players=players, meta={"room": room.code, "source": "web", "seats": seats})
         # private: listed only to the players who played it (their seat tokens), until one marks it public
         owners = [s.token_hash for s in room.seats if s.kind == "human" and s.token_hash is not None]
         self._commit(room, self.store.save_replay, replay_id, text, room.code, owners=owners)
@@ -463,6 +575,10 @@ class TableService:
         match = room.match
         if room.status != "playing" or match is None or match.to_move is None or room.paused:
             return
+        if room.interval is not None:
+            wait_s = max(0.0, room.interval.until - self.clock())
+            self.tasks[room.code] = asyncio.get_running_loop().create_task(self._interval_timeout(room, wait_s))
+            return
         seat = match.to_move
         s = room.seats[seat]
         if room.bot_for(seat):
@@ -470,8 +586,10 @@ class TableService:
             self.tasks[room.code] = asyncio.get_running_loop().create_task(self._bot_turn(room, seat, delay / 1000))
             return
         wait = None if s.connections > 0 else self.settings.disconnect_grace_s
-        if room.config.timer > 0:
-            wait = room.config.timer if wait is None else min(wait, room.config.timer)
+        total = self.turn_seconds(room)
+        if total > 0:
+            left = max(0.0, total - (self.clock() - room.turn_started))
+            wait = left if wait is None else min(wait, left)
         if wait is not None:
             self.tasks[room.code] = asyncio.get_running_loop().create_task(self._takeover(room, seat, wait))
 
@@ -549,8 +667,9 @@ class TableService:
             room.touched = self.clock()  # a page opened on a lobby keeps it open
         if seat is not None:
             room.unattended_since = None
-            if room.paused:  # a player is back: the table plays on
+            if room.paused:  # a player is back: the table plays on, the turn's timer from the start
                 room.paused = False
+                room.turn_started = self.clock()
                 self.store.save_room(room)
         conn.send({"type": "welcome", "role": "player" if seat is not None else "spectator", "seat": seat})
         conn.send(self.snapshot(conn))
@@ -573,6 +692,8 @@ class TableService:
             if room.status == "playing" and not self._humans_connected(room):
                 room.unattended_since = self.clock()  # it pauses Settings.unattended_pause_s from now (sweep)
             self._broadcast_room(room)
+            if room.interval is not None and room.seats[conn.seat].connections <= 0:
+                self._continue(room, conn.seat)  # the deal-end pause does not wait for a player who left
             self.schedule(room)
 
     def handle(self, conn: Connection, msg: ClientFrame) -> None:
@@ -596,6 +717,15 @@ class TableService:
             conn.send(error_frame("spectator", "spectators cannot act"))
             return
         seat = conn.seat
+        if isinstance(msg, Talk):
+            self._talk(conn, room, seat, msg.phrase)
+            return
+        if isinstance(msg, Continue):
+            self._continue(room, seat)
+            return
+        if isinstance(msg, Arrange):
+            self._arrange(conn, room, seat)
+            return
         if isinstance(msg, Auto):
             if room.status != "playing":
                 conn.send(error_frame("not_playing", "托管 is only for a match in progress"))
@@ -608,6 +738,11 @@ class TableService:
         match = room.match
         if room.status != "playing" or match is None:
             conn.send(error_frame("not_playing", "no match is being played in this room"))
+            return
+        if room.interval is not None:
+            left = max(0.0, room.interval.until - self.clock())
+            conn.send(error_frame("interval", f"the next deal begins when every player has tapped continue, or in "
+                                              f"{left:.0f} s"))
             return
         if match.to_move != seat:
             conn.send(error_frame("not_your_turn", f"it is seat {match.to_move}'s turn, not yours (seat {seat})"))
@@ -640,6 +775,34 @@ class TableService:
         except GuandanError as e:
             conn.send(error_frame("illegal", str(e)))
 
+    def _talk(self, conn: Connection, room: Room, seat: int, phrase: str) -> None:
+        """A quick phrase or emote from a seat, to everyone at the table: one of the fixed set, and at most
+        Settings.talk_burst at once (refilled at Settings.talk_rate a second) per seat."""
+        if not talk.known(phrase):
+            conn.send(error_frame("bad_phrase", f"unknown phrase {phrase!r}: table talk is one of the listed phrases "
+                                                "and emotes"))
+            return
+        st = self.settings
+        bucket = self._work_bucket(("talk", room.code, str(seat)), st.talk_rate, st.talk_burst)
+        if not bucket.allow():
+            conn.send(error_frame("rate_limited", "too much table talk from this seat: wait a moment"))
+            return
+        self._broadcast(room, {"type": "talk", "seat": seat, "phrase": phrase})
+
+    def _arrange(self, conn: Connection, room: Room, seat: int) -> None:
+        """理牌: the seat's own hand in groups from the engine's decomposition (a millisecond or so: on the
+        loop, charged like a readings request)."""
+        match = room.match
+        if room.status != "playing" or match is None or match.deal is None:
+            conn.send(error_frame("not_playing", "no match is being played in this room"))
+            return
+        if self._over_budget(conn, READINGS_COST):
+            return
+        deal = match.deal
+        groups = arrange_hand(deal.hands[seat], deal.level, match.rules)  # the requester's own hand only
+        conn.send({"type": "arrangement", "seq": room.seq, "deal": match.deal_index,
+                   "groups": [{"kind": g.kind, "cards": cards_json(g.cards)} for g in groups]})
+
     def _resume(self, conn: Connection, since: int) -> None:
         room = conn.room
         if since > room.seq:
@@ -650,8 +813,11 @@ class TableService:
             conn.send(self.snapshot(conn))  # too old to catch up event by event
             return
         updates = [e for e in room.log if e["seq"] > since]
-        conn.send({"type": "catchup", "seq": room.seq, "updates": updates,
-                   "view": self._view(room.match, conn.seat, with_events=False)})
+        frame: JSON = {"type": "catchup", "seq": room.seq, "updates": updates,
+                       "view": self._view(room.match, conn.seat, with_events=False), "clock": self._turn_clock(room)}
+        if room.interval is not None:
+            frame["interval"] = self._interval_json(room, room.interval, full=True)
+        conn.send(frame)
 
     # --- CPU-heavy requests (worker processes) and commits (the store's writer thread) ---------
     def _spawn(self, work: Coroutine[Any, Any, None], conn: Connection) -> None:
@@ -796,6 +962,7 @@ class TableService:
         if room.status == "playing":
             room.unattended_since = self.clock()
             room.start()
+            room.turn_started = self.clock()
             match = room.match
             assert match is not None
             texts = self._texts(room)
@@ -803,7 +970,7 @@ class TableService:
                 action = parse_action(match, aj["seat"], aj["kind"], aj["cards"], aj.get("combo"))
                 events = match.apply(action)
                 room.seq += 1
-                room.log.append({"seq": room.seq, "action": aj, "events": [event_json(e, texts) for e in events]})
+                room.log.append(_log_entry(room.seq, aj, events, match, texts))
             if match.ended:  # the process died between the last action and the room row
                 room.status, room.paused = "over", False
                 room.replay_id = self._save_replay(room)
@@ -921,6 +1088,15 @@ class TableService:
             job.cancel()
         self.pool.close()
         await asyncio.to_thread(self.store.close)  # every queued commit is in the database
+
+
+def _log_entry(seq: int, aj: JSON, events: list[Any], match: MatchState, texts: Texts) -> JSON:
+    """One action as the table's log keeps and broadcasts it: the action, its events as told in every
+    language and, when it ended a deal, every hand as the deal left it (摊牌: public once a deal is over)."""
+    entry: JSON = {"seq": seq, "action": aj, "events": [event_json(e, texts) for e in events]}
+    if any(isinstance(e, DealSettled) for e in events):
+        entry["reveal"] = [cards_json(h) for h in match.final_hands(match.deals[-1].index)]
+    return entry
 
 
 def _report_write(done: asyncio.Future[Any]) -> None:
