@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Idempotent set-up on a fresh Debian machine (Python 3.11, root): the system packages the tests need
-# (Debian's chromium for the browser tests — Playwright never downloads a browser here —, a CJK font so
-# screenshots are readable, the PostgreSQL server for the persistence tests, Node.js for the browser
-# modules' unit tests) and a virtual environment in .venv with the project and its pinned dependencies.
+# (Debian's chromium for the browser tests — Playwright never downloads a browser here —, a CJK font and
+# an emoji font (table talk's emotes) so screenshots are readable, the PostgreSQL server for the
+# persistence tests, Node.js for the browser modules' unit tests) and a virtual environment in .venv with the project and its pinned dependencies.
 # Safe to run again; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei postgresql)
+SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei fonts-noto-color-emoji postgresql)
 # Node.js runs the browser modules' unit tests (tests/js/) with node:test, which came in Node 18. A node
 # already on PATH that is new enough, from wherever it came, is left alone; Debian's is installed only
 # when there is none or it is older.

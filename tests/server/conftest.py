@@ -60,14 +60,16 @@ def join(c: TestClient, code: str, seat: int = 0, name: str = "me") -> str:
 
 # --- a live server for the browser --------------------------------------------------------------
 class LiveServer:
-    def __init__(self, db_url: str) -> None:
+    def __init__(self, db_url: str, **settings: Any) -> None:
         import uvicorn
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        # reviews at the fewest worlds per decision: a browser test waits seconds for one, not minutes
-        self.app = create_app(db_url, Settings(bot_delay_ms=0, next_deal_s=0, join_rate_per_min=1e6, join_burst=1e6,
-                                               seed_source=counting_seeds("live"), review_budget=0.02))
+        # reviews at the fewest worlds per decision: a browser test waits seconds for one, not minutes; deals
+        # follow each other at once unless a test asks for the deal-end pause (next_deal_s=None: the room's)
+        wanted: dict[str, Any] = {"bot_delay_ms": 0, "next_deal_s": 0, "join_rate_per_min": 1e6, "join_burst": 1e6,
+                                  "seed_source": counting_seeds("live"), "review_budget": 0.02, **settings}
+        self.app = create_app(db_url, Settings(**wanted))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

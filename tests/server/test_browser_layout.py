@@ -17,7 +17,7 @@ from .conftest import LiveServer
 pytestmark = pytest.mark.timeout(240)
 SIZES = [(844, 390, True), (667, 375, True), (390, 844, True), (1024, 768, True), (1280, 800, False),
          (1920, 1080, False)]
-CONTROLS = ["play", "pass", "hint", "sort"]
+CONTROLS = ["play", "pass", "hint", "sort", "column", "talk", "mute"]
 
 
 def practice_room(live: LiveServer) -> tuple[str, str]:
@@ -48,7 +48,7 @@ def boxes(page: Page) -> dict[str, Any]:
       const r = (n) => { const b = n.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom, b.width, b.height]; };
       return {
         cards: [...document.querySelectorAll('[data-testid=hand] [data-testid=card]')].map(r),
-        controls: Object.fromEntries(['play', 'pass', 'hint', 'sort']
+        controls: Object.fromEntries(['play', 'pass', 'hint', 'sort', 'column', 'talk', 'mute']
           .map((id) => [id, r(document.querySelector(`[data-testid=${id}]`))])),
         scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
         view: [innerWidth, innerHeight],

@@ -65,6 +65,70 @@ MESSAGES: tuple[str, ...] = (
 
 
 MESSAGES += (N_("Bot {n} · {tier}"),)  # a bot seat's name (rooms.seat_names)
+# the table: the end of a deal, 理牌, table talk and sound
+MESSAGES += (
+    N_(", "), N_("Deal {n} is over"), N_("{team} +{n}"), N_("No cards left"), N_("A attempts: {n}"),
+    N_("Next deal: {who} pay tribute"), N_("Continue"), N_("Waiting for {who}"), N_("Close"), N_("{team} wins the match"),
+    N_("Sort: rank"), N_("Sort: suit"), N_("Sort: groups"), N_("Own group"), N_("Mute"), N_("Sound off"), N_("Sound on"),
+    N_("Talk"), N_("Return"), N_("Next deal: {who} pays tribute"),
+)
+# what a refusal says to people (the ``text`` of an error frame or a REST refusal, rendered by the server:
+# server/protocol.py Words; the page shows it as it comes), and how a bad frame or request body is told: the
+# field it names (protocol.FIELD_NAMES) and its problem (protocol.PROBLEMS)
+MESSAGES += (
+    N_("A hint for your seat is still being worked out."),
+    N_("A message to the table may be at most {n} bytes long."), N_("Auto-play is only for a match in progress."),
+    N_("Nobody is to move now."), N_("It is the turn of seat {seat}, not yours: you are at seat {you}."),
+    N_("Messages to the table must be JSON text, not binary."), N_("No match is being played in this room."),
+    N_("Only a player of this match, with the seat token it was played with, may change who sees its replay."),
+    N_("Only the host or a seated player may add or remove bots."), N_("Seat {seat} holds no bot."),
+    N_("Seat {seat} is taken."), N_("Spectators cannot act."),
+    N_("Table talk is one of the listed phrases and emotes, and this is none of them."),
+    N_("The field “{field}” is missing."), N_("The field “{field}” is not one this request takes."),
+    N_("The field “{field}” is not valid."), N_("The field “{field}” is not valid: {problem}."),
+    N_("The match has started: seats are fixed."),
+    N_("The next deal begins when every player has tapped Continue, or in {n} s."),
+    N_("The server holds as many rooms as it can: try again later."),
+    N_("The server is busy: try again in a moment."), N_("The server refused this request."),
+    N_("The stored record of this replay does not replay: it cannot be shown."),
+    N_("The table moved on before your move arrived: look at the current position and play again."),
+    N_("There is no bot strength called {tier}."),
+    N_("There is no language {lang} here: the pages speak {langs}."), N_("There is no replay {id}."),
+    N_("There is no room with the code {code}."), N_("There is no seat {seat}: a table has seats 1 to 4."),
+    N_("There is nothing at this address."), N_("These rule settings are not valid: the room was not created."),
+    N_("This address does not take this kind of request."),
+    N_("This address has {n} open rooms, as many as it may have: finish or leave one first."),
+    N_("This file is not a game record that this server can replay."),
+    N_("This move is not allowed now; the table shows the current position."),
+    N_("This request could not be read: it is not valid JSON."),
+    N_("This request is not in a form the server understands."),
+    N_("Too many hints and readings for this seat: wait a moment."),
+    N_("Too many hints and readings from this address: wait a moment."),
+    N_("Too many hints and readings from this connection: wait a moment."),
+    N_("Too many messages from this page: slow down."),
+    N_("Too many rooms created or joined from this address: wait a minute."),
+    N_("Too much table talk from your seat: wait a moment."),
+    N_("Your page was ahead of the table: it now shows the table as it is."),
+    N_("Your seat token holds no seat in this room."),
+)
+MESSAGES += (
+    N_("action kind"), N_("auto-play switch"), N_("bot delay"), N_("bot strength"), N_("bots"), N_("card counter"),
+    N_("cards"), N_("combination"), N_("first-play timer"), N_("listing in the lobby"), N_("message type"),
+    N_("name"), N_("number of deals"), N_("number of hints"), N_("pause after a deal"), N_("phrase"), N_("ready"),
+    N_("rule preset"), N_("rules"), N_("seat"), N_("seat token"), N_("seed"), N_("sequence number"), N_("tokens"),
+    N_("turn timer"), N_("visibility"),
+)
+MESSAGES += (
+    N_("it must be a list"), N_("it must be a number"), N_("it must be a whole number"),
+    N_("it must be at least {limit}"), N_("it must be at least {limit} characters long"),
+    N_("it must be at most {limit}"), N_("it must be at most {limit} characters long"),
+    N_("it must be less than {limit}"), N_("it must be more than {limit}"),
+    N_("it must be one of the values this field takes"), N_("it must be text"), N_("it must be true or false"),
+    N_("it must have at least {limit} entries"), N_("it must have at most {limit} entries"),
+)
+MESSAGES += (N_("Player {n}"),)  # a player who joined without a name (rooms.seat_names, the open-room list)
+# the lobby's join form without a code; a request that never reached the server (common.js api)
+MESSAGES += (N_("Type the room code first."), N_("The server could not be reached: check the connection and try again."))
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
 
 

@@ -3,14 +3,26 @@
 // actions the server checks again.
 import {
   ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, hostTokenFor, init,
-  placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor,
+  lang, placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor,
 } from "./common.js";
+import { dealEndPanel } from "./dealend.js";
+import { arrangementKey, flatten, makeColumn, moveToGroup, reconcile, REST, talkAllowed, timerState } from "./logic.js";
+import { muted, setMuted } from "./sound.js";
+import { dealIn, playSound, showEvents } from "./table_fx.js";
 import { EVENT_TYPE as E } from "./vocab.js";
 
 const code = location.pathname.split("/").pop().toUpperCase();
+const SORT_KEY = "guandan:sort";  // how the player likes the hand laid out: rank, suit or groups (理牌)
 const S = {
-  room: null, view: null, seq: 0, me: null, events: [], selected: new Set(), sortBySuit: false,
-  hints: [], hintIndex: 0, ws: null, turnStarted: 0, summary: null,
+  room: null, view: null, seq: 0, me: null, events: [], selected: new Set(),
+  sort: ["rank", "suit", "groups"].includes(localStorage.getItem(SORT_KEY)) ? localStorage.getItem(SORT_KEY) : "rank",
+  groups: null,  // the 理牌 arrangement of this deal: [{kind, cards}], kept in sessionStorage across refreshes
+  hints: [], hintIndex: 0, ws: null,
+  clock: null,  // the running turn timer: {seat, seconds, started} (started: this page's clock, ms)
+  end: null,  // the last deal's end as the panel shows it: {deal, reveal, events, waiting, deadline}
+  endClosed: -1,  // the deal whose end panel the player closed
+  talkSent: [], talkMuted: new Set(JSON.parse(localStorage.getItem(`guandan:talkmute:${code}`) || "[]")),
+  warned: null,  // the turn whose last-seconds warning was played
 };
 const $ = (id) => document.getElementById(id);
 const ROOM = { LOBBY: "lobby", PLAYING: "playing", OVER: "over" };  // a room's status (server/rooms.py)
@@ -95,17 +107,45 @@ function onFrame(f) {
       S.ws.send(JSON.stringify({ type: "resume", since: S.seq }));
       return;
     }
+    const fresh = !S.view || (f.view && f.view.deal_index !== S.view.deal_index);
     S.room = f.room; S.seq = f.seq; S.view = f.view;
     S.events = f.view ? f.view.events : [];
-    S.selected.clear(); S.turnStarted = Date.now();
+    S.selected.clear(); setClock(f.clock);
+    if (f.interval) startEnd(f.interval, f.interval.reveal, f.interval.events);
     S.online = true; S.quiet = false;
+    if (f.view) loadGroups();
+    render();
+    if (fresh && f.view && S.me !== null) dealIn($("hand"), $("center"));
+    return;
   } else if (f.type === "update") {
     if (S.resuming) return;  // the catch-up asked for includes it
+    const origin = handOrigin();
+    const newDeal = S.view && f.view.deal_index !== S.view.deal_index;
     applyUpdate(f);
+    render();
+    showEvents(f.events, { where: WHERE, me: S.me, level: f.view.level, origin });
+    if (newDeal && S.me !== null) dealIn($("hand"), $("center"));
+    return;
   } else if (f.type === "catchup") {
     const missed = f.updates.filter((u) => u.seq > S.seq);
     for (const u of missed) applyUpdate({ ...u, view: f.view });
     S.seq = f.seq; S.view = f.view; S.resuming = null; S.online = true; S.quiet = false;
+    setClock(f.clock);
+    if (f.interval) startEnd(f.interval, f.interval.reveal, f.interval.events);
+    else if (S.end) S.end.waiting = [];
+  } else if (f.type === "interval") {
+    if (S.end && S.end.deal === f.deal) {
+      S.end.waiting = f.waiting;
+      S.end.deadline = f.done ? null : Date.now() + f.left * 1000;
+    }
+    if (f.done) { setClock(f.clock); if (S.end && S.end.deal === f.deal) S.endClosed = f.deal; }
+  } else if (f.type === "talk") {
+    showTalk(f.seat, f.phrase);
+    return;
+  } else if (f.type === "arrangement") {
+    if (S.view && f.deal === S.view.deal_index && S.me !== null) {
+      S.groups = reconcile(f.groups, S.view.hand); saveGroups();
+    }
   } else if (f.type === "readings") {
     S.readings = { key: [...f.cards].sort().join(" "), seq: f.seq, actions: f.actions };
   } else if (f.type === "hint") {
@@ -118,7 +158,8 @@ function onFrame(f) {
       onFrame(snap);
       return;
     }
-    $("msg").textContent = f.message; $("lobby-error").textContent = f.message;
+    const text = (f.text && (f.text[lang()] || f.text.en)) || f.message;  // the catalogue's words where the server gives them
+    $("msg").textContent = text; $("lobby-error").textContent = text;
     return;
   }
   render();
@@ -126,14 +167,65 @@ function onFrame(f) {
 
 function applyUpdate(f) {
   const prevMover = S.view ? S.view.to_move : null;
+  const prevDeal = S.view ? S.view.deal_index : null;
   for (const e of f.events) {
-    if (e.type === E.DEAL_SETTLED) S.summary = e;
     if (e.type === E.DEAL_START) S.events = [];
     S.events.push(e);
   }
+  if (f.reveal) {  // the action ended a deal: every hand is turned up (摊牌)
+    const end = f.events.filter((e) => e.type === E.DEAL_OVER || e.type === E.DEAL_SETTLED);
+    startEnd(f.interval || { deal: prevDeal ?? f.view.deal_index, waiting: [], left: 0 }, f.reveal, end);
+  }
+  else if (S.end && !S.end.deadline && !(S.end.waiting || []).length) S.endClosed = S.end.deal;  // no pause: it goes with the next action
   S.seq = f.seq; S.view = f.view; S.showLastTrick = false;
+  if (f.view.deal_index !== prevDeal) { S.groups = null; loadGroups(); }
   if (f.view.to_move !== prevMover || f.action.seat === S.me) { S.selected.clear(); S.hints = []; }
-  S.turnStarted = Date.now();
+  if (f.view.to_move === S.me && prevMover !== S.me && S.me !== null) playSound("turn");
+  setClock(f.clock);
+}
+
+// The pause after a deal, as the panel shows it; its countdown runs on this page's clock.
+function startEnd(interval, reveal, events) {
+  S.end = { deal: interval.deal, reveal, events: events || [], waiting: interval.waiting || [],
+    deadline: interval.left > 0 ? Date.now() + interval.left * 1000 : null };
+}
+
+function setClock(clock) {
+  S.clock = clock ? { seat: clock.seat, seconds: clock.seconds, started: Date.now() - (clock.seconds - clock.left) * 1000 } : null;
+}
+
+// Where the motion starts and ends (table_fx.js): a seat's plate and its place on the table.
+const SLOT = (s) => ["me", "right", "top", "left"][(s - (S.me ?? 0) + 4) % 4];
+const WHERE = {
+  plate: (s) => $(`pos-${SLOT(s)}`),
+  trick: (s) => $(`trick-${SLOT(s)}`),
+  centre: () => $("center"),
+};
+// The centre of the player's selected cards before a render: their play flies from there.
+function handOrigin() {
+  const picked = [...document.querySelectorAll("#hand .card.selected")];
+  if (!picked.length) return null;
+  const rs = picked.map((n) => n.getBoundingClientRect());
+  const left = Math.min(...rs.map((r) => r.left)), right = Math.max(...rs.map((r) => r.right));
+  return { x: (left + right) / 2, y: rs[0].top + rs[0].height / 2 };
+}
+
+// --- 理牌: the arrangement of the hand, per deal, kept in sessionStorage (it survives a refresh) ----------
+function groupsKey() { return S.view && S.me !== null ? arrangementKey(code, S.me, S.view.deal_index) : null; }
+function loadGroups() {
+  const key = groupsKey();
+  if (!key) return;
+  try { const saved = JSON.parse(sessionStorage.getItem(key) || "null"); S.groups = saved ? reconcile(saved, S.view.hand) : null; }
+  catch { S.groups = null; }
+}
+function saveGroups() {
+  const key = groupsKey();
+  if (key && S.groups) { try { sessionStorage.setItem(key, JSON.stringify(S.groups)); } catch { /* private mode: this page only */ } }
+}
+function arrangedGroups() {
+  if (!S.groups) return null;
+  S.groups = reconcile(S.groups, S.view.hand);  // cards played or given since drop out, a returned card joins the rest
+  return S.groups;
 }
 
 // --- lobby ------------------------------------------------------------------------------------
@@ -185,7 +277,7 @@ function renderLobby() {
 // --- table ------------------------------------------------------------------------------------
 function seatName(s) {
   const seat = S.room.seats[s];
-  if (seat.kind === "bot") return `${t("bot")} ${s + 1} (${t(seat.tier)})`;
+  if (seat.kind === "bot") return t("Bot {n} · {tier}").replace("{n}", s + 1).replace("{tier}", t(seat.tier));
   return seat.name || `${t("Seat")} ${s + 1}`;
 }
 
@@ -207,10 +299,22 @@ function trickState() {
   return { plays, winner, last, lastWinner };
 }
 
+// The hand in display order: {c, i, g} (card, index in the view's hand, group number under 理牌).
 function sortedHand() {
   const v = S.view;
-  const hand = (v.hand || []).map((c, i) => ({ c, i }));
-  const key = S.sortBySuit
+  const hand = (v.hand || []).map((c, i) => ({ c, i, g: 0 }));
+  const groups = S.sort === "groups" ? arrangedGroups() : null;
+  if (groups) {
+    const free = new Map();  // card code -> indices of the hand not yet placed (two decks: duplicates)
+    hand.forEach(({ c, i }) => free.set(c, [...(free.get(c) || []), i]));
+    const out = [];
+    groups.forEach((g, gi) => {
+      const cards = [...g.cards].sort((a, b) => cardValue(a, v.level) - cardValue(b, v.level));
+      for (const c of cards) { const i = free.get(c).shift(); out.push({ c, i, g: gi, kind: g.kind }); }
+    });
+    return out;
+  }
+  const key = S.sort === "suit"
     ? ({ c }) => (rankOf(c) === c ? 500 : "SHCD".indexOf(c[0]) * 100) + cardValue(c, v.level)
     : ({ c }) => cardValue(c, v.level);
   return hand.sort((a, b) => key(a) - key(b));
@@ -254,7 +358,7 @@ function renderSeat(box, s) {
   box.dataset.seat = s;
   box.dataset.testid = `seat-${s}`;
   const place = v.finish.indexOf(s);
-  const timed = v.to_move === s && S.room.timer > 0 && seat.kind === "human";  // bots are not timed
+  const timed = !!S.clock && S.clock.seat === s && v.to_move === s;  // the server sends no clock for a bot's turn
   const marks = [
     seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
     seat.auto ? el("span", { class: "badge warn" }, t("Auto-play")) : null,
@@ -265,9 +369,11 @@ function renderSeat(box, s) {
   ];
   const face = avatar(s);
   if (timed) face.querySelector(".ring").classList.remove("hidden");
+  const bubble = box.querySelector(".talk-bubble");  // a phrase still being said stays through the render
   box.replaceChildren(face, el("div", { class: "who" },
     el("span", { class: "nm", title: seatName(s) }, seatName(s)),
-    el("span", { class: "marks" }, el("span", { class: "badge" }, `${t("Team")} ${s % 2 + 1}`), marks)));
+    el("span", { class: "marks" }, el("span", { class: `badge team-${s % 2}` }, `${t("Team")} ${s % 2 + 1}`), marks)));
+  if (bubble) box.append(bubble);
 }
 
 function renderTrick(box, s, trick, showLast) {
@@ -350,18 +456,22 @@ function renderCounter() {
 function renderSummary() {
   const box = $("summary");
   const over = S.room.status === ROOM.OVER;
-  if (!S.summary && !over) { box.classList.add("hidden"); return; }
+  const showEnd = S.end && S.endClosed !== S.end.deal;
+  box.dataset.testid = "deal-end";
+  if (!showEnd && !over) { box.classList.add("hidden"); box.replaceChildren(); return; }
   box.classList.remove("hidden");
   const parts = [];
-  if (S.summary) {
-    const over = S.events.find((e) => e.type === E.DEAL_OVER);
-    parts.push(...(over ? eventLines(over) : []).map((line) => el("div", {}, line)),
-      ...eventLines(S.summary).map((line) => el("div", { class: "settlement" }, line)),
-      el("button", { id: "summary-close", onclick: () => { S.summary = null; render(); } }, "OK"));
+  if (showEnd) {
+    parts.push(...dealEndPanel(S.end, {
+      view: S.view, seatName, me: S.me,
+      onContinue: () => { send({ type: "continue" }); S.endClosed = S.end.deal; render(); },
+      onClose: () => { S.endClosed = S.end.deal; render(); },
+    }));
   }
   if (over) {
     const w = S.view.winner;
-    parts.push(el("div", { id: "match-over" }, `${t("Match over")}${w !== null ? ` · ${t("Winner")}: ${t("Team")} ${w + 1}` : ""}`));
+    parts.push(el("div", { id: "match-over", class: "headline" },
+      w !== null ? t("{team} wins the match").replace("{team}", `${t("Team")} ${w + 1}`) : t("Match over")));
     if (S.room.replay_id) {
       parts.push(el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ");
       const mine = S.me === null || S.me === undefined ? "" : `?review=${S.me}`;  // the review of this player's seat
@@ -379,14 +489,22 @@ function renderHand() {
   controls.classList.toggle("hidden", !player);
   $("auto-banner").classList.toggle("hidden", !(player && S.room.seats[S.me].auto));
   if (!player) { hand.replaceChildren(); return; }
-  hand.replaceChildren(...sortedHand().map(({ c, i }) => {
+  let lastGroup = 0;
+  hand.classList.toggle("grouped", S.sort === "groups" && !!S.groups);
+  hand.replaceChildren(...sortedHand().map(({ c, i, g, kind }, k) => {
     const node = cardNode(c, v.level);
     node.dataset.index = i;
     node.dataset.testid = "card";
+    node.dataset.group = g;
+    if (k > 0 && g !== lastGroup) node.classList.add("group-start");
+    if (kind && kind !== REST && k === 0) node.dataset.kind = kind;
+    lastGroup = g;
     if (S.selected.has(i)) node.classList.add("selected");
     return node;
   }));
   fanOut(hand);
+  $("column").disabled = !S.selected.size;
+  $("sort").textContent = { rank: t("Sort: rank"), suit: t("Sort: suit"), groups: t("Sort: groups") }[S.sort];
   const turn = myTurn();
   const legal = v.legal || [];
   const kind = legal.length ? legal[0].kind : null;
@@ -398,7 +516,7 @@ function renderHand() {
     msg.textContent = kind === K.TRIBUTE ? t("Pay tribute: pick your card") : t("Return a card");
     const sel = selectedCards();
     canPlay = sel.length === 1 && legal.some((a) => a.cards[0] === sel[0]);
-    $("play").textContent = kind === K.TRIBUTE ? t("Tribute") : t("Return a card");
+    $("play").textContent = kind === K.TRIBUTE ? t("Tribute") : t("Return");
   } else if (turn && kind === K.CHOOSE) {
     msg.textContent = t("Choose a tribute card");
     for (const a of legal) readings.append(el("button", { class: "choose", disabled: !S.online, onclick: () => act(a) }, cardText(a.cards[0])));
@@ -430,6 +548,7 @@ function renderHand() {
 // How much of each card shows: the whole hand in one row across the width (two rows when a row would
 // show less than a finger's width of each card, as in portrait).
 const MIN_STEP_PX = 22;
+const GROUP_GAP_PX = 8;  // the extra space before each group of a 理牌 arrangement (style.css .group-start)
 function fanOut(hand) {
   const cards = [...hand.querySelectorAll(".card")];
   hand.querySelectorAll(".row-break").forEach((n) => n.remove());
@@ -437,10 +556,16 @@ function fanOut(hand) {
   if (!cards.length) return;
   const width = hand.clientWidth - 8;
   const cw = cards[0].getBoundingClientRect().width || 40;
-  const stepFor = (k) => (k <= 1 ? cw : Math.min(cw * 0.62, (width - cw) / (k - 1)));
+  const gaps = (from, to) => cards.slice(from + 1, to).filter((n) => n.classList.contains("group-start")).length;
+  const stepFor = (from, to) => {
+    const k = to - from;
+    return k <= 1 ? cw : Math.min(cw * 0.62, (width - cw - gaps(from, to) * GROUP_GAP_PX) / (k - 1));
+  };
   let perRow = cards.length;
-  if (stepFor(perRow) < MIN_STEP_PX && cards.length > 1) perRow = Math.ceil(cards.length / 2);
-  hand.style.setProperty("--step", `${Math.max(8, stepFor(perRow))}px`);
+  if (stepFor(0, perRow) < MIN_STEP_PX && cards.length > 1) perRow = Math.ceil(cards.length / 2);
+  const step = Math.min(stepFor(0, perRow), perRow < cards.length ? stepFor(perRow, cards.length) : Infinity);
+  hand.style.setProperty("--step", `${Math.max(8, step)}px`);
+  hand.style.setProperty("--group-gap", `${GROUP_GAP_PX}px`);
   if (perRow < cards.length) {
     cards[perRow].classList.add("row-start");
     cards[perRow].before(el("span", { class: "row-break" }));
@@ -448,35 +573,73 @@ function fanOut(hand) {
 }
 window.addEventListener("resize", () => { const hand = $("hand"); if (hand) fanOut(hand); });
 
-// Tap a card to select it; press and slide across cards to give each the same state as the first.
-const drag = { on: false, to: true, seen: new Set(), moved: false };
+// Tap a card to select it; press and slide across cards to give each the same state as the first. Press
+// a selected card and pull it up: the selection goes where it is let go — into the group of the card
+// under the finger, or a group of its own (理牌) anywhere else.
+const drag = { on: false, to: true, seen: new Set(), moved: false, pending: null, lifting: false, y0: 0, x0: 0 };
+const LIFT_PX = 28;
 function cardAt(x, y) {
   const node = document.elementFromPoint(x, y);
   const card = node && node.closest ? node.closest("#hand .card") : null;
   return card ? Number(card.dataset.index) : null;
+}
+function cardNodeAtX(x) {  // the hand's card under this x (the topmost, as they overlap to the right)
+  const cards = [...document.querySelectorAll("#hand .card:not(.selected)")];
+  return cards.reverse().find((n) => { const r = n.getBoundingClientRect(); return x >= r.left && x <= r.right; }) || null;
 }
 function setSelected(i, on) {
   const legal = S.view.legal || [];
   const single = legal.length && (legal[0].kind === K.TRIBUTE || legal[0].kind === K.RETURN);
   if (on) { if (single) S.selected.clear(); S.selected.add(i); } else S.selected.delete(i);
 }
+function currentGroups() {
+  return arrangedGroups() || [{ kind: REST, cards: sortedHand().map(({ c }) => c) }];
+}
+function dropSelection(x) {
+  const cards = selectedCards();
+  const target = cardNodeAtX(x);
+  const groups = currentGroups();
+  S.groups = target && S.groups ? moveToGroup(groups, cards, Number(target.dataset.group)) : makeColumn(groups, cards);
+  S.sort = "groups"; localStorage.setItem(SORT_KEY, S.sort);
+  S.selected.clear(); saveGroups(); render();
+}
 $("hand").addEventListener("pointerdown", (ev) => {
   const i = cardAt(ev.clientX, ev.clientY);
   if (i === null || !S.view) return;
   ev.preventDefault();
-  Object.assign(drag, { on: true, to: !S.selected.has(i), seen: new Set([i]), moved: false });
-  setSelected(i, drag.to);
+  Object.assign(drag, { on: true, seen: new Set([i]), moved: false, lifting: false, x0: ev.clientX, y0: ev.clientY });
+  if (S.selected.has(i)) { drag.pending = i; drag.to = false; return; }  // a tap, a slide or a lift: decided on the move
+  drag.pending = null; drag.to = true;
+  setSelected(i, true);
   render();
 });
 $("hand").addEventListener("pointermove", (ev) => {
   if (!drag.on) return;
+  if (drag.pending !== null && !drag.lifting && drag.y0 - ev.clientY > LIFT_PX) {
+    drag.lifting = true; $("hand").classList.add("lifting");
+    return;
+  }
+  if (drag.lifting) return;
   const i = cardAt(ev.clientX, ev.clientY);
   if (i === null || drag.seen.has(i)) return;
+  if (drag.pending !== null) { setSelected(drag.pending, false); drag.pending = null; }
   drag.seen.add(i); drag.moved = true;
   setSelected(i, drag.to);
   render();
 });
-for (const type of ["pointerup", "pointercancel", "pointerleave"]) $("hand").addEventListener(type, () => { drag.on = false; });
+$("hand").addEventListener("pointerup", (ev) => {
+  if (!drag.on) return;
+  drag.on = false;
+  $("hand").classList.remove("lifting");
+  if (drag.lifting) { drag.lifting = false; drag.pending = null; dropSelection(ev.clientX); return; }
+  if (drag.pending !== null) { setSelected(drag.pending, false); drag.pending = null; render(); }  // a tap on a selected card
+});
+for (const type of ["pointercancel", "pointerleave"]) {
+  $("hand").addEventListener(type, () => {
+    if (drag.lifting) $("hand").classList.remove("lifting");
+    Object.assign(drag, { on: false, lifting: false, pending: null });
+  });
+}
 
 function act(a) {
   send({ type: "act", kind: a.kind, cards: a.cards, combo: a.combo ?? null, seq: S.seq });
@@ -497,20 +660,97 @@ function showHint() {
   document.body.dataset.hints = String(Number(document.body.dataset.hints || 0) + 1);
 }
 
-// The turn timer: a ring round the active human seat's avatar that empties, red in the last 5 s.
-const TIMER_WARN_S = 5;
+// The turn timer: a ring round the active human seat's avatar that empties, red in the last 5 s (with a
+// warning sound on the player's own turn); the deal-end panel's countdown runs here too.
 function renderTimer() {
-  if (!S.room || S.room.timer <= 0) return;
-  const total = S.room.timer;
-  const elapsed = (Date.now() - S.turnStarted) / 1000;
-  const left = Math.max(0, Math.ceil(total - elapsed));
-  const warn = left <= TIMER_WARN_S;
-  document.querySelectorAll("[data-testid=timer]").forEach((n) => { n.textContent = `${left}s`; n.classList.toggle("warn", warn); });
+  if (S.end && S.endClosed !== S.end.deal && S.end.deadline) {
+    const btn = document.querySelector("[data-testid=continue]");
+    const left = Math.max(0, Math.ceil((S.end.deadline - Date.now()) / 1000));
+    if (btn) btn.textContent = `${t("Continue")} (${left})`;
+    const waiting = document.querySelector("#summary .waiting");
+    if (waiting) waiting.textContent = waiting.textContent.replace(/\(\d+\)$/, `(${left})`);
+  }
+  if (!S.clock) return;
+  const st = timerState(S.clock.seconds, S.clock.started, Date.now());
+  document.querySelectorAll("[data-testid=timer]").forEach((n) => { n.textContent = `${st.left}s`; n.classList.toggle("warn", st.warn); });
   document.querySelectorAll(".seat-plate.to-move .ring:not(.hidden)").forEach((ring) => {
-    ring.style.setProperty("--p", String(Math.max(0, 1 - elapsed / total)));
-    ring.classList.toggle("warn", warn);
+    ring.style.setProperty("--p", String(st.fraction));
+    ring.classList.toggle("warn", st.warn);
   });
+  const turn = `${S.seq}:${S.clock.seat}`;
+  if (st.warn && S.clock.seat === S.me && S.warned !== turn) { S.warned = turn; playSound("warn"); }
 }
+
+// --- table talk: fixed phrases and emotes, each seat mutable on this page ---------------------------
+function phraseText(id) {
+  const talk = META.talk || { phrases: [], emotes: {} };
+  if (talk.emotes && talk.emotes[id]) return talk.emotes[id];
+  return t(TALK_MSGIDS[id] || "") || "";
+}
+// phrase id -> msgid: the same table as server/talk.py, through /api/meta's order
+const TALK_MSGIDS = {
+  hello: "Hello, everyone!", luck: "Good luck!", nice: "Nice play!", partner: "Well played, partner!",
+  hurry: "Please hurry up a little", think: "Let me think", sorry: "Sorry!", thanks: "Thanks!",
+  again: "One more match?", bye: "Goodbye!",
+};
+function showTalk(seat, phrase) {
+  if (S.talkMuted.has(seat) || !S.view) return;
+  const box = WHERE.plate(seat);
+  if (!box) return;
+  box.querySelectorAll(".talk-bubble").forEach((n) => n.remove());
+  const bubble = el("div", { class: "talk-bubble", "data-testid": "talk-bubble", role: "status" }, phraseText(phrase));
+  box.append(bubble);
+  setTimeout(() => bubble.remove(), 3500);
+}
+function renderTalk() {
+  const panel = $("talk-panel");
+  const talk = META.talk || { phrases: [], emotes: {} };
+  const now = Date.now();
+  const may = talkAllowed(S.talkSent, now) && S.online;
+  const say = (id) => el("button", { class: "phrase", "data-phrase": id, disabled: !may, onclick: () => {
+    if (!talkAllowed(S.talkSent, Date.now())) return;
+    if (send({ type: "talk", phrase: id })) { S.talkSent = [...S.talkSent.slice(-5), Date.now()]; }
+    panel.classList.add("hidden");
+  } }, phraseText(id));
+  const others = [0, 1, 2, 3].filter((s) => s !== S.me && S.room.seats[s].kind === "human");
+  panel.replaceChildren(...[
+    el("div", { class: "phrases" }, talk.phrases.map(say)),
+    el("div", { class: "emotes" }, Object.keys(talk.emotes).map(say)),
+    others.length ? el("div", { class: "mutes" }, t("Mute"), others.map((s) => el("label", {},
+      el("input", { type: "checkbox", "data-mute-seat": s, checked: S.talkMuted.has(s), onchange: (ev) => {
+        if (ev.target.checked) S.talkMuted.add(s); else S.talkMuted.delete(s);
+        localStorage.setItem(`guandan:talkmute:${code}`, JSON.stringify([...S.talkMuted]));
+      } }), seatName(s)))) : null].filter(Boolean));
+}
+$("talk").onclick = () => { renderTalk(); $("talk-panel").classList.toggle("hidden"); };
+$("mute").onclick = () => { setMuted(!muted()); renderMute(); };
+// Small line icons drawn here (an emoji font is not on every machine; no image is downloaded).
+const SVG_NS = "http://www.w3.org/2000/svg";
+function icon(paths) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24"); svg.setAttribute("width", "22"); svg.setAttribute("height", "22");
+  svg.setAttribute("aria-hidden", "true"); svg.setAttribute("class", "icon");
+  for (const d of paths) {
+    const path = document.createElementNS(SVG_NS, "path");
+    path.setAttribute("d", d);
+    svg.append(path);
+  }
+  return svg;
+}
+const SPEAKER = "M4 9h4l5-4v14l-5-4H4z";
+const ICONS = {
+  on: [SPEAKER, "M16 8.5a5 5 0 0 1 0 7", "M18.5 6a8.5 8.5 0 0 1 0 12"],
+  off: [SPEAKER, "M16 9l6 6", "M22 9l-6 6"],
+  talk: ["M4 5h16v10H10l-5 4v-4H4z", "M8 10h.01", "M12 10h.01", "M16 10h.01"],
+};
+$("talk").replaceChildren(icon(ICONS.talk));
+function renderMute() {
+  $("mute").replaceChildren(icon(muted() ? ICONS.off : ICONS.on));
+  $("mute").setAttribute("aria-pressed", String(muted()));
+  $("mute").title = muted() ? t("Sound off") : t("Sound on");
+}
+renderMute();
+$("talk").setAttribute("aria-label", t("Talk"));
 
 $("play").onclick = () => {
   const legal = S.view.legal || [];
@@ -522,7 +762,6 @@ $("play").onclick = () => {
   if (match) act(match);
 };
 $("center").addEventListener("click", (ev) => {
-  if (ev.target.closest && ev.target.closest("#summary")) return;
   if ($("center").classList.contains("can-play")) $("play").click();  // tap the table to play the selection
 });
 $("last-trick").onclick = () => { S.showLastTrick = !S.showLastTrick; render(); };
@@ -533,7 +772,14 @@ $("log-toggle").onclick = () => {
 };
 $("pass").onclick = () => send({ type: "act", kind: K.PASS, cards: [], seq: S.seq });
 $("hint").onclick = () => { if (S.hints.length) showHint(); else send({ type: "hint" }); };
-$("sort").onclick = () => { S.sortBySuit = !S.sortBySuit; render(); };
+// 理牌: rank order, suit order, and the groups of the engine's decomposition (asked for once a deal)
+$("sort").onclick = () => {
+  S.sort = { rank: "suit", suit: "groups", groups: "rank" }[S.sort];
+  localStorage.setItem(SORT_KEY, S.sort);
+  if (S.sort === "groups") { S.groups = null; send({ type: "arrange" }); }
+  render();
+};
+$("column").onclick = () => { if (S.selected.size) dropSelection(Infinity); };
 $("auto").onclick = () => send({ type: "auto", on: !(S.me !== null && S.room.seats[S.me].auto) });
 $("auto-off").onclick = () => send({ type: "auto", on: false });
 

@@ -1,0 +1,81 @@
+// The end of a deal at the table (局终): every hand turned up, the result in words with every reason a level
+// moved (the server's settlement lines: A attempts, streaks, 火拼 points as base × multiplier + bombs), a
+// level board for both teams, the coming tribute, and 继续 with the pause's countdown.
+import { cardNode, el, eventLines, lang, placeName, RANKS, t } from "./common.js";
+import { countdown } from "./logic.js";
+import { EVENT_TYPE as E, NAMES, PHASE } from "./vocab.js";
+
+const fmt = (msgid, args) => t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(args[k]));
+const rankText = (r) => (r === "T" ? "10" : r);
+
+// Who pays tribute in the deal that follows a result (RULES §4: both losers after 1-2, the last otherwise).
+export function payersAfter(finish, partnerPlace) {
+  if (!finish || finish.length < 4) return [];
+  return partnerPlace === 2 ? [finish[2], finish[3]] : [finish[3]];
+}
+
+function levelBoard(view) {
+  return el("div", { class: "level-board", "data-testid": "level-board" }, [0, 1].map((team) => {
+    const at = view.levels[team];
+    const cells = RANKS.map((r) => el("span", {
+      class: `lv${r === at ? " here" : ""}${RANKS.indexOf(r) < RANKS.indexOf(at) ? " past" : ""}`,
+    }, rankText(r)));
+    const tries = view.a_failures[team];
+    return el("div", { class: `lv-row team-${team}` }, el("span", { class: "lv-team" }, `${t("Team")} ${team + 1}`),
+      el("span", { class: "lv-track" }, cells),
+      at === "A" ? el("span", { class: "lv-a" }, fmt("A attempts: {n}", { n: tries })) : null,
+      view.declarer === team ? el("span", { class: "badge" }, t("Declarer")) : null);
+  }));
+}
+
+/**
+ * The panel's content. `end` is `{deal, reveal, events, waiting, deadline}` (`waiting`/`deadline`
+ * absent once the pause is over or for a table that does not pause); `view` the table's current view
+ * (the next deal, already dealt); `seatName(s)`; `me` the page's seat or null; `onContinue`, `onClose`.
+ */
+export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, now = Date.now() }) {
+  const settled = end.events.find((e) => e.type === E.DEAL_SETTLED);
+  const parts = [el("h3", {}, fmt("Deal {n} is over", { n: end.deal + 1 }))];
+  if (settled) {
+    const names = NAMES[lang()] || NAMES.en;
+    const winners = settled.finish[0] % 2;
+    parts.push(el("div", { class: "headline", "data-testid": "deal-result" },
+      `${names.result[String(settled.partner_place)] || ""} · `,
+      fmt("{team} +{n}", { team: `${t("Team")} ${winners + 1}`, n: settled.upgrade })));
+    // the first line restates the headline; the rest are the reasons a level moved, and 火拼 points
+    parts.push(el("div", { class: "reasons" }, eventLines(settled).slice(1).map((line) => el("div", {}, line))));
+  }
+  const finish = settled ? settled.finish : [];
+  parts.push(el("div", { class: "reveal", "data-testid": "reveal" }, [0, 1, 2, 3].map((s) => {
+    const place = finish.indexOf(s);
+    const cards = (end.reveal || [])[s] || [];
+    return el("div", { class: `reveal-row team-${s % 2}`, "data-seat": s },
+      el("span", { class: "who" }, seatName(s), place >= 0 ? el("span", { class: "badge" }, placeName(place + 1)) : null),
+      cards.length ? el("span", { class: "cards-fan" }, cards.map((c) => cardNode(c, view.level, { small: true })))
+        : el("span", { class: "none" }, t("No cards left")));
+  })));
+  parts.push(levelBoard(view));
+  const anti = (view.events || []).find((e) => e.type === E.ANTI_TRIBUTE);
+  if (anti) parts.push(el("div", { class: "tribute-next" }, eventLines(anti).join(" ")));
+  else if (settled && (view.phase === PHASE.TRIBUTE || view.phase === PHASE.CHOOSE)) {
+    const payers = payersAfter(settled.finish, settled.partner_place);
+    const msgid = payers.length > 1 ? "Next deal: {who} pay tribute" : "Next deal: {who} pays tribute";
+    parts.push(el("div", { class: "tribute-next" }, fmt(msgid, { who: payers.map(seatName).join(t(", ")) })));
+  }
+  const left = end.deadline ? countdown(end.deadline, now) : null;
+  const waitingMe = me !== null && (end.waiting || []).includes(me);
+  const buttons = el("div", { class: "end-buttons" });
+  if (waitingMe) {
+    buttons.append(el("button", { class: "primary", "data-testid": "continue", onclick: onContinue },
+      left !== null ? `${t("Continue")} (${left})` : t("Continue")));
+  } else {
+    const others = (end.waiting || []).filter((s) => s !== me).map(seatName);
+    if (others.length) {
+      buttons.append(el("span", { class: "waiting" }, fmt("Waiting for {who}", { who: others.join(t(", ")) }),
+        left !== null ? ` (${left})` : ""));
+    }
+    buttons.append(el("button", { "data-testid": "deal-end-close", onclick: onClose }, t("Close")));
+  }
+  parts.push(buttons);
+  return parts;
+}

@@ -1,0 +1,199 @@
+"""The table as a player meets it in chromium, on a touch phone held sideways: a deal played by taps to its
+end, where every hand is turned up with the result, the level board and 继续 with its countdown; 理牌 into
+the engine's groups and a selection moved to a group of its own, kept across a refresh; the turn timer;
+table talk; the mute switch, remembered; and motion that stays short and disappears under
+prefers-reduced-motion. Each in zh and en, with no text of the other language on the table."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.timeout(300)
+PHONE = {"viewport": {"width": 844, "height": 390}, "has_touch": True, "bypass_csp": True}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+LATIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
+
+
+@pytest.fixture(scope="module")
+def pausing_server() -> Iterator[LiveServer]:
+    """A server whose tables pause after each deal as rooms ask (the default 15 s)."""
+    with tempfile.TemporaryDirectory(prefix="guandan-pause-") as d, \
+            LiveServer(f"sqlite:///{d}/web.sqlite3", next_deal_s=None) as srv:
+        yield srv
+
+
+def seat_me(browser: Browser, live: LiveServer, lang: str, reduced: bool = False, **config: object) -> Page:
+    body = {"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 2, "seed": 5, "timer": 0, "bot_delay_ms": 0,
+            **config}
+    with httpx.Client(base_url=live.url, timeout=30) as c:
+        code = c.post("/api/rooms", json=body).json()["code"]
+        token = c.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "Tester"}).json()["token"]
+        assert c.post(f"/api/rooms/{code}/ready", json={"token": token}).status_code == 200
+    ctx = browser.new_context(**PHONE, reduced_motion="reduce" if reduced else "no-preference")
+    page = ctx.new_page()
+    page.goto(f"{live.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}'); localStorage.setItem('guandan:token:{code}', '{token}');"
+                  "localStorage.setItem('guandan:sort', 'rank')")
+    page.goto(f"{live.url}/r/{code}")
+    page.wait_for_function("document.body.dataset.status === 'playing' && "
+                           "document.querySelectorAll('[data-testid=hand] [data-testid=card]').length === 27")
+    return page
+
+
+MY_TURN_OR_END = ("document.querySelector('[data-testid=continue]') || document.body.dataset.status === 'over' || "
+                  "(document.body.dataset.toMove === '0' && !document.querySelector('[data-testid=hint]').disabled)")
+
+
+def take_turn(page: Page) -> None:
+    """One turn by taps: ask for a hint, then tap the table to play it (or pass when it says pass)."""
+    before = int(page.evaluate("document.body.dataset.seq"))
+    if page.locator("button.choose").count():
+        page.locator("button.choose").first.tap()
+    else:
+        hints = page.evaluate("Number(document.body.dataset.hints || 0)")
+        page.tap("[data-testid=hint]")
+        page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+        if page.locator("#hand .card.selected").count() == 0:
+            page.tap("[data-testid=pass]")
+        elif page.locator("[data-testid=play]").is_enabled():
+            page.tap("[data-testid=center]", position={"x": 20, "y": 20})  # the table itself plays the selection
+        else:
+            page.locator("button.reading").first.tap()
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-testid=continue]')")
+
+
+def play_to_deal_end(page: Page) -> None:
+    for _ in range(200):
+        page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+        if page.locator("[data-testid=continue]").count():
+            return
+        take_turn(page)
+    raise AssertionError("the deal did not end")
+
+
+def visible_text(page: Page, selector: str) -> str:
+    return str(page.evaluate(f"document.querySelector('{selector}').innerText"))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_deal_played_by_taps_ends_with_every_hand_shown_and_continue(browser: Browser, pausing_server: LiveServer,
+                                                                       lang: str) -> None:
+    page = seat_me(browser, pausing_server, lang)
+    try:
+        play_to_deal_end(page)
+        panel = page.locator("[data-testid=deal-end]")
+        assert panel.is_visible()
+        rows = page.locator("[data-testid=reveal] .reveal-row")
+        assert rows.count() == 4
+        assert page.locator("[data-testid=reveal] .card").count() > 0  # the losers' cards, face up
+        assert page.locator("[data-testid=level-board] .lv-row").count() == 2
+        assert page.locator("[data-testid=level-board] .lv.here").count() == 2
+        result = visible_text(page, "[data-testid=deal-result]")
+        assert re.search(r"1-[234]", result) and "+" not in result.split("·")[0]
+        button = page.locator("[data-testid=continue]")
+        label = button.inner_text()
+        assert re.search(r"\((1[0-5]|[1-9])\)$", label), label  # the countdown of the pause
+        text = visible_text(page, "#table")
+        for bad in ("None", "null", "undefined", "[object", "deal_settled", "{"):
+            assert bad not in text, bad
+        if lang == "zh":
+            words = set(LATIN_WORD.findall(text)) - {"Tester"}
+            assert not words, words
+        else:
+            assert not CJK.search(text.replace("掼蛋", "")), text
+        button.tap()
+        page.wait_for_function("document.querySelector('[data-testid=deal-end]').classList.contains('hidden')")
+        page.wait_for_function("document.body.dataset.deal === '1'")
+        page.wait_for_function("Number(document.body.dataset.seq) > 0")  # the next deal goes on
+    finally:
+        page.context.close()
+
+
+def card_order(page: Page) -> list[str]:
+    return list(page.evaluate("[...document.querySelectorAll('#hand .card')].map((n) => n.dataset.card)"))
+
+
+def test_arranging_the_hand_into_groups_and_a_group_of_ones_own_survives_a_refresh(browser: Browser,
+                                                                                 pausing_server: LiveServer) -> None:
+    page = seat_me(browser, pausing_server, "zh")
+    try:
+        hand = sorted(card_order(page))
+        page.tap("[data-testid=sort]")  # rank -> suit
+        page.tap("[data-testid=sort]")  # suit -> groups: the engine's decomposition
+        page.wait_for_function("document.querySelector('#hand.grouped')")
+        assert sorted(card_order(page)) == hand  # every card, once
+        starts = page.locator("#hand .card.group-start").count()
+        assert starts >= 3
+        cards = page.locator("#hand [data-testid=card]")
+        picked = [cards.nth(1).get_attribute("data-card"), cards.nth(4).get_attribute("data-card")]
+        cards.nth(1).tap()
+        cards.nth(4).tap()
+        page.tap("[data-testid=column]")
+        order = card_order(page)
+        assert sorted(order[-2:]) == sorted(picked)  # the selection is a group of its own, at the end
+        assert page.locator("#hand .card.selected").count() == 0
+        page.reload()
+        page.wait_for_function("document.querySelectorAll('#hand [data-testid=card]').length === 27")
+        assert card_order(page) == order  # the arrangement is kept through a refresh during the deal
+    finally:
+        page.context.close()
+
+
+def test_turn_timer_talk_and_the_mute_switch(browser: Browser, pausing_server: LiveServer) -> None:
+    page = seat_me(browser, pausing_server, "en", timer=15, first_timer=40)
+    try:
+        page.wait_for_function("document.body.dataset.toMove === '0'", timeout=30000)
+        page.wait_for_selector("[data-testid=timer]")
+        left = int(page.inner_text("[data-testid=timer]").rstrip("s"))
+        first = page.evaluate("document.body.dataset.phase") != "play" or page.evaluate(
+            "![...document.querySelectorAll('#log li')].some((n) => ['play', 'pass'].includes(n.dataset.type))")
+        assert 0 < left <= (40 if first else 15)
+        assert page.locator(".seat-plate.to-move .ring:not(.hidden)").count() == 1
+        # table talk: a fixed phrase, shown by the seat that said it
+        page.tap("[data-testid=talk]")
+        page.locator("#talk-panel .phrase[data-phrase=nice]").tap()
+        bubble = page.locator("#pos-me [data-testid=talk-bubble]")
+        bubble.wait_for()
+        assert bubble.inner_text() == "Nice play!"
+        page.tap("[data-testid=talk]")
+        for _ in range(2):
+            page.locator("#talk-panel .phrase[data-phrase=luck]").tap()
+            page.tap("[data-testid=talk]")
+        assert page.locator("#talk-panel .phrase[data-phrase=luck]").is_disabled()  # three in ten seconds at most
+        # the mute switch is remembered
+        assert page.get_attribute("[data-testid=mute]", "aria-pressed") == "false"
+        page.tap("[data-testid=mute]")
+        assert page.evaluate("localStorage.getItem('guandan:mute')") == "1"
+        page.reload()
+        page.wait_for_selector("[data-testid=mute][aria-pressed=true]")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, pausing_server: LiveServer,
+                                                      reduced: bool) -> None:
+    page = seat_me(browser, pausing_server, "zh", reduced=reduced, bot_delay_ms=400)
+    try:
+        page.evaluate("""() => { window.__anims = []; const orig = Element.prototype.animate;
+          Element.prototype.animate = function (k, o) {
+            window.__anims.push(typeof o === 'number' ? o : (o.duration || 0) + (o.delay || 0));
+            return orig.call(this, k, o); }; }""")
+        for _ in range(3):
+            page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+            take_turn(page)
+        durations = page.evaluate("window.__anims")
+        if reduced:
+            assert durations == []
+        else:
+            assert durations and max(durations) <= 300, durations
+    finally:
+        page.context.close()
