@@ -121,6 +121,53 @@ def bench_server(
     raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
 
 
+def bench_page(
+    runs: Annotated[int, typer.Option(min=1, help="page loads and taps to measure")] = 10,
+    seed: Annotated[int, typer.Option(help="the practice rooms' seed")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+) -> None:
+    """The table page in chromium on loopback: its weight, the time until a started table is usable, and
+    tap → selected while plays arrive (median and max)."""
+    from .bench_page import format_page_report, run_page_bench  # here: Playwright loads only for this
+
+    try:
+        report = run_page_bench(runs=runs, seed=seed)
+    except RuntimeError as e:  # no chromium, no Playwright
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(json.dumps(report) if json_out else format_page_report(report))
+
+
+def screenshots(
+    out: Annotated[Path, typer.Option(help="the folder to write the PNGs into")] = Path("docs/screenshots"),
+    only: Annotated[list[str] | None, typer.Option(
+        metavar="[lobby|table|deal-end|tribute]", help="only these parts (repeat the option); default: all")] = None,
+    seed: Annotated[int, typer.Option(help="where the search for the practice room's seed begins")] = 1,
+) -> None:
+    """Screenshots of the web app (start page, table, deal end, tribute) at phone and desktop sizes, in
+    Chinese and English, from a server and chromium this command starts: the README's pictures."""
+    from .screenshots import PARTS, run  # here: Playwright loads only for this
+
+    parts = list(dict.fromkeys(only)) if only else list(PARTS)
+    if bad := [p for p in parts if p not in PARTS]:
+        typer.echo(f"error: --only takes {', '.join(PARTS)}, not {', '.join(bad)}", err=True)
+        raise typer.Exit(2)
+    written: list[Path] = []
+    try:
+        written = run(out, parts, seed, written)
+    except RuntimeError as e:  # a hook the table page lacks (HookMissing), no chromium, no Playwright
+        for path in written:
+            typer.echo(str(path))
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    for path in written:
+        typer.echo(str(path))
+    total = sum(p.stat().st_size for p in written)
+    typer.echo(f"{len(written)} screenshots, {total / 1024:.0f} KB, in {out}", err=True)
+
+
 def mount(app: typer.Typer, bench_app: typer.Typer) -> None:
     app.command("serve")(serve)
+    app.command("screenshots")(screenshots)
     bench_app.command("server")(bench_server)
+    bench_app.command("page")(bench_page)
