@@ -14,21 +14,25 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import event
+from starlette.exceptions import HTTPException
 
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
+from ..i18n import N_
 from . import talk
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
 from .lobby_list import open_rooms
-from .protocol import ProtocolError, error_frame, parse_message
+from .protocol import ProtocolError, error_frame, invalid, parse_message, say
 from .replays import import_record, replay_frames
 from .reviews import ReviewError, ReviewService
 from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
@@ -37,6 +41,10 @@ from .store import Store
 from .table import ServiceError, Settings, TableService
 
 STATIC = Path(__file__).parent / "static"
+# what a person is told of a refusal that is none of ours (an address nothing answers at, a wrong method)
+HTTP_REFUSALS = {404: ("not_found", N_("There is nothing at this address.")),
+                 405: ("method_not_allowed", N_("This address does not take this kind of request."))}
+HTTP_REFUSED = N_("The server refused this request.")
 
 
 class JoinBody(BaseModel):
@@ -127,9 +135,28 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     _mount_tournament_desk(app, engine)
     app.include_router(rules_router)  # /rules: the rules document (规则)
 
+    # every refusal names its code, says why in English (detail) and for people in every page language (text)
     @app.exception_handler(ServiceError)
     async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "detail": str(exc)}, status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_request(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        """A body or query that does not validate: FastAPI's list of errors (each its place and problem) stays
+        the detail; the text names the first one's field and problem (protocol.invalid)."""
+        errors = exc.errors()
+        return JSONResponse({"error": "bad_request", "detail": jsonable_encoder(errors),
+                             "text": invalid(errors).texts()}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def _http_error(_req: Request, exc: HTTPException) -> Response:
+        code, msgid = HTTP_REFUSALS.get(exc.status_code, ("refused", HTTP_REFUSED))
+        return JSONResponse({"error": code, "detail": exc.detail, "text": say(msgid).texts()},
+                            status_code=exc.status_code, headers=exc.headers)
+
+    def no_replay(replay_id: str) -> ServiceError:
+        return ServiceError(f"no replay {replay_id!r}", 404, "no_replay",
+                            words=say(N_("There is no replay {id}."), id=replay_id))
 
     client = client_address  # a Request or a WebSocket: the same rule (server/clientaddr.py)
 
@@ -207,17 +234,19 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     async def mark_public(replay_id: str, body: PublicBody) -> dict[str, Any]:
         done = store.set_public(replay_id, hash_token(body.token), body.public)
         if done is None:
-            raise HTTPException(404, f"no replay {replay_id!r}")
+            raise no_replay(replay_id)
         if not done:
             raise ServiceError("only a player of this match (with the seat token it played with) may change who "
-                               "sees its replay", 403, "forbidden")
+                               "sees its replay", 403, "forbidden", words=say(
+                                   N_("Only a player of this match, with the seat token it was played with, may "
+                                      "change who sees its replay.")))
         return {"id": replay_id, "public": body.public}
 
     @app.get("/api/replays/{replay_id}/record")
     async def export_record(replay_id: str) -> Response:
         text = store.replay(replay_id)
         if text is None:
-            raise HTTPException(404, f"no replay {replay_id!r}")
+            raise no_replay(replay_id)
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="guandan-{replay_id}.json"'})
 
@@ -225,29 +254,31 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     async def replay(replay_id: str) -> dict[str, Any]:
         text = store.replay(replay_id)
         if text is None:
-            raise HTTPException(404, f"no replay {replay_id!r}")
+            raise no_replay(replay_id)
         try:
             return {**replay_frames(text), "id": replay_id, "public": bool(store.replay_public(replay_id))}
         except GuandanError as e:
-            raise HTTPException(422, f"the stored record does not replay: {e}") from None
+            raise ServiceError(f"the stored record does not replay: {e}", 422, "bad_record",
+                               words=say(N_("The stored record of this replay does not replay: it cannot be shown."))) \
+                from None
 
     # --- reviews (复盘) of a replay: whoever may open the replay may ask for one and see it ----------
     @app.exception_handler(ReviewError)
     async def _review_error(_req: Request, exc: ReviewError) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "detail": str(exc)}, status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.get("/api/replays/{replay_id}/reviews")
     async def replay_reviews(replay_id: str) -> dict[str, Any]:
         """Every review of the replay's seats: status and progress, the review once done."""
         if store.replay_public(replay_id) is None:
-            raise HTTPException(404, f"no replay {replay_id!r}")
+            raise no_replay(replay_id)
         return {"reviews": reviews.states(replay_id), "settings": reviews.settings_json()}
 
     @app.post("/api/replays/{replay_id}/reviews", status_code=202)
     async def ask_review(replay_id: str, req: Request, body: ReviewBody) -> dict[str, Any]:
         """Ask for the review of one seat (0–3); asking again for one that exists answers its state."""
         if store.replay_public(replay_id) is None:
-            raise HTTPException(404, f"no replay {replay_id!r}")
+            raise no_replay(replay_id)
         return reviews.request(replay_id, body.seat, client(req))
 
     @app.post("/api/replays", status_code=201)
@@ -258,14 +289,17 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         try:
             replay_id = import_record(store, text, owners=[hash_token(token)])
         except GuandanError as e:
-            raise HTTPException(422, str(e)) from None
+            raise ServiceError(str(e), 422, "bad_record",
+                               words=say(N_("This file is not a game record that this server can replay."))) from None
         return {"id": replay_id, "link": f"/replay/{replay_id}", "token": token}
 
     # --- translations ---------------------------------------------------------------------
     @app.get("/api/i18n/{lang}")
     async def i18n(lang: str) -> dict[str, str]:
         if lang not in LANGS:
-            raise HTTPException(404, f"language must be one of {', '.join(LANGS)}")
+            raise ServiceError(f"language must be one of {', '.join(LANGS)}", 404, "no_language",
+                               words=say(N_("There is no language {lang} here: the pages speak {langs}."), lang=lang,
+                                         langs=", ".join(LANGS)))
         return strings(lang)
 
     # --- the table ------------------------------------------------------------------------
@@ -275,7 +309,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         try:
             conn = service.connect(code, token, client(websocket))  # hints and readings are budgeted per address
         except ServiceError as e:
-            await websocket.send_text(json.dumps(error_frame(e.code, str(e))))
+            await websocket.send_text(json.dumps(e.frame(), ensure_ascii=False))
             await websocket.close(code={403: 4403, 410: 4410}.get(e.status, 4404))  # 4410: the room closed
             return
 
@@ -297,20 +331,22 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
                     break
                 raw = message.get("text")
                 if raw is None:
-                    conn.send(error_frame("bad_message", "frames must be JSON text, not binary"))
+                    conn.send(error_frame("bad_message", "frames must be JSON text, not binary",
+                                          say(N_("Messages to the table must be JSON text, not binary."))))
                     continue
                 if conn.bucket is not None and not conn.bucket.allow():
-                    conn.send(error_frame("rate_limited", "too many messages; slow down"))
+                    conn.send(error_frame("rate_limited", "too many messages; slow down",
+                                          say(N_("Too many messages from this page: slow down."))))
                     continue
                 try:
                     msg = parse_message(raw)
                 except ProtocolError as e:
-                    conn.send(error_frame(e.code, str(e)))
+                    conn.send(e.frame())
                     continue
                 try:
                     service.handle(conn, msg)
                 except ServiceError as e:
-                    conn.send(error_frame(e.code, str(e)))
+                    conn.send(e.frame())
         except (WebSocketDisconnect, RuntimeError, ValidationError):
             pass
         finally:

@@ -22,6 +22,7 @@ from ..core.vocab import RANKS, Scoring
 from ..i18n import LANGUAGES, translator
 from ..present import Presenter
 from ..present.fairness import checks_summary, deal_check_lines, seed_line
+from .rooms import PLAYER_NAME
 from .store import Store, new_replay_id
 from .wire import Texts, action_json, cards_json, event_json, texts_for
 
@@ -48,8 +49,9 @@ def _seat_kinds(meta: Any) -> list[tuple[str | None, str | None]]:
 
 
 def seat_names(players: Sequence[str], kinds: Sequence[tuple[str | None, str | None]]) -> Callable[[str], list[str]]:
-    """The seats' names in a language, told apart: a human by the name played under, a bot as "Bot 2 · Greedy"
-    (its tier by the name the lobby gives it); where the record does not say who was a bot, the recorded name.
+    """The seats' names in a language, told apart: a human by the name played under ("Player 2" without one),
+    a bot as "Bot 2 · Greedy" (its tier by the name the lobby gives it); where the record does not say who was
+    a bot, the recorded name.
     Seats that would still share a name get their number ("Alice (2)"): three bots once all read "greedy bot"."""
     def names(lang: str) -> list[str]:
         web = translator("web", lang)
@@ -63,7 +65,10 @@ def seat_names(players: Sequence[str], kinds: Sequence[tuple[str | None, str | N
                 else:  # the tier by its name in the lobby; a plugin's tier has no entry and keeps its own
                     out.append(web.gettext("Bot {n} · {tier}").format(n=n, tier=web.gettext(tier)))
             else:
-                out.append(players[s] if s < len(players) else "")
+                name = players[s] if s < len(players) else ""
+                if not name and kind == "human":  # joined without a name: named as at the table (rooms.seat_names)
+                    name = web.gettext(PLAYER_NAME).format(n=s + 1)
+                out.append(name)
         seat = Presenter(lang).seat  # an unnamed seat is "Seat N", as the presenter would say it
         out = [name or seat(s) for s, name in enumerate(out)]
         twice = {name for name, k in Counter(out).items() if k > 1}

@@ -21,12 +21,14 @@ from typing import Any
 
 from ..core import record
 from ..core.errors import GuandanError
+from ..i18n import N_
 from ..present import Presenter
 from ..review.cli import player_names
 from ..review.engine import Settings as ReviewSettings
 from ..review.report import Collected, Decision, assemble, collect, record_digest, review_task
 from ..review.words import review_json
 from .i18n_web import LANGS
+from .protocol import Words, say
 from .store import Store
 from .workers import Busy, Priority, WorkerPool
 
@@ -60,9 +62,15 @@ class Progress:
 
 
 class ReviewError(Exception):
-    def __init__(self, message: str, status: int, code: str) -> None:
+    """A refused review request: the HTTP status, the machine-readable code, the English message (``detail``)
+    and ``words`` for people (``text``)."""
+
+    def __init__(self, message: str, status: int, code: str, *, words: Words) -> None:
         super().__init__(message)
-        self.status, self.code = status, code
+        self.status, self.code, self.words = status, code, words
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.code, "detail": str(self), "text": self.words.texts()}
 
 
 class ReviewService:
@@ -105,11 +113,13 @@ class ReviewService:
         if row is not None and row.status == DONE:
             return {"seat": seat, "status": DONE}
         if len(self.queue) >= self.queue_max:
-            raise ReviewError(f"{len(self.queue)} reviews are waiting already; ask again in a few minutes", 503, "busy")
+            raise ReviewError(f"{len(self.queue)} reviews are waiting already; ask again in a few minutes", 503, "busy",
+                              words=say(N_("Too many reviews are waiting; ask again in a few minutes")))
         mine = sum(1 for p in self.progress.values() if p.status in (QUEUED, RUNNING) and p.address == address)
         if address is not None and mine >= self.per_address:
             raise ReviewError(f"this address has {mine} reviews waiting; ask again once they are done", 429,
-                              "rate_limited")
+                              "rate_limited",
+                              words=say(N_("You have reviews waiting already; ask again once they are done")))
         progress = self.progress[key] = Progress(QUEUED, address)
         self.store.save_review(replay_id, seat, QUEUED, self.settings_json())
         self.queue.append(key)

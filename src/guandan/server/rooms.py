@@ -97,13 +97,20 @@ class RoomConfig(BaseModel):
 
 
 def seat_names(seats: list[Seat], lang: str) -> list[str]:
-    """Each seat as the table and its texts name it, in ``lang``: a player by name; a bot by its seat,
-    counted from 1 as the page counts, and its tier's name ("Bot 2 · Greedy", "机器人2·贪心"), so that
-    three bots of one tier are told apart; an open seat by nothing ("Seat N" is the presenter's fallback)."""
+    """Each seat as the table and its texts name it, in ``lang``: a player by name, or one who joined without
+    a name as "Player 2" / "玩家2"; a bot by its seat and its tier's name ("Bot 2 · Greedy", "机器人2·贪心"),
+    so that three bots of one tier are told apart (seats counted from 1 as the page counts); an open seat by
+    nothing ("Seat N" is the presenter's fallback)."""
     tr = translator("web", lang)
-    return [s.name if s.kind == "human" else
-            tr.gettext("Bot {n} · {tier}").format(n=i + 1, tier=tr.gettext(s.tier or "bot")) if s.kind == "bot" else ""
-            for i, s in enumerate(seats)]
+
+    def name(i: int, s: Seat) -> str:
+        if s.kind == "human":
+            return s.name or tr.gettext(PLAYER_NAME).format(n=i + 1)
+        if s.kind == "bot":
+            return tr.gettext(BOT_NAME).format(n=i + 1, tier=tr.gettext(s.tier or "bot"))
+        return ""
+
+    return [name(i, s) for i, s in enumerate(seats)]
 
 
 def hash_token(token: str) -> str:
@@ -126,6 +133,7 @@ def new_code() -> str:
 
 SeatKind = Literal["empty", "human", "bot"]
 BOT_NAME = N_("Bot {n} · {tier}")  # a bot seat's name at the table (seat_names)
+PLAYER_NAME = N_("Player {n}")  # a player who joined without a name (seat_names; the lobby's open-room list)
 
 
 @dataclass

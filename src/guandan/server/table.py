@@ -36,10 +36,24 @@ from ..core.errors import GuandanError
 from ..core.events import DealOver, DealSettled, Passed, Played
 from ..core.match import MatchState
 from ..core.vocab import Phase
-from ..i18n import N_, translator
+from ..i18n import N_
 from ..present import Presenter
 from . import talk, workers
-from .protocol import Arrange, Auto, ClientFrame, Continue, Hint, Ping, Readings, Resume, Talk, error_frame
+from .protocol import (
+    Arrange,
+    Auto,
+    ClientFrame,
+    Continue,
+    Hint,
+    Ping,
+    Readings,
+    Resume,
+    SeatNo,
+    Talk,
+    Words,
+    error_frame,
+    say,
+)
 from .rooms import (
     Interval,
     Room,
@@ -84,15 +98,33 @@ REFUSALS = {
     "hint_in_flight": N_("A hint for your seat is still being worked out."),
     "busy": N_("The server is busy: try again in a moment."),
 }
+# an action the engine refuses (GuandanError): the page offers only legal ones, so a person meets this only
+# from a stale page or a second tab of the seat, and the table's next frame shows where it is. The core's
+# reasons are English sentences with 0-based seats and card codes, not fields to translate: the English
+# one stays in the frame's message
+ENGINE_REFUSAL = N_("This move is not allowed now; the table shows the current position.")
+NOT_PLAYING = N_("No match is being played in this room.")
+NO_SEAT = N_("Your seat token holds no seat in this room.")
+ROOM_CLOSED = N_("This room closed after a long time without activity")
 
 
 class ServiceError(Exception):
-    """A refused request: ``status`` is the HTTP status a REST caller gets, the text says why."""
+    """A refused request: ``status`` is the HTTP status a REST caller gets, ``code`` the machine-readable
+    reason, the message says why in English (``detail``, ``message``) and ``words`` for people (``text``)."""
 
-    def __init__(self, message: str, status: int = 400, code: str = "bad_request") -> None:
+    def __init__(self, message: str, status: int = 400, code: str = "bad_request", *, words: Words) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
+        self.words = words
+
+    def body(self) -> JSON:
+        """The REST answer."""
+        return {"error": self.code, "detail": str(self), "text": self.words.texts()}
+
+    def frame(self) -> JSON:
+        """The WebSocket answer."""
+        return error_frame(self.code, str(self), self.words)
 
 
 @dataclass
@@ -256,17 +288,20 @@ class TableService:
         if b is None:
             b = self.join_buckets[client] = Bucket(self.settings.join_rate_per_min / 60, self.settings.join_burst, self.clock)
         if not b.allow():
-            raise ServiceError("too many rooms created or joined from this address; wait a minute", 429, "rate_limited")
+            raise ServiceError("too many rooms created or joined from this address; wait a minute", 429, "rate_limited",
+                               words=say(N_("Too many rooms created or joined from this address: wait a minute.")))
 
     def create_room(self, config: RoomConfig, client: str | None = None) -> tuple[Room, str]:
         self._check_room_caps(client)
         try:
             rules = config.ruleset()
         except ValueError as e:
-            raise ServiceError(str(e)) from None
+            raise ServiceError(str(e), words=say(N_("These rule settings are not valid: the room was not created."))) \
+                from None
         refusal = config.seed_refusal()
         if refusal is not None:
-            raise ServiceError(refusal, 400, "seed_not_practice")
+            raise ServiceError(refusal, 400, "seed_not_practice", words=say(
+                N_("A seed is only accepted for a practice room: every seat but yours must be a bot")))
         code = new_code()
         while code in self.rooms or self.store.code_taken(code):
             code = new_code()
@@ -285,18 +320,22 @@ class TableService:
         live = [r for r in self.rooms.values() if r.status in ("lobby", "playing")]
         if len(live) >= self.settings.max_rooms:
             raise ServiceError(f"the server holds its limit of {self.settings.max_rooms} rooms; try again later",
-                               503, "server_full")
+                               503, "server_full",
+                               words=say(N_("The server holds as many rooms as it can: try again later.")))
         mine = sum(1 for r in live if r.creator == client and not r.paused)
         if client is not None and mine >= self.settings.max_rooms_per_address:
             raise ServiceError(f"this address already has {mine} open rooms (the limit is "
-                               f"{self.settings.max_rooms_per_address}); finish or leave one first", 429, "too_many_rooms")
+                               f"{self.settings.max_rooms_per_address}); finish or leave one first", 429, "too_many_rooms",
+                               words=say(N_("This address has {n} open rooms, as many as it may have: finish or leave "
+                                            "one first."), n=mine))
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
         if room is None:
             room = self._load(code.upper())
         if room is None:
-            raise ServiceError(f"no room with code {code!r}", 404, "no_room")
+            raise ServiceError(f"no room with code {code!r}", 404, "no_room",
+                               words=say(N_("There is no room with the code {code}."), code=code.upper()))
         return room
 
     def join(self, code: str, seat: int, name: str) -> str:
@@ -304,9 +343,10 @@ class TableService:
         self._lobby_only(room)
         s = self._seat(room, seat)
         if s.kind != "empty":
-            raise ServiceError(f"seat {seat} is taken", 409, "seat_taken")
+            raise ServiceError(f"seat {seat} is taken", 409, "seat_taken", words=_seat_taken(seat))
         token = new_token()
-        room.seats[seat] = Seat(kind="human", name=name or f"player {seat + 1}", token_hash=hash_token(token))
+        # no name: the seat keeps none, and is named "Player N" in the reader's language (rooms.seat_names)
+        room.seats[seat] = Seat(kind="human", name=name, token_hash=hash_token(token))
         self._room_changed(room)
         return token
 
@@ -322,20 +362,24 @@ class TableService:
         room = self.room(code)
         self._lobby_only(room)
         if not room.is_host(token) and room.seat_of(token) is None:
-            raise ServiceError("only the host or a seated player may change bots", 403, "forbidden")
+            raise ServiceError("only the host or a seated player may change bots", 403, "forbidden",
+                               words=say(N_("Only the host or a seated player may add or remove bots.")))
         s = self._seat(room, seat)
         if tier is None:
             if s.kind != "bot":
-                raise ServiceError(f"seat {seat} holds no bot", 409, "not_a_bot")
+                raise ServiceError(f"seat {seat} holds no bot", 409, "not_a_bot",
+                                   words=say(N_("Seat {seat} holds no bot."), seat=SeatNo(seat)))
             if room.config.seed is not None and sum(x.kind != "bot" for x in room.seats) >= 1:
                 raise ServiceError("a practice room with a chosen seed keeps its bots: every seat but one stays a bot",
-                                   409, "practice_keeps_bots")
+                                   409, "practice_keeps_bots",
+                                   words=say(N_("A practice room with a chosen seed keeps its bots")))
             room.seats[seat] = Seat()
         else:
             if tier not in bot_tiers():
-                raise ServiceError(f"unknown bot tier {tier!r}; known: {', '.join(bot_tiers())}")
+                raise ServiceError(f"unknown bot tier {tier!r}; known: {', '.join(bot_tiers())}",
+                                   words=say(N_("There is no bot strength called {tier}."), tier=tier))
             if s.kind != "empty":
-                raise ServiceError(f"seat {seat} is taken", 409, "seat_taken")
+                raise ServiceError(f"seat {seat} is taken", 409, "seat_taken", words=_seat_taken(seat))
             room.seats[seat] = Seat(kind="bot", name=f"{tier} bot", tier=tier)
         self._room_changed(room)
 
@@ -351,17 +395,19 @@ class TableService:
 
     def _lobby_only(self, room: Room) -> None:
         if room.status != "lobby":
-            raise ServiceError("the match has started: seats are fixed", 409, "started")
+            raise ServiceError("the match has started: seats are fixed", 409, "started",
+                               words=say(N_("The match has started: seats are fixed.")))
 
     def _seat(self, room: Room, seat: int) -> Seat:
         if seat not in range(4):
-            raise ServiceError(f"seat must be 0…3, not {seat}")
+            raise ServiceError(f"seat must be 0…3, not {seat}",
+                               words=say(N_("There is no seat {seat}: a table has seats 1 to 4."), seat=SeatNo(seat)))
         return room.seats[seat]
 
     def _require_seat(self, room: Room, token: str) -> int:
         seat = room.seat_of(token)
         if seat is None:
-            raise ServiceError("this token holds no seat in this room", 403, "forbidden")
+            raise ServiceError("this token holds no seat in this room", 403, "forbidden", words=say(NO_SEAT))
         return seat
 
     def _room_changed(self, room: Room) -> None:
@@ -444,7 +490,7 @@ class TableService:
         """Apply one action for its seat (validated by the engine), log it, broadcast it."""
         match = room.match
         if room.status != "playing" or match is None:
-            raise ServiceError("no match is being played in this room", 409, "not_playing")
+            raise ServiceError("no match is being played in this room", 409, "not_playing", words=say(NOT_PLAYING))
         events = match.apply(action)  # IllegalActionError leaves everything unchanged
         room.seq += 1
         aj = action_json(action)
@@ -658,7 +704,7 @@ class TableService:
         room = self.room(code)
         seat = room.seat_of(token) if token else None
         if token and seat is None:
-            raise ServiceError("this token holds no seat in this room", 403, "forbidden")
+            raise ServiceError("this token holds no seat in this room", 403, "forbidden", words=say(NO_SEAT))
         conn = Connection(room, seat, bucket=Bucket(self.settings.msg_rate, self.settings.msg_burst, self.clock),
                           client=client, gate=self._gate(room.code),
                           work=Bucket(self.settings.work_rate, self.settings.work_burst, self.clock))
@@ -714,7 +760,7 @@ class TableService:
             self._resume(conn, msg.since)
             return
         if conn.seat is None:
-            conn.send(error_frame("spectator", "spectators cannot act"))
+            conn.send(error_frame("spectator", "spectators cannot act", say(N_("Spectators cannot act."))))
             return
         seat = conn.seat
         if isinstance(msg, Talk):
@@ -728,7 +774,8 @@ class TableService:
             return
         if isinstance(msg, Auto):
             if room.status != "playing":
-                conn.send(error_frame("not_playing", "托管 is only for a match in progress"))
+                conn.send(error_frame("not_playing", "托管 is only for a match in progress",
+                                      say(N_("Auto-play is only for a match in progress."))))
                 return
             room.seats[seat].auto = msg.on
             self._commit(room, self.store.save_room, room)
@@ -737,15 +784,21 @@ class TableService:
             return
         match = room.match
         if room.status != "playing" or match is None:
-            conn.send(error_frame("not_playing", "no match is being played in this room"))
+            conn.send(error_frame("not_playing", "no match is being played in this room", say(NOT_PLAYING)))
             return
         if room.interval is not None:
             left = max(0.0, room.interval.until - self.clock())
             conn.send(error_frame("interval", f"the next deal begins when every player has tapped continue, or in "
-                                              f"{left:.0f} s"))
+                                              f"{left:.0f} s",
+                                  say(N_("The next deal begins when every player has tapped Continue, or in {n} s."),
+                                      n=round(left))))
             return
         if match.to_move != seat:
-            conn.send(error_frame("not_your_turn", f"it is seat {match.to_move}'s turn, not yours (seat {seat})"))
+            turn = "nobody's" if match.to_move is None else f"seat {match.to_move}'s"
+            words = say(N_("Nobody is to move now.")) if match.to_move is None else \
+                say(N_("It is the turn of seat {seat}, not yours: you are at seat {you}."), seat=SeatNo(match.to_move),
+                    you=SeatNo(seat))
+            conn.send(error_frame("not_your_turn", f"it is {turn} turn, not yours (seat {seat})", words))
             return
         if isinstance(msg, Readings):
             if self._over_budget(conn, READINGS_COST):
@@ -753,7 +806,7 @@ class TableService:
             try:
                 codes = selection_of(match, seat, msg.cards)
             except GuandanError as e:
-                conn.send(error_frame("illegal", str(e)))
+                conn.send(error_frame("illegal", str(e), say(ENGINE_REFUSAL)))
                 return
             self._spawn(self._readings(conn, room, seat, msg.cards, codes), conn)
             return
@@ -767,25 +820,28 @@ class TableService:
             self._spawn(self._hint(conn, room, seat, msg.k), conn)
             return
         if msg.seq is not None and msg.seq != room.seq:
-            conn.send(error_frame("stale", f"the table is at sequence {room.seq}, not {msg.seq}; refresh"))
+            conn.send(error_frame("stale", f"the table is at sequence {room.seq}, not {msg.seq}; refresh", say(
+                N_("The table moved on before your move arrived: look at the current position and play again."))))
             return
         try:
             action = parse_action(match, seat, msg.kind, msg.cards, msg.combo)
             self.act(room, action)
         except GuandanError as e:
-            conn.send(error_frame("illegal", str(e)))
+            conn.send(error_frame("illegal", str(e), say(ENGINE_REFUSAL)))
 
     def _talk(self, conn: Connection, room: Room, seat: int, phrase: str) -> None:
         """A quick phrase or emote from a seat, to everyone at the table: one of the fixed set, and at most
         Settings.talk_burst at once (refilled at Settings.talk_rate a second) per seat."""
         if not talk.known(phrase):
             conn.send(error_frame("bad_phrase", f"unknown phrase {phrase!r}: table talk is one of the listed phrases "
-                                                "and emotes"))
+                                                "and emotes",
+                                  say(N_("Table talk is one of the listed phrases and emotes, and this is none of them."))))
             return
         st = self.settings
         bucket = self._work_bucket(("talk", room.code, str(seat)), st.talk_rate, st.talk_burst)
         if not bucket.allow():
-            conn.send(error_frame("rate_limited", "too much table talk from this seat: wait a moment"))
+            conn.send(error_frame("rate_limited", "too much table talk from this seat: wait a moment",
+                                  say(N_("Too much table talk from your seat: wait a moment."))))
             return
         self._broadcast(room, {"type": "talk", "seat": seat, "phrase": phrase})
 
@@ -794,7 +850,7 @@ class TableService:
         loop, charged like a readings request)."""
         match = room.match
         if room.status != "playing" or match is None or match.deal is None:
-            conn.send(error_frame("not_playing", "no match is being played in this room"))
+            conn.send(error_frame("not_playing", "no match is being played in this room", say(NOT_PLAYING)))
             return
         if self._over_budget(conn, READINGS_COST):
             return
@@ -806,7 +862,8 @@ class TableService:
     def _resume(self, conn: Connection, since: int) -> None:
         room = conn.room
         if since > room.seq:
-            conn.send(error_frame("bad_seq", f"sequence {since} is ahead of the table ({room.seq})"))
+            conn.send(error_frame("bad_seq", f"sequence {since} is ahead of the table ({room.seq})",
+                                  say(N_("Your page was ahead of the table: it now shows the table as it is."))))
             return
         first = room.log[0]["seq"] if room.log else room.seq + 1
         if since + 1 < first or room.match is None:
@@ -843,12 +900,12 @@ class TableService:
             try:
                 self.handle(conn, msg)
             except ServiceError as e:
-                conn.send(error_frame(e.code, str(e)))
+                conn.send(e.frame())
 
     def _refusal(self, code: str, why: str) -> JSON:
-        """An error frame for a refused CPU-heavy request: the English text, and the page's languages."""
+        """An error frame for a refused CPU-heavy request (its English message is the msgid itself)."""
         msgid = REFUSALS[why]
-        return {**error_frame(code, msgid), "text": {lang: translator("web", lang).gettext(msgid) for lang in ("zh", "en")}}
+        return error_frame(code, msgid, say(msgid))
 
     def _work_bucket(self, key: tuple[str, ...], rate: float, burst: float) -> Bucket:
         b = self.work_buckets.get(key)
@@ -987,7 +1044,7 @@ class TableService:
         row, seq = found
         if row.status == "closed":
             raise ServiceError(f"room {code} closed after {self.settings.lobby_idle_s:g} s without activity", 410,
-                               "room_closed")
+                               "room_closed", words=say(ROOM_CLOSED))
         if row.status == "over":
             config = RoomConfig.model_validate(row.config)
             return Room(code=row.code, config=config, rules=config.ruleset(), seed=0, host_hash=row.host_hash,
@@ -1055,7 +1112,7 @@ class TableService:
         self._forget(room)
         for c in self.conns.pop(room.code, []):
             c.send(error_frame("room_closed", f"room {room.code} closed after {self.settings.lobby_idle_s:g} s "
-                                              "without activity"))
+                                              "without activity", say(ROOM_CLOSED)))
             c.close_code = 4410
             c.queue.put_nowait(None)
 
@@ -1088,6 +1145,10 @@ class TableService:
             job.cancel()
         self.pool.close()
         await asyncio.to_thread(self.store.close)  # every queued commit is in the database
+
+
+def _seat_taken(seat: int) -> Words:
+    return say(N_("Seat {seat} is taken."), seat=SeatNo(seat))
 
 
 def _log_entry(seq: int, aj: JSON, events: list[Any], match: MatchState, texts: Texts) -> JSON:

@@ -30,25 +30,43 @@ export async function init() {
   }
 }
 
+// A refused request throws an Error: its message the server's English detail (for the console), `code` the
+// refusal's code, `text` what people read in zh and en — the server renders every refusal from the catalogue
+// (server/protocol.py Words). An answer that is not the server's own (a proxy's error page, no connection
+// at all) gets a text of the catalogue too, in the page's language.
 export async function api(path, body, method) {
   const opts = body === undefined ? { method: method || "GET" } :
     { method: method || "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const res = await fetch(path, opts);
+  let res;
+  try { res = await fetch(path, opts); } catch (e) {
+    const err = new Error(e.message);
+    err.code = "unreachable";
+    err.text = { [lang()]: t("The server could not be reached: check the connection and try again.") };
+    throw err;
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const err = new Error(data.detail ? (typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)) : res.statusText);
-    err.code = data.error;  // the refusal's code (server/table.py ServiceError), for a message in the page's language
+    const err = new Error(detailText(data.detail) || res.statusText);
+    err.code = data.error;
+    err.text = data.text || { [lang()]: t("The server refused this request.") };
     throw err;
   }
   return data;
 }
 
-// A refusal in the page's language where the catalogue words its rule; the server's own text otherwise.
-const ERROR_TEXT = {
-  seed_not_practice: () => t("A seed is only accepted for a practice room: every seat but yours must be a bot"),
-  practice_keeps_bots: () => t("A practice room with a chosen seed keeps its bots"),
-};
-export function errorText(e) { return ERROR_TEXT[e.code] ? ERROR_TEXT[e.code]() : e.message; }
+// FastAPI's validation detail is a list of {loc, msg}: one line of them, for the console and the fallback
+function detailText(detail) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) return detail.map((d) => `${(d.loc || []).join(".")}: ${d.msg}`).join("; ");
+  return detail ? JSON.stringify(detail) : "";
+}
+
+const said = (text) => (text && (text[lang()] || text.en)) || "";
+// A refused REST request (api() above) as people read it: the server's text in the page's language.
+export function errorText(e) { return said(e.text) || e.message; }
+// A WebSocket error frame ({type: "error", code, message, text}) as people read it: its text in the page's
+// language, the English message only from a server too old to send one.
+export function frameErrorText(frame) { return said(frame.text) || frame.message || frame.code || ""; }
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

@@ -62,8 +62,10 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
 document.getElementById("join").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const code = document.getElementById("code").value.trim().toUpperCase();
-  try { await api(`/api/rooms/${code}`); location.href = `/r/${code}`; }
-  catch (e) { document.getElementById("join-error").textContent = e.message; }
+  const error = document.getElementById("join-error");
+  if (!code) { error.textContent = t("Type the room code first."); return; }
+  try { await api(`/api/rooms/${encodeURIComponent(code)}`); location.href = `/r/${encodeURIComponent(code)}`; }
+  catch (e) { error.textContent = errorText(e); }
 });
 
 // Open rooms: the lobbies with an empty seat that their creators listed (GET /api/rooms/open), refreshed every
@@ -72,10 +74,11 @@ const openList = document.getElementById("open-rooms");
 const openError = document.getElementById("open-rooms-error");
 let openShown = null;  // what the list shows, ages left out: a refresh that changes nothing keeps the nodes under a finger
 let openLoading = false;
-const seatName = (s) => (s.kind === "bot" ? `${t("bot")}: ${t(s.tier)}` : s.name);  // a bot's name is the server's English
+// a bot's stored name is the server's English; a player who joined without a name is "Player N" (rooms.seat_names)
+const seatName = (s, i) => (s.kind === "bot" ? `${t("bot")}: ${t(s.tier)}` : s.name || t("Player {n}").replace("{n}", i + 1));
 
 function openRoomNode(r) {
-  const taken = r.seats.filter((s) => s.kind !== "empty");
+  const taken = r.seats.map((s, i) => [s, i]).filter(([s]) => s.kind !== "empty");
   const mine = tokenFor(r.code) || hostTokenFor(r.code);
   return el("li", { class: "open-room", "data-testid": "open-room", "data-code": r.code },
     el("div", { class: "open-room-head" },
@@ -86,7 +89,7 @@ function openRoomNode(r) {
       mine ? el("span", { class: "tag" }, t("yours")) : null),
     el("div", { class: "open-room-seats" },
       el("strong", { class: "open-room-count", title: t("Seats taken") }, `${taken.length}/${r.seats.length}`),
-      taken.map((s) => el("span", { class: s.ready ? "open-room-who ready" : "open-room-who" }, seatName(s)))),
+      taken.map(([s, i]) => el("span", { class: s.ready ? "open-room-who ready" : "open-room-who" }, seatName(s, i)))),
     el("a", { class: "open-room-join", href: `/r/${r.code}`, "data-testid": "open-room-join" }, t("Join")));
 }
 
@@ -124,9 +127,13 @@ if (!replays.length) list.append(el("li", { class: "muted" }, t("No replays yet:
 document.getElementById("import").addEventListener("change", async (ev) => {
   const file = ev.target.files[0];
   if (!file) return;
+  const error = document.getElementById("import-error");
+  let record;
+  try { record = JSON.parse(await file.text()); }
+  catch { error.textContent = t("This file is not a game record that this server can replay."); return; }  // not JSON
   try {
-    const res = await api("/api/replays", JSON.parse(await file.text()));
+    const res = await api("/api/replays", record);
     saveReplayToken(res.id, res.token);  // lists it here, and lets this browser make it public
     location.href = res.link;
-  } catch (e) { document.getElementById("import-error").textContent = e.message; }
+  } catch (e) { error.textContent = errorText(e); }
 });

@@ -7,7 +7,12 @@ import {
 
 const id = location.pathname.split("/").pop();
 await init();
-const data = await api(`/api/replays/${id}`);
+let data;
+try { data = await api(`/api/replays/${id}`); } catch (e) {
+  // a link to no replay, or a record that no longer replays: said where the match's result would be
+  document.getElementById("match-summary").textContent = errorText(e);
+  throw e;
+}
 const $ = (x) => document.getElementById(x);
 document.title = `${t("Replay")} · ${t("Guandan")}`;
 $("replay-id").textContent = id;
@@ -165,15 +170,9 @@ seatSel.onchange = () => { REVIEW.seat = Number(seatSel.value); showReview(); sh
 $("review-btn").onclick = async () => {
   $("review-error").textContent = "";
   try { await api(`/api/replays/${id}/reviews`, { seat: REVIEW.seat }); }
-  catch (e) { $("review-error").textContent = reviewError(e); }
+  catch (e) { $("review-error").textContent = errorText(e); }  // busy, rate_limited: the server's text says which
   await pollReviews();
 };
-
-function reviewError(e) {
-  if (e.code === "busy") return t("Too many reviews are waiting; ask again in a few minutes");
-  if (e.code === "rate_limited") return t("You have reviews waiting already; ask again once they are done");
-  return errorText(e);
-}
 
 const points = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(2);
 const percent = (x) => (x === null || x === undefined ? "–" : `${Math.round(x)}%`);
