@@ -218,3 +218,37 @@ def test_bots_are_told_apart_by_seat_and_tier_in_both_languages(waiting_client: 
             ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
     text = next(e["text"] for e in f["events"] if e["type"] in ("play", "pass", "tribute"))
     assert text["en"][0].startswith("Bot 2 · Greedy") and text["zh"][0].startswith("机器人2·贪心"), text
+
+
+def test_a_selection_that_is_no_play_is_told_why_before_it_is_sent(waiting_client: TestClient) -> None:
+    c = waiting_client
+    code = new_room(c)
+    tok = join(c, code, 0)
+    with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        recv_until(ws, lambda f: f["type"] == "snapshot")
+        start(c, code, tok)
+        f = recv_until(ws, my_turn(0))
+        hand = f["view"]["hand"]
+        ranks: dict[str, str] = {}
+        for card in hand:
+            if card not in ("LJ", "BJ") and card != f"H{f['view']['level']}":
+                ranks.setdefault(card[1], card)
+        two = list(ranks.values())[:2]  # two cards of different ranks: no combination
+        ws.send_json({"type": "readings", "cards": two})
+        got = recv_until(ws, lambda f: f["type"] == "readings")
+    assert got["actions"] == [] and got["why"]["code"] == "no_combination"
+    assert got["why"]["text"] == {"zh": "这几张牌组不成牌型。", "en": "These cards make no combination."}
+
+
+def test_the_verdict_names_the_play_and_the_table() -> None:
+    from guandan.core import parse_cards, parse_level, preset
+    from guandan.core.combos import classify
+    from guandan.server.wire import selection_verdict
+
+    rules, level = preset("competition"), parse_level("2")
+    top = classify(parse_cards("SK HK"), level, rules)[0]
+    low = selection_verdict(parse_cards("S5 H5"), top, level, rules)
+    assert low["code"] == "too_low" and low["text"]["en"] == "pair 5 does not beat pair K."
+    assert low["text"]["zh"] == "对子 5管不上对子 K。"
+    other = selection_verdict(parse_cards("S5 H5 C5"), top, level, rules)
+    assert other["code"] == "other_kind" and other["text"]["en"].startswith("triple 5 cannot follow pair K")

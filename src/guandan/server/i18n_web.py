@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..i18n import N_, translator
 from .talk import PHRASES
+from .wire import WHY
 
 LANGS = ("zh", "en")
 
@@ -20,8 +21,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Your turn"), N_("Pay tribute: pick your card"), N_("Return a card"), N_("Choose a tribute card"),
     N_("Choose the reading"), N_("Not a legal play"), N_("Level"), N_("Declarer"), N_("A attempts"),
     N_("Finishing order"), N_("Deal over"), N_("Match over"), N_("Cards left"), N_("Spectating"),
-    N_("Reconnecting…"), N_("Winner"), N_("Team"), N_("Partner takes the lead (接风)"), N_("Replay"),
-    N_("leads first; flipped card"),
+    N_("Reconnecting…"), N_("Winner"), N_("Team"), N_("Replay"),
     N_("Export record"), N_("Previous"), N_("Next"), N_("Deal"), N_("Step"), N_("bot"), N_("human"),
     N_("Tribute"), N_("Anti-tribute: no tribute"), N_("Reported"), N_("cards left"), N_("Result"),
     N_("Levels"), N_("Leave"), N_("Room"), N_("Played"), N_("Remaining"), N_("online"), N_("offline"),
@@ -68,9 +68,10 @@ MESSAGES += (N_("Bot {n} · {tier}"),)  # a bot seat's name (rooms.seat_names)
 # the table: the end of a deal, 理牌, table talk and sound
 MESSAGES += (
     N_(", "), N_("Deal {n} is over"), N_("{team} +{n}"), N_("No cards left"), N_("A attempts: {n}"),
-    N_("Next deal: {who} pay tribute"), N_("Continue"), N_("Waiting for {who}"), N_("Close"), N_("{team} wins the match"),
-    N_("Sort: rank"), N_("Sort: suit"), N_("Sort: groups"), N_("Own group"), N_("Mute"), N_("Sound off"), N_("Sound on"),
-    N_("Talk"), N_("Return"), N_("Next deal: {who} pays tribute"),
+    N_("Next deal: {who} pay tribute"), N_("Continue"), N_("Waiting for {who}"), N_("{team} wins the match"),
+    N_("By rank"), N_("By suit"), N_("Groups"), N_("Group"), N_("Mute"), N_("Sound off"), N_("Sound on"),
+    N_("Talk"), N_("Return"), N_("Next deal: {who} pays tribute"), N_("Is ready"), N_("Is not ready"),
+    N_("{who} pays tribute"), N_("{who} pay tribute"),
 )
 # what a refusal says to people (the ``text`` of an error frame or a REST refusal, rendered by the server:
 # server/protocol.py Words; the page shows it as it comes), and how a bad frame or request body is told: the
@@ -130,6 +131,7 @@ MESSAGES += (N_("Player {n}"),)  # a player who joined without a name (rooms.sea
 # the lobby's join form without a code; a request that never reached the server (common.js api)
 MESSAGES += (N_("Type the room code first."), N_("The server could not be reached: check the connection and try again."))
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
+MESSAGES += tuple(WHY.values())  # why a selection is no legal play (wire.selection_verdict)
 
 
 def strings(lang: str) -> dict[str, str]:

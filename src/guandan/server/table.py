@@ -77,6 +77,7 @@ from .wire import (
     public_view,
     seat_view,
     selection_of,
+    selection_verdict,
     texts_for,
 )
 from .workers import Busy, Priority, WorkerPool, default_workers
@@ -949,7 +950,10 @@ class TableService:
             return
         if room.seq != seq or room.match is not match:
             return  # the table moved on: the answer is about a position that is gone
-        conn.send({"type": "readings", "seq": seq, "cards": cards, "actions": [action_json(a) for a in found]})
+        frame: JSON = {"type": "readings", "seq": seq, "cards": cards, "actions": [action_json(a) for a in found]}
+        if not found:  # why not, in words, for the page to show before anything is sent
+            frame["why"] = selection_verdict(codes, deal.top_combo, deal.level, match.rules)
+        conn.send(frame)
 
     async def _hint(self, conn: Connection, room: Room, seat: int, k: int) -> None:
         match, seq = room.match, room.seq

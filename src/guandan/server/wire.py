@@ -11,13 +11,14 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..core.cards import Card, card_str, parse_card
-from ..core.combos import beats, classify, resolve_combo
+from ..core.combos import Combo, beats, classify, resolve_combo
 from ..core.deal import Action, DealView, Observation
 from ..core.errors import GuandanError
 from ..core.events import Event
 from ..core.match import MatchObservation, MatchState, MatchView
+from ..core.rules import RuleSet
 from ..core.vocab import RANKS, ActionKind, Phase
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, N_, translator
 from ..present import Presenter
 
 JSON = dict[str, Any]
@@ -111,6 +112,36 @@ def readings_of(match: MatchState, seat: int, cards: Sequence[str]) -> list[JSON
     top = deal.top_combo
     return [action_json(Action(ActionKind.PLAY, seat, codes, c)) for c in classify(codes, deal.level, match.rules)
             if beats(c, top, match.rules)]
+
+
+WHY_MAX_CARDS = 10  # a longer selection that is no legal play is told so without being read (classify grows fast)
+WHY = {
+    "no_combination": N_("These cards make no combination."),
+    "too_low": N_("{play} does not beat {top}."),
+    "other_kind": N_("{play} cannot follow {top}: play the same kind, or a bomb."),
+    "not_legal": N_("These cards are not a legal play now."),
+}
+
+
+def selection_verdict(codes: Sequence[Card], top: Combo | None, level: int, rules: RuleSet) -> JSON:
+    """Why a selection that is no legal play is not one, for the player to read before sending it: no
+    combination at all, a combination below the table's, or one of another kind — in zh and en."""
+    readings = classify(tuple(codes), level, rules) if len(codes) <= WHY_MAX_CARDS else None
+    if readings is not None and not readings:
+        code, play = "no_combination", None
+    elif readings and top is not None:
+        same = [c for c in readings if c.type == top.type and c.size == top.size]
+        code, play = ("too_low", same[0]) if same else ("other_kind", readings[0])
+    else:
+        code, play = "not_legal", None
+    text = {}
+    for lang in LANGUAGES:
+        p = Presenter(lang)
+        words = translator("web", lang).gettext(WHY[code])
+        if play is not None and top is not None:
+            words = words.format(play=p.combo(play), top=p.combo(top))
+        text[lang] = words
+    return {"code": code, "text": text}
 
 
 def selection_of(match: MatchState, seat: int, cards: Sequence[str]) -> tuple[Card, ...]:

@@ -2,14 +2,14 @@
 // renders the frames it receives (its own seat's view, or the public view when spectating) and sends
 // actions the server checks again.
 import {
-  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, hostTokenFor, init,
+  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, frameErrorText, hostTokenFor, init,
   lang, placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor,
 } from "./common.js";
-import { dealEndPanel } from "./dealend.js";
+import { dealEndPanel, payersAfter } from "./dealend.js";
 import { arrangementKey, flatten, makeColumn, moveToGroup, reconcile, REST, talkAllowed, timerState } from "./logic.js";
 import { muted, setMuted } from "./sound.js";
 import { dealIn, playSound, showEvents } from "./table_fx.js";
-import { EVENT_TYPE as E } from "./vocab.js";
+import { EVENT_TYPE as E, PHASE } from "./vocab.js";
 
 const code = location.pathname.split("/").pop().toUpperCase();
 const SORT_KEY = "guandan:sort";  // how the player likes the hand laid out: rank, suit or groups (理牌)
@@ -132,7 +132,7 @@ function onFrame(f) {
     S.seq = f.seq; S.view = f.view; S.resuming = null; S.online = true; S.quiet = false;
     setClock(f.clock);
     if (f.interval) startEnd(f.interval, f.interval.reveal, f.interval.events);
-    else if (S.end) S.end.waiting = [];
+    else if (S.end) { S.end.waiting = []; S.end.deadline = null; }
   } else if (f.type === "interval") {
     if (S.end && S.end.deal === f.deal) {
       S.end.waiting = f.waiting;
@@ -147,7 +147,7 @@ function onFrame(f) {
       S.groups = reconcile(f.groups, S.view.hand); saveGroups();
     }
   } else if (f.type === "readings") {
-    S.readings = { key: [...f.cards].sort().join(" "), seq: f.seq, actions: f.actions };
+    S.readings = { key: [...f.cards].sort().join(" "), seq: f.seq, actions: f.actions, why: f.why || null };
   } else if (f.type === "hint") {
     S.hints = f.hints; S.hintIndex = 0; showHint();
     return;
@@ -158,7 +158,7 @@ function onFrame(f) {
       onFrame(snap);
       return;
     }
-    const text = (f.text && (f.text[lang()] || f.text.en)) || f.message;  // the catalogue's words where the server gives them
+    const text = frameErrorText(f);  // the catalogue's words, in the page's language
     $("msg").textContent = text; $("lobby-error").textContent = text;
     return;
   }
@@ -256,7 +256,7 @@ function renderLobby() {
       if (authority) parts.push(el("button", { id: `bot-${i}`, disabled: !S.online, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: META.default_tier }) }, t("Add bot")));
     } else {
       parts.push(el("div", {}, seat.name, seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
-        seat.kind === "human" ? el("span", { class: "badge" }, seat.ready ? t("Ready") : t("Not ready")) : null));
+        seat.kind === "human" ? el("span", { class: `badge${seat.ready ? " ok" : ""}` }, seat.ready ? t("Is ready") : t("Is not ready")) : null));
       // a practice room's chosen seed is accepted only while every seat but one is a bot: its bots stay
       const keeps = S.room.practice && S.room.seats.some((x) => x.kind !== "bot");
       if (seat.kind === "bot" && authority && !keeps) parts.push(el("button", { id: `unbot-${i}`, disabled: !S.online, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: null }) }, t("Remove bot")));
@@ -278,7 +278,7 @@ function renderLobby() {
 function seatName(s) {
   const seat = S.room.seats[s];
   if (seat.kind === "bot") return t("Bot {n} · {tier}").replace("{n}", s + 1).replace("{tier}", t(seat.tier));
-  return seat.name || `${t("Seat")} ${s + 1}`;
+  return seat.name || t("Player {n}").replace("{n}", s + 1);
 }
 
 // An event's lines come from the server, written by the presentation layer in every language.
@@ -336,7 +336,23 @@ function playsFor(sel) {
   return null;
 }
 
+// Why the selection is no legal play, in words, before anything is sent: the server reads the cards (a
+// "readings" request, answered with the readings that beat the table — none here — and why not).
+function whyNot(sel) {
+  const key = [...sel].sort().join(" ");
+  if (S.readings && S.readings.seq === S.seq && S.readings.key === key) {
+    const why = S.readings.why;
+    return why ? why.text[lang()] || why.text.en : null;
+  }
+  if (S.asked !== `${S.seq}:${key}` && send({ type: "readings", cards: sel })) S.asked = `${S.seq}:${key}`;
+  return null;
+}
+
+// Between two deals nobody acts (the server refuses it): the next deal begins once the pause is over.
+function betweenDeals() { return !!(S.end && S.end.deadline && S.end.deadline > Date.now() - 2000); }
+
 function myTurn() {
+  if (betweenDeals()) return false;
   return S.me !== null && S.view && S.view.to_move === S.me && ((S.view.legal || []).length > 0 || !!S.view.can_play);
 }
 
@@ -412,7 +428,7 @@ function renderTable() {
   $("last-trick").setAttribute("aria-pressed", String(showLast));
   $("center-note").replaceChildren(S.room.paused  // said in the middle of the table, where every player looks
     ? el("span", { id: "paused", class: "badge warn" }, t("The table is paused: no player is connected. It goes on when one returns."))
-    : showLast ? t("Last trick") : "");
+    : showLast ? t("Last trick") : tributeNote());
   const declarer = v.declarer === null ? "-" : `${t("Team")} ${v.declarer + 1}`;
   $("info").replaceChildren(...[
     el("div", { id: "levels", class: "levels" }, `${t("Levels")}: ${t("Team")} 1 ${v.levels[0]} · ${t("Team")} 2 ${v.levels[1]}`),
@@ -438,6 +454,23 @@ function renderTable() {
   renderHand();
 }
 
+// In the tribute and return phases the middle of the table says who pays whom (进贡/还贡): who pays follows
+// from the last deal's finishing order; once the cards are given, the tribute's own lines say it all.
+function tributeNote() {
+  const v = S.view;
+  if (v.phase === PHASE.TRIBUTE || v.phase === PHASE.CHOOSE) {
+    const finish = v.prev_finish || [];
+    if (finish.length < 4) return "";
+    const payers = payersAfter(finish, finish.indexOf((finish[0] + 2) % 4) + 1);
+    const msgid = payers.length > 1 ? "{who} pay tribute" : "{who} pays tribute";
+    return el("span", { class: "tribute-note" }, t(msgid).replace("{who}", payers.map(seatName).join(t(", "))));
+  }
+  if (v.phase === PHASE.RETURN) {
+    return el("span", { class: "tribute-note" }, S.events.filter((e) => e.type === E.TRIBUTE).flatMap(eventLines).join(" · "));
+  }
+  return "";
+}
+
 function renderCounter() {
   const box = $("counter");
   const show = S.room.counter && S.me !== null;
@@ -458,6 +491,7 @@ function renderSummary() {
   const over = S.room.status === ROOM.OVER;
   const showEnd = S.end && S.endClosed !== S.end.deal;
   box.dataset.testid = "deal-end";
+  $("table").classList.toggle("ending", !!showEnd);
   if (!showEnd && !over) { box.classList.add("hidden"); box.replaceChildren(); return; }
   box.classList.remove("hidden");
   const parts = [];
@@ -504,7 +538,7 @@ function renderHand() {
   }));
   fanOut(hand);
   $("column").disabled = !S.selected.size;
-  $("sort").textContent = { rank: t("Sort: rank"), suit: t("Sort: suit"), groups: t("Sort: groups") }[S.sort];
+  $("sort").textContent = { rank: t("By rank"), suit: t("By suit"), groups: t("Groups") }[S.sort];
   const turn = myTurn();
   const legal = v.legal || [];
   const kind = legal.length ? legal[0].kind : null;
@@ -529,7 +563,7 @@ function renderHand() {
       const matches = found || [];
       canPlay = matches.length === 1;
       if (pending) msg.textContent = "…";
-      else if (sel.length && !matches.length) msg.textContent = t("Not a legal play");
+      else if (sel.length && !matches.length) msg.textContent = whyNot(sel) || t("Not a legal play");
       else if (matches.length > 1) {
         msg.textContent = t("Choose the reading");
         for (const a of matches) readings.append(el("button", { class: "reading", disabled: !S.online, onclick: () => act(a) }, comboName(a.combo)));

@@ -52,6 +52,7 @@ function shake(node) {
     { transform: "translate(-3px, 1px)" }, { transform: "translate(0, 0)" },
   ], { duration: FLY_MS, easing: "linear" });
   node.classList.add("bomb-flash");
+  if (typeof navigator !== "undefined" && typeof navigator.vibrate === "function") navigator.vibrate(60);  // felt on a phone
   setTimeout(() => node.classList.remove("bomb-flash"), FLY_MS + 160);
 }
 
