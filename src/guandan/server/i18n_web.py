@@ -71,7 +71,7 @@ MESSAGES += (
     N_("Next deal: {who} pay tribute"), N_("Continue"), N_("Waiting for {who}"), N_("{team} wins the match"),
     N_("By rank"), N_("By suit"), N_("Groups"), N_("Group"), N_("Mute"), N_("Sound off"), N_("Sound on"),
     N_("Talk"), N_("Return"), N_("Next deal: {who} pays tribute"), N_("Is ready"), N_("Is not ready"),
-    N_("{who} pays tribute"), N_("{who} pay tribute"),
+    N_("{who} pays tribute"), N_("{who} pay tribute"), N_("Room name"), N_("First play of a deal (seconds)"),
 )
 # what a refusal says to people (the ``text`` of an error frame or a REST refusal, rendered by the server:
 # server/protocol.py Words; the page shows it as it comes), and how a bad frame or request body is told: the

@@ -46,6 +46,8 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
   const body = {
     preset: preset.value,
     timer: Number(document.getElementById("timer").value || 0),
+    first_timer: Number(document.getElementById("first-timer").value || 0),
+    name: document.getElementById("room-name").value.trim(),
     counter: document.getElementById("counter").checked,
     listed: document.getElementById("listed").checked,
     max_deals: deals ? Number(deals) : null,
