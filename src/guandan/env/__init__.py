@@ -1,0 +1,50 @@
+"""Standard reinforcement-learning environments for 掼蛋 (docs/research.md).
+
+* :func:`env` / :func:`raw_env` — a PettingZoo AEC environment, the four seats as agents;
+* ``gymnasium.make("guandan/Guandan-v0", preset=…, opponents=[…], seat=0)`` — a single-agent
+  Gymnasium environment against three of the project's agents (registered when this package loads).
+
+Observations are :mod:`guandan.env.encoding`'s vectors of one seat's view; actions are
+:mod:`guandan.env.actions`' fixed indices with a legal-action mask.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from .actions import ACTION_SIZE, FEATURE_SIZE, PATTERNS, action_index, describe_index, index_actions
+from .aec import GuandanAEC, env, raw_env
+from .encoding import LAYOUT, OBS_SIZE, Encoder, encode
+from .gym_env import GuandanGymEnv
+from .table import deal_rewards
+
+ENV_ID = "guandan/Guandan-v0"
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(ENV_ID, entry_point="guandan.env.gym_env:GuandanGymEnv")
+
+
+def legal_action_features(info: dict[str, object]) -> object:
+    """The per-legal-action feature vectors an environment put in ``info`` (rows in ``legal_indices`` order)."""
+    return info["legal_action_features"]
+
+
+__all__ = [
+    "ACTION_SIZE",
+    "ENV_ID",
+    "FEATURE_SIZE",
+    "LAYOUT",
+    "OBS_SIZE",
+    "PATTERNS",
+    "Encoder",
+    "GuandanAEC",
+    "GuandanGymEnv",
+    "action_index",
+    "deal_rewards",
+    "describe_index",
+    "encode",
+    "env",
+    "index_actions",
+    "legal_action_features",
+    "raw_env",
+]

@@ -1,0 +1,151 @@
+"""The fixed action space of the research environments: one index per kind of decision.
+
+Index layout (``ACTION_SIZE`` in all, the same for every preset so that one network serves them all):
+
+* ``0`` — pass (不要);
+* ``1 + c`` for card kind ``c`` (0…53) — a tribute, 头游's choice or a return of that card (the phase
+  says which);
+* ``CARD_ACTIONS_END + 9 * slot + 3 * w + j`` — a play: ``slot`` is the combo's pattern (type, size,
+  key, suit of a straight flush, x×y of a chain bomb; see :data:`PATTERNS`), ``w`` the ♥ level cards
+  (逢人配) it uses and ``j`` the big jokers it holds, each 0…2.
+
+That key is exactly the one canonical move generation (``MoveMode.CANONICAL``) keeps one play for,
+so a canonical position's plays land on distinct indices except in the few families where the
+generator keeps more than one set per key; there the first legal play in the engine's order owns the
+index and the rest are dropped (:func:`index_actions` counts them). Everything here is computed from
+a seat's own observation: its legal actions and the deal's level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.cards import BIG_JOKER, N_CODES, wild_code
+from ..core.combos import Combo
+from ..core.deal import Action
+from ..core.vocab import RANKS, SUITS, ActionKind, ComboType
+
+Pattern = tuple[ComboType, int, str, str | None, int | None, int | None]
+"""A combo's identity without its level-dependent strength: (type, size, key, suit, x, y)."""
+
+COMBO_TYPES: tuple[ComboType, ...] = tuple(ComboType)
+COMBO_TYPE_INDEX = {t: i for i, t in enumerate(COMBO_TYPES)}
+PASS_INDEX = 0
+CARD_ACTIONS_END = 1 + N_CODES  # 55: indices 1…54 are the single-card decisions
+WILD_VARIANTS = 9  # (♥ level cards used 0…2) × (big jokers held 0…2)
+
+
+def _seq_key(top: int) -> str:
+    """A sequence's key: its top card, position 2…14 (5 for A-2-3-4-5)."""
+    return RANKS[top - 2]
+
+
+def _patterns() -> tuple[Pattern, ...]:
+    """Every combo pattern any preset can produce, over the widest ranges the rules allow
+    (rules.py's validation bounds: straights 5–13, pair runs 3–13, triple runs 2–9, bombs up to 12)."""
+    out: list[Pattern] = []
+    rank_keys = [*RANKS, "LJ", "BJ"]
+    T = ComboType
+    out += [(T.SINGLE, 1, k, None, None, None) for k in rank_keys]
+    out += [(T.PAIR, 2, k, None, None, None) for k in rank_keys]
+    out += [(T.TRIPLE, 3, k, None, None, None) for k in RANKS]
+    out += [(T.FULL_HOUSE, 5, k, None, None, None) for k in RANKS]
+    out += [(T.STRAIGHT, n, _seq_key(top), None, None, None) for n in range(5, 14) for top in range(n, 15)]
+    out += [(T.TUBE, 6, _seq_key(top), None, None, None) for top in range(3, 15)]
+    out += [(T.PAIR_RUN, 2 * k, _seq_key(top), None, None, None) for k in range(3, 14) for top in range(k, 15)]
+    out += [(T.PLATE, 6, _seq_key(top), None, None, None) for top in range(2, 15)]
+    out += [(T.TRIPLE_RUN, 3 * k, _seq_key(top), None, None, None) for k in range(2, 10) for top in range(k, 15)]
+    out += [(T.AIRPLANE, 5 * k, _seq_key(top), None, None, None) for k in range(2, 6) for top in range(k, 15)]
+    out += [(T.BOMB, n, k, None, None, None) for n in range(4, 13) for k in RANKS]
+    out += [(T.STRAIGHT_FLUSH, 5, _seq_key(top), s, None, None) for s in SUITS for top in range(5, 15)]
+    # 火拼's X相Y连环: Y (3…6) consecutive ranks of X ≥ 4 cards each, at most a hand (27 cards)
+    out += [(T.CHAIN_BOMB, x * y, _seq_key(top), None, x, y)
+            for y in range(3, 7) for x in range(4, 27 // y + 1) for top in range(y, 15)]
+    out += [(T.THREE_JOKERS, 3, "JOKERS", None, None, None), (T.JOKER_BOMB, 4, "JOKERS", None, None, None)]
+    return tuple(out)
+
+
+PATTERNS: tuple[Pattern, ...] = _patterns()
+PATTERN_INDEX: dict[Pattern, int] = {p: i for i, p in enumerate(PATTERNS)}
+ACTION_SIZE = CARD_ACTIONS_END + WILD_VARIANTS * len(PATTERNS)
+FEATURE_SIZE = N_CODES + len(COMBO_TYPES) + 2  # cards, combo type, pass flag, single-card-decision flag
+
+
+def pattern_of(combo: Combo) -> Pattern:
+    """The pattern of a declared combo (its strength fields left out: they depend on the level)."""
+    return (combo.type, combo.size, combo.key, combo.suit, combo.x, combo.y)
+
+
+def action_index(action: Action, level: int) -> int:
+    """The fixed index of one legal action at a deal of ``level`` (a rank index)."""
+    if action.kind == ActionKind.PASS:
+        return PASS_INDEX
+    if action.kind != ActionKind.PLAY:
+        return 1 + action.cards[0]
+    assert action.combo is not None
+    wc = wild_code(level)
+    return (CARD_ACTIONS_END + WILD_VARIANTS * PATTERN_INDEX[pattern_of(action.combo)]
+            + 3 * action.cards.count(wc) + action.cards.count(BIG_JOKER))
+
+
+def describe_index(index: int) -> str:
+    """A readable name of an index (for logs and the docs), independent of any position."""
+    if not 0 <= index < ACTION_SIZE:
+        raise ValueError(f"action index must be 0…{ACTION_SIZE - 1}, not {index}")
+    if index == PASS_INDEX:
+        return "pass"
+    if index < CARD_ACTIONS_END:
+        return f"card {index - 1}"
+    slot, variant = divmod(index - CARD_ACTIONS_END, WILD_VARIANTS)
+    t, size, key, suit, x, y = PATTERNS[slot]
+    extra = f" {suit}" if suit else f" {x}x{y}" if x else ""
+    return f"{t}({key}{extra}, {size}) wild={variant // 3} big_jokers={variant % 3}"
+
+
+def index_actions(legal: Sequence[Action], level: int) -> tuple[dict[int, Action], int]:
+    """Each legal action's index → the action (the first in the engine's order when two share one),
+    and how many legal actions were dropped by such a collision."""
+    out: dict[int, Action] = {}
+    dropped = 0
+    for a in legal:
+        i = action_index(a, level)
+        if i in out:
+            dropped += 1
+        else:
+            out[i] = a
+    return out, dropped
+
+
+def action_mask(indices: dict[int, Action]) -> npt.NDArray[np.int8]:
+    """The legal-action mask: 1 at every index of ``indices``."""
+    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+    if indices:
+        mask[np.fromiter(indices.keys(), dtype=np.int64, count=len(indices))] = 1
+    return mask
+
+
+def action_features(action: Action) -> npt.NDArray[np.int8]:
+    """One action's feature vector (DouZero-style agents score these): the card counts it plays or
+    gives (54), its combo type one-hot (``len(COMBO_TYPES)``), a pass flag and a single-card-decision flag."""
+    f = np.zeros(FEATURE_SIZE, dtype=np.int8)
+    for c in action.cards:
+        f[c] += 1
+    if action.kind == ActionKind.PASS:
+        f[-2] = 1
+    elif action.kind != ActionKind.PLAY:
+        f[-1] = 1
+    elif action.combo is not None:
+        f[N_CODES + COMBO_TYPE_INDEX[action.combo.type]] = 1
+    return f
+
+
+def features_of(indices: dict[int, Action]) -> tuple[list[int], npt.NDArray[np.int8]]:
+    """The legal indices in ascending order and their feature vectors, one row each."""
+    order = sorted(indices)
+    feats = np.zeros((len(order), FEATURE_SIZE), dtype=np.int8)
+    for row, i in enumerate(order):
+        feats[row] = action_features(indices[i])
+    return order, feats

@@ -1,0 +1,113 @@
+"""The PettingZoo AEC environment: the four seats are the agents ``seat_0`` … ``seat_3``; an episode
+is one match (or ``max_deals`` deals). The agent to act is the seat the engine says is to move —
+tribute, 头游's choice and return decisions included — so the turn order is not a fixed cycle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core.rules import RuleSet
+from .actions import ACTION_SIZE
+from .table import Obs, Table, deal_rewards, observation_space, rules_of
+
+AGENTS = tuple(f"seat_{s}" for s in range(4))
+
+
+class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # PettingZoo ships no type hints
+    """掼蛋 for four agents. ``observe(agent)`` is that seat's encoded view and its action mask (all
+    zeros when it is not to move); ``infos[agent]`` carries ``legal_action_features`` for the mover."""
+
+    metadata = {"name": "guandan_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012 - PettingZoo's own convention
+
+    def __init__(self, preset: str | RuleSet = "competition", max_deals: int | None = None,
+                 render_mode: str | None = None, action_features: bool = True) -> None:
+        super().__init__()
+        self.rules = rules_of(preset)
+        self.table = Table(self.rules, max_deals)
+        self.render_mode = render_mode
+        self.action_features = action_features
+        self.possible_agents = list(AGENTS)
+        obs_space, act_space = observation_space(), spaces.Discrete(ACTION_SIZE)
+        self.observation_spaces = dict.fromkeys(AGENTS, obs_space)
+        self.action_spaces = dict.fromkeys(AGENTS, act_space)
+        self._seed_rng = np.random.default_rng()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match; the same ``seed`` deals the same cards (and, with the same actions, replays it)."""
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        match_seed = seed if seed is not None else int(self._seed_rng.integers(2**63))
+        self.table.new(match_seed)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.agent_selection = self._mover()
+        self._refresh_infos()
+
+    def _mover(self) -> str:
+        seat = self.table.m.to_move
+        return AGENTS[seat if seat is not None else 0]
+
+    def _refresh_infos(self) -> None:
+        self.infos = {a: self.table.info(s, self.action_features and a == self.agent_selection)
+                      for s, a in enumerate(AGENTS) if a in self.agents}
+
+    def observe(self, agent: str) -> Obs:
+        return self.table.observe(AGENTS.index(agent))
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action index (which must be masked legal)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to move and must act")
+        self._cumulative_rewards[agent] = 0.0
+        events, _ = self.table.apply_index(int(action))
+        rewards = deal_rewards(events, self.rules)
+        self.rewards = {a: rewards[s] for s, a in enumerate(AGENTS)}
+        if self.table.m.ended:
+            self.terminations = dict.fromkeys(AGENTS, True)
+        self.agent_selection = self._mover()
+        self._accumulate_rewards()
+        self._refresh_infos()
+
+    def render(self) -> str | None:
+        """The last action and the levels, as text (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        m = self.table.m
+        last = m.deal.actions[-1] if m.deal is not None and m.deal.actions else None
+        return f"deal {m.deal_index} levels {m.levels} last: {last}"
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def raw_env(preset: str | RuleSet = "competition", max_deals: int | None = None, render_mode: str | None = None,
+            action_features: bool = True) -> GuandanAEC:
+    """The AEC environment without PettingZoo's wrappers."""
+    return GuandanAEC(preset, max_deals, render_mode, action_features)
+
+
+def env(preset: str | RuleSet = "competition", max_deals: int | None = None, render_mode: str | None = None,
+        action_features: bool = True) -> AECEnv[str, Obs, int | None]:
+    """The AEC environment in PettingZoo's usual wrappers (an illegal index raises, actions are
+    range-checked, the call order is enforced)."""
+    e: AECEnv[str, Obs, int | None] = raw_env(preset, max_deals, render_mode, action_features)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

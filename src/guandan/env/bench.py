@@ -1,0 +1,67 @@
+"""`guandan bench env`: environment steps per second with random legal actions, on one core.
+
+One step is one :meth:`GuandanAEC.step` of the seat to move plus the ``observe`` of the next one
+(its encoded view and mask), as a training loop pays; ``--features`` adds the per-action feature
+list. CPU time of this process (``time.process_time``), a fixed seed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+
+from ..core.rules import PRESET_NAMES
+from .aec import raw_env
+
+
+def env_figures(preset_name: str = "competition", steps: int = 5000, seed: int = 1,
+                features: bool = False) -> dict[str, Any]:
+    """Play ``steps`` random legal steps in the AEC environment (new matches as episodes end)."""
+    e = raw_env(preset_name, action_features=features)
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    episodes, legal_total, legal_max = 0, 0, 0
+    t0 = time.process_time()
+    obs = e.observe(e.agent_selection)
+    for _ in range(steps):
+        if all(e.terminations.values()):
+            episodes += 1
+            e.reset(seed=int(rng.integers(2**31)))
+            obs = e.observe(e.agent_selection)
+        legal = np.flatnonzero(obs["action_mask"])
+        legal_total += len(legal)
+        legal_max = max(legal_max, len(legal))
+        e.step(int(legal[rng.integers(len(legal))]))
+        obs = e.observe(e.agent_selection)
+    dt = time.process_time() - t0
+    return {"preset": preset_name, "steps": steps, "seed": seed, "features": features,
+            "steps_per_s": steps / dt, "us_per_step": dt / steps * 1e6,
+            "episodes_finished": episodes, "legal_mean": legal_total / steps, "legal_max": legal_max}
+
+
+def bench_env_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    steps: Annotated[int, typer.Option("--steps", min=1, help="environment steps")] = 5000,
+    seed: Annotated[int, typer.Option(help="seed of the matches and the random actions")] = 1,
+    features: Annotated[bool, typer.Option("--features", help="also build legal_action_features")] = False,
+) -> None:
+    """Research environment steps per second (random legal actions, one core)."""
+    figures = env_figures(preset_name, steps, seed, features)
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    for k, v in figures.items():
+        typer.echo(f"{k:20} {v:,.3f}" if isinstance(v, float) else f"{k:20} {v}")
+
+
+def mount(bench_app: typer.Typer) -> None:
+    """Add ``env`` to ``guandan bench``."""
+    bench_app.command("env")(bench_env_cmd)
+
+
+__all__ = ["bench_env_cmd", "env_figures", "mount"]

@@ -1,0 +1,119 @@
+"""The Gymnasium single-agent environment ``guandan/Guandan-v0``: the learner holds ``seat``; the
+other three seats are the project's own agents (tiers by name, via :func:`make_agent`), which act
+inside :meth:`GuandanGymEnv.step` until the learner is to move again or the match ends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+from gymnasium import spaces
+
+from ..agents.base import Agent, make_agent
+from ..core.errors import GuandanError
+from ..core.events import DealOver, Event
+from ..core.rules import RuleSet
+from .actions import ACTION_SIZE
+from .table import Obs, Table, deal_rewards, observation_space, rules_of
+
+
+def _listens(agent: Agent) -> bool:
+    return getattr(type(agent), "on_events", Agent.on_events) is not Agent.on_events
+
+
+class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
+    """掼蛋 from one seat against three built-in agents. ``info["legal_action_features"]`` (with
+    ``info["legal_indices"]``) lists the legal actions' feature vectors for DouZero-style agents."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium reads (and lets wrappers replace) this dict
+
+    def __init__(self, preset: str | RuleSet = "competition", opponents: Sequence[str] = ("heuristic",) * 3,
+                 seat: int = 0, max_deals: int | None = None, render_mode: str | None = None,
+                 action_features: bool = True, on_illegal: str = "raise") -> None:
+        if on_illegal not in ("raise", "first_legal"):
+            raise GuandanError(f"on_illegal is raise or first_legal, not {on_illegal!r}")
+        if seat not in range(4):
+            raise GuandanError(f"seat must be 0…3, not {seat!r}")
+        if len(opponents) != 3:
+            raise GuandanError(f"opponents names the three other seats' agents, not {len(opponents)}")
+        self.rules = rules_of(preset)
+        self.table = Table(self.rules, max_deals)
+        self.seat = seat
+        self.opponent_specs = tuple(opponents)
+        self.render_mode = render_mode
+        self.action_features = action_features
+        self.on_illegal = on_illegal  # first_legal: for checkers and samplers that ignore the mask
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(ACTION_SIZE)
+        self.others = [s for s in range(4) if s != seat]
+        self.agents: dict[int, Agent] = {}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """A new match; the same ``seed`` gives the same deals and (the agents being seeded) the same play."""
+        super().reset(seed=seed)
+        match_seed = int(self.np_random.integers(2**63))
+        for agent in self.agents.values():
+            agent.close()
+        self.agents = {s: make_agent(spec, seed=f"{match_seed}:{s}") for s, spec in zip(self.others, self.opponent_specs,
+                                                                                      strict=True)}
+        self.table.new(match_seed)
+        for s, agent in self.agents.items():
+            agent.reset(s, self.rules)
+        reward = self._advance([])
+        return self.table.observe(self.seat), self._info(reward)
+
+    def _info(self, opening_reward: float = 0.0) -> dict[str, Any]:
+        info = self.table.info(self.seat, self.action_features)
+        if opening_reward:
+            info["reward_before_first_move"] = opening_reward
+        return info
+
+    def _advance(self, events: list[Event]) -> float:
+        """Let the other seats act until the learner is to move or the match is over; the learner's
+        reward from every deal settled meanwhile (``events`` included)."""
+        table, m = self.table, self.table.m
+        reward = deal_rewards(events, self.rules)[self.seat]
+        while not m.ended and m.to_move != self.seat:
+            seat = m.to_move
+            assert seat is not None
+            agent = self.agents[seat]
+            action = agent.choose(m.observation(seat), m.legal_actions())
+            new = table.apply(action)
+            self._notify(new)
+            reward += deal_rewards(new, self.rules)[self.seat]
+        return reward
+
+    def _notify(self, events: list[Event]) -> None:
+        m = self.table.m
+        if m.ended and not events:
+            return
+        for s, agent in self.agents.items():
+            if _listens(agent):
+                shown: tuple[tuple[int, ...], ...] = ()
+                if any(isinstance(e, DealOver) for e in events) and m.deals:
+                    shown = m.final_hands(m.deals[-1].index)
+                agent.on_events(events, m.observation(s), shown)
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """Apply the learner's action index, then the others' moves up to its next turn."""
+        events, illegal = self.table.apply_index(int(action), self.on_illegal)
+        self._notify(events)
+        reward = self._advance(events)
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = True
+        return self.table.observe(self.seat), float(reward), self.table.m.ended, False, info
+
+    def render(self) -> str | None:
+        """The learner's hand and the levels, as text (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        m = self.table.m
+        view = m.observation(self.seat)
+        return f"deal {m.deal_index} levels {m.levels} hand {list(view.deal.hand)}"
+
+    def close(self) -> None:
+        for agent in self.agents.values():
+            agent.close()
+        self.agents = {}

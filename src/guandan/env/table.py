@@ -1,0 +1,121 @@
+"""What both environments share: a canonical-move match, per-seat encoders, spaces and rewards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..core.deal import Action
+from ..core.errors import GuandanError, IllegalActionError
+from ..core.events import DealSettled, Event
+from ..core.match import MatchConfig, MatchState, new_match
+from ..core.rules import PRESET_NAMES, RuleSet, preset
+from ..core.vocab import MoveMode, Scoring
+from .actions import ACTION_SIZE, action_mask, features_of, index_actions
+from .encoding import OBS_HIGH, OBS_SIZE, Encoder
+
+Obs = dict[str, npt.NDArray[np.int8]]
+
+
+def observation_space() -> spaces.Dict:
+    """``{"observation": OBS_SIZE int8 values, "action_mask": ACTION_SIZE 0/1 values}``."""
+    return spaces.Dict({
+        "observation": spaces.Box(0, OBS_HIGH, (OBS_SIZE,), dtype=np.int8),
+        "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
+    })
+
+
+def rules_of(preset_name: str | RuleSet) -> RuleSet:
+    if isinstance(preset_name, RuleSet):
+        return preset_name
+    if preset_name not in PRESET_NAMES:
+        raise GuandanError(f"unknown preset {preset_name!r} ({', '.join(PRESET_NAMES)})")
+    return preset(preset_name)
+
+
+def deal_rewards(events: Sequence[Event], rules: RuleSet) -> list[float]:
+    """Each seat's reward from the deals settled among ``events``: the deal's points under 火拼
+    scoring, else ±upgrade — the winning team's levels gained, the same amount negative for the
+    losing team (zero-sum, so a team's return is its lead in levels)."""
+    out = [0.0] * 4
+    for e in events:
+        if not isinstance(e, DealSettled):
+            continue
+        if rules.scoring == Scoring.HUOPIN_POINTS and e.points is not None:
+            for s in range(4):
+                out[s] += e.points[s]
+        else:
+            winners = e.finish[0] % 2
+            for s in range(4):
+                out[s] += e.upgrade if s % 2 == winners else -e.upgrade
+    return out
+
+
+class Table:
+    """One match in canonical move mode and an :class:`Encoder` per seat."""
+
+    def __init__(self, rules: RuleSet, max_deals: int | None = None) -> None:
+        self.rules = rules
+        self.config = MatchConfig(max_deals=max_deals, move_mode=MoveMode.CANONICAL)
+        self.encoders = [Encoder() for _ in range(4)]
+        self.match: MatchState | None = None
+        self._indices: tuple[int, dict[int, Action], int] | None = None  # (actions applied, index map, dropped)
+        self._applied = 0
+
+    def new(self, seed: int | str) -> None:
+        self.match = new_match(self.rules, seed, self.config)
+        for enc in self.encoders:
+            enc.reset()
+        self._indices = None
+        self._applied = 0
+
+    @property
+    def m(self) -> MatchState:
+        if self.match is None:
+            raise GuandanError("reset the environment first")
+        return self.match
+
+    def indices(self) -> tuple[dict[int, Action], int]:
+        """The mover's legal index map and collision count, from its own observation's legal actions."""
+        if self._indices is None or self._indices[0] != self._applied:
+            m = self.m
+            legal: Sequence[Action] = m.legal_actions()
+            level = m.deal.level if m.deal is not None else 0
+            idx, dropped = index_actions(legal, level)
+            self._indices = (self._applied, idx, dropped)
+        return self._indices[1], self._indices[2]
+
+    def observe(self, seat: int) -> Obs:
+        m = self.m
+        view = m.observation(seat)
+        mask = action_mask(self.indices()[0]) if m.to_move == seat else np.zeros(ACTION_SIZE, dtype=np.int8)
+        return {"observation": self.encoders[seat].encode(view), "action_mask": mask}
+
+    def info(self, seat: int, features: bool) -> dict[str, Any]:
+        m = self.m
+        out: dict[str, Any] = {"seat": seat, "deal_index": m.deal_index, "levels": m.levels}
+        if features and m.to_move == seat:
+            idx, dropped = self.indices()
+            order, feats = features_of(idx)
+            out["legal_indices"], out["legal_action_features"], out["collisions"] = order, feats, dropped
+        return out
+
+    def apply_index(self, index: int, on_illegal: str = "raise") -> tuple[list[Event], bool]:
+        """Apply the action at ``index``; with ``on_illegal="first_legal"`` an unmasked index plays the
+        first legal action instead of raising. Returns the events and whether the index was illegal."""
+        idx, _ = self.indices()
+        action = idx.get(int(index))
+        if action is None:
+            if on_illegal != "first_legal" or not idx:
+                raise IllegalActionError(f"action index {index} is not legal here (mask it with action_mask)")
+            return self.apply(idx[min(idx)]), True
+        return self.apply(action), False
+
+    def apply(self, action: Action) -> list[Event]:
+        events = self.m.apply(action)
+        self._applied += 1
+        return events
