@@ -78,7 +78,7 @@ def _event_fields() -> dict[EventType, JSON]:
         EventType.DEAL_SETTLED: {
             "finish": _array(seat), "levels": levels, "next_declarer": _ref("Team"), "upgrade": INT,
             "partner_place": {"type": "integer", "minimum": 2, "maximum": 4}, "notes": _array(_ref("Note")),
-            "points": _array(INT, 4)},
+            "points": _array(INT, 4), "base": _array(INT, 4), "multiplier": {"type": "integer", "minimum": 1}},
         EventType.MATCH_OVER: {"winner": NULLABLE(_ref("Team")), "levels": levels, "deals": INT,
                                "points": _array(INT, 4)},
     }
@@ -89,7 +89,8 @@ def _event_schema(kind: EventType, fields: JSON) -> JSON:
                    "text": {"type": "object", "description": "what the event says for people, per language",
                             "properties": {lang: _array({"type": "string"}) for lang in LANGUAGES},
                             "required": list(LANGUAGES), "additionalProperties": False}}
-    required = ["type", *(k for k in fields if k != "points" or kind != EventType.DEAL_SETTLED)]
+    optional = {"points", "base", "multiplier"} if kind == EventType.DEAL_SETTLED else set()  # 火拼 scoring only
+    required = ["type", *(k for k in fields if k not in optional)]
     return {**_obj(props, required), "description": (EVENT_CLASSES[kind].__doc__ or "").split("\n")[0]}
 
 

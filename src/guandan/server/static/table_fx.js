@@ -79,22 +79,24 @@ export function dealIn(hand, centreNode) {
  */
 export function showEvents(events, { where, me, level, origin }) {
   let sound = null;
+  const pick = (name) => { if (sound === null || LOUDER[name] > LOUDER[sound]) sound = name; };  // one sound per update
   for (const e of events) {
     if (e.type === E.PLAY) {
       const from = e.seat === me && origin ? origin : where.plate(e.seat) && centre(where.plate(e.seat));
       const fan = where.trick(e.seat) && where.trick(e.seat).querySelector(".cards-fan");
       flyFrom(fan, from);
-      if (isBomb(e.combo)) { shake(where.centre()); sound = "bomb"; } else if (sound !== "bomb") sound = "play";
+      if (isBomb(e.combo)) { shake(where.centre()); pick("bomb"); } else pick("play");
     } else if (e.type === E.PASS) {
-      sound = sound || "pass";
+      pick("pass");
     } else if (e.type === E.TRIBUTE || e.type === E.RETURN) {
       for (const tr of e.transfers || []) travel(tr.card, level, where.plate(tr.giver), where.plate(tr.receiver));
-      sound = sound || "play";
+      pick("play");
     } else if (e.type === E.DEAL_SETTLED) {
-      sound = "deal_end";
+      pick("deal_end");
     }
   }
   if (sound) playSound(sound);
 }
+const LOUDER = { pass: 1, play: 2, deal_end: 3, bomb: 4 };  // which of an update's sounds is heard
 
 export { playSound };
