@@ -504,8 +504,9 @@ function renderSummary() {
   }
   if (over) {
     const w = S.view.winner;
-    parts.push(el("div", { id: "match-over", class: "headline" },
-      w !== null ? t("{team} wins the match").replace("{team}", `${t("Team")} ${w + 1}`) : t("Match over")));
+    const said = S.events.find((e) => e.type === E.MATCH_OVER);  // who won, after how many deals, the final levels
+    parts.push(el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said).join(" ")
+      : w !== null ? t("{team} wins the match").replace("{team}", `${t("Team")} ${w + 1}`) : t("Match over")));
     if (S.room.replay_id) {
       parts.push(el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ");
       const mine = S.me === null || S.me === undefined ? "" : `?review=${S.me}`;  // the review of this player's seat
