@@ -177,7 +177,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"presets": list(PRESET_NAMES), "tiers": bot_tiers(), "default_tier": default_bot_tier(),
-                "langs": list(LANGS), "talk": {"phrases": list(talk.PHRASES), "emotes": talk.EMOTES}}
+                "langs": list(LANGS), "talk": {"phrases": talk.PHRASES, "emotes": talk.EMOTES}}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:

@@ -275,6 +275,8 @@ function renderLobby() {
 }
 
 // --- table ------------------------------------------------------------------------------------
+const rankLabel = (r) => (r === "T" ? "10" : r);  // 10 is written "10"
+
 function seatName(s) {
   const seat = S.room.seats[s];
   if (seat.kind === "bot") return t("Bot {n} · {tier}").replace("{n}", s + 1).replace("{tier}", t(seat.tier));
@@ -431,9 +433,12 @@ function renderTable() {
     : showLast ? t("Last trick") : tributeNote());
   const declarer = v.declarer === null ? "-" : `${t("Team")} ${v.declarer + 1}`;
   $("info").replaceChildren(...[
-    el("div", { id: "levels", class: "levels" }, `${t("Levels")}: ${t("Team")} 1 ${v.levels[0]} · ${t("Team")} 2 ${v.levels[1]}`),
-    el("div", {}, `${t("Level")}: ${v.level} · ${t("Deal")} ${v.deal_index + 1}`),
-    el("div", {}, `${t("Declarer")}: ${declarer} · ${t("A attempts")}: ${v.a_failures.join(" / ")}`),
+    // both teams' levels as two badges in their colours: short enough for a phone's corner
+    el("div", { id: "levels", class: "levels", title: t("Levels") }, [0, 1].map((k) =>
+      el("span", { class: `badge team-${k}` }, `${t("Team")} ${k + 1} · ${rankLabel(v.levels[k])}`))),
+    el("div", {}, `${t("Level")}: ${rankLabel(v.level)} · ${t("Deal")} ${v.deal_index + 1}`),
+    el("div", {}, `${t("Declarer")}: ${declarer}`),
+    v.levels.includes("A") ? el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")}`) : null,
     v.finish.length ? el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ")}`) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
     // the deal's commitment (SHA-256 of its secret seed), shown before it is played; the seed is revealed in the replay
@@ -717,17 +722,12 @@ function renderTimer() {
 }
 
 // --- table talk: fixed phrases and emotes, each seat mutable on this page ---------------------------
+// A phrase's words in the page's language (its msgid comes with /api/meta, from server/talk.py), or an emote.
 function phraseText(id) {
-  const talk = META.talk || { phrases: [], emotes: {} };
-  if (talk.emotes && talk.emotes[id]) return talk.emotes[id];
-  return t(TALK_MSGIDS[id] || "") || "";
+  const talk = META.talk || { phrases: {}, emotes: {} };
+  if (talk.emotes[id]) return talk.emotes[id];
+  return talk.phrases[id] ? t(talk.phrases[id]) : "";
 }
-// phrase id -> msgid: the same table as server/talk.py, through /api/meta's order
-const TALK_MSGIDS = {
-  hello: "Hello, everyone!", luck: "Good luck!", nice: "Nice play!", partner: "Well played, partner!",
-  hurry: "Please hurry up a little", think: "Let me think", sorry: "Sorry!", thanks: "Thanks!",
-  again: "One more match?", bye: "Goodbye!",
-};
 function showTalk(seat, phrase) {
   if (S.talkMuted.has(seat) || !S.view) return;
   const box = WHERE.plate(seat);
@@ -739,7 +739,7 @@ function showTalk(seat, phrase) {
 }
 function renderTalk() {
   const panel = $("talk-panel");
-  const talk = META.talk || { phrases: [], emotes: {} };
+  const talk = META.talk || { phrases: {}, emotes: {} };
   const now = Date.now();
   const may = talkAllowed(S.talkSent, now) && S.online;
   const say = (id) => el("button", { class: "phrase", "data-phrase": id, disabled: !may, onclick: () => {
@@ -749,7 +749,7 @@ function renderTalk() {
   } }, phraseText(id));
   const others = [0, 1, 2, 3].filter((s) => s !== S.me && S.room.seats[s].kind === "human");
   panel.replaceChildren(...[
-    el("div", { class: "phrases" }, talk.phrases.map(say)),
+    el("div", { class: "phrases" }, Object.keys(talk.phrases).map(say)),
     el("div", { class: "emotes" }, Object.keys(talk.emotes).map(say)),
     others.length ? el("div", { class: "mutes" }, t("Mute"), others.map((s) => el("label", {},
       el("input", { type: "checkbox", "data-mute-seat": s, checked: S.talkMuted.has(s), onchange: (ev) => {
