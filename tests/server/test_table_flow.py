@@ -252,3 +252,18 @@ def test_the_verdict_names_the_play_and_the_table() -> None:
     assert low["text"]["zh"] == "对子 5管不上对子 K。"
     other = selection_verdict(parse_cards("S5 H5 C5"), top, level, rules)
     assert other["code"] == "other_kind" and other["text"]["en"].startswith("triple 5 cannot follow pair K")
+
+
+def test_switching_auto_play_on_during_the_pause_stops_waiting_for_that_seat(waiting_client: TestClient) -> None:
+    c = waiting_client
+    code = new_room(c, max_deals=2)
+    tok = join(c, code, 0)
+    with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        recv_until(ws, lambda f: f["type"] == "snapshot")
+        start(c, code, tok)
+        end = _play_to_deal_end(ws)
+        assert end["interval"]["waiting"] == [0]
+        ws.send_json({"type": "auto", "on": True})
+        done = recv_until(ws, lambda f: f["type"] == "interval")
+        assert done["done"] is True
+        recv_until(ws, lambda f: f["type"] == "update" and f["seq"] == end["seq"] + 1)  # 托管 plays on at once

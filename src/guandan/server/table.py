@@ -781,6 +781,8 @@ class TableService:
             room.seats[seat].auto = msg.on
             self._commit(room, self.store.save_room, room)
             self._broadcast_room(room)
+            if msg.on and room.interval is not None:
+                self._continue(room, seat)  # a bot plays this seat now: the pause does not wait for it
             self.schedule(room)
             return
         match = room.match
