@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,9 +17,10 @@ from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..core.vocab import MoveMode, parse_choice
 from ..protocol.adapter import add_bot_path
+from .ray_pool import LOCAL, RayPool, check_address
 from .report import summarize_matches, summarize_pairs, summarize_sprt, table
 from .results import append_pairs, read_results, setup_diff, setup_key
-from .runner import PairResult, Setup, play_pairs, run_matches, run_pairs
+from .runner import PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
 
 MODES = ("duplicate", "sprt", "match")
 
@@ -41,7 +43,7 @@ def arena_cmd(
     deals: Annotated[int, typer.Option(help="deal pairs (duplicate), the most pairs (sprt), or matches (match)")] = 100,
     preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
     seed: Annotated[int, typer.Option(help="seeds the deal specs only; same seed, same deals")] = 1,
-    jobs: Annotated[int, typer.Option(help="parallel worker processes")] = 1,
+    jobs: Annotated[int, typer.Option(help="parallel worker processes (with --ray: the local Ray cluster's CPUs)")] = 1,
     mode: Annotated[str, typer.Option(help="duplicate, sprt or match (whole matches 2→A)")] = "duplicate",
     budget_a: Annotated[float | None, typer.Option(help="seconds per decision for A (search tiers)")] = None,
     budget_b: Annotated[float | None, typer.Option(help="seconds per decision for B")] = None,
@@ -55,6 +57,10 @@ def arena_cmd(
     first: Annotated[int, typer.Option(help="duplicate: index of the first deal pair (split a run over machines)")] = 0,
     results: Annotated[Path | None, typer.Option(help="duplicate: append each finished pair here as a JSON line; "
                                                       "pairs already in the file are not played again")] = None,
+    ray: Annotated[str | None, typer.Option("--ray", metavar="local|ADDRESS",
+                                            help="play on a Ray cluster: local (started here with --jobs CPUs, "
+                                                 "stopped at the end), or auto, HOST:PORT, ray://HOST:PORT "
+                                                 "(a running cluster: its CPUs)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
 ) -> None:
     """Compare agent A with agent B; every deal is played twice with the teams swapped (复式)."""
@@ -90,6 +96,15 @@ def arena_cmd(
         _fail(f"--first must be 0 or more, not {first}")
     if (first or results is not None) and mode != "duplicate":
         _fail("--first and --results apply to --mode duplicate only")
+    if ray is not None:
+        try:
+            check_address(ray)
+        except GuandanError as e:
+            _fail(str(e))
+        if ray != LOCAL and jobs != 1:
+            _fail(f"--jobs sets a local Ray cluster's CPUs; --ray {ray} uses that cluster's own CPUs: leave --jobs out")
+        if ray != LOCAL and out is not None:
+            _fail(f"--out with --ray {ray}: records would be written on the cluster's machines, not here")
     if out is not None:
         ensure_dir(out)
     bot_paths = tuple(str(p.resolve()) for p in path or ())
@@ -99,34 +114,46 @@ def arena_cmd(
     setup = Setup(a, b, preset_name, seed, budget_a, budget_b, moves, str(out) if out else None, bot_paths)
     t0 = time.perf_counter()
     summary: dict[str, Any]
+    # one cluster for the whole command: an SPRT's batches must not each pay for a Ray start
+    cluster: AbstractContextManager[Pool | None] = nullcontext() if ray is None else RayPool(ray, jobs)
     try:
         if mode == "duplicate" and (first or results is not None):
-            summary = _resumable(setup, first, deals, jobs, results)
+            done = _load_results(setup, first, deals, results)  # a refused file is refused before Ray starts
+            with cluster as pool:
+                summary = _resumable(setup, first, deals, jobs, results, pool, done)
         elif mode == "duplicate":
-            summary = summarize_pairs(run_pairs(setup, 0, deals, jobs), seed)
+            with cluster as pool:
+                summary = summarize_pairs(run_pairs(setup, 0, deals, jobs, pool), seed)
         elif mode == "match":
-            summary = summarize_matches(run_matches(setup, deals, jobs))
+            with cluster as pool:
+                summary = summarize_matches(run_matches(setup, deals, jobs, pool))
         else:
             pairs: list[PairResult] = []
             summary = {}
-            while len(pairs) < deals:
-                pairs += run_pairs(setup, len(pairs), min(sprt_batch, deals - len(pairs)), jobs)
-                summary = summarize_sprt(pairs, 0.5, sprt_p1, sprt_alpha, sprt_beta, seed)
-                if summary["sprt_decision"] != "continue":
-                    break
+            with cluster as pool:
+                while len(pairs) < deals:
+                    pairs += run_pairs(setup, len(pairs), min(sprt_batch, deals - len(pairs)), jobs, pool)
+                    summary = summarize_sprt(pairs, 0.5, sprt_p1, sprt_alpha, sprt_beta, seed)
+                    if summary["sprt_decision"] != "continue":
+                        break
     except GuandanError as e:
         _fail(str(e))
     summary = {"a": a, "b": b, "preset": preset_name, "seed": seed, "mode": mode, **summary,
                "wall_seconds": round(time.perf_counter() - t0, 2)}
+    if isinstance(cluster, RayPool):  # the wall time then includes the cluster's start and stop; this not
+        summary.update(ray=ray, ray_workers=cluster.workers, ray_play_seconds=round(cluster.play_seconds, 2))
+        played = summary.get("deal_pairs", 0) - summary.get("resumed_pairs", 0)
+        if played and cluster.play_seconds > 0:  # the benchmark figure (README): pairs per second on the cluster
+            summary["ray_pairs_per_second"] = round(played / cluster.play_seconds, 2)
     if as_json:
         typer.echo(json.dumps(summary, ensure_ascii=False))
     else:
         typer.echo(table(summary, f"arena {a} vs {b} ({mode}, {preset_name}, seed {seed})"))
 
 
-def _resumable(setup: Setup, first: int, deals: int, jobs: int, results: Path | None) -> dict[str, Any]:
-    """Pairs ``first`` … ``first + deals − 1``, skipping those ``results`` already holds for this
-    setup and appending each new pair to it as soon as it is played."""
+def _load_results(setup: Setup, first: int, deals: int, results: Path | None) -> dict[int, PairResult]:
+    """The pairs ``first`` … ``first + deals − 1`` that ``results`` already holds for this setup;
+    exits if the file holds another setup or cannot be written."""
     done: dict[int, PairResult] = {}
     if results is not None:
         if results.exists():
@@ -142,9 +169,18 @@ def _resumable(setup: Setup, first: int, deals: int, jobs: int, results: Path | 
             results.open("a", encoding="utf-8").close()  # unwritable: say so now, not after hours of play
         except OSError as e:
             _fail(f"cannot write --results {results}: {e.strerror}")
+    return done
+
+
+def _resumable(setup: Setup, first: int, deals: int, jobs: int, results: Path | None, pool: Pool | None = None,
+               done: dict[int, PairResult] | None = None) -> dict[str, Any]:
+    """Pairs ``first`` … ``first + deals − 1``, skipping those ``results`` already holds for this
+    setup (``done``, read here when not given) and appending each new pair to it as soon as it is played."""
+    if done is None:
+        done = _load_results(setup, first, deals, results)
     todo = [i for i in range(first, first + deals) if i not in done]
     each = None if results is None else (lambda part: append_pairs(results, setup, part))
-    played = play_pairs(setup, todo, jobs, each)
+    played = play_pairs(setup, todo, jobs, each, pool)
     pairs = sorted([*done.values(), *played], key=lambda p: p.index)
     return {**summarize_pairs(pairs, setup.seed), "first_pair": first, "resumed_pairs": len(done)}
 

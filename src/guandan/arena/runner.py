@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from ..agents import Agent, make_agent
 from ..agents.runner import RunStats, run_match
@@ -185,15 +185,30 @@ def _chunks(indices: list[int], parts: int) -> list[list[int]]:
     return [indices[i : i + size] for i in range(0, len(indices), size)]
 
 
+class Pool(Protocol):
+    """Somewhere other than this machine's processes to play chunks (``guandan.arena.ray_pool``).
+
+    ``run`` calls ``fn(setup, chunk)`` for every chunk, passes each chunk's result to ``each`` as
+    soon as it is done, and returns the results in chunk order, as the process pool does."""
+
+    workers: int
+
+    def run(self, fn: Callable[[Setup, list[int]], list[T]], setup: Setup, chunks: list[list[int]],
+            each: Callable[[list[T]], None] | None) -> list[list[T]]: ...
+
+
 def run_parallel(fn: Callable[[Setup, list[int]], list[T]], setup: Setup, indices: Iterable[int], jobs: int,
-                 each: Callable[[list[T]], None] | None = None) -> list[T]:
-    """``fn`` over chunks of ``indices`` in ``jobs`` spawned processes; results in index order.
+                 each: Callable[[list[T]], None] | None = None, pool: Pool | None = None) -> list[T]:
+    """``fn`` over chunks of ``indices`` in ``jobs`` spawned processes, or on ``pool`` (its
+    ``workers`` then size the chunks); results in index order.
 
     With ``each`` every index is its own chunk and ``each`` sees its result as soon as it is done,
     in the order they finish: a results file then loses at most the pairs in play when a run stops
     (at 1 s per decision a chunk of 25 pairs was 7 minutes of work)."""
     idx = list(indices)
-    chunks = [[i] for i in idx] if each is not None else _chunks(idx, jobs)
+    chunks = [[i] for i in idx] if each is not None else _chunks(idx, pool.workers if pool else jobs)
+    if pool is not None:
+        return [r for part in pool.run(fn, setup, chunks, each) for r in part]
     if jobs <= 1 or len(idx) <= 1:
         out1: list[T] = []
         for chunk in chunks if each is not None else [idx]:
@@ -204,8 +219,8 @@ def run_parallel(fn: Callable[[Setup, list[int]], list[T]], setup: Setup, indice
         return out1
     ctx = multiprocessing.get_context("spawn")
     parts: dict[int, list[T]] = {}
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = {pool.submit(fn, setup, chunk): n for n, chunk in enumerate(chunks)}
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as procs:
+        futures = {procs.submit(fn, setup, chunk): n for n, chunk in enumerate(chunks)}
         for future in as_completed(futures):
             part = future.result()
             parts[futures[future]] = part
@@ -214,23 +229,23 @@ def run_parallel(fn: Callable[[Setup, list[int]], list[T]], setup: Setup, indice
     return [r for n in range(len(chunks)) for r in parts[n]]
 
 
-def run_pairs(setup: Setup, start: int, count: int, jobs: int = 1) -> list[PairResult]:
-    return play_pairs(setup, range(start, start + count), jobs)
+def run_pairs(setup: Setup, start: int, count: int, jobs: int = 1, pool: Pool | None = None) -> list[PairResult]:
+    return play_pairs(setup, range(start, start + count), jobs, pool=pool)
 
 
 def play_pairs(setup: Setup, indices: Iterable[int], jobs: int = 1,
-               each: Callable[[list[PairResult]], None] | None = None) -> list[PairResult]:
+               each: Callable[[list[PairResult]], None] | None = None, pool: Pool | None = None) -> list[PairResult]:
     """The pairs ``indices`` (any order of distinct deal-spec indices), each passed to ``each`` as it finishes."""
     if setup.out:
         Path(setup.out).mkdir(parents=True, exist_ok=True)
-    return run_parallel(_pairs_chunk, setup, indices, jobs, each)
+    return run_parallel(_pairs_chunk, setup, indices, jobs, each, pool)
 
 
-def run_matches(setup: Setup, count: int, jobs: int = 1) -> list[MatchResult]:
+def run_matches(setup: Setup, count: int, jobs: int = 1, pool: Pool | None = None) -> list[MatchResult]:
     if setup.out:
         Path(setup.out).mkdir(parents=True, exist_ok=True)
-    return run_parallel(_matches_chunk, setup, range(2 * count), jobs)
+    return run_parallel(_matches_chunk, setup, range(2 * count), jobs, pool=pool)
 
 
-__all__ = ["HalfResult", "MatchResult", "PairResult", "Setup", "play_full_match", "play_pair", "play_pairs",
+__all__ = ["HalfResult", "MatchResult", "PairResult", "Pool", "Setup", "play_full_match", "play_pair", "play_pairs",
            "run_matches", "run_pairs"]

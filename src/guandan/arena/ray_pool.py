@@ -1,0 +1,117 @@
+"""The arena on a Ray cluster (``guandan arena --ray``): the same chunks the process pool plays, as Ray tasks.
+
+Each task runs the runner's own chunk function (``_pairs_chunk`` / ``_matches_chunk``) on one
+chunk, so a pair is played exactly as in one process, from the same seeds; the driver takes each
+chunk back with ``ray.wait`` as it finishes, which is when a results file gets its lines.
+
+Ray is imported only here and only when a pool is opened: the other commands never pay its import.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, TypeVar
+
+from ..core.errors import GuandanError
+from .runner import Setup
+
+T = TypeVar("T")
+LOCAL = "local"
+_HOST_PORT = re.compile(r"(?:ray://)?[A-Za-z0-9.\-]+:(\d{1,5})")
+
+
+def check_address(value: str) -> str:
+    """``value`` if it names a cluster ``ray.init`` can reach (``local``, ``auto``, ``HOST:PORT`` or
+    ``ray://HOST:PORT``), else a :class:`GuandanError` that says what is wrong."""
+    if value in (LOCAL, "auto"):
+        return value
+    m = _HOST_PORT.fullmatch(value)
+    if m is None:
+        raise GuandanError(f"--ray must be local, auto, HOST:PORT or ray://HOST:PORT, not {value!r}"
+                           + (" (--ray takes a value: --ray local)" if value.startswith("-") else ""))
+    if not 0 < int(m.group(1)) < 65536:
+        raise GuandanError(f"--ray {value}: the port must be between 1 and 65535")
+    return value
+
+
+class RayPool:
+    """A Ray cluster to play arena chunks on, used as a context manager.
+
+    ``address`` ``local`` starts a cluster in this process with ``jobs`` CPUs — lean: no dashboard,
+    workers' output not echoed, Ray's own logging left alone — and stops it on exit. Any other
+    address connects to a running cluster, whose CPUs then decide ``workers``."""
+
+    def __init__(self, address: str = LOCAL, jobs: int = 1) -> None:
+        self.address = check_address(address)
+        self.jobs = jobs
+        self.workers = jobs
+        self._ray: Any = None
+        self._owned = False  # whether __exit__ stops the cluster: only one this pool started
+        self.play_seconds = 0.0  # wall time inside run(): the play, without the cluster's start and stop
+
+    def __enter__(self) -> RayPool:
+        try:
+            import ray  # here, not at the top: Ray costs a second to import and is optional
+        except ImportError:
+            raise GuandanError("--ray needs Ray: pip install ray (the version pinned in pyproject.toml's dev extra)") from None
+        if ray.is_initialized():
+            # a program (or a test) that already has a cluster: play on it, and leave it running
+            self._ray, self._owned = ray, False
+        else:
+            opts: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
+            try:
+                if self.address == LOCAL:
+                    ray.init(num_cpus=self.jobs, include_dashboard=False, **opts)
+                else:
+                    ray.init(address=self.address, **opts)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                raise GuandanError(f"--ray {self.address}: cannot reach the cluster ({e})") from None
+            self._ray, self._owned = ray, True
+        if self.address != LOCAL or not self._owned:
+            resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]  # Ray leaves it unannotated
+            self.workers = max(1, int(resources.get("CPU", 1)))
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self._ray is not None and self._owned:
+            # also on Ctrl-C: the local cluster's processes must not outlive the run
+            self._ray.shutdown()
+        self._ray, self._owned = None, False
+
+    def run(self, fn: Callable[[Setup, list[int]], list[T]], setup: Setup, chunks: list[list[int]],
+            each: Callable[[list[T]], None] | None) -> list[list[T]]:
+        """``fn(setup, chunk)`` for every chunk as a Ray task; each result goes to ``each`` as it
+        arrives, and all come back in chunk order. A task's :class:`GuandanError` is raised here as
+        itself, as the process pool does, so the command reports it in the same words."""
+        ray = self._ray
+        if ray is None:
+            raise RuntimeError("RayPool.run outside its with-block")
+        t0 = time.perf_counter()
+        task = ray.remote(num_cpus=1)(fn)
+        shared = ray.put(setup)  # one copy in the object store, not one per task
+        pending = {task.remote(shared, chunk): n for n, chunk in enumerate(chunks)}
+        parts: dict[int, list[T]] = {}
+        try:
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    n = pending.pop(ref)
+                    try:
+                        parts[n] = ray.get(ref)
+                    except ray.exceptions.RayTaskError as e:
+                        if isinstance(e.cause, GuandanError):
+                            raise e.cause from None
+                        raise
+                    if each is not None:
+                        each(parts[n])
+        finally:
+            for ref in pending:  # a failure or Ctrl-C: the rest is not wanted any more
+                ray.cancel(ref)
+            self.play_seconds += time.perf_counter() - t0
+        return [parts[n] for n in range(len(chunks))]
+
+
+__all__ = ["LOCAL", "RayPool", "check_address"]
