@@ -168,6 +168,9 @@ def _mount() -> None:
     app.command("protocol-client")(protocol_client)
     mount_server(app, bench_app)
     mount_review(app, bench_app)
+    from .research.cli import mount as mount_research  # here, like the env: its commands load NumPy and pyarrow inside
+
+    mount_research(app)
     app.command("play")(play)
 
 

@@ -1,0 +1,128 @@
+"""`guandan selfplay` and `guandan league` (docs/research.md). The work itself — NumPy, the
+environments' encoding, pyarrow, openskill — is imported inside the commands, so mounting them
+costs `guandan`'s start-up nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..agents.base import canonical_spec
+from ..cliutil import ensure_dir, fail
+from ..core.errors import GuandanError
+from ..core.rules import PRESET_NAMES
+
+AGENTS_HELP = ("comma-separated agent specs, as the arena takes them: random, greedy, heuristic, "
+               "search:prior=0.3, … (see guandan agents)")
+
+
+def _specs(text: str, option: str = "--agents") -> list[str]:
+    """The comma-separated specs of ``text``, each written canonically, or exit naming the bad one."""
+    parts = [p.strip() for p in text.split(",")]
+    if any(not p for p in parts):
+        fail(f"{option}: an empty agent spec in {text!r} (write specs separated by commas)")
+    out = []
+    for p in parts:
+        try:
+            out.append(canonical_spec(p))
+        except GuandanError as e:
+            fail(f"{option}: {e}")
+    return out
+
+
+def _check_common(preset_name: str, budget: float | None) -> None:
+    if preset_name not in PRESET_NAMES:
+        fail(f"--preset must be one of {', '.join(PRESET_NAMES)}, not {preset_name!r}")
+    if budget is not None and budget <= 0:
+        fail(f"--budget must be positive seconds, not {budget}")
+
+
+def selfplay_cmd(
+    agents: Annotated[str, typer.Option("--agents", help=AGENTS_HELP + "; four, for seats 0–3")],
+    deals: Annotated[int, typer.Option(help="deals to play (the arena's duplicate deal specs 0 … N-1, each once)")],
+    out: Annotated[Path, typer.Option(help="folder for part-NNNNN.parquet files (must hold none yet)")],
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    seed: Annotated[int, typer.Option(help="seeds the deals and the agents; same seed, same rows")] = 1,
+    budget: Annotated[float | None, typer.Option(help="seconds per decision for search tiers (wall time: "
+                                                       "not reproducible)")] = None,
+    part_deals: Annotated[int, typer.Option(help="deals per Parquet file")] = 1000,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of lines")] = False,
+) -> None:
+    """Four agents play seeded deals; every decision is written as Parquet (docs/research.md)."""
+    specs = _specs(agents)
+    if len(specs) != 4:
+        fail(f"--agents needs four specs, one per seat, not {len(specs)} ({agents!r})")
+    _check_common(preset_name, budget)
+    if deals < 1:
+        fail(f"--deals must be at least 1, not {deals}")
+    if part_deals < 1:
+        fail(f"--part-deals must be at least 1, not {part_deals}")
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} is a file, not a folder")
+    from .selfplay import SelfplaySetup, existing_parts, run_selfplay
+
+    if out.is_dir() and existing_parts(out):
+        fail(f"--out {out} already holds self-play parts (part-*.parquet); choose an empty folder")
+    ensure_dir(out)
+    setup = SelfplaySetup((specs[0], specs[1], specs[2], specs[3]), deals, preset_name, seed, budget)
+    report = run_selfplay(setup, out, part_deals=part_deals)
+    figures = {"deals": report.deals, "decisions": report.decisions, "illegal": report.illegal,
+               "cpu_seconds": report.cpu_seconds, "wall_seconds": report.wall_seconds,
+               "decisions_per_cpu_second": report.decisions_per_cpu_second, "files": report.files}
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    typer.echo(f"{report.deals} deals, {report.decisions} decisions ({report.illegal} illegal, replaced) "
+               f"in {len(report.files)} file(s) under {out}")
+    typer.echo(f"{report.decisions_per_cpu_second:,.0f} decisions/s per core (CPU time: play, encoding and "
+               f"writing), {report.wall_seconds:.2f} s wall")
+
+
+def league_cmd(
+    agents: Annotated[str, typer.Option("--agents", help=AGENTS_HELP + "; two or more, distinct")],
+    pairs: Annotated[int, typer.Option(help="duplicate deal pairs per pairing of agents")] = 20,
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    seed: Annotated[int, typer.Option(help="seeds the deal specs (every pairing plays the same deals)")] = 1,
+    budget: Annotated[float | None, typer.Option(help="seconds per decision for search tiers")] = None,
+    jobs: Annotated[int, typer.Option(help="parallel worker processes (the arena's)")] = 1,
+    out: Annotated[Path | None, typer.Option(help="write league.json, league.txt and league.svg here")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
+) -> None:
+    """Every pair of agents over duplicate deals with seats swapped; an openskill rating table with intervals."""
+    specs = _specs(agents)
+    if len(specs) < 2:
+        fail(f"--agents needs at least two specs, not {len(specs)} ({agents!r})")
+    if len(set(specs)) != len(specs):
+        dup = next(s for s in specs if specs.count(s) > 1)
+        fail(f"--agents names {dup!r} twice (specs are compared written canonically)")
+    _check_common(preset_name, budget)
+    if pairs < 1:
+        fail(f"--pairs must be at least 1, not {pairs}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    if out is not None:
+        if out.exists() and not out.is_dir():
+            fail(f"--out {out} is a file, not a folder")
+        ensure_dir(out)
+    from .league import LeagueSetup, play_league, rate, svg, text_table
+
+    setup = LeagueSetup(tuple(specs), pairs, preset_name, seed, budget, jobs)
+    report = rate(setup, play_league(setup))
+    text = text_table(report)
+    if out is not None:
+        (out / "league.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        (out / "league.txt").write_text(text + "\n", encoding="utf-8")
+        (out / "league.svg").write_text(svg(report), encoding="utf-8")
+    typer.echo(json.dumps(report, ensure_ascii=False) if as_json else text)
+
+
+def mount(app: typer.Typer) -> None:
+    """Add ``selfplay`` and ``league`` to ``guandan``."""
+    app.command("selfplay")(selfplay_cmd)
+    app.command("league")(league_cmd)
+
+
+__all__ = ["league_cmd", "mount", "selfplay_cmd"]

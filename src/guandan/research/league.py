@@ -1,0 +1,142 @@
+"""`guandan league`: every pair of agents plays duplicate deals with the seats swapped (the arena's
+own runner, :func:`guandan.arena.runner.play_pairs`), and each deal updates an openskill rating.
+
+Ratings: openskill's Plackett–Luce model (Weng–Lin; mu 25, sigma 25/3 to start). Each deal is one
+game between two "players" — an agent and its partner are the same agent, so a team is one player —
+ranked by who won it. Updates are online, so their order matters: deals are fed pair index by pair
+index, every pairing's two halves in turn, so no pairing's games all come last. The interval is
+mu ± 2·sigma, the model's own uncertainty (about 95% under its Gaussian belief); it treats the two
+halves of a duplicate pair as independent games, so the pairings' deal-win shares are also given
+with a bootstrap over deal pairs (the arena's interval), which does not.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from importlib.metadata import version
+from typing import Any
+
+from ..arena.runner import PairResult, Setup, play_pairs
+from ..arena.stats import bootstrap_ci, mean
+from ..core.errors import GuandanError
+
+INTERVAL_SIGMAS = 2.0
+
+
+@dataclass(frozen=True)
+class LeagueSetup:
+    agents: tuple[str, ...]
+    pairs: int
+    preset: str = "competition"
+    seed: int = 1
+    budget: float | None = None
+    jobs: int = 1
+
+
+def play_league(setup: LeagueSetup) -> dict[tuple[str, str], list[PairResult]]:
+    """Every pairing (A before B in ``setup.agents`` order) over deal pairs ``0 … pairs-1``; every
+    pairing plays the same deals (the deal specs come from the seed alone)."""
+    if len(setup.agents) < 2:
+        raise GuandanError("a league needs at least two agents")
+    if len(set(setup.agents)) != len(setup.agents):
+        raise GuandanError("a league's agents must be distinct")
+    out: dict[tuple[str, str], list[PairResult]] = {}
+    for a, b in itertools.combinations(setup.agents, 2):
+        arena = Setup(a=a, b=b, preset=setup.preset, seed=setup.seed, budget_a=setup.budget, budget_b=setup.budget)
+        out[(a, b)] = play_pairs(arena, range(setup.pairs), setup.jobs)
+    return out
+
+
+def rate(setup: LeagueSetup, results: dict[tuple[str, str], list[PairResult]]) -> dict[str, Any]:
+    """The rating table and the pairings' results, as one JSON-ready dict (ratings best first)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {a: model.rating(name=a) for a in setup.agents}
+    deals = dict.fromkeys(setup.agents, 0)
+    wins = dict.fromkeys(setup.agents, 0)
+    for k in range(setup.pairs):
+        for (a, b), pairs in results.items():
+            for half in pairs[k].halves:
+                winner, loser = (a, b) if half.a_won else (b, a)
+                [[ratings[winner]], [ratings[loser]]] = model.rate([[ratings[winner]], [ratings[loser]]], ranks=[0, 1])
+                deals[a] += 1
+                deals[b] += 1
+                wins[winner] += 1
+    table: list[dict[str, Any]] = []
+    for agent in setup.agents:
+        r = ratings[agent]
+        table.append({"agent": agent, "mu": r.mu, "sigma": r.sigma, "low": r.mu - INTERVAL_SIGMAS * r.sigma,
+                      "high": r.mu + INTERVAL_SIGMAS * r.sigma, "ordinal": r.ordinal(), "deals": deals[agent],
+                      "deal_wins": wins[agent], "deal_win_rate": wins[agent] / deals[agent] if deals[agent] else 0.0})
+    table.sort(key=lambda row: (-row["mu"], row["agent"]))
+    for rank, row in enumerate(table, 1):
+        row["rank"] = rank
+    pairings = []
+    for (a, b), pairs in results.items():
+        scores = [p.a_score for p in pairs]
+        lo, hi = bootstrap_ci(scores, f"league:{setup.seed}:{a}:{b}")
+        pairings.append({"a": a, "b": b, "deal_pairs": len(pairs), "a_deal_win_rate": mean(scores),
+                         "a_deal_win_ci95": [lo, hi], "a_points_per_deal": mean([p.a_points for p in pairs]),
+                         "illegal_a": sum(p.illegal_a for p in pairs), "illegal_b": sum(p.illegal_b for p in pairs)})
+    return {"preset": setup.preset, "seed": setup.seed, "deal_pairs_per_pairing": setup.pairs,
+            "rating": {"library": "openskill", "version": version("openskill"), "model": "PlackettLuce",
+                       "interval": f"mu ± {INTERVAL_SIGMAS:g} sigma"},
+            "ratings": table, "pairings": pairings}
+
+
+def text_table(report: dict[str, Any]) -> str:
+    """The rating table and the pairings, as aligned text."""
+    head = f"{'#':>2}  {'agent':<24} {'mu':>6} {'sigma':>6}  {'interval (mu ± 2σ)':<18} {'deals':>6} {'won':>6}"
+    lines = [f"league: {report['preset']}, seed {report['seed']}, {report['deal_pairs_per_pairing']} deal pairs "
+             f"per pairing; {report['rating']['library']} {report['rating']['version']} "
+             f"{report['rating']['model']}", head]
+    for r in report["ratings"]:
+        interval = f"[{r['low']:.2f}, {r['high']:.2f}]"
+        lines.append(f"{r['rank']:>2}  {r['agent']:<24} {r['mu']:6.2f} {r['sigma']:6.2f}  "
+                     f"{interval:<18} {r['deals']:>6} {r['deal_win_rate']:>6.1%}")
+    lines.append("")
+    lines.append("pairings (A's deal-win rate, 95% bootstrap CI over deal pairs):")
+    for p in report["pairings"]:
+        lo, hi = p["a_deal_win_ci95"]
+        lines.append(f"  {p['a']} vs {p['b']}: {p['a_deal_win_rate']:.1%} [{lo:.1%}, {hi:.1%}] over "
+                     f"{p['deal_pairs']} pairs, {p['a_points_per_deal']:+.2f} levels/deal")
+    return "\n".join(lines)
+
+
+def svg(report: dict[str, Any]) -> str:
+    """A hand-written SVG of the ratings: one row per agent, the interval as a bar, mu as a dot (no
+    plotting library needed)."""
+    rows: Sequence[dict[str, Any]] = report["ratings"]
+    lo = min(r["low"] for r in rows)
+    hi = max(r["high"] for r in rows)
+    span = hi - lo or 1.0
+    left, width, row_h, top = 200, 440, 28, 40
+    height = top + row_h * len(rows) + 40
+
+    def x(v: float) -> float:
+        return float(left + (v - lo) / span * width)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 40}" height="{height}" '
+             f'font-family="sans-serif" font-size="13">',
+             f'<text x="10" y="22">League ratings ({escape(report["rating"]["model"])}, mu ± 2σ), '
+             f'{escape(report["preset"])}, seed {report["seed"]}</text>']
+    for i, r in enumerate(rows):
+        y = top + i * row_h + row_h / 2
+        parts.append(f'<text x="10" y="{y + 4:.1f}" class="agent">{escape(r["agent"])}</text>')
+        parts.append(f'<line x1="{x(r["low"]):.1f}" y1="{y:.1f}" x2="{x(r["high"]):.1f}" y2="{y:.1f}" '
+                     f'stroke="#4a78b5" stroke-width="4"/>')
+        parts.append(f'<circle cx="{x(r["mu"]):.1f}" cy="{y:.1f}" r="5" fill="#b5462e" data-mu="{r["mu"]:.4f}"/>')
+    axis_y = top + row_h * len(rows) + 10
+    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{left + width}" y2="{axis_y}" stroke="#333"/>')
+    for k in range(5):
+        v = lo + span * k / 4
+        parts.append(f'<text x="{x(v):.1f}" y="{axis_y + 18}" text-anchor="middle">{v:.1f}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+__all__ = ["LeagueSetup", "play_league", "rate", "svg", "text_table"]
