@@ -79,6 +79,17 @@ def play_to_deal_end(page: Page) -> None:
     raise AssertionError("the deal did not end")
 
 
+def one_language(text: str, lang: str) -> None:
+    """No repr and no word of the other language (the player's own name and the game's name aside)."""
+    for bad in ("None", "null", "undefined", "[object", "deal_settled", "{"):
+        assert bad not in text, bad
+    if lang == "zh":
+        words = set(LATIN_WORD.findall(text)) - {"Tester"}
+        assert not words, words
+    else:
+        assert not CJK.search(text.replace("掼蛋", "")), text
+
+
 def visible_text(page: Page, selector: str) -> str:
     return str(page.evaluate(f"document.querySelector('{selector}').innerText"))
 
@@ -88,6 +99,10 @@ def test_a_deal_played_by_taps_ends_with_every_hand_shown_and_continue(browser: 
                                                                        lang: str) -> None:
     page = seat_me(browser, pausing_server, lang)
     try:
+        page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+        take_turn(page)
+        page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+        one_language(visible_text(page, "#table"), lang)  # mid-deal: seats, plays, hand, controls, the facts
         play_to_deal_end(page)
         panel = page.locator("[data-testid=deal-end]")
         assert panel.is_visible()
@@ -101,14 +116,7 @@ def test_a_deal_played_by_taps_ends_with_every_hand_shown_and_continue(browser: 
         button = page.locator("[data-testid=continue]")
         label = button.inner_text()
         assert re.search(r"\((1[0-5]|[1-9])\)$", label), label  # the countdown of the pause
-        text = visible_text(page, "#table")
-        for bad in ("None", "null", "undefined", "[object", "deal_settled", "{"):
-            assert bad not in text, bad
-        if lang == "zh":
-            words = set(LATIN_WORD.findall(text)) - {"Tester"}
-            assert not words, words
-        else:
-            assert not CJK.search(text.replace("掼蛋", "")), text
+        one_language(visible_text(page, "#table"), lang)
         button.tap()
         page.wait_for_function("document.querySelector('[data-testid=deal-end]').classList.contains('hidden')")
         page.wait_for_function("document.body.dataset.deal === '1'")
