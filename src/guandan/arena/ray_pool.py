@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
 
 from ..core.errors import GuandanError
-from .runner import Setup
 
+S = TypeVar("S")  # what every task is given: the arena's Setup, self-play's SelfplaySetup, …
 T = TypeVar("T")
 LOCAL = "local"
 _HOST_PORT = re.compile(r"(?:ray://)?[A-Za-z0-9.\-]+:(\d{1,5})")
@@ -35,6 +35,16 @@ def check_address(value: str) -> str:
     if not 0 < int(m.group(1)) < 65536:
         raise GuandanError(f"--ray {value}: the port must be between 1 and 65535")
     return value
+
+
+def check_options(address: str, jobs: int) -> str:
+    """:func:`check_address`, and ``--jobs`` only with ``local`` (a running cluster brings its own
+    CPUs): the checks every command with ``--ray`` makes, in the arena's words."""
+    check_address(address)
+    if address != LOCAL and jobs != 1:
+        raise GuandanError(f"--jobs sets a local Ray cluster's CPUs; --ray {address} uses that cluster's own CPUs: "
+                           "leave --jobs out")
+    return address
 
 
 class RayPool:
@@ -81,7 +91,17 @@ class RayPool:
             self._ray.shutdown()
         self._ray, self._owned = None, False
 
-    def run(self, fn: Callable[[Setup, list[int]], list[T]], setup: Setup, chunks: list[list[int]],
+    def _get(self, ref: Any) -> Any:
+        """A finished task's result; its :class:`GuandanError` raised here as itself."""
+        ray = self._ray
+        try:
+            return ray.get(ref)
+        except ray.exceptions.RayTaskError as e:
+            if isinstance(e.cause, GuandanError):
+                raise e.cause from None
+            raise
+
+    def run(self, fn: Callable[[S, list[int]], list[T]], setup: S, chunks: list[list[int]],
             each: Callable[[list[T]], None] | None) -> list[list[T]]:
         """``fn(setup, chunk)`` for every chunk as a Ray task; each result goes to ``each`` as it
         arrives, and all come back in chunk order. A task's :class:`GuandanError` is raised here as
@@ -99,12 +119,7 @@ class RayPool:
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     n = pending.pop(ref)
-                    try:
-                        parts[n] = ray.get(ref)
-                    except ray.exceptions.RayTaskError as e:
-                        if isinstance(e.cause, GuandanError):
-                            raise e.cause from None
-                        raise
+                    parts[n] = self._get(ref)
                     if each is not None:
                         each(parts[n])
         finally:
@@ -113,5 +128,31 @@ class RayPool:
             self.play_seconds += time.perf_counter() - t0
         return [parts[n] for n in range(len(chunks))]
 
+    def ordered(self, fn: Callable[[S, list[int]], T], setup: S, chunks: list[list[int]],
+                ahead: int | None = None) -> Iterator[T]:
+        """``fn(setup, chunk)`` for every chunk as a Ray task, yielded in chunk order, with at most
+        ``ahead`` (default: twice ``workers``) tasks in flight or done but not yet yielded: a
+        driver that writes results in order (self-play's Parquet parts) then holds a bounded
+        number of them, not the whole run, while the workers stay busy."""
+        ray = self._ray
+        if ray is None:
+            raise RuntimeError("RayPool.ordered outside its with-block")
+        window = max(1, ahead if ahead is not None else 2 * self.workers)
+        task = ray.remote(num_cpus=1)(fn)
+        shared = ray.put(setup)
+        refs: list[Any] = []  # submitted, not yet yielded, in chunk order
+        t0 = time.perf_counter()
+        try:
+            for n in range(len(chunks)):
+                while len(refs) < window and n + len(refs) < len(chunks):
+                    refs.append(task.remote(shared, chunks[n + len(refs)]))
+                result = self._get(refs.pop(0))  # the oldest: later ones keep running meanwhile
+                self.play_seconds += time.perf_counter() - t0
+                yield result  # the consumer's time (writing) is not play time
+                t0 = time.perf_counter()
+        finally:
+            for ref in refs:  # a failure, Ctrl-C or a consumer that stopped early
+                ray.cancel(ref)
 
-__all__ = ["LOCAL", "RayPool", "check_address"]
+
+__all__ = ["LOCAL", "RayPool", "check_address", "check_options"]

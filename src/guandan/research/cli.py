@@ -5,8 +5,9 @@ costs `guandan`'s start-up nothing."""
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +15,12 @@ from ..agents.base import canonical_spec
 from ..cliutil import ensure_dir, fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
+
+if TYPE_CHECKING:
+    from ..arena.ray_pool import RayPool
+
+RAY_HELP = ("play on a Ray cluster, as guandan arena --ray does: local (started here with --jobs CPUs, "
+            "stopped at the end), or auto, HOST:PORT, ray://HOST:PORT (a running cluster: its CPUs)")
 
 AGENTS_HELP = ("comma-separated agent specs, as the arena takes them: random, greedy, heuristic, "
                "search:prior=0.3, … (see guandan agents)")
@@ -40,6 +47,25 @@ def _check_common(preset_name: str, budget: float | None) -> None:
         fail(f"--budget must be positive seconds, not {budget}")
 
 
+def _check_ray(ray: str, jobs: int) -> None:
+    """The arena's ``--ray`` checks and messages (:func:`guandan.arena.ray_pool.check_options`)."""
+    from ..arena.ray_pool import check_options  # the arena's runner with it: only for --ray
+
+    try:
+        check_options(ray, jobs)
+    except GuandanError as e:
+        fail(str(e))
+
+
+def _cluster(ray: str | None, jobs: int) -> AbstractContextManager[RayPool | None]:
+    """The command's Ray cluster (one for the whole command), or nothing: Ray is imported in the pool's ``__enter__``."""
+    if ray is None:
+        return nullcontext()
+    from ..arena.ray_pool import RayPool
+
+    return RayPool(ray, jobs)
+
+
 def selfplay_cmd(
     agents: Annotated[str, typer.Option("--agents", help=AGENTS_HELP + "; four, for seats 0–3")],
     deals: Annotated[int, typer.Option(help="deals to play (the arena's duplicate deal specs 0 … N-1, each once)")],
@@ -49,6 +75,8 @@ def selfplay_cmd(
     budget: Annotated[float | None, typer.Option(help="seconds per decision for search tiers (wall time: "
                                                        "not reproducible)")] = None,
     part_deals: Annotated[int, typer.Option(help="deals per Parquet file")] = 1000,
+    jobs: Annotated[int, typer.Option(help="with --ray local: the local Ray cluster's CPUs")] = 1,
+    ray: Annotated[str | None, typer.Option("--ray", metavar="local|ADDRESS", help=RAY_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of lines")] = False,
 ) -> None:
     """Four agents play seeded deals; every decision is written as Parquet (docs/research.md)."""
@@ -60,6 +88,13 @@ def selfplay_cmd(
         fail(f"--deals must be at least 1, not {deals}")
     if part_deals < 1:
         fail(f"--part-deals must be at least 1, not {part_deals}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    if ray is None and jobs != 1:
+        # one process plays every deal; only a Ray cluster spreads them
+        fail("--jobs sets a local Ray cluster's CPUs: give it with --ray local")
+    if ray is not None:
+        _check_ray(ray, jobs)
     if out.exists() and not out.is_dir():
         fail(f"--out {out} is a file, not a folder")
     from .selfplay import SelfplaySetup, existing_parts, run_selfplay
@@ -68,17 +103,30 @@ def selfplay_cmd(
         fail(f"--out {out} already holds self-play parts (part-*.parquet); choose an empty folder")
     ensure_dir(out)
     setup = SelfplaySetup((specs[0], specs[1], specs[2], specs[3]), deals, preset_name, seed, budget)
-    report = run_selfplay(setup, out, part_deals=part_deals)
-    figures = {"deals": report.deals, "decisions": report.decisions, "illegal": report.illegal,
-               "cpu_seconds": report.cpu_seconds, "wall_seconds": report.wall_seconds,
-               "decisions_per_cpu_second": report.decisions_per_cpu_second, "files": report.files}
+    cluster = _cluster(ray, jobs)
+    try:
+        with cluster as pool:
+            report = run_selfplay(setup, out, part_deals=part_deals, pool=pool)
+    except GuandanError as e:
+        fail(str(e))
+    figures: dict[str, object] = {
+        "deals": report.deals, "decisions": report.decisions, "illegal": report.illegal,
+        "cpu_seconds": report.cpu_seconds, "wall_seconds": report.wall_seconds,
+        "decisions_per_cpu_second": report.decisions_per_cpu_second,
+        # wall time of the play and writing, without a Ray cluster's start and stop: the scaling figure
+        "decisions_per_second": report.decisions / report.wall_seconds if report.wall_seconds > 0 else 0.0,
+        "files": report.files}
+    if pool is not None:
+        figures.update(ray=ray, ray_workers=pool.workers)
     if as_json:
         typer.echo(json.dumps(figures))
         return
     typer.echo(f"{report.deals} deals, {report.decisions} decisions ({report.illegal} illegal, replaced) "
                f"in {len(report.files)} file(s) under {out}")
     typer.echo(f"{report.decisions_per_cpu_second:,.0f} decisions/s per core (CPU time: play, encoding and "
-               f"writing), {report.wall_seconds:.2f} s wall")
+               f"writing), {report.wall_seconds:.2f} s wall"
+               + (f", {figures['decisions_per_second']:,.0f} decisions/s on {pool.workers} Ray worker(s)"
+                  if pool is not None else ""))
 
 
 def league_cmd(
@@ -87,8 +135,10 @@ def league_cmd(
     preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
     seed: Annotated[int, typer.Option(help="seeds the deal specs (every pairing plays the same deals)")] = 1,
     budget: Annotated[float | None, typer.Option(help="seconds per decision for search tiers")] = None,
-    jobs: Annotated[int, typer.Option(help="parallel worker processes (the arena's)")] = 1,
+    jobs: Annotated[int, typer.Option(help="parallel worker processes (the arena's; with --ray: the local Ray "
+                                           "cluster's CPUs)")] = 1,
     out: Annotated[Path | None, typer.Option(help="write league.json, league.txt and league.svg here")] = None,
+    ray: Annotated[str | None, typer.Option("--ray", metavar="local|ADDRESS", help=RAY_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
 ) -> None:
     """Every pair of agents over duplicate deals with seats swapped; an openskill rating table with intervals."""
@@ -103,6 +153,8 @@ def league_cmd(
         fail(f"--pairs must be at least 1, not {pairs}")
     if jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
+    if ray is not None:
+        _check_ray(ray, jobs)
     if out is not None:
         if out.exists() and not out.is_dir():
             fail(f"--out {out} is a file, not a folder")
@@ -110,7 +162,12 @@ def league_cmd(
     from .league import LeagueSetup, play_league, rate, svg, text_table
 
     setup = LeagueSetup(tuple(specs), pairs, preset_name, seed, budget, jobs)
-    report = rate(setup, play_league(setup))
+    try:
+        with _cluster(ray, jobs) as pool:  # one cluster for every pairing, as the arena's SPRT has
+            results = play_league(setup, pool)
+    except GuandanError as e:
+        fail(str(e))
+    report = rate(setup, results)
     text = text_table(report)
     if out is not None:
         (out / "league.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -19,7 +19,7 @@ from html import escape
 from importlib.metadata import version
 from typing import Any
 
-from ..arena.runner import PairResult, Setup, play_pairs
+from ..arena.runner import PairResult, Pool, Setup, play_pairs
 from ..arena.stats import bootstrap_ci, mean
 from ..core.errors import GuandanError
 
@@ -36,9 +36,11 @@ class LeagueSetup:
     jobs: int = 1
 
 
-def play_league(setup: LeagueSetup) -> dict[tuple[str, str], list[PairResult]]:
+def play_league(setup: LeagueSetup, pool: Pool | None = None) -> dict[tuple[str, str], list[PairResult]]:
     """Every pairing (A before B in ``setup.agents`` order) over deal pairs ``0 … pairs-1``; every
-    pairing plays the same deals (the deal specs come from the seed alone)."""
+    pairing plays the same deals (the deal specs come from the seed alone). With ``pool`` (the
+    arena's :class:`~guandan.arena.ray_pool.RayPool`) the pairs are Ray tasks, played from the
+    same seeds, so the results equal a one-process run's."""
     if len(setup.agents) < 2:
         raise GuandanError("a league needs at least two agents")
     if len(set(setup.agents)) != len(setup.agents):
@@ -46,7 +48,7 @@ def play_league(setup: LeagueSetup) -> dict[tuple[str, str], list[PairResult]]:
     out: dict[tuple[str, str], list[PairResult]] = {}
     for a, b in itertools.combinations(setup.agents, 2):
         arena = Setup(a=a, b=b, preset=setup.preset, seed=setup.seed, budget_a=setup.budget, budget_b=setup.budget)
-        out[(a, b)] = play_pairs(arena, range(setup.pairs), setup.jobs)
+        out[(a, b)] = play_pairs(arena, range(setup.pairs), setup.jobs, pool=pool)
     return out
 
 

@@ -15,6 +15,7 @@ choice is replaced by the runner) and collects the events from which the deal's 
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ from ..env.table import deal_rewards
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from ..arena.ray_pool import RayPool
 
 SCHEMA_VERSION = 1
 ROW_GROUP_DEALS = 50  # rows are flushed every this many deals: memory stays bounded on long runs
@@ -215,50 +218,81 @@ def existing_parts(out: Path) -> list[Path]:
     return sorted(out.glob("part-*.parquet"))
 
 
+def batches(deals: int, part_deals: int = PART_DEALS, row_group_deals: int = ROW_GROUP_DEALS) -> list[list[int]]:
+    """Deal indices ``0 … deals-1`` cut where a row group ends: every ``row_group_deals`` deals and
+    at every new part file. A batch is one row group, so however batches are played (here, or as
+    Ray tasks) and written in order, the files are the same, row group for row group."""
+    cuts = sorted({*range(0, deals, part_deals), *range(0, deals, row_group_deals), deals})
+    return [list(range(a, b)) for a, b in itertools.pairwise(cuts)]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One batch's rows, as a Ray task sends them back: an Arrow table travels as Arrow buffers."""
+
+    first: int  # its first deal index
+    deals: int
+    table: pa.Table
+    illegal: int
+    cpu_seconds: float  # play, encoding and the table, where it was played
+
+
+def play_batch(setup: SelfplaySetup, indices: list[int]) -> Batch:
+    """Deals ``indices`` played and turned into one Arrow table (the ``fn`` of a Ray task)."""
+    c0 = time.process_time()
+    rules = preset(setup.preset)
+    cols: dict[str, list[Any]] = {}
+    illegal = 0
+    for index in indices:
+        log, rewards = play_deal(setup, rules, index)
+        for k, v in _columns(setup, index, log, rewards).items():
+            cols.setdefault(k, []).extend(v)
+        illegal += sum(r.chosen != r.applied for r in log.rows)
+    table = _table(cols or {n: [] for n in schema().names})
+    return Batch(indices[0], len(indices), table, illegal, time.process_time() - c0)
+
+
 def run_selfplay(setup: SelfplaySetup, out: Path, part_deals: int = PART_DEALS,
-                 row_group_deals: int = ROW_GROUP_DEALS) -> SelfplayReport:
+                 row_group_deals: int = ROW_GROUP_DEALS, pool: RayPool | None = None) -> SelfplayReport:
     """Play ``setup.deals`` deals and write ``out/part-NNNNN.parquet`` (``part_deals`` deals a file,
-    a row group every ``row_group_deals`` deals). CPU time covers play, encoding and writing."""
+    a row group every ``row_group_deals`` deals). CPU time covers play, encoding and writing.
+
+    With ``pool`` the batches are Ray tasks and come back to this process, which writes them in
+    deal order: the files equal a one-process run's, and a remote cluster needs no shared disk.
+    CPU time then adds the tasks' own to this process's."""
     import pyarrow.parquet as pq
 
     if len(setup.agents) != 4:
         raise GuandanError("self-play needs four agents, one per seat")
     if existing_parts(out):
         raise GuandanError(f"{out} already holds self-play parts (part-*.parquet); choose an empty folder")
-    rules = preset(setup.preset)
     report = SelfplayReport()
     t0, c0 = time.perf_counter(), time.process_time()
+    chunks = batches(setup.deals, part_deals, row_group_deals)
+    played = (pool.ordered(play_batch, setup, chunks) if pool is not None
+              else (play_batch(setup, chunk) for chunk in chunks))
     writer: pq.ParquetWriter | None = None
-    buffer: dict[str, list[Any]] = {}
-
-    def flush() -> None:
-        nonlocal buffer
-        if writer is not None and buffer and buffer["seed"]:
-            writer.write_table(_table(buffer))
-        buffer = {}
-
+    task_cpu = 0.0
     try:
-        for index in range(setup.deals):
-            if index % part_deals == 0:
-                flush()
+        for batch in played:
+            if batch.first % part_deals == 0:
                 if writer is not None:
                     writer.close()
-                path = out / f"part-{index // part_deals:05d}.parquet"
+                path = out / f"part-{batch.first // part_deals:05d}.parquet"
                 writer = pq.ParquetWriter(path, schema())
                 report.files.append(str(path))
-            log, rewards = play_deal(setup, rules, index)
-            for k, v in _columns(setup, index, log, rewards).items():
-                buffer.setdefault(k, []).extend(v)
-            report.deals += 1
-            report.decisions += len(log.rows)
-            report.illegal += sum(r.chosen != r.applied for r in log.rows)
-            if report.deals % row_group_deals == 0:
-                flush()
-        flush()
+            assert writer is not None  # the first batch starts at deal 0, which starts a part
+            if batch.table.num_rows:
+                writer.write_table(batch.table)
+            report.deals += batch.deals
+            report.decisions += batch.table.num_rows
+            report.illegal += batch.illegal
+            if pool is not None:  # played in another process: its CPU time is not in ours
+                task_cpu += batch.cpu_seconds
     finally:
         if writer is not None:
             writer.close()
-    report.cpu_seconds = time.process_time() - c0
+    report.cpu_seconds = time.process_time() - c0 + task_cpu
     report.wall_seconds = time.perf_counter() - t0
     return report
 
@@ -271,4 +305,5 @@ def read_rows(out: Path) -> Iterator[dict[str, Any]]:
         yield from pq.read_table(path).to_pylist()
 
 
-__all__ = ["Recorder", "SelfplayReport", "SelfplaySetup", "play_deal", "read_rows", "run_selfplay", "schema"]
+__all__ = ["Batch", "Recorder", "SelfplayReport", "SelfplaySetup", "batches", "play_batch", "play_deal", "read_rows",
+           "run_selfplay", "schema"]
