@@ -105,6 +105,9 @@ class DealState:
     tracker: TurnTracker | None = None
     top: tuple[int, Move] | None = None  # (seat, move) currently winning the round
     _moves_cache: list[Move] | None = None
+    # cards each seat has played, kept as plays apply: every observation reports them, and recounting
+    # the Played events each time made observing grow with the deal (derived data, so not compared)
+    _played: list[int] = field(default_factory=lambda: [0] * 4, repr=False, compare=False)
 
     # --- queries --------------------------------------------------------------------------
     @property
@@ -185,7 +188,13 @@ class DealState:
         if kind in (ActionKind.PLAY, ActionKind.PASS):
             if self.phase != PLAY:
                 raise IllegalActionError(f"cannot {kind.value} during the {self.phase.value} phase")
-            return self._play(action._replace(kind=kind))
+            action = action._replace(kind=kind)
+            cache = self._moves_cache
+            # an action built from legal_actions() is one of the cached moves: apply_move's trusted
+            # path, so it is not classified again (a fifth of a step for the environments)
+            if cache is not None and action.combo is not None and Move(action.cards, action.combo) in cache:
+                return self._play(action, trusted=True)
+            return self._play(action)
         if kind.value != self.phase.value:
             raise IllegalActionError(f"expected a {self.phase.value} action from seat {seat}, got {kind.value}")
         if len(action.cards) != 1:
@@ -235,6 +244,7 @@ class DealState:
         # --- legal: mutate
         for c in cards:
             hand.remove(c)
+        self._played[seat] += len(cards)
         self.actions.append(Action(ActionKind.PLAY, seat, cards, combo))
         self.top = (seat, Move(cards, combo))
         if combo.stars is not None and combo.stars >= 6:
@@ -376,6 +386,7 @@ class DealState:
         c.events = list(self.events)
         c.actions = list(self.actions)
         c.reported = list(self.reported)
+        c._played = list(self._played)
         c.star_plays = list(self.star_plays)
         c._paid, c._receiver_of, c._returned = dict(self._paid), dict(self._receiver_of), dict(self._returned)
         c.tracker = self.tracker.copy() if self.tracker else None
@@ -402,16 +413,13 @@ class DealState:
             "level": self.level,
             # 报牌 makes a count public from that moment on: the current count of every reported seat
             "reported": {s: len(self.hands[s]) for s in range(4) if self.reported[s]},
-            "played_counts": tuple(self._played_count(s) for s in range(4)),
+            "played_counts": tuple(self._played),
             "top": (top[0], top[1].cards, top[1].combo) if top and top[1].combo else None,
             "finish": tuple(self.finish),
             "events": tuple(self.events),
             "prev_finish": self.prev_finish,
             "first_leader": self.first_leader if self.phase in (PLAY, OVER) else None,
         }
-
-    def _played_count(self, seat: int) -> int:
-        return sum(len(e.cards) for e in self.events if isinstance(e, Played) and e.player == seat)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,11 @@ def _offsets() -> dict[str, int]:
 
 OFFSET: dict[str, int] = _offsets()
 OBS_SIZE = sum(size for _, size in LAYOUT)
+_PLAYED, _REPORTED, _REPORTED_FLAG, _OUT = OFFSET["played"], OFFSET["reported"], OFFSET["reported_flag"], OFFSET["out"]
+_LEVELS, _DEAL_LEVEL, _DECLARER = OFFSET["levels"], OFFSET["deal_level"], OFFSET["declarer"]
+_TOP_CARDS, _TOP_TYPE, _TOP_SEAT = OFFSET["top_cards"], OFFSET["top_type"], OFFSET["top_seat"]
+_TRIBUTE, _RETURNED, _PHASE = OFFSET["tribute"], OFFSET["returned"], OFFSET["phase"]
+_REL = [np.array([(me + k) % 4 for k in range(4)]) for me in range(4)]  # observer -> absolute seat of slot k
 OBS_HIGH = 27  # the largest value of any slot (a 报牌 count stays ≤ 10; card counts ≤ 2)
 
 
@@ -104,32 +109,31 @@ class Encoder:
         self._seen = len(events)
 
         me = deal.seat
-        rel = [(me + k) % 4 for k in range(4)]  # relative slot k -> absolute seat
         v = np.zeros(OBS_SIZE, dtype=np.int8)
-        for c in deal.hand:
-            v[c] += 1
-        o = OFFSET["played"]
-        v[o:o + 4 * N_CODES] = self._played[rel].reshape(-1)
-        for k, s in enumerate(rel):
-            if s in deal.reported:
-                v[OFFSET["reported"] + k] = deal.reported[s]
-                v[OFFSET["reported_flag"] + k] = 1
-            if s in deal.finish:
-                v[OFFSET["out"] + k] = 1
+        # the hand, top play and tallies are written as whole slices, not card by card: the encoder
+        # was a tenth of a step when it looped in Python
+        if deal.hand:
+            v[:N_CODES] = np.bincount(deal.hand, minlength=N_CODES)
+        v[_PLAYED:_PLAYED + 4 * N_CODES] = self._played[_REL[me]].reshape(-1)
+        for s, left in deal.reported.items():
+            k = (s - me) % 4
+            v[_REPORTED + k] = left
+            v[_REPORTED_FLAG + k] = 1
+        for s in deal.finish:
+            v[_OUT + (s - me) % 4] = 1
         ours = me % 2
-        v[OFFSET["levels"] + view.levels[ours]] = 1
-        v[OFFSET["levels"] + 13 + view.levels[1 - ours]] = 1
-        v[OFFSET["deal_level"] + deal.level] = 1
-        v[OFFSET["declarer"] + (2 if view.declarer is None else 0 if view.declarer == ours else 1)] = 1
+        v[_LEVELS + view.levels[ours]] = 1
+        v[_LEVELS + 13 + view.levels[1 - ours]] = 1
+        v[_DEAL_LEVEL + deal.level] = 1
+        v[_DECLARER + (2 if view.declarer is None else 0 if view.declarer == ours else 1)] = 1
         if deal.top is not None:
             seat, cards, combo = deal.top
-            for c in cards:
-                v[OFFSET["top_cards"] + c] += 1
-            v[OFFSET["top_type"] + COMBO_TYPE_INDEX[combo.type]] = 1
-            v[OFFSET["top_seat"] + (seat - me) % 4] = 1
-        v[OFFSET["tribute"]:OFFSET["tribute"] + N_CODES] = self._tribute
-        v[OFFSET["returned"]:OFFSET["returned"] + N_CODES] = self._returned
-        v[OFFSET["phase"] + PHASE_INDEX[deal.phase]] = 1
+            v[_TOP_CARDS:_TOP_CARDS + N_CODES] = np.bincount(cards, minlength=N_CODES)
+            v[_TOP_TYPE + COMBO_TYPE_INDEX[combo.type]] = 1
+            v[_TOP_SEAT + (seat - me) % 4] = 1
+        v[_TRIBUTE:_TRIBUTE + N_CODES] = self._tribute
+        v[_RETURNED:_RETURNED + N_CODES] = self._returned
+        v[_PHASE + PHASE_INDEX[deal.phase]] = 1
         return v
 
 
