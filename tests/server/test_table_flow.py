@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,17 @@ def waiting_client(tmp_path: Path) -> Iterator[TestClient]:
     """A server whose rooms keep their own deal-end pause (15 s unless the room says otherwise)."""
     with _client(tmp_path) as c:
         yield c
+
+
+@contextmanager
+def seated(c: TestClient, **config: Any) -> Iterator[WebSocketTestSession]:
+    """A room against three bots (config as new_room's), seat 0's socket open and the match started."""
+    code = new_room(c, **config)
+    tok = join(c, code, 0)
+    with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        recv_until(ws, lambda f: f["type"] == "snapshot")
+        start(c, code, tok)
+        yield ws
 
 
 def _play_to_deal_end(ws: WebSocketTestSession, seat: int = 0) -> Frame:
@@ -82,32 +94,22 @@ def test_after_a_deal_every_hand_is_shown_and_the_next_waits_for_continue(waitin
 
 
 def test_the_pause_runs_out_by_itself(tmp_path: Path) -> None:
-    with _client(tmp_path, next_deal_s=0.4) as c:
-        code = new_room(c, max_deals=2)
-        tok = join(c, code, 0)
-        with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
-            recv_until(ws, lambda f: f["type"] == "snapshot")
-            start(c, code, tok)
-            end = _play_to_deal_end(ws)
-            t0 = time.monotonic()
-            done = recv_until(ws, lambda f: f["type"] == "interval" and f["done"])
-            assert time.monotonic() - t0 < 5 and done["waiting"] == []
-            if end["view"]["to_move"] == 0:
-                ws.send_json(act_frame(end["view"]["legal"][0], end["seq"]))
-            recv_until(ws, lambda f: f["type"] == "update" and f["seq"] == end["seq"] + 1)
+    with _client(tmp_path, next_deal_s=0.4) as c, seated(c, max_deals=2) as ws:
+        end = _play_to_deal_end(ws)
+        t0 = time.monotonic()
+        done = recv_until(ws, lambda f: f["type"] == "interval" and f["done"])
+        assert time.monotonic() - t0 < 5 and done["waiting"] == []
+        if end["view"]["to_move"] == 0:
+            ws.send_json(act_frame(end["view"]["legal"][0], end["seq"]))
+        recv_until(ws, lambda f: f["type"] == "update" and f["seq"] == end["seq"] + 1)
 
 
 def test_no_pause_for_bots_or_for_auto_play(tmp_path: Path) -> None:
-    with _client(tmp_path) as c:
-        code = new_room(c, max_deals=2)
-        tok = join(c, code, 0)
-        with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
-            recv_until(ws, lambda f: f["type"] == "snapshot")
-            start(c, code, tok)
-            ws.send_json({"type": "auto", "on": True})  # 托管: nobody to wait for
-            end = recv_until(ws, lambda f: f["type"] == "update" and "reveal" in f, limit=20000)
-            assert "interval" not in end
-            recv_until(ws, lambda f: f["type"] == "room" and f["room"]["status"] == "over", limit=20000)
+    with _client(tmp_path) as c, seated(c, max_deals=2) as ws:
+        ws.send_json({"type": "auto", "on": True})  # 托管: nobody to wait for
+        end = recv_until(ws, lambda f: f["type"] == "update" and "reveal" in f, limit=20000)
+        assert "interval" not in end
+        recv_until(ws, lambda f: f["type"] == "room" and f["room"]["status"] == "over", limit=20000)
 
 
 def test_turn_timers_are_40_seconds_for_a_deals_first_play_and_15_after(waiting_client: TestClient) -> None:
@@ -148,11 +150,7 @@ def _deal_events(ws: WebSocketTestSession, f: Frame) -> list[Frame]:
 
 def test_a_bots_turn_and_an_untimed_room_show_no_clock(waiting_client: TestClient) -> None:
     c = waiting_client
-    code = new_room(c, timer=0)
-    tok = join(c, code, 0)
-    with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
-        recv_until(ws, lambda f: f["type"] == "snapshot")
-        start(c, code, tok)
+    with seated(c, timer=0) as ws:
         f = recv_until(ws, my_turn(0))
         assert f["clock"] is None
 
@@ -185,11 +183,7 @@ def test_table_talk_is_broadcast_checked_and_rate_limited(waiting_client: TestCl
 
 def test_arrange_groups_the_own_hand_exactly(waiting_client: TestClient) -> None:
     c = waiting_client
-    code = new_room(c)
-    tok = join(c, code, 0)
-    with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
-        recv_until(ws, lambda f: f["type"] == "snapshot")
-        start(c, code, tok)
+    with seated(c) as ws:
         snap = recv_until(ws, lambda f: f["type"] == "snapshot" and f["view"] is not None)
         ws.send_json({"type": "arrange"})
         got = recv_until(ws, lambda f: f["type"] == "arrangement")
@@ -206,11 +200,7 @@ def test_arrange_groups_the_own_hand_exactly(waiting_client: TestClient) -> None
 
 def test_bots_are_told_apart_by_seat_and_tier_in_both_languages(waiting_client: TestClient) -> None:
     c = waiting_client
-    code = new_room(c)
-    tok = join(c, code, 0)
-    with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
-        recv_until(ws, lambda f: f["type"] == "snapshot")
-        start(c, code, tok)
+    with seated(c) as ws:
         while True:
             f = recv_until(ws, lambda f: my_turn(0)(f) or (f["type"] == "update" and f["action"]["seat"] == 1))
             if f["type"] == "update" and f["action"]["seat"] == 1:
@@ -222,11 +212,7 @@ def test_bots_are_told_apart_by_seat_and_tier_in_both_languages(waiting_client: 
 
 def test_a_selection_that_is_no_play_is_told_why_before_it_is_sent(waiting_client: TestClient) -> None:
     c = waiting_client
-    code = new_room(c)
-    tok = join(c, code, 0)
-    with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
-        recv_until(ws, lambda f: f["type"] == "snapshot")
-        start(c, code, tok)
+    with seated(c) as ws:
         f = recv_until(ws, my_turn(0))
         hand = f["view"]["hand"]
         ranks: dict[str, str] = {}
@@ -256,11 +242,7 @@ def test_the_verdict_names_the_play_and_the_table() -> None:
 
 def test_switching_auto_play_on_during_the_pause_stops_waiting_for_that_seat(waiting_client: TestClient) -> None:
     c = waiting_client
-    code = new_room(c, max_deals=2)
-    tok = join(c, code, 0)
-    with c.websocket_connect(f"/ws/{code}?token={tok}") as ws:
-        recv_until(ws, lambda f: f["type"] == "snapshot")
-        start(c, code, tok)
+    with seated(c, max_deals=2) as ws:
         end = _play_to_deal_end(ws)
         assert end["interval"]["waiting"] == [0]
         ws.send_json({"type": "auto", "on": True})
