@@ -205,3 +205,26 @@ def search(
 ) -> None:
     """The search tier: sampled worlds per CPU second, and decision times under a budget."""
     _print(search_figures(preset_name, positions, worlds, budget, seed), as_json)
+
+
+@app.command("env")
+def env(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    steps: Annotated[int, typer.Option("--steps", min=1, help="environment steps")] = 5000,
+    seed: Annotated[int, typer.Option(help="seed of the matches and the random actions")] = 1,
+    features: Annotated[bool, typer.Option("--features", help="also build legal_action_features")] = False,
+) -> None:
+    """Research environment steps per second (random legal actions, one core)."""
+    # here, not at the top: NumPy, Gymnasium and PettingZoo take half a second to load, which every other
+    # `guandan` command would pay
+    from .env.bench import env_figures
+
+    if preset_name not in PRESET_NAMES:
+        raise typer.BadParameter(f"unknown preset {preset_name!r}; known: {', '.join(PRESET_NAMES)}", param_hint="--preset")
+    figures = env_figures(preset_name, steps, seed, features)
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    for k, v in figures.items():
+        typer.echo(f"{k:20} {v:,.3f}" if isinstance(v, float) else f"{k:20} {v}")

@@ -149,9 +149,6 @@ def main() -> None:
 def _mount() -> None:
     """Mount every subsystem's commands on ``app`` (``main`` does, before parsing the command line)."""
     app.add_typer(bench_app, name="bench")
-    from .env.bench import mount as mount_env  # here, not at the top: NumPy, Gymnasium and PettingZoo load slowly
-
-    mount_env(bench_app)
     # Imported here, not at the top: the desk's SQLAlchemy, Alembic and openpyxl take most of a second
     # to load, which `import guandan.cli` (the tests, other tools) need not pay.
     from .tournament.cli import app as tournament_app

@@ -1,4 +1,4 @@
-"""`guandan bench env`: environment steps per second with random legal actions, on one core.
+"""The figures of `guandan bench env` (guandan.bench): environment steps per second with random legal actions, on one core.
 
 One step is one :meth:`GuandanAEC.step` of the seat to move plus the ``observe`` of the next one
 (its encoded view and mask), as a training loop pays; ``--features`` adds the per-action feature
@@ -7,14 +7,11 @@ list. CPU time of this process (``time.process_time``), a fixed seed.
 
 from __future__ import annotations
 
-import json
 import time
-from typing import Annotated, Any
+from typing import Any
 
 import numpy as np
-import typer
 
-from ..core.rules import PRESET_NAMES
 from .aec import raw_env
 
 
@@ -43,25 +40,4 @@ def env_figures(preset_name: str = "competition", steps: int = 5000, seed: int =
             "episodes_finished": episodes, "legal_mean": legal_total / steps, "legal_max": legal_max}
 
 
-def bench_env_cmd(
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
-    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
-    steps: Annotated[int, typer.Option("--steps", min=1, help="environment steps")] = 5000,
-    seed: Annotated[int, typer.Option(help="seed of the matches and the random actions")] = 1,
-    features: Annotated[bool, typer.Option("--features", help="also build legal_action_features")] = False,
-) -> None:
-    """Research environment steps per second (random legal actions, one core)."""
-    figures = env_figures(preset_name, steps, seed, features)
-    if as_json:
-        typer.echo(json.dumps(figures))
-        return
-    for k, v in figures.items():
-        typer.echo(f"{k:20} {v:,.3f}" if isinstance(v, float) else f"{k:20} {v}")
-
-
-def mount(bench_app: typer.Typer) -> None:
-    """Add ``env`` to ``guandan bench``."""
-    bench_app.command("env")(bench_env_cmd)
-
-
-__all__ = ["bench_env_cmd", "env_figures", "mount"]
+__all__ = ["env_figures"]
