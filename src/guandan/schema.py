@@ -105,6 +105,7 @@ def _public_view_props() -> JSON:
         "top": NULLABLE(_obj({"seat": _ref("Seat"), "cards": _array(_ref("Card")), "combo": _ref("Combo")})),
         "finish": _array(_ref("Seat")),
         "prev_finish": NULLABLE(_array(_ref("Seat"), 4)),
+        "tribute_payers": {**_array(_ref("Seat")), "description": "the seats paying tribute (进贡) in the tribute phase"},
         "first_leader": NULLABLE(_ref("Seat")),
         "deal_index": {"type": "integer", "minimum": 0},
         "levels": _array(_ref("Level"), 2),

@@ -14,6 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from guandan.core.tribute import payers_of
+from guandan.core.vocab import Phase
 from guandan.server.app import create_app
 from guandan.server.rooms import RoomConfig
 from guandan.server.table import Settings
@@ -71,6 +73,10 @@ def test_after_a_deal_every_hand_is_shown_and_the_next_waits_for_continue(waitin
         assert end["interval"]["waiting"] == [0] and 0 < end["interval"]["left"] <= 15
         assert end["clock"] is None  # no turn runs during the pause
         assert {e["type"] for e in end["events"]} >= {"deal_over", "deal_settled"}
+        settled = next(e for e in end["events"] if e["type"] == "deal_settled")
+        nxt_view = end["view"]  # the next deal, dealt already: its payers are the core's
+        want = payers_of(settled["finish"]) if nxt_view["phase"] in (Phase.TRIBUTE, Phase.CHOOSE) else []
+        assert nxt_view["tribute_payers"] == want
         # nothing moves until the player taps 继续: acting is refused, the bots wait
         ws.send_json({"type": "act", "kind": "pass", "cards": []})
         refused = recv_until(ws, lambda f: f["type"] == "error")
@@ -124,28 +130,14 @@ def test_turn_timers_are_40_seconds_for_a_deals_first_play_and_15_after(waiting_
         while len(seen) < 3:
             f = recv_until(ws, my_turn(0))
             view = f["view"]
-            first = view["phase"] != "play" or not any(e["type"] in ("play", "pass") for e in _deal_events(ws, f))
+            # the deal's first play: nothing played yet (nobody can pass before the first play)
+            first = view["phase"] != "play" or sum(view["played_counts"]) == 0
             clock = f["clock"]
             assert clock["seat"] == 0 and 0 < clock["left"] <= clock["seconds"]
             seen.append((clock["seconds"], first))
             ws.send_json(act_frame(view["legal"][0], f["seq"]))
     assert all(seconds == (40 if first else 15) for seconds, first in seen), seen
     assert any(not first for _, first in seen)
-
-
-_EVENTS: dict[int, list[Frame]] = {}
-
-
-def _deal_events(ws: WebSocketTestSession, f: Frame) -> list[Frame]:
-    """The events of the current deal seen on this socket so far (kept across calls)."""
-    log = _EVENTS.setdefault(id(ws), [])
-    if f["type"] == "snapshot":
-        log[:] = list(f["view"].get("events", []))
-    for e in f.get("events", []):
-        if e["type"] == "deal_start":
-            log.clear()
-        log.append(e)
-    return log
 
 
 def test_a_bots_turn_and_an_untimed_room_show_no_clock(waiting_client: TestClient) -> None:
@@ -238,6 +230,9 @@ def test_the_verdict_names_the_play_and_the_table() -> None:
     assert low["text"]["zh"] == "对子 5管不上对子 K。"
     other = selection_verdict(parse_cards("S5 H5 C5"), top, level, rules)
     assert other["code"] == "other_kind" and other["text"]["en"].startswith("triple 5 cannot follow pair K")
+    bomb = classify(parse_cards("SK HK CK DK SK"), level, rules)[0]
+    lower = selection_verdict(parse_cards("S5 H5 C5 D5"), bomb, level, rules)
+    assert lower["code"] == "too_low" and lower["text"]["en"] == "bomb 5 ×4 does not beat bomb K ×5."
 
 
 def test_switching_auto_play_on_during_the_pause_stops_waiting_for_that_seat(waiting_client: TestClient) -> None:

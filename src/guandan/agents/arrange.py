@@ -16,7 +16,7 @@ from ..core.vocab import ComboType
 from .decompose import Decomposer, Unit
 
 # the order groups are laid out in, left to right
-_ORDER = {
+_ORDER: dict[str, int] = {
     ComboType.JOKER_BOMB: 0, ComboType.THREE_JOKERS: 0, ComboType.CHAIN_BOMB: 0, ComboType.STRAIGHT_FLUSH: 0,
     ComboType.BOMB: 0,
     ComboType.STRAIGHT: 1, ComboType.TUBE: 1, ComboType.PLATE: 1, ComboType.PAIR_RUN: 1, ComboType.TRIPLE_RUN: 1,
@@ -48,7 +48,7 @@ def arrange_hand(hand: Sequence[Card], level: int, rules: RuleSet) -> list[Group
     groups.extend(Group(ComboType.SINGLE, (c,), 0) for c in sorted(left))
 
     def order(g: Group) -> tuple[int, int]:
-        rank = _ORDER.get(ComboType(g.kind), 4) if g.kind in ComboType.__members__.values() else 4
+        rank = _ORDER.get(g.kind, 4)  # a ComboType is its str value: the lookup takes either
         return rank, -g.value if rank == 0 else g.value
 
     return sorted(groups, key=order)

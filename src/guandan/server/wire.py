@@ -17,6 +17,7 @@ from ..core.errors import GuandanError
 from ..core.events import Event
 from ..core.match import MatchObservation, MatchState, MatchView
 from ..core.rules import RuleSet
+from ..core.tribute import payers_of
 from ..core.vocab import RANKS, ActionKind, Phase
 from ..i18n import LANGUAGES, N_, translator
 from ..present import Presenter
@@ -76,6 +77,7 @@ def parse_action(match: MatchState, seat: int, kind: str, cards: Sequence[str], 
     return Action(kind, seat, codes, resolved)
 
 
+TRIBUTE_PHASES = (Phase.TRIBUTE, Phase.CHOOSE)
 LEGAL_INLINE_MAX = 3000  # a longer legal list (火拼 leads reach 80,000) is answered per selection
 
 
@@ -130,7 +132,8 @@ def selection_verdict(codes: Sequence[Card], top: Combo | None, level: int, rule
     if readings is not None and not readings:
         code, play = "no_combination", None
     elif readings and top is not None:
-        same = [c for c in readings if c.type == top.type and c.size == top.size]
+        # a bomb can follow anything (it is only too low); another play must be of the table's kind and size
+        same = [c for c in readings if c.power > 0 or (c.type == top.type and c.size == top.size)]
         code, play = ("too_low", same[0]) if same else ("other_kind", readings[0])
     else:
         code, play = "not_legal", None
@@ -171,6 +174,8 @@ def public_view(view: MatchView[Any], *, with_events: bool, texts: Texts | None 
         "top": None if d.top is None else {"seat": d.top[0], "cards": cards_json(d.top[1]), "combo": d.top[2].to_dict()},
         "finish": list(d.finish),
         "prev_finish": list(d.prev_finish) if d.prev_finish is not None else None,
+        # who pays tribute this deal (进贡), as the core's rule decides it from the last deal's finishing order
+        "tribute_payers": payers_of(d.prev_finish) if d.prev_finish is not None and d.phase in TRIBUTE_PHASES else [],
         "first_leader": d.first_leader,
         "deal_index": view.deal_index,
         "levels": [RANKS[x] for x in view.levels],

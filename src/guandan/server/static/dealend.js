@@ -3,16 +3,10 @@
 // level board for both teams, the coming tribute, and 继续 with the pause's countdown.
 import { cardNode, el, eventLines, lang, placeName, RANKS, t } from "./common.js";
 import { countdown } from "./logic.js";
-import { EVENT_TYPE as E, NAMES, PHASE } from "./vocab.js";
+import { EVENT_TYPE as E, NAMES } from "./vocab.js";
 
 const fmt = (msgid, args) => t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(args[k]));
 const rankText = (r) => (r === "T" ? "10" : r);
-
-// Who pays tribute in the deal that follows a result (RULES §4: both losers after 1-2, the last otherwise).
-export function payersAfter(finish, partnerPlace) {
-  if (!finish || finish.length < 4) return [];
-  return partnerPlace === 2 ? [finish[2], finish[3]] : [finish[3]];
-}
 
 function levelBoard(view) {
   return el("div", { class: "level-board", "data-testid": "level-board" }, [0, 1].map((team) => {
@@ -57,8 +51,8 @@ export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, now
   parts.push(levelBoard(view));
   const anti = (view.events || []).find((e) => e.type === E.ANTI_TRIBUTE);
   if (anti) parts.push(el("div", { class: "tribute-next" }, eventLines(anti).join(" ")));
-  else if (settled && (view.phase === PHASE.TRIBUTE || view.phase === PHASE.CHOOSE)) {
-    const payers = payersAfter(settled.finish, settled.partner_place);
+  else if ((view.tribute_payers || []).length) {
+    const payers = view.tribute_payers;  // the server's: the core decides who pays
     const msgid = payers.length > 1 ? "Next deal: {who} pay tribute" : "Next deal: {who} pays tribute";
     parts.push(el("div", { class: "tribute-next" }, fmt(msgid, { who: payers.map(seatName).join(t(", ")) })));
   }

@@ -5,7 +5,7 @@ import {
   ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, frameErrorText, hostTokenFor, init,
   lang, placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor,
 } from "./common.js";
-import { dealEndPanel, payersAfter } from "./dealend.js";
+import { dealEndPanel } from "./dealend.js";
 import { arrangementKey, flatten, makeColumn, moveToGroup, reconcile, REST, talkAllowed, timerState } from "./logic.js";
 import { muted, setMuted } from "./sound.js";
 import { dealIn, playSound, showEvents } from "./table_fx.js";
@@ -351,7 +351,7 @@ function whyNot(sel) {
 }
 
 // Between two deals nobody acts (the server refuses it): the next deal begins once the pause is over.
-function betweenDeals() { return !!(S.end && S.end.deadline && S.end.deadline > Date.now() - 2000); }
+function betweenDeals() { return !!(S.end && S.end.deadline); }  // the deadline is cleared when the server says done
 
 function myTurn() {
   if (betweenDeals()) return false;
@@ -459,14 +459,12 @@ function renderTable() {
   renderHand();
 }
 
-// In the tribute and return phases the middle of the table says who pays whom (进贡/还贡): who pays follows
-// from the last deal's finishing order; once the cards are given, the tribute's own lines say it all.
+// In the tribute and return phases the middle of the table says who pays whom (进贡/还贡): who pays comes
+// with the view; once the cards are given, the tribute's own lines say it all.
 function tributeNote() {
   const v = S.view;
-  if (v.phase === PHASE.TRIBUTE || v.phase === PHASE.CHOOSE) {
-    const finish = v.prev_finish || [];
-    if (finish.length < 4) return "";
-    const payers = payersAfter(finish, finish.indexOf((finish[0] + 2) % 4) + 1);
+  const payers = v.tribute_payers || [];
+  if (payers.length) {
     const msgid = payers.length > 1 ? "{who} pay tribute" : "{who} pays tribute";
     return el("span", { class: "tribute-note" }, t(msgid).replace("{who}", payers.map(seatName).join(t(", "))));
   }
