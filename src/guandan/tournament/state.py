@@ -171,6 +171,27 @@ class TournamentState:
         """场分, 对手分, 级差分, 升级数 … for every team (withdrawn ones included: their games count)."""
         return compute_standings(sorted(self.teams), self.games(through_round), self.cfg.tiebreaks)
 
+    def team_code(self, round_no: int, table_no: int, side: int) -> str:
+        """The 6-digit code of one team (side 0 home, 1 away) at one table in one round.
+
+        Each team has its own code, printed on its half of the table's slip, so the server can tell which
+        team entered a result and refuse the same team's confirmation. Derived from the tournament's secret,
+        so nothing extra is stored and a replay gives the same codes.
+        """
+        if side not in (0, 1):
+            raise TournamentError(f"side must be 0 (home) or 1 (away), not {side!r}")
+        mac = hmac.new(self.secret.encode(), f"code/{round_no}/{table_no}/{side}".encode(), hashlib.sha256)
+        return f"{int(mac.hexdigest(), 16) % 1_000_000:06d}"
+
+    def side_of_code(self, round_no: int, table_no: int, code: str) -> int | None:
+        """Which team's code ``code`` is at this table (0 home, 1 away), or None; compared in constant time."""
+        given = "".join(code.split()).encode()
+        found = None
+        for side in (0, 1):
+            if hmac.compare_digest(given, self.team_code(round_no, table_no, side).encode()):
+                found = side
+        return found
+
     def pin(self, round_no: int, table_no: int) -> str:
         """The 4-digit code printed on a table's slip; entering or confirming on the web needs it."""
         mac = hmac.new(self.secret.encode(), f"{round_no}/{table_no}".encode(), hashlib.sha256)
