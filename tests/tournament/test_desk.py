@@ -11,7 +11,7 @@ from sqlalchemy.exc import DatabaseError
 from guandan.tournament.desk import Desk, report_table_result
 from guandan.tournament.errors import NotFoundError, TournamentError
 from guandan.tournament.rounds import ResultSlip
-from guandan.tournament.state import DISPUTED, ENTERED, FINAL, MISSING, Event, TournamentState, replay
+from guandan.tournament.state import DISPUTED, ENTERED, FINAL, MISSING, REJECTED, Event, TournamentState, replay
 
 NewEvent = Callable[..., int]
 
@@ -44,17 +44,26 @@ def test_enter_confirm_dispute_override(desk: Desk, new_event: NewEvent) -> None
     t1, t2 = rnd.tables[1].table, rnd.tables[2].table
     assert (t1.home, t1.away, t2.home, t2.away) == (1, 3, 2, 4)  # fold: 1v3, 2v4
     slip = ResultSlip.parse("A:6", "home", 6)
-    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=1), "nothing to confirm")
+    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=1), "no result waiting")
     _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=2), "does not play")
     desk.enter_result(tid, 1, 1, slip, by=3)
     assert desk.state(tid).table(1, 1).status == ENTERED
-    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=3), "by the other team")
-    desk.dispute(tid, 1, 1, by=1, reason="it was K:6")
+    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=3), "the other team must confirm")
+    # a pending result is not replaced by entering again: the other team must send it back first
+    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, ResultSlip.parse("K:6"), by=3), "waiting for T1")
+    _unchanged(desk, tid, lambda: desk.reject(tid, 1, 1, by=3), "the other team must reject")
+    desk.reject(tid, 1, 1, by=1, reason="we were at K")
     ts = desk.state(tid).table(1, 1)
-    assert (ts.status, ts.note) == (DISPUTED, "it was K:6")
-    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=1), "nothing to confirm")
-    desk.enter_result(tid, 1, 1, ResultSlip.parse("K:6"), by=3)  # entered again after the dispute
-    desk.confirm(tid, 1, 1, by="T1")
+    assert (ts.status, ts.pending, ts.note) == (REJECTED, None, "we were at K")
+    desk.enter_result(tid, 1, 1, ResultSlip.parse("K:6"), by=3)  # entered again after the rejection
+    desk.dispute(tid, 1, 1, by=1, reason="it was K:7")
+    ts = desk.state(tid).table(1, 1)
+    assert (ts.status, ts.note) == (DISPUTED, "it was K:7")
+    # after a dispute neither team can enter or confirm: only the arbiter settles
+    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=1), "no result waiting")
+    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=3), "only the arbiter can settle")
+    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=1), "only the arbiter can settle")
+    desk.override(tid, 1, 1, ResultSlip.parse("K:6"), reason="both teams agree at the desk")
     st = desk.state(tid)
     assert st.table(1, 1).status == FINAL and st.table(1, 1).result is not None
     assert st.table(1, 1).result.levels == (13, 6)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import secrets as _secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,19 +20,25 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..db import make_engine, make_session_factory, upgrade_to_head
 from ..db.tournament import StandingRow, TournamentEventRow, TournamentRow
-from .errors import NotFoundError, TournamentError
+from ..i18n import N_
+from .deals import SEATS, DealEntry, parse_finish
+from .errors import NotFoundError, TournamentError, refusal
 from .levels import level_name, level_value
 from .model import EventConfig, Team
 from .rounds import ResultSlip
 from .standings import Standing
-from .state import Event, RoundState, TournamentState, replay
+from .state import CODE_LIMIT, Event, RoundState, TournamentState, replay
 
 
 class Desk:
     """Tournament commands over one database. Safe to share between requests of one process."""
 
-    def __init__(self, engine: Engine, *, migrate: bool = True) -> None:
+    def __init__(self, engine: Engine, *, migrate: bool = True,
+                 clock: Callable[[], datetime] | None = None) -> None:
         self.engine = engine
+        # Every entry is stamped with this clock; the round clock's rules (no new deal after the warning)
+        # read those stamps, so tests and replays never depend on the time they run at.
+        self.now: Callable[[], datetime] = clock or (lambda: datetime.now(UTC))
         if migrate:
             upgrade_to_head(engine)
         self.sessions: sessionmaker[Session] = make_session_factory(engine)
@@ -84,7 +90,7 @@ class Desk:
     def create(self, config: EventConfig, *, secret: str | None = None, actor: str = "arbiter") -> int:
         data = {"config": config.to_dict(), "secret": secret or _secrets.token_urlsafe(12)}
         state = TournamentState()
-        now = datetime.now(UTC)
+        now = self.now()
         with self._lock, self.sessions.begin() as s:
             row = TournamentRow(name=config.name, created_at=now, status="registration", current_round=0, last_seq=0)
             s.add(row)
@@ -149,6 +155,90 @@ class Desk:
         data = {"round": round_no, "table": table_no, "by": self._team_id(tid, by), "reason": reason}
         self._append(tid, "result_disputed", data, actor)
 
+    def reject(self, tid: int, round_no: int, table_no: int, by: int | str, reason: str = "",
+               actor: str = "player") -> None:
+        """The other team sends an entered result back: it can then be entered again."""
+        data = {"round": round_no, "table": table_no, "by": self._team_id(tid, by), "reason": reason}
+        self._append(tid, "result_rejected", data, actor)
+
+    # ---- per-deal reporting and the round clock ---------------------------------------------------
+    def start_round(self, tid: int, round_no: int | None = None, at: datetime | None = None,
+                    actor: str = "arbiter") -> RoundState:
+        """Start the round's clock (by default the current round, now)."""
+        r = self.state(tid).current_round if round_no is None else round_no
+        data: dict[str, Any] = {"round": r}
+        if at is not None:
+            data["at"] = at.isoformat()
+        return copy.deepcopy(self._append(tid, "round_started", data, actor).rounds[r])
+
+    def report_deal(self, tid: int, round_no: int, table_no: int, deal: int, finish: Any, by: int | str,
+                    actor: str = "player") -> DealEntry:
+        """Report deal ``deal``'s finishing order (seats N/E/S/W, first out first); the other team confirms."""
+        data = {"round": round_no, "table": table_no, "deal": deal, "finish": [SEATS[x] for x in parse_finish(finish)],
+                "by": self._team_id(tid, by)}
+        entry = self._append(tid, "deal_reported", data, actor).table(round_no, table_no).pending_deal
+        assert entry is not None
+        return entry
+
+    def confirm_deal(self, tid: int, round_no: int, table_no: int, deal: int, by: int | str,
+                     actor: str = "player") -> None:
+        data = {"round": round_no, "table": table_no, "deal": deal, "by": self._team_id(tid, by)}
+        self._append(tid, "deal_confirmed", data, actor)
+
+    def reject_deal(self, tid: int, round_no: int, table_no: int, deal: int, by: int | str, reason: str = "",
+                    actor: str = "player") -> None:
+        """Send a reported deal back to be reported again."""
+        data = {"round": round_no, "table": table_no, "deal": deal, "by": self._team_id(tid, by), "reason": reason}
+        self._append(tid, "deal_rejected", data, actor)
+
+    def dispute_deal(self, tid: int, round_no: int, table_no: int, deal: int, by: int | str, reason: str = "",
+                     actor: str = "player") -> None:
+        """Call the arbiter: the table is held until the arbiter sets its deals."""
+        data = {"round": round_no, "table": table_no, "deal": deal, "by": self._team_id(tid, by), "reason": reason}
+        self._append(tid, "deal_disputed", data, actor)
+
+    def set_deals(self, tid: int, round_no: int, table_no: int, deals: Sequence[Any], reason: str,
+                  end: bool = False, actor: str = "arbiter") -> None:
+        """The arbiter's word on a table's deals: each ``{"finish": seats}`` or ``{"award": "home"|"away"}``.
+
+        ``end`` ends the round at the table there (time, say); it also ends by itself at the limits.
+        """
+        items = [{"finish": [SEATS[x] for x in parse_finish(x["finish"])]} if isinstance(x, dict) and "finish" in x
+                 else x for x in deals]
+        data = {"round": round_no, "table": table_no, "deals": items, "reason": reason, "end": end}
+        self._append(tid, "deals_set", data, actor)
+
+    # ---- codes -----------------------------------------------------------------------------------
+    def check_code(self, tid: int, round_no: int, table_no: int, code: str, actor: str = "web") -> int:
+        """The side (0 home, 1 away) whose code ``code`` is at this table.
+
+        A wrong code is logged; after :data:`CODE_LIMIT` of them in a round the table is locked (logged too)
+        and no code is accepted until the arbiter unlocks it. Raises a :class:`TournamentError` saying so.
+        """
+        state = self.state(tid)
+        ts = state.table(round_no, table_no)
+        where = {"round": round_no, "table": table_no}
+        if ts.locked:
+            raise refusal(N_("Round {round} table {table} is locked after {n} wrong codes: the arbiter must "
+                             "unlock it"), n=ts.wrong_codes, **where)
+        side = state.side_of_code(round_no, table_no, code)
+        if side is not None:
+            return side
+        st = self._append(tid, "code_refused", dict(where), actor)
+        wrong = st.table(round_no, table_no).wrong_codes
+        if wrong >= CODE_LIMIT:
+            self._append(tid, "table_locked", {**where, "reason": f"{wrong} wrong codes"}, actor)
+            raise refusal(N_("Wrong code. Round {round} table {table} is now locked after {n} wrong codes: the "
+                             "arbiter must unlock it"), n=wrong, **where)
+        raise refusal(N_("Wrong code: use the 6-digit code on your team's half of the slip. Tries left before "
+                         "the table is locked: {left}"), left=CODE_LIMIT - wrong, **where)
+
+    def lock_table(self, tid: int, round_no: int, table_no: int, reason: str, actor: str = "arbiter") -> None:
+        self._append(tid, "table_locked", {"round": round_no, "table": table_no, "reason": reason}, actor)
+
+    def unlock_table(self, tid: int, round_no: int, table_no: int, reason: str = "", actor: str = "arbiter") -> None:
+        self._append(tid, "table_unlocked", {"round": round_no, "table": table_no, "reason": reason}, actor)
+
     def _team_id(self, tid: int, ref: int | str) -> int:
         """Names are resolved before logging, so the log always holds team numbers."""
         with self._lock, self.sessions() as s:
@@ -202,7 +292,7 @@ class Desk:
                 with self._lock, self.sessions.begin() as s:
                     row = self._row(s, tid)
                     state = self._load(s, tid)
-                    now = datetime.now(UTC)
+                    now = self.now()
                     self._write(s, row, state, Event(state.last_seq + 1, type_, data, actor, now.isoformat()), now)
                 return state
             except (IntegrityError, OperationalError) as e:

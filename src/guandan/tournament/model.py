@@ -11,6 +11,7 @@ from typing import Any
 
 from ..core.errors import GuandanError
 from ..core.rules import RuleSet, preset
+from ..core.vocab import Scoring
 from .errors import TournamentError
 from .levels import level_name, level_value
 
@@ -135,6 +136,9 @@ class EventConfig:
     bye_score: tuple[str, str] = ("A", "6")  # RULES.md §5.4 ASSUMPTION: a bye is a win like a forfeit
     seed: int = 0
     rules: RuleSet = field(default_factory=lambda: preset("competition"))
+    # 每副牌记分: West reports every deal and North confirms; the round's result follows from the deals.
+    # Off for logs written before it existed; `guandan tournament new` turns it on for the competition preset.
+    per_deal: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
@@ -155,6 +159,10 @@ class EventConfig:
         _int(self.seed, "seed", 0)
         if not isinstance(self.rules, RuleSet):
             raise TournamentError("rules must be a RuleSet")
+        _bool(self.per_deal, "per_deal")
+        if self.per_deal and self.rules.scoring != Scoring.LEVELS:
+            raise TournamentError(f"per-deal reporting follows the levels (升级); the {self.rules.name} rules "
+                                  "score points instead: report each round's result")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -163,12 +171,13 @@ class EventConfig:
             "match_points": list(self.match_points), "tiebreaks": list(self.tiebreaks),
             "first_round": self.first_round, "avoid_same_club": self.avoid_same_club,
             "bye_score": list(self.bye_score), "seed": self.seed, "rules": self.rules.to_dict(),
+            "per_deal": self.per_deal,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> EventConfig:
         keys = {"name", "rounds", "format", "limits", "lateness", "match_points", "tiebreaks", "first_round",
-                "avoid_same_club", "bye_score", "seed", "rules"}
+                "avoid_same_club", "bye_score", "seed", "rules", "per_deal"}
         _known(d, keys, "event config")
         kw = dict(d)
         if "limits" in kw:

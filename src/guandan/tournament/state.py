@@ -12,9 +12,13 @@ import hashlib
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from .errors import NotFoundError, TournamentError
+from ..i18n import N_
+from .deals import DealEntry, settle_deals
+from .errors import NotFoundError, TournamentError, refusal
+from .levels import level_name
 from .model import EventConfig, Table, Team
 from .pairing import Pairing, random_order, rating_order, swiss_pairing
 from .rounds import ResultSlip, RoundResult, fixed_result
@@ -22,10 +26,27 @@ from .standings import Game, Standing, compute_standings
 
 EVENT_TYPES = (
     "created", "team_registered", "team_withdrawn", "round_paired", "result_entered", "result_confirmed",
-    "result_disputed", "result_overridden", "result_reported",
+    "result_disputed", "result_overridden", "result_reported", "result_rejected", "round_started",
+    "deal_reported", "deal_confirmed", "deal_rejected", "deal_disputed", "deals_set", "code_refused",
+    "table_locked", "table_unlocked",
 )
-#: Status of a table's result, as shown on the arbiter's dashboard.
-MISSING, ENTERED, DISPUTED, FINAL = "missing", "entered", "disputed", "final"
+#: Status of a table's result, as shown on the arbiter's dashboard. ``in_play``: deals are being reported.
+MISSING, ENTERED, REJECTED, DISPUTED, IN_PLAY, FINAL = "missing", "entered", "rejected", "disputed", "in_play", "final"
+#: Wrong team codes a table may see in a round before it is locked until the arbiter unlocks it.
+CODE_LIMIT = 5
+#: How the round at a table ended, once it is final by its deals.
+ENDED_BY = ("deals", "pass_a", "time", "arbiter")
+
+
+def parse_time(value: Any, what: str = "time") -> datetime:
+    """An ISO 8601 time from the log; one without a zone (SQLite drops it) is UTC."""
+    if not isinstance(value, str):
+        raise TournamentError(f"{what} must be an ISO 8601 time, not {value!r}")
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        raise TournamentError(f"{what} must be an ISO 8601 time such as 2026-05-01T14:05:00+08:00, not {value!r}") from None
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -55,10 +76,21 @@ class TableState:
     source: str | None = None  # how the final result came: confirmed, override or server
     result: RoundResult | None = None
     note: str | None = None  # the last dispute's reason or override's reason
+    deals: list[DealEntry] = field(default_factory=list)  # confirmed deals, in order (per-deal reporting)
+    pending_deal: DealEntry | None = None  # reported, waiting for the other team
+    pending_deal_by: int | None = None
+    ended_by: str | None = None  # one of ENDED_BY once the deals made the result final
+    locked: bool = False  # too many wrong codes: only the arbiter can unlock
+    wrong_codes: int = 0
 
     @property
     def touched(self) -> bool:
-        return self.status != MISSING
+        return self.status != MISSING or bool(self.deals) or self.pending_deal is not None
+
+    @property
+    def levels_now(self) -> tuple[int, int]:
+        """Both sides' levels after the confirmed deals (2 and 2 before the first)."""
+        return self.deals[-1].levels if self.deals else (2, 2)
 
 
 @dataclass
@@ -68,6 +100,7 @@ class RoundState:
     seed: int | None
     tables: dict[int, TableState] = field(default_factory=dict)
     bye: int | None = None
+    started_at: str | None = None  # when the arbiter started the round's clock (ISO 8601)
 
     @property
     def complete(self) -> bool:
@@ -92,6 +125,7 @@ class TournamentState:
     withdrawn: set[int] = field(default_factory=set)
     rounds: dict[int, RoundState] = field(default_factory=dict)
     last_seq: int = 0
+    _at: str | None = field(default=None, repr=False, compare=False)  # the time of the entry being applied
 
     # ---- reading -------------------------------------------------------------------------------
     @property
@@ -250,10 +284,13 @@ class TournamentState:
         if (ev.type == "created") != (self.config is None):
             raise TournamentError("the log must start with exactly one 'created' entry")
         handler: Callable[[dict[str, Any]], None] = getattr(self, "_on_" + ev.type)
+        self._at = ev.at
         try:
             handler(ev.data)
         except (KeyError, TypeError) as e:
             raise TournamentError(f"malformed {ev.type} entry: {e!r}") from None
+        finally:
+            self._at = None
         self.last_seq = ev.seq
 
     def _on_created(self, d: dict[str, Any]) -> None:
@@ -345,23 +382,50 @@ class TournamentState:
         ts.table.side_of(tid)
         return tid
 
+    def _where(self, ts: TableState) -> str:
+        return f"round {ts.table.round} table {ts.table.number}"
+
+    def _open_for_teams(self, ts: TableState) -> None:
+        """A team may act at this table: it is not locked and its result is not final."""
+        tb = ts.table
+        if ts.locked:
+            raise refusal(N_("Round {round} table {table} is locked after {n} wrong codes: the arbiter must "
+                             "unlock it"), round=tb.round, table=tb.number, n=ts.wrong_codes)
+        if ts.status == FINAL:
+            raise refusal(N_("Round {round} table {table} already has a final result; only the arbiter can "
+                             "change it"), round=tb.round, table=tb.number)
+        if ts.status == DISPUTED:
+            raise refusal(N_("Round {round} table {table} is disputed: only the arbiter can settle it"),
+                          round=tb.round, table=tb.number)
+
     def _on_result_entered(self, d: dict[str, Any]) -> None:
         ts = self.table(int(d["round"]), int(d["table"]))
         by = self._by(ts, d)
         slip, _ = self._slip(d)
-        if ts.status == FINAL:
-            raise TournamentError(f"round {ts.table.round} table {ts.table.number} already has a final result; "
-                                  "only the arbiter can change it (override)")
+        tb = ts.table
+        self._open_for_teams(ts)
+        if self.cfg.per_deal:
+            raise refusal(N_("This event reports every deal: report the deals of round {round} table {table}, "
+                             "not only the result"), round=tb.round, table=tb.number)
+        if ts.status == ENTERED:
+            other = self.teams[tb.teams()[1 - tb.side_of(ts.pending_by or tb.away)]].name
+            raise refusal(N_("A result of round {round} table {table} is waiting for {team} to confirm or "
+                             "reject it: it can be entered again only after they reject it"),
+                          round=tb.round, table=tb.number, team=other)
         ts.status, ts.pending, ts.pending_by, ts.note = ENTERED, slip, by, None
 
     def _awaiting(self, d: dict[str, Any], verb: str) -> tuple[TableState, int]:
         ts = self.table(int(d["round"]), int(d["table"]))
         by = self._by(ts, d)
-        where = f"round {ts.table.round} table {ts.table.number}"
+        tb = ts.table
+        if ts.locked:
+            self._open_for_teams(ts)
         if ts.status != ENTERED:
-            raise TournamentError(f"{where}: nothing to {verb} (the result is {ts.status})")
+            raise refusal(N_("Round {round} table {table}: there is no result waiting to be confirmed"),
+                          round=tb.round, table=tb.number)
         if by == ts.pending_by:
-            raise TournamentError(f"{where}: the result must be {verb}ed by the other team, not by the team that entered it")
+            raise refusal(N_("Round {round} table {table}: the other team must {verb} the result, not the team "
+                             "that entered it"), round=tb.round, table=tb.number, verb=verb)
         return ts, by
 
     def _on_result_confirmed(self, d: dict[str, Any]) -> None:
@@ -370,9 +434,191 @@ class TournamentState:
         cfg = self.cfg
         self._finalise(ts, ts.pending, ts.pending.score(cfg.match_points, cfg.lateness, cfg.limits), "confirmed")
 
+    def _on_result_rejected(self, d: dict[str, Any]) -> None:
+        ts, _ = self._awaiting(d, "reject")
+        ts.status, ts.pending, ts.pending_by, ts.note = REJECTED, None, None, str(d.get("reason") or "") or None
+
     def _on_result_disputed(self, d: dict[str, Any]) -> None:
         ts, _ = self._awaiting(d, "dispute")
         ts.status, ts.note = DISPUTED, str(d.get("reason") or "") or None
+
+    # ---- per-deal reporting ----------------------------------------------------------------------
+    def _deal_table(self, d: dict[str, Any]) -> tuple[TableState, int]:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        by = self._by(ts, d)
+        if not self.cfg.per_deal:
+            raise TournamentError(f"{self._where(ts)}: this event reports each round's result, not every deal")
+        self._open_for_teams(ts)
+        return ts, by
+
+    def _score_deals(self, ts: TableState, items: list[Any], times: list[str | None]) -> list[DealEntry]:
+        cfg = self.cfg
+        try:
+            return settle_deals(items, cfg.rules, cfg.lateness.deal_award_levels, times,
+                                stop_on_pass_a=cfg.limits.stop_on_pass_a)
+        except TournamentError as e:
+            raise TournamentError(f"{self._where(ts)}: {e}") from None
+
+    def round_over_by(self, ts: TableState, deals: list[DealEntry], at: str | None) -> str | None:
+        """Why the round at ``ts`` is over after ``deals`` (confirmed at ``at``), or None if it goes on.
+
+        After the time warning no new deal is started (RULES.md §5.4), so the deal confirmed after it is
+        the round's last.
+        """
+        lim = self.cfg.limits
+        if not deals:
+            return None
+        if lim.stop_on_pass_a and deals[-1].passed_a is not None:
+            return "pass_a"
+        if lim.max_deals is not None and len(deals) >= lim.max_deals:
+            return "deals"
+        clock = self.round_clock(ts.table.round, parse_time(at)) if at else None
+        if clock is not None and clock["phase"] in ("warning", "over"):
+            return "time"
+        return None
+
+    def _deal_result(self, deals: list[DealEntry]) -> ResultSlip:
+        levels = deals[-1].levels if deals else (2, 2)
+        passed = next((x.passed_a for x in deals if x.passed_a is not None), None)
+        return ResultSlip((level_name(levels[0]), level_name(levels[1])), passed, len(deals))
+
+    def _finish_by_deals(self, ts: TableState, ended_by: str, source: str) -> None:
+        slip = self._deal_result(ts.deals)
+        cfg = self.cfg
+        self._finalise(ts, slip, slip.score(cfg.match_points, cfg.lateness, cfg.limits), source)
+        ts.ended_by = ended_by
+
+    def _on_deal_reported(self, d: dict[str, Any]) -> None:
+        ts, by = self._deal_table(d)
+        tb = ts.table
+        n = int(d["deal"])
+        if ts.pending_deal is not None:
+            other = self.teams[tb.teams()[1 - tb.side_of(ts.pending_deal_by or tb.away)]].name
+            raise refusal(N_("Deal {deal} of round {round} table {table} is waiting for {team} to confirm or "
+                             "reject it"), deal=ts.pending_deal.number, round=tb.round, table=tb.number, team=other)
+        if n != len(ts.deals) + 1:
+            raise refusal(N_("The next deal to report at round {round} table {table} is deal {next}, not {deal}"),
+                          round=tb.round, table=tb.number, next=len(ts.deals) + 1, deal=n)
+        at = self._at
+        entries = self._score_deals(ts, [x.source() for x in ts.deals] + [{"finish": d["finish"]}],
+                                    [x.at for x in ts.deals] + [at])
+        ts.pending_deal, ts.pending_deal_by, ts.note = entries[-1], by, None
+        if ts.status == MISSING:
+            ts.status = IN_PLAY
+
+    def _pending_deal(self, d: dict[str, Any], verb: str) -> tuple[TableState, int]:
+        ts, by = self._deal_table(d)
+        tb = ts.table
+        if ts.pending_deal is None or ts.pending_deal.number != int(d["deal"]):
+            raise refusal(N_("Round {round} table {table}: deal {deal} is not waiting to be confirmed"),
+                          round=tb.round, table=tb.number, deal=int(d["deal"]))
+        if by == ts.pending_deal_by:
+            raise refusal(N_("Round {round} table {table}: the other team must {verb} the deal, not the team that "
+                             "reported it"), round=tb.round, table=tb.number, verb=verb)
+        return ts, by
+
+    def _on_deal_confirmed(self, d: dict[str, Any]) -> None:
+        ts, _ = self._pending_deal(d, "confirm")
+        assert ts.pending_deal is not None
+        deal = ts.pending_deal
+        at = self._at or deal.at
+        ended = self.round_over_by(ts, [*ts.deals, deal], at)
+        ts.deals.append(deal)
+        ts.pending_deal, ts.pending_deal_by = None, None
+        if ended is not None:
+            self._finish_by_deals(ts, ended, "deals")
+
+    def _on_deal_rejected(self, d: dict[str, Any]) -> None:
+        ts, _ = self._pending_deal(d, "reject")
+        ts.pending_deal, ts.pending_deal_by = None, None
+        ts.note = str(d.get("reason") or "") or None
+        if not ts.deals:
+            ts.status = MISSING
+
+    def _on_deal_disputed(self, d: dict[str, Any]) -> None:
+        self._pending_deal(d, "dispute")
+        ts = self.table(int(d["round"]), int(d["table"]))
+        ts.status, ts.note = DISPUTED, str(d.get("reason") or "") or None
+
+    def _on_deals_set(self, d: dict[str, Any]) -> None:
+        """The arbiter sets a table's deals (a correction, a dispute settled, a lateness award)."""
+        ts = self.table(int(d["round"]), int(d["table"]))
+        if not self.cfg.per_deal:
+            raise TournamentError(f"{self._where(ts)}: this event reports each round's result, not every deal")
+        if ts.status == FINAL:
+            raise TournamentError(f"{self._where(ts)} already has a final result; override the round's result instead")
+        reason = str(d.get("reason") or "").strip()
+        if not reason:
+            raise TournamentError("the arbiter's change of a table's deals needs a reason for the audit log")
+        items = d["deals"]
+        if not isinstance(items, list):
+            raise TournamentError(f"deals must be a list, not {items!r}")
+        lim = self.cfg.limits
+        if lim.max_deals is not None and len(items) > lim.max_deals:
+            raise TournamentError(f"{self._where(ts)}: {len(items)} deals is more than this event's limit of "
+                                  f"{lim.max_deals}")
+        old = {x.number: x.at for x in ts.deals}
+        entries = self._score_deals(ts, items, [old.get(i + 1, self._at) for i in range(len(items))])
+        end = bool(d.get("end"))
+        ended = "arbiter" if end else self.round_over_by(ts, entries, None)
+        ts.deals, ts.pending_deal, ts.pending_deal_by = entries, None, None
+        ts.status, ts.note = (IN_PLAY if entries else MISSING), reason
+        if ended is not None:
+            self._finish_by_deals(ts, ended, "arbiter")
+            ts.note = reason
+
+    def _on_round_started(self, d: dict[str, Any]) -> None:
+        r = int(d["round"])
+        rnd = self.round(r)
+        if r != self.current_round:
+            raise TournamentError(f"only the current round ({self.current_round}) can be started, not {r}")
+        if rnd.started_at is not None:
+            raise TournamentError(f"round {r}'s clock has been running since {rnd.started_at}")
+        at = d.get("at") or self._at
+        parse_time(at, "the round's start")
+        rnd.started_at = at
+
+    def round_clock(self, round_no: int, now: datetime | None = None) -> dict[str, Any]:
+        """The round's clock at ``now`` (default: the present): its phase and the seconds left.
+
+        ``phase``: ``not_started``, ``play``, ``warning`` (no new deal is started) or ``over`` (time is up:
+        only the deals in progress are finished); ``untimed`` for an event without a time limit.
+        """
+        rnd = self.round(round_no)
+        lim = self.cfg.limits
+        out: dict[str, Any] = {"round": round_no, "started_at": rnd.started_at, "ends_at": None,
+                               "warning_at": None, "seconds_left": None, "complete": rnd.complete}
+        if lim.max_minutes is None:
+            return out | {"phase": "untimed"}
+        if rnd.started_at is None:
+            return out | {"phase": "not_started", "seconds_left": lim.max_minutes * 60}
+        start = parse_time(rnd.started_at)
+        ends = start + timedelta(minutes=lim.max_minutes)
+        warn = ends - timedelta(minutes=lim.warning_minutes)
+        now = now or datetime.now(UTC)
+        left = max(0.0, (ends - now).total_seconds())
+        phase = "over" if now >= ends else "warning" if now >= warn else "play"
+        return out | {"phase": phase, "ends_at": ends.isoformat(), "warning_at": warn.isoformat(),
+                      "seconds_left": round(left)}
+
+    # ---- codes and lock-out ----------------------------------------------------------------------
+    def _on_code_refused(self, d: dict[str, Any]) -> None:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        if ts.locked:
+            raise TournamentError(f"{self._where(ts)} is locked: a wrong code is not even counted")
+        ts.wrong_codes += 1
+
+    def _on_table_locked(self, d: dict[str, Any]) -> None:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        if ts.locked:
+            raise TournamentError(f"{self._where(ts)} is already locked")
+        ts.locked = True
+
+    def _on_table_unlocked(self, d: dict[str, Any]) -> None:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        if not ts.locked:
+            raise TournamentError(f"{self._where(ts)} is not locked")
+        ts.locked, ts.wrong_codes = False, 0
 
     def _on_result_overridden(self, d: dict[str, Any]) -> None:
         ts = self.table(int(d["round"]), int(d["table"]))
@@ -395,6 +641,7 @@ class TournamentState:
     def _finalise(ts: TableState, slip: ResultSlip, res: RoundResult, source: str) -> None:
         ts.status, ts.final, ts.result, ts.source = FINAL, slip, res, source
         ts.pending, ts.pending_by, ts.note = None, None, None
+        ts.pending_deal, ts.pending_deal_by = None, None
 
 
 def replay(events: list[Event], tournament_id: int | None = None) -> TournamentState:
