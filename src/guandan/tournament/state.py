@@ -38,6 +38,23 @@ CODE_LIMIT = 5
 ENDED_BY = ("deals", "pass_a", "time", "arbiter")
 
 
+#: What the team that entered (or reported) is told when it tries to answer its own entry.
+_NOT_YOURS = {
+    ("result", "confirm"): N_("Round {round} table {table}: the other team must confirm the result, not the team "
+                              "that entered it"),
+    ("result", "reject"): N_("Round {round} table {table}: the other team must reject the result, not the team "
+                             "that entered it"),
+    ("result", "dispute"): N_("Round {round} table {table}: the other team must dispute the result, not the team "
+                              "that entered it"),
+    ("deal", "confirm"): N_("Round {round} table {table}: the other team must confirm the deal, not the team that "
+                            "reported it"),
+    ("deal", "reject"): N_("Round {round} table {table}: the other team must reject the deal, not the team that "
+                           "reported it"),
+    ("deal", "dispute"): N_("Round {round} table {table}: the other team must dispute the deal, not the team that "
+                            "reported it"),
+}
+
+
 def parse_time(value: Any, what: str = "time") -> datetime:
     """An ISO 8601 time from the log; one without a zone (SQLite drops it) is UTC."""
     if not isinstance(value, str):
@@ -424,8 +441,7 @@ class TournamentState:
             raise refusal(N_("Round {round} table {table}: there is no result waiting to be confirmed"),
                           round=tb.round, table=tb.number)
         if by == ts.pending_by:
-            raise refusal(N_("Round {round} table {table}: the other team must {verb} the result, not the team "
-                             "that entered it"), round=tb.round, table=tb.number, verb=verb)
+            raise refusal(_NOT_YOURS[("result", verb)], round=tb.round, table=tb.number)
         return ts, by
 
     def _on_result_confirmed(self, d: dict[str, Any]) -> None:
@@ -513,8 +529,7 @@ class TournamentState:
             raise refusal(N_("Round {round} table {table}: deal {deal} is not waiting to be confirmed"),
                           round=tb.round, table=tb.number, deal=int(d["deal"]))
         if by == ts.pending_deal_by:
-            raise refusal(N_("Round {round} table {table}: the other team must {verb} the deal, not the team that "
-                             "reported it"), round=tb.round, table=tb.number, verb=verb)
+            raise refusal(_NOT_YOURS[("deal", verb)], round=tb.round, table=tb.number)
         return ts, by
 
     def _on_deal_confirmed(self, d: dict[str, Any]) -> None:
