@@ -383,3 +383,25 @@ def list_(db: DbOpt = None) -> None:
             typer.echo(f"{row.id:4d}  {row.name}  ({row.status})")
     _run(db, act)
 
+
+@app.command()
+def bench(
+    teams: Annotated[int, typer.Option(help="teams registered (one withdraws half way)")] = 300,
+    rounds: Annotated[int, typer.Option(help="Swiss rounds to pair and play")] = 9,
+    seed: Annotated[int, typer.Option(help="seed of the draw and of the results")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+) -> None:
+    """Time pairing, standings and a replay of the log for a seeded event (CPU seconds, one core)."""
+    # a developer's command: the desk's other commands need not load it
+    from .bench import bench_figures, check_options, format_row, header, summary_lines
+
+    problem = check_options(teams, rounds, seed)
+    if problem:
+        _fail(problem)
+    if as_json:
+        typer.echo(json.dumps(bench_figures(teams, rounds, seed)))
+        return
+    typer.echo(header())
+    figures = bench_figures(teams, rounds, seed, progress=lambda row: typer.echo(format_row(row)))
+    for line in summary_lines(figures):
+        typer.echo(line)

@@ -1,0 +1,255 @@
+"""`guandan tournament bench`: how fast the desk pairs, ranks and replays a large Swiss event.
+
+One seeded event (default 300 teams, 9 rounds) is run twice side by side through the real code: as pure
+:class:`~.state.TournamentState` events, and through the :class:`~.desk.Desk` on a temporary SQLite
+file. Results are plausible rounds: deals won by one side or the other, the winner going up by the rules'
+upgrade table, passing A ending the round, draws on equal levels, a few arbiter overrides, two forfeits
+and one withdrawal half way. Both paths must draw the same tables; a difference is a bug and stops the run.
+
+Per round it measures CPU time of this process (``time.process_time``) and wall time of
+
+* ``pair``: :meth:`TournamentState.propose_pairing` (the Swiss matching itself);
+* ``desk_pair``: :meth:`Desk.pair_next` (state copy, matching, one logged event, projections);
+* ``standings``: :meth:`TournamentState.standings` on the state in memory;
+* ``replay``: standings from the audit log: every event replayed from scratch, then the standings;
+* ``desk_replay``: :meth:`Desk.verify` on a desk with nothing cached (the log read from the database,
+  replayed, checked against the stored standings);
+* ``desk_result``: each of the desk's result commands (an entry, then the other team's confirmation,
+  which rewrites the standings projection): mean and max.
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..db import make_engine
+from .desk import Desk
+from .errors import TournamentError
+from .levels import LEVEL_A, level_name
+from .model import EventConfig
+from .rounds import ResultSlip
+from .standings import Standing
+from .state import Event, TournamentState, replay
+
+#: The issue's figures for 300 teams and 9 rounds, one core: seconds.
+TARGETS = {"pair_cpu_s": 2.0, "replay_cpu_s": 1.0}
+SECRET = "bench-secret"
+T = TypeVar("T")
+
+
+@dataclass
+class Clock:
+    """CPU and wall seconds of the calls timed with it."""
+
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+    def time(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        w0, c0 = time.perf_counter(), time.process_time()
+        out = fn(*args, **kwargs)
+        self.cpu.append(time.process_time() - c0)
+        self.wall.append(time.perf_counter() - w0)
+        return out
+
+    def total(self) -> dict[str, float]:
+        return {"cpu_s": sum(self.cpu), "wall_s": sum(self.wall)}
+
+    def spread(self) -> dict[str, float]:
+        n = max(len(self.cpu), 1)
+        return {"mean_cpu_ms": sum(self.cpu) / n * 1e3, "max_cpu_ms": max(self.cpu, default=0.0) * 1e3,
+                "mean_wall_ms": sum(self.wall) / n * 1e3, "max_wall_ms": max(self.wall, default=0.0) * 1e3}
+
+
+def check_options(teams: int, rounds: int, seed: int) -> str | None:
+    """Why these options cannot run (None when they can)."""
+    if not 4 <= teams <= 2000:
+        return f"--teams must be 4…2000, not {teams}"
+    # With fewer rounds behind than half the teams, the graph of unplayed pairs always has a perfect
+    # matching (Dirac), so every round can be paired without a rematch; one team withdraws on the way.
+    most = min(99, (teams - 1) // 2 - 1)
+    if not 1 <= rounds <= most:
+        return f"--rounds must be 1…{most} for {teams} teams, not {rounds}"
+    if seed < 0:
+        return f"--seed must be 0 or more, not {seed}"
+    return None
+
+
+def play_slip(rng: random.Random, upgrades: tuple[int, int, int], max_deals: int) -> ResultSlip:
+    """A round as a table might play it: each deal's winners go up by the upgrade table; at A, a win that
+    is not a 1-4 finish passes A and ends the round."""
+    levels = [2, 2]
+    for deal in range(1, max_deals + 1):
+        side = rng.randrange(2)
+        up = rng.choices(upgrades, weights=(2, 3, 4))[0]
+        if levels[side] == LEVEL_A and up != upgrades[2]:
+            return ResultSlip((level_name(levels[0]), level_name(levels[1])), side, deal)
+        levels[side] = min(LEVEL_A, levels[side] + up)
+    return ResultSlip((level_name(levels[0]), level_name(levels[1])), None, max_deals)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """How one table's result reaches the desk: entered and confirmed, or set by the arbiter."""
+
+    slip: ResultSlip
+    route: str  # "confirmed" or "override"
+
+
+class _Log:
+    """The pure path: a state and its audit log, each event applied as the desk would."""
+
+    def __init__(self, config: EventConfig) -> None:
+        self.state = TournamentState()
+        self.events: list[Event] = []
+        self.add("created", {"config": config.to_dict(), "secret": SECRET})
+
+    def add(self, type_: str, data: dict[str, Any]) -> None:
+        ev = Event(len(self.events) + 1, type_, data)
+        self.state.apply(ev)
+        self.events.append(ev)
+
+
+def _standings_from_log(events: list[Event]) -> list[Standing]:
+    return replay(events).standings()
+
+
+@contextmanager
+def _temp_desk() -> Iterator[Desk]:
+    with tempfile.TemporaryDirectory(prefix="guandan-bench-") as tmp:
+        desk = Desk(make_engine(f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"))
+        try:
+            yield desk
+        finally:
+            desk.engine.dispose()
+
+
+def bench_figures(teams: int = 300, rounds: int = 9, seed: int = 1,
+                  progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Run the event and return the figures (see the module's docstring); ``progress`` gets each round's row."""
+    problem = check_options(teams, rounds, seed)
+    if problem:
+        raise TournamentError(problem)
+    rng = random.Random(seed)
+    config = EventConfig(name="Bench Open", rounds=rounds, seed=seed)
+    upgrades = config.rules.upgrade_table
+    max_deals = config.limits.max_deals or 8
+    withdraw_after = max(1, rounds // 2) if rounds > 1 else None
+    forfeits = {(1, 1 + rng.randrange(teams // 2)), (rounds, 1)}
+    log = _Log(config)
+    rows: list[dict[str, Any]] = []
+    with _temp_desk() as desk:
+        tid = desk.create(config, secret=SECRET)
+        for i in range(1, teams + 1):
+            name, players, club = f"Team {i}", [f"P{i}a", f"P{i}b"], f"Club {rng.randrange(40)}"
+            log.add("team_registered", {"team": {"name": name, "players": players, "club": club, "rating": None}})
+            desk.register(tid, name, players, club)
+        for r in range(1, rounds + 1):
+            row: dict[str, Any] = {"round": r, "teams": len(log.state.active_teams)}
+            pair_clock, desk_pair_clock = Clock(), Clock()
+            pairing, method, used = pair_clock.time(log.state.propose_pairing, r)
+            log.add("round_paired", {"round": r, "method": method, "seed": used,
+                                     "tables": [list(p) for p in pairing.pairs], "bye": pairing.bye, "repair": False})
+            rnd = desk_pair_clock.time(desk.pair_next, tid)
+            drawn = [ts.table.teams() for ts in rnd.tables.values()]
+            if drawn != list(pairing.pairs) or rnd.bye != pairing.bye:
+                raise TournamentError(f"round {r}: the desk drew other tables than the pure state")
+            enter_clock, confirm_clock = Clock(), Clock()
+            for n, ts in log.state.rounds[r].tables.items():
+                home, away = ts.table.teams()
+                if (r, n) in forfeits:
+                    entry = Entry(ResultSlip(None, forfeit=rng.randrange(2)), "override")
+                else:
+                    entry = Entry(play_slip(rng, upgrades, max_deals), "override" if rng.random() < 0.03 else "confirmed")
+                res = {"round": r, "table": n, "result": entry.slip.to_dict()}
+                if entry.route == "override":
+                    log.add("result_overridden", {**res, "reason": "bench: set by the arbiter"})
+                    confirm_clock.time(desk.override, tid, r, n, entry.slip, "bench: set by the arbiter")
+                    continue
+                log.add("result_entered", {**res, "by": away})
+                log.add("result_confirmed", {"round": r, "table": n, "by": home})
+                enter_clock.time(desk.enter_result, tid, r, n, entry.slip, by=away)
+                confirm_clock.time(desk.confirm, tid, r, n, by=home)
+            if r == withdraw_after:
+                gone = log.state.standings()[-1].team_id
+                log.add("team_withdrawn", {"team": gone, "reason": "bench: left the venue"})
+                desk.withdraw(tid, gone, "bench: left the venue")
+            standings_clock, replay_clock, desk_replay_clock = Clock(), Clock(), Clock()
+            table = standings_clock.time(log.state.standings)
+            fresh = replay_clock.time(_standings_from_log, log.events)
+            desk_replay_clock.time(Desk(desk.engine, migrate=False).verify, tid)
+            if fresh != table or desk.state(tid).standings() != table:
+                raise TournamentError(f"round {r}: a replay of the log gave other standings")
+            row.update({
+                "tables": len(rnd.tables), "bye": rnd.bye is not None, "events": len(log.events),
+                "pair": pair_clock.total(), "desk_pair": desk_pair_clock.total(),
+                "standings": standings_clock.total(), "replay": replay_clock.total(),
+                "desk_replay": desk_replay_clock.total(),
+                "desk_result_entry": enter_clock.spread(), "desk_result_final": confirm_clock.spread(),
+            })
+            rows.append(row)
+            if progress is not None:
+                progress(row)
+    worst = {
+        "pair_cpu_s": max(x["pair"]["cpu_s"] for x in rows),
+        "desk_pair_cpu_s": max(x["desk_pair"]["cpu_s"] for x in rows),
+        "standings_cpu_s": max(x["standings"]["cpu_s"] for x in rows),
+        "replay_cpu_s": max(x["replay"]["cpu_s"] for x in rows),
+        "desk_replay_cpu_s": max(x["desk_replay"]["cpu_s"] for x in rows),
+        "desk_result_final_max_cpu_ms": max(x["desk_result_final"]["max_cpu_ms"] for x in rows),
+    }
+    return {
+        "parameters": {"teams": teams, "rounds": rounds, "seed": seed},
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "rounds": rows,
+        "worst": worst,
+        "targets": dict(TARGETS),
+        "met": {k: worst[k] <= v for k, v in TARGETS.items()},
+    }
+
+
+#: The printed table: a column heading and how to read it from a round's row.
+COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("round", lambda x: str(x["round"])),
+    ("teams", lambda x: str(x["teams"])),
+    ("pair s", lambda x: f"{x['pair']['cpu_s']:.3f}"),
+    ("desk pair s", lambda x: f"{x['desk_pair']['cpu_s']:.3f}"),
+    ("standings ms", lambda x: f"{x['standings']['cpu_s'] * 1e3:.1f}"),
+    ("replay s", lambda x: f"{x['replay']['cpu_s']:.3f}"),
+    ("desk replay s", lambda x: f"{x['desk_replay']['cpu_s']:.3f}"),
+    ("entry ms", lambda x: f"{x['desk_result_entry']['mean_cpu_ms']:.1f}"),
+    ("final ms (max)", lambda x: f"{x['desk_result_final']['mean_cpu_ms']:.1f} "
+                                 f"({x['desk_result_final']['max_cpu_ms']:.1f})"),
+    ("wall pair/replay s", lambda x: f"{x['pair']['wall_s']:.3f}/{x['replay']['wall_s']:.3f}"),
+)
+
+
+def header() -> str:
+    return "  ".join(c for c, _ in COLUMNS)
+
+
+def format_row(row: dict[str, Any]) -> str:
+    return "  ".join(f(row).rjust(len(c)) for c, f in COLUMNS)
+
+
+def summary_lines(figures: dict[str, Any]) -> list[str]:
+    w, t, met = figures["worst"], figures["targets"], figures["met"]
+    p = figures["parameters"]
+    return [
+        f"{p['teams']} teams, {p['rounds']} rounds, seed {p['seed']}; Python {figures['python']}; CPU seconds of one process",
+        f"pairing a round, worst: {w['pair_cpu_s']:.3f} s (target ≤ {t['pair_cpu_s']:g} s: "
+        f"{'met' if met['pair_cpu_s'] else 'NOT met'}); through the desk {w['desk_pair_cpu_s']:.3f} s",
+        f"standings from the log, worst: {w['replay_cpu_s']:.3f} s (target ≤ {t['replay_cpu_s']:g} s: "
+        f"{'met' if met['replay_cpu_s'] else 'NOT met'}); through the desk {w['desk_replay_cpu_s']:.3f} s",
+        f"standings in memory, worst: {w['standings_cpu_s'] * 1e3:.1f} ms; a final result through the desk, "
+        f"worst: {w['desk_result_final_max_cpu_ms']:.1f} ms",
+    ]
