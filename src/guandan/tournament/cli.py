@@ -16,7 +16,9 @@ from sqlalchemy.exc import ArgumentError
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
+from ..core.vocab import Scoring
 from ..db.engine import default_url
+from .deals import SEATS
 from .desk import Desk
 from .export import (
     STANDING_COLUMNS,
@@ -31,10 +33,11 @@ from .export import (
     write_qr_png,
     write_xlsx,
 )
+from .levels import level_label as level_text
 from .levels import level_name, level_value
 from .model import DEFAULT_TIEBREAKS, EventConfig, LatenessRules, RoundLimits
 from .rounds import ResultSlip, lateness_ruling
-from .state import TournamentState
+from .state import FINAL, TournamentState, parse_time
 
 app = typer.Typer(help="Seed-style pairs Swiss tournaments (RULES.md §5.4): the arbiter's desk.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -82,14 +85,20 @@ def _print(columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
         typer.echo("  ".join(str(r[c]).ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
 
 
+#: How --by names a side: every seat, both partnerships, home/away, in English and Chinese.
+_SIDE_WORDS = {
+    **dict.fromkeys(("home", "north", "south", "n", "s", "ns", "north-south", "北", "南", "南北", "北家", "南家"), 0),
+    **dict.fromkeys(("away", "east", "west", "e", "w", "ew", "east-west", "东", "西", "东西", "东家", "西家"), 1),
+}
+
+
 def _team_side(state: TournamentState, round_no: int, table_no: int, ref: str) -> int:
-    """--by home/away (or a team name or number) as a team number at this table."""
+    """--by as a team number at this table: a seat or partnership (north, W, 南北…), home/away, or a team's
+    name or number."""
     tb = state.table(round_no, table_no).table
-    side = ref.lower() if isinstance(ref, str) else ref
-    if side in ("home", "north", "n", "ns"):
-        return tb.home
-    if side in ("away", "west", "w", "ew"):
-        return tb.away
+    side = _SIDE_WORDS.get(ref.strip().lower())
+    if side is not None:
+        return tb.teams()[side]
     team = state.team(ref).id
     tb.side_of(team)
     return team
@@ -111,6 +120,9 @@ def new(
     seed: Annotated[int | None, typer.Option(help="seed of the random first-round draw (default: random; recorded)")] = None,
     club_wish: Annotated[bool, typer.Option("--club-apart/--club-any", help="avoid pairing teams of one club")] = True,
     bye_score: Annotated[str, typer.Option(help="a bye is scored as this win")] = "A:6",
+    per_deal: Annotated[bool | None, typer.Option(
+        "--per-deal/--per-round",
+        help="teams report every deal (default for the competition preset) or only each round's result")] = None,
     db: DbOpt = None,
 ) -> None:
     """Create an event and print its number and arbiter key."""
@@ -131,7 +143,9 @@ def new(
             lateness=LatenessRules(), match_points=(mp[0], mp[1], mp[2]),
             tiebreaks=tuple(_split(tiebreaks, "--tiebreaks")), first_round=first_round, avoid_same_club=club_wish,
             bye_score=(level_name(level_value(bye[0])), level_name(level_value(bye[1]))),
-            seed=secrets.randbelow(10**6) if seed is None else seed, rules=rules)
+            seed=secrets.randbelow(10**6) if seed is None else seed, rules=rules,
+            per_deal=(rules.name == "competition" and rules.scoring == Scoring.LEVELS) if per_deal is None
+            else per_deal)
     except GuandanError as e:
         _fail(str(e))
     with _desk(db, create=True) as desk:
@@ -249,19 +263,150 @@ def result(
 def confirm(
     tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
     by: Annotated[str, typer.Option(help="who confirms: home (North, default), away, or a team")] = "home",
-    dispute: Annotated[bool, typer.Option("--dispute", help="reject the entered result instead")] = False,
-    reason: Annotated[str, typer.Option(help="with --dispute: why")] = "",
+    dispute: Annotated[bool, typer.Option("--dispute", help="call the arbiter instead: only they settle it")] = False,
+    reject: Annotated[bool, typer.Option("--reject", help="send the result back to be entered again")] = False,
+    reason: Annotated[str, typer.Option(help="with --dispute or --reject: why")] = "",
     db: DbOpt = None,
 ) -> None:
-    """Confirm (or dispute) the result the other team entered."""
+    """Confirm, reject (to be entered again) or dispute (for the arbiter) the result the other team entered."""
+    if dispute and reject:
+        _fail("--dispute and --reject exclude each other")
+
     def act(desk: Desk) -> None:
         team = _team_side(desk.state(tid), round_no, table_no, by)
-        if dispute:
+        if reject:
+            desk.reject(tid, round_no, table_no, team, reason)
+            typer.echo(f"round {round_no} table {table_no}: result sent back; it can be entered again")
+        elif dispute:
             desk.dispute(tid, round_no, table_no, team, reason)
             typer.echo(f"round {round_no} table {table_no}: result disputed; the arbiter decides")
         else:
             desk.confirm(tid, round_no, table_no, team)
             typer.echo(f"round {round_no} table {table_no}: result confirmed")
+    _run(db, act)
+
+
+@app.command()
+def start(
+    tid: TidArg,
+    round_no: Annotated[int | None, typer.Option("--round", "-r", help="round (default: the current one)")] = None,
+    at: Annotated[str | None, typer.Option(help="when it started, ISO 8601 (default: now)")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Start the round's clock: after the warning no new deal is started, and a deal confirmed then ends it."""
+    when = None
+    if at is not None:
+        try:
+            when = parse_time(at, "--at")
+        except GuandanError as e:
+            _fail(str(e))
+
+    def act(desk: Desk) -> None:
+        rnd = desk.start_round(tid, round_no, when)
+        clock = desk.state(tid).round_clock(rnd.number)
+        typer.echo(f"round {rnd.number} started at {rnd.started_at}" +
+                   (f"; it ends at {clock['ends_at']}, no new deal from {clock['warning_at']}"
+                    if clock["ends_at"] else ""))
+    _run(db, act)
+
+
+@app.command()
+def deal(
+    tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
+    finish: Annotated[str | None, typer.Option(help="report: the finishing order, first out first, e.g. N,S,E")] = None,
+    number: Annotated[int | None, typer.Option(
+        "--deal", "-d", help="the deal's number (default: the next, or the one waiting)")] = None,
+    confirm_: Annotated[bool, typer.Option("--confirm", help="confirm the deal the other team reported")] = False,
+    reject: Annotated[bool, typer.Option("--reject", help="send the reported deal back")] = False,
+    dispute: Annotated[bool, typer.Option("--dispute", help="call the arbiter about the reported deal")] = False,
+    by: Annotated[str | None, typer.Option(help="who acts: a seat (west…), home/away or a team; "
+                                                "default west to report, north to answer")] = None,
+    reason: Annotated[str, typer.Option(help="with --reject or --dispute: why")] = "",
+    db: DbOpt = None,
+) -> None:
+    """Report one deal (West, by default) or answer the reported one (North): per-deal reporting."""
+    answers = [x for x, on in (("confirm", confirm_), ("reject", reject), ("dispute", dispute)) if on]
+    if len(answers) > 1:
+        _fail("give one of --confirm, --reject and --dispute")
+    if bool(finish) == bool(answers):
+        _fail("give --finish to report a deal, or one of --confirm, --reject, --dispute to answer one")
+
+    def act(desk: Desk) -> None:
+        state = desk.state(tid)
+        ts = state.table(round_no, table_no)
+        team = _team_side(state, round_no, table_no, by or ("west" if finish else "north"))
+        if finish:
+            n = number if number is not None else len(ts.deals) + 1
+            entry = desk.report_deal(tid, round_no, table_no, n, finish, team)
+            home, away = (level_text(v) for v in entry.levels)
+            typer.echo(f"round {round_no} table {table_no} deal {n}: reported; it would make it {home}:{away}; "
+                       "the other team confirms")
+            return
+        pending = ts.pending_deal
+        n = number if number is not None else (pending.number if pending else len(ts.deals) + 1)
+        if answers == ["confirm"]:
+            desk.confirm_deal(tid, round_no, table_no, n, team)
+            after = desk.state(tid).table(round_no, table_no)
+            home, away = (level_text(v) for v in after.levels_now)
+            typer.echo(f"round {round_no} table {table_no} deal {n}: confirmed, {home}:{away}" +
+                       (f"; the round is over ({after.ended_by}): the result is final" if after.status == FINAL else ""))
+        elif answers == ["reject"]:
+            desk.reject_deal(tid, round_no, table_no, n, team, reason)
+            typer.echo(f"round {round_no} table {table_no} deal {n}: sent back to be reported again")
+        else:
+            desk.dispute_deal(tid, round_no, table_no, n, team, reason)
+            typer.echo(f"round {round_no} table {table_no} deal {n}: disputed; the arbiter decides")
+    _run(db, act)
+
+
+def _parse_deals(text: str) -> list[dict[str, Any]]:
+    """--set "N,S,E; E,W,N; award:home": deals separated by semicolons, each a finishing order or an award."""
+    out: list[dict[str, Any]] = []
+    for item in [x.strip() for x in text.replace("；", ";").split(";")]:
+        if not item:
+            continue
+        if item.lower().startswith("award:"):
+            out.append({"award": item.split(":", 1)[1].strip().lower()})
+        else:
+            out.append({"finish": item})
+    return out
+
+
+@app.command()
+def deals(
+    tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
+    set_: Annotated[str | None, typer.Option("--set", help="the arbiter's list of the table's deals, e.g. "
+                                                            "\"award:home; N,S,E; E,W,N\"")] = None,
+    end: Annotated[bool, typer.Option("--end", help="with --set: the round at this table is over (time)")] = False,
+    reason: Annotated[str, typer.Option(help="with --set: why, for the audit log")] = "",
+    db: DbOpt = None,
+) -> None:
+    """A table's deals so far; with --set the arbiter corrects them (a dispute, a lateness award, time)."""
+    if end and set_ is None:
+        _fail("--end goes with --set (give the deals as they stand)")
+
+    def act(desk: Desk) -> None:
+        if set_ is not None:
+            desk.set_deals(tid, round_no, table_no, _parse_deals(set_), reason, end)
+        ts = desk.state(tid).table(round_no, table_no)
+        for x in ts.deals:
+            how = "award " + ("home" if x.award == 0 else "away") if x.finish is None else \
+                " ".join(SEATS[s] for s in x.finish)
+            typer.echo(f"deal {x.number}: {how:10s} {level_text(x.levels[0])}:{level_text(x.levels[1])}")
+        if ts.pending_deal is not None:
+            typer.echo(f"deal {ts.pending_deal.number}: waiting for the other team")
+        typer.echo(f"status: {ts.status}" + (f" ({ts.ended_by})" if ts.ended_by else "") +
+                   (" — locked" if ts.locked else ""))
+    _run(db, act)
+
+
+@app.command()
+def unlock(tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
+           reason: Annotated[str, typer.Option(help="for the audit log")] = "", db: DbOpt = None) -> None:
+    """Unlock a table locked after too many wrong codes (the count starts again)."""
+    def act(desk: Desk) -> None:
+        desk.unlock_table(tid, round_no, table_no, reason)
+        typer.echo(f"round {round_no} table {table_no}: unlocked")
     _run(db, act)
 
 

@@ -23,3 +23,9 @@ def level_value(level: str | int) -> int:
 
 def level_name(value: int) -> str:
     return level_str(value - 2)
+
+
+def level_label(value: int) -> str:
+    """A level value as people write it: 2…10, J, Q, K, A (the stored form writes 10 as "T")."""
+    name = level_name(value)
+    return "10" if name == "T" else name
