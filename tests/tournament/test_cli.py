@@ -15,7 +15,7 @@ runner = CliRunner()
 
 def _event(folder: Path) -> str:
     url = f"sqlite:///{folder / 't.sqlite3'}"
-    assert runner.invoke(app, ["new", "CLI Cup", "--rounds", "2", "--seed", "4", "--db", url]).exit_code == 0
+    assert runner.invoke(app, ["new", "CLI Cup", "--rounds", "2", "--seed", "4", "--per-round", "--db", url]).exit_code == 0
     for i in range(1, 6):
         res = runner.invoke(app, ["register", "1", f"Team {i}", "--players", f"p{i},q{i}", "--club", f"C{i % 2}",
                                   "--db", url])

@@ -72,7 +72,7 @@ def enter_and_confirm(db: str, r: int, t: int, levels: str, *extra: str) -> None
 
 def test_eight_teams_three_rounds(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'cup.sqlite3'}"
-    assert "created tournament 1" in cli(db, "new", "Eight Cup", "--rounds", "3", "--first-round", "rating")
+    assert "created tournament 1" in cli(db, "new", "Eight Cup", "--rounds", "3", "--first-round", "rating", "--per-round")
     for i, name in enumerate("ABCDEFGH"):
         cli(db, "register", "1", name, "--players", f"{name}1,{name}2", "--rating", str(1800 - 100 * i))
 

@@ -301,7 +301,8 @@ class TournamentState:
         if (ev.type == "created") != (self.config is None):
             raise TournamentError("the log must start with exactly one 'created' entry")
         handler: Callable[[dict[str, Any]], None] = getattr(self, "_on_" + ev.type)
-        self._at = ev.at
+        # SQLite gives the stamps back without their zone: normalise so a replay matches the live state
+        self._at = parse_time(ev.at, "an entry's time").isoformat() if ev.at else None
         try:
             handler(ev.data)
         except (KeyError, TypeError) as e:
