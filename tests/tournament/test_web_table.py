@@ -1,0 +1,166 @@
+"""A table's page: each team signs in with its own code; one reports, the other confirms; wrong codes lock."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from guandan.db import make_engine
+from guandan.tournament.desk import Desk
+from guandan.tournament.model import EventConfig
+from guandan.tournament.state import CODE_LIMIT, DISPUTED, FINAL
+from guandan.tournament.web import create_router
+from guandan.tournament.web_table import create_table_router
+
+URL = "/t/1/table/1/1"
+
+
+@pytest.fixture
+def desk() -> Iterator[Desk]:
+    engine = make_engine("sqlite://")
+    yield Desk(engine)
+    engine.dispose()
+
+
+def _event(desk: Desk, per_deal: bool = True) -> int:
+    tid = desk.create(EventConfig(name="Table Cup", rounds=2, per_deal=per_deal), secret="table-secret")
+    for name in ("红队", "Blue", "Green", "Gold"):
+        desk.register(tid, name, [f"{name} a", f"{name} b"])
+    desk.pair_next(tid)
+    return tid
+
+
+def _app(desk: Desk) -> FastAPI:
+    app = FastAPI()
+    app.include_router(create_table_router(lambda: desk))
+    app.include_router(create_router(desk))
+    return app
+
+
+def _phone(desk: Desk, side: int | None = None) -> TestClient:
+    client = TestClient(_app(desk))
+    if side is not None:
+        code = desk.state(1).team_code(1, 1, side)
+        res = client.post(f"{URL}/code", data={"code": code}, follow_redirects=False)
+        assert res.status_code == 303 and res.headers["location"] == f"{URL}?done=signed_in"
+        cookie = res.headers["set-cookie"]
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie and f"Path={URL}" in cookie
+    return client
+
+
+def _error(html: str) -> str:
+    m = re.search(r'data-testid="error">(.*?)</p>', html, re.S)
+    return re.sub(r"<[^>]+>", "", m.group(1)) if m else ""
+
+
+def test_report_and_confirm_deals(desk: Desk) -> None:
+    _event(desk)
+    west, north = _phone(desk, 1), _phone(desk, 0)
+    page = west.get(URL).text
+    assert 'data-testid="report"' in page and 'data-testid="signed-in"' in page
+    res = west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "S", "third": "E"})
+    assert res.status_code == 200 and 'data-testid="pending-deal"' in res.text
+    assert 'data-testid="confirm"' not in res.text  # the reporting team gets no confirm button…
+    res = west.post(f"{URL}/answer", data={"deal": "1", "action": "confirm"})
+    assert res.status_code == 400 and "须由对方确认" in _error(res.text)  # …nor can it confirm by posting
+    page = north.get(URL).text
+    assert 'data-testid="confirm"' in page
+    assert north.post(f"{URL}/answer", data={"deal": "1", "action": "confirm"}).status_code == 200
+    assert desk.state(1).table(1, 1).levels_now == (5, 2)
+    for first, second, third in (("N", "S", "E"), ("S", "E", "N")):  # 5 → 8 (双上), 8 → 10 (1-3)
+        west.post(f"{URL}/deal", data={"deal": str(len(desk.state(1).table(1, 1).deals) + 1),
+                                       "first": first, "second": second, "third": third})
+        north.post(f"{URL}/answer", data={"deal": str(len(desk.state(1).table(1, 1).deals) + 1), "action": "confirm"})
+    page = north.get(URL).text
+    assert re.search(r'data-testid="level-home">10<', page) and ">T<" not in page
+    assert "已打3副，共8副" in page
+    data = north.get(f"/api{URL}").json()
+    assert data["levels"] == ["10", "2"] and len(data["deals"]) == 3 and data["deals"][2]["finish"] == ["S", "E", "N", "W"]
+    assert "code" not in str(data).lower().replace("gd_code", "")  # no team code in what anyone can read
+
+
+def test_send_back_and_dispute(desk: Desk) -> None:
+    _event(desk)
+    west, north = _phone(desk, 1), _phone(desk, 0)
+    west.post(f"{URL}/deal", data={"deal": "1", "first": "E", "second": "W", "third": "N"})
+    assert "已退回" in north.post(f"{URL}/answer", data={"deal": "1", "action": "reject", "reason": "typo"}).text
+    assert desk.state(1).table(1, 1).pending_deal is None
+    west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "E", "third": "S"})
+    north.post(f"{URL}/answer", data={"deal": "1", "action": "dispute", "reason": "revoke"})
+    ts = desk.state(1).table(1, 1)
+    assert ts.status == DISPUTED
+    for phone in (west, north):
+        page = phone.get(URL).text
+        assert 'data-testid="disputed"' in page and 'data-testid="report"' not in page
+        assert 'data-testid="confirm"' not in page
+    res = west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "S", "third": "E"})
+    assert res.status_code == 400 and "只有裁判" in _error(res.text)
+
+
+def test_wrong_codes_lock_the_table(desk: Desk) -> None:
+    _event(desk)
+    phone = _phone(desk)
+    state = desk.state(1)
+    wrong = next(c for c in ("000000", "999999", "123456") if state.side_of_code(1, 1, c) is None)
+    for left in range(CODE_LIMIT - 1, 0, -1):
+        res = phone.post(f"{URL}/code", data={"code": wrong})
+        assert res.status_code == 400 and f"再错{left}次" in _error(res.text)
+        assert "set-cookie" not in res.headers
+    res = phone.post(f"{URL}/code", data={"code": wrong})
+    assert "输错代码锁定" in _error(res.text)
+    assert 'data-testid="locked"' in phone.get(URL).text
+    res = phone.post(f"{URL}/code", data={"code": state.team_code(1, 1, 1)})  # even the right code now
+    assert res.status_code == 400 and "需裁判解锁" in _error(res.text)
+    assert desk.events(1)[-1].type == "table_locked"
+    desk.unlock_table(1, 1, 1, "checked")
+    _phone(desk, 1)
+
+
+def test_a_forged_cookie_is_a_wrong_code(desk: Desk) -> None:
+    _event(desk)
+    phone = _phone(desk)
+    phone.cookies.set("gd_code_1_1_1", "111111", path=URL)
+    page = phone.get(URL).text
+    assert 'data-testid="sign-in"' in page and "代码错误" in _error(page)
+    assert desk.state(1).table(1, 1).wrong_codes == 1
+
+
+def test_round_result_entry(desk: Desk) -> None:
+    _event(desk, per_deal=False)
+    west, north = _phone(desk, 1), _phone(desk, 0)
+    res = west.post(f"{URL}/result", data={"home_level": "T", "away_level": "6", "passed_a": "none", "deals": "8"})
+    assert 'data-testid="pending-result"' in res.text and "10 : 6" in res.text
+    res = west.post(f"{URL}/result", data={"home_level": "K", "away_level": "6"})
+    assert res.status_code == 400 and "退回后才能重新提交" in _error(res.text)
+    assert west.post(f"{URL}/result/answer", data={"action": "confirm"}).status_code == 400
+    north.post(f"{URL}/result/answer", data={"action": "reject", "reason": "K:6"})
+    west.post(f"{URL}/result", data={"home_level": "K", "away_level": "6", "deals": "8"})
+    north.post(f"{URL}/result/answer", data={"action": "confirm"})
+    ts = desk.state(1).table(1, 1)
+    assert ts.status == FINAL and ts.result is not None and ts.result.levels == (13, 6)
+    assert 'data-testid="final"' in north.get(URL).text
+
+
+def test_english_and_the_json_api(desk: Desk) -> None:
+    _event(desk)
+    client = _phone(desk)
+    page = client.get(f"{URL}?lang=en&side=away").text
+    assert "Your team&#39;s code" in page and "This code card is for" in page
+    state = desk.state(1)
+    home, away = state.team_code(1, 1, 0), state.team_code(1, 1, 1)
+    api = f"/api{URL}"
+    assert client.post(f"{api}/deal", json={"code": away, "finish": "NSE"}).json()["pending_deal"]["deal"] == 1
+    res = client.post(f"{api}/answer", json={"code": away, "deal": 1, "action": "confirm"})
+    assert res.status_code == 400 and res.json()["msgid"]
+    for bad in ([1, 2], {"finish": "NSE"}, {"code": 123456, "finish": "NSE"}, {"code": home, "deal": "one", "action": "confirm"},
+                {"code": home, "deal": 1, "action": "maybe"}):
+        before = len(desk.events(1))
+        res = client.post(f"{api}/answer", json=bad)
+        assert res.status_code == 400 and res.json()["error"]
+        assert len(desk.events(1)) == before
+    assert client.post(f"{api}/answer", json={"code": home, "deal": 1, "action": "confirm"}).json()["levels"] == ["5", "2"]
+    assert client.get("/api/t/1/table/9/9").status_code == 404
