@@ -23,7 +23,7 @@ with warnings.catch_warnings():
 def client(desk: Desk) -> TestClient:
     app = FastAPI()
     app.include_router(create_router(desk, base_url="https://cup.example"))
-    return TestClient(app)
+    return TestClient(app, cookies={"lang": "en"})  # the pages' English (they are Chinese by default)
 
 
 @pytest.fixture
@@ -91,13 +91,13 @@ def test_arbiter_dashboard(client: TestClient, desk: Desk, tid: int) -> None:
     assert re.search(r"PIN <b>\d{4}</b>", slips.text)
     assert client.get(f"/t/{tid}/arbiter/slips/2?key=no").status_code == 403
     screen = client.get(f"/t/{tid}/standings").text
-    assert "after round 1" in screen and "round 2 in play" in screen
+    assert "after round 1" in screen and "Round 2 in play" in screen
 
 
 def test_public_standings_and_json(client: TestClient, desk: Desk, tid: int) -> None:
     page = client.get(f"/t/{tid}/standings")
-    assert page.status_code == 200 and 'http-equiv="refresh"' in page.text and "场分" in page.text
-    assert "round 1 in play" in page.text
+    assert page.status_code == 200 and 'http-equiv="refresh"' in page.text and ">MP<" in page.text
+    assert "Round 1 in play" in page.text
     assert client.get("/t/404/standings").status_code == 404
     data = client.get(f"/api/t/{tid}/standings").json()
     assert data["tiebreaks"] == ["match_points", "opponents_points", "level_diff", "levels_gained"]

@@ -1,11 +1,16 @@
 """Web pages and JSON endpoints of the tournament desk, as a FastAPI ``APIRouter`` for the web app.
 
-* ``/t/{id}/standings``: public standings for the venue screen (refreshes itself).
+Every page is in Chinese unless the reader chose English (``?lang=en``, remembered in the ``lang`` cookie;
+:mod:`.pagelang`), and every string on it comes from the ``desk`` catalogue.
+
+* ``/t/{id}/standings``: the venue screen: every team, in big type, a page of the table at a time (page
+  *k* of *n*, turning by itself), with the current round's clock; complete rounds only.
+* ``/t/{id}/pairings[/{round}]``: who plays where: each table's North–South and East–West teams and players,
+  and an index by team name, for the venue's wall and the players' phones.
+* ``/t/{id}/table/{round}/{table}``: the page a slip's QR code opens: West enters, North confirms.
 * ``/t/{id}/arbiter?key=…``: the arbiter's dashboard: tables still missing, pair the next round (blocked until
   every result is final), re-pair, override. The key is the tournament's secret printed by ``new``.
-* ``/t/{id}/table/{round}/{table}``: the page a slip's QR code opens: West enters, North confirms; both need
-  the PIN printed on the slip.
-* ``/api/t/{id}/…``: the same data as JSON.
+* ``/api/t/{id}/…``: the same data as JSON (English, snake_case keys).
 
 ``router`` uses the default database (see :func:`guandan.db.make_engine`); ``create_router(desk)`` binds one.
 """
@@ -13,26 +18,50 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
+from math import ceil
+from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Body, Form, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.templating import Jinja2Templates
+from fastapi import APIRouter, Body, Form, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from ..core.errors import GuandanError
+from ..i18n import N_
 from ..present import rank_text
-from .desk import Desk, status_of
-from .errors import NotFoundError, TournamentError
-from .export import STANDING_COLUMNS, qr_svg, result_text, slips_html, standings_rows, table_rows, templates
+from .desk import Desk
+from .errors import TournamentError
+from .export import qr_svg, slips_html, table_rows
 from .levels import level_name
+from .model import Team
+from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_of, lang_of, render, status_of
 from .rounds import ResultSlip
-from .standings import describe_chain
-from .state import FINAL, TournamentState
+from .state import FINAL, RoundState, TableState, TournamentState
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
-_pages = Jinja2Templates(env=templates)
+STATIC = Path(__file__).parent / "static"
+ASSETS = {"venue.js": "text/javascript"}  # what /t/static/ serves, and nothing else
+
+#: A table's status and a final result's source as the pages write them.
+STATUS_WORDS = {"missing": N_("missing"), "entered": N_("entered"), "rejected": N_("rejected"),
+                "disputed": N_("disputed"), "in_play": N_("in play"), "final": N_("final")}
+SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set by the arbiter"),
+                "server": N_("reported by the game server"), "deals": N_("from the confirmed deals"),
+                "arbiter": N_("set by the arbiter")}
+#: The tie-break criteria by name (the column headers of the standings), and their short forms for the screen.
+CRITERIA = {"match_points": N_("Match points"), "opponents_points": N_("Opponents' points"),
+            "level_diff": N_("Level difference"), "levels_gained": N_("Levels gained"),
+            "head_to_head": N_("Head-to-head"), "wins": N_("Rounds won")}
+SHORT = {"match_points": N_("MP"), "opponents_points": N_("Opp. MP"), "level_diff": N_("Lvl diff."),
+         "levels_gained": N_("Lvls up"), "wins": N_("Won")}
+#: The venue screen: rows per column (a 1080-pixel screen reads 16 rows from the back of a hall), seconds a
+#: page stays up when the table needs several, and when it fits on one.
+SCREEN_ROWS, PAGE_SECONDS, STILL_SECONDS = 16, 12, 30
 
 
 @cache
@@ -40,61 +69,307 @@ def default_desk() -> Desk:
     return Desk.open()
 
 
-def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: str | None = None) -> APIRouter:
-    """The desk's routes; ``base_url`` is the address players' phones reach (default: the request's own)."""
+# ---- what the pages show, in the reader's language -------------------------------------------------
+Gettext = Callable[[str], str]
+
+
+def level_text(level: str | int) -> str:
+    """A level as people write it: "10", never "T"; values 2…14 or names "2"…"A"."""
+    return rank_text(level_name(level) if isinstance(level, int) else level)
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def result_words(state: TournamentState, ts: TableState, _: Gettext) -> str:
+    """A table's result, home first, e.g. "A : 9 · 甲队过A"; a pending entry in brackets; "" when none."""
+    tb = ts.table
+    names = (state.teams[tb.home].name, state.teams[tb.away].name)
+    if ts.result is None or ts.final is None:
+        if ts.pending is not None and ts.pending.levels is not None:
+            return f"({level_text(ts.pending.levels[0])} : {level_text(ts.pending.levels[1])})"
+        return ""
+    r = ts.result
+    if ts.final.forfeit is not None:
+        return _("{team} forfeited").format(team=names[ts.final.forfeit]) + \
+            f" · {level_text(r.levels[0])} : {level_text(r.levels[1])}"
+    text = f"{level_text(r.levels[0])} : {level_text(r.levels[1])}"
+    if r.passed_a is not None:
+        text += " · " + _("{team} passed A").format(team=names[r.passed_a])
+    return text
+
+
+@dataclass(frozen=True)
+class Line:
+    """One team's line of the standings, ready to show."""
+
+    rank: str
+    number: int
+    name: str
+    club: str
+    players: str
+    withdrawn: bool
+    values: dict[str, str]
+    wdl: str
+
+
+def screen_keys(chain: Sequence[str]) -> list[str]:
+    """The criteria the standings show as columns: match points, then the event's chain (head-to-head has
+    no column of its own)."""
+    return ["match_points"] + [c for c in chain if c not in ("match_points", "head_to_head")]
+
+
+def standing_lines(state: TournamentState, through: int) -> list[Line]:
+    """The standings after ``through`` complete rounds (0: the teams before round 1, without ranks)."""
+    out = []
+    for s in state.standings(through):
+        t = state.teams[s.team_id]
+        values = {"match_points": str(s.match_points), "opponents_points": str(s.opponents_points),
+                  "level_diff": signed(s.level_diff), "levels_gained": str(s.levels_gained), "wins": str(s.wins)}
+        out.append(Line(str(s.rank) if through else "–", t.id, t.name, t.club or "", " / ".join(t.players),
+                        t.id in state.withdrawn, values, f"{s.wins}-{s.draws}-{s.losses}"))
+    return out
+
+
+@dataclass(frozen=True)
+class ScreenPage:
+    """One page of the venue screen: ``columns`` of at most ``rows`` lines each."""
+
+    number: int
+    count: int
+    rows: int
+    columns: list[list[Line]]
+
+
+def screen_page(lines: list[Line], rows: int, number: int) -> ScreenPage:
+    """Page ``number`` (1-based; past the last it wraps round) of the lines, ``rows`` to a column: one
+    column while every team fits in it, else two side by side."""
+    cols = 1 if len(lines) <= rows else 2
+    per_page = rows * cols
+    count = max(1, ceil(len(lines) / per_page))
+    number = (number - 1) % count + 1
+    shown = lines[(number - 1) * per_page:number * per_page]
+    columns = [shown[i:i + rows] for i in range(0, len(shown), rows)] or [[]]
+    return ScreenPage(number, count, rows, columns)
+
+
+def clock_text(seconds: int) -> str:
+    """38:12, or 1:05:00 from an hour up (the venue screen's script writes it the same way)."""
+    h, rest = divmod(max(0, seconds), 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+CLOCK_SENTENCES = {"not_started": N_("Round {n}: the clock has not started"), "play": N_("Round {n}: {time} left"),
+                   "warning": N_("Round {n}: {time} left · no new deal"), "over": N_("Round {n}: time is up")}
+
+
+def clock_view(state: TournamentState, round_no: int, now: datetime, _: Gettext) -> dict[str, Any] | None:
+    """The round's clock for a page: its phase, the seconds left (to the round's end) and to the warning,
+    and the sentence of each phase split round the time, so that the page's script can count down."""
+    clock = state.round_clock(round_no, now)
+    if clock["phase"] not in CLOCK_SENTENCES or clock.get("complete"):
+        return None
+    left = int(clock["seconds_left"] or 0)
+    sentences = {}
+    for phase, msgid in CLOCK_SENTENCES.items():
+        before, _sep, after = _(msgid).format(n=round_no, time="\0").partition("\0")
+        sentences[phase] = (before, after, bool(_sep))
+    return {"phase": clock["phase"], "seconds_left": left, "time": clock_text(left),
+            "warning_left": state.cfg.limits.warning_minutes * 60, "sentences": sentences}
+
+
+def seat_words(side: int, _: Gettext) -> str:
+    return _("North–South") if side == 0 else _("East–West")
+
+
+def team_json(team: Team) -> dict[str, Any]:
+    return {"team_id": team.id, "team": team.name, "players": list(team.players), "club": team.club}
+
+
+def pairings_json(state: TournamentState, rnd: RoundState) -> dict[str, Any]:
+    """A round's tables and the index by team, with stable snake_case keys."""
+    tables = [{"table": ts.table.number, "north_south": team_json(state.teams[ts.table.home]),
+               "east_west": team_json(state.teams[ts.table.away]), "status": ts.status}
+              for ts in sorted(rnd.tables.values(), key=lambda ts: ts.table.number)]
+    return {"tournament": state.id, "name": state.cfg.name, "round": rnd.number, "rounds": state.cfg.rounds,
+            "tables": tables, "bye": team_json(state.teams[rnd.bye]) if rnd.bye is not None else None,
+            "teams": team_index(state, rnd)}
+
+
+def team_index(state: TournamentState, rnd: RoundState) -> list[dict[str, Any]]:
+    """Every team of the round by name: its table and seat ("north_south", "east_west" or "bye")."""
+    out: list[dict[str, Any]] = []
+    for ts in rnd.tables.values():
+        for side, team_id in enumerate(ts.table.teams()):
+            out.append({"team_id": team_id, "team": state.teams[team_id].name, "table": ts.table.number,
+                        "seat": ("north_south", "east_west")[side]})
+    if rnd.bye is not None:
+        out.append({"team_id": rnd.bye, "team": state.teams[rnd.bye].name, "table": None, "seat": "bye"})
+    return sorted(out, key=lambda x: (name_key(x["team"]), x["team_id"]))
+
+
+def name_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Names in the order people look them up: 南京8队 before 南京16队 (numbers by value)."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part.casefold())
+                 for part in re.split(r"(\d+)", name) if part)
+
+
+def status_line(state: TournamentState, _: Gettext) -> str:
+    if not state.rounds:
+        return _("Registration")
+    if state.finished:
+        return _("Finished")
+    r = state.current_round
+    return (_("Round {n} complete") if state.rounds[r].complete else _("Round {n} in play")).format(n=r)
+
+
+def blockers_words(state: TournamentState, _: Gettext) -> list[str]:
+    """Why the next round cannot be paired yet, in the reader's language."""
+    theirs = state.pairing_blockers()
+    cfg = state.cfg
+    nxt = state.current_round + 1
+    mine: list[str] = []
+    if nxt > cfg.rounds:
+        mine = [_("All {n} rounds have been paired").format(n=cfg.rounds)]
+    elif len(state.active_teams) < 2:
+        mine = [_("At least two teams are needed; {n} registered").format(n=len(state.active_teams))]
+    elif nxt > 1:
+        for t in state.rounds[nxt - 1].tables.values():
+            if t.status != FINAL:
+                tb = t.table
+                mine.append(_("Round {round} table {table} ({home} v {away}): result {status}").format(
+                    round=tb.round, table=tb.number, home=state.teams[tb.home].name, away=state.teams[tb.away].name,
+                    status=_(STATUS_WORDS.get(t.status, t.status))))
+    # the state's own list decides; a reason written here for none of its kinds is shown as the state says it
+    return mine if len(mine) == len(theirs) else theirs
+
+
+# ---- the routes -------------------------------------------------------------------------------------
+def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: str | None = None,
+                  now: Callable[[], datetime] | None = None) -> APIRouter:
+    """The desk's routes; ``base_url`` is the address players' phones reach (default: the request's own);
+    ``now`` the clock the pages read the round's clock by (default: the desk's own)."""
     get_desk: Callable[[], Desk] = (lambda: desk) if isinstance(desk, Desk) else desk
     r = APIRouter()
 
-    def page(request: Request, name: str, code: int = 200, **ctx: Any) -> HTMLResponse:
-        return _pages.TemplateResponse(request, name, ctx, status_code=code)
+    def clock_now() -> datetime:
+        if now is not None:
+            return now()
+        desk_now: Callable[[], datetime] | None = getattr(get_desk(), "now", None)
+        return desk_now() if desk_now is not None else datetime.now(UTC)
 
-    def problem(request: Request, e: GuandanError, json: bool = False) -> Response:
-        status = 404 if isinstance(e, NotFoundError) else 400
+    def problem(request: Request, e: Exception, json: bool = False) -> Response:
+        status = status_of(e)
         if json:
             return JSONResponse({"error": str(e)}, status_code=status)
-        return page(request, "message.html", status, cfg=None, title="Not found" if status == 404 else "Refused",
-                    message=str(e))
+        return render(request, "message.html", status, cfg=None, problem=explain(e, lang_of(request)))
 
     def load(tid: int) -> TournamentState:
-        return get_desk().state(tid)
+        try:
+            return get_desk().state(tid)
+        except GuandanError as e:
+            if isinstance(e, LookupError):
+                raise Missing(N_("There is no tournament number {id}"), id=tid) from None
+            raise
+
+    def round_of(state: TournamentState, round_no: int) -> RoundState:
+        if round_no not in state.rounds:
+            if not 1 <= round_no <= state.cfg.rounds:
+                raise Missing(N_("This event has rounds 1 to {last}; there is no round {n}"),
+                              n=round_no, last=state.cfg.rounds)
+            raise Missing(N_("Round {n} has not been paired yet"), n=round_no)
+        return state.rounds[round_no]
+
+    def table_of(state: TournamentState, round_no: int, table_no: int) -> TableState:
+        rnd = round_of(state, round_no)
+        if table_no not in rnd.tables:
+            raise Missing(N_("Round {round} has no table {table}; its tables are 1 to {last}"),
+                          round=round_no, table=table_no, last=len(rnd.tables))
+        return rnd.tables[table_no]
 
     def keyed(state: TournamentState, key: str | None) -> None:
         # compared as UTF-8 bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500)
         if not key or not hmac.compare_digest(key.encode(), state.secret.encode()):
-            raise _Forbidden("the arbiter key is missing or wrong")
+            raise Forbidden(N_("The arbiter's key is missing or wrong"))
 
     def pin_ok(state: TournamentState, round_no: int, table_no: int, pin: str) -> None:
         if not hmac.compare_digest(pin.strip().encode(), state.pin(round_no, table_no).encode()):
             raise TournamentError("wrong PIN: use the 4-digit code printed on this table's score slip")
 
-    # ---- public -------------------------------------------------------------------------------
+    # ---- the page's script: a file, as the Content-Security-Policy allows no inline script -----------
+    @r.get("/t/static/{name}")
+    def asset(name: str) -> Response:
+        if name not in ASSETS:
+            return JSONResponse({"error": f"no file {name}"}, status_code=404)
+        return FileResponse(STATIC / name, media_type=ASSETS[name], headers={"Cache-Control": "max-age=300"})
+
+    # ---- public: the venue screen, the pairings --------------------------------------------------
     @r.get("/t/{tid}/standings", response_class=HTMLResponse)
-    def standings_page(request: Request, tid: int, after_round: int | None = None,
-                       refresh: Annotated[int, Query(ge=5, le=3600)] = 30) -> Response:
+    def standings_page(request: Request, tid: int, after_round: str | None = None, page: str | None = None,
+                       rows: str | None = None, refresh: str | None = None) -> Response:
         try:
             state = load(tid)
             # The venue screen shows complete rounds only: half a round of results would mislead the room.
-            through = after_round if after_round is not None else state.completed_rounds
-            rows = standings_rows(state, through)
+            through = whole(after_round, "after_round", 0, state.completed_rounds, state.completed_rounds)
+            n_rows = whole(rows, "rows", 4, 60, SCREEN_ROWS)
+            number = whole(page, "page", 1, 10_000, 1)
+            lines = standing_lines(state, through)
+            shown = screen_page(lines, n_rows, number)
+            seconds = whole(refresh, "refresh", 5, 3600, PAGE_SECONDS if shown.count > 1 else STILL_SECONDS)
         except GuandanError as e:
             return problem(request, e)
+        _ = gettext_of(request)
         rnd = state.current_round
         in_play = rnd if rnd and not state.rounds[rnd].complete else None
-        return page(request, "standings.html", cfg=state.cfg, rows=rows, columns=STANDING_COLUMNS,
-                    through=through, in_play=in_play,
-                    chain=describe_chain(state.cfg.tiebreaks), refresh=refresh)
+        nxt = shown.number % shown.count + 1
+        kept = [(k, v) for k, v in request.query_params.multi_items() if k not in ("page", "lang")]
+        next_url = request.url.path + "?" + urlencode(kept + ([("page", str(nxt))] if nxt > 1 else []))
+        keys = screen_keys(state.cfg.tiebreaks)
+        return render(request, "standings.html", cfg=state.cfg, shown=shown, through=through, in_play=in_play,
+                    keys=keys, short=SHORT, criteria=CRITERIA, teams=len(lines),
+                    chain=" → ".join(_(CRITERIA[c]) for c in state.cfg.tiebreaks), refresh=seconds,
+                    next_url=next_url, wide=len(shown.columns) == 1,
+                    clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
+                    pairings=f"/t/{tid}/pairings")
+
+    def pairings(request: Request, tid: int, round_no: int | None) -> Response:
+        try:
+            state = load(tid)
+            rnd = None if round_no is None and not state.rounds else \
+                round_of(state, state.current_round if round_no is None else round_no)
+        except GuandanError as e:
+            return problem(request, e)
+        _ = gettext_of(request)
+        clock = None
+        if rnd is not None and rnd.number == state.current_round and not rnd.complete:
+            clock = clock_view(state, rnd.number, clock_now(), _)
+        return render(request, "pairings.html", cfg=state.cfg, rnd=rnd, data=pairings_json(state, rnd) if rnd else None,
+                    rounds=sorted(state.rounds), tid=tid, standings=f"/t/{tid}/standings",
+                    seat=lambda key: _("North–South") if key == "north_south" else _("East–West"), clock=clock)
+
+    @r.get("/t/{tid}/pairings", response_class=HTMLResponse)
+    def pairings_current(request: Request, tid: int) -> Response:
+        return pairings(request, tid, None)
+
+    @r.get("/t/{tid}/pairings/{round_no}", response_class=HTMLResponse)
+    def pairings_round(request: Request, tid: int, round_no: int) -> Response:
+        return pairings(request, tid, round_no)
 
     # ---- one table: West enters, North confirms -------------------------------------------------
     def table_page(request: Request, tid: int, round_no: int, table_no: int, status: int = 200,
-                   error: str | None = None, message: str | None = None) -> Response:
+                   error: Explained | None = None, message: str | None = None) -> Response:
         try:
             state = load(tid)
-            ts = state.table(round_no, table_no)
+            ts = table_of(state, round_no, table_no)
         except GuandanError as e:
             return problem(request, e)
-        return page(request, "table.html", status, cfg=state.cfg, t=ts, home=state.teams[ts.table.home],
-                    away=state.teams[ts.table.away], levels=LEVELS, result_text=result_text(ts), error=error,
-                    message=message, base=f"/t/{tid}/table/{round_no}/{table_no}")
+        _ = gettext_of(request)
+        return render(request, "table.html", status, cfg=state.cfg, t=ts, home=state.teams[ts.table.home],
+                    away=state.teams[ts.table.away], levels=LEVELS, result_text=result_words(state, ts, _),
+                    error=error, message=message, base=f"/t/{tid}/table/{round_no}/{table_no}",
+                    status_words=STATUS_WORDS, source_words=SOURCE_WORDS)
 
     @r.get("/t/{tid}/table/{round_no}/{table_no}", response_class=HTMLResponse)
     def table_get(request: Request, tid: int, round_no: int, table_no: int) -> Response:
@@ -107,8 +382,9 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         try:
             enter(tid, round_no, table_no, pin, [home_level, away_level], passed_a, deals or None)
         except GuandanError as e:
-            return table_page(request, tid, round_no, table_no, 400, error=str(e))
-        return table_page(request, tid, round_no, table_no, message="Entered. North (南北) now confirms on this page.")
+            return table_page(request, tid, round_no, table_no, 400, error=explain(e, lang_of(request)))
+        _ = gettext_of(request)
+        return table_page(request, tid, round_no, table_no, message=_("Entered. North now confirms on this page."))
 
     @r.post("/t/{tid}/table/{round_no}/{table_no}/confirm", response_class=HTMLResponse)
     def table_confirm(request: Request, tid: int, round_no: int, table_no: int, pin: Annotated[str, Form()],
@@ -116,13 +392,14 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         try:
             confirm(tid, round_no, table_no, pin, action, reason)
         except GuandanError as e:
-            return table_page(request, tid, round_no, table_no, 400, error=str(e))
-        done = "Confirmed. Thank you." if action == "confirm" else "Disputed: the arbiter has been told."
+            return table_page(request, tid, round_no, table_no, 400, error=explain(e, lang_of(request)))
+        _ = gettext_of(request)
+        done = _("Confirmed. Thank you.") if action == "confirm" else _("Disputed: the arbiter has been told.")
         return table_page(request, tid, round_no, table_no, message=done)
 
     def enter(tid: int, round_no: int, table_no: int, pin: str, levels: Any, passed_a: Any, deals: Any) -> None:
         state = load(tid)
-        ts = state.table(round_no, table_no)
+        ts = table_of(state, round_no, table_no)
         pin_ok(state, round_no, table_no, pin)
         try:
             n_deals = None if deals in (None, "") else int(deals)
@@ -134,7 +411,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
 
     def confirm(tid: int, round_no: int, table_no: int, pin: str, action: str, reason: str) -> None:
         state = load(tid)
-        ts = state.table(round_no, table_no)
+        ts = table_of(state, round_no, table_no)
         pin_ok(state, round_no, table_no, pin)
         if action == "confirm":
             get_desk().confirm(tid, round_no, table_no, ts.table.home, actor="web:north")
@@ -149,64 +426,62 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         return Response(qr_svg(url), media_type="image/svg+xml")
 
     # ---- arbiter ---------------------------------------------------------------------------------
-    def arbiter_page(request: Request, tid: int, key: str | None, status: int = 200, error: str | None = None,
+    def arbiter_page(request: Request, tid: int, key: str | None, status: int = 200, error: Explained | None = None,
                      message: str | None = None) -> Response:
         try:
             state = load(tid)
             keyed(state, key)
-        except _Forbidden as e:
-            return page(request, "message.html", 403, cfg=None, title="Forbidden", message=str(e))
         except GuandanError as e:
             return problem(request, e)
+        _ = gettext_of(request)
         cur = state.current_round
         rnd = state.rounds.get(cur)
-        return page(request, "arbiter.html", status, cfg=state.cfg, teams=state.teams, current=cur, rnd=rnd,
-                    status=status_of(state), blockers=state.pairing_blockers(), can_repair=bool(rnd and not rnd.started),
-                    rows=standings_rows(state), columns=STANDING_COLUMNS, error=error, message=message, key=key,
-                    base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
-                    key_q=lambda path: f"/t/{tid}/arbiter/{path}?key={key}",
-                    table_url=lambda n: f"/t/{tid}/table/{cur}/{n}", result_of=result_text,
+        return render(request, "arbiter.html", status, cfg=state.cfg, teams=state.teams, current=cur, rnd=rnd,
+                    status=status_line(state, _), blockers=blockers_words(state, _),
+                    can_repair=bool(rnd and not rnd.started), lines=standing_lines(state, state.completed_rounds),
+                    keys=screen_keys(state.cfg.tiebreaks), criteria=CRITERIA, error=error, message=message,
+                    key=key, base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
+                    pairings=f"/t/{tid}/pairings", key_q=lambda path: f"/t/{tid}/arbiter/{path}?key={key}",
+                    table_url=lambda n: f"/t/{tid}/table/{cur}/{n}",
+                    result_of=lambda ts: result_words(state, ts, _), status_words=STATUS_WORDS,
                     pin=lambda n: state.pin(cur, n))
 
     @r.get("/t/{tid}/arbiter", response_class=HTMLResponse)
     def arbiter_get(request: Request, tid: int, key: str | None = None) -> Response:
         return arbiter_page(request, tid, key)
 
-    def arbiter_action(request: Request, tid: int, key: str, action: Callable[[Desk], str]) -> Response:
+    def arbiter_action(request: Request, tid: int, key: str, action: Callable[[Desk, Gettext], str]) -> Response:
+        _ = gettext_of(request)
         try:
             keyed(load(tid), key)
-            done = action(get_desk())
-        except _Forbidden as e:
-            return page(request, "message.html", 403, cfg=None, title="Forbidden", message=str(e))
-        except NotFoundError as e:
-            return problem(request, e)
+            done = action(get_desk(), _)
         except GuandanError as e:
-            return arbiter_page(request, tid, key, 400, error=str(e))
+            if isinstance(e, Forbidden | LookupError):
+                return problem(request, e)
+            return arbiter_page(request, tid, key, 400, error=explain(e, lang_of(request)))
         return arbiter_page(request, tid, key, message=done)
 
     @r.post("/t/{tid}/arbiter/pair", response_class=HTMLResponse)
     def arbiter_pair(request: Request, tid: int, key: Annotated[str, Form()]) -> Response:
-        return arbiter_action(request, tid, key, lambda d: f"Round {d.pair_next(tid, actor='web:arbiter').number} paired.")
+        return arbiter_action(request, tid, key, lambda d, _: _("Round {n} paired.").format(
+            n=d.pair_next(tid, actor="web:arbiter").number))
 
     @r.post("/t/{tid}/arbiter/repair", response_class=HTMLResponse)
     def arbiter_repair(request: Request, tid: int, key: Annotated[str, Form()],
                        reason: Annotated[str, Form()] = "") -> Response:
-        return arbiter_action(request, tid, key,
-                              lambda d: f"Round {d.repair(tid, reason=reason, actor='web:arbiter').number} re-paired.")
+        return arbiter_action(request, tid, key, lambda d, _: _("Round {n} re-paired.").format(
+            n=d.repair(tid, reason=reason, actor="web:arbiter").number))
 
     @r.post("/t/{tid}/arbiter/override", response_class=HTMLResponse)
     def arbiter_override(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
                          table: Annotated[int, Form()], reason: Annotated[str, Form()] = "",
                          levels: Annotated[str, Form()] = "", passed_a: Annotated[str, Form()] = "none",
                          forfeit: Annotated[str, Form()] = "", deals: Annotated[str, Form()] = "") -> Response:
-        def act(d: Desk) -> str:
-            try:
-                n_deals = int(deals) if deals.strip() else None
-            except ValueError:
-                raise TournamentError(f"deals played must be a whole number, not {deals!r}") from None
+        def act(d: Desk, _: Gettext) -> str:
+            n_deals = whole(deals, "deals", 0, 99, None)
             slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None)
             d.override(tid, round, table, slip, reason, actor="web:arbiter")
-            return f"Round {round} table {table}: result set."
+            return _("Round {round} table {table}: result set.").format(round=round, table=table)
         return arbiter_action(request, tid, key, act)
 
     @r.get("/t/{tid}/arbiter/slips/{round_no}", response_class=HTMLResponse)
@@ -214,9 +489,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         try:
             state = load(tid)
             keyed(state, key)
+            round_of(state, round_no)
             return HTMLResponse(slips_html(state, round_no, base_url or str(request.base_url)))
-        except _Forbidden as e:
-            return page(request, "message.html", 403, cfg=None, title="Forbidden", message=str(e))
         except GuandanError as e:
             return problem(request, e)
 
@@ -225,11 +499,28 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     def api_standings(request: Request, tid: int, after_round: int | None = None) -> Response:
         try:
             state = load(tid)
-            out = [s.to_dict() | {"team": state.teams[s.team_id].name} for s in state.standings(after_round)]
+            out = [s.to_dict() | {"team": state.teams[s.team_id].name, "withdrawn": s.team_id in state.withdrawn}
+                   for s in state.standings(after_round)]
         except GuandanError as e:
             return problem(request, e, json=True)
         return JSONResponse({"tournament": tid, "name": state.cfg.name, "tiebreaks": list(state.cfg.tiebreaks),
                              "completed_rounds": state.completed_rounds, "standings": out})
+
+    @r.get("/api/t/{tid}/pairings")
+    def api_pairings_current(request: Request, tid: int) -> Response:
+        try:
+            state = load(tid)
+            return JSONResponse(pairings_json(state, round_of(state, max(state.current_round, 1))))
+        except GuandanError as e:
+            return problem(request, e, json=True)
+
+    @r.get("/api/t/{tid}/pairings/{round_no}")
+    def api_pairings(request: Request, tid: int, round_no: int) -> Response:
+        try:
+            state = load(tid)
+            return JSONResponse(pairings_json(state, round_of(state, round_no)))
+        except GuandanError as e:
+            return problem(request, e, json=True)
 
     @r.get("/api/t/{tid}/status")
     def api_status(request: Request, tid: int) -> Response:
@@ -247,7 +538,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     def api_round(request: Request, tid: int, round_no: int) -> Response:
         try:
             state = load(tid)
-            rnd = state.round(round_no)
+            rnd = round_of(state, round_no)
         except GuandanError as e:
             return problem(request, e, json=True)
         tables = [{"table": t.table.number, "home": t.table.home, "away": t.table.away, "status": t.status,
@@ -281,8 +572,6 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         try:
             keyed(load(tid), key)
             events = get_desk().events(tid)
-        except _Forbidden as e:
-            return JSONResponse({"error": str(e)}, status_code=403)
         except GuandanError as e:
             return problem(request, e, json=True)
         return JSONResponse([e.to_dict() for e in events])
@@ -290,8 +579,16 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     return r
 
 
-class _Forbidden(Exception):
-    pass
+def whole(value: str | None, what: str, lo: int, hi: int, default: Any) -> Any:
+    """A whole-number query or form field in lo…hi (``default`` when absent or empty); else a refusal that
+    names the field."""
+    if value is None or not value.strip():
+        return default
+    text = value.strip()
+    if not (text.isascii() and text.lstrip("-").isdigit()) or not lo <= int(text) <= hi:
+        raise Refusal(N_("{field} must be a whole number from {lo} to {hi}, not “{value}”"),
+                      field=what, lo=lo, hi=hi, value=text[:40])
+    return int(text)
 
 
 router = create_router()
