@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import itertools
 import random
+from unittest.mock import patch
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
+from guandan.tournament import pairing
 from guandan.tournament.errors import TournamentError
-from guandan.tournament.pairing import random_order, rating_order, swiss_pairing
+from guandan.tournament.pairing import Pairing, random_order, rating_order, swiss_pairing, window_pairs
 
 from .brute import pairable
 
@@ -97,3 +101,86 @@ def test_finds_a_pairing_whenever_one_exists(seed: int) -> None:
     assert sorted(placed) == teams
     assert not any(frozenset(pair) in met for pair in p.pairs)
     assert p.bye is None or p.bye not in had_bye
+
+
+# ---- the window of candidate pairs keeps the cheapest cost ------------------------------------------
+
+def _lex_cost(p: Pairing, order: list[int], pts: dict[int, int], clubs: dict[int, str], avoid: bool) -> tuple[int, ...]:
+    """The module's cost, term by term (score, bye, club, rank): comparing these tuples is comparing the
+    weighted sums, since each scale outweighs everything below it."""
+    pos = {t: i for i, t in enumerate(order)}
+    score = sum((pts[a] - pts[b]) ** 2 for a, b in p.pairs)
+    bye = 0
+    if p.bye is not None:
+        score += (pts[p.bye] - min(pts.values())) ** 2
+        bye = (len(order) - 1 - pos[p.bye]) ** 2
+    club = sum(1 for a, b in p.pairs if avoid and clubs[a] == clubs[b])
+    return score, bye, club, sum((pos[a] - pos[b]) ** 2 for a, b in p.pairs)
+
+
+def _history(rng: random.Random, n: int, rounds: int, clubs: int) -> tuple[
+        list[int], dict[int, int], set[frozenset[int]], set[int], dict[int, str]]:
+    """A plausible event after ``rounds`` rounds: random pairings without rematches, wins, draws, byes;
+    the order by 场分 with random ties; a club per team."""
+    teams = list(range(1, n + 1))
+    pts, met, had_bye = dict.fromkeys(teams, 0), set[frozenset[int]](), set[int]()
+    for _ in range(rounds):
+        for _attempt in range(50):
+            rest = teams[:]
+            rng.shuffle(rest)
+            if len(rest) % 2:
+                free = [t for t in rest if t not in had_bye]
+                if not free:
+                    break
+                bye = rng.choice(free)
+                rest.remove(bye)
+            pairs = list(zip(rest[::2], rest[1::2], strict=True))
+            if not any(frozenset(x) in met for x in pairs):
+                break
+        else:
+            continue
+        if len(teams) % 2:
+            had_bye.add(bye)
+            pts[bye] += 2
+        for a, b in pairs:
+            met.add(frozenset((a, b)))
+            w = rng.random()
+            pts[a] += 2 if w < 0.45 else 1 if w < 0.55 else 0
+            pts[b] += 0 if w < 0.45 else 1 if w < 0.55 else 2
+    order = sorted(teams, key=lambda t: (-pts[t], rng.random()))
+    return order, pts, met, had_bye, {t: f"C{rng.randrange(clubs)}" for t in teams}
+
+
+@settings(derandomize=True, deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(20, 80), rounds=st.integers(0, 8), clubs=st.integers(1, 30), avoid=st.booleans(),
+       seed=st.integers(0, 2**16))
+@example(n=80, rounds=8, clubs=4, avoid=True, seed=1)
+@example(n=79, rounds=8, clubs=20, avoid=True, seed=2)
+@example(n=21, rounds=8, clubs=2, avoid=True, seed=3)
+def test_window_keeps_the_cheapest_cost(n: int, rounds: int, clubs: int, avoid: bool, seed: int) -> None:
+    order, pts, met, had_bye, club = _history(random.Random(seed), n, rounds, clubs)
+    window = window_pairs(order, pts, met, club if avoid else {})
+    assert window is not None
+    fast = swiss_pairing(order, pts, met, had_bye, club, avoid_same_club=avoid)
+    with patch.object(pairing, "window_pairs", return_value=None):
+        full = swiss_pairing(order, pts, met, had_bye, club, avoid_same_club=avoid)
+    assert _lex_cost(fast, order, pts, club, avoid) == _lex_cost(full, order, pts, club, avoid)
+    # stronger: every pair of a cheapest pairing found on the full graph is one the window keeps
+    assert set(full.pairs) <= set(window) and set(fast.pairs) <= set(window)
+    assert not any(frozenset(x) in met for x in fast.pairs)
+    assert fast.bye is None or fast.bye not in had_bye
+
+
+def test_window_only_when_points_never_rise() -> None:
+    assert window_pairs([1, 2, 3, 4], {1: 2, 2: 4, 3: 0, 4: 0}, set(), {}) is None
+    assert window_pairs([1, 2, 3, 4], {1: 4, 2: 4, 3: 0, 4: 0}, set(), {}) == [(1, 2), (2, 3), (3, 4)]
+    # a rematch is never a candidate; 1 has met 2, so 1-3 and 2-... widen the window
+    kept = window_pairs([1, 2, 3, 4], dict.fromkeys([1, 2, 3, 4], 0), _pairs((1, 2)), {})
+    assert kept is not None and (1, 2) not in kept and {(1, 3), (2, 3), (3, 4)} <= set(kept)
+
+
+def test_window_falls_back_to_the_full_graph_when_a_tie_of_points_is_not_ranked() -> None:
+    """Ranked by wins before 场分, the order may let points rise: the full graph is matched."""
+    order = [1, 2, 3, 4, 5, 6]
+    pts = {1: 2, 2: 4, 3: 4, 4: 2, 5: 0, 6: 0}
+    assert swiss_pairing(order, pts, set()).pairs == ((1, 4), (2, 3), (5, 6))
