@@ -117,6 +117,13 @@ class Refusal(TournamentError):
         self.params: dict[str, Any] = params
 
 
+class Word(str):
+    """A catalogued word given as a refusal's parameter (``field=Word(N_("page number"))``): a page says
+    it in its language with the rest of the message."""
+
+    __slots__ = ()
+
+
 class Missing(Refusal, NotFoundError):
     """A catalogued refusal for something that is not there (an unknown tournament, round, table)."""
 
@@ -157,7 +164,7 @@ def explain(e: BaseException, lang: str) -> Explained:
     headline = next(_(msgid) for cls, msgid in HEADLINES if isinstance(e, cls))
     msgid = getattr(e, "msgid", None)
     if isinstance(msgid, str) and msgid:
-        params = getattr(e, "params", None) or {}
+        params = {k: _(v) if isinstance(v, Word) else v for k, v in (getattr(e, "params", None) or {}).items()}
         text = _(msgid)
         if text != msgid or lang == "en":
             try:

@@ -39,13 +39,13 @@ from .errors import TournamentError
 from .export import qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
-from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_of, lang_of, render, status_of
+from .pagelang import Explained, Forbidden, Missing, Refusal, Word, explain, gettext_of, lang_of, render, status_of
 from .rounds import ResultSlip
 from .state import FINAL, RoundState, TableState, TournamentState
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 STATIC = Path(__file__).parent / "static"
-ASSETS = {"venue.js": "text/javascript"}  # what /t/static/ serves, and nothing else
+MEDIA = {".js": "text/javascript", ".css": "text/css"}
 
 #: A table's status and a final result's source as the pages write them.
 STATUS_WORDS = {"missing": N_("missing"), "entered": N_("entered"), "rejected": N_("rejected"),
@@ -140,6 +140,7 @@ class ScreenPage:
     count: int
     rows: int
     columns: list[list[Line]]
+    width: int  # columns side by side on every page (the last may fill fewer)
 
 
 def screen_page(lines: list[Line], rows: int, number: int) -> ScreenPage:
@@ -151,7 +152,7 @@ def screen_page(lines: list[Line], rows: int, number: int) -> ScreenPage:
     number = (number - 1) % count + 1
     shown = lines[(number - 1) * per_page:number * per_page]
     columns = [shown[i:i + rows] for i in range(0, len(shown), rows)] or [[]]
-    return ScreenPage(number, count, rows, columns)
+    return ScreenPage(number, count, rows, columns, cols)
 
 
 def clock_text(seconds: int) -> str:
@@ -298,12 +299,15 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         if not hmac.compare_digest(pin.strip().encode(), state.pin(round_no, table_no).encode()):
             raise TournamentError("wrong PIN: use the 4-digit code printed on this table's score slip")
 
-    # ---- the page's script: a file, as the Content-Security-Policy allows no inline script -----------
+    # ---- the pages' scripts: files, as the Content-Security-Policy allows no inline script -----------
+    # what /t/static/ serves: the folder's scripts and style sheets as installed, and nothing else
+    assets = {p.name: MEDIA[p.suffix] for p in STATIC.iterdir() if p.suffix in MEDIA} if STATIC.is_dir() else {}
+
     @r.get("/t/static/{name}")
     def asset(name: str) -> Response:
-        if name not in ASSETS:
+        if name not in assets:
             return JSONResponse({"error": f"no file {name}"}, status_code=404)
-        return FileResponse(STATIC / name, media_type=ASSETS[name], headers={"Cache-Control": "max-age=300"})
+        return FileResponse(STATIC / name, media_type=assets[name], headers={"Cache-Control": "max-age=300"})
 
     # ---- public: the venue screen, the pairings --------------------------------------------------
     @r.get("/t/{tid}/standings", response_class=HTMLResponse)
@@ -312,12 +316,13 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         try:
             state = load(tid)
             # The venue screen shows complete rounds only: half a round of results would mislead the room.
-            through = whole(after_round, "after_round", 0, state.completed_rounds, state.completed_rounds)
-            n_rows = whole(rows, "rows", 4, 60, SCREEN_ROWS)
-            number = whole(page, "page", 1, 10_000, 1)
+            done = state.completed_rounds
+            through = whole(after_round, N_("round to show the standings after"), 0, done, done)
+            n_rows = whole(rows, N_("number of rows"), 4, 60, SCREEN_ROWS)
+            number = whole(page, N_("page number"), 1, 10_000, 1)
             lines = standing_lines(state, through)
             shown = screen_page(lines, n_rows, number)
-            seconds = whole(refresh, "refresh", 5, 3600, PAGE_SECONDS if shown.count > 1 else STILL_SECONDS)
+            seconds = whole(refresh, N_("seconds a page is shown"), 5, 3600, PAGE_SECONDS if shown.count > 1 else STILL_SECONDS)
         except GuandanError as e:
             return problem(request, e)
         _ = gettext_of(request)
@@ -330,7 +335,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         return render(request, "standings.html", cfg=state.cfg, shown=shown, through=through, in_play=in_play,
                     keys=keys, short=SHORT, criteria=CRITERIA, teams=len(lines),
                     chain=" → ".join(_(CRITERIA[c]) for c in state.cfg.tiebreaks), refresh=seconds,
-                    next_url=next_url, wide=len(shown.columns) == 1,
+                    next_url=next_url, wide=shown.width == 1,
                     clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
                     pairings=f"/t/{tid}/pairings")
 
@@ -478,7 +483,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                          levels: Annotated[str, Form()] = "", passed_a: Annotated[str, Form()] = "none",
                          forfeit: Annotated[str, Form()] = "", deals: Annotated[str, Form()] = "") -> Response:
         def act(d: Desk, _: Gettext) -> str:
-            n_deals = whole(deals, "deals", 0, 99, None)
+            n_deals = whole(deals, N_("number of deals played"), 0, 99, None)
             slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None)
             d.override(tid, round, table, slip, reason, actor="web:arbiter")
             return _("Round {round} table {table}: result set.").format(round=round, table=table)
@@ -586,8 +591,8 @@ def whole(value: str | None, what: str, lo: int, hi: int, default: Any) -> Any:
         return default
     text = value.strip()
     if not (text.isascii() and text.lstrip("-").isdigit()) or not lo <= int(text) <= hi:
-        raise Refusal(N_("{field} must be a whole number from {lo} to {hi}, not “{value}”"),
-                      field=what, lo=lo, hi=hi, value=text[:40])
+        raise Refusal(N_("The {field} must be a whole number from {lo} to {hi}, not “{value}”"),
+                      field=Word(what), lo=lo, hi=hi, value=text[:40])
     return int(text)
 
 

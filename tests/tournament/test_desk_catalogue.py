@@ -1,0 +1,85 @@
+"""The ``desk`` catalogue is complete: every msgid the desk's templates and its Python code use has a Chinese
+and an English entry, with the same placeholders; and no template writes words for people outside ``_()``."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+
+from guandan.i18n import catalogue_path
+from guandan.i18n.check import KEYWORDS, extract_msgids, missing
+
+DESK = Path(__file__).resolve().parents[2] / "src" / "guandan" / "tournament"
+TEMPLATES = sorted((DESK / "templates").glob("*.html"))
+SAME_IN_EVERY_LANGUAGE = {"PDF"}  # a file format's name, written so in Chinese too
+
+
+def template_msgids(path: Path) -> set[str | tuple[str, str]]:
+    """``_("…")``, ``gettext`` and ``ngettext`` calls of one Jinja template, found by Jinja's own parser."""
+    found: set[str | tuple[str, str]] = set()
+    for _line, message, _comments, _context in extract_from_file(
+            "jinja2.ext:babel_extract", str(path), keywords=KEYWORDS, options={"extensions": ""}):  # type: ignore[arg-type]
+        found.add(message if isinstance(message, str) else (str(message[0]), str(message[1])))
+    return found
+
+
+def desk_msgids() -> set[str | tuple[str, str]]:
+    ids = extract_msgids([DESK])  # every module of the desk: _() in web pages, N_() marks in tables and refusals
+    for t in TEMPLATES:
+        ids |= template_msgids(t)
+    return ids
+
+
+def test_the_extractors_find_the_messages() -> None:
+    standings = template_msgids(DESK / "templates" / "standings.html")
+    assert {"Standings after round {n}", "Page {k} of {n}", "Order: {chain}"} <= standings
+    assert "There is no tournament number {id}" in extract_msgids([DESK / "web.py"])
+    assert len(desk_msgids()) > 100
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_msgid_of_the_desk_is_in_the_catalogue(lang: str) -> None:
+    assert missing("desk", lang, desk_msgids()) == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_translations_keep_the_placeholders(lang: str) -> None:
+    with catalogue_path("desk", lang).open("rb") as f:
+        catalog = read_po(f)
+    fields = string.Formatter()
+
+    def names(text: str) -> set[str]:
+        return {name for _, name, _, _ in fields.parse(text) if name}
+
+    checked = 0
+    for msg in catalog:
+        if not msg.id:
+            continue
+        ids = (msg.id,) if isinstance(msg.id, str) else msg.id
+        strings = (msg.string,) if isinstance(msg.string, str) else tuple(msg.string or ())
+        assert strings, msg.id
+        for text in strings:
+            assert names(text) == names(ids[0]), msg.id
+        checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=[t.name for t in TEMPLATES])
+def test_no_template_writes_words_outside_the_catalogue(path: Path) -> None:
+    """Text between tags and in placeholders, titles and labels is a ``{{ … }}`` expression, not words."""
+    text = path.read_text(encoding="utf-8")
+    # blocks that fill base.html's <style> and <body …> attributes: CSS and attributes, not words
+    text = re.sub(r"{%-?\s*block (?:style|body_attrs)\s*-?%}.*?{%-?\s*endblock", " ", text, flags=re.S)
+    text = re.sub(r"{#.*?#}|{%.*?%}|{{.*?}}", " ", text, flags=re.S)
+    text = re.sub(r"<(style|script)\b.*?</\1>", " ", text, flags=re.S)
+    between = re.findall(r">([^<]+)<", text)
+    attrs = re.findall(r'\b(?:placeholder|title|aria-label|alt)="([^"]*)"', text)
+    # what may stand outside the catalogue: punctuation, numbers, the levels' notation and the CSS of a style block
+    words = [w for chunk in between + attrs for w in re.findall(r"[A-Za-z\u4e00-\u9fff]{2,}", chunk)
+             if w not in SAME_IN_EVERY_LANGUAGE]
+    assert words == [], words
