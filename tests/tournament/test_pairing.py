@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from guandan.tournament import pairing
 from guandan.tournament.errors import TournamentError
-from guandan.tournament.pairing import Pairing, random_order, rating_order, swiss_pairing, window_pairs
+from guandan.tournament.pairing import random_order, rating_order, swiss_pairing, window_pairs
 
 from .brute import pairable
+from .pairing_cost import lex_cost
 
 
 def _pairs(*pairs: tuple[int, int]) -> set[frozenset[int]]:
@@ -105,19 +106,6 @@ def test_finds_a_pairing_whenever_one_exists(seed: int) -> None:
 
 # ---- the window of candidate pairs keeps the cheapest cost ------------------------------------------
 
-def _lex_cost(p: Pairing, order: list[int], pts: dict[int, int], clubs: dict[int, str], avoid: bool) -> tuple[int, ...]:
-    """The module's cost, term by term (score, bye, club, rank): comparing these tuples is comparing the
-    weighted sums, since each scale outweighs everything below it."""
-    pos = {t: i for i, t in enumerate(order)}
-    score = sum((pts[a] - pts[b]) ** 2 for a, b in p.pairs)
-    bye = 0
-    if p.bye is not None:
-        score += (pts[p.bye] - min(pts.values())) ** 2
-        bye = (len(order) - 1 - pos[p.bye]) ** 2
-    club = sum(1 for a, b in p.pairs if avoid and clubs[a] == clubs[b])
-    return score, bye, club, sum((pos[a] - pos[b]) ** 2 for a, b in p.pairs)
-
-
 def _history(rng: random.Random, n: int, rounds: int, clubs: int) -> tuple[
         list[int], dict[int, int], set[frozenset[int]], set[int], dict[int, str]]:
     """A plausible event after ``rounds`` rounds: random pairings without rematches, wins, draws, byes;
@@ -164,7 +152,7 @@ def test_window_keeps_the_cheapest_cost(n: int, rounds: int, clubs: int, avoid: 
     fast = swiss_pairing(order, pts, met, had_bye, club, avoid_same_club=avoid)
     with patch.object(pairing, "window_pairs", return_value=None):
         full = swiss_pairing(order, pts, met, had_bye, club, avoid_same_club=avoid)
-    assert _lex_cost(fast, order, pts, club, avoid) == _lex_cost(full, order, pts, club, avoid)
+    assert lex_cost(fast, order, pts, club, avoid) == lex_cost(full, order, pts, club, avoid)
     # stronger: every pair of a cheapest pairing found on the full graph is one the window keeps
     assert set(full.pairs) <= set(window) and set(fast.pairs) <= set(window)
     assert not any(frozenset(x) in met for x in fast.pairs)

@@ -11,11 +11,14 @@ from __future__ import annotations
 import itertools
 import random
 from functools import cache
+from unittest.mock import patch
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from guandan.db import make_engine
+from guandan.tournament import pairing
+from guandan.tournament.bench import EventLog, play_slip
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
 from guandan.tournament.model import EventConfig
@@ -23,6 +26,7 @@ from guandan.tournament.rounds import ResultSlip, level_name
 from guandan.tournament.state import replay
 
 from .brute import pairable
+from .pairing_cost import lex_cost
 
 
 @cache
@@ -133,3 +137,36 @@ def test_every_pair_meets_in_a_full_round_robin_of_six() -> None:
             _play(desk, tid, r, rng)
         else:
             assert len(desk.state(tid).met()) == len(list(itertools.combinations(range(6), 2)))
+
+
+@settings(derandomize=True, deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@given(teams=st.integers(20, 80), rounds=st.integers(2, 8), seed=st.integers(0, 2**16), clubs=st.integers(1, 25))
+@example(teams=80, rounds=8, seed=11, clubs=20)
+@example(teams=41, rounds=8, seed=12, clubs=3)
+def test_each_round_costs_what_the_full_graph_costs(teams: int, rounds: int, seed: int, clubs: int) -> None:
+    """Seeded events played round by round (the bench's plausible results, a withdrawal half way): the
+    pairing the desk proposes costs what a matching on every allowed pair costs."""
+    rng = random.Random(seed)
+    config = EventConfig(name="W", rounds=rounds, seed=seed)
+    log = EventLog(config)
+    for i in range(1, teams + 1):
+        log.add("team_registered", {"team": {"name": f"T{i}", "players": ["a", "b"], "club": f"C{rng.randrange(clubs)}"}})
+    state = log.state
+    for r in range(1, rounds + 1):
+        fast, method, used = state.propose_pairing(r)
+        if r > 1:
+            with patch.object(pairing, "window_pairs", return_value=None):
+                full, _, _ = state.propose_pairing(r)
+            active = set(state.active_teams)
+            table = [s for s in state.standings(r - 1) if s.team_id in active]
+            order = [s.team_id for s in table]
+            pts = {s.team_id: s.match_points for s in table}
+            clubs_of = {t: state.teams[t].club for t in order}
+            assert lex_cost(fast, order, pts, clubs_of, True) == lex_cost(full, order, pts, clubs_of, True)
+        log.add("round_paired", {"round": r, "method": method, "seed": used,
+                                 "tables": [list(p) for p in fast.pairs], "bye": fast.bye})
+        for n in state.rounds[r].tables:
+            slip = play_slip(rng, config.rules.upgrade_table, 8)
+            log.add("result_overridden", {"round": r, "table": n, "result": slip.to_dict(), "reason": "property"})
+        if r == rounds // 2:
+            log.add("team_withdrawn", {"team": rng.choice(state.active_teams)})

@@ -103,7 +103,7 @@ class Entry:
     route: str  # "confirmed" or "override"
 
 
-class _Log:
+class EventLog:
     """The pure path: a state and its audit log, each event applied as the desk would."""
 
     def __init__(self, config: EventConfig) -> None:
@@ -143,7 +143,7 @@ def bench_figures(teams: int = 300, rounds: int = 9, seed: int = 1,
     max_deals = config.limits.max_deals or 8
     withdraw_after = max(1, rounds // 2) if rounds > 1 else None
     forfeits = {(1, 1 + rng.randrange(teams // 2)), (rounds, 1)}
-    log = _Log(config)
+    log = EventLog(config)
     rows: list[dict[str, Any]] = []
     with _temp_desk() as desk:
         tid = desk.create(config, secret=SECRET)
