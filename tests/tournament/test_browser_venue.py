@@ -1,0 +1,168 @@
+"""The venue screen in Debian's chromium at 1920×1080, with the app's Content-Security-Policy enforced: all 16
+teams of a 16-team event on one screen in big type, the round's clock counting down and turning to the warning
+by itself, and a 300-team event's every team across the pages, which turn by themselves."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from guandan.db import make_engine
+from guandan.server.app import create_app
+from guandan.server.live import chromium, free_port
+from guandan.tournament.desk import Desk
+from guandan.tournament.model import EventConfig
+from guandan.tournament.rounds import ResultSlip
+
+pytestmark = pytest.mark.timeout(300)
+SCREEN = {"width": 1920, "height": 1080}
+
+
+class Venue:
+    """The whole web app (the desk's pages mounted as `guandan serve` mounts them) on a temporary SQLite file,
+    and the desk on the same file to set the events up."""
+
+    def __init__(self, folder: str) -> None:
+        import uvicorn
+
+        url = f"sqlite:///{folder}/venue.sqlite3"
+        self.app = create_app(url)
+        self.engine = make_engine(url)
+        self.desk = Desk(self.engine, migrate=False)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the live server did not start")
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.engine.dispose()
+
+    def event(self, teams: int, rounds_done: int, started: timedelta | None) -> int:
+        """An event of ``teams`` teams with ``rounds_done`` rounds final (each table's levels varied) and the
+        next round paired and its clock started ``started`` ago (None: no round paired after them)."""
+        d = self.desk
+        tid = d.create(EventConfig(name="淮安掼蛋公开赛", rounds=7), secret="browser-secret")
+        for i in range(1, teams + 1):
+            d.register(tid, f"第{i}队", [f"张{i}", f"李{i}"], club=f"俱乐部{i % 4}")
+        for r in range(1, rounds_done + 1):
+            for n in d.pair_next(tid).tables:
+                levels = ["A:9", "T:8", "K:Q", "5:J", "7:7"][(n + r) % 5]
+                d.override(tid, r, n, ResultSlip.parse(levels, None, 8), "记分单")
+        if started is not None:
+            d.pair_next(tid)
+            d.start_round(tid, at=datetime.now(UTC) - started)
+        return tid
+
+
+@pytest.fixture(scope="module")
+def venue() -> Iterator[Venue]:
+    with tempfile.TemporaryDirectory(prefix="guandan-venue-") as folder:
+        v = Venue(folder)
+        try:
+            yield v
+        finally:
+            v.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as b:
+        yield b
+
+
+def screen(browser: Browser, complaints: list[str]) -> Page:
+    ctx = browser.new_context(viewport=SCREEN)  # the policy enforced: venue.js must run under it
+    page = ctx.new_page()
+    page.on("console", lambda m: complaints.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: complaints.append(str(e)))
+    return page
+
+
+def rows_on_screen(page: Page) -> dict[str, Any]:
+    return page.evaluate("""() => ({
+      rows: [...document.querySelectorAll('tr[data-team]')].map((tr) => {
+        const b = tr.getBoundingClientRect();
+        return {team: Number(tr.dataset.team), box: [b.left, b.top, b.right, b.bottom],
+                font: parseFloat(getComputedStyle(tr.querySelector('td.name')).fontSize)};
+      }),
+      scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
+      view: [innerWidth, innerHeight],
+    })""")
+
+
+def assert_all_inside(shown: dict[str, Any]) -> None:
+    w, h = shown["view"]
+    assert shown["scroll"][0] <= w and shown["scroll"][1] <= h  # nothing to scroll to
+    for row in shown["rows"]:
+        left, top, right, bottom = row["box"]
+        assert left >= 0 and top >= 0 and right <= w and bottom <= h, row
+        assert row["font"] >= 28, row  # read from the back of a hall
+
+
+def test_sixteen_teams_on_one_screen_with_the_clock_counting_down(venue: Venue, browser: Browser) -> None:
+    tid = venue.event(16, 2, started=timedelta(minutes=11, seconds=48))
+    complaints: list[str] = []
+    page = screen(browser, complaints)
+    page.goto(f"{venue.url}/t/{tid}/standings")
+    shown = rows_on_screen(page)
+    assert sorted(r["team"] for r in shown["rows"]) == list(range(1, 17))
+    assert_all_inside(shown)
+    expect(page.locator("[data-clock]")).to_have_attribute("data-phase", "play")
+    time_box = page.locator("[data-phase-text=play] [data-clock-time]")
+    first = time_box.inner_text()
+    assert first.startswith(("38:", "37:"))
+    expect(time_box).not_to_have_text(first, timeout=5000)  # venue.js counts down between page loads
+    expect(page.locator("[data-phase-text=play]")).to_contain_text("第3轮：剩余")
+    assert complaints == []
+    page.context.close()
+
+
+def test_the_clock_turns_to_the_warning_by_itself(venue: Venue, browser: Browser) -> None:
+    tid = venue.event(16, 1, started=timedelta(minutes=44, seconds=58))  # 5:02 left: the warning in 2 s
+    complaints: list[str] = []
+    page = screen(browser, complaints)
+    page.goto(f"{venue.url}/t/{tid}/standings?lang=en")
+    clock = page.locator("[data-clock]")
+    expect(clock).to_have_attribute("data-phase", "warning", timeout=15_000)
+    expect(page.locator("[data-phase-text=warning]")).to_be_visible()
+    expect(page.locator("[data-phase-text=warning]")).to_contain_text("no new deal")
+    expect(page.locator("[data-phase-text=play]")).to_be_hidden()
+    assert page.evaluate("getComputedStyle(document.querySelector('[data-clock]')).backgroundColor") == "rgb(204, 0, 0)"
+    assert complaints == []
+    page.context.close()
+
+
+def test_three_hundred_teams_across_the_pages(venue: Venue, browser: Browser) -> None:
+    tid = venue.event(300, 0, started=None)
+    complaints: list[str] = []
+    page = screen(browser, complaints)
+    seen: list[int] = []
+    for k in range(1, 11):
+        page.goto(f"{venue.url}/t/{tid}/standings?page={k}")
+        shown = rows_on_screen(page)
+        assert_all_inside(shown)
+        seen += [r["team"] for r in shown["rows"]]
+        expect(page.locator(".pager")).to_have_text(f"第{k}页，共10页")
+    assert sorted(seen) == list(range(1, 301))
+    # the screen turns its pages by itself (here every 5 seconds), and after the last comes the first
+    page.goto(f"{venue.url}/t/{tid}/standings?refresh=5&page=10")
+    page.wait_for_url(f"**/t/{tid}/standings?refresh=5", timeout=20_000)
+    page.wait_for_url(f"**/t/{tid}/standings?refresh=5&page=2", timeout=20_000)
+    expect(page.locator(".pager")).to_have_text("第2页，共10页")
+    assert complaints == []
+    page.context.close()
