@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from guandan.db import make_engine
 from guandan.server.app import create_app
@@ -22,7 +22,7 @@ from guandan.tournament.model import EventConfig
 from guandan.tournament.rounds import ResultSlip
 
 pytestmark = pytest.mark.timeout(300)
-SCREEN = {"width": 1920, "height": 1080}
+SCREEN: ViewportSize = {"width": 1920, "height": 1080}
 
 
 class Venue:
@@ -94,7 +94,7 @@ def screen(browser: Browser, complaints: list[str]) -> Page:
 
 
 def rows_on_screen(page: Page) -> dict[str, Any]:
-    return page.evaluate("""() => ({
+    shown: dict[str, Any] = page.evaluate("""() => ({
       rows: [...document.querySelectorAll('tr[data-team]')].map((tr) => {
         const b = tr.getBoundingClientRect();
         return {team: Number(tr.dataset.team), box: [b.left, b.top, b.right, b.bottom],
@@ -103,6 +103,7 @@ def rows_on_screen(page: Page) -> dict[str, Any]:
       scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
       view: [innerWidth, innerHeight],
     })""")
+    return shown
 
 
 def assert_all_inside(shown: dict[str, Any]) -> None:
