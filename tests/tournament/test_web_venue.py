@@ -420,3 +420,30 @@ def test_the_pages_script_is_served_and_nothing_else(venue: Venue) -> None:
     assert js.status_code == 200 and js.headers["content-type"].startswith("text/javascript") and "data-clock" in js.text
     assert c.get("/t/static/nothing.js").status_code == 404
     assert c.get("/t/static/..%2Fweb.py").status_code == 404
+
+
+# ---- the arbiter's page ------------------------------------------------------------------------------
+def test_the_arbiter_starts_the_clock_sees_the_codes_and_unlocks_a_table(desk: Desk) -> None:
+    tid = desk.create(EventConfig(name=EVENT, rounds=2), secret=SECRET)
+    register(desk, tid, 4)
+    desk.pair_next(tid)
+    app = FastAPI()
+    app.include_router(create_router(desk))
+    c = TestClient(app)
+    page = c.get(f"/t/{tid}/arbiter?key={SECRET}").text
+    state = desk.state(tid)
+    for n in (1, 2):
+        assert f"南北 {state.team_code(1, n, 0)}<br>东西 {state.team_code(1, n, 1)}" in page
+    assert "开始第1轮计时" in page and 'data-phase="not_started"' in page
+    started = c.post(f"/t/{tid}/arbiter/start", data={"key": SECRET}).text
+    assert "第1轮已开始计时。" in started and "开始第1轮计时" not in started and 'data-phase="play"' in started
+    assert desk.state(tid).rounds[1].started_at is not None
+    again = c.post(f"/t/{tid}/arbiter/start", data={"key": SECRET})
+    assert again.status_code == 400 and "未被受理" in again.text  # the clock runs once
+    desk.lock_table(tid, 1, 2, "too many wrong codes")
+    locked = c.get(f"/t/{tid}/arbiter?key={SECRET}").text
+    assert locked.count("已锁定") == 1 and "解锁" in locked
+    done = c.post(f"/t/{tid}/arbiter/unlock", data={"key": SECRET, "round": "1", "table": "2"}).text
+    assert "第1轮第2桌已解锁。" in done and "已锁定" not in done and not desk.state(tid).table(1, 2).locked
+    assert c.post(f"/t/{tid}/arbiter/unlock", data={"key": "no", "round": "1", "table": "2"}).status_code == 403
+    assert c.post(f"/t/{tid}/arbiter/start", data={"key": "no"}).status_code == 403

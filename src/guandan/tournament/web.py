@@ -40,6 +40,7 @@ from .export import qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
 from .pagelang import Explained, Forbidden, Missing, Refusal, Word, explain, gettext_of, lang_of, render, status_of
+from .prints import slips_pdf
 from .rounds import ResultSlip
 from .state import FINAL, RoundState, TableState, TournamentState
 
@@ -449,7 +450,9 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     pairings=f"/t/{tid}/pairings", key_q=lambda path: f"/t/{tid}/arbiter/{path}?key={key}",
                     table_url=lambda n: f"/t/{tid}/table/{cur}/{n}",
                     result_of=lambda ts: result_words(state, ts, _), status_words=STATUS_WORDS,
-                    pin=lambda n: state.pin(cur, n))
+                    codes=lambda n: (state.team_code(cur, n, 0), state.team_code(cur, n, 1)),
+                    clock=clock_view(state, cur, clock_now(), _) if rnd is not None and not rnd.complete else None,
+                    can_start=bool(rnd is not None and rnd.started_at is None and not rnd.complete))
 
     @r.get("/t/{tid}/arbiter", response_class=HTMLResponse)
     def arbiter_get(request: Request, tid: int, key: str | None = None) -> Response:
@@ -477,6 +480,19 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         return arbiter_action(request, tid, key, lambda d, _: _("Round {n} re-paired.").format(
             n=d.repair(tid, reason=reason, actor="web:arbiter").number))
 
+    @r.post("/t/{tid}/arbiter/start", response_class=HTMLResponse)
+    def arbiter_start(request: Request, tid: int, key: Annotated[str, Form()]) -> Response:
+        return arbiter_action(request, tid, key, lambda d, _: _("Round {n}: the clock is running.").format(
+            n=d.start_round(tid, actor="web:arbiter").number))
+
+    @r.post("/t/{tid}/arbiter/unlock", response_class=HTMLResponse)
+    def arbiter_unlock(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
+                       table: Annotated[int, Form()]) -> Response:
+        def act(d: Desk, _: Gettext) -> str:
+            d.unlock_table(tid, round, table, reason="arbiter's page", actor="web:arbiter")
+            return _("Round {round} table {table} is unlocked.").format(round=round, table=table)
+        return arbiter_action(request, tid, key, act)
+
     @r.post("/t/{tid}/arbiter/override", response_class=HTMLResponse)
     def arbiter_override(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
                          table: Annotated[int, Form()], reason: Annotated[str, Form()] = "",
@@ -490,12 +506,18 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         return arbiter_action(request, tid, key, act)
 
     @r.get("/t/{tid}/arbiter/slips/{round_no}", response_class=HTMLResponse)
-    def arbiter_slips(request: Request, tid: int, round_no: int, key: str | None = None) -> Response:
+    def arbiter_slips(request: Request, tid: int, round_no: int, key: str | None = None, pdf: bool = False) -> Response:
+        """The round's score slips to print (Chinese unless ?lang=en); ``?pdf=1`` as a PDF, a page per table."""
         try:
             state = load(tid)
             keyed(state, key)
             round_of(state, round_no)
-            return HTMLResponse(slips_html(state, round_no, base_url or str(request.base_url)))
+            base, lang = base_url or str(request.base_url), lang_of(request)
+            if pdf:
+                return Response(slips_pdf(state, round_no, base, lang), media_type="application/pdf", headers={
+                    "Content-Disposition": f'inline; filename="slips-{tid}-{round_no}.pdf"'})
+            pdf_url = f"?{urlencode({'key': key or '', 'lang': lang, 'pdf': 1})}"
+            return HTMLResponse(slips_html(state, round_no, base, lang, pdf_url=pdf_url))
         except GuandanError as e:
             return problem(request, e)
 
