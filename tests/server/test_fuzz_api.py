@@ -86,7 +86,7 @@ def _targets(app: FastAPI, db_url: str) -> Targets:
         desk.register(t.tid, f"T{i}", [f"P{i}a", f"P{i}b"], rating=float(100 - i))
     desk.pair_next(t.tid)
     st_ = desk.state(t.tid)
-    t.pins = [st_.pin(1, 1), st_.pin(1, 2)]
+    t.pins = [st_.team_code(1, n, side) for n in (1, 2) for side in (0, 1)]
     desk.engine.dispose()
     return t
 
@@ -126,7 +126,7 @@ def _aim(case: Case, t: Targets, pick: st.DataObject) -> None:
         (path, "tid", st.just(t.tid)), (path, "round_no", st.just(1)), (path, "table_no", st.sampled_from([1, 2])),
         (query, "key", st.just(SECRET)), (query, "token", st.sampled_from(t.tokens)),
         (body, "token", st.sampled_from(t.tokens)), (body, "tokens", st.lists(st.sampled_from(t.tokens), max_size=3)),
-        (body, "key", st.just(SECRET)), (body, "pin", st.sampled_from(t.pins))]
+        (body, "key", st.just(SECRET)), (body, "code", st.sampled_from(t.pins))]
     for where, name, value in targets:
         if name in where and pick.draw(AIM):
             where[name] = pick.draw(value)
@@ -218,7 +218,7 @@ def test_what_the_fuzz_found_stays_fixed(fuzz_app: tuple[FastAPI, Targets]) -> N
         assert c.get(f"/t/{t.tid}/arbiter", params={"key": "密钥"}).status_code == 403
         r = c.get(f"/api/t/{t.tid}/log", params={"key": "clé"})
         assert r.status_code == 403 and "key" in r.json()["error"]
-        r = c.post(f"/api/t/{t.tid}/table/1/1/result", json={"pin": "１２３４", "levels": ["A", "6"]})
-        assert r.status_code == 400 and "PIN" in r.json()["error"]
-        page = c.post(f"/t/{t.tid}/table/1/1/enter", data={"pin": "é", "home_level": "A", "away_level": "6"})
-        assert page.status_code == 400 and "wrong PIN" in page.text
+        r = c.post(f"/api/t/{t.tid}/table/1/2/result", json={"code": "１２３４５６", "levels": ["A", "6"]})
+        assert r.status_code == 400 and "Wrong code" in r.json()["error"]
+        page = c.post(f"/t/{t.tid}/table/1/2/code", data={"code": "é"})
+        assert page.status_code == 400 and "代码错误" in page.text

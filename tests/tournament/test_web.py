@@ -33,33 +33,30 @@ def tid(desk: Desk, new_event: Callable[..., int]) -> int:
     return tid
 
 
-def test_west_enters_north_confirms(client: TestClient, desk: Desk, tid: int) -> None:
-    pin = desk.state(tid).pin(1, 1)
+def _sign_in(client: TestClient, desk: Desk, tid: int, table: int, side: int) -> None:
+    code = desk.state(tid).team_code(1, table, side)
+    assert client.post(f"/t/{tid}/table/1/{table}/code", data={"code": code}).status_code == 200
+
+
+def test_away_enters_home_confirms(client: TestClient, desk: Desk, tid: int) -> None:
+    """The round-result flow on the table's page (per-deal reporting off): each team with its own code."""
     page = client.get(f"/t/{tid}/table/1/1")
-    assert page.status_code == 200 and "T1" in page.text and "West" in page.text and "missing" in page.text
+    assert page.status_code == 200 and "T1" in page.text and "Your team&#39;s code" in page.text
+    west, north = TestClient(client.app, cookies={"lang": "en"}), TestClient(client.app, cookies={"lang": "en"})
+    _sign_in(west, desk, tid, 1, 1)
+    _sign_in(north, desk, tid, 1, 0)
     form = {"home_level": "A", "away_level": "6", "passed_a": "home", "deals": "5"}
-    wrong = client.post(f"/t/{tid}/table/1/1/enter", data={**form, "pin": "x"})
-    assert wrong.status_code == 400 and "wrong PIN" in wrong.text
-    bad = client.post(f"/t/{tid}/table/1/1/enter", data={**form, "passed_a": "away", "pin": pin})
+    bad = west.post(f"/t/{tid}/table/1/1/result", data={**form, "passed_a": "away"})
     assert bad.status_code == 400 and "recorded at level A" in bad.text
     assert desk.state(tid).table(1, 1).status == "missing"
-    ok = client.post(f"/t/{tid}/table/1/1/enter", data={**form, "pin": pin})
-    assert ok.status_code == 200 and "North" in ok.text and "confirms" in ok.text
-    assert desk.events(tid)[-1].actor == "web:west"
-    done = client.post(f"/t/{tid}/table/1/1/confirm", data={"pin": pin, "action": "confirm"})
-    assert done.status_code == 200 and "Confirmed" in done.text
+    ok = west.post(f"/t/{tid}/table/1/1/result", data=form)
+    assert ok.status_code == 200 and "The other team now confirms it" in ok.text
+    assert desk.events(tid)[-1].actor == "web"
+    assert north.post(f"/t/{tid}/table/1/1/result/answer", data={"action": "confirm"}).status_code == 200
     st = desk.state(tid)
     assert st.table(1, 1).status == "final" and st.table(1, 1).source == "confirmed"
-    again = client.post(f"/t/{tid}/table/1/1/enter", data={**form, "pin": pin})
+    again = west.post(f"/t/{tid}/table/1/1/result", data=form)
     assert again.status_code == 400 and "only the arbiter" in again.text
-
-
-def test_dispute_on_the_page(client: TestClient, desk: Desk, tid: int) -> None:
-    pin = desk.state(tid).pin(1, 2)
-    client.post(f"/t/{tid}/table/1/2/enter", data={"home_level": "9", "away_level": "8", "pin": pin})
-    res = client.post(f"/t/{tid}/table/1/2/confirm", data={"pin": pin, "action": "dispute", "reason": "8:9"})
-    assert res.status_code == 200 and "disputed" in res.text
-    assert desk.state(tid).table(1, 2).note == "8:9"
 
 
 def test_arbiter_dashboard(client: TestClient, desk: Desk, tid: int) -> None:
@@ -105,12 +102,13 @@ def test_public_standings_and_json(client: TestClient, desk: Desk, tid: int) -> 
     status = client.get(f"/api/t/{tid}/status").json()
     assert status["tables_not_final"] == [1, 2] and len(status["pairing_blockers"]) == 2
     state = desk.state(tid)
-    pin = state.pin(1, 1)
-    assert client.post(f"/api/t/{tid}/table/1/1/result", json={"pin": pin, "levels": ["J", "Q"]}).status_code == 200
-    res = client.post(f"/api/t/{tid}/table/1/1/confirm", json={"pin": "0", "action": "confirm"})
-    assert res.status_code == 400 and "wrong PIN" in res.json()["error"]
-    assert client.post(f"/api/t/{tid}/table/1/1/confirm", json={"pin": pin}).json() == {"status": "confirmed"}
-    res = client.post(f"/api/t/{tid}/table/1/2/result", json={"pin": state.pin(1, 2), "levels": ["J"]})
+    home, away = state.team_code(1, 1, 0), state.team_code(1, 1, 1)
+    api = f"/api/t/{tid}/table/1/1"
+    assert client.post(f"{api}/result", json={"code": away, "levels": ["J", "Q"]}).status_code == 200
+    res = client.post(f"{api}/result/answer", json={"code": "0", "action": "confirm"})
+    assert res.status_code == 400 and "Wrong code" in res.json()["error"]
+    assert client.post(f"{api}/result/answer", json={"code": home, "action": "confirm"}).json()["status"] == "final"
+    res = client.post(f"/api/t/{tid}/table/1/2/result", json={"code": state.team_code(1, 2, 1), "levels": ["J"]})
     assert res.status_code == 400 and "two levels" in res.json()["error"]
     rnd = client.get(f"/api/t/{tid}/rounds/1").json()
     assert rnd["bye"] == 5 and rnd["tables"][0]["status"] == "final"
@@ -118,16 +116,17 @@ def test_public_standings_and_json(client: TestClient, desk: Desk, tid: int) -> 
     assert client.get(f"/api/t/{tid}/log").status_code == 403
     log = client.get(f"/api/t/{tid}/log?key={SECRET}").json()
     assert log[0]["data"]["secret"] == "***" and log[-1]["type"] == "result_confirmed"
+    assert "code_refused" in [e["type"] for e in log]
     qr = client.get(f"/t/{tid}/table/1/1/qr.svg")
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
 
 
 def test_levels_are_written_for_people(client: TestClient, desk: Desk, tid: int) -> None:
     """The level selector and the results say 10, not the stored notation T."""
+    _sign_in(client, desk, tid, 1, 1)
     page = client.get(f"/t/{tid}/table/1/1").text
     assert '<option value="T">10</option>' in page and ">T<" not in page
-    pin = desk.state(tid).pin(1, 1)
-    form = {"home_level": "K", "away_level": "T", "passed_a": "none", "deals": "8", "pin": pin}
-    assert client.post(f"/t/{tid}/table/1/1/enter", data=form).status_code == 200
+    form = {"home_level": "K", "away_level": "T", "passed_a": "none", "deals": "8"}
+    assert client.post(f"/t/{tid}/table/1/1/result", data=form).status_code == 200
     pending = client.get(f"/t/{tid}/table/1/1").text
     assert "K : 10" in pending and " T " not in pending

@@ -257,11 +257,13 @@ class Desk:
 
     # ---- storage -------------------------------------------------------------------------------
     def _row(self, s: Session, tid: int) -> TournamentRow:
+        missing = NotFoundError(f"no tournament number {tid}", msgid=N_("There is no tournament number {id}"),
+                                params={"id": tid})
         if not 0 < tid < 2**31:  # ids are SQL INTEGERs: a larger number names none, and would not even bind
-            raise NotFoundError(f"no tournament number {tid}")
+            raise missing
         row = s.get(TournamentRow, tid)
         if row is None:
-            raise NotFoundError(f"no tournament number {tid}")
+            raise missing
         return row
 
     @staticmethod

@@ -187,13 +187,16 @@ class TournamentState:
     def round(self, number: int) -> RoundState:
         if number not in self.rounds:
             paired = f"rounds 1…{self.current_round} are paired" if self.rounds else "no round is paired yet"
-            raise NotFoundError(f"round {number} has not been paired ({paired})")
+            raise NotFoundError(f"round {number} has not been paired ({paired})",
+                                msgid=N_("Round {n} has not been paired yet"), params={"n": number})
         return self.rounds[number]
 
     def table(self, round_no: int, table_no: int) -> TableState:
         rnd = self.round(round_no)
         if table_no not in rnd.tables:
-            raise NotFoundError(f"round {round_no} has no table {table_no}; its tables are 1…{len(rnd.tables)}")
+            raise NotFoundError(f"round {round_no} has no table {table_no}; its tables are 1…{len(rnd.tables)}",
+                                msgid=N_("Round {round} has no table {table}; its tables are 1 to {last}"),
+                                params={"round": round_no, "table": table_no, "last": len(rnd.tables)})
         return rnd.tables[table_no]
 
     def met(self, before_round: int | None = None) -> set[frozenset[int]]:

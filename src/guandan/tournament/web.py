@@ -28,14 +28,13 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Body, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from ..core.errors import GuandanError
 from ..i18n import N_
 from ..present import rank_text
 from .desk import Desk
-from .errors import TournamentError
 from .export import qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
@@ -43,6 +42,7 @@ from .pagelang import Explained, Forbidden, Missing, Refusal, Word, explain, get
 from .prints import slips_pdf
 from .rounds import ResultSlip
 from .state import FINAL, RoundState, TableState, TournamentState
+from .web_table import create_table_router
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 STATIC = Path(__file__).parent / "static"
@@ -296,10 +296,6 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         if not key or not hmac.compare_digest(key.encode(), state.secret.encode()):
             raise Forbidden(N_("The arbiter's key is missing or wrong"))
 
-    def pin_ok(state: TournamentState, round_no: int, table_no: int, pin: str) -> None:
-        if not hmac.compare_digest(pin.strip().encode(), state.pin(round_no, table_no).encode()):
-            raise TournamentError("wrong PIN: use the 4-digit code printed on this table's score slip")
-
     # ---- the pages' scripts: files, as the Content-Security-Policy allows no inline script -----------
     # what /t/static/ serves: the folder's scripts and style sheets as installed, and nothing else
     assets = {p.name: MEDIA[p.suffix] for p in STATIC.iterdir() if p.suffix in MEDIA} if STATIC.is_dir() else {}
@@ -363,68 +359,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     def pairings_round(request: Request, tid: int, round_no: int) -> Response:
         return pairings(request, tid, round_no)
 
-    # ---- one table: West enters, North confirms -------------------------------------------------
-    def table_page(request: Request, tid: int, round_no: int, table_no: int, status: int = 200,
-                   error: Explained | None = None, message: str | None = None) -> Response:
-        try:
-            state = load(tid)
-            ts = table_of(state, round_no, table_no)
-        except GuandanError as e:
-            return problem(request, e)
-        _ = gettext_of(request)
-        return render(request, "table.html", status, cfg=state.cfg, t=ts, home=state.teams[ts.table.home],
-                    away=state.teams[ts.table.away], levels=LEVELS, result_text=result_words(state, ts, _),
-                    error=error, message=message, base=f"/t/{tid}/table/{round_no}/{table_no}",
-                    status_words=STATUS_WORDS, source_words=SOURCE_WORDS)
-
-    @r.get("/t/{tid}/table/{round_no}/{table_no}", response_class=HTMLResponse)
-    def table_get(request: Request, tid: int, round_no: int, table_no: int) -> Response:
-        return table_page(request, tid, round_no, table_no)
-
-    @r.post("/t/{tid}/table/{round_no}/{table_no}/enter", response_class=HTMLResponse)
-    def table_enter(request: Request, tid: int, round_no: int, table_no: int, pin: Annotated[str, Form()],
-                    home_level: Annotated[str, Form()], away_level: Annotated[str, Form()],
-                    passed_a: Annotated[str, Form()] = "none", deals: Annotated[str, Form()] = "") -> Response:
-        try:
-            enter(tid, round_no, table_no, pin, [home_level, away_level], passed_a, deals or None)
-        except GuandanError as e:
-            return table_page(request, tid, round_no, table_no, 400, error=explain(e, lang_of(request)))
-        _ = gettext_of(request)
-        return table_page(request, tid, round_no, table_no, message=_("Entered. North now confirms on this page."))
-
-    @r.post("/t/{tid}/table/{round_no}/{table_no}/confirm", response_class=HTMLResponse)
-    def table_confirm(request: Request, tid: int, round_no: int, table_no: int, pin: Annotated[str, Form()],
-                      action: Annotated[str, Form()] = "confirm", reason: Annotated[str, Form()] = "") -> Response:
-        try:
-            confirm(tid, round_no, table_no, pin, action, reason)
-        except GuandanError as e:
-            return table_page(request, tid, round_no, table_no, 400, error=explain(e, lang_of(request)))
-        _ = gettext_of(request)
-        done = _("Confirmed. Thank you.") if action == "confirm" else _("Disputed: the arbiter has been told.")
-        return table_page(request, tid, round_no, table_no, message=done)
-
-    def enter(tid: int, round_no: int, table_no: int, pin: str, levels: Any, passed_a: Any, deals: Any) -> None:
-        state = load(tid)
-        ts = table_of(state, round_no, table_no)
-        pin_ok(state, round_no, table_no, pin)
-        try:
-            n_deals = None if deals in (None, "") else int(deals)
-        except (TypeError, ValueError):
-            raise TournamentError(f"deals played must be a whole number, not {deals!r}") from None
-        slip = ResultSlip.from_dict({"levels": levels, "passed_a": None if passed_a in ("none", "", None) else passed_a,
-                                     "deals": n_deals})
-        get_desk().enter_result(tid, round_no, table_no, slip, ts.table.away, actor="web:west")
-
-    def confirm(tid: int, round_no: int, table_no: int, pin: str, action: str, reason: str) -> None:
-        state = load(tid)
-        ts = table_of(state, round_no, table_no)
-        pin_ok(state, round_no, table_no, pin)
-        if action == "confirm":
-            get_desk().confirm(tid, round_no, table_no, ts.table.home, actor="web:north")
-        elif action == "dispute":
-            get_desk().dispute(tid, round_no, table_no, ts.table.home, reason, actor="web:north")
-        else:
-            raise TournamentError(f"action must be confirm or dispute, not {action!r}")
+    # ---- one table: each team signs in with its own code; West reports, North confirms ------------
+    r.include_router(create_table_router(get_desk))
 
     @r.get("/t/{tid}/table/{round_no}/{table_no}/qr.svg")
     def table_qr(request: Request, tid: int, round_no: int, table_no: int) -> Response:
@@ -573,26 +509,6 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                    "pending": t.pending.to_dict() if t.pending else None} for t in rnd.tables.values()]
         return JSONResponse({"round": round_no, "method": rnd.method, "seed": rnd.seed, "bye": rnd.bye,
                              "tables": tables, "rows": table_rows(state, round_no)})
-
-    @r.post("/api/t/{tid}/table/{round_no}/{table_no}/result")
-    def api_enter(request: Request, tid: int, round_no: int, table_no: int,
-                  body: Annotated[dict[str, Any], Body()]) -> Response:
-        try:
-            enter(tid, round_no, table_no, str(body.get("pin", "")), body.get("levels"), body.get("passed_a"),
-                  body.get("deals"))
-        except GuandanError as e:
-            return problem(request, e, json=True)
-        return JSONResponse({"status": "entered"})
-
-    @r.post("/api/t/{tid}/table/{round_no}/{table_no}/confirm")
-    def api_confirm(request: Request, tid: int, round_no: int, table_no: int,
-                    body: Annotated[dict[str, Any], Body()]) -> Response:
-        try:
-            confirm(tid, round_no, table_no, str(body.get("pin", "")), str(body.get("action", "confirm")),
-                    str(body.get("reason", "")))
-        except GuandanError as e:
-            return problem(request, e, json=True)
-        return JSONResponse({"status": "confirmed" if body.get("action", "confirm") == "confirm" else "disputed"})
 
     @r.get("/api/t/{tid}/log")
     def api_log(request: Request, tid: int, key: str | None = None) -> Response:
