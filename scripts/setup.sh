@@ -7,7 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei fonts-noto-color-emoji postgresql)
+# WeasyPrint (the desk's PDF prints) draws text with Pango and HarfBuzz; poppler-utils' pdftotext reads the
+# PDFs back in the tests.
+SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei fonts-noto-color-emoji postgresql
+                 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils)
 # Node.js runs the browser modules' unit tests (tests/js/) with node:test, which came in Node 18. A node
 # already on PATH that is new enough, from wherever it came, is left alone; Debian's is installed only
 # when there is none or it is older.

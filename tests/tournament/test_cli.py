@@ -52,7 +52,7 @@ def _log_size(db: str) -> int:
     (["pair", "1", "--tables", "1-2"], "add --repair"),
     (["pair", "1", "--repair"], "nothing to re-pair"),
     (["standings", "1", "--after-round", "3"], "--after-round must be 0…0"),
-    (["export", "1", "--format", "pdf", "--out", "x"], "xlsx or csv"),
+    (["export", "1", "--format", "pdf", "--out", "x"], "xlsx, csv or json"),
     (["slips", "1", "--out", "x", "--base-url", "example.org"], "http://"),
     (["withdraw", "1", "Nobody"], "no team named 'Nobody'"),
 ])
@@ -104,11 +104,12 @@ def test_a_round_through_the_cli(db: str, tmp_path: Path) -> None:
     assert run(db, "result", "1", "-r", "1", "-t", "2", "--levels", "7:7", "--override", "--reason", "r")[0] == 0
     code, out = run(db, "standings", "1")
     assert code == 0 and "场分 MP" in out and "对手分 Opp MP" in out and "级差分 Level diff" in out
-    code, out = run(db, "slips", "1", "--out", str(tmp_path / "slips"), "--png", "--base-url", "https://cup.example")
-    assert code == 0
-    page = (tmp_path / "slips" / "slips-1.html").read_text(encoding="utf-8")
-    assert page.count("<svg") == 2 and "https://cup.example/t/1/table/1/2" in page and "PIN" in page
-    assert (tmp_path / "slips" / "table-1-1.png").read_bytes()[:4] == b"\x89PNG"
+    page_file = tmp_path / "slips" / "r1.html"
+    code, out = run(db, "slips", "1", "--out", str(page_file), "--png", "--base-url", "https://cup.example")
+    assert code == 0, out
+    page = page_file.read_text(encoding="utf-8")
+    assert page.count("<svg") == 4 and "https://cup.example/t/1/table/1/2?side=away" in page  # a code per team
+    assert (tmp_path / "slips" / "table-1-1-home.png").read_bytes()[:4] == b"\x89PNG"
     code, out = run(db, "log", "1", "--json")
     assert code == 0 and '"secret": "***"' in out and "result_disputed" in out
     assert "CLI Cup" in run(db, "list")[1]

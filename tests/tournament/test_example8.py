@@ -34,6 +34,7 @@ Final: D 5,11,+2,32   G 5,9,+10,28   A 4,9,+12,30   B 3,9,+2,25   H 3,7,+7,28   
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -55,14 +56,14 @@ def cli(db: str, *args: str, ok: bool = True) -> str:
 
 def standings(db: str, after: int | None = None) -> list[tuple[object, ...]]:
     extra = ["--after-round", str(after)] if after is not None else []
-    rows = json.loads(cli(db, "standings", "1", "--json", *extra))
-    return [(r["名次 Rank"], r["Team"], r["场分 MP"], r["对手分 Opp MP"], r["级差分 Level diff"], r["升级数 Levels gained"])
+    rows = json.loads(cli(db, "standings", "1", "--json", *extra))["standings"]
+    return [(r["rank"], r["team"], r["match_points"], r["opponents_points"], r["level_diff"], r["levels_gained"])
             for r in rows]
 
 
 def tables(db: str, round_no: int) -> list[tuple[str, str]]:
     out = json.loads(cli(db, "standings", "1", "--tables", "--json", "--after-round", str(round_no)))
-    return [(r["Home (N–S)"], r["Away (E–W)"]) for r in out["tables"] if r["Round"] == round_no]
+    return [(r["home"], r["away"]) for r in out["tables"] if r["round"] == round_no]
 
 
 def enter_and_confirm(db: str, r: int, t: int, levels: str, *extra: str) -> None:
@@ -119,7 +120,8 @@ def test_eight_teams_three_rounds(tmp_path: Path) -> None:
     # exports carry the same numbers
     cli(db, "export", "1", "--out", str(tmp_path / "cup.xlsx"))
     wb = load_workbook(tmp_path / "cup.xlsx")
-    assert wb.sheetnames == ["Standings", "After R1", "After R2", "After R3", "Tables", "By team", "Audit log"]
+    assert wb.sheetnames == ["Standings", "After R1", "After R2", "After R3", "Tables", "By team", "Cross-table",
+                             "Audit log"]
     sheet = list(wb["Standings"].iter_rows(values_only=True))
     header = sheet.index(next(r for r in sheet if r[0] == "名次 Rank"))
     assert [(r[0], r[2], r[5], r[6], r[7], r[8]) for r in sheet[header + 1:]] == final
@@ -128,3 +130,14 @@ def test_eight_teams_three_rounds(tmp_path: Path) -> None:
     cli(db, "export", "1", "--format", "csv", "--out", str(tmp_path / "csv"))
     lines = (tmp_path / "csv" / "standings.csv").read_text(encoding="utf-8-sig").splitlines()
     assert lines[0].startswith("名次 Rank,No.,Team") and lines[1].startswith("1,4,D,")
+    # the cross-table: D's three rounds, and the numeric columns of a forfeit
+    cross = list(csv.DictReader((tmp_path / "csv" / "cross_table.csv").read_text(encoding="utf-8-sig").splitlines()))
+    d = next(r for r in cross if r["Team"] == "D")
+    assert [(d[f"R{n} 对手 Opp"], d[f"R{n} 座 Side"], d[f"R{n} 结果 Result"], d[f"R{n} 场分 MP"]) for n in (1, 2, 3)] == [
+        ("H", "N–S", "W K:Q", "2"), ("B", "N–S", "W A:K 过A", "2"), ("G", "E–W", "D J:J", "1")]
+    assert (d["名次 Rank"], d["场分 MP"]) == ("1", "5")
+    round3 = json.loads(cli(db, "standings", "1", "--tables", "--json", "--after-round", "3"))["tables"]
+    forfeit = next(t for t in round3 if t["table"] == 2)
+    assert (forfeit["home"], forfeit["away"], forfeit["forfeit"], forfeit["winner_team"]) == ("A", "F", "away", "A")
+    assert (forfeit["home_level"], forfeit["away_level"], forfeit["level_diff"], forfeit["home_match_points"]) == \
+        (14, 6, 8, 2)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Callable
 
@@ -83,10 +82,15 @@ def test_arbiter_dashboard(client: TestClient, desk: Desk, tid: int) -> None:
     res = client.post(f"/t/{tid}/arbiter/pair", data={"key": SECRET})
     assert res.status_code == 200 and "Round 2 paired" in res.text
     slips = client.get(f"/t/{tid}/arbiter/slips/2?key={SECRET}")
-    assert slips.status_code == 200 and slips.text.count("<svg") == 2
-    assert f"https://cup.example/t/{tid}/table/2/1" in slips.text
-    assert re.search(r"PIN <b>\d{4}</b>", slips.text)
+    assert slips.status_code == 200 and slips.text.count("<svg") == 4  # each team's own code
+    assert f"https://cup.example/t/{tid}/table/2/1?side=away" in slips.text and "First out" in slips.text
+    state = desk.state(tid)
+    assert state.team_code(2, 1, 0) in slips.text and state.team_code(2, 1, 1) in slips.text
+    pdf = client.get(f"/t/{tid}/arbiter/slips/2?key={SECRET}&pdf=1")
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    assert pdf.content.startswith(b"%PDF-") and "pdf=1" in slips.text
     assert client.get(f"/t/{tid}/arbiter/slips/2?key=no").status_code == 403
+    assert client.get(f"/t/{tid}/arbiter/slips/2?key=no&pdf=1").status_code == 403
     screen = client.get(f"/t/{tid}/standings").text
     assert "after round 1" in screen and "Round 2 in play" in screen
 

@@ -24,10 +24,16 @@ from .export import (
     STANDING_COLUMNS,
     TABLE_COLUMNS,
     TEAM_COLUMNS,
+    check_lang,
     entry_url,
+    export_json,
+    log_json,
     slips_html,
+    standings_json,
     standings_rows,
+    status_json,
     table_rows,
+    tables_json,
     team_rows,
     write_csv,
     write_qr_png,
@@ -35,7 +41,8 @@ from .export import (
 )
 from .levels import level_label as level_text
 from .levels import level_name, level_value
-from .model import DEFAULT_TIEBREAKS, EventConfig, LatenessRules, RoundLimits
+from .model import DEFAULT_TIEBREAKS, SIDES, EventConfig, LatenessRules, RoundLimits
+from .prints import PRINTS, make_print, pdf_from_html
 from .rounds import ResultSlip, lateness_ruling
 from .state import FINAL, TournamentState, parse_time
 
@@ -411,10 +418,14 @@ def unlock(tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
 
 
 @app.command()
-def status(tid: TidArg, db: DbOpt = None) -> None:
+def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="print JSON (keys in the README)")] = False,
+           db: DbOpt = None) -> None:
     """The current round's tables and what still blocks the next pairing."""
     def act(desk: Desk) -> None:
         state = desk.state(tid)
+        if as_json:
+            typer.echo(json.dumps(status_json(state), ensure_ascii=False))
+            return
         cfg = state.cfg
         typer.echo(f"{cfg.name}: {len(state.teams)} teams, round {state.current_round} of {cfg.rounds}")
         if state.current_round:
@@ -428,7 +439,7 @@ def status(tid: TidArg, db: DbOpt = None) -> None:
 def standings(
     tid: TidArg,
     after_round: Annotated[int | None, typer.Option(help="standings after this round (default: all results in)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON (keys in the README)")] = False,
     by_team: Annotated[bool, typer.Option("--tables", help="print the table lists (by table and by team) instead")] = False,
     db: DbOpt = None,
 ) -> None:
@@ -438,73 +449,156 @@ def standings(
         if after_round is not None and not 0 <= after_round <= state.current_round:
             _fail(f"--after-round must be 0…{state.current_round}, not {after_round}")
         if by_team:
-            cols, rows = TABLE_COLUMNS, table_rows(state, after_round)
             if as_json:
-                typer.echo(json.dumps({"tables": rows, "by_team": team_rows(state, after_round)}, ensure_ascii=False))
+                typer.echo(json.dumps(tables_json(state, after_round), ensure_ascii=False))
                 return
-            _print(cols, rows)
+            _print(TABLE_COLUMNS, table_rows(state, after_round))
             typer.echo()
             _print(TEAM_COLUMNS, team_rows(state, after_round))
             return
-        rows = standings_rows(state, after_round)
         if as_json:
-            typer.echo(json.dumps(rows, ensure_ascii=False))
+            typer.echo(json.dumps(standings_json(state, after_round), ensure_ascii=False))
         else:
-            _print(STANDING_COLUMNS, rows)
+            _print(STANDING_COLUMNS, standings_rows(state, after_round))
     _run(db, act)
+
+
+EXPORT_FORMATS = ("xlsx", "csv", "json")
+
+
+def _write(path: Path, data: bytes | str) -> Path:
+    """Write ``data`` to ``path`` whole or not at all: a failed write leaves no half file behind."""
+    tmp = path.with_name(f".{path.name}.part")
+    try:
+        if isinstance(data, str):
+            tmp.write_text(data, encoding="utf-8")
+        else:
+            tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        _fail(f"cannot write {path}: {e.strerror}")
+    return path
 
 
 @app.command()
 def export(
     tid: TidArg,
-    out: Annotated[Path, typer.Option(help="the .xlsx file, or the folder for CSV files")],
-    fmt: Annotated[str, typer.Option("--format", help="xlsx or csv")] = "xlsx",
+    out: Annotated[Path, typer.Option(help="the .xlsx or .json file, or the folder for CSV files")],
+    fmt: Annotated[str, typer.Option("--format", help="xlsx, csv (a folder, with log.json) or json (one file)")] = "xlsx",
+    log_file: Annotated[Path | None, typer.Option("--log", help="also write the audit log as JSON to this file")] = None,
     db: DbOpt = None,
 ) -> None:
-    """Export standings (every tie-break column, after each round) and table lists to Excel or CSV."""
-    if fmt not in ("xlsx", "csv"):
-        _fail(f"--format must be xlsx or csv, not {fmt!r}")
+    """Export standings (every tie-break column, after each round), the tables with their numbers, the
+    tables by team, the cross-table and the audit log (as JSON) to Excel, CSV or JSON."""
+    if fmt not in EXPORT_FORMATS:
+        _fail(f"--format must be xlsx, csv or json, not {fmt!r}")
 
     def act(desk: Desk) -> None:
         state = desk.state(tid)
+        events = desk.events(tid)
         try:
             if fmt == "xlsx":
-                typer.echo(f"wrote {write_xlsx(state, out, desk.events(tid))}")
-            else:
-                for p in write_csv(state, out):
+                typer.echo(f"wrote {write_xlsx(state, out, events)}")
+            elif fmt == "csv":
+                for p in write_csv(state, out, events):
                     typer.echo(f"wrote {p}")
+            else:
+                text = json.dumps(export_json(state, events), ensure_ascii=False, indent=1)
+                typer.echo(f"wrote {_write(out, text + chr(10))}")
+            if log_file is not None:
+                typer.echo(f"wrote {_write(log_file, log_json(events))}")
         except OSError as e:
             _fail(f"cannot write {out}: {e.strerror}")
     _run(db, act)
 
 
+LangOpt = Annotated[str, typer.Option("--lang", help="language of the print: zh (default) or en")]
+
+
+def _check_base_url(base_url: str) -> None:
+    if not base_url.startswith(("http://", "https://")):
+        _fail(f"--base-url must start with http:// or https://, not {base_url!r}")
+
+
+def _check(lang: str) -> None:
+    try:
+        check_lang(lang)
+    except GuandanError as e:
+        _fail(f"--lang: {e}")
+
+
 @app.command()
 def slips(
     tid: TidArg,
-    out: Annotated[Path, typer.Option(help="folder for slips-R.html (and PNG codes with --png)")],
+    out: Annotated[Path, typer.Option(help="FILE.pdf, FILE.html, or a folder for slips-R.pdf and slips-R.html")],
     round_no: Annotated[int | None, typer.Option("--round", "-r", help="round (default: the current one)")] = None,
     base_url: Annotated[str, typer.Option(help="the web server's address as players' phones reach it")] = "http://localhost:8000",
-    png: Annotated[bool, typer.Option("--png", help="also write one QR PNG per table")] = False,
+    lang: LangOpt = "zh",
+    png: Annotated[bool, typer.Option("--png", help="also write each team's QR code as a PNG beside them")] = False,
     db: DbOpt = None,
 ) -> None:
-    """Printable score slips, one per table, with a QR code to the table's result-entry page and its PIN."""
-    if not base_url.startswith(("http://", "https://")):
-        _fail(f"--base-url must start with http:// or https://, not {base_url!r}")
+    """Score slips, one A4 page per table: a box per deal, lateness, a round ended by time, the final
+    levels and signatures; cut off below, one half per team with its own code and QR code."""
+    _check_base_url(base_url)
+    _check(lang)
+    suffix = out.suffix.lower()
 
     def act(desk: Desk) -> None:
         state = desk.state(tid)
         r = round_no if round_no is not None else state.current_round
-        html = slips_html(state, r, base_url)
+        html = slips_html(state, r, base_url, lang)
+        if suffix == ".pdf":
+            files = [(out, pdf_from_html(html))]
+        elif suffix in (".html", ".htm"):
+            files = [(out, html.encode())]
+        else:
+            files = [(out / f"slips-{r}.pdf", pdf_from_html(html)), (out / f"slips-{r}.html", html.encode())]
+        folder = files[0][0].parent
         try:
-            out.mkdir(parents=True, exist_ok=True)
-            page = out / f"slips-{r}.html"
-            page.write_text(html, encoding="utf-8")
-            typer.echo(f"wrote {page}")
-            if png:
-                for n in state.round(r).tables:
-                    typer.echo(f"wrote {write_qr_png(entry_url(base_url, tid, r, n), out / f'table-{r}-{n}.png')}")
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            _fail(f"cannot write to {out}: {e.strerror}")
+            _fail(f"cannot write to {folder}: {e.strerror}")
+        for path, data in files:
+            typer.echo(f"wrote {_write(path, data)}")
+        if png:
+            for n in state.round(r).tables:
+                for side, name in enumerate(SIDES):
+                    url = entry_url(base_url, tid, r, n, side, state.team_code(r, n, side))
+                    try:
+                        typer.echo(f"wrote {write_qr_png(url, folder / f'table-{r}-{n}-{name}.png')}")
+                    except OSError as e:
+                        _fail(f"cannot write to {folder}: {e.strerror}")
+    _run(db, act)
+
+
+@app.command("print")
+def print_(
+    tid: TidArg,
+    what: Annotated[str, typer.Argument(help=f"what to print: {', '.join(PRINTS)}")],
+    out: Annotated[Path, typer.Option(help="FILE.pdf (or FILE.html: the same page for a browser)")],
+    after_round: Annotated[int | None, typer.Option(help="standings: after this round (default: the rounds complete)")] = None,
+    round_no: Annotated[int | None, typer.Option("--round", "-r", help="pairings: this round (default: the current one)")] = None,
+    lang: LangOpt = "zh",
+    db: DbOpt = None,
+) -> None:
+    """Print the standings (every tie-break column) or a round's pairings (tables by number, teams by name)
+    as a PDF for the venue."""
+    if what not in PRINTS:
+        _fail(f"there is no print called {what!r}; prints: {', '.join(PRINTS)}")
+    _check(lang)
+    suffix = out.suffix.lower()
+    if suffix not in (".pdf", ".html", ".htm"):
+        _fail(f"--out must name a .pdf or .html file, not {str(out)!r}")
+    if round_no is not None and what == "standings":
+        _fail("standings take --after-round, not --round")
+    if after_round is not None and what != "standings":
+        _fail(f"--after-round is for the standings; {what} take --round")
+
+    def act(desk: Desk) -> None:
+        state = desk.state(tid)
+        data = make_print(what, state, after_round if what == "standings" else round_no, lang, pdf=suffix == ".pdf")
+        typer.echo(f"wrote {_write(out, data)}")
     _run(db, act)
 
 

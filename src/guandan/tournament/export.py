@@ -1,55 +1,137 @@
-"""What the desk prints: standings with every tie-break column, table lists, score slips; Excel and CSV.
+"""What the desk exports: standings with every tie-break column, table lists, a cross-table, the audit log;
+Excel, CSV and JSON; the score slips' HTML and QR codes.
 
-Rows are plain dicts keyed by the column headers below, so the CLI, the web pages, Excel and CSV show the
-same thing.
+Each export starts from *records*: plain dicts with stable snake_case keys and JSON values (numbers as
+numbers, a missing value as None, a side as "home"/"away"), which are what ``--json`` prints. The
+spreadsheet and the CLI's text tables show the same records under bilingual column headers (the ``*_FIELDS``
+tables pair each key with its header), so every face shows the same thing.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+import json
+import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import segno
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 from openpyxl import Workbook  # type: ignore[import-untyped]
 from openpyxl.styles import Font  # type: ignore[import-untyped]
 
+from ..i18n import LANGUAGES, translator
 from ..present import rank_text
-from .levels import level_name
+from .errors import TournamentError
+from .levels import level_name, level_value
+from .model import SIDES
 from .standings import describe_chain
-from .state import FINAL, TableState, TournamentState
+from .state import FINAL, Event, TableState, TournamentState
 
-STANDING_COLUMNS = ("名次 Rank", "No.", "Team", "Club", "Players", "场分 MP", "对手分 Opp MP", "级差分 Level diff",
-                    "升级数 Levels gained", "Played", "W", "D", "L", "Byes")
+#: (JSON key, column header) of a standings line, in the order the columns are shown.
+STANDING_FIELDS: tuple[tuple[str, str], ...] = (
+    ("rank", "名次 Rank"), ("team_id", "No."), ("team", "Team"), ("club", "Club"), ("players", "Players"),
+    ("match_points", "场分 MP"), ("opponents_points", "对手分 Opp MP"), ("level_diff", "级差分 Level diff"),
+    ("levels_gained", "升级数 Levels gained"), ("played", "Played"), ("wins", "W"), ("draws", "D"),
+    ("losses", "L"), ("byes", "Byes"), ("withdrawn", "退赛 Withdrawn"),
+)
+#: (JSON key, column header) of a table's line in the exports: both sides' numbers as well as the text.
+TABLE_FIELDS: tuple[tuple[str, str], ...] = (
+    ("round", "Round"), ("table", "Table"), ("home_id", "Home No."), ("home", "Home (N–S)"),
+    ("away_id", "Away No."), ("away", "Away (E–W)"), ("result", "Result"),
+    ("home_level", "南北级 Home level"), ("home_level_text", "南北级 Home level (written)"),
+    ("away_level", "东西级 Away level"), ("away_level_text", "东西级 Away level (written)"),
+    ("deals", "副数 Deals"), ("level_diff", "级差 Level diff"),
+    ("home_levels_gained", "南北升级数 Home levels gained"), ("away_levels_gained", "东西升级数 Away levels gained"),
+    ("home_match_points", "南北场分 Home MP"), ("away_match_points", "东西场分 Away MP"),
+    ("passed_a", "过A Passed A"), ("forfeit", "弃权 Forfeit"), ("winner_team", "Winner"), ("status", "Status"),
+    ("source", "Source"),
+)
+#: (JSON key, column header) of a team's line in the table list by team.
+TEAM_FIELDS: tuple[tuple[str, str], ...] = (
+    ("team", "Team"), ("team_id", "No."), ("round", "Round"), ("table", "Table"), ("seats", "Seats"),
+    ("opponent", "Opponent"),
+)
+#: The headers of the venue screen, the CLI's standings and the first standings columns of the exports.
+STANDING_COLUMNS = tuple(label for key, label in STANDING_FIELDS if key != "withdrawn")
+#: The headers of the CLI's table lists (the exports add the numeric columns of TABLE_FIELDS).
 TABLE_COLUMNS = ("Round", "Table", "Home (N–S)", "Away (E–W)", "Result", "Winner", "Status", "Source")
-TEAM_COLUMNS = ("Team", "No.", "Round", "Table", "Seats", "Opponent")
+TEAM_COLUMNS = tuple(label for _key, label in TEAM_FIELDS)
+_TABLE_LABEL_KEYS = ("round", "table", "home", "away", "result", "winner_team", "status", "source")
 
 templates = Environment(loader=PackageLoader("guandan.tournament", "templates"), autoescape=select_autoescape())
 templates.filters["rank"] = rank_text  # a stored level ("T") as people read it ("10")
 
 
-def standings_rows(state: TournamentState, through_round: int | None = None) -> list[dict[str, Any]]:
+def level_text(value: int) -> str:
+    """A level value 2…14 as people write it: "2"…"10", "J", "Q", "K", "A"."""
+    return rank_text(level_name(value))
+
+
+def cell(value: Any) -> Any:
+    """A record's value as a spreadsheet or text table shows it: lists joined, None blank, a flag as yes."""
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return "yes"
+    if isinstance(value, list | tuple):
+        return " / ".join(str(v) for v in value)
+    return value
+
+
+def labelled(records: Iterable[dict[str, Any]], fields: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Records keyed by their column headers, with :func:`cell` values."""
+    return [{label: cell(rec[key]) for key, label in fields} for rec in records]
+
+
+# ---- standings -----------------------------------------------------------------------------------
+
+def standing_records(state: TournamentState, through_round: int | None = None) -> list[dict[str, Any]]:
+    """The standings, one record per team: the keys of :data:`STANDING_FIELDS` (``players`` a list,
+    ``club`` None when the team has none, ``withdrawn`` a boolean)."""
     out = []
     for s in state.standings(through_round):
         t = state.teams[s.team_id]
-        name = t.name + (" (withdrawn)" if t.id in state.withdrawn else "")
-        out.append(dict(zip(STANDING_COLUMNS, (
-            s.rank, t.id, name, t.club or "", " / ".join(t.players), s.match_points, s.opponents_points,
-            s.level_diff, s.levels_gained, s.played, s.wins, s.draws, s.losses, s.byes), strict=True)))
+        out.append({"rank": s.rank, "team_id": t.id, "team": t.name, "club": t.club, "players": list(t.players),
+                    "match_points": s.match_points, "opponents_points": s.opponents_points,
+                    "level_diff": s.level_diff, "levels_gained": s.levels_gained, "played": s.played,
+                    "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes,
+                    "withdrawn": t.id in state.withdrawn})
     return out
 
 
+def standings_rows(state: TournamentState, through_round: int | None = None) -> list[dict[str, Any]]:
+    """The standings keyed by :data:`STANDING_COLUMNS` (the venue screen's and the CLI's table); a withdrawn
+    team's name is marked."""
+    rows = []
+    for rec in standing_records(state, through_round):
+        if rec["withdrawn"]:
+            rec = rec | {"team": f"{rec['team']} (withdrawn)"}
+        rows.append({label: cell(rec[key]) for key, label in STANDING_FIELDS if key != "withdrawn"})
+    return rows
+
+
+def standings_json(state: TournamentState, through_round: int | None = None) -> dict[str, Any]:
+    """What ``standings --json`` prints: the event, the tie-break chain and :func:`standing_records`."""
+    return {"tournament": state.id, "name": state.cfg.name, "after_round": through_round,
+            "completed_rounds": state.completed_rounds, "tiebreaks": list(state.cfg.tiebreaks),
+            "standings": standing_records(state, through_round)}
+
+
+# ---- tables ----------------------------------------------------------------------------------------
+
 def result_text(ts: TableState) -> str:
-    """"A:6" style, home first; a pass of A or a forfeit is marked."""
+    """"A:6" style, home first; a pass of A or a forfeit is marked; a result waiting for confirmation is
+    in brackets."""
     if ts.result is None:
         if ts.pending is not None and ts.pending.levels is not None:
             return f"({rank_text(ts.pending.levels[0])}:{rank_text(ts.pending.levels[1])})"
         return ""
     r = ts.result
-    text = f"{rank_text(level_name(r.levels[0]))}:{rank_text(level_name(r.levels[1]))}"
+    text = f"{level_text(r.levels[0])}:{level_text(r.levels[1])}"
     if r.passed_a is not None:
         text += " 过A"
     if r.forfeit is not None:
@@ -57,60 +139,262 @@ def result_text(ts: TableState) -> str:
     return text
 
 
+def _side(side: int | None) -> str | None:
+    return None if side is None else SIDES[side]
+
+
+def table_record(state: TournamentState, ts: TableState) -> dict[str, Any]:
+    """One table's line: the keys of :data:`TABLE_FIELDS` plus ``winner`` ("home", "away", "draw"; None
+    while there is no final result), ``bye`` (False), ``deals_reported`` (confirmed deals so far, when deals
+    are reported one by one), ``ended_by`` (how a round reported by deals ended: deals, pass_a, time or
+    arbiter) and ``locked`` (too many wrong codes). The numbers are those of the final result, None until
+    there is one."""
+    tb = ts.table
+    r = ts.result
+    rec: dict[str, Any] = {
+        "round": tb.round, "table": tb.number, "home_id": tb.home, "home": state.teams[tb.home].name,
+        "away_id": tb.away, "away": state.teams[tb.away].name, "result": result_text(ts),
+        "home_level": None, "home_level_text": None, "away_level": None, "away_level_text": None,
+        "deals": None, "level_diff": None, "home_levels_gained": None, "away_levels_gained": None,
+        "home_match_points": None, "away_match_points": None, "passed_a": None, "forfeit": None,
+        "winner": None, "winner_team": None, "status": ts.status, "source": ts.source, "bye": False,
+        "deals_reported": len(ts.deals), "ended_by": ts.ended_by, "locked": ts.locked}
+    if r is not None:
+        rec |= {"home_level": r.levels[0], "home_level_text": level_text(r.levels[0]),
+                "away_level": r.levels[1], "away_level_text": level_text(r.levels[1]),
+                "deals": ts.final.deals if ts.final is not None else None, "level_diff": r.level_diff,
+                "home_levels_gained": r.levels_gained[0], "away_levels_gained": r.levels_gained[1],
+                "home_match_points": r.match_points[0], "away_match_points": r.match_points[1],
+                "passed_a": _side(r.passed_a), "forfeit": _side(r.forfeit),
+                "winner": "draw" if r.winner is None else SIDES[r.winner],
+                "winner_team": "draw" if r.winner is None else state.teams[tb.teams()[r.winner]].name}
+    return rec
+
+
+def bye_record(state: TournamentState, round_no: int, team_id: int) -> dict[str, Any]:
+    """A round's bye as a table line: ``table`` None, ``bye`` True, scored as the event's bye score."""
+    cfg = state.cfg
+    home_level = level_value(cfg.bye_score[0])
+    return {"round": round_no, "table": None, "home_id": team_id, "home": state.teams[team_id].name,
+            "away_id": None, "away": None, "result": "bye", "home_level": home_level,
+            "home_level_text": level_text(home_level), "away_level": None, "away_level_text": None, "deals": None,
+            "level_diff": None, "home_levels_gained": home_level - 2, "away_levels_gained": None,
+            "home_match_points": cfg.match_points[0], "away_match_points": None, "passed_a": None, "forfeit": None,
+            "winner": "home", "winner_team": state.teams[team_id].name, "status": FINAL, "source": "rule",
+            "bye": True, "deals_reported": 0, "ended_by": None, "locked": False}
+
+
+def table_records(state: TournamentState, round_no: int | None = None, *,
+                  byes: bool = True) -> list[dict[str, Any]]:
+    """Every table (of one round, or of all), by round and table number, each round's bye last."""
+    out: list[dict[str, Any]] = []
+    for r in sorted(state.rounds.values(), key=lambda r: r.number):
+        if round_no is not None and r.number != round_no:
+            continue
+        out.extend(table_record(state, ts) for ts in r.tables.values())
+        if byes and r.bye is not None:
+            out.append(bye_record(state, r.number, r.bye))
+    return out
+
+
 def table_rows(state: TournamentState, round_no: int | None = None) -> list[dict[str, Any]]:
+    """The table list keyed by :data:`TABLE_COLUMNS` (the CLI's and the web pages' short form)."""
+    rows = []
+    for rec in table_records(state, round_no):
+        row = {label: cell(rec[key]) for key, label in zip(_TABLE_LABEL_KEYS, TABLE_COLUMNS, strict=True)}
+        if rec["bye"]:
+            row["Table"] = "bye"
+        rows.append(row)
+    return rows
+
+
+def table_export_rows(state: TournamentState, round_no: int | None = None) -> list[dict[str, Any]]:
+    """The table list keyed by the headers of :data:`TABLE_FIELDS`, numbers as numbers."""
+    rows = labelled(table_records(state, round_no), TABLE_FIELDS)
+    for row in rows:
+        if row["Table"] == "":
+            row["Table"] = "bye"
+    return rows
+
+
+def team_records(state: TournamentState, round_no: int | None = None) -> list[dict[str, Any]]:
+    """Where every team plays, by round then team name: the keys of :data:`TEAM_FIELDS` plus ``side``
+    ("home"/"away"), ``opponent_id`` and ``bye``; ``seats`` is "N–S" or "E–W"."""
     out = []
     for r in sorted(state.rounds.values(), key=lambda r: r.number):
         if round_no is not None and r.number != round_no:
             continue
-        for ts in r.tables.values():
-            tb = ts.table
-            winner = "" if ts.result is None else "draw" if ts.result.winner is None else \
-                state.teams[tb.teams()[ts.result.winner]].name
-            out.append(dict(zip(TABLE_COLUMNS, (
-                r.number, tb.number, state.teams[tb.home].name, state.teams[tb.away].name, result_text(ts), winner,
-                ts.status, ts.source or ""), strict=True)))
-        if r.bye is not None:
-            out.append(dict(zip(TABLE_COLUMNS, (r.number, "bye", state.teams[r.bye].name, "", "bye", "", FINAL, "rule"),
-                                strict=True)))
+        rows = []
+        for tid in state.teams:
+            ts = r.table_of(tid)
+            rec: dict[str, Any] = {"team": state.teams[tid].name, "team_id": tid, "round": r.number, "table": None,
+                                   "side": None, "seats": None, "opponent_id": None, "opponent": None, "bye": False}
+            if ts is not None:
+                side = ts.table.side_of(tid)
+                opp = ts.table.teams()[1 - side]
+                rec |= {"table": ts.table.number, "side": SIDES[side], "seats": "N–S" if side == 0 else "E–W",
+                        "opponent_id": opp, "opponent": state.teams[opp].name}
+            elif r.bye == tid:
+                rec["bye"] = True
+            else:
+                continue
+            rows.append(rec)
+        out.extend(sorted(rows, key=lambda rec: rec["team"].casefold()))
     return out
 
 
 def team_rows(state: TournamentState, round_no: int | None = None) -> list[dict[str, Any]]:
-    """Where every team plays, sorted by team name: what a venue pins up next to the table list."""
-    out = []
-    for r in sorted(state.rounds.values(), key=lambda r: r.number):
-        if round_no is not None and r.number != round_no:
-            continue
-        for tid in state.teams:
-            ts = r.table_of(tid)
-            if ts is not None:
-                side = ts.table.side_of(tid)
-                opp = state.teams[ts.table.teams()[1 - side]].name
-                out.append(dict(zip(TEAM_COLUMNS, (state.teams[tid].name, tid, r.number, ts.table.number,
-                                                   "N–S" if side == 0 else "E–W", opp), strict=True)))
-            elif r.bye == tid:
-                out.append(dict(zip(TEAM_COLUMNS, (state.teams[tid].name, tid, r.number, "bye", "", ""), strict=True)))
-    return sorted(out, key=lambda row: (row["Round"], row["Team"].casefold()))
+    """Where every team plays, keyed by :data:`TEAM_COLUMNS`: what a venue pins up next to the table list."""
+    rows = labelled(team_records(state, round_no), TEAM_FIELDS)
+    for row, rec in zip(rows, team_records(state, round_no), strict=True):
+        if rec["bye"]:
+            row["Table"] = "bye"
+    return rows
 
 
-def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Any] = ()) -> Path:
-    """Standings (current, and after each completed round), tables by number and by team, the audit log."""
+def tables_json(state: TournamentState, round_no: int | None = None) -> dict[str, Any]:
+    """What ``standings --tables --json`` prints: :func:`table_records` and :func:`team_records`."""
+    return {"tournament": state.id, "name": state.cfg.name, "round": round_no,
+            "tables": table_records(state, round_no), "by_team": team_records(state, round_no)}
+
+
+def status_json(state: TournamentState) -> dict[str, Any]:
+    """What ``status --json`` prints: where the event stands, the current round's tables
+    (:func:`table_records`, the bye apart) and clock (:meth:`TournamentState.round_clock`), and what still
+    blocks the next pairing."""
+    cur = state.current_round
+    bye = state.rounds[cur].bye if cur else None
+    blockers = state.pairing_blockers()
+    return {"tournament": state.id, "name": state.cfg.name, "teams": len(state.teams),
+            "active_teams": len(state.active_teams), "rounds": state.cfg.rounds, "current_round": cur,
+            "completed_rounds": state.completed_rounds, "finished": state.finished,
+            "tables": table_records(state, cur, byes=False) if cur else [],
+            "bye": None if bye is None else {"team_id": bye, "team": state.teams[bye].name},
+            "clock": state.round_clock(cur) if cur else None,
+            "ready_to_pair": not blockers, "pairing_blockers": blockers}
+
+
+# ---- the cross-table -------------------------------------------------------------------------------
+
+def cross_records(state: TournamentState) -> list[dict[str, Any]]:
+    """One record per team in standings order: ``rank``, ``team_id``, ``team``, ``withdrawn``,
+    ``match_points`` (the total) and ``rounds``, one entry per paired round: ``round``, ``table``,
+    ``opponent_id``, ``opponent``, ``side`` ("home"/"away"; None for a bye or no game), ``bye``,
+    ``outcome`` ("win", "draw", "loss"; None until the result is final), ``score`` (the team's own level
+    first, e.g. "A:9") and ``match_points`` (场分 of that round)."""
+    per_team: dict[int, dict[int, dict[str, Any]]] = {t: {} for t in state.teams}
+    for rec in table_records(state):
+        n = rec["round"]
+        for side, key in ((0, "home"), (1, "away")):
+            team = rec[f"{key}_id"]
+            if team is None:
+                continue
+            other = "away" if key == "home" else "home"
+            final = rec["status"] == FINAL and rec["home_match_points"] is not None
+            outcome = None
+            score = None
+            if final:
+                outcome = "draw" if rec["winner"] == "draw" else "win" if rec["winner"] == key else "loss"
+                score = "bye" if rec["bye"] else f"{rec[key + '_level_text']}:{rec[other + '_level_text']}"
+                if rec["passed_a"] == key:
+                    score += " 过A"
+                if rec["forfeit"] is not None:
+                    score += " forfeit"
+            per_team[team][n] = {
+                "round": n, "table": rec["table"], "opponent_id": rec[f"{other}_id"], "opponent": rec[other],
+                "side": None if rec["bye"] else SIDES[side], "bye": rec["bye"], "outcome": outcome,
+                "score": score, "match_points": rec[f"{key}_match_points"] if final else None}
+    rounds = sorted(state.rounds)
+    empty = {"table": None, "opponent_id": None, "opponent": None, "side": None, "bye": False, "outcome": None,
+             "score": None, "match_points": None}
+    return [{"rank": s.rank, "team_id": s.team_id, "team": state.teams[s.team_id].name,
+             "withdrawn": s.team_id in state.withdrawn, "match_points": s.match_points,
+             "rounds": [per_team[s.team_id].get(n, {"round": n, **empty}) for n in rounds]}
+            for s in state.standings()]
+
+
+_OUTCOME = {"win": "W", "draw": "D", "loss": "L"}
+
+
+def cross_columns(state: TournamentState) -> list[str]:
+    cols = ["名次 Rank", "No.", "Team"]
+    for n in sorted(state.rounds):
+        cols += [f"R{n} 对手 Opp", f"R{n} 座 Side", f"R{n} 结果 Result", f"R{n} 场分 MP"]
+    return [*cols, "场分 MP"]
+
+
+def cross_rows(state: TournamentState) -> list[dict[str, Any]]:
+    """The cross-table keyed by :func:`cross_columns`: per round the opponent, the side (N–S or E–W), the
+    result (W/D/L and the team's own level first) and the round's 场分."""
+    rows = []
+    for rec in cross_records(state):
+        name = rec["team"] + (" (withdrawn)" if rec["withdrawn"] else "")
+        row: dict[str, Any] = {"名次 Rank": rec["rank"], "No.": rec["team_id"], "Team": name}
+        for g in rec["rounds"]:
+            n = g["round"]
+            row[f"R{n} 对手 Opp"] = "bye" if g["bye"] else cell(g["opponent"])
+            row[f"R{n} 座 Side"] = {"home": "N–S", "away": "E–W"}.get(g["side"] or "", "")
+            row[f"R{n} 结果 Result"] = "" if g["outcome"] is None else f"{_OUTCOME[g['outcome']]} {g['score']}"
+            row[f"R{n} 场分 MP"] = cell(g["match_points"])
+        row["场分 MP"] = rec["match_points"]
+        rows.append(row)
+    return rows
+
+
+# ---- the audit log ---------------------------------------------------------------------------------
+
+def log_records(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """The audit log as JSON objects (``seq``, ``type``, ``data``, ``actor``, ``at``), the secret redacted."""
+    return [e.to_dict() for e in events]
+
+
+def log_json(events: Iterable[Event]) -> str:
+    """The audit log as one JSON array, one entry per line."""
+    items = [json.dumps(d, ensure_ascii=False, sort_keys=True) for d in log_records(events)]
+    return "[\n" + ",\n".join(items) + "\n]\n" if items else "[]\n"
+
+
+def write_log_json(events: Iterable[Event], path: str | Path) -> Path:
+    out = Path(path)
+    out.write_text(log_json(events), encoding="utf-8")
+    return out
+
+
+# ---- files -----------------------------------------------------------------------------------------
+
+def export_json(state: TournamentState, events: Iterable[Event] = ()) -> dict[str, Any]:
+    """Everything at once: standings, tables, tables by team, the cross-table and the audit log."""
+    return {"tournament": state.id, "name": state.cfg.name, "rounds": state.cfg.rounds,
+            "current_round": state.current_round, "completed_rounds": state.completed_rounds,
+            "tiebreaks": list(state.cfg.tiebreaks), "standings": standing_records(state),
+            "tables": table_records(state), "by_team": team_records(state), "cross_table": cross_records(state),
+            "log": log_records(events)}
+
+
+def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event] = ()) -> Path:
+    """Standings (current, and after each completed round), tables by number (with every number) and by
+    team, the cross-table, and the audit log with each entry's data as a JSON text."""
     wb = Workbook()
     ws = wb.active
     ws.title = "Standings"
     cfg = state.cfg
-    _sheet(ws, STANDING_COLUMNS, standings_rows(state),
+    standing_cols = [label for _key, label in STANDING_FIELDS]
+    _sheet(ws, standing_cols, labelled(standing_records(state), STANDING_FIELDS),
            title=f"{cfg.name} — standings after {state.completed_rounds} of {cfg.rounds} rounds",
            note=f"Order: {describe_chain(cfg.tiebreaks)}")
     for r in range(1, state.completed_rounds + 1):
-        _sheet(wb.create_sheet(f"After R{r}"), STANDING_COLUMNS, standings_rows(state, r),
+        _sheet(wb.create_sheet(f"After R{r}"), standing_cols, labelled(standing_records(state, r), STANDING_FIELDS),
                title=f"{cfg.name} — standings after round {r}")
-    _sheet(wb.create_sheet("Tables"), TABLE_COLUMNS, table_rows(state), title=f"{cfg.name} — tables by number")
+    _sheet(wb.create_sheet("Tables"), [label for _key, label in TABLE_FIELDS], table_export_rows(state),
+           title=f"{cfg.name} — tables by number")
     _sheet(wb.create_sheet("By team"), TEAM_COLUMNS, team_rows(state), title=f"{cfg.name} — tables by team name")
+    _sheet(wb.create_sheet("Cross-table"), cross_columns(state), cross_rows(state),
+           title=f"{cfg.name} — cross-table (opponent, side, result, 场分 per round)")
     if events:
-        rows = [{"Seq": e.seq, "Type": e.type, "Actor": e.actor, "At": e.at,
-                 "Data": str(e.to_dict()["data"])} for e in events]
-        _sheet(wb.create_sheet("Audit log"), ("Seq", "Type", "Actor", "At", "Data"), rows, title="Audit log")
+        rows = [{"Seq": d["seq"], "Type": d["type"], "Actor": d["actor"], "At": cell(d["at"]),
+                 "Data": json.dumps(d["data"], ensure_ascii=False, sort_keys=True)} for d in log_records(events)]
+        _sheet(wb.create_sheet("Audit log"), ("Seq", "Type", "Actor", "At", "Data"), rows,
+               title="Audit log (data as JSON)")
     out = Path(path)
     wb.save(out)
     return out
@@ -122,8 +406,8 @@ def _sheet(ws: Any, columns: Sequence[str], rows: list[dict[str, Any]], title: s
     if note:
         ws.append([note])
     ws.append(list(columns))
-    for cell in ws[ws.max_row]:
-        cell.font = Font(bold=True)
+    for c in ws[ws.max_row]:
+        c.font = Font(bold=True)
     for row in rows:
         ws.append([row[c] for c in columns])
     for i, col in enumerate(columns, 1):
@@ -139,43 +423,144 @@ def csv_text(columns: Sequence[str], rows: list[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def write_csv(state: TournamentState, folder: str | Path) -> list[Path]:
-    """standings.csv, tables.csv and by_team.csv, UTF-8 with a BOM so that Excel shows the Chinese headers."""
+def write_csv(state: TournamentState, folder: str | Path, events: Sequence[Event] = ()) -> list[Path]:
+    """standings.csv, tables.csv, by_team.csv and cross_table.csv, UTF-8 with a BOM so that Excel shows the
+    Chinese headers; log.json (the audit log) when ``events`` are given."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, cols, rows in (("standings.csv", STANDING_COLUMNS, standings_rows(state)),
-                             ("tables.csv", TABLE_COLUMNS, table_rows(state)),
-                             ("by_team.csv", TEAM_COLUMNS, team_rows(state))):
+    for name, cols, rows in (
+            ("standings.csv", [label for _key, label in STANDING_FIELDS],
+             labelled(standing_records(state), STANDING_FIELDS)),
+            ("tables.csv", [label for _key, label in TABLE_FIELDS], table_export_rows(state)),
+            ("by_team.csv", TEAM_COLUMNS, team_rows(state)),
+            ("cross_table.csv", cross_columns(state), cross_rows(state))):
         p = out / name
         p.write_text(csv_text(cols, rows), encoding="utf-8-sig")
         written.append(p)
+    if events:
+        written.append(write_log_json(events, out / "log.json"))
     return written
 
 
-# ---- score slips ---------------------------------------------------------------------------------
+# ---- score slips -----------------------------------------------------------------------------------
 
-def entry_url(base_url: str, tid: int, round_no: int, table_no: int) -> str:
-    return f"{base_url.rstrip('/')}/t/{tid}/table/{round_no}/{table_no}"
+#: Modules of light margin around every QR code: ISO/IEC 18004 asks for four.
+QUIET_ZONE = 4
+#: Deal rows on a slip when the event sets no deal limit.
+UNLIMITED_DEAL_ROWS = 12
+#: The height of a slip's deal rows together (millimetres), so that a slip stays on one A4 page.
+DEAL_ROWS_MM = 64.0
+#: A slip's QR codes, quiet zone included (millimetres): about 0.9 mm a module, easy for any phone.
+QR_MM = 36.0
 
 
-def qr_svg(url: str) -> str:
-    """An inline SVG QR code (no XML declaration, so it can sit inside an HTML page)."""
-    return str(segno.make(url, error="m").svg_inline(scale=3, border=2))
+def check_lang(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise TournamentError(f"the language must be {' or '.join(LANGUAGES)}, not {lang!r}")
+    return lang
+
+
+def entry_url(base_url: str, tid: int, round_no: int, table_no: int, side: int | None = None,
+              code: str | None = None) -> str:
+    """The address of a table's page; with ``side`` (0 home, 1 away) the team's own, with ``code`` the
+    team's code in the fragment (``#code=…``), which a browser never sends to the server."""
+    url = f"{base_url.rstrip('/')}/t/{tid}/table/{round_no}/{table_no}"
+    if side is not None:
+        url += f"?side={SIDES[side]}"
+    if code is not None:
+        url += f"#code={code}"
+    return url
+
+
+def qr_svg(url: str, size_mm: float | None = None) -> str:
+    """A QR code as SVG with a light 4-module quiet zone, without an XML declaration so that it can sit
+    inside an HTML page (and with its namespace, so that it is also a valid file on its own). With
+    ``size_mm`` it is that wide, quiet zone included, in millimetres (for print)."""
+    qr = segno.make(url, error="m")
+    buf = io.BytesIO()
+    if size_mm is None:
+        qr.save(buf, kind="svg", scale=3, border=QUIET_ZONE, light="#fff", xmldecl=False, nl=False)
+    else:
+        modules = qr.symbol_size(border=QUIET_ZONE)[0]
+        qr.save(buf, kind="svg", scale=size_mm / modules, unit="mm", border=QUIET_ZONE, light="#fff",
+                xmldecl=False, nl=False)
+    return buf.getvalue().decode()
 
 
 def write_qr_png(url: str, path: str | Path) -> Path:
-    segno.make(url, error="m").save(str(path), kind="png", scale=6, border=2)
+    segno.make(url, error="m").save(str(path), kind="png", scale=6, border=QUIET_ZONE)
     return Path(path)
 
 
-def slips_html(state: TournamentState, round_no: int, base_url: str) -> str:
-    """A printable page: one score slip per table, with its QR code to the entry page and its PIN."""
+def _limits_text(state: TournamentState, _: Any) -> str:
+    lim = state.cfg.limits
+    parts = []
+    if lim.max_deals is not None:
+        parts.append(_("at most {n} deals").format(n=lim.max_deals))
+    if lim.max_minutes is not None:
+        parts.append(_("{n} minutes").format(n=lim.max_minutes))
+        if lim.warning_minutes:
+            parts.append(_("no new deal in the last {n} minutes").format(n=lim.warning_minutes))
+    if lim.stop_on_pass_a:
+        parts.append(_("passing A ends the round"))
+    return " · ".join(parts)
+
+
+def slip_data(state: TournamentState, round_no: int, base_url: str, qr_mm: float = QR_MM) -> list[dict[str, Any]]:
+    """Per table of the round: its number, both teams, and for each team (``halves``, home first) its side,
+    its code (:meth:`TournamentState.team_code`), its page's address and the QR code of that address with
+    the code in the fragment."""
     rnd = state.round(round_no)
-    slips = []
+    out = []
     for ts in rnd.tables.values():
-        url = entry_url(base_url, state.id or 0, round_no, ts.table.number)
-        slips.append({"table": ts.table, "home": state.teams[ts.table.home], "away": state.teams[ts.table.away],
-                      "url": url, "qr": qr_svg(url), "pin": state.pin(round_no, ts.table.number)})
+        tb = ts.table
+        halves = []
+        for side, team_id in enumerate(tb.teams()):
+            code = state.team_code(round_no, tb.number, side)
+            url = entry_url(base_url, state.id or 0, round_no, tb.number, side)
+            halves.append({"side": SIDES[side], "team": state.teams[team_id], "code": code, "url": url,
+                           "qr_url": f"{url}#code={code}",
+                           "qr": qr_svg(f"{url}#code={code}", qr_mm)})
+        out.append({"table": tb.number, "home": state.teams[tb.home], "away": state.teams[tb.away],
+                    "halves": halves})
+    return out
+
+
+def slips_html(state: TournamentState, round_no: int, base_url: str, lang: str = "zh", *,
+               pdf_url: str | None = None) -> str:
+    """The round's score slips as one printable page (one A4 sheet per table, see :mod:`.prints` for the
+    PDF): a box per deal, lateness, a round ended by time, the final levels and the signatures; below the
+    cut line one half per team with its code and the QR code of its own page. ``pdf_url``, when given,
+    is linked at the top (on screen only)."""
+    _ = translator("desk", check_lang(lang)).gettext
+    rnd = state.round(round_no)
+    lim = state.cfg.limits
     bye = state.teams[rnd.bye] if rnd.bye is not None else None
-    return templates.get_template("slips.html").render(cfg=state.cfg, round_no=round_no, slips=slips, bye=bye)
+    rows = lim.max_deals or UNLIMITED_DEAL_ROWS
+    return templates.get_template("slips.html").render(
+        _=_, lang=lang, cfg=state.cfg, round_no=round_no, slips=slip_data(state, round_no, base_url), bye=bye,
+        qr_mm=QR_MM,
+        deal_rows=range(1, rows + 1), row_mm=round(min(8.0, DEAL_ROWS_MM / rows), 2),
+        limits=_limits_text(state, _), per_deal=state.cfg.per_deal, pdf_url=pdf_url)
+
+
+def page_counter(text: str) -> str:
+    """A translated "Page {page} of {pages}" as a CSS ``content`` value with the page counters."""
+    parts = []
+    for chunk in re.split(r"(\{pages?\})", text):
+        if chunk in ("{page}", "{pages}"):
+            parts.append(f"counter({chunk[1:-1]})")
+        elif chunk:
+            parts.append(css_string(chunk))
+    return " ".join(parts)
+
+
+def css_string(text: str) -> str:
+    """``text`` as a quoted CSS string, safe inside a ``<style>`` element."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ").replace("\n", " ")
+    return f'"{escaped}"'
+
+
+templates.filters["css_string"] = lambda text: Markup(css_string(str(text)))
+templates.filters["page_counter"] = lambda text: Markup(page_counter(str(text)))

@@ -1,0 +1,129 @@
+"""The desk's PDF prints: score slips, standings and pairings, rendered from HTML templates by WeasyPrint.
+
+Each print is an HTML page first (``templates/slips.html``, ``print_standings.html``,
+``print_pairings.html``, all on ``print_base.html``: A4, the CJK font, a page footer), so the page a
+browser shows and prints and the PDF are one layout. :func:`pdf_from_html` turns any such page into PDF
+bytes and is what other prints (a bracket, say) should call with their own template.
+
+WeasyPrint is imported only when a PDF is made: it needs the Pango libraries of the system (Debian's
+``libpango-1.0-0``, ``libpangoft2-1.0-0``, ``libharfbuzz-subset0``; ``scripts/setup.sh`` installs them),
+and the rest of the desk works without them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..i18n import N_, translator
+from .errors import TournamentError
+from .export import check_lang, slips_html, standing_records, table_records, team_records, templates
+from .state import TournamentState
+
+#: Every tie-break's name in a print's "order" line, as the catalogue writes it.
+TIEBREAK_NAMES = {
+    "match_points": N_("match points (场分)"),
+    "opponents_points": N_("opponents' points (对手分)"),
+    "level_diff": N_("level difference (级差分)"),
+    "levels_gained": N_("levels gained (升级数)"),
+    "head_to_head": N_("head-to-head"),
+    "wins": N_("rounds won"),
+}
+#: The standings print's columns: (record key, header msgid, numeric).
+STANDING_PRINT_COLUMNS: tuple[tuple[str, str, bool], ...] = (
+    ("rank", N_("Rank"), True), ("team_id", N_("No."), True), ("team", N_("Team"), False),
+    ("club", N_("Club"), False), ("players", N_("Players"), False), ("match_points", N_("MP (场分)"), True),
+    ("opponents_points", N_("Opp. MP (对手分)"), True), ("level_diff", N_("Level diff (级差分)"), True),
+    ("levels_gained", N_("Levels gained (升级数)"), True), ("played", N_("Played"), True),
+    ("wins", N_("Wins"), True), ("draws", N_("Draws"), True), ("losses", N_("Losses"), True), ("byes", N_("Byes"), True),
+)
+
+
+class PrintError(TournamentError):
+    """A PDF could not be made: WeasyPrint or the system's Pango libraries are missing."""
+
+
+def pdf_from_html(html: str, base_url: str | None = None) -> bytes:
+    """Render an HTML page to PDF bytes (WeasyPrint, print media).
+
+    The page's own CSS sets the paper (``@page { size: A4 portrait; margin: … }``), page breaks
+    (``break-after: page``) and fonts; text in Chinese needs a CJK font installed for fontconfig
+    (``fonts-wqy-zenhei``; ``print_base.html`` names it). Inline ``<svg>`` (QR codes) is drawn as vectors.
+    Nothing is fetched from the network: only ``data:`` URLs and, with ``base_url`` (a ``file:`` URL or a
+    folder), local files resolve; any other image or stylesheet is left out.
+
+    Raises :class:`PrintError` when WeasyPrint cannot be loaded.
+    """
+    try:
+        import weasyprint  # type: ignore[import-untyped]
+        from weasyprint.urls import URLFetcher  # type: ignore[import-untyped]
+    except (ImportError, OSError) as e:
+        raise PrintError("PDF printing needs WeasyPrint and the Pango libraries (on Debian: libpango-1.0-0, "
+                         f"libpangoft2-1.0-0, libharfbuzz-subset0; scripts/setup.sh installs them): {e}") from None
+    fetcher = URLFetcher(allowed_protocols={"data", "file"}, timeout=1)
+    pdf = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher).write_pdf()
+    assert isinstance(pdf, bytes)
+    return pdf
+
+
+def slips_pdf(state: TournamentState, round_no: int, base_url: str, lang: str = "zh") -> bytes:
+    """The round's score slips (:func:`~.export.slips_html`) as a PDF: one A4 page per table."""
+    return pdf_from_html(slips_html(state, round_no, base_url, lang))
+
+
+def _chain_text(state: TournamentState, _: Callable[[str], str]) -> str:
+    names = [_(TIEBREAK_NAMES[c]) for c in state.cfg.tiebreaks]
+    return _("Order: {chain}").format(chain=_(", then ").join(names))
+
+
+def standings_html(state: TournamentState, through_round: int | None = None, lang: str = "zh") -> str:
+    """The standings with every tie-break column as a printable page (A4 landscape).
+
+    ``through_round`` defaults to the rounds complete so far, as the venue posts them.
+    """
+    _ = translator("desk", check_lang(lang)).gettext
+    through = state.completed_rounds if through_round is None else through_round
+    if not 0 <= through <= state.current_round:
+        raise TournamentError(f"the standings can be printed after round 0…{state.current_round}, not {through}")
+    heading = _("Standings after round {n}").format(n=through) if through else _("Standings before round 1")
+    rows = standing_records(state, through)
+    return templates.get_template("print_standings.html").render(
+        _=_, lang=lang, cfg=state.cfg, heading=heading, rows=rows, chain=_chain_text(state, _),
+        columns=[(key, _(msgid), num) for key, msgid, num in STANDING_PRINT_COLUMNS],
+        rounds=state.cfg.rounds, through=through)
+
+
+def standings_pdf(state: TournamentState, through_round: int | None = None, lang: str = "zh") -> bytes:
+    return pdf_from_html(standings_html(state, through_round, lang))
+
+
+def pairings_html(state: TournamentState, round_no: int | None = None, lang: str = "zh") -> str:
+    """A round's pairings to pin up: the tables by number, then every team by name with its table and seats."""
+    _ = translator("desk", check_lang(lang)).gettext
+    r = state.current_round if round_no is None else round_no
+    rnd = state.round(r)
+    return templates.get_template("print_pairings.html").render(
+        _=_, lang=lang, cfg=state.cfg, round_no=r, tables=table_records(state, r, byes=False),
+        teams=team_records(state, r), bye=None if rnd.bye is None else state.teams[rnd.bye])
+
+
+def pairings_pdf(state: TournamentState, round_no: int | None = None, lang: str = "zh") -> bytes:
+    return pdf_from_html(pairings_html(state, round_no, lang))
+
+
+#: ``guandan tournament print TID WHAT``: each print's HTML page by name, called as (state, round, lang),
+#: where round is the standings' "after round" or the pairings' round (None: the default). A new print
+#: (a bracket, say) adds its page function here; :func:`make_print` renders it.
+PRINTS: dict[str, Callable[[TournamentState, int | None, str], str]] = {
+    "standings": standings_html,
+    "pairings": pairings_html,
+}
+
+
+def make_print(name: str, state: TournamentState, round_no: int | None = None, lang: str = "zh", *,
+               pdf: bool = True) -> bytes:
+    """The print called ``name`` (see :data:`PRINTS`) as PDF bytes, or with ``pdf=False`` as its HTML page
+    (UTF-8)."""
+    if name not in PRINTS:
+        raise TournamentError(f"there is no print called {name!r}; prints: {', '.join(PRINTS)}")
+    html = PRINTS[name](state, round_no, check_lang(lang))
+    return pdf_from_html(html) if pdf else html.encode()

@@ -1,0 +1,234 @@
+"""Exports and JSON: numeric table columns, the cross-table, the audit log as JSON, stable snake_case keys."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import load_workbook  # type: ignore[import-untyped]
+
+from guandan.tournament.desk import Desk
+from guandan.tournament.export import (
+    STANDING_COLUMNS,
+    TABLE_FIELDS,
+    cross_records,
+    cross_rows,
+    export_json,
+    log_json,
+    standing_records,
+    standings_json,
+    standings_rows,
+    status_json,
+    table_records,
+    tables_json,
+    write_csv,
+    write_xlsx,
+)
+from guandan.tournament.rounds import ResultSlip
+
+SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+
+STANDING_KEYS = {"rank", "team_id", "team", "club", "players", "match_points", "opponents_points", "level_diff",
+                 "levels_gained", "played", "wins", "draws", "losses", "byes", "withdrawn"}
+TABLE_KEYS = {"round", "table", "home_id", "home", "away_id", "away", "result", "home_level", "home_level_text",
+              "away_level", "away_level_text", "deals", "level_diff", "home_levels_gained", "away_levels_gained",
+              "home_match_points", "away_match_points", "passed_a", "forfeit", "winner", "winner_team", "status",
+              "source", "bye", "deals_reported", "ended_by", "locked"}
+TEAM_KEYS = {"team", "team_id", "round", "table", "side", "seats", "opponent_id", "opponent", "bye"}
+CROSS_KEYS = {"rank", "team_id", "team", "withdrawn", "match_points", "rounds"}
+CROSS_ROUND_KEYS = {"round", "table", "opponent_id", "opponent", "side", "bye", "outcome", "score", "match_points"}
+
+
+def snake_keys(value: Any, path: str = "") -> list[str]:
+    """Every dict key anywhere in ``value`` that is not snake_case (with where it is)."""
+    bad = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not (isinstance(k, str) and SNAKE.match(k)):
+                bad.append(f"{path}/{k}")
+            bad += snake_keys(v, f"{path}/{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            bad += snake_keys(v, f"{path}[{i}]")
+    return bad
+
+
+@pytest.fixture
+def played(desk: Desk, new_event: Callable[..., int]) -> int:
+    """Seven teams, two rounds, tables set by hand so every number below is known.
+
+    Round 1: T1–T2 A:9, T1 passed A (7 deals); T3–T4 10:10 entered by T4, confirmed by T3; T5 forfeits to
+    T6 (A:6); T7 has the bye. Round 2: T7–T1 J:Q entered by T1, not confirmed; T2–T3 K:5 (arbiter);
+    T4–T5 no result. T5 then withdraws.
+    """
+    tid = new_event(7, rounds=3)
+    desk.pair_next(tid)
+    desk.repair(tid, [(1, 2), (3, 4), (5, 6)], bye=7, reason="by hand")
+    desk.override(tid, 1, 1, ResultSlip.parse("A:9", "home", 7), "slip")
+    desk.enter_result(tid, 1, 2, ResultSlip.parse("10:10"), 4)
+    desk.confirm(tid, 1, 2, 3)
+    desk.override(tid, 1, 3, ResultSlip.parse(None, forfeit="home"), "T5 late")
+    desk.pair_next(tid)
+    desk.repair(tid, [(7, 1), (2, 3), (4, 5)], bye=6, reason="by hand")
+    desk.enter_result(tid, 2, 1, ResultSlip.parse("J:Q"), 1)
+    desk.override(tid, 2, 2, ResultSlip.parse("K:5"), "slip")
+    desk.withdraw(tid, 5, "went home")
+    return tid
+
+
+def test_table_records_carry_the_numbers(desk: Desk, played: int) -> None:
+    state = desk.state(played)
+    rows = {(r["round"], r["table"]): r for r in table_records(state)}
+    assert set(rows) == {(1, 1), (1, 2), (1, 3), (1, None), (2, 1), (2, 2), (2, 3), (2, None)}
+    a = rows[1, 1]
+    assert (a["home"], a["away"], a["home_id"], a["away_id"]) == ("T1", "T2", 1, 2)
+    assert (a["home_level"], a["home_level_text"], a["away_level"], a["away_level_text"]) == (14, "A", 9, "9")
+    assert (a["deals"], a["level_diff"], a["home_levels_gained"], a["away_levels_gained"]) == (7, 5, 12, 7)
+    assert (a["home_match_points"], a["away_match_points"], a["winner"], a["winner_team"]) == (2, 0, "home", "T1")
+    assert (a["passed_a"], a["forfeit"], a["status"], a["source"], a["result"]) == ("home", None, "final", "override",
+                                                                                  "A:9 过A")
+    draw = rows[1, 2]
+    assert (draw["home_level"], draw["home_level_text"], draw["away_level_text"]) == (10, "10", "10")  # never "T"
+    assert (draw["level_diff"], draw["home_match_points"], draw["away_match_points"]) == (0, 1, 1)
+    assert (draw["winner"], draw["winner_team"], draw["source"], draw["deals"]) == ("draw", "draw", "confirmed", None)
+    forfeit = rows[1, 3]
+    assert (forfeit["home_level"], forfeit["away_level"], forfeit["forfeit"], forfeit["winner"]) == (6, 14, "home", "away")
+    bye = rows[1, None]
+    assert bye["bye"] and (bye["home"], bye["away"], bye["home_level"], bye["home_match_points"]) == ("T7", None, 14, 2)
+    pending = rows[2, 1]
+    assert pending["status"] == "entered" and pending["result"] == "(J:Q)"
+    assert all(pending[k] is None for k in ("home_level", "away_level", "level_diff", "home_match_points", "winner"))
+    assert rows[2, 3]["status"] == "missing" and rows[2, 3]["result"] == ""
+    for r in rows.values():
+        assert set(r) == TABLE_KEYS
+        assert r["bye"] or (r["home_level"] is None) == (r["status"] != "final")
+
+
+def test_standing_records_and_the_old_rows_agree(desk: Desk, played: int) -> None:
+    state = desk.state(played)
+    recs = standing_records(state)
+    assert all(set(r) == STANDING_KEYS for r in recs)
+    by_id = {r["team_id"]: r for r in recs}
+    assert by_id[5]["withdrawn"] is True and by_id[5]["team"] == "T5"  # its own field, not a marker in the name
+    assert sum(r["withdrawn"] for r in recs) == 1
+    assert by_id[1]["players"] == ["P1a", "P1b"] and by_id[1]["club"] == "C1"
+    rows = standings_rows(state)  # the venue screen's and the CLI's rows, by bilingual header
+    assert [tuple(r) for r in rows] == [STANDING_COLUMNS] * len(rows)
+    assert [(r["名次 Rank"], r["No."], r["场分 MP"]) for r in rows] == \
+        [(r["rank"], r["team_id"], r["match_points"]) for r in recs]
+    assert next(r["Team"] for r in rows if r["No."] == 5) == "T5 (withdrawn)"
+
+
+def test_cross_table(desk: Desk, played: int) -> None:
+    state = desk.state(played)
+    cross = {c["team_id"]: c for c in cross_records(state)}
+    assert [c["team_id"] for c in cross_records(state)] == [s.team_id for s in state.standings()]
+    for c in cross.values():
+        assert set(c) == CROSS_KEYS and [g["round"] for g in c["rounds"]] == [1, 2]
+        assert all(set(g) == CROSS_ROUND_KEYS for g in c["rounds"])
+        # the round's 场分 add up to the total, and every game is seen from both sides alike
+        assert sum(g["match_points"] or 0 for g in c["rounds"]) == c["match_points"]
+        for g in c["rounds"]:
+            if g["opponent_id"] is not None:
+                back = cross[g["opponent_id"]]["rounds"][g["round"] - 1]
+                assert back["opponent_id"] == c["team_id"] and back["table"] == g["table"]
+                assert {g["side"], back["side"]} == {"home", "away"}
+    t1 = cross[1]["rounds"]
+    assert t1[0] | {} == {"round": 1, "table": 1, "opponent_id": 2, "opponent": "T2", "side": "home", "bye": False,
+                          "outcome": "win", "score": "A:9 过A", "match_points": 2}
+    assert (t1[1]["opponent"], t1[1]["side"], t1[1]["outcome"], t1[1]["match_points"]) == ("T7", "away", None, None)
+    assert (cross[2]["rounds"][0]["outcome"], cross[2]["rounds"][0]["score"]) == ("loss", "9:A")
+    assert cross[7]["rounds"][0] | {} == {"round": 1, "table": None, "opponent_id": None, "opponent": None,
+                                          "side": None, "bye": True, "outcome": "win", "score": "bye",
+                                          "match_points": 2}
+    assert (cross[5]["rounds"][0]["score"], cross[5]["rounds"][0]["outcome"]) == ("6:A forfeit", "loss")
+    assert cross[3]["rounds"][0]["outcome"] == "draw" and cross[3]["rounds"][0]["score"] == "10:10"
+    # the spreadsheet's form: a column per round for opponent, side, result, 场分
+    row = next(r for r in cross_rows(state) if r["No."] == 1)
+    assert (row["R1 对手 Opp"], row["R1 座 Side"], row["R1 结果 Result"], row["R1 场分 MP"]) == ("T2", "N–S", "W A:9 过A", 2)
+    assert (row["R2 对手 Opp"], row["R2 座 Side"], row["R2 结果 Result"], row["R2 场分 MP"]) == ("T7", "E–W", "", "")
+    bye_row = next(r for r in cross_rows(state) if r["No."] == 7)
+    assert (bye_row["R1 对手 Opp"], bye_row["R1 结果 Result"]) == ("bye", "W bye")
+
+
+def test_json_shapes_are_snake_case_and_stable(desk: Desk, played: int) -> None:
+    state = desk.state(played)
+    events = desk.events(played)
+    docs = {"standings": standings_json(state), "tables": tables_json(state), "status": status_json(state),
+            "export": export_json(state, events)}
+    for name, doc in docs.items():
+        assert snake_keys({k: v for k, v in doc.items() if k != "log"}) == [], name
+        json.dumps(doc)  # plain JSON values only
+    s = docs["standings"]
+    assert set(s) == {"tournament", "name", "after_round", "completed_rounds", "tiebreaks", "standings"}
+    assert s["tiebreaks"] == ["match_points", "opponents_points", "level_diff", "levels_gained"]
+    t = docs["tables"]
+    assert set(t) == {"tournament", "name", "round", "tables", "by_team"}
+    assert all(set(r) == TEAM_KEYS for r in t["by_team"])
+    st = docs["status"]
+    assert set(st) == {"tournament", "name", "teams", "active_teams", "rounds", "current_round", "completed_rounds",
+                       "finished", "tables", "bye", "clock", "ready_to_pair", "pairing_blockers"}
+    assert (st["current_round"], st["teams"], st["active_teams"], st["ready_to_pair"]) == (2, 7, 6, False)
+    assert st["bye"] == {"team_id": 6, "team": "T6"}
+    assert [(x["table"], x["home"], x["away"], x["status"], x["result"], x["source"]) for x in st["tables"]] == [
+        (1, "T7", "T1", "entered", "(J:Q)", None), (2, "T2", "T3", "final", "K:5", "override"),
+        (3, "T4", "T5", "missing", "", None)]
+    assert st["clock"]["phase"] == "not_started" and len(st["pairing_blockers"]) == 2
+    e = docs["export"]
+    assert set(e) == {"tournament", "name", "rounds", "current_round", "completed_rounds", "tiebreaks", "standings",
+                      "tables", "by_team", "cross_table", "log"}
+
+
+def test_log_json_round_trips(desk: Desk, played: int) -> None:
+    events = desk.events(played)
+    back = json.loads(log_json(events))
+    assert back == [json.loads(json.dumps(e.to_dict())) for e in events]
+    assert back[0]["type"] == "created" and back[0]["data"]["secret"] == "***"
+    assert [d["seq"] for d in back] == list(range(1, len(events) + 1))
+    assert json.loads(log_json([])) == []
+
+
+def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Path) -> None:
+    state = desk.state(played)
+    events = desk.events(played)
+    wb = load_workbook(write_xlsx(state, tmp_path / "cup.xlsx", events))
+    assert wb.sheetnames == ["Standings", "After R1", "Tables", "By team", "Cross-table", "Audit log"]
+    sheet = list(wb["Tables"].iter_rows(values_only=True))
+    header = sheet.index(next(r for r in sheet if r[0] == "Round"))
+    cols = sheet[header]
+    assert cols == tuple(label for _key, label in TABLE_FIELDS)
+    first = dict(zip(cols, sheet[header + 1], strict=True))
+    assert (first["南北级 Home level"], first["南北级 Home level (written)"], first["东西级 Away level"]) == (14, "A", 9)
+    assert (first["副数 Deals"], first["级差 Level diff"], first["南北升级数 Home levels gained"]) == (7, 5, 12)
+    assert (first["南北场分 Home MP"], first["东西场分 Away MP"], first["Winner"]) == (2, 0, "T1")
+    assert all(isinstance(first[c], int) for c in ("南北级 Home level", "级差 Level diff", "东西场分 Away MP"))
+    standings = list(wb["Standings"].iter_rows(values_only=True))
+    h = standings.index(next(r for r in standings if r[0] == "名次 Rank"))
+    assert standings[h][-1] == "退赛 Withdrawn"
+    assert [r[-1] for r in standings[h + 1:] if r[1] == 5] == ["yes"]
+    cross = list(wb["Cross-table"].iter_rows(values_only=True))
+    ch = cross.index(next(r for r in cross if r[0] == "名次 Rank"))
+    assert cross[ch][3:7] == ("R1 对手 Opp", "R1 座 Side", "R1 结果 Result", "R1 场分 MP")
+    assert len(cross) - ch - 1 == 7
+    log = list(wb["Audit log"].iter_rows(values_only=True))
+    lh = log.index(("Seq", "Type", "Actor", "At", "Data"))
+    assert [json.loads(r[4]) for r in log[lh + 1:]] == [e.to_dict()["data"] for e in events]  # JSON, never repr
+
+
+def test_csv_folder_has_the_cross_table_and_the_log(desk: Desk, played: int, tmp_path: Path) -> None:
+    state = desk.state(played)
+    events = desk.events(played)
+    written = write_csv(state, tmp_path / "out", events)
+    assert [p.name for p in written] == ["standings.csv", "tables.csv", "by_team.csv", "cross_table.csv", "log.json"]
+    rows = list(csv.DictReader((tmp_path / "out" / "cross_table.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert [r["Team"] for r in rows] == [c["team"] + (" (withdrawn)" if c["withdrawn"] else "")
+                                         for c in cross_records(state)]
+    tables = list(csv.DictReader((tmp_path / "out" / "tables.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert (tables[0]["南北级 Home level"], tables[0]["东西级 Away level (written)"]) == ("14", "9")
+    assert json.loads((tmp_path / "out" / "log.json").read_text(encoding="utf-8")) == \
+        [json.loads(json.dumps(e.to_dict())) for e in events]
