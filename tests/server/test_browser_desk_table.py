@@ -1,0 +1,98 @@
+"""A round reported deal by deal from two phones at a venue: West's team reports, North's team confirms.
+
+Each phone opens the table's page from its team's QR code (the code rides in the address's fragment), a
+wrong code is refused with the tries left, the other phone's page updates by itself, and the round is
+final by itself when its deal limit is reached."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from guandan.tournament.desk import Desk
+from guandan.tournament.model import EventConfig, RoundLimits
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.timeout(180)
+SHOTS = Path(tempfile.gettempdir()) / "guandan-desk-table"
+
+
+@pytest.fixture(scope="module")
+def venue() -> Iterator[tuple[LiveServer, Desk]]:
+    with tempfile.TemporaryDirectory(prefix="guandan-desk-") as d:
+        url = f"sqlite:///{d}/web.sqlite3"
+        with LiveServer(url) as live:
+            desk = Desk.open(url)
+            cfg = EventConfig(name="春季联赛", rounds=1, per_deal=True, limits=RoundLimits(max_deals=3))
+            tid = desk.create(cfg, secret="venue-test-secret")
+            desk.register(tid, "红队", ["张三", "李四"])
+            desk.register(tid, "蓝队", ["王五", "赵六"])
+            desk.pair_next(tid)
+            desk.start_round(tid)
+            yield live, desk
+
+
+def phone(browser: Browser, size: tuple[int, int]) -> Page:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True, bypass_csp=True)
+    return ctx.new_page()
+
+
+def test_a_round_deal_by_deal_from_two_phones(browser: Browser, venue: tuple[LiveServer, Desk]) -> None:
+    live, desk = venue
+    state = desk.state(1)
+    tb = state.table(1, 1).table
+    url = f"{live.url}/t/1/table/1/1"
+    west, north = phone(browser, (390, 844)), phone(browser, (844, 390))
+    SHOTS.mkdir(exist_ok=True)
+
+    # West's team scans its QR code: the code is filled in from the fragment and leaves the address bar
+    west.goto(f"{url}?side=away#code={state.team_code(1, 1, 1)}")
+    expect(west.get_by_test_id("code")).to_have_value(state.team_code(1, 1, 1))
+    assert "#code" not in west.url
+    west.get_by_role("button", name="登录").tap()
+    expect(west.get_by_test_id("signed-in")).to_contain_text(state.teams[tb.away].name)
+
+    # North types a wrong code first: refused, with the tries left; then its own
+    north.goto(f"{url}?side=home")
+    north.get_by_test_id("code").fill("000000" if state.side_of_code(1, 1, "000000") is None else "999999")
+    north.get_by_role("button", name="登录").click()
+    expect(north.get_by_test_id("error")).to_contain_text("代码错误")
+    expect(north.get_by_test_id("error")).to_contain_text("再错4次")
+    north.get_by_test_id("code").fill(state.team_code(1, 1, 0))
+    north.get_by_role("button", name="登录").click()
+    expect(north.get_by_test_id("signed-in")).to_be_visible()
+
+    orders = [("N", "S", "E"), ("E", "N", "W"), ("N", "E", "S")]
+    levels = [("5", "2"), ("5", "4"), ("7", "4")]
+    for n, (order, (home_lv, away_lv)) in enumerate(zip(orders, levels, strict=True), 1):
+        expect(west.get_by_test_id("report")).to_contain_text(f"报第{n}副")
+        for place, seat in zip(("first", "second", "third"), order, strict=True):
+            west.get_by_test_id(f"{place}-{seat}").dispatch_event("click")
+        # a seat taken in one place cannot be chosen in another
+        assert west.get_by_test_id(f"second-{order[0]}").is_disabled()
+        if n == 1:
+            west.screenshot(path=str(SHOTS / "west-report-390x844.png"), full_page=True)
+        west.get_by_test_id("send-deal").tap()
+        expect(west.get_by_test_id("pending-deal")).to_be_visible()
+        expect(west.get_by_test_id("confirm")).to_have_count(0)  # the reporting team cannot confirm
+        # North's page notices by itself (it polls the table) and offers to confirm
+        expect(north.get_by_test_id("confirm")).to_be_visible(timeout=15_000)
+        if n == 1:
+            north.screenshot(path=str(SHOTS / "north-confirm-844x390.png"), full_page=True)
+        north.get_by_test_id("confirm").click()
+        if n < len(orders):
+            expect(north.get_by_test_id("level-home")).to_have_text(home_lv)
+            expect(north.get_by_test_id("level-away")).to_have_text(away_lv)
+    # the deal limit ends the round: both phones show the final result, nothing more to enter
+    expect(north.get_by_test_id("final")).to_contain_text("7 : 4")
+    expect(west.get_by_test_id("final")).to_be_visible(timeout=15_000)
+    expect(west.get_by_test_id("report")).to_have_count(0)
+    west.screenshot(path=str(SHOTS / "west-final-390x844.png"), full_page=True)
+    ts = desk.state(1).table(1, 1)
+    assert ts.status == "final" and ts.ended_by == "deals" and len(ts.deals) == 3
+    assert ts.result is not None and ts.result.levels == (7, 4) and ts.result.winner == 0
