@@ -164,3 +164,24 @@ def test_english_and_the_json_api(desk: Desk) -> None:
         assert len(desk.events(1)) == before
     assert client.post(f"{api}/answer", json={"code": home, "deal": 1, "action": "confirm"}).json()["levels"] == ["5", "2"]
     assert client.get("/api/t/1/table/9/9").status_code == 404
+
+
+def test_the_arbiter_settles_a_dispute_on_the_web(desk: Desk) -> None:
+    _event(desk)
+    west, north, arbiter = _phone(desk, 1), _phone(desk, 0), _phone(desk)
+    west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "S", "third": "E"})
+    north.post(f"{URL}/answer", data={"deal": "1", "action": "dispute", "reason": "E went out first"})
+    page = arbiter.get("/t/1/arbiter?key=table-secret").text
+    assert 'value="N S E W"' in page and "待确认：第1副" in page
+    form = {"key": "table-secret", "round": "1", "table": "1", "deals": "E W N", "reason": ""}
+    before = len(desk.events(1))
+    assert arbiter.post("/t/1/arbiter/deals", data=form).status_code == 400  # a reason is needed
+    assert len(desk.events(1)) == before
+    res = arbiter.post("/t/1/arbiter/deals", data={**form, "reason": "witness"})
+    assert res.status_code == 200 and "各副已设定" in res.text
+    ts = desk.state(1).table(1, 1)
+    assert ts.levels_now == (2, 5) and ts.status == "in_play" and ts.pending_deal is None
+    assert 'data-testid="report"' in west.get(URL).text  # the table goes on with deal 2
+    res = arbiter.post("/t/1/arbiter/deals", data={**form, "deals": "E W N; award:home", "reason": "x"})
+    assert res.status_code == 400 and "first deal only" in res.text  # the lateness rule credits deal 1
+    assert desk.state(1).table(1, 1).levels_now == (2, 5)

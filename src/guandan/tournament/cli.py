@@ -18,7 +18,7 @@ from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import Scoring
 from ..db.engine import default_url
-from .deals import SEATS
+from .deals import SEATS, parse_deal_list
 from .desk import Desk
 from .export import (
     STANDING_COLUMNS,
@@ -366,19 +366,6 @@ def deal(
     _run(db, act)
 
 
-def _parse_deals(text: str) -> list[dict[str, Any]]:
-    """--set "N,S,E; E,W,N; award:home": deals separated by semicolons, each a finishing order or an award."""
-    out: list[dict[str, Any]] = []
-    for item in [x.strip() for x in text.replace("；", ";").split(";")]:
-        if not item:
-            continue
-        if item.lower().startswith("award:"):
-            out.append({"award": item.split(":", 1)[1].strip().lower()})
-        else:
-            out.append({"finish": item})
-    return out
-
-
 @app.command()
 def deals(
     tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
@@ -394,7 +381,7 @@ def deals(
 
     def act(desk: Desk) -> None:
         if set_ is not None:
-            desk.set_deals(tid, round_no, table_no, _parse_deals(set_), reason, end)
+            desk.set_deals(tid, round_no, table_no, parse_deal_list(set_), reason, end)
         ts = desk.state(tid).table(round_no, table_no)
         for x in ts.deals:
             how = "award " + ("home" if x.award == 0 else "away") if x.finish is None else \

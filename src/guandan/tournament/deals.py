@@ -90,6 +90,26 @@ class DealEntry:
                 "at": self.at}
 
 
+def parse_deal_list(text: str) -> list[dict[str, Any]]:
+    """A table's deals as an arbiter writes them: ``"award:home; N S E; E W N"``, one deal per semicolon,
+    each a finishing order or ``award:home|away`` (the lateness rule). Checked when it is applied."""
+    out: list[dict[str, Any]] = []
+    for item in (x.strip() for x in text.replace("；", ";").split(";")):
+        if not item:
+            continue
+        if item.lower().startswith(("award:", "award：")):
+            out.append({"award": item.replace("：", ":").split(":", 1)[1].strip().lower()})
+        else:
+            out.append({"finish": item})
+    return out
+
+
+def deal_list_text(deals: Sequence[DealEntry]) -> str:
+    """The inverse of :func:`parse_deal_list`: what an arbiter's form is filled in with."""
+    return "; ".join(f"award:{'home' if d.award == 0 else 'away'}" if d.finish is None
+                     else " ".join(SEATS[x] for x in d.finish) for d in deals)
+
+
 def _source(item: Any) -> tuple[tuple[int, int, int, int] | None, int | None]:
     """One deal's input: {"finish": …} or {"award": "home"|"away"}."""
     if not isinstance(item, dict) or len(item) != 1 or not ({"finish", "award"} & set(item)):
@@ -121,6 +141,8 @@ def settle_deals(items: Sequence[Any], rules: RuleSet, award_levels: int,
         at = times[i] if times is not None and i < len(times) else None
         if finish is None:
             assert award is not None
+            if i:
+                raise TournamentError(f"deal {i + 1}: the lateness rule credits the first deal only")
             lv = list(levels)
             before = lv[award]
             lv[award] = min(LEVEL_A - 2, lv[award] + award_levels)

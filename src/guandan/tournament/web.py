@@ -34,6 +34,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from ..core.errors import GuandanError
 from ..i18n import N_
 from ..present import rank_text
+from .deals import deal_list_text, parse_deal_list
 from .desk import Desk
 from .export import qr_svg, slips_html, table_rows
 from .levels import level_name
@@ -388,7 +389,9 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     result_of=lambda ts: result_words(state, ts, _), status_words=STATUS_WORDS,
                     codes=lambda n: (state.team_code(cur, n, 0), state.team_code(cur, n, 1)),
                     clock=clock_view(state, cur, clock_now(), _) if rnd is not None and not rnd.complete else None,
-                    can_start=bool(rnd is not None and rnd.started_at is None and not rnd.complete))
+                    can_start=bool(rnd is not None and rnd.started_at is None and not rnd.complete),
+                    per_deal=state.cfg.per_deal,
+                    deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])]))
 
     @r.get("/t/{tid}/arbiter", response_class=HTMLResponse)
     def arbiter_get(request: Request, tid: int, key: str | None = None) -> Response:
@@ -427,6 +430,15 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         def act(d: Desk, _: Gettext) -> str:
             d.unlock_table(tid, round, table, reason="arbiter's page", actor="web:arbiter")
             return _("Round {round} table {table} is unlocked.").format(round=round, table=table)
+        return arbiter_action(request, tid, key, act)
+
+    @r.post("/t/{tid}/arbiter/deals", response_class=HTMLResponse)
+    def arbiter_deals(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
+                      table: Annotated[int, Form()], deals: Annotated[str, Form(max_length=2000)] = "",
+                      reason: Annotated[str, Form(max_length=200)] = "", end: Annotated[str, Form()] = "") -> Response:
+        def act(d: Desk, _: Gettext) -> str:
+            d.set_deals(tid, round, table, parse_deal_list(deals), reason, bool(end), actor="web:arbiter")
+            return _("Round {round} table {table}: deals set.").format(round=round, table=table)
         return arbiter_action(request, tid, key, act)
 
     @r.post("/t/{tid}/arbiter/override", response_class=HTMLResponse)
