@@ -246,11 +246,6 @@ class TournamentState:
                 found = side
         return found
 
-    def pin(self, round_no: int, table_no: int) -> str:
-        """The 4-digit code printed on a table's slip; entering or confirming on the web needs it."""
-        mac = hmac.new(self.secret.encode(), f"{round_no}/{table_no}".encode(), hashlib.sha256)
-        return f"{int(mac.hexdigest(), 16) % 10000:04d}"
-
     def pairing_blockers(self) -> list[str]:
         """Why the next round cannot be paired yet (empty when it can)."""
         cfg = self.cfg
