@@ -25,7 +25,9 @@ TIEBREAKS: dict[str, str] = {
 }
 DEFAULT_TIEBREAKS: tuple[str, ...] = ("match_points", "opponents_points", "level_diff", "levels_gained")
 FIRST_ROUND_METHODS = ("random", "rating")
-FORMATS = ("pairs-swiss",)
+FORMATS = ("pairs-swiss", "knockout")
+#: How the pairs are formed: registered as teams ("fixed"), or drawn from individual players ("random", 随机搭档).
+PARTNERS = ("fixed", "random")
 SIDES = ("home", "away")
 
 
@@ -124,7 +126,7 @@ class EventConfig:
     """Everything an arbiter fixes before round 1: format, rounds, limits, 场分 table, tie-breaks, rules."""
 
     name: str
-    rounds: int = 7
+    rounds: int = 7  # a knockout plays ⌈log2 teams⌉ rounds: this is then the most it may have, 0 for no limit
     format: str = "pairs-swiss"
     limits: RoundLimits = field(default_factory=RoundLimits)
     lateness: LatenessRules = field(default_factory=LatenessRules)
@@ -135,13 +137,14 @@ class EventConfig:
     bye_score: tuple[str, str] = ("A", "6")  # RULES.md §5.4 ASSUMPTION: a bye is a win like a forfeit
     seed: int = 0
     rules: RuleSet = field(default_factory=lambda: preset("competition"))
+    partners: str = "fixed"  # "random": players register alone and the desk draws the pairs (knockout only)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
             raise TournamentError(f"the event name must be 1…200 characters, not {self.name!r}")
-        _int(self.rounds, "rounds", 1, 99)
         if self.format not in FORMATS:
             raise TournamentError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
+        _int(self.rounds, "rounds", 0 if self.format == "knockout" else 1, 99)
         mp = self.match_points
         if not (isinstance(mp, tuple) and len(mp) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in mp)):
             raise TournamentError(f"match_points must be three integers (win, draw, loss), not {mp!r}")
@@ -155,6 +158,11 @@ class EventConfig:
         _int(self.seed, "seed", 0)
         if not isinstance(self.rules, RuleSet):
             raise TournamentError("rules must be a RuleSet")
+        if self.partners not in PARTNERS:
+            raise TournamentError(f"partners must be one of {', '.join(PARTNERS)}, not {self.partners!r}")
+        if self.partners == "random" and self.format != "knockout":
+            raise TournamentError("partners drawn at random (partners random) are for knockout events; "
+                                  "a Swiss event registers fixed teams")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -163,12 +171,13 @@ class EventConfig:
             "match_points": list(self.match_points), "tiebreaks": list(self.tiebreaks),
             "first_round": self.first_round, "avoid_same_club": self.avoid_same_club,
             "bye_score": list(self.bye_score), "seed": self.seed, "rules": self.rules.to_dict(),
+            "partners": self.partners,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> EventConfig:
         keys = {"name", "rounds", "format", "limits", "lateness", "match_points", "tiebreaks", "first_round",
-                "avoid_same_club", "bye_score", "seed", "rules"}
+                "avoid_same_club", "bye_score", "seed", "rules", "partners"}
         _known(d, keys, "event config")
         kw = dict(d)
         if "limits" in kw:
