@@ -30,6 +30,7 @@ from .levels import level_name
 from .rounds import ResultSlip
 from .standings import describe_chain
 from .state import FINAL, TournamentState
+from .web_bracket import bracket_router
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 _pages = Jinja2Templates(env=templates)
@@ -103,9 +104,10 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     @r.post("/t/{tid}/table/{round_no}/{table_no}/enter", response_class=HTMLResponse)
     def table_enter(request: Request, tid: int, round_no: int, table_no: int, pin: Annotated[str, Form()],
                     home_level: Annotated[str, Form()], away_level: Annotated[str, Form()],
-                    passed_a: Annotated[str, Form()] = "none", deals: Annotated[str, Form()] = "") -> Response:
+                    passed_a: Annotated[str, Form()] = "none", deals: Annotated[str, Form()] = "",
+                    decider: Annotated[str, Form()] = "") -> Response:
         try:
-            enter(tid, round_no, table_no, pin, [home_level, away_level], passed_a, deals or None)
+            enter(tid, round_no, table_no, pin, [home_level, away_level], passed_a, deals or None, decider or None)
         except GuandanError as e:
             return table_page(request, tid, round_no, table_no, 400, error=str(e))
         return table_page(request, tid, round_no, table_no, message="Entered. North (南北) now confirms on this page.")
@@ -120,7 +122,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         done = "Confirmed. Thank you." if action == "confirm" else "Disputed: the arbiter has been told."
         return table_page(request, tid, round_no, table_no, message=done)
 
-    def enter(tid: int, round_no: int, table_no: int, pin: str, levels: Any, passed_a: Any, deals: Any) -> None:
+    def enter(tid: int, round_no: int, table_no: int, pin: str, levels: Any, passed_a: Any, deals: Any,
+              decider: Any = None) -> None:
         state = load(tid)
         ts = state.table(round_no, table_no)
         pin_ok(state, round_no, table_no, pin)
@@ -129,7 +132,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         except (TypeError, ValueError):
             raise TournamentError(f"deals played must be a whole number, not {deals!r}") from None
         slip = ResultSlip.from_dict({"levels": levels, "passed_a": None if passed_a in ("none", "", None) else passed_a,
-                                     "deals": n_deals})
+                                     "deals": n_deals, "decider": None if decider in ("none", "", None) else decider})
         get_desk().enter_result(tid, round_no, table_no, slip, ts.table.away, actor="web:west")
 
     def confirm(tid: int, round_no: int, table_no: int, pin: str, action: str, reason: str) -> None:
@@ -162,6 +165,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         rnd = state.rounds.get(cur)
         return page(request, "arbiter.html", status, cfg=state.cfg, teams=state.teams, current=cur, rnd=rnd,
                     status=status_of(state), blockers=state.pairing_blockers(), can_repair=bool(rnd and not rnd.started),
+                    rounds_total=state.rounds_total,
                     rows=standings_rows(state), columns=STANDING_COLUMNS, error=error, message=message, key=key,
                     base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
                     key_q=lambda path: f"/t/{tid}/arbiter/{path}?key={key}",
@@ -198,13 +202,14 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     def arbiter_override(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
                          table: Annotated[int, Form()], reason: Annotated[str, Form()] = "",
                          levels: Annotated[str, Form()] = "", passed_a: Annotated[str, Form()] = "none",
-                         forfeit: Annotated[str, Form()] = "", deals: Annotated[str, Form()] = "") -> Response:
+                         forfeit: Annotated[str, Form()] = "", deals: Annotated[str, Form()] = "",
+                         decider: Annotated[str, Form()] = "") -> Response:
         def act(d: Desk) -> str:
             try:
                 n_deals = int(deals) if deals.strip() else None
             except ValueError:
                 raise TournamentError(f"deals played must be a whole number, not {deals!r}") from None
-            slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None)
+            slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None, decider or None)
             d.override(tid, round, table, slip, reason, actor="web:arbiter")
             return f"Round {round} table {table}: result set."
         return arbiter_action(request, tid, key, act)
@@ -239,7 +244,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             return problem(request, e, json=True)
         cur = state.current_round
         missing = [] if not cur else [t.table.number for t in state.rounds[cur].tables.values() if t.status != FINAL]
-        return JSONResponse({"tournament": tid, "current_round": cur, "rounds": state.cfg.rounds,
+        return JSONResponse({"tournament": tid, "current_round": cur, "rounds": state.rounds_total,
                              "completed_rounds": state.completed_rounds, "tables_not_final": missing,
                              "pairing_blockers": state.pairing_blockers()})
 
@@ -261,7 +266,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                   body: Annotated[dict[str, Any], Body()]) -> Response:
         try:
             enter(tid, round_no, table_no, str(body.get("pin", "")), body.get("levels"), body.get("passed_a"),
-                  body.get("deals"))
+                  body.get("deals"), body.get("decider"))
         except GuandanError as e:
             return problem(request, e, json=True)
         return JSONResponse({"status": "entered"})
@@ -287,6 +292,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             return problem(request, e, json=True)
         return JSONResponse([e.to_dict() for e in events])
 
+    r.include_router(bracket_router(get_desk))
     return r
 
 
