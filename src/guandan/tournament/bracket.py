@@ -282,7 +282,7 @@ def place_label(match: dict[str, Any], side: int, _: Gettext) -> str:
     """What an empty place of a match says: a bye, or whose winner will fill it."""
     if match["status"] in ("bye", "empty") or match["round"] == 1:
         return _("bye")
-    return _("winner of match {n}").format(n=2 * match["match"] - 1 + side)
+    return _("winner of round {r} match {n}").format(r=match["round"] - 1, n=2 * match["match"] - 1 + side)
 
 
 def place_text(place: int | None, shared: bool, _: Gettext) -> str:
@@ -305,6 +305,8 @@ def bracket_lines(data: dict[str, Any], _: Gettext) -> list[str]:
     if data["partners_draw"]:
         out.append(_("Partners drawn at random (seed {seed})").format(seed=data["partners_draw"]["seed"]))
     out.append(_("A round that ends level is decided by one more deal (加赛一副): the team that goes out first wins."))
+    if not data["rounds"]:
+        out.append(_("The bracket has not been drawn yet."))
     for rnd in data["rounds"]:
         out.append("")
         out.append(_("Round {n}").format(n=rnd["round"]) + " · " + stage_name(rnd["stage"], _))
@@ -325,7 +327,7 @@ def bracket_lines(data: dict[str, Any], _: Gettext) -> list[str]:
                 if res and res["passed_a"] == side:
                     notes.append(_("passed A"))
                 if res and res["decider"] == side:
-                    notes.append(_("won the deciding deal"))
+                    notes.append(_("won the decider"))
                 if res and res["forfeit"] == side:
                     notes.append(_("forfeit"))
                 if team and team["withdrawn"]:
