@@ -585,3 +585,21 @@ def test_every_bracket_string_is_in_the_desk_catalogue(lang: str) -> None:
     ids |= set(re.findall(r'_\("((?:[^"\\]|\\.)*)"\)', template))
     assert len(ids) > 40
     assert missing("desk", lang, ids) == []
+
+
+def test_a_team_that_withdraws_after_the_pairing_forfeits_its_table(desk: Desk) -> None:
+    tid = fixed_event(desk, 8)
+    desk.pair_next(tid)
+    play_round(desk, tid)
+    desk.pair_next(tid)  # T1 v T4, T2 v T3
+    desk.withdraw(tid, "T4", reason="called away")
+    st = desk.state(tid)
+    assert not st.knockout_stale(2) and names(st, st.rounds[2].matches[0]) == ("T1", "T4")
+    desk.override(tid, 2, 1, ResultSlip(None, forfeit=1), reason="T4 left")  # no re-pair: T4 forfeits
+    desk.override(tid, 1, 2, ResultSlip.parse("K:6"), reason="levels corrected")
+    assert [e.type for e in desk.events(tid)[-2:]] == ["result_overridden", "result_overridden"]
+    desk.override(tid, 2, 2, ResultSlip.parse("A:Q"), reason="slip")
+    final = desk.pair_next(tid)
+    assert names(desk.state(tid), final.matches[0]) == ("T1", "T2")
+    row = next(r for r in bracket_data(desk.state(tid))["placings"] if r["team"] == "T4")
+    assert (row["place"], row["eliminated_in"]) == (3, 2)

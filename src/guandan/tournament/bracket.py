@@ -80,7 +80,7 @@ def plan_override(state: TournamentState, round_no: int, table_no: int, slip: Re
     _simulate(work, entry)
     out = [entry]
     nxt = round_no + 1
-    if nxt in work.rounds and work.rounds[nxt].matches != work.knockout_expected(nxt):
+    if nxt in work.rounds and work.knockout_stale(nxt):
         why = f"round {round_no} table {table_no} corrected: another team goes through"
         out.append(("knockout_paired", _round_entry(work, nxt, None, repair=True, reason=why)))
     return out
@@ -225,7 +225,8 @@ def bracket_data(state: TournamentState) -> dict[str, Any]:
                        "matches": [_match(state, r, m, a, b) for m, (a, b) in enumerate(pairs)]})
     table = placings(state)
     first = state.rounds.get(1)
-    teams = len([x for x in state.bracket if x is not None]) if state.bracket else state._entries()
+    teams = sum(x is not None for x in state.bracket) if state.bracket else state.knockout_entries()
+    size = len(state.bracket) if state.bracket else ko.bracket_size(teams) if teams >= 2 else None
     draw = None
     if state.partners:
         draw = {"seed": state.partners_seed,
@@ -235,8 +236,7 @@ def bracket_data(state: TournamentState) -> dict[str, Any]:
         "tournament": state.id, "name": cfg.name, "format": cfg.format, "partners": cfg.partners,
         "tie_rule": "decider_deal", "team_count": teams,
         "player_count": len(state.active_players) if cfg.partners == "random" else 2 * teams,
-        "bracket_size": len(state.bracket) if state.bracket else (ko.bracket_size(teams) if teams >= 2 else None),
-        "bye_count": (len(state.bracket) if state.bracket else ko.bracket_size(teams)) - teams if teams >= 2 else None,
+        "bracket_size": size, "bye_count": None if size is None else size - teams,
         "round_count": total, "current_round": state.current_round, "finished": state.finished,
         "seeding": first.method if first else None, "seed": first.seed if first else None,
         "partners_draw": draw, "rounds": rounds,

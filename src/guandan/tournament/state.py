@@ -436,9 +436,9 @@ class TournamentState:
             return self.cfg.rounds
         if self.bracket:
             return len(self.bracket).bit_length() - 1
-        return ko.rounds_for(self._entries())
+        return ko.rounds_for(self.knockout_entries())
 
-    def _entries(self) -> int:
+    def knockout_entries(self) -> int:
         """Teams entered, or to be drawn from the players entered."""
         if self.cfg.partners == "random" and not self.teams:
             return len(self.active_players) // 2
@@ -485,6 +485,14 @@ class TournamentState:
         winners = [self.match_winner(round_no - 1, m) for m in range(len(prev.matches))]
         return ko.pair_places(ko.next_places(winners, self.withdrawn))
 
+    def knockout_stale(self, round_no: int) -> bool:
+        """Whether a paired round (2 or later) no longer holds the winners of the round before: a corrected
+        result sent another team through. A place left empty for a winner who withdrew is right, and so is a
+        winner who withdrew after the round was paired (that team forfeits its table)."""
+        winners = [self.match_winner(round_no - 1, m) for m in range(len(self.round(round_no - 1).matches))]
+        places = [x for m in self.round(round_no).matches for x in m]
+        return any(x != w and not (x is None and w in self.withdrawn) for x, w in zip(places, winners, strict=True))
+
     def knockout_blockers(self) -> list[str]:
         nxt = self.current_round + 1
         if nxt == 1:
@@ -494,7 +502,7 @@ class TournamentState:
                     return [problem]
             elif len(self.active_teams) < 2:
                 return [f"at least two teams are needed, {len(self.active_teams)} registered"]
-            room = ko.room_problem(self._entries(), self.cfg.rounds)
+            room = ko.room_problem(self.knockout_entries(), self.cfg.rounds)
             return [room] if room else []
         if nxt > self.rounds_total:
             return [f"the knockout is over: all {self.rounds_total} rounds have been paired"]
@@ -504,7 +512,7 @@ class TournamentState:
                 tb = t.table
                 out.append(f"round {tb.round} table {tb.number} ({self.teams[tb.home].name} v "
                            f"{self.teams[tb.away].name}): result {t.status}")
-        if not out and nxt > 2 and self.rounds[nxt - 1].matches != self.knockout_expected(nxt - 1):
+        if not out and nxt > 2 and self.knockout_stale(nxt - 1):
             out.append(f"round {nxt - 1} no longer pairs the winners of round {nxt - 2} (a result was corrected): "
                        f"re-pair round {nxt - 1}")
         return out
