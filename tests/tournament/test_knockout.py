@@ -603,3 +603,17 @@ def test_a_team_that_withdraws_after_the_pairing_forfeits_its_table(desk: Desk) 
     assert names(desk.state(tid), final.matches[0]) == ("T1", "T2")
     row = next(r for r in bracket_data(desk.state(tid))["placings"] if r["team"] == "T4")
     assert (row["place"], row["eliminated_in"]) == (3, 2)
+
+
+def test_a_level_final_result_without_a_decider_blocks_the_next_round(desk: Desk) -> None:
+    """However a table's result became final (deal by deal, say), a knockout never pairs past a level round."""
+    tid = fixed_event(desk, 4)
+    desk.pair_next(tid)
+    play_round(desk, tid)
+    st = desk.state(tid)
+    ts = st.table(1, 2)
+    ts.final = ResultSlip(("9", "9"))
+    ts.result = ts.final.score(st.cfg.match_points, st.cfg.lateness)
+    assert st.match_winner(1, 1) is None
+    assert st.pairing_blockers() == ["round 1 table 2 (T2 v T3): the round ended level and needs the winner of one "
+                                     "more deal (加赛一副); set it with the decider"]

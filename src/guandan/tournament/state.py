@@ -508,10 +508,15 @@ class TournamentState:
             return [f"the knockout is over: all {self.rounds_total} rounds have been paired"]
         out = []
         for t in self.rounds[nxt - 1].tables.values():
+            tb = t.table
+            where = f"round {tb.round} table {tb.number} ({self.teams[tb.home].name} v {self.teams[tb.away].name})"
             if t.status != FINAL:
-                tb = t.table
-                out.append(f"round {tb.round} table {tb.number} ({self.teams[tb.home].name} v "
-                           f"{self.teams[tb.away].name}): result {t.status}")
+                out.append(f"{where}: result {t.status}")
+            elif t.result is not None and t.final is not None and ko.winning_side(t.result, t.final.decider) is None:
+                # A final result reached some other way than the checked entry (a round scored deal by deal,
+                # say) may still be level: nobody would go through.
+                out.append(f"{where}: the round ended level and needs the winner of one more deal (加赛一副); "
+                           "set it with the decider")
         if not out and nxt > 2 and self.knockout_stale(nxt - 1):
             out.append(f"round {nxt - 1} no longer pairs the winners of round {nxt - 2} (a result was corrected): "
                        f"re-pair round {nxt - 1}")
