@@ -20,11 +20,13 @@ TIMED = ("pair", "desk_pair", "standings", "replay", "desk_replay")
 SPREAD = ("mean_cpu_ms", "max_cpu_ms", "mean_wall_ms", "max_wall_ms")
 
 
-def test_json_shape() -> None:
-    res = runner.invoke(app, ["bench", "--teams", "12", "--rounds", "3", "--seed", "5", "--json"])
+@pytest.mark.parametrize("per_deal", [False, True])
+def test_json_shape(per_deal: bool) -> None:
+    mode = "--per-deal" if per_deal else "--per-round"
+    res = runner.invoke(app, ["bench", "--teams", "12", "--rounds", "3", "--seed", "5", mode, "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
-    assert out["parameters"] == {"teams": 12, "rounds": 3, "seed": 5}
+    assert out["parameters"] == {"teams": 12, "rounds": 3, "seed": 5, "per_deal": per_deal}
     assert isinstance(out["python"], str) and out["python"].count(".") == 2
     assert [r["round"] for r in out["rounds"]] == [1, 2, 3]
     # one team withdraws after round 1 (rounds // 2): 12, then 11 teams with a bye
@@ -32,14 +34,15 @@ def test_json_shape() -> None:
     assert [r["bye"] for r in out["rounds"]] == [False, True, True]
     assert [r["tables"] for r in out["rounds"]] == [6, 5, 5]
     events = [r["events"] for r in out["rounds"]]
-    assert events == sorted(events) and events[0] > 12 + 6
+    # created, 12 teams, the pairing, then at least one entry per table (a deal each, or a result)
+    assert events == sorted(events) and events[0] > 1 + 12 + 1 + 6
     for r in out["rounds"]:
         for key in TIMED:
             assert set(r[key]) == {"cpu_s", "wall_s"} and all(v >= 0 for v in r[key].values())
-        for key in ("desk_result_entry", "desk_result_final"):
+        for key in ("desk_report", "desk_confirm"):
             assert set(r[key]) == set(SPREAD)
     assert set(out["worst"]) == {"pair_cpu_s", "desk_pair_cpu_s", "standings_cpu_s", "replay_cpu_s",
-                                 "desk_replay_cpu_s", "desk_result_final_max_cpu_ms"}
+                                 "desk_replay_cpu_s", "desk_confirm_max_cpu_ms"}
     assert out["targets"] == {"pair_cpu_s": 2.0, "replay_cpu_s": 1.0}
     assert set(out["met"]) == set(out["targets"]) and all(isinstance(v, bool) for v in out["met"].values())
 
@@ -50,7 +53,7 @@ def test_table_and_summary() -> None:
     lines = res.output.splitlines()
     assert lines[0].split()[:2] == ["round", "teams"]
     assert [line.split()[0] for line in lines[1:3]] == ["1", "2"]
-    assert lines[3].startswith("8 teams, 2 rounds, seed 1; Python ")
+    assert lines[3].startswith("8 teams, 2 rounds, seed 1, round results; Python ")
     assert lines[4].startswith("pairing a round, worst: ") and "target ≤ 2 s" in lines[4]
     assert lines[5].startswith("standings from the log, worst: ") and "target ≤ 1 s" in lines[5]
 

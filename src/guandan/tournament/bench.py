@@ -4,7 +4,10 @@ One seeded event (default 300 teams, 9 rounds) is run twice side by side through
 :class:`~.state.TournamentState` events, and through the :class:`~.desk.Desk` on a temporary SQLite
 file. Results are plausible rounds: deals won by one side or the other, the winner going up by the rules'
 upgrade table, passing A ending the round, draws on equal levels, a few arbiter overrides, two forfeits
-and one withdrawal half way. Both paths must draw the same tables; a difference is a bug and stops the run.
+and one withdrawal half way. Each round's result is entered by West's team and confirmed by North's, or
+with ``per_deal`` every deal is (a random finishing order, the levels settled by the rules, the round
+ending at 8 deals or when A is passed) after the round's clock is started. Both paths must draw the same
+tables and rank alike; a difference is a bug and stops the run.
 
 Per round it measures CPU time of this process (``time.process_time``) and wall time of
 
@@ -14,8 +17,9 @@ Per round it measures CPU time of this process (``time.process_time``) and wall 
 * ``replay``: standings from the audit log: every event replayed from scratch, then the standings;
 * ``desk_replay``: :meth:`Desk.verify` on a desk with nothing cached (the log read from the database,
   replayed, checked against the stored standings);
-* ``desk_result``: each of the desk's result commands (an entry, then the other team's confirmation,
-  which rewrites the standings projection): mean and max.
+* ``desk_report`` and ``desk_confirm``: each of the desk's result commands, mean and max: the entering
+  team's (a round's result or a deal), and the other team's confirmation or the arbiter's override (the
+  one that finishes a table rewrites the standings projection).
 """
 
 from __future__ import annotations
@@ -27,17 +31,19 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ..db import make_engine
+from .deals import SEATS
 from .desk import Desk
 from .errors import TournamentError
 from .levels import LEVEL_A, level_name
 from .model import EventConfig
 from .rounds import ResultSlip
 from .standings import Standing
-from .state import Event, TournamentState, replay
+from .state import FINAL, Event, TournamentState, replay
 
 #: The issue's figures for 300 teams and 9 rounds, one core: seconds.
 TARGETS = {"pair_cpu_s": 2.0, "replay_cpu_s": 1.0}
@@ -95,14 +101,6 @@ def play_slip(rng: random.Random, upgrades: tuple[int, int, int], max_deals: int
     return ResultSlip((level_name(levels[0]), level_name(levels[1])), None, max_deals)
 
 
-@dataclass(frozen=True)
-class Entry:
-    """How one table's result reaches the desk: entered and confirmed, or set by the arbiter."""
-
-    slip: ResultSlip
-    route: str  # "confirmed" or "override"
-
-
 class EventLog:
     """The pure path: a state and its audit log, each event applied as the desk would."""
 
@@ -131,22 +129,62 @@ def _temp_desk() -> Iterator[Desk]:
             desk.engine.dispose()
 
 
-def bench_figures(teams: int = 300, rounds: int = 9, seed: int = 1,
+@dataclass
+class _Run:
+    """One bench event on both paths, and the clocks of the desk's result commands in this round."""
+
+    log: EventLog
+    desk: Desk
+    tid: int
+    rng: random.Random
+    config: EventConfig
+    report: Clock = field(default_factory=Clock)
+    confirm: Clock = field(default_factory=Clock)
+
+    def override(self, r: int, n: int, slip: ResultSlip) -> None:
+        reason = "bench: set by the arbiter"
+        self.log.add("result_overridden", {"round": r, "table": n, "result": slip.to_dict(), "reason": reason})
+        self.confirm.time(self.desk.override, self.tid, r, n, slip, reason)
+
+    def result(self, r: int, n: int, home: int, away: int) -> None:
+        """West (the away team) enters the round's final levels, North (home) confirms."""
+        limits = self.config.limits
+        slip = play_slip(self.rng, self.config.rules.upgrade_table, limits.max_deals or 8)
+        self.log.add("result_entered", {"round": r, "table": n, "result": slip.to_dict(), "by": away})
+        self.log.add("result_confirmed", {"round": r, "table": n, "by": home})
+        self.report.time(self.desk.enter_result, self.tid, r, n, slip, by=away)
+        self.confirm.time(self.desk.confirm, self.tid, r, n, by=home)
+
+    def deals(self, r: int, n: int, home: int, away: int) -> None:
+        """West reports each deal's finishing order, North confirms, until the round ends at the table."""
+        deal = 0
+        while self.log.state.rounds[r].tables[n].status != FINAL:
+            deal += 1
+            if deal > 99:
+                raise TournamentError(f"round {r} table {n}: the round did not end after 99 deals")
+            finish = list(SEATS)
+            self.rng.shuffle(finish)
+            self.log.add("deal_reported", {"round": r, "table": n, "deal": deal, "finish": finish, "by": away})
+            self.log.add("deal_confirmed", {"round": r, "table": n, "deal": deal, "by": home})
+            self.report.time(self.desk.report_deal, self.tid, r, n, deal, finish, by=away)
+            self.confirm.time(self.desk.confirm_deal, self.tid, r, n, deal, by=home)
+
+
+def bench_figures(teams: int = 300, rounds: int = 9, seed: int = 1, per_deal: bool = False,
                   progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Run the event and return the figures (see the module's docstring); ``progress`` gets each round's row."""
     problem = check_options(teams, rounds, seed)
     if problem:
         raise TournamentError(problem)
     rng = random.Random(seed)
-    config = EventConfig(name="Bench Open", rounds=rounds, seed=seed)
-    upgrades = config.rules.upgrade_table
-    max_deals = config.limits.max_deals or 8
+    config = EventConfig(name="Bench Open", rounds=rounds, seed=seed, per_deal=per_deal)
     withdraw_after = max(1, rounds // 2) if rounds > 1 else None
     forfeits = {(1, 1 + rng.randrange(teams // 2)), (rounds, 1)}
     log = EventLog(config)
     rows: list[dict[str, Any]] = []
     with _temp_desk() as desk:
-        tid = desk.create(config, secret=SECRET)
+        run = _Run(log, desk, desk.create(config, secret=SECRET), rng, config)
+        tid = run.tid
         for i in range(1, teams + 1):
             name, players, club = f"Team {i}", [f"P{i}a", f"P{i}b"], f"Club {rng.randrange(40)}"
             log.add("team_registered", {"team": {"name": name, "players": players, "club": club, "rating": None}})
@@ -161,22 +199,21 @@ def bench_figures(teams: int = 300, rounds: int = 9, seed: int = 1,
             drawn = [ts.table.teams() for ts in rnd.tables.values()]
             if drawn != list(pairing.pairs) or rnd.bye != pairing.bye:
                 raise TournamentError(f"round {r}: the desk drew other tables than the pure state")
-            enter_clock, confirm_clock = Clock(), Clock()
+            if per_deal:
+                now = datetime.now(UTC)
+                log.add("round_started", {"round": r, "at": now.isoformat()})
+                desk.start_round(tid, r, at=now)
+            run.report, run.confirm = Clock(), Clock()
             for n, ts in log.state.rounds[r].tables.items():
                 home, away = ts.table.teams()
                 if (r, n) in forfeits:
-                    entry = Entry(ResultSlip(None, forfeit=rng.randrange(2)), "override")
+                    run.override(r, n, ResultSlip(None, forfeit=rng.randrange(2)))
+                elif rng.random() < 0.03:
+                    run.override(r, n, play_slip(rng, config.rules.upgrade_table, config.limits.max_deals or 8))
+                elif per_deal:
+                    run.deals(r, n, home, away)
                 else:
-                    entry = Entry(play_slip(rng, upgrades, max_deals), "override" if rng.random() < 0.03 else "confirmed")
-                res = {"round": r, "table": n, "result": entry.slip.to_dict()}
-                if entry.route == "override":
-                    log.add("result_overridden", {**res, "reason": "bench: set by the arbiter"})
-                    confirm_clock.time(desk.override, tid, r, n, entry.slip, "bench: set by the arbiter")
-                    continue
-                log.add("result_entered", {**res, "by": away})
-                log.add("result_confirmed", {"round": r, "table": n, "by": home})
-                enter_clock.time(desk.enter_result, tid, r, n, entry.slip, by=away)
-                confirm_clock.time(desk.confirm, tid, r, n, by=home)
+                    run.result(r, n, home, away)
             if r == withdraw_after:
                 gone = log.state.standings()[-1].team_id
                 log.add("team_withdrawn", {"team": gone, "reason": "bench: left the venue"})
@@ -192,7 +229,7 @@ def bench_figures(teams: int = 300, rounds: int = 9, seed: int = 1,
                 "pair": pair_clock.total(), "desk_pair": desk_pair_clock.total(),
                 "standings": standings_clock.total(), "replay": replay_clock.total(),
                 "desk_replay": desk_replay_clock.total(),
-                "desk_result_entry": enter_clock.spread(), "desk_result_final": confirm_clock.spread(),
+                "desk_report": run.report.spread(), "desk_confirm": run.confirm.spread(),
             })
             rows.append(row)
             if progress is not None:
@@ -203,10 +240,10 @@ def bench_figures(teams: int = 300, rounds: int = 9, seed: int = 1,
         "standings_cpu_s": max(x["standings"]["cpu_s"] for x in rows),
         "replay_cpu_s": max(x["replay"]["cpu_s"] for x in rows),
         "desk_replay_cpu_s": max(x["desk_replay"]["cpu_s"] for x in rows),
-        "desk_result_final_max_cpu_ms": max(x["desk_result_final"]["max_cpu_ms"] for x in rows),
+        "desk_confirm_max_cpu_ms": max(x["desk_confirm"]["max_cpu_ms"] for x in rows),
     }
     return {
-        "parameters": {"teams": teams, "rounds": rounds, "seed": seed},
+        "parameters": {"teams": teams, "rounds": rounds, "seed": seed, "per_deal": per_deal},
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "machine": platform.machine(),
@@ -226,9 +263,8 @@ COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
     ("standings ms", lambda x: f"{x['standings']['cpu_s'] * 1e3:.1f}"),
     ("replay s", lambda x: f"{x['replay']['cpu_s']:.3f}"),
     ("desk replay s", lambda x: f"{x['desk_replay']['cpu_s']:.3f}"),
-    ("entry ms", lambda x: f"{x['desk_result_entry']['mean_cpu_ms']:.1f}"),
-    ("final ms (max)", lambda x: f"{x['desk_result_final']['mean_cpu_ms']:.1f} "
-                                 f"({x['desk_result_final']['max_cpu_ms']:.1f})"),
+    ("report ms", lambda x: f"{x['desk_report']['mean_cpu_ms']:.1f}"),
+    ("confirm ms (max)", lambda x: f"{x['desk_confirm']['mean_cpu_ms']:.1f} ({x['desk_confirm']['max_cpu_ms']:.1f})"),
     ("wall pair/replay s", lambda x: f"{x['pair']['wall_s']:.3f}/{x['replay']['wall_s']:.3f}"),
 )
 
@@ -245,11 +281,13 @@ def summary_lines(figures: dict[str, Any]) -> list[str]:
     w, t, met = figures["worst"], figures["targets"], figures["met"]
     p = figures["parameters"]
     return [
-        f"{p['teams']} teams, {p['rounds']} rounds, seed {p['seed']}; Python {figures['python']}; CPU seconds of one process",
+        f"{p['teams']} teams, {p['rounds']} rounds, seed {p['seed']}, "
+        f"{'every deal reported' if p['per_deal'] else 'round results'}; Python {figures['python']}; "
+        "CPU seconds of one process",
         f"pairing a round, worst: {w['pair_cpu_s']:.3f} s (target ≤ {t['pair_cpu_s']:g} s: "
         f"{'met' if met['pair_cpu_s'] else 'NOT met'}); through the desk {w['desk_pair_cpu_s']:.3f} s",
         f"standings from the log, worst: {w['replay_cpu_s']:.3f} s (target ≤ {t['replay_cpu_s']:g} s: "
         f"{'met' if met['replay_cpu_s'] else 'NOT met'}); through the desk {w['desk_replay_cpu_s']:.3f} s",
-        f"standings in memory, worst: {w['standings_cpu_s'] * 1e3:.1f} ms; a final result through the desk, "
-        f"worst: {w['desk_result_final_max_cpu_ms']:.1f} ms",
+        f"standings in memory, worst: {w['standings_cpu_s'] * 1e3:.1f} ms; a confirmation through the desk, "
+        f"worst: {w['desk_confirm_max_cpu_ms']:.1f} ms",
     ]

@@ -643,6 +643,8 @@ def bench(
     teams: Annotated[int, typer.Option(help="teams registered (one withdraws half way)")] = 300,
     rounds: Annotated[int, typer.Option(help="Swiss rounds to pair and play")] = 9,
     seed: Annotated[int, typer.Option(help="seed of the draw and of the results")] = 1,
+    per_deal: Annotated[bool, typer.Option("--per-deal/--per-round",
+                                           help="report every deal (slower) or each round's result")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
 ) -> None:
     """Time pairing, standings and a replay of the log for a seeded event (CPU seconds, one core)."""
@@ -653,10 +655,10 @@ def bench(
     if problem:
         _fail(problem)
     if as_json:
-        typer.echo(json.dumps(bench_figures(teams, rounds, seed)))
+        typer.echo(json.dumps(bench_figures(teams, rounds, seed, per_deal)))
         return
     typer.echo(header())
-    figures = bench_figures(teams, rounds, seed, progress=lambda row: typer.echo(format_row(row)))
+    figures = bench_figures(teams, rounds, seed, per_deal, progress=lambda row: typer.echo(format_row(row)))
     for line in summary_lines(figures):
         typer.echo(line)
 # ---- knockout events (淘汰赛) ------------------------------------------------------------------------------

@@ -146,18 +146,20 @@ def window_pairs(order: Sequence[int], points: Mapping[int, int], met: Collectio
     places p < q is kept when ``q - p - 1 <= odd + #{y in bad(p): y < q} + #{y in bad(q): y > p}``
     (``odd`` is 1 when a bye is given). Every pair of every cheapest pairing passes, because:
 
-    Let (p, q) be in a cheapest pairing M and x a place between them, paired with y. Of the three ways to
-    pair the four teams p, q, x, y, the one that pairs the two best-placed together and the two others
-    together costs strictly less on the rank term (every gap between places is at least 1, and with gaps
-    g1, g2, g3: crossing − apart = 2·g2² + 2·g1·g2 + 2·g2·g3, nested − crossing = 2·g1·g3) and no more on the
-    score term (the same sums over the 场分 gaps, which are ≥ 0 because points never rise); the bye term is
-    unchanged. So, M being cheapest, one of the two new pairs must be a rematch or of one club. Each new
-    pair holds p or q and one of x, y, hence x is in bad(p) or bad(q), or y is the bye, or y is in
-    bad(p) above p (y above p: the new pairs are (y, p) and (x, q)), or in bad(q) below q (the new pairs
-    (p, x), (q, y)), or y lies between p and q and is in both bad(p) and bad(q) (then both rearrangements
-    that beat the nested pairs, apart and crossing, must be blocked: one pairs y with p, the other with
-    q). Different x have different partners y, so counting these, with the teams between p and q that are
-    in bad(p) or bad(q) themselves, the q − p − 1 teams between them are at most the right-hand side.
+    Let (p, q) be in a cheapest pairing M and x a place between them, paired with y. The four teams p, q,
+    x, y can be paired three ways: apart (the two best-placed together, the two others together),
+    crossing, or nested. With the gaps g1, g2, g3 between the four sorted places, crossing − apart =
+    2·g2² + 2·g1·g2 + 2·g2·g3 and nested − crossing = 2·g1·g3 on the rank term; every gap is at least 1,
+    so apart beats the other two and crossing beats nested, strictly. The same sums over the 场分 gaps
+    (≥ 0, since points never rise) say the score term does not grow; the bye term is unchanged; and if
+    neither new pair is a rematch or of one club, the club term does not grow either. M being cheapest,
+    every such rearrangement must be blocked by a new pair in bad(). Each new pair holds p or q and one
+    of x, y, so x is blocked only if x is in bad(p) or bad(q), or y is the bye, or y is placed above p
+    and in bad(p) (the new pairs are (y, p) and (x, q)), or below q and in bad(q) (the new pairs (p, x)
+    and (q, y)), or between p and q and in both bad(p) and bad(q) (apart and crossing both beat the
+    nested pairs; one pairs y with p, the other with q). Different x have different partners y. So the
+    q − p − 1 teams between p and q number at most #(bad(p) between) + #(bad(q) between) − #(both
+    between) + odd + #(bad(p) above p) + #(bad(q) below q) + #(both between), the right-hand side.
     """
     n = len(order)
     if any(points.get(order[i], 0) < points.get(order[i + 1], 0) for i in range(n - 1)):
