@@ -22,6 +22,7 @@ from guandan.tournament.cli import app
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
 from guandan.tournament.model import EventConfig
+from guandan.tournament.prints import make_print
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import Event, TableState, TournamentState, replay
 from guandan.tournament.web import create_router
@@ -621,3 +622,18 @@ def test_a_level_final_result_without_a_decider_blocks_the_next_round(desk: Desk
     assert st.match_winner(1, 1) is None
     assert st.pairing_blockers() == ["round 1 table 2 (T2 v T3): the round ended level and needs the winner of one "
                                      "more deal (加赛一副); set it with the decider"]
+
+
+def test_the_bracket_prints(desk: Desk) -> None:
+    """The bracket as a PDF for the venue's wall, through the desk's prints and the CLI."""
+    tid = fixed_event(desk, 6)
+    for _ in range(3):
+        desk.pair_next(tid)
+        play_round(desk, tid)
+    state = desk.state(tid)
+    champion = bracket_data(state)["champion"]["team"]
+    html = make_print("bracket", state, None, "zh", pdf=False).decode()
+    assert f"冠军：{champion}" in html and "阳光普照奖" in html and 'http-equiv="refresh"' not in html
+    assert "Semi-finals" in make_print("bracket", state, None, "en", pdf=False).decode()
+    pdf = make_print("bracket", state)
+    assert pdf.startswith(b"%PDF-") and len(pdf) > 5000

@@ -365,3 +365,15 @@ def prize_lines(data: dict[str, Any], _: Gettext) -> list[str]:
         for t in prize["teams"]:  # a drawn pair is named after its players: no need to say them twice
             out.append(f"    {t['team']}" if data["partners"] == "random" else f"    {t['team']}: {'、'.join(t['players'])}")
     return out
+
+
+def page_context(data: dict[str, Any], _: Gettext) -> dict[str, Any]:
+    """What the bracket template needs beside ``d`` (the :func:`bracket_data`): the page and the print."""
+    seen: dict[int, int] = {}
+    for row in data["placings"]:
+        if row["place"] is not None:
+            seen[row["place"]] = seen.get(row["place"], 0) + 1
+    shared = {p for p, n in seen.items() if n > 1}
+    return {"d": data, "stage_name": lambda key: stage_name(key, _), "status_name": lambda key: status_name(key, _),
+            "place_label": lambda m, side: place_label(m, side, _),
+            "place_text": lambda p: place_text(p, p in shared, _)}

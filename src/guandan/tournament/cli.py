@@ -597,8 +597,8 @@ def print_(
     lang: LangOpt = "zh",
     db: DbOpt = None,
 ) -> None:
-    """Print the standings (every tie-break column) or a round's pairings (tables by number, teams by name)
-    as a PDF for the venue."""
+    """Print the standings (every tie-break column), a round's pairings (tables by number, teams by name) or
+    a knockout's bracket (with its placings and prizes) as a PDF for the venue."""
     if what not in PRINTS:
         _fail(f"there is no print called {what!r}; prints: {', '.join(PRINTS)}")
     _check(lang)

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ..core.errors import GuandanError
 from ..i18n import translator
-from .bracket import bracket_data, place_label, place_text, stage_name, status_name
+from .bracket import bracket_data, page_context
 from .desk import Desk
 from .errors import NotFoundError
 from .pagelang import explain, lang_of, render, status_of
@@ -33,13 +33,7 @@ def bracket_router(get_desk: Callable[[], Desk]) -> APIRouter:
             data = bracket_data(get_desk().state(tid))
         except GuandanError as e:
             return render(request, "message.html", status_of(e), cfg=None, problem=explain(e, lang))
-        shared = _shared_places(data)
-        ctx: dict[str, Any] = {
-            "cfg": None, "d": data, "refresh": refresh, "tid": tid,
-            "stage_name": lambda key: stage_name(key, _), "status_name": lambda key: status_name(key, _),
-            "place_label": lambda m, side: place_label(m, side, _),
-            "place_text": lambda p: place_text(p, p in shared, _),
-        }
+        ctx: dict[str, Any] = {"cfg": None, "refresh": refresh, "tid": tid, **page_context(data, _)}
         return render(request, "bracket.html", 200, **ctx)
 
     @r.get("/api/t/{tid}/bracket")
@@ -51,10 +45,3 @@ def bracket_router(get_desk: Callable[[], Desk]) -> APIRouter:
 
     return r
 
-
-def _shared_places(data: dict[str, Any]) -> set[int]:
-    seen: dict[int, int] = {}
-    for row in data["placings"]:
-        if row["place"] is not None:
-            seen[row["place"]] = seen.get(row["place"], 0) + 1
-    return {p for p, n in seen.items() if n > 1}
