@@ -18,6 +18,8 @@ from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import Scoring
 from ..db.engine import default_url
+from ..i18n import LANGUAGES, default_lang, translator
+from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .deals import SEATS, parse_deal_list
 from .desk import Desk
 from .export import (
@@ -114,7 +116,12 @@ def _team_side(state: TournamentState, round_no: int, table_no: int, ref: str) -
 @app.command()
 def new(
     name: Annotated[str, typer.Argument(help="the event's name")],
-    rounds: Annotated[int, typer.Option(help="number of rounds")] = 7,
+    rounds: Annotated[int | None, typer.Option(
+        help="number of rounds (Swiss, default 7); a knockout plays as many as its teams need: "
+             "this is then the most it may have (default: no limit)")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="pairs-swiss or knockout (淘汰赛)")] = "pairs-swiss",
+    partners: Annotated[str, typer.Option(help="knockout: fixed (teams register) or random "
+                                               "(players register alone; the first pair draws the partners)")] = "fixed",
     preset_name: Annotated[str, typer.Option("--preset", help=f"the tables' rules: {', '.join(PRESET_NAMES)}")] = "competition",
     rules_json: Annotated[str | None, typer.Option("--rules", help="RuleSet as JSON (overrides --preset)")] = None,
     max_deals: Annotated[int, typer.Option(help="deals per round; 0 for no limit")] = 8,
@@ -145,7 +152,8 @@ def new(
         if len(bye) != 2:
             _fail(f"--bye-score must be written like A:6, not {bye_score!r}")
         config = EventConfig(
-            name=name, rounds=rounds,
+            name=name, rounds=rounds if rounds is not None else 0 if fmt == "knockout" else 7, format=fmt,
+            partners=partners,
             limits=RoundLimits(max_deals or None, max_minutes or None, pass_a_ends, warning if max_minutes else 0),
             lateness=LatenessRules(), match_points=(mp[0], mp[1], mp[2]),
             tiebreaks=tuple(_split(tiebreaks, "--tiebreaks")), first_round=first_round, avoid_same_club=club_wish,
@@ -173,14 +181,24 @@ def _run(db: str | None, action: Callable[[Desk], None]) -> None:
 @app.command()
 def register(
     tid: TidArg,
-    name: Annotated[str, typer.Argument(help="team name")],
-    players: Annotated[str, typer.Option(help="the two players, comma-separated")],
+    name: Annotated[str | None, typer.Argument(help="team name")] = None,
+    players: Annotated[str | None, typer.Option(help="the two players, comma-separated")] = None,
     club: Annotated[str | None, typer.Option(help="club (teams of one club are kept apart where possible)")] = None,
     rating: Annotated[float | None, typer.Option(help="rating, for a seeded first round")] = None,
+    player: Annotated[str | None, typer.Option(help="one player, in an event whose partners are drawn at random")] = None,
     db: DbOpt = None,
 ) -> None:
-    """Register a team (two players) before round 1 is paired."""
+    """Register a team (two players) before round 1 is paired, or with --player one player alone."""
+    if player is not None:
+        if name is not None or players is not None:
+            _fail("--player registers one player alone: give no team name and no --players with it")
+        _run(db, lambda desk: _register_player(desk, tid, player, club, rating))
+        return
+    if name is None or players is None:
+        _fail("give a team name and --players A,B (or --player NAME in an event whose partners are drawn)")
+
     def act(desk: Desk) -> None:
+        assert name is not None and players is not None
         team = desk.register(tid, name, _split(players, "--players"), club, rating)
         typer.echo(f"registered team {team.id}: {team.name} ({' / '.join(team.players)})")
     _run(db, act)
@@ -189,8 +207,14 @@ def register(
 @app.command()
 def withdraw(tid: TidArg, team: Annotated[str, typer.Argument(help="team name or number")],
              reason: Annotated[str, typer.Option(help="for the audit log")] = "", db: DbOpt = None) -> None:
-    """Withdraw a team: it is not paired again; its games so far still count."""
+    """Withdraw a team: it is not paired again; its games so far still count. Before the partners of a
+    random-partners event are drawn, withdraw a player by name or number."""
     def act(desk: Desk) -> None:
+        state = desk.state(tid)
+        if state.cfg.partners == "random" and not state.teams:
+            desk.withdraw_player(tid, team, reason)
+            typer.echo(f"player {state.player(team).name} withdrawn")
+            return
         desk.withdraw(tid, team, reason)
         typer.echo(f"team {team} withdrawn")
     _run(db, act)
@@ -226,6 +250,9 @@ def pair(
         else:
             rnd = desk.pair_next(tid, seed)
         state = desk.state(tid)
+        if state.is_knockout:
+            _print_knockout_round(state, rnd.number)
+            return
         typer.echo(f"round {rnd.number} ({rnd.method}{f', seed {rnd.seed}' if rnd.seed is not None else ''}):")
         _print(TABLE_COLUMNS[1:4], table_rows(state, rnd.number))
     _run(db, act)
@@ -238,6 +265,7 @@ def result(
     passed_a: Annotated[str | None, typer.Option(help="home, away or none: who passed A")] = None,
     deals: Annotated[int | None, typer.Option(help="deals played")] = None,
     forfeit: Annotated[str | None, typer.Option(help="home or away: that team forfeits (scored A:6 to the other)")] = None,
+    decider: Annotated[str | None, typer.Option(help="knockout, levels equal: home or away won the one extra deal")] = None,
     late_minutes: Annotated[float | None, typer.Option(help="with --forfeit: how late the team was")] = None,
     by: Annotated[str, typer.Option(help="who enters: away (West, default), home, or a team")] = "away",
     override: Annotated[bool, typer.Option("--override", help="arbiter's final result, no confirmation needed")] = False,
@@ -256,7 +284,7 @@ def result(
                 _fail(f"{late_minutes:g} minutes late is not a forfeit (more than {lr.forfeit_after} needed); "
                       + (f"the opponents are credited the first deal (+{lr.deal_award_levels}): play the round and "
                          "enter its result" if ruling.first_deal_awarded else "play the round and enter its result"))
-        slip = ResultSlip.parse(levels, passed_a, deals, forfeit)
+        slip = ResultSlip.parse(levels, passed_a, deals, forfeit, decider)
         if override:
             desk.override(tid, round_no, table_no, slip, reason)
             typer.echo(f"round {round_no} table {table_no}: result set by the arbiter")
@@ -414,7 +442,7 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
             typer.echo(json.dumps(status_json(state), ensure_ascii=False))
             return
         cfg = state.cfg
-        typer.echo(f"{cfg.name}: {len(state.teams)} teams, round {state.current_round} of {cfg.rounds}")
+        typer.echo(f"{cfg.name}: {len(state.teams)} teams, round {state.current_round} of {state.rounds_total}")
         if state.current_round:
             _print(TABLE_COLUMNS[1:], table_rows(state, state.current_round))
         blockers = state.pairing_blockers()
@@ -569,8 +597,8 @@ def print_(
     lang: LangOpt = "zh",
     db: DbOpt = None,
 ) -> None:
-    """Print the standings (every tie-break column) or a round's pairings (tables by number, teams by name)
-    as a PDF for the venue."""
+    """Print the standings (every tie-break column), a round's pairings (tables by number, teams by name) or
+    a knockout's bracket (with its placings and prizes) as a PDF for the venue."""
     if what not in PRINTS:
         _fail(f"there is no print called {what!r}; prints: {', '.join(PRINTS)}")
     _check(lang)
@@ -633,3 +661,88 @@ def bench(
     figures = bench_figures(teams, rounds, seed, per_deal, progress=lambda row: typer.echo(format_row(row)))
     for line in summary_lines(figures):
         typer.echo(line)
+# ---- knockout events (淘汰赛) ------------------------------------------------------------------------------
+TextLangOpt = Annotated[str | None, typer.Option("--lang", help=f"language of the text: {', '.join(LANGUAGES)} "
+                                                            "(default: from LANG, else en)")]
+
+
+def _gettext(lang: str | None) -> Gettext:
+    code = lang or default_lang()
+    if code not in LANGUAGES:
+        _fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {code!r}")
+    return translator("desk", code).gettext
+
+
+def _register_player(desk: Desk, tid: int, name: str, club: str | None, rating: float | None) -> None:
+    p = desk.register_player(tid, name, club, rating)
+    n = len(desk.state(tid).active_players)
+    typer.echo(f"registered player {p.id}: {p.name}{f' ({p.club})' if p.club else ''}; {n} player(s) entered")
+
+
+def _print_knockout_round(state: TournamentState, round_no: int) -> None:
+    """What `pair` says for a knockout round: the drawn partners (round 1), the bracket's size, the tables."""
+    rnd = state.round(round_no)
+    total = state.rounds_total
+    if round_no == 1:
+        if state.partners:
+            typer.echo(f"partners drawn at random (seed {state.partners_seed}):")
+            for t in sorted(state.partners):
+                typer.echo(f"  team {t}: {state.teams[t].name}")
+        size = len(state.bracket)
+        teams = sum(x is not None for x in state.bracket)
+        how = "seeded by rating" if rnd.method == "rating" else f"drawn at random, seed {rnd.seed}"
+        limit = f" (this event allows up to {state.cfg.rounds})" if state.cfg.rounds > total else ""
+        typer.echo(f"knockout of {teams} teams: {total} round(s){limit}, a bracket of {size} with "
+                   f"{size - teams} bye(s); {how}")
+    typer.echo(f"round {round_no} of {total}:")
+    for m, pair in enumerate(rnd.matches):
+        ts = state.match_table(round_no, m)
+        through = [x for x in pair if x is not None]
+        if ts is not None:
+            typer.echo(f"  table {ts.table.number}: {state.teams[ts.table.home].name} (N–S)  v  "
+                       f"{state.teams[ts.table.away].name} (E–W)")
+        elif through:
+            typer.echo(f"  bye: {state.teams[through[0]].name} goes through")
+
+
+@app.command()
+def bracket(
+    tid: TidArg,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON (stable snake_case keys)")] = False,
+    lang: TextLangOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """A knockout's bracket: every match (round, table, teams, result, winner), placings and the champion."""
+    _ = _gettext(lang)
+
+    def act(desk: Desk) -> None:
+        data = bracket_data(desk.state(tid))
+        if as_json:
+            typer.echo(json.dumps(data, ensure_ascii=False))
+            return
+        lines = bracket_lines(data, _)
+        if any(row["place"] for row in data["placings"]):
+            lines += ["", *placing_lines(data, _)]
+        typer.echo("\n".join(lines))
+    _run(db, act)
+
+
+@app.command()
+def prizes(
+    tid: TidArg,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    lang: TextLangOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """A knockout's placings and prizes: 冠军 (champion), 亚军 (runner-up), 阳光普照奖 (everyone else)."""
+    _ = _gettext(lang)
+
+    def act(desk: Desk) -> None:
+        data = bracket_data(desk.state(tid))
+        if as_json:
+            typer.echo(json.dumps({"tournament": tid, "name": data["name"], "finished": data["finished"],
+                                   "champion": data["champion"], "runner_up": data["runner_up"],
+                                   "placings": data["placings"], "prizes": data["prizes"]}, ensure_ascii=False))
+            return
+        typer.echo("\n".join([data["name"], *placing_lines(data, _), "", *prize_lines(data, _)]))
+    _run(db, act)

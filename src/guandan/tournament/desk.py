@@ -21,8 +21,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..db import make_engine, make_session_factory, upgrade_to_head
 from ..db.tournament import StandingRow, TournamentEventRow, TournamentRow
 from ..i18n import N_
+from .bracket import plan_override, plan_pairing, plan_repair
 from .deals import SEATS, DealEntry, parse_finish
 from .errors import NotFoundError, TournamentError, refusal
+from .knockout import Player
 from .levels import level_name, level_value
 from .model import EventConfig, Team
 from .rounds import ResultSlip
@@ -106,6 +108,18 @@ class Desk:
         state = self._append(tid, "team_registered", {"team": team}, actor)
         return state.teams[max(state.teams)]
 
+    def register_player(self, tid: int, name: str, club: str | None = None, rating: float | None = None,
+                        actor: str = "arbiter") -> Player:
+        """Enter one player in an event whose partners are drawn at random (the first ``pair`` draws them)."""
+        data = {"player": {"name": name, "club": club, "rating": rating}}
+        state = self._append(tid, "player_registered", data, actor)
+        return state.players[max(state.players)]
+
+    def withdraw_player(self, tid: int, player: int | str, reason: str = "", actor: str = "arbiter") -> None:
+        """Take a player out before the partners are drawn."""
+        st = self.state(tid)
+        self._append(tid, "player_withdrawn", {"player": st.player(player).id, "reason": reason}, actor)
+
     def withdraw(self, tid: int, team: int | str, reason: str = "", actor: str = "arbiter") -> None:
         st = self.state(tid)
         self._append(tid, "team_withdrawn", {"team": st.team(team).id, "reason": reason}, actor)
@@ -113,6 +127,8 @@ class Desk:
     def pair_next(self, tid: int, seed: int | None = None, actor: str = "arbiter") -> RoundState:
         """Pair the next round (blocked until every result of the current round is final)."""
         st = self.state(tid)
+        if st.is_knockout:  # draws the partners first where they are drawn at random
+            return copy.deepcopy(self._append_all(tid, plan_pairing(st, seed), actor).rounds[st.current_round + 1])
         blockers = st.pairing_blockers()
         if blockers:
             raise TournamentError(f"round {st.current_round + 1} cannot be paired yet: " + "; ".join(blockers))
@@ -127,6 +143,10 @@ class Desk:
         """Re-pair the current round before any of its results is in: by hand (``tables``) or anew."""
         st = self.state(tid)
         r = st.current_round
+        if st.is_knockout:
+            if tables is not None or bye is not None:
+                raise TournamentError("a knockout's tables follow from its bracket: re-pair without tables and byes")
+            return copy.deepcopy(self._append_all(tid, plan_repair(st, seed, reason), actor).rounds[r])
         if r == 0:
             raise TournamentError("no round has been paired yet: there is nothing to re-pair")
         if tables is None:
@@ -246,6 +266,12 @@ class Desk:
 
     def override(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, reason: str,
                  actor: str = "arbiter") -> None:
+        """The arbiter's final result. In a knockout, a correction that sends another team through to a round
+        already paired (and not started) re-pairs that round in the same transaction."""
+        st = self.state(tid)
+        if st.is_knockout:
+            self._append_all(tid, plan_override(st, round_no, table_no, slip, reason), actor)
+            return
         self._append(tid, "result_overridden", self._result(round_no, table_no, slip, reason=reason), actor)
 
     def report(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, actor: str = "server") -> None:
@@ -289,13 +315,18 @@ class Desk:
         return state
 
     def _append(self, tid: int, type_: str, data: dict[str, Any], actor: str) -> TournamentState:
+        return self._append_all(tid, [(type_, data)], actor)
+
+    def _append_all(self, tid: int, entries: Sequence[tuple[str, dict[str, Any]]], actor: str) -> TournamentState:
+        """Append ``entries`` in one transaction: all of them, or (when one is refused) none."""
         for attempt in (1, 2):
             try:
                 with self._lock, self.sessions.begin() as s:
                     row = self._row(s, tid)
                     state = self._load(s, tid)
                     now = self.now()
-                    self._write(s, row, state, Event(state.last_seq + 1, type_, data, actor, now.isoformat()), now)
+                    for type_, data in entries:
+                        self._write(s, row, state, Event(state.last_seq + 1, type_, data, actor, now.isoformat()), now)
                 return state
             except (IntegrityError, OperationalError) as e:
                 if isinstance(e, OperationalError) and "locked" not in str(e):
@@ -344,13 +375,15 @@ def status_of(state: TournamentState) -> str:
 
 def report_table_result(desk: Desk | str | None, tournament_id: int, round_no: int, table_no: int, *,
                         levels: tuple[str | int, str | int], passed_a: int | None = None,
-                        deals_played: int | None = None) -> None:
+                        deals_played: int | None = None, decider: int | None = None) -> None:
     """Called by the game server when a tournament table played on it is over.
 
     ``levels`` and ``passed_a`` use the engine's teams: team 0 (seats 0 and 2) is the table's home team
     (North–South), team 1 the away team. The report is final, like a confirmed result; if the table already
-    has a final result (an arbiter's override, say) it is refused with a :class:`TournamentError`.
+    has a final result (an arbiter's override, say) it is refused with a :class:`TournamentError`. In a
+    knockout a round that ended level needs ``decider``: the team that won the one extra deal.
     """
     d = desk if isinstance(desk, Desk) else Desk.open(desk)
-    slip = ResultSlip((level_name(level_value(levels[0])), level_name(level_value(levels[1]))), passed_a, deals_played)
+    slip = ResultSlip((level_name(level_value(levels[0])), level_name(level_value(levels[1]))), passed_a, deals_played,
+                      decider=decider)
     d.report(tournament_id, round_no, table_no, slip)

@@ -26,7 +26,9 @@ TIEBREAKS: dict[str, str] = {
 }
 DEFAULT_TIEBREAKS: tuple[str, ...] = ("match_points", "opponents_points", "level_diff", "levels_gained")
 FIRST_ROUND_METHODS = ("random", "rating")
-FORMATS = ("pairs-swiss",)
+FORMATS = ("pairs-swiss", "knockout")
+#: How the pairs are formed: registered as teams ("fixed"), or drawn from individual players ("random", 随机搭档).
+PARTNERS = ("fixed", "random")
 SIDES = ("home", "away")
 
 
@@ -125,7 +127,7 @@ class EventConfig:
     """Everything an arbiter fixes before round 1: format, rounds, limits, 场分 table, tie-breaks, rules."""
 
     name: str
-    rounds: int = 7
+    rounds: int = 7  # a knockout plays ⌈log2 teams⌉ rounds: this is then the most it may have, 0 for no limit
     format: str = "pairs-swiss"
     limits: RoundLimits = field(default_factory=RoundLimits)
     lateness: LatenessRules = field(default_factory=LatenessRules)
@@ -139,13 +141,14 @@ class EventConfig:
     # 每副牌记分: West reports every deal and North confirms; the round's result follows from the deals.
     # Off for logs written before it existed; `guandan tournament new` turns it on for the competition preset.
     per_deal: bool = False
+    partners: str = "fixed"  # "random": players register alone and the desk draws the pairs (knockout only)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
             raise TournamentError(f"the event name must be 1…200 characters, not {self.name!r}")
-        _int(self.rounds, "rounds", 1, 99)
         if self.format not in FORMATS:
             raise TournamentError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
+        _int(self.rounds, "rounds", 0 if self.format == "knockout" else 1, 99)
         mp = self.match_points
         if not (isinstance(mp, tuple) and len(mp) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in mp)):
             raise TournamentError(f"match_points must be three integers (win, draw, loss), not {mp!r}")
@@ -163,6 +166,11 @@ class EventConfig:
         if self.per_deal and self.rules.scoring != Scoring.LEVELS:
             raise TournamentError(f"per-deal reporting follows the levels (升级); the {self.rules.name} rules "
                                   "score points instead: report each round's result")
+        if self.partners not in PARTNERS:
+            raise TournamentError(f"partners must be one of {', '.join(PARTNERS)}, not {self.partners!r}")
+        if self.partners == "random" and self.format != "knockout":
+            raise TournamentError("partners drawn at random (partners random) are for knockout events; "
+                                  "a Swiss event registers fixed teams")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -171,13 +179,13 @@ class EventConfig:
             "match_points": list(self.match_points), "tiebreaks": list(self.tiebreaks),
             "first_round": self.first_round, "avoid_same_club": self.avoid_same_club,
             "bye_score": list(self.bye_score), "seed": self.seed, "rules": self.rules.to_dict(),
-            "per_deal": self.per_deal,
+            "per_deal": self.per_deal, "partners": self.partners,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> EventConfig:
         keys = {"name", "rounds", "format", "limits", "lateness", "match_points", "tiebreaks", "first_round",
-                "avoid_same_club", "bye_score", "seed", "rules", "per_deal"}
+                "avoid_same_club", "bye_score", "seed", "rules", "per_deal", "partners"}
         _known(d, keys, "event config")
         kw = dict(d)
         if "limits" in kw:

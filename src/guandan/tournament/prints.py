@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..i18n import N_, translator
+from .bracket import bracket_data, page_context
 from .errors import TournamentError
 from .export import check_lang, slips_html, standing_records, table_records, team_records, templates
 from .state import TournamentState
@@ -110,12 +111,28 @@ def pairings_pdf(state: TournamentState, round_no: int | None = None, lang: str 
     return pdf_from_html(pairings_html(state, round_no, lang))
 
 
+def bracket_html(state: TournamentState, round_no: int | None = None, lang: str = "zh") -> str:
+    """A knockout's bracket as its page prints (A4 landscape, the two halves meeting in the final), with the
+    placings and prizes once decided; ``round_no`` is not used (the bracket is always whole)."""
+    lang = check_lang(lang)
+    _ = translator("desk", lang).gettext
+    data = bracket_data(state)
+    return templates.get_template("bracket.html").render(
+        cfg=None, refresh=0, tid=state.id, _=_, lang=lang, html_lang="zh-CN" if lang == "zh" else "en",
+        print_only=True, **page_context(data, _))
+
+
+def bracket_pdf(state: TournamentState, lang: str = "zh") -> bytes:
+    return pdf_from_html(bracket_html(state, None, lang))
+
+
 #: ``guandan tournament print TID WHAT``: each print's HTML page by name, called as (state, round, lang),
 #: where round is the standings' "after round" or the pairings' round (None: the default). A new print
 #: (a bracket, say) adds its page function here; :func:`make_print` renders it.
 PRINTS: dict[str, Callable[[TournamentState, int | None, str], str]] = {
     "standings": standings_html,
     "pairings": pairings_html,
+    "bracket": bracket_html,
 }
 
 

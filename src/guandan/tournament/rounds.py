@@ -143,19 +143,28 @@ def lateness_ruling(minutes_late: float, rules: LatenessRules) -> LatenessRuling
 
 @dataclass(frozen=True)
 class ResultSlip:
-    """What a table reports: final levels (home, away), who passed A, deals played, or a forfeit."""
+    """What a table reports: final levels (home, away), who passed A, deals played, or a forfeit.
+
+    ``decider`` is for knockout events only: the side that won the one extra deal (加赛一副) played when the
+    round ended level; the levels (and so 级差 and 场分) stay as played.
+    """
 
     levels: tuple[str, str] | None
     passed_a: int | None = None
     deals: int | None = None
     forfeit: int | None = None  # the side that forfeited
+    decider: int | None = None  # knockout: the side that won the deciding deal of a drawn round
 
     def __post_init__(self) -> None:
+        if self.decider is not None and self.decider not in (0, 1):
+            raise TournamentError(f"decider must name side home or away, not {self.decider!r}")
         if self.forfeit is not None:
             if self.forfeit not in (0, 1):
                 raise TournamentError(f"forfeit must name side home or away, not {self.forfeit!r}")
             if self.levels is not None or self.passed_a is not None:
                 raise TournamentError("a forfeit is scored by rule: give no levels and no passed_a with it")
+            if self.decider is not None:
+                raise TournamentError("a forfeit already has a winner: give no decider with it")
             return
         if self.levels is None:
             raise TournamentError("a result needs the final levels of both teams (e.g. A:6), or a forfeit")
@@ -172,15 +181,18 @@ class ResultSlip:
         return round_result(self.levels, self.passed_a, match_points)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"levels": list(self.levels) if self.levels else None,
-                "passed_a": None if self.passed_a is None else SIDES[self.passed_a],
-                "deals": self.deals, "forfeit": None if self.forfeit is None else SIDES[self.forfeit]}
+        d: dict[str, Any] = {"levels": list(self.levels) if self.levels else None,
+                             "passed_a": None if self.passed_a is None else SIDES[self.passed_a],
+                             "deals": self.deals, "forfeit": None if self.forfeit is None else SIDES[self.forfeit]}
+        if self.decider is not None:  # only knockouts have one: a Swiss log stays as it was
+            d["decider"] = SIDES[self.decider]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ResultSlip:
         if not isinstance(d, dict):
             raise TournamentError(f"a result must be an object, not {d!r}")
-        unknown = sorted(set(d) - {"levels", "passed_a", "deals", "forfeit"})
+        unknown = sorted(set(d) - {"levels", "passed_a", "deals", "forfeit", "decider"})
         if unknown:
             raise TournamentError(f"unknown result key(s): {', '.join(unknown)}")
         levels = d.get("levels")
@@ -189,12 +201,12 @@ class ResultSlip:
                 raise TournamentError(f"levels must be two levels (home, away), not {levels!r}")
             levels = (level_name(level_value(levels[0])), level_name(level_value(levels[1])))
         return cls(levels, side_index(d.get("passed_a"), "passed_a"), d.get("deals"),
-                   side_index(d.get("forfeit"), "forfeit"))
+                   side_index(d.get("forfeit"), "forfeit"), side_index(d.get("decider"), "decider"))
 
     @classmethod
     def parse(cls, levels: str | None, passed_a: str | None = None, deals: int | None = None,
-              forfeit: str | None = None) -> ResultSlip:
-        """From the short form on a score slip: ``levels`` as "home:away", e.g. "A:6"."""
+              forfeit: str | None = None, decider: str | None = None) -> ResultSlip:
+        """From the short form on a score slip: ``levels`` as "home:away", e.g. "A:6"; ``decider`` home/away."""
         pair: tuple[str, str] | None = None
         if levels is not None and levels.strip():
             parts = levels.replace("：", ":").split(":")
@@ -202,4 +214,6 @@ class ResultSlip:
                 raise TournamentError(f"levels must be written home:away such as A:6, not {levels!r}")
             pair = (level_name(level_value(parts[0])), level_name(level_value(parts[1])))
         pa = None if passed_a in (None, "", "none", "no") else passed_a
-        return cls(pair, side_index(pa, "passed_a"), deals, side_index(forfeit or None, "forfeit"))
+        dec = None if decider in (None, "", "none", "no") else decider
+        return cls(pair, side_index(pa, "passed_a"), deals, side_index(forfeit or None, "forfeit"),
+                   side_index(dec, "decider"))

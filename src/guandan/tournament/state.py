@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..i18n import N_
+from . import knockout as ko
 from .deals import DealEntry, settle_deals
 from .errors import NotFoundError, TournamentError, refusal
 from .levels import level_name
@@ -24,7 +25,7 @@ from .pairing import Pairing, random_order, rating_order, swiss_pairing
 from .rounds import ResultSlip, RoundResult, fixed_result
 from .standings import Game, Standing, compute_standings
 
-EVENT_TYPES = (
+EVENT_TYPES: tuple[str, ...] = (
     "created", "team_registered", "team_withdrawn", "round_paired", "result_entered", "result_confirmed",
     "result_disputed", "result_overridden", "result_reported", "result_rejected", "round_started",
     "deal_reported", "deal_confirmed", "deal_rejected", "deal_disputed", "deals_set", "code_refused",
@@ -64,6 +65,10 @@ def parse_time(value: Any, what: str = "time") -> datetime:
     except ValueError:
         raise TournamentError(f"{what} must be an ISO 8601 time such as 2026-05-01T14:05:00+08:00, not {value!r}") from None
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+#: Knockout events (淘汰赛, see knockout.py): players entered alone, the drawn partners, a bracket round.
+EVENT_TYPES += ("player_registered", "player_withdrawn", "partners_drawn", "knockout_paired")
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,14 @@ class RoundState:
     tables: dict[int, TableState] = field(default_factory=dict)
     bye: int | None = None
     started_at: str | None = None  # when the arbiter started the round's clock (ISO 8601)
+    # A knockout round: every match in bracket order, a team or None (empty) per place; the matches with
+    # two teams are the tables, numbered in this order, and those with one are byes.
+    matches: tuple[ko.Match, ...] = ()
+
+    @property
+    def byes(self) -> list[int]:
+        """A knockout round's byes (the Swiss bye is ``bye``)."""
+        return [x for m in self.matches for x in m if x is not None and None in m]
 
     @property
     def complete(self) -> bool:
@@ -143,6 +156,12 @@ class TournamentState:
     rounds: dict[int, RoundState] = field(default_factory=dict)
     last_seq: int = 0
     _at: str | None = field(default=None, repr=False, compare=False)  # the time of the entry being applied
+    # Knockout events (see the knockout section below).
+    players: dict[int, ko.Player] = field(default_factory=dict)  # players entered alone, partners drawn
+    players_withdrawn: set[int] = field(default_factory=set)
+    partners: dict[int, tuple[int, int]] = field(default_factory=dict)  # drawn team -> its two players
+    partners_seed: int | None = None
+    bracket: tuple[int | None, ...] = ()  # round 1's places, top to bottom (None: a bye)
 
     # ---- reading -------------------------------------------------------------------------------
     @property
@@ -165,7 +184,9 @@ class TournamentState:
 
     @property
     def finished(self) -> bool:
-        return self.completed_rounds >= self.cfg.rounds
+        if self.is_knockout and not self.bracket:
+            return False
+        return self.completed_rounds >= self.rounds_total
 
     @property
     def active_teams(self) -> list[int]:
@@ -216,6 +237,9 @@ class TournamentState:
             if r.bye is not None:
                 bye = fixed_result(0, self.cfg.bye_score, self.cfg.match_points, forfeit=False)
                 out.append(Game(r.number, r.bye, None, bye))
+            for b in r.byes:  # a knockout's byes score like the Swiss bye
+                out.append(Game(r.number, b, None, fixed_result(0, self.cfg.bye_score, self.cfg.match_points,
+                                                                forfeit=False)))
             for t in r.tables.values():
                 if t.result is not None:
                     out.append(Game(r.number, t.table.home, t.table.away, t.result))
@@ -248,6 +272,8 @@ class TournamentState:
 
     def pairing_blockers(self) -> list[str]:
         """Why the next round cannot be paired yet (empty when it can)."""
+        if self.is_knockout:
+            return self.knockout_blockers()
         cfg = self.cfg
         nxt = self.current_round + 1
         if nxt > cfg.rounds:
@@ -317,6 +343,7 @@ class TournamentState:
         self.config, self.secret = config, secret
 
     def _on_team_registered(self, d: dict[str, Any]) -> None:
+        self._check_team_entry()
         t = d["team"]
         if self.rounds:
             raise TournamentError("registration is closed: round 1 has been paired")
@@ -391,7 +418,9 @@ class TournamentState:
     def _slip(self, d: dict[str, Any]) -> tuple[ResultSlip, RoundResult]:
         slip = ResultSlip.from_dict(d["result"])
         cfg = self.cfg
-        return slip, slip.score(cfg.match_points, cfg.lateness, cfg.limits)
+        res = slip.score(cfg.match_points, cfg.lateness, cfg.limits)
+        self._check_knockout_result(d, slip, res)
+        return slip, res
 
     def _by(self, ts: TableState, d: dict[str, Any]) -> int:
         tid = self.team(d["by"]).id
@@ -656,6 +685,239 @@ class TournamentState:
         ts.status, ts.final, ts.result, ts.source = FINAL, slip, res, source
         ts.pending, ts.pending_by, ts.note = None, None, None
         ts.pending_deal, ts.pending_deal_by = None, None
+
+    # ---- knockout (淘汰赛): the rules are in knockout.py, the presentation in bracket.py ----------------
+    @property
+    def is_knockout(self) -> bool:
+        return self.cfg.format == "knockout"
+
+    @property
+    def rounds_total(self) -> int:
+        """The rounds the event plays: the configured number (Swiss), or what the bracket needs (knockout:
+        ⌈log2 teams⌉, from the teams or players entered until the bracket is drawn)."""
+        if not self.is_knockout:
+            return self.cfg.rounds
+        if self.bracket:
+            return len(self.bracket).bit_length() - 1
+        return ko.rounds_for(self.knockout_entries())
+
+    def knockout_entries(self) -> int:
+        """Teams entered, or to be drawn from the players entered."""
+        if self.cfg.partners == "random" and not self.teams:
+            return len(self.active_players) // 2
+        return len(self.active_teams)
+
+    @property
+    def active_players(self) -> list[int]:
+        return [p for p in sorted(self.players) if p not in self.players_withdrawn]
+
+    def player(self, ref: int | str) -> ko.Player:
+        """A player entered alone, by registration number or by name (case-insensitive)."""
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
+            pid = int(ref)
+            if pid in self.players:
+                return self.players[pid]
+            raise NotFoundError(f"no player number {pid}; players are 1…{len(self.players)}")
+        key = ref.strip().casefold()
+        for p in self.players.values():
+            if p.name.casefold() == key:
+                return p
+        raise NotFoundError(f"no player named {ref!r}")
+
+    def match_table(self, round_no: int, match: int) -> TableState | None:
+        """The table of a knockout round's match (numbered from 0), or None for a bye or an empty match."""
+        rnd = self.round(round_no)
+        if None in rnd.matches[match]:
+            return None
+        return rnd.tables[1 + sum(None not in m for m in rnd.matches[:match])]
+
+    def match_winner(self, round_no: int, match: int) -> int | None:
+        """Who goes through from a knockout match: None while its result is not final, or when it is empty."""
+        a, b = self.round(round_no).matches[match]
+        if a is None or b is None:
+            return a if b is None else b
+        ts = self.match_table(round_no, match)
+        if ts is None or ts.result is None or ts.final is None:
+            return None
+        side = ko.winning_side(ts.result, ts.final.decider)
+        return None if side is None else (a, b)[side]
+
+    def knockout_expected(self, round_no: int) -> tuple[ko.Match, ...]:
+        """The matches round ``round_no`` (2 or later) must have: the winners of the round before, in place."""
+        prev = self.round(round_no - 1)
+        winners = [self.match_winner(round_no - 1, m) for m in range(len(prev.matches))]
+        return ko.pair_places(ko.next_places(winners, self.withdrawn))
+
+    def knockout_stale(self, round_no: int) -> bool:
+        """Whether a paired round (2 or later) no longer holds the winners of the round before: a corrected
+        result sent another team through. A place left empty for a winner who withdrew is right, and so is a
+        winner who withdrew after the round was paired (that team forfeits its table)."""
+        winners = [self.match_winner(round_no - 1, m) for m in range(len(self.round(round_no - 1).matches))]
+        places = [x for m in self.round(round_no).matches for x in m]
+        return any(x != w and not (x is None and w in self.withdrawn) for x, w in zip(places, winners, strict=True))
+
+    def knockout_blockers(self) -> list[str]:
+        nxt = self.current_round + 1
+        if nxt == 1:
+            if self.cfg.partners == "random" and not self.teams:
+                problem = ko.partners_problem(len(self.active_players))
+                if problem:
+                    return [problem]
+            elif len(self.active_teams) < 2:
+                return [f"at least two teams are needed, {len(self.active_teams)} registered"]
+            room = ko.room_problem(self.knockout_entries(), self.cfg.rounds)
+            return [room] if room else []
+        if nxt > self.rounds_total:
+            return [f"the knockout is over: all {self.rounds_total} rounds have been paired"]
+        out = []
+        for t in self.rounds[nxt - 1].tables.values():
+            tb = t.table
+            where = f"round {tb.round} table {tb.number} ({self.teams[tb.home].name} v {self.teams[tb.away].name})"
+            if t.status != FINAL:
+                out.append(f"{where}: result {t.status}")
+            elif t.result is not None and t.final is not None and ko.winning_side(t.result, t.final.decider) is None:
+                # A final result reached some other way than the checked entry (a round scored deal by deal,
+                # say) may still be level: nobody would go through.
+                out.append(f"{where}: the round ended level and needs the winner of one more deal (加赛一副); "
+                           "set it with the decider")
+        if not out and nxt > 2 and self.knockout_stale(nxt - 1):
+            out.append(f"round {nxt - 1} no longer pairs the winners of round {nxt - 2} (a result was corrected): "
+                       f"re-pair round {nxt - 1}")
+        return out
+
+    def _check_team_entry(self) -> None:
+        if self.cfg.partners == "random":
+            raise TournamentError("this event draws the partners at random: register each player alone "
+                                  "(register TID --player NAME), not a team")
+        if self.is_knockout:
+            room = ko.room_problem(len(self.active_teams) + 1, self.cfg.rounds)
+            if room:
+                raise TournamentError(f"no more teams: {room}")
+
+    def _check_knockout_result(self, d: dict[str, Any], slip: ResultSlip, res: RoundResult) -> None:
+        """A knockout result needs a winner (a decider on equal levels); a Swiss one takes no decider."""
+        r, t = int(d["round"]), int(d["table"])
+        where = f"round {r} table {t}"
+        if not self.is_knockout:
+            if slip.decider is not None:
+                raise TournamentError(f"{where}: a deciding deal (decider) is for knockout events; in a Swiss "
+                                      "event a round that ends level is a draw")
+            return
+        problem = ko.result_problem(where, res, slip.decider)
+        if problem:
+            raise TournamentError(problem)
+        ts = self.table(r, t)
+        if ts.result is None or ts.final is None or r == self.current_round:
+            return
+        before = ko.winning_side(ts.result, ts.final.decider)
+        if before == ko.winning_side(res, slip.decider):
+            return
+        later = [x for x in sorted(self.rounds) if x > r]
+        started = [x for x in later if self.rounds[x].started]
+        if started or len(later) > 1:
+            why = f"round {started[0]} has started" if started else f"round {later[-1]} has been paired"
+            raise TournamentError(f"{where}: the winner can no longer change, {why} with "
+                                  f"{self.teams[ts.table.teams()[before or 0]].name} through")
+
+    def _on_player_registered(self, d: dict[str, Any]) -> None:
+        if self.cfg.partners != "random":
+            raise TournamentError("this event has fixed partners: register teams of two "
+                                  "(register TID NAME --players A,B), not single players")
+        if self.teams or self.rounds:
+            raise TournamentError("registration is closed: the partners have been drawn")
+        player = ko.new_player(d["player"], len(self.players) + 1, self.players.values())
+        teams = (len(self.active_players) + 2) // 2  # with this player, rounded up to a whole team
+        room = ko.room_problem(teams, self.cfg.rounds)
+        if room:
+            raise TournamentError(f"no more players: {len(self.active_players) + 1} players make {teams} teams, and {room}")
+        self.players[player.id] = player
+
+    def _on_player_withdrawn(self, d: dict[str, Any]) -> None:
+        pid = self.player(d["player"]).id
+        if self.teams:
+            raise TournamentError("the partners have been drawn: withdraw the team instead (its player cannot "
+                                  "be taken out of it)")
+        if pid in self.players_withdrawn:
+            raise TournamentError(f"player {pid} has already withdrawn")
+        self.players_withdrawn.add(pid)
+
+    def _on_partners_drawn(self, d: dict[str, Any]) -> None:
+        if self.cfg.partners != "random":
+            raise TournamentError("partners are drawn only in an event with partners drawn at random")
+        if self.teams:
+            raise TournamentError("the partners have already been drawn")
+        problem = ko.partners_problem(len(self.active_players))
+        if problem:
+            raise TournamentError(problem)
+        rows = d["teams"]
+        if not isinstance(rows, list):
+            raise TournamentError(f"a draw of partners is a list of teams, not {rows!r}")
+        active = set(self.active_players)
+        teams: dict[int, Team] = {}
+        partners: dict[int, tuple[int, int]] = {}
+        placed: list[int] = []
+        for i, row in enumerate(rows, 1):
+            ids = row["players"]
+            if not (isinstance(ids, list | tuple) and len(ids) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in ids)):
+                raise TournamentError(f"a drawn team is two player numbers, not {ids!r}")
+            for x in ids:
+                if x not in active:
+                    raise TournamentError(f"the draw places player {x}, who is not entered (or has withdrawn)")
+            placed += ids
+            teams[i] = ko.drawn_team(row["name"], [self.players[x] for x in ids], teams.values(), i)
+            partners[i] = (ids[0], ids[1])
+        dup = sorted({x for x in placed if placed.count(x) > 1})
+        if dup:
+            raise TournamentError(f"the draw places player(s) {', '.join(map(str, dup))} more than once")
+        missing = sorted(active - set(placed))
+        if missing:
+            raise TournamentError(f"the draw leaves out player(s) {', '.join(map(str, missing))}")
+        seed = d.get("seed")
+        self.teams, self.partners = teams, partners
+        self.partners_seed = None if seed is None else int(seed)
+
+    def _on_knockout_paired(self, d: dict[str, Any]) -> None:
+        if not self.is_knockout:
+            raise TournamentError("a knockout round cannot be paired in a Swiss event")
+        r = int(d["round"])
+        if d.get("repair"):
+            if r != self.current_round or r == 0:
+                raise TournamentError(f"only the current round ({self.current_round}) can be re-paired, not {r}")
+            if self.rounds[r].started:
+                raise TournamentError(f"round {r} has started (a result is in): it can no longer be re-paired")
+        else:
+            if r != self.current_round + 1:
+                raise TournamentError(f"the next round to pair is {self.current_round + 1}, not {r}")
+            blockers = self.knockout_blockers()
+            if blockers:
+                raise TournamentError(f"round {r} cannot be paired yet: " + "; ".join(blockers))
+        matches = ko.check_matches(d["matches"])
+        bracket = self.bracket
+        if r == 1:
+            if self.cfg.partners == "random" and not self.teams:
+                raise TournamentError("the partners have not been drawn yet")
+            bracket = ko.check_slots(d["slots"], self.active_teams)
+            room = ko.room_problem(len(self.active_teams), self.cfg.rounds)
+            if room:
+                raise TournamentError(room)
+            expected = ko.pair_places(bracket)
+        else:
+            if "slots" in d:
+                raise TournamentError("only round 1 draws the bracket's places")
+            expected = self.knockout_expected(r)
+        if matches != expected:
+            shown = ", ".join(f"{a or 'bye'} v {b or 'bye'}" for a, b in expected)
+            raise TournamentError(f"round {r} must pair {'the bracket' if r == 1 else f'the winners of round {r - 1}'}"
+                                  f" in place: {shown}")
+        seed = d.get("seed")
+        rnd = RoundState(r, str(d.get("method", "bracket")), None if seed is None else int(seed), matches=matches)
+        for a, b in matches:
+            if a is not None and b is not None:
+                n = len(rnd.tables) + 1
+                rnd.tables[n] = TableState(Table(r, n, a, b))
+        self.bracket = bracket
+        self.rounds[r] = rnd
 
 
 def replay(events: list[Event], tournament_id: int | None = None) -> TournamentState:

@@ -43,6 +43,7 @@ from .pagelang import Explained, Forbidden, Missing, Refusal, Word, explain, get
 from .prints import slips_pdf
 from .rounds import ResultSlip
 from .state import FINAL, RoundState, TableState, TournamentState
+from .web_bracket import bracket_router
 from .web_table import create_table_router
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
@@ -196,7 +197,7 @@ def pairings_json(state: TournamentState, rnd: RoundState) -> dict[str, Any]:
     tables = [{"table": ts.table.number, "north_south": team_json(state.teams[ts.table.home]),
                "east_west": team_json(state.teams[ts.table.away]), "status": ts.status}
               for ts in sorted(rnd.tables.values(), key=lambda ts: ts.table.number)]
-    return {"tournament": state.id, "name": state.cfg.name, "round": rnd.number, "rounds": state.cfg.rounds,
+    return {"tournament": state.id, "name": state.cfg.name, "round": rnd.number, "rounds": state.rounds_total,
             "tables": tables, "bye": team_json(state.teams[rnd.bye]) if rnd.bye is not None else None,
             "teams": team_index(state, rnd)}
 
@@ -231,11 +232,10 @@ def status_line(state: TournamentState, _: Gettext) -> str:
 def blockers_words(state: TournamentState, _: Gettext) -> list[str]:
     """Why the next round cannot be paired yet, in the reader's language."""
     theirs = state.pairing_blockers()
-    cfg = state.cfg
     nxt = state.current_round + 1
     mine: list[str] = []
-    if nxt > cfg.rounds:
-        mine = [_("All {n} rounds have been paired").format(n=cfg.rounds)]
+    if nxt > state.rounds_total:
+        mine = [_("All {n} rounds have been paired").format(n=state.rounds_total)]
     elif len(state.active_teams) < 2:
         mine = [_("At least two teams are needed; {n} registered").format(n=len(state.active_teams))]
     elif nxt > 1:
@@ -279,9 +279,9 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
 
     def round_of(state: TournamentState, round_no: int) -> RoundState:
         if round_no not in state.rounds:
-            if not 1 <= round_no <= state.cfg.rounds:
+            if not 1 <= round_no <= max(state.rounds_total, state.current_round):
                 raise Missing(N_("This event has rounds 1 to {last}; there is no round {n}"),
-                              n=round_no, last=state.cfg.rounds)
+                              n=round_no, last=max(state.rounds_total, state.current_round))
             raise Missing(N_("Round {n} has not been paired yet"), n=round_no)
         return state.rounds[round_no]
 
@@ -390,7 +390,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     codes=lambda n: (state.team_code(cur, n, 0), state.team_code(cur, n, 1)),
                     clock=clock_view(state, cur, clock_now(), _) if rnd is not None and not rnd.complete else None,
                     can_start=bool(rnd is not None and rnd.started_at is None and not rnd.complete),
-                    per_deal=state.cfg.per_deal,
+                    per_deal=state.cfg.per_deal, rounds_total=state.rounds_total,
+                    bracket=f"/t/{tid}/bracket" if state.cfg.format == "knockout" else None,
                     deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])]))
 
     @r.get("/t/{tid}/arbiter", response_class=HTMLResponse)
@@ -445,10 +446,12 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     def arbiter_override(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
                          table: Annotated[int, Form()], reason: Annotated[str, Form()] = "",
                          levels: Annotated[str, Form()] = "", passed_a: Annotated[str, Form()] = "none",
-                         forfeit: Annotated[str, Form()] = "", deals: Annotated[str, Form()] = "") -> Response:
+                         forfeit: Annotated[str, Form()] = "", deals: Annotated[str, Form()] = "",
+                         decider: Annotated[str, Form()] = "") -> Response:
         def act(d: Desk, _: Gettext) -> str:
             n_deals = whole(deals, N_("number of deals played"), 0, 99, None)
-            slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None)
+            slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None,
+                                    decider or None)
             d.override(tid, round, table, slip, reason, actor="web:arbiter")
             return _("Round {round} table {table}: result set.").format(round=round, table=table)
         return arbiter_action(request, tid, key, act)
@@ -505,7 +508,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             return problem(request, e, json=True)
         cur = state.current_round
         missing = [] if not cur else [t.table.number for t in state.rounds[cur].tables.values() if t.status != FINAL]
-        return JSONResponse({"tournament": tid, "current_round": cur, "rounds": state.cfg.rounds,
+        return JSONResponse({"tournament": tid, "current_round": cur, "rounds": state.rounds_total,
                              "completed_rounds": state.completed_rounds, "tables_not_final": missing,
                              "pairing_blockers": state.pairing_blockers()})
 
@@ -531,6 +534,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             return problem(request, e, json=True)
         return JSONResponse([e.to_dict() for e in events])
 
+    r.include_router(bracket_router(get_desk))
     return r
 
 

@@ -215,9 +215,10 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
     def enter(request: Request, tid: int, round_no: int, table_no: int,
               home_level: Annotated[str, Form(max_length=3)], away_level: Annotated[str, Form(max_length=3)],
               passed_a: Annotated[str, Form(max_length=8)] = "none",
-              deals: Annotated[str, Form(max_length=4)] = "") -> Response:
+              deals: Annotated[str, Form(max_length=4)] = "", decider: Annotated[str, Form(max_length=8)] = "") -> Response:
         def run(d: Desk, team: int) -> None:
-            d.enter_result(tid, round_no, table_no, _slip([home_level, away_level], passed_a, deals), team, actor="web")
+            d.enter_result(tid, round_no, table_no, _slip([home_level, away_level], passed_a, deals, decider), team,
+                           actor="web")
         return act(request, tid, round_no, table_no, "entered", run)
 
     @r.post("/t/{tid}/table/{round_no}/{table_no}/result/answer")
@@ -285,8 +286,8 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
     @r.post("/api/t/{tid}/table/{round_no}/{table_no}/result")
     def api_result(tid: int, round_no: int, table_no: int, body: Annotated[Any, Body()]) -> Response:
         def run(d: Desk, team: int, b: dict[str, Any]) -> None:
-            d.enter_result(tid, round_no, table_no, _slip(b.get("levels"), b.get("passed_a"), b.get("deals")), team,
-                           actor="api")
+            d.enter_result(tid, round_no, table_no, _slip(b.get("levels"), b.get("passed_a"), b.get("deals"),
+                                                          b.get("decider")), team, actor="api")
         return api_act(tid, round_no, table_no, body, run)
 
     @r.post("/api/t/{tid}/table/{round_no}/{table_no}/result/answer")
@@ -328,13 +329,13 @@ def _answer_result(d: Desk, tid: int, round_no: int, table_no: int, action: str,
         d.dispute(tid, round_no, table_no, team, reason, actor="web")
 
 
-def _slip(levels: Any, passed_a: Any, deals: Any) -> ResultSlip:
+def _slip(levels: Any, passed_a: Any, deals: Any, decider: Any = None) -> ResultSlip:
     try:
         n_deals = None if deals in (None, "") else int(deals)
     except (TypeError, ValueError):
         raise TournamentError(f"deals played must be a whole number, not {deals!r}") from None
     return ResultSlip.from_dict({"levels": levels, "passed_a": None if passed_a in ("none", "", None) else passed_a,
-                                 "deals": n_deals})
+                                 "deals": n_deals, "decider": None if decider in ("none", "", None) else decider})
 
 
 def _final_levels(ts: TableState) -> tuple[str, str] | None:
