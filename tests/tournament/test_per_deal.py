@@ -82,7 +82,7 @@ def test_finishing_orders() -> None:
 def test_levels_follow_the_core_rules() -> None:
     rules = preset("competition")
     orders = ["NSE", "EWN", "NES", "WEN", "NWS", "SNE", "SNW", "ENW"]
-    got = settle_deals([{"finish": f} for f in orders], rules, 3)
+    got, _ = settle_deals([{"finish": f} for f in orders], rules, 3)
     levels, declarer, fails = (0, 0), None, (0, 0)
     streaks = None
     for entry, f in zip(got, orders, strict=True):
@@ -174,6 +174,9 @@ def test_no_new_deal_after_the_warning(desk: Desk, clock: Clock) -> None:
 
 def test_lateness_award_and_arbiter_end(desk: Desk) -> None:
     tid = _event(desk)
+    _unchanged(desk, tid, lambda: desk.set_deals(tid, 1, 2, [], reason="time", end=True), "no deal was played")
+    _unchanged(desk, tid, lambda: desk.set_deals(tid, 1, 2, [{"finish": "NSE"}, {"award": "home"}], reason="late"),
+               "first deal only")
     desk.set_deals(tid, 1, 2, [{"award": "away"}], reason="home 7 minutes late")
     ts = desk.state(tid).table(1, 2)
     assert ts.levels_now == (2, 5) and ts.deals[0].finish is None
@@ -263,6 +266,8 @@ def test_cli_round_result_words(tmp_path: Path) -> None:
     for name in ("Red", "Blue"):
         cli("register", "1", name, "--players", "a,b")
     cli("pair", "1")
+    code, out = cli("result", "1", "-r", "1", "-t", "1", "--levels", "A:6", "--deals", "0", "--by", "east")
+    assert code == 2 and "deals played must be 1 or more" in out
     code, out = cli("result", "1", "-r", "1", "-t", "1", "--levels", "A:6", "--by", "east")
     assert code == 0, out
     code, out = cli("result", "1", "-r", "1", "-t", "1", "--levels", "K:6", "--by", "west")

@@ -10,7 +10,7 @@ values 2…14 (A = 14).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.rules import RuleSet
@@ -122,37 +122,56 @@ def _source(item: Any) -> tuple[tuple[int, int, int, int] | None, int | None]:
     raise TournamentError(f"a deal's award goes to home or away, not {award!r}")
 
 
-def settle_deals(items: Sequence[Any], rules: RuleSet, award_levels: int,
-                 times: Sequence[str | None] | None = None, *, stop_on_pass_a: bool = True) -> list[DealEntry]:
-    """Score a round's deals in order from their inputs (see :func:`_source`).
+@dataclass(frozen=True)
+class Track:
+    """Where a table's round stands between deals: what the next deal is settled from (the core's rank
+    indices, 0 being level 2)."""
 
-    An award (the lateness rule) raises the credited side ``award_levels`` levels (stopping at A) and makes
-    it the declarer, as a won deal would. With ``stop_on_pass_a`` a deal after one in which A was passed
-    is refused.
+    levels: tuple[int, int] = (0, 0)
+    declarer: int | None = None
+    a_failures: tuple[int, int] = (0, 0)
+    streaks: StreakCounts = field(default_factory=StreakCounts)
+    deals: int = 0
+    passed_a: int | None = None  # the side that passed A in the last deal
+
+
+def settle_next(track: Track, item: Any, rules: RuleSet, award_levels: int, at: str | None = None, *,
+                stop_on_pass_a: bool = True) -> tuple[DealEntry, Track]:
+    """Score one more deal (``{"finish": …}`` or ``{"award": …}``) from ``track``.
+
+    An award (the lateness rule, the first deal only) raises the credited side ``award_levels`` levels
+    (stopping at A) and makes it the declarer, as a won deal would. With ``stop_on_pass_a`` a deal after one
+    in which A was passed is refused.
     """
-    levels, declarer = (0, 0), None  # the core's rank indices: 0 is level 2
-    fails, streaks = (0, 0), StreakCounts()
+    n = track.deals + 1
+    if stop_on_pass_a and track.passed_a is not None:
+        raise TournamentError(f"deal {n}: the round was over, {('home', 'away')[track.passed_a]} "
+                              f"passed A in deal {n - 1}")
+    finish, award = _source(item)
+    if finish is None:
+        assert award is not None
+        if track.deals:
+            raise TournamentError(f"deal {n}: the lateness rule credits the first deal only")
+        lv = list(track.levels)
+        before = lv[award]
+        lv[award] = min(LEVEL_A - 2, lv[award] + award_levels)
+        levels = (lv[0], lv[1])
+        entry = DealEntry(n, None, award, (levels[0] + 2, levels[1] + 2), award, lv[award] - before, None, at)
+        return entry, Track(levels, award, track.a_failures, track.streaks, n, None)
+    s = settle_deal(track.levels, track.declarer, finish, rules, track.a_failures, track.streaks)
+    levels = s.levels_after
+    entry = DealEntry(n, finish, None, (levels[0] + 2, levels[1] + 2), finish[0] % 2, s.upgrade, s.match_winner, at)
+    return entry, Track(levels, s.declarer_after, s.a_failures_after, s.streaks_after, n, s.match_winner)
+
+
+def settle_deals(items: Sequence[Any], rules: RuleSet, award_levels: int,
+                 times: Sequence[str | None] | None = None, *,
+                 stop_on_pass_a: bool = True) -> tuple[list[DealEntry], Track]:
+    """Score a round's deals in order from their inputs (see :func:`settle_next`); also the track after them."""
+    track = Track()
     out: list[DealEntry] = []
     for i, item in enumerate(items):
-        if stop_on_pass_a and out and out[-1].passed_a is not None:
-            raise TournamentError(f"deal {i + 1}: the round was over, {('home', 'away')[out[-1].passed_a]} "
-                                  f"passed A in deal {i}")
-        finish, award = _source(item)
         at = times[i] if times is not None and i < len(times) else None
-        if finish is None:
-            assert award is not None
-            if i:
-                raise TournamentError(f"deal {i + 1}: the lateness rule credits the first deal only")
-            lv = list(levels)
-            before = lv[award]
-            lv[award] = min(LEVEL_A - 2, lv[award] + award_levels)
-            levels, declarer = (lv[0], lv[1]), award
-            out.append(DealEntry(i + 1, None, award, (levels[0] + 2, levels[1] + 2), award, lv[award] - before,
-                                 None, at))
-            continue
-        s = settle_deal(levels, declarer, finish, rules, fails, streaks)
-        levels, declarer, fails, streaks = s.levels_after, s.declarer_after, s.a_failures_after, s.streaks_after
-        winner = finish[0] % 2
-        out.append(DealEntry(i + 1, finish, None, (levels[0] + 2, levels[1] + 2), winner, s.upgrade,
-                             s.match_winner, at))
-    return out
+        entry, track = settle_next(track, item, rules, award_levels, at, stop_on_pass_a=stop_on_pass_a)
+        out.append(entry)
+    return out, track

@@ -279,6 +279,10 @@ class Desk:
 
     @staticmethod
     def _result(round_no: int, table_no: int, slip: ResultSlip, **extra: Any) -> dict[str, Any]:
+        # Checked here rather than in ResultSlip, which older logs (that took 0) must still replay through.
+        if slip.deals == 0:
+            raise TournamentError("deals played must be 1 or more: a round with no deal played is scored as a "
+                                  "forfeit (or by the arbiter's override)")
         return {"round": round_no, "table": table_no, "result": slip.to_dict(), **extra}
 
     # ---- storage -------------------------------------------------------------------------------
@@ -294,9 +298,11 @@ class Desk:
 
     @staticmethod
     def _events(s: Session, tid: int, after: int) -> list[Event]:
-        q = (select(TournamentEventRow).where(TournamentEventRow.tournament_id == tid, TournamentEventRow.seq > after)
-             .order_by(TournamentEventRow.seq))
-        return [Event(r.seq, r.type, r.data, r.actor, r.created_at.isoformat()) for r in s.scalars(q)]
+        # plain columns, not ORM objects: a per-deal event's log runs to tens of thousands of entries
+        row = TournamentEventRow
+        q = (select(row.seq, row.type, row.data, row.actor, row.created_at)
+             .where(row.tournament_id == tid, row.seq > after).order_by(row.seq))
+        return [Event(seq, type_, data, actor, at.isoformat()) for seq, type_, data, actor, at in s.execute(q)]
 
     def _load(self, s: Session, tid: int) -> TournamentState:
         row = self._row(s, tid)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..i18n import N_
 from . import knockout as ko
-from .deals import DealEntry, settle_deals
+from .deals import DealEntry, Track, settle_deals, settle_next
 from .errors import NotFoundError, TournamentError, refusal
 from .levels import level_name
 from .model import EventConfig, Table, Team
@@ -104,6 +104,9 @@ class TableState:
     ended_by: str | None = None  # one of ENDED_BY once the deals made the result final
     locked: bool = False  # too many wrong codes: only the arbiter can unlock
     wrong_codes: int = 0
+    # what the next deal is settled from: after the confirmed deals, and after the pending one
+    track: Track = field(default_factory=Track, repr=False)
+    pending_track: Track | None = field(default=None, repr=False)
 
     @property
     def touched(self) -> bool:
@@ -495,7 +498,7 @@ class TournamentState:
         self._open_for_teams(ts)
         return ts, by
 
-    def _score_deals(self, ts: TableState, items: list[Any], times: list[str | None]) -> list[DealEntry]:
+    def _score_deals(self, ts: TableState, items: list[Any], times: list[str | None]) -> tuple[list[DealEntry], Track]:
         cfg = self.cfg
         try:
             return settle_deals(items, cfg.rules, cfg.lateness.deal_award_levels, times,
@@ -543,10 +546,13 @@ class TournamentState:
         if n != len(ts.deals) + 1:
             raise refusal(N_("The next deal to report at round {round} table {table} is deal {next}, not {deal}"),
                           round=tb.round, table=tb.number, next=len(ts.deals) + 1, deal=n)
-        at = self._at
-        entries = self._score_deals(ts, [x.source() for x in ts.deals] + [{"finish": d["finish"]}],
-                                    [x.at for x in ts.deals] + [at])
-        ts.pending_deal, ts.pending_deal_by, ts.note = entries[-1], by, None
+        cfg = self.cfg
+        try:  # from where the confirmed deals left the table: a long round is not settled again per report
+            entry, track = settle_next(ts.track, {"finish": d["finish"]}, cfg.rules, cfg.lateness.deal_award_levels,
+                                       self._at, stop_on_pass_a=cfg.limits.stop_on_pass_a)
+        except TournamentError as e:
+            raise TournamentError(f"{self._where(ts)}: {e}") from None
+        ts.pending_deal, ts.pending_deal_by, ts.pending_track, ts.note = entry, by, track, None
         if ts.status == MISSING:
             ts.status = IN_PLAY
 
@@ -567,13 +573,15 @@ class TournamentState:
         at = self._at or deal.at
         ended = self.round_over_by(ts, [*ts.deals, deal], at)
         ts.deals.append(deal)
+        assert ts.pending_track is not None
+        ts.track, ts.pending_track = ts.pending_track, None
         ts.pending_deal, ts.pending_deal_by = None, None
         if ended is not None:
             self._finish_by_deals(ts, ended, "deals")
 
     def _on_deal_rejected(self, d: dict[str, Any]) -> None:
         ts, _ = self._pending_deal(d, "reject")
-        ts.pending_deal, ts.pending_deal_by = None, None
+        ts.pending_deal, ts.pending_deal_by, ts.pending_track = None, None, None
         ts.note = str(d.get("reason") or "") or None
         if not ts.deals:
             ts.status = MISSING
@@ -601,10 +609,13 @@ class TournamentState:
             raise TournamentError(f"{self._where(ts)}: {len(items)} deals is more than this event's limit of "
                                   f"{lim.max_deals}")
         old = {x.number: x.at for x in ts.deals}
-        entries = self._score_deals(ts, items, [old.get(i + 1, self._at) for i in range(len(items))])
+        entries, track = self._score_deals(ts, items, [old.get(i + 1, self._at) for i in range(len(items))])
         end = bool(d.get("end"))
+        if end and not entries:
+            raise TournamentError(f"{self._where(ts)}: no deal was played, so the round cannot end on its deals; "
+                                  "score it by an override (a forfeit, say)")
         ended = "arbiter" if end else self.round_over_by(ts, entries, None)
-        ts.deals, ts.pending_deal, ts.pending_deal_by = entries, None, None
+        ts.deals, ts.track, ts.pending_deal, ts.pending_deal_by, ts.pending_track = entries, track, None, None, None
         ts.status, ts.note = (IN_PLAY if entries else MISSING), reason
         if ended is not None:
             self._finish_by_deals(ts, ended, "arbiter")
@@ -684,7 +695,7 @@ class TournamentState:
     def _finalise(ts: TableState, slip: ResultSlip, res: RoundResult, source: str) -> None:
         ts.status, ts.final, ts.result, ts.source = FINAL, slip, res, source
         ts.pending, ts.pending_by, ts.note = None, None, None
-        ts.pending_deal, ts.pending_deal_by = None, None
+        ts.pending_deal, ts.pending_deal_by, ts.pending_track = None, None, None
 
     # ---- knockout (淘汰赛): the rules are in knockout.py, the presentation in bracket.py ----------------
     @property
