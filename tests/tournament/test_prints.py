@@ -168,12 +168,14 @@ def test_standings_pdf_every_tie_break_column(desk: Desk, event: int, tmp_path: 
 
 def test_pairings_print_and_the_registry(desk: Desk, event: int, tmp_path: Path) -> None:
     state = desk.state(event)
-    assert set(PRINTS) == {"standings", "pairings"}
+    assert set(PRINTS) == {"standings", "pairings", "bracket"}
     page = make_print("pairings", state, 1, pdf=False).decode()
     assert "按桌号" in page and "轮空" in page
     text = pdf_text(make_print("pairings", state, None, "en"), tmp_path)
     assert "Tables by number" in text and "Bye" in text
-    with pytest.raises(TournamentError, match="no print called 'bracket'"):
+    with pytest.raises(TournamentError, match="no print called 'scoreboard'"):
+        make_print("scoreboard", state)
+    with pytest.raises(TournamentError, match=r"Swiss event .* has no bracket"):
         make_print("bracket", state)
 
 
@@ -232,7 +234,8 @@ def test_cli_slips_and_prints(db: str, tmp_path: Path) -> None:
     (["slips", "1", "--round", "2", "--out", "{tmp}/x.pdf"], "round 2 has not been paired"),
     (["slips", "1", "--out", "{tmp}/x.pdf", "--lang", "fr"], "--lang"),
     (["slips", "1", "--out", "{tmp}/x.pdf", "--base-url", "cup.example"], "http://"),
-    (["print", "1", "bracket", "--out", "{tmp}/x.pdf"], "no print called 'bracket'"),
+    (["print", "1", "scoreboard", "--out", "{tmp}/x.pdf"], "no print called 'scoreboard'"),
+    (["print", "1", "bracket", "--out", "{tmp}/x.pdf"], "it has no bracket"),
     (["print", "1", "standings", "--out", "{tmp}/x.txt"], ".pdf or .html"),
     (["print", "1", "standings", "--out", "{tmp}/x.pdf", "--after-round", "4"], "after round 0…1"),
     (["print", "1", "standings", "--out", "{tmp}/x.pdf", "--round", "1"], "--after-round"),

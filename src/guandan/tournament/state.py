@@ -13,7 +13,7 @@ import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..i18n import N_
 from . import knockout as ko
@@ -197,16 +197,7 @@ class TournamentState:
 
     def team(self, ref: int | str) -> Team:
         """A team by registration number or by name (case-insensitive)."""
-        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
-            tid = int(ref)
-            if tid in self.teams:
-                return self.teams[tid]
-            raise NotFoundError(f"no team number {tid}; teams are 1…{len(self.teams)}")
-        key = ref.strip().casefold()
-        for t in self.teams.values():
-            if t.name.casefold() == key:
-                return t
-        raise NotFoundError(f"no team named {ref!r}")
+        return _by_ref(self.teams, ref, "team")
 
     def round(self, number: int) -> RoundState:
         if number not in self.rounds:
@@ -519,10 +510,18 @@ class TournamentState:
             return "pass_a"
         if lim.max_deals is not None and len(deals) >= lim.max_deals:
             return "deals"
-        clock = self.round_clock(ts.table.round, parse_time(at)) if at else None
-        if clock is not None and clock["phase"] in ("warning", "over"):
+        warning = self.warning_time(ts.table.round)
+        if at is not None and warning is not None and parse_time(at) >= warning:
             return "time"
         return None
+
+    def warning_time(self, round_no: int) -> datetime | None:
+        """When no new deal may start any more in the round (None: not timed, or its clock not started)."""
+        rnd = self.round(round_no)
+        lim = self.cfg.limits
+        if lim.max_minutes is None or rnd.started_at is None:
+            return None
+        return parse_time(rnd.started_at) + timedelta(minutes=lim.max_minutes - lim.warning_minutes)
 
     def _deal_result(self, deals: list[DealEntry]) -> ResultSlip:
         levels = deals[-1].levels if deals else (2, 2)
@@ -724,16 +723,7 @@ class TournamentState:
 
     def player(self, ref: int | str) -> ko.Player:
         """A player entered alone, by registration number or by name (case-insensitive)."""
-        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
-            pid = int(ref)
-            if pid in self.players:
-                return self.players[pid]
-            raise NotFoundError(f"no player number {pid}; players are 1…{len(self.players)}")
-        key = ref.strip().casefold()
-        for p in self.players.values():
-            if p.name.casefold() == key:
-                return p
-        raise NotFoundError(f"no player named {ref!r}")
+        return _by_ref(self.players, ref, "player")
 
     def match_table(self, round_no: int, match: int) -> TableState | None:
         """The table of a knockout round's match (numbered from 0), or None for a bye or an empty match."""
@@ -929,6 +919,28 @@ class TournamentState:
                 rnd.tables[n] = TableState(Table(r, n, a, b))
         self.bracket = bracket
         self.rounds[r] = rnd
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def _by_ref(entries: dict[int, N], ref: int | str, kind: str) -> N:
+    """A registered team or player by number, or by name (case-insensitive)."""
+    if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
+        number = int(ref)
+        if number in entries:
+            return entries[number]
+        raise NotFoundError(f"no {kind} number {number}; {kind}s are 1…{len(entries)}")
+    key = ref.strip().casefold()
+    for x in entries.values():
+        if x.name.casefold() == key:
+            return x
+    raise NotFoundError(f"no {kind} named {ref!r}")
 
 
 def replay(events: list[Event], tournament_id: int | None = None) -> TournamentState:

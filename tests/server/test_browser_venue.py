@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from guandan.db import make_engine
 from guandan.server.app import create_app
-from guandan.server.live import chromium, free_port
+from guandan.server.live import free_port
 from guandan.tournament.desk import Desk
 from guandan.tournament.model import EventConfig
 from guandan.tournament.rounds import ResultSlip
@@ -77,12 +77,6 @@ def venue() -> Iterator[Venue]:
             yield v
         finally:
             v.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def screen(browser: Browser, complaints: list[str]) -> Page:
