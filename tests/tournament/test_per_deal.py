@@ -281,3 +281,30 @@ def test_cli_round_result_words(tmp_path: Path) -> None:
     home = state.teams[state.table(1, 1).table.home].name
     code, out = cli("confirm", "1", "-r", "1", "-t", "1", "--by", home)
     assert code == 0 and "confirmed" in out
+
+
+def test_a_level_knockout_round_waits_for_its_deciding_deal(desk: Desk) -> None:
+    """Per-deal reporting in a knockout: a round that ends level is decided by one more deal, reported and
+    confirmed like the others; its first out wins the match and the levels stay."""
+    from guandan.tournament.bracket import bracket_data
+
+    cfg = EventConfig(name="KO Cup", format="knockout", per_deal=True, limits=RoundLimits(max_deals=2))
+    tid = desk.create(cfg, secret="knockout-secret")
+    for name in ("Red", "Blue"):
+        desk.register(tid, name, [f"{name} a", f"{name} b"])
+    desk.pair_next(tid)
+    _play(desk, tid, "NSE")
+    _play(desk, tid, "EWN")
+    ts = desk.state(tid).table(1, 1)
+    assert ts.levels_now == (5, 5) and ts.deciding and ts.status == IN_PLAY and ts.ended_by == "deals"
+    tb = ts.table
+    e = desk.report_deal(tid, 1, 1, 3, "W N E", by=tb.away)
+    assert (e.levels, e.winner, e.upgrade) == ((5, 5), 1, 0)
+    _unchanged(desk, tid, lambda: desk.confirm_deal(tid, 1, 1, 3, by=tb.away), "other team must confirm")
+    desk.confirm_deal(tid, 1, 1, 3, by=tb.home)
+    ts = desk.state(tid).table(1, 1)
+    assert ts.status == FINAL and not ts.deciding and ts.final is not None and ts.final.decider == 1
+    assert ts.final.deals == 2 and ts.result is not None and ts.result.levels == (5, 5)
+    champion = bracket_data(desk.state(tid))["champion"]
+    assert champion is not None and champion["team"] == desk.state(tid).teams[tb.away].name
+    assert replay(desk.events(tid)).table(1, 1).final == ts.final

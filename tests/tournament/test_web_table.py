@@ -185,3 +185,25 @@ def test_the_arbiter_settles_a_dispute_on_the_web(desk: Desk) -> None:
     res = arbiter.post("/t/1/arbiter/deals", data={**form, "deals": "E W N; award:home", "reason": "x"})
     assert res.status_code == 400 and "first deal only" in res.text  # the lateness rule credits deal 1
     assert desk.state(1).table(1, 1).levels_now == (2, 5)
+
+
+def test_the_deciding_deal_on_the_page(desk: Desk) -> None:
+    from guandan.tournament.model import RoundLimits
+
+    cfg = EventConfig(name="KO Cup", format="knockout", per_deal=True, limits=RoundLimits(max_deals=2))
+    desk.create(cfg, secret="ko-secret-1")
+    desk.register(1, "Red", ["a", "b"])
+    desk.register(1, "Blue", ["c", "d"])
+    desk.pair_next(1)
+    west, north = _phone(desk, 1), _phone(desk, 0)
+    for n, (first, second, third) in enumerate((("N", "S", "E"), ("E", "W", "N")), 1):  # 5:2, then 5:5
+        west.post(f"{URL}/deal", data={"deal": str(n), "first": first, "second": second, "third": third})
+        north.post(f"{URL}/answer", data={"deal": str(n), "action": "confirm"})
+    page = west.get(URL).text
+    assert 'data-testid="deciding"' in page and "本轮打平：加赛一副" in page
+    west.post(f"{URL}/deal", data={"deal": "3", "first": "S", "second": "W", "third": "E"})
+    assert "加赛一副：等待" in north.get(URL).text
+    north.post(f"{URL}/answer", data={"deal": "3", "action": "confirm"})
+    page = north.get(URL).text
+    assert 'data-testid="final"' in page and "赢得加赛" in page and "5 : 5" in page
+    assert north.get(f"/api{URL}").json()["decider_deal"]["winner"] == "home"

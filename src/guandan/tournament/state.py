@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from ..i18n import N_
 from . import knockout as ko
-from .deals import DealEntry, Track, settle_deals, settle_next
+from .deals import DealEntry, Track, parse_finish, settle_deals, settle_next
 from .errors import NotFoundError, TournamentError, refusal
 from .levels import level_name
 from .model import EventConfig, Table, Team
@@ -104,6 +104,9 @@ class TableState:
     ended_by: str | None = None  # one of ENDED_BY once the deals made the result final
     locked: bool = False  # too many wrong codes: only the arbiter can unlock
     wrong_codes: int = 0
+    # a knockout round that ended level waits for its deciding deal (加赛一副), reported like any other
+    deciding: bool = False
+    decider_deal: DealEntry | None = None
     # what the next deal is settled from: after the confirmed deals, and after the pending one
     track: Track = field(default_factory=Track, repr=False)
     pending_track: Track | None = field(default=None, repr=False)
@@ -523,16 +526,23 @@ class TournamentState:
             return None
         return parse_time(rnd.started_at) + timedelta(minutes=lim.max_minutes - lim.warning_minutes)
 
-    def _deal_result(self, deals: list[DealEntry]) -> ResultSlip:
+    def _deal_result(self, deals: list[DealEntry], decider: int | None = None) -> ResultSlip:
         levels = deals[-1].levels if deals else (2, 2)
         passed = next((x.passed_a for x in deals if x.passed_a is not None), None)
-        return ResultSlip((level_name(levels[0]), level_name(levels[1])), passed, len(deals))
+        return ResultSlip((level_name(levels[0]), level_name(levels[1])), passed, len(deals), None, decider)
 
-    def _finish_by_deals(self, ts: TableState, ended_by: str, source: str) -> None:
-        slip = self._deal_result(ts.deals)
+    def _finish_by_deals(self, ts: TableState, ended_by: str, source: str, decider: int | None = None) -> None:
+        """The round at ``ts`` is over: final from its deals, unless a knockout round ended level, which
+        then waits for its deciding deal (the tie rule of knockout.py)."""
+        ts.ended_by = ended_by
+        level = ts.levels_now[0] == ts.levels_now[1] and not any(x.passed_a is not None for x in ts.deals)
+        if self.is_knockout and level and decider is None:
+            ts.deciding = True
+            return
+        slip = self._deal_result(ts.deals, decider)
         cfg = self.cfg
         self._finalise(ts, slip, slip.score(cfg.match_points, cfg.lateness, cfg.limits), source)
-        ts.ended_by = ended_by
+        ts.ended_by, ts.deciding = ended_by, False
 
     def _on_deal_reported(self, d: dict[str, Any]) -> None:
         ts, by = self._deal_table(d)
@@ -546,6 +556,11 @@ class TournamentState:
             raise refusal(N_("The next deal to report at round {round} table {table} is deal {next}, not {deal}"),
                           round=tb.round, table=tb.number, next=len(ts.deals) + 1, deal=n)
         cfg = self.cfg
+        if ts.deciding:  # played on at the levels reached: its first out decides, the levels stay
+            finish = parse_finish(d["finish"])
+            entry = DealEntry(n, finish, None, ts.levels_now, finish[0] % 2, 0, None, self._at)
+            ts.pending_deal, ts.pending_deal_by, ts.pending_track, ts.note = entry, by, ts.track, None
+            return
         try:  # from where the confirmed deals left the table: a long round is not settled again per report
             entry, track = settle_next(ts.track, {"finish": d["finish"]}, cfg.rules, cfg.lateness.deal_award_levels,
                                        self._at, stop_on_pass_a=cfg.limits.stop_on_pass_a)
@@ -569,6 +584,10 @@ class TournamentState:
         ts, _ = self._pending_deal(d, "confirm")
         assert ts.pending_deal is not None
         deal = ts.pending_deal
+        if ts.deciding:
+            ts.decider_deal, ts.pending_deal, ts.pending_deal_by, ts.pending_track = deal, None, None, None
+            self._finish_by_deals(ts, ts.ended_by or "deals", "deals", decider=deal.winner)
+            return
         at = self._at or deal.at
         ended = self.round_over_by(ts, [*ts.deals, deal], at)
         ts.deals.append(deal)
@@ -615,6 +634,7 @@ class TournamentState:
                                   "score it by an override (a forfeit, say)")
         ended = "arbiter" if end else self.round_over_by(ts, entries, None)
         ts.deals, ts.track, ts.pending_deal, ts.pending_deal_by, ts.pending_track = entries, track, None, None, None
+        ts.deciding, ts.decider_deal = False, None
         ts.status, ts.note = (IN_PLAY if entries else MISSING), reason
         if ended is not None:
             self._finish_by_deals(ts, ended, "arbiter")

@@ -65,7 +65,7 @@ def table_path(tid: int, round_no: int, table_no: int) -> str:
 def version(ts: TableState) -> str:
     """Changes whenever anything on the table's page would: the page reloads itself when it does."""
     sig = (ts.status, len(ts.deals), ts.pending_deal.number if ts.pending_deal else 0, ts.pending_by,
-           ts.pending_deal_by, ts.locked, ts.wrong_codes, ts.note, ts.source)
+           ts.pending_deal_by, ts.locked, ts.wrong_codes, ts.note, ts.source, ts.deciding)
     return hashlib.sha256(repr(sig).encode()).hexdigest()[:16]
 
 
@@ -87,7 +87,8 @@ def table_json(state: TournamentState, ts: TableState, now: datetime) -> dict[st
     return {
         "tournament": state.id, "round": tb.round, "table": tb.number, "per_deal": cfg.per_deal,
         "home": team(tb.home), "away": team(tb.away), "status": ts.status, "source": ts.source,
-        "ended_by": ts.ended_by, "locked": ts.locked, "note": ts.note,
+        "ended_by": ts.ended_by, "locked": ts.locked, "note": ts.note, "deciding": ts.deciding,
+        "decider_deal": None if ts.decider_deal is None else deal_json(ts.decider_deal),
         "levels": [level_label(v) for v in ts.levels_now],
         "max_deals": cfg.limits.max_deals,
         "deals": [deal_json(x) for x in ts.deals],
