@@ -240,6 +240,8 @@ def test_cli_per_deal_round(tmp_path: Path) -> None:
     ok("pair", "1")
     ok("start", "1")
     assert "deal 1: reported" in ok("deal", "1", "-r", "1", "-t", "1", "--finish", "N,S,E")
+    assert "deals waiting for the other team: table 1 (deal 1)" in ok("status", "1")
+    assert "round clock: play" in ok("status", "1")
     refused("other team must confirm", "deal", "1", "-r", "1", "-t", "1", "--confirm", "--by", "east")
     ok("deal", "1", "-r", "1", "-t", "1", "--confirm", "--by", "south")
     ok("deal", "1", "-r", "1", "-t", "1", "--finish", "W E N", "--by", "东西")

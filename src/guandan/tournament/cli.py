@@ -445,9 +445,33 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
         typer.echo(f"{cfg.name}: {len(state.teams)} teams, round {state.current_round} of {state.rounds_total}")
         if state.current_round:
             _print(TABLE_COLUMNS[1:], table_rows(state, state.current_round))
+            for line in _table_notes(state):
+                typer.echo(line)
         blockers = state.pairing_blockers()
         typer.echo("next round: " + ("; ".join(blockers) if blockers else "ready to pair"))
     _run(db, act)
+
+
+def _table_notes(state: TournamentState) -> list[str]:
+    """What an arbiter acts on in the current round: locked tables, deals waiting, the clock."""
+    rnd = state.rounds[state.current_round]
+    out = []
+    locked = [str(n) for n, ts in rnd.tables.items() if ts.locked]
+    if locked:
+        out.append(f"locked (too many wrong codes; `unlock`): table {', '.join(locked)}")
+    waiting = [f"{n} (deal {ts.pending_deal.number})" for n, ts in rnd.tables.items() if ts.pending_deal is not None]
+    if waiting:
+        out.append(f"deals waiting for the other team: table {', '.join(waiting)}")
+    deciding = [str(n) for n, ts in rnd.tables.items() if ts.deciding and ts.pending_deal is None]
+    if deciding:
+        out.append(f"level, waiting for the deciding deal: table {', '.join(deciding)}")
+    clock = state.round_clock(rnd.number)
+    if clock["phase"] == "not_started":
+        out.append("round clock: not started (`start`)")
+    elif clock["phase"] != "untimed":
+        left = int(clock["seconds_left"])
+        out.append(f"round clock: {clock['phase']}, {left // 60}:{left % 60:02d} left")
+    return out
 
 
 @app.command()
