@@ -207,3 +207,19 @@ def test_the_deciding_deal_on_the_page(desk: Desk) -> None:
     page = north.get(URL).text
     assert 'data-testid="final"' in page and "赢得加赛" in page and "5 : 5" in page
     assert north.get(f"/api{URL}").json()["decider_deal"]["winner"] == "home"
+
+
+def test_the_pages_phones_poll_never_copy_the_whole_event(desk: Desk, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A venue's phones poll their table every few seconds: those reads look at the desk's state in place
+    (Desk.peek) instead of copying a whole, possibly long, per-deal event each time."""
+    _event(desk)
+    west = _phone(desk, 1)
+
+    def no_copy(self: Desk, tid: int) -> None:
+        raise AssertionError("Desk.state copies the whole event")
+
+    monkeypatch.setattr(Desk, "state", no_copy)
+    assert west.get(f"/api{URL}").status_code == 200
+    assert 'data-testid="report"' in west.get(URL).text
+    res = west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "S", "third": "E"})
+    assert res.status_code == 200 and 'data-testid="pending-deal"' in res.text

@@ -12,7 +12,7 @@ import secrets as _secrets
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -30,6 +30,8 @@ from .model import EventConfig, Team
 from .rounds import ResultSlip
 from .standings import Standing
 from .state import CODE_LIMIT, Event, RoundState, TournamentState, replay
+
+T = TypeVar("T")
 
 
 class Desk:
@@ -63,6 +65,14 @@ class Desk:
         """The tournament as of its newest log entry (a copy: changing it changes nothing stored)."""
         with self._lock, self.sessions() as s:
             return copy.deepcopy(self._load(s, tid))
+
+    def peek(self, tid: int, read: Callable[[TournamentState], T]) -> T:
+        """``read`` applied to the newest state itself, under the desk's lock, without the copy that
+        :meth:`state` makes: for the reads every phone at a venue repeats (a table's page polls every few
+        seconds, and copying a long per-deal event each time would cost the server more than the read).
+        ``read`` must not change the state and should return plain data."""
+        with self._lock, self.sessions() as s:
+            return read(self._load(s, tid))
 
     def events(self, tid: int) -> list[Event]:
         with self.sessions() as s:
@@ -235,13 +245,15 @@ class Desk:
         A wrong code is logged; after :data:`CODE_LIMIT` of them in a round the table is locked (logged too)
         and no code is accepted until the arbiter unlocks it. Raises a :class:`TournamentError` saying so.
         """
-        state = self.state(tid)
-        ts = state.table(round_no, table_no)
+        def look(st: TournamentState) -> tuple[bool, int, int | None]:
+            ts = st.table(round_no, table_no)
+            return ts.locked, ts.wrong_codes, st.side_of_code(round_no, table_no, code)
+
+        locked, wrong_before, side = self.peek(tid, look)
         where = {"round": round_no, "table": table_no}
-        if ts.locked:
+        if locked:
             raise refusal(N_("Round {round} table {table} is locked after {n} wrong codes: the arbiter must "
-                             "unlock it"), n=ts.wrong_codes, **where)
-        side = state.side_of_code(round_no, table_no, code)
+                             "unlock it"), n=wrong_before, **where)
         if side is not None:
             return side
         st = self._append(tid, "code_refused", dict(where), actor)

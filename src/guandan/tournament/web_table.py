@@ -17,6 +17,7 @@ entry back (to be entered again) or call the arbiter (a dispute: then only the a
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable
 from datetime import datetime
@@ -31,6 +32,7 @@ from .deals import SEATS, DealEntry
 from .desk import Desk
 from .errors import NotFoundError, TournamentError
 from .levels import level_label, level_name, level_value
+from .model import EventConfig, Team
 from .pagelang import explain, lang_of, render
 from .rounds import ResultSlip
 from .state import FINAL, TableState, TournamentState
@@ -118,8 +120,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
              error: BaseException | None = None) -> Response:
         lang = lang_of(request)
         try:
-            state = get_desk().state(tid)
-            ts = state.table(round_no, table_no)
+            view = get_desk().peek(tid, lambda st: _view(st, round_no, table_no))
         except GuandanError as e:
             ex = explain(e, lang)
             return render(request, "message.html", 404 if isinstance(e, NotFoundError) else 400, cfg=None,
@@ -130,18 +131,18 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             side = signed_side(request, tid, round_no, table_no)
         except TournamentError as e:
             signed_error = e
-            state = get_desk().state(tid)  # the refusal may have been logged (a count, a lock)
-            ts = state.table(round_no, table_no)
+            view = get_desk().peek(tid, lambda st: _view(st, round_no, table_no))  # the refusal was logged
+        cfg, home, away, ts, clock = view
         tb = ts.table
         done = request.query_params.get("done")
         asked_side = request.query_params.get("side")
         shown_error = error or signed_error
         response = render(
-            request, "entry.html", status, cfg=state.cfg, t=ts, tb=tb, home=state.teams[tb.home],
-            away=state.teams[tb.away], side=side, team_of_side={0: state.teams[tb.home], 1: state.teams[tb.away]},
+            request, "entry.html", status, cfg=cfg, t=ts, tb=tb, home=home,
+            away=away, side=side, team_of_side={0: home, 1: away},
             asked_side={"home": 0, "away": 1}.get(asked_side or ""),
             error=None if shown_error is None else explain(shown_error, lang),
-            message=DONE_WORDS.get(done or ""), clock=state.round_clock(tb.round), seats=SEATS,
+            message=DONE_WORDS.get(done or ""), clock=clock, seats=SEATS,
             seat_words=SEAT_WORDS, side_words=SIDE_WORDS, place_words=PLACE_WORDS, ended_words=ENDED_WORDS,
             level=level_label, label_of=lambda name: level_label(level_value(name)), final_levels=_final_levels(ts),
             levels=[(level_name(v), level_label(v)) for v in range(2, 15)],
@@ -159,8 +160,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
         if side is None:
             raise TournamentError("sign in with your team's code first",
                                   msgid=N_("Sign in with your team's code first."))
-        tb = get_desk().state(tid).table(round_no, table_no).table
-        return tb.teams()[side]
+        return get_desk().peek(tid, lambda st: st.table(round_no, table_no).table.teams()[side])
 
     @r.get("/t/{tid}/table/{round_no}/{table_no}")
     def table_get(request: Request, tid: int, round_no: int, table_no: int) -> Response:
@@ -240,14 +240,14 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
         if not isinstance(code, str):
             raise TournamentError("give your team's code as a string: {\"code\": \"123456\"}")
         side = get_desk().check_code(tid, round_no, table_no, code, actor="api")
-        return get_desk().state(tid).table(round_no, table_no).table.teams()[side]
+        return get_desk().peek(tid, lambda st: st.table(round_no, table_no).table.teams()[side])
 
     @r.get("/api/t/{tid}/table/{round_no}/{table_no}")
     def api_table(tid: int, round_no: int, table_no: int) -> Response:
         try:
             d = get_desk()
-            state = d.state(tid)
-            return JSONResponse(table_json(state, state.table(round_no, table_no), d.now()))
+            now = d.now()
+            return JSONResponse(d.peek(tid, lambda st: table_json(st, st.table(round_no, table_no), now)))
         except GuandanError as e:
             return api_error(e)
 
@@ -259,8 +259,8 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             team = api_team(tid, round_no, table_no, body)
             d = get_desk()
             action(d, team, body)
-            state = d.state(tid)
-            return JSONResponse(table_json(state, state.table(round_no, table_no), d.now()))
+            now = d.now()
+            return JSONResponse(d.peek(tid, lambda st: table_json(st, st.table(round_no, table_no), now)))
         except GuandanError as e:
             return api_error(e)
 
@@ -337,6 +337,15 @@ def _slip(levels: Any, passed_a: Any, deals: Any, decider: Any = None) -> Result
         raise TournamentError(f"deals played must be a whole number, not {deals!r}") from None
     return ResultSlip.from_dict({"levels": levels, "passed_a": None if passed_a in ("none", "", None) else passed_a,
                                  "deals": n_deals, "decider": None if decider in ("none", "", None) else decider})
+
+
+def _view(state: TournamentState, round_no: int, table_no: int) -> tuple[EventConfig, Team, Team, TableState,
+                                                                       dict[str, Any]]:
+    """What a table's page shows, taken out of the desk's state: the event's (frozen) configuration and
+    teams, a copy of the one table, and the round's clock."""
+    ts = state.table(round_no, table_no)
+    tb = ts.table
+    return state.cfg, state.teams[tb.home], state.teams[tb.away], copy.deepcopy(ts), state.round_clock(round_no)
 
 
 def _final_levels(ts: TableState) -> tuple[str, str] | None:
