@@ -7,6 +7,7 @@ import pytest
 
 from guandan.db import make_engine
 from guandan.tournament.desk import Desk
+from guandan.tournament.errors import TournamentError
 from guandan.tournament.model import EventConfig
 
 SECRET = "test-secret-key"
@@ -30,3 +31,13 @@ def new_event(desk: Desk) -> Callable[..., int]:
         return tid
 
     return make
+
+
+def unchanged(desk: Desk, tid: int, action: Callable[[], object], match: str) -> None:
+    """The action is refused with a message matching ``match``, the log does not grow and the stored
+    projections still agree with a replay of it."""
+    before = len(desk.events(tid))
+    with pytest.raises(TournamentError, match=match):
+        action()
+    assert len(desk.events(tid)) == before
+    desk.verify(tid)

@@ -13,27 +13,20 @@ from guandan.tournament.errors import NotFoundError, TournamentError
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import DISPUTED, ENTERED, FINAL, MISSING, REJECTED, Event, TournamentState, replay
 
+from .conftest import unchanged
+
 NewEvent = Callable[..., int]
-
-
-def _unchanged(desk: Desk, tid: int, action: Callable[[], object], match: str) -> None:
-    """The action is refused with a message matching ``match`` and the log does not grow."""
-    before = len(desk.events(tid))
-    with pytest.raises(TournamentError, match=match):
-        action()
-    assert len(desk.events(tid)) == before
-    desk.verify(tid)
 
 
 def test_registration(desk: Desk, new_event: NewEvent) -> None:
     tid = new_event(2)
     assert [t.name for t in desk.state(tid).teams.values()] == ["T1", "T2"]
-    _unchanged(desk, tid, lambda: desk.register(tid, "t1", ["a", "b"]), "already registered")
-    _unchanged(desk, tid, lambda: desk.register(tid, "T3", ["a"]), "two players")
-    _unchanged(desk, tid, lambda: desk.register(tid, "42", ["a", "b"]), "only digits")
-    _unchanged(desk, tid, lambda: desk.register(tid, "T3", ["a", "b"], rating="high"), "rating")  # type: ignore[arg-type]
+    unchanged(desk, tid, lambda: desk.register(tid, "t1", ["a", "b"]), "already registered")
+    unchanged(desk, tid, lambda: desk.register(tid, "T3", ["a"]), "two players")
+    unchanged(desk, tid, lambda: desk.register(tid, "42", ["a", "b"]), "only digits")
+    unchanged(desk, tid, lambda: desk.register(tid, "T3", ["a", "b"], rating="high"), "rating")  # type: ignore[arg-type]
     desk.pair_next(tid)
-    _unchanged(desk, tid, lambda: desk.register(tid, "Late", ["a", "b"]), "registration is closed")
+    unchanged(desk, tid, lambda: desk.register(tid, "Late", ["a", "b"]), "registration is closed")
     with pytest.raises(NotFoundError, match="no tournament number 99"):
         desk.state(99)
 
@@ -44,14 +37,14 @@ def test_enter_confirm_dispute_override(desk: Desk, new_event: NewEvent) -> None
     t1, t2 = rnd.tables[1].table, rnd.tables[2].table
     assert (t1.home, t1.away, t2.home, t2.away) == (1, 3, 2, 4)  # fold: 1v3, 2v4
     slip = ResultSlip.parse("A:6", "home", 6)
-    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=1), "no result waiting")
-    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=2), "does not play")
+    unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=1), "no result waiting")
+    unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=2), "does not play")
     desk.enter_result(tid, 1, 1, slip, by=3)
     assert desk.state(tid).table(1, 1).status == ENTERED
-    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=3), "the other team must confirm")
+    unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=3), "the other team must confirm")
     # a pending result is not replaced by entering again: the other team must send it back first
-    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, ResultSlip.parse("K:6"), by=3), "waiting for T1")
-    _unchanged(desk, tid, lambda: desk.reject(tid, 1, 1, by=3), "the other team must reject")
+    unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, ResultSlip.parse("K:6"), by=3), "waiting for T1")
+    unchanged(desk, tid, lambda: desk.reject(tid, 1, 1, by=3), "the other team must reject")
     desk.reject(tid, 1, 1, by=1, reason="we were at K")
     ts = desk.state(tid).table(1, 1)
     assert (ts.status, ts.pending, ts.note) == (REJECTED, None, "we were at K")
@@ -60,17 +53,17 @@ def test_enter_confirm_dispute_override(desk: Desk, new_event: NewEvent) -> None
     ts = desk.state(tid).table(1, 1)
     assert (ts.status, ts.note) == (DISPUTED, "it was K:7")
     # after a dispute neither team can enter or confirm: only the arbiter settles
-    _unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=1), "no result waiting")
-    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=3), "only the arbiter can settle")
-    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=1), "only the arbiter can settle")
+    unchanged(desk, tid, lambda: desk.confirm(tid, 1, 1, by=1), "no result waiting")
+    unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=3), "only the arbiter can settle")
+    unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=1), "only the arbiter can settle")
     desk.override(tid, 1, 1, ResultSlip.parse("K:6"), reason="both teams agree at the desk")
     st = desk.state(tid)
     assert st.table(1, 1).status == FINAL and st.table(1, 1).result is not None
     assert st.table(1, 1).result.levels == (13, 6)
-    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=3), "only the arbiter")
-    _unchanged(desk, tid, lambda: desk.pair_next(tid), "table 2 .*T2 v T4.*: result missing")
-    _unchanged(desk, tid, lambda: desk.override(tid, 1, 2, slip, reason=""), "needs a reason")
-    _unchanged(desk, tid, lambda: desk.override(tid, 1, 2, ResultSlip.parse("K:6", "home"), reason="x"),
+    unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, slip, by=3), "only the arbiter")
+    unchanged(desk, tid, lambda: desk.pair_next(tid), "table 2 .*T2 v T4.*: result missing")
+    unchanged(desk, tid, lambda: desk.override(tid, 1, 2, slip, reason=""), "needs a reason")
+    unchanged(desk, tid, lambda: desk.override(tid, 1, 2, ResultSlip.parse("K:6", "home"), reason="x"),
                "recorded at level A")
     desk.override(tid, 1, 2, ResultSlip.parse(None, forfeit="home"), reason="T2 12 minutes late")
     res = desk.state(tid).table(1, 2).result
@@ -101,21 +94,21 @@ def test_repair_before_the_round_starts(desk: Desk, new_event: NewEvent) -> None
     assert again.seed == 12 and again.method == "random"
     manual = desk.repair(tid, tables=[(1, 2), (3, 4), (5, 6)], reason="accessibility")
     assert [ts.table.teams() for ts in manual.tables.values()] == [(1, 2), (3, 4), (5, 6)]
-    _unchanged(desk, tid, lambda: desk.repair(tid, tables=[(1, 2), (3, 4)]), "not placed")
-    _unchanged(desk, tid, lambda: desk.repair(tid, tables=[(1, 2), (3, 4), (5, 1)]), "more than once")
-    _unchanged(desk, tid, lambda: desk.repair(tid, tables=[(1, 2), (3, 4), (5, 6)], bye=6), "6 placed more than once")
+    unchanged(desk, tid, lambda: desk.repair(tid, tables=[(1, 2), (3, 4)]), "not placed")
+    unchanged(desk, tid, lambda: desk.repair(tid, tables=[(1, 2), (3, 4), (5, 1)]), "more than once")
+    unchanged(desk, tid, lambda: desk.repair(tid, tables=[(1, 2), (3, 4), (5, 6)], bye=6), "6 placed more than once")
     for n in (1, 2, 3):
         desk.override(tid, 1, n, ResultSlip.parse("9:5"), reason="test")
     desk.pair_next(tid)
-    _unchanged(desk, tid, lambda: desk.repair(tid, tables=[(1, 2), (3, 5), (4, 6)]), "already met")
+    unchanged(desk, tid, lambda: desk.repair(tid, tables=[(1, 2), (3, 5), (4, 6)]), "already met")
     desk.override(tid, 2, 1, ResultSlip.parse("9:5"), reason="test")
-    _unchanged(desk, tid, lambda: desk.repair(tid), "has started")
+    unchanged(desk, tid, lambda: desk.repair(tid), "has started")
 
 
 def test_withdrawal_and_byes(desk: Desk, new_event: NewEvent) -> None:
     tid = new_event(4, rounds=3, first_round="rating")
     desk.withdraw(tid, "T4", reason="ill")
-    _unchanged(desk, tid, lambda: desk.withdraw(tid, 4), "already withdrawn")
+    unchanged(desk, tid, lambda: desk.withdraw(tid, 4), "already withdrawn")
     rnd = desk.pair_next(tid)
     assert rnd.bye == 3 and len(rnd.tables) == 1
     desk.override(tid, 1, 1, ResultSlip.parse("8:8"), reason="t")
@@ -132,7 +125,7 @@ def test_no_valid_pairing_is_explained(desk: Desk, new_event: NewEvent) -> None:
         rnd = desk.pair_next(tid)
         for n in rnd.tables:
             desk.override(tid, r, n, ResultSlip.parse("7:5"), reason="t")
-    _unchanged(desk, tid, lambda: desk.pair_next(tid), "no valid pairing exists for round 4: teams T2, T3, T1, T4 have")
+    unchanged(desk, tid, lambda: desk.pair_next(tid), "no valid pairing exists for round 4: teams T2, T3, T1, T4 have")
     assert desk.state(tid).pairing_blockers() == []
 
 
@@ -140,7 +133,7 @@ def test_all_rounds_paired(desk: Desk, new_event: NewEvent) -> None:
     tid = new_event(2, rounds=1)
     desk.pair_next(tid)
     desk.override(tid, 1, 1, ResultSlip.parse("7:5"), reason="t")
-    _unchanged(desk, tid, lambda: desk.pair_next(tid), "all 1 rounds have been paired")
+    unchanged(desk, tid, lambda: desk.pair_next(tid), "all 1 rounds have been paired")
 
 
 def test_log_is_append_only_in_the_database(desk: Desk, new_event: NewEvent) -> None:

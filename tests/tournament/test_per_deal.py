@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +19,8 @@ from guandan.tournament.errors import TournamentError
 from guandan.tournament.model import EventConfig, RoundLimits
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import CODE_LIMIT, DISPUTED, FINAL, IN_PLAY, MISSING, replay
+
+from .conftest import unchanged
 
 T0 = datetime(2026, 5, 1, 6, 0, tzinfo=UTC)
 
@@ -55,14 +57,6 @@ def _event(desk: Desk, teams: int = 4, **limits: object) -> int:
     return tid
 
 
-def _unchanged(desk: Desk, tid: int, action: Callable[[], object], match: str) -> None:
-    before = len(desk.events(tid))
-    with pytest.raises(TournamentError, match=match):
-        action()
-    assert len(desk.events(tid)) == before
-    desk.verify(tid)
-
-
 def _play(desk: Desk, tid: int, finish: str, table: int = 1) -> None:
     tb = desk.state(tid).table(1, table).table
     n = len(desk.state(tid).table(1, table).deals) + 1
@@ -97,16 +91,16 @@ def test_report_confirm_reject_dispute(desk: Desk) -> None:
     tid = _event(desk)
     tb = desk.state(tid).table(1, 1).table
     home, away = tb.home, tb.away
-    _unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, ResultSlip.parse("A:6"), by=away),
+    unchanged(desk, tid, lambda: desk.enter_result(tid, 1, 1, ResultSlip.parse("A:6"), by=away),
                "reports every deal")
-    _unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 2, "NSE", by=away), "is deal 1, not 2")
+    unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 2, "NSE", by=away), "is deal 1, not 2")
     e = desk.report_deal(tid, 1, 1, 1, "N S E", by=away)
     assert (e.levels, e.upgrade, e.winner) == ((5, 2), 3, 0)
     ts = desk.state(tid).table(1, 1)
     assert ts.status == IN_PLAY and ts.deals == [] and ts.pending_deal is not None
-    _unchanged(desk, tid, lambda: desk.confirm_deal(tid, 1, 1, 1, by=away), "other team must confirm the deal")
-    _unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 1, "EWN", by=away), "waiting for")
-    _unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 1, "EWN", by=home), "waiting for")
+    unchanged(desk, tid, lambda: desk.confirm_deal(tid, 1, 1, 1, by=away), "other team must confirm the deal")
+    unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 1, "EWN", by=away), "waiting for")
+    unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 1, "EWN", by=home), "waiting for")
     desk.reject_deal(tid, 1, 1, 1, by=home, reason="East went out first")
     ts = desk.state(tid).table(1, 1)
     assert (ts.status, ts.pending_deal, ts.note) == (MISSING, None, "East went out first")
@@ -117,9 +111,9 @@ def test_report_confirm_reject_dispute(desk: Desk) -> None:
     desk.dispute_deal(tid, 1, 1, 2, by=home, reason="we played 3 of spades last")
     assert desk.state(tid).table(1, 1).status == DISPUTED
     # after a dispute neither team can go on: the arbiter sets the deals
-    _unchanged(desk, tid, lambda: desk.confirm_deal(tid, 1, 1, 2, by=home), "disputed")
-    _unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 2, "NSE", by=away), "disputed")
-    _unchanged(desk, tid, lambda: desk.set_deals(tid, 1, 1, [{"finish": "EWN"}], reason=""), "needs a reason")
+    unchanged(desk, tid, lambda: desk.confirm_deal(tid, 1, 1, 2, by=home), "disputed")
+    unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 2, "NSE", by=away), "disputed")
+    unchanged(desk, tid, lambda: desk.set_deals(tid, 1, 1, [{"finish": "EWN"}], reason=""), "needs a reason")
     desk.set_deals(tid, 1, 1, [{"finish": "EWN"}, {"finish": "NES"}], reason="witness at the table")
     ts = desk.state(tid).table(1, 1)
     assert ts.status == IN_PLAY and ts.levels_now == (4, 5) and len(ts.deals) == 2
@@ -134,7 +128,7 @@ def test_deal_cap_and_passing_a_end_the_round(desk: Desk) -> None:
     assert ts.status == FINAL and ts.ended_by == "deals" and ts.source == "deals"
     assert ts.final is not None and ts.final.deals == 3 and ts.result is not None
     assert ts.result.levels == (7, 4) and ts.result.winner == 0
-    _unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 4, "NSE", by=ts.table.away), "final result")
+    unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 4, "NSE", by=ts.table.away), "final result")
     # home goes up 3 a deal to A, then passes A with a 双上 as the declarer
     tid2 = _event(desk, max_deals=None, max_minutes=None, warning_minutes=0)
     for _ in range(4):
@@ -158,7 +152,7 @@ def test_no_new_deal_after_the_warning(desk: Desk, clock: Clock) -> None:
     assert st.round_clock(1, T0 + timedelta(minutes=44))["seconds_left"] == 6 * 60
     assert st.round_clock(1, T0 + timedelta(minutes=45))["phase"] == "warning"
     assert st.round_clock(1, T0 + timedelta(minutes=51))["phase"] == "over"
-    _unchanged(desk, tid, lambda: desk.start_round(tid), "running since")
+    unchanged(desk, tid, lambda: desk.start_round(tid), "running since")
     clock.at(20)
     _play(desk, tid, "NSE")
     clock.at(44.9)
@@ -174,8 +168,8 @@ def test_no_new_deal_after_the_warning(desk: Desk, clock: Clock) -> None:
 
 def test_lateness_award_and_arbiter_end(desk: Desk) -> None:
     tid = _event(desk)
-    _unchanged(desk, tid, lambda: desk.set_deals(tid, 1, 2, [], reason="time", end=True), "no deal was played")
-    _unchanged(desk, tid, lambda: desk.set_deals(tid, 1, 2, [{"finish": "NSE"}, {"award": "home"}], reason="late"),
+    unchanged(desk, tid, lambda: desk.set_deals(tid, 1, 2, [], reason="time", end=True), "no deal was played")
+    unchanged(desk, tid, lambda: desk.set_deals(tid, 1, 2, [{"finish": "NSE"}, {"award": "home"}], reason="late"),
                "first deal only")
     desk.set_deals(tid, 1, 2, [{"award": "away"}], reason="home 7 minutes late")
     ts = desk.state(tid).table(1, 2)
@@ -210,11 +204,11 @@ def test_wrong_codes_lock_the_table(desk: Desk) -> None:
         assert e.value.msgid is not None and e.value.params["n"] == CODE_LIMIT
     assert len(desk.events(tid)) == n_events
     tb = desk.state(tid).table(1, 1).table
-    _unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 1, "NSE", by=tb.away), "locked")
+    unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 1, "NSE", by=tb.away), "locked")
     desk.unlock_table(tid, 1, 1, reason="checked the players")
     assert desk.check_code(tid, 1, 1, home_code) == 0
     assert desk.state(tid).table(1, 1).wrong_codes == 0
-    _unchanged(desk, tid, lambda: desk.unlock_table(tid, 1, 1), "not locked")
+    unchanged(desk, tid, lambda: desk.unlock_table(tid, 1, 1), "not locked")
     # other tables were never affected
     assert not desk.state(tid).table(1, 2).locked
 
@@ -302,7 +296,7 @@ def test_a_level_knockout_round_waits_for_its_deciding_deal(desk: Desk) -> None:
     tb = ts.table
     e = desk.report_deal(tid, 1, 1, 3, "W N E", by=tb.away)
     assert (e.levels, e.winner, e.upgrade) == ((5, 5), 1, 0)
-    _unchanged(desk, tid, lambda: desk.confirm_deal(tid, 1, 1, 3, by=tb.away), "other team must confirm")
+    unchanged(desk, tid, lambda: desk.confirm_deal(tid, 1, 1, 3, by=tb.away), "other team must confirm")
     desk.confirm_deal(tid, 1, 1, 3, by=tb.home)
     ts = desk.state(tid).table(1, 1)
     assert ts.status == FINAL and not ts.deciding and ts.final is not None and ts.final.decider == 1

@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import segno
@@ -29,7 +30,7 @@ from .errors import TournamentError
 from .levels import level_name, level_value
 from .model import SIDES
 from .standings import describe_chain
-from .state import FINAL, Event, TableState, TournamentState
+from .state import DISPUTED, ENTERED, FINAL, IN_PLAY, MISSING, REJECTED, Event, TableState, TournamentState
 
 #: (JSON key, column header) of a standings line, in the order the columns are shown.
 STANDING_FIELDS: tuple[tuple[str, str], ...] = (
@@ -64,6 +65,9 @@ _TABLE_LABEL_KEYS = ("round", "table", "home", "away", "result", "winner_team", 
 
 templates = Environment(loader=PackageLoader("guandan.tournament", "templates"), autoescape=select_autoescape())
 templates.filters["rank"] = rank_text  # a stored level ("T") as people read it ("10")
+# a table's statuses by name, so templates compare against the state's own words: ``t.status == status.final``
+templates.globals["status"] = SimpleNamespace(missing=MISSING, entered=ENTERED, rejected=REJECTED,
+                                              disputed=DISPUTED, in_play=IN_PLAY, final=FINAL)
 
 
 def level_text(value: int) -> str:

@@ -369,20 +369,25 @@ class TournamentState:
             raise TournamentError(f"team {tid} has already withdrawn")
         self.withdrawn.add(tid)
 
-    def _on_round_paired(self, d: dict[str, Any]) -> None:
-        r = int(d["round"])
-        repair = bool(d.get("repair"))
+    def _check_pairable(self, r: int, repair: bool) -> None:
+        """Round ``r`` may be paired now: the next one once the current one is final, or the current one
+        again before any of its results is in (Swiss and knockout alike)."""
         if repair:
             if r != self.current_round or r == 0:
                 raise TournamentError(f"only the current round ({self.current_round}) can be re-paired, not {r}")
             if self.rounds[r].started:
                 raise TournamentError(f"round {r} has started (a result is in): it can no longer be re-paired")
-        else:
-            if r != self.current_round + 1:
-                raise TournamentError(f"the next round to pair is {self.current_round + 1}, not {r}")
-            blockers = self.pairing_blockers()
-            if blockers:
-                raise TournamentError(f"round {r} cannot be paired yet: " + "; ".join(blockers))
+            return
+        if r != self.current_round + 1:
+            raise TournamentError(f"the next round to pair is {self.current_round + 1}, not {r}")
+        blockers = self.pairing_blockers()
+        if blockers:
+            raise TournamentError(f"round {r} cannot be paired yet: " + "; ".join(blockers))
+
+    def _on_round_paired(self, d: dict[str, Any]) -> None:
+        r = int(d["round"])
+        repair = bool(d.get("repair"))
+        self._check_pairable(r, repair)
         tables = [(int(h), int(a)) for h, a in d["tables"]]
         bye = d.get("bye")
         bye = None if bye is None else int(bye)
@@ -902,17 +907,7 @@ class TournamentState:
         if not self.is_knockout:
             raise TournamentError("a knockout round cannot be paired in a Swiss event")
         r = int(d["round"])
-        if d.get("repair"):
-            if r != self.current_round or r == 0:
-                raise TournamentError(f"only the current round ({self.current_round}) can be re-paired, not {r}")
-            if self.rounds[r].started:
-                raise TournamentError(f"round {r} has started (a result is in): it can no longer be re-paired")
-        else:
-            if r != self.current_round + 1:
-                raise TournamentError(f"the next round to pair is {self.current_round + 1}, not {r}")
-            blockers = self.knockout_blockers()
-            if blockers:
-                raise TournamentError(f"round {r} cannot be paired yet: " + "; ".join(blockers))
+        self._check_pairable(r, bool(d.get("repair")))
         matches = ko.check_matches(d["matches"])
         bracket = self.bracket
         if r == 1:

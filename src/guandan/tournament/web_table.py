@@ -35,7 +35,7 @@ from .levels import level_label, level_name, level_value
 from .model import EventConfig, Team
 from .pagelang import explain, lang_of, render
 from .rounds import ResultSlip
-from .state import FINAL, TableState, TournamentState
+from .state import TableState, TournamentState
 
 #: Seats as the page names them, in engine order (North–South is the home team).
 SEAT_WORDS = {0: N_("North"), 1: N_("East"), 2: N_("South"), 3: N_("West")}
@@ -146,7 +146,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             seat_words=SEAT_WORDS, side_words=SIDE_WORDS, place_words=PLACE_WORDS, ended_words=ENDED_WORDS,
             level=level_label, label_of=lambda name: level_label(level_value(name)), final_levels=_final_levels(ts),
             levels=[(level_name(v), level_label(v)) for v in range(2, 15)],
-            base=table_path(tid, round_no, table_no), version=version(ts), final=FINAL,
+            base=table_path(tid, round_no, table_no), version=version(ts),
             api=f"/api{table_path(tid, round_no, table_no)}")
         if signed_error is not None:
             response.delete_cookie(cookie_name(tid, round_no, table_no), path=table_path(tid, round_no, table_no))
