@@ -39,10 +39,29 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
+# The hot paths (guandan/native.py's MODULES) are compiled with mypyc as the project installs. The build's
+# tools are pinned in the lock and installed first, so the build uses them (no isolated build environment
+# with unpinned tools). A failed build warns and leaves the pure-Python sources to run: never a broken install.
+native_digest() {
+  local modules
+  modules=$(sed -n 's/^    "guandan\.\(.*\)",$/\1/p' src/guandan/native.py | tr . / | sed 's|^|src/guandan/|; s|$|.py|')
+  # shellcheck disable=SC2086  # one path per word
+  cat setup.py src/guandan/native.py $modules | sha256sum | cut -c1-16
+}
 stamp=.venv/.installed-$(cat pyproject.toml requirements.lock | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade "pip==25.3"
-  .venv/bin/python -m pip install -q -c requirements.lock -e ".[dev]"
-  rm -f .venv/.installed-*
+  .venv/bin/python -m pip install -q -c requirements.lock "setuptools==80.9.0" "mypy==2.4.1"
+  .venv/bin/python -m pip install -q --no-build-isolation -c requirements.lock -e ".[dev]"
+  rm -f .venv/.installed-* .venv/.native-*
   touch "$stamp"
+  if [ -z "${GUANDAN_PURE_PYTHON:-}" ]; then touch ".venv/.native-$(native_digest)"; fi
 fi
+# sources of the compiled modules changed since the last build (or the last attempt): rebuild the project
+# alone; the import-time check in guandan/native.py never runs a stale build in the meantime
+if [ -z "${GUANDAN_PURE_PYTHON:-}" ] && [ ! -f ".venv/.native-$(native_digest)" ]; then
+  .venv/bin/python -m pip install -q --no-build-isolation --no-deps -e .
+  rm -f .venv/.native-*
+  touch ".venv/.native-$(native_digest)"
+fi
+.venv/bin/python -c "import guandan.native as n; print('guandan:', n.status())"

@@ -7,8 +7,11 @@ are CPU time of this process (``time.process_time``), so other work on the machi
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from typing import Annotated, Any
 
@@ -23,6 +26,7 @@ from .core.match import MatchConfig, new_match
 from .core.moves import legal_moves
 from .core.rules import PRESET_NAMES, preset
 from .core.vocab import ActionKind, MoveMode, Phase
+from .native import PURE_ENV, compiled, status, with_build
 
 app = typer.Typer(help="Benchmarks (fixed seeds, one core).", no_args_is_help=True)
 
@@ -135,17 +139,7 @@ def search_figures(preset_name: str = "competition", positions: int = 40, worlds
     rules = preset(preset_name)
     sample = search_positions(preset_name, positions, seed)
     out: dict[str, Any] = {"preset": preset_name, "positions": len(sample), "seed": seed}
-    total, exact, cpu = 0, 0, 0.0
-    for seat, obs, legal in sample:
-        agent = SearchAgent(seed, None, max_worlds=worlds, settle=False)
-        agent.reset(seat, rules)
-        t0 = time.process_time()
-        agent.choose(obs, legal)
-        cpu += time.process_time() - t0
-        total += agent.last_worlds
-        exact += agent.last_exact
-    out["worlds_per_cpu_s"] = total / cpu if cpu else 0.0
-    out["exact_world_share"] = exact / total if total else 0.0
+    out.update(_worlds_speed(rules, sample, worlds, seed))
     times, counts, settled = [], [], 0
     for seat, obs, legal in sample:
         agent = SearchAgent(seed, budget)
@@ -164,7 +158,59 @@ def search_figures(preset_name: str = "competition", positions: int = 40, worlds
     return out
 
 
+def _worlds_speed(rules: Any, sample: list[tuple[int, Any, list[Any]]], worlds: int, seed: int) -> dict[str, float]:
+    total, exact, cpu = 0, 0, 0.0
+    for seat, obs, legal in sample:
+        agent = SearchAgent(seed, None, max_worlds=worlds, settle=False)
+        agent.reset(seat, rules)
+        t0 = time.process_time()
+        agent.choose(obs, legal)
+        cpu += time.process_time() - t0
+        total += agent.last_worlds
+        exact += agent.last_exact
+    return {"worlds_per_cpu_s": total / cpu if cpu else 0.0, "exact_world_share": exact / total if total else 0.0}
+
+
+# figures where more is faster; the rest (times) are faster when smaller
+_HIGHER_IS_FASTER = ("deals_per_s_complete", "deals_per_s_canonical", "worlds_per_cpu_s")
+_COMPARED = ("lead_complete_mean_ms", "lead_canonical_mean_ms", "follow_mean_us", *_HIGHER_IS_FASTER)
+
+
+def speed_figures(preset_name: str = "competition", hands: int = 300, n_deals: int = 100, positions: int = 20,
+                  worlds: int = 100, seed: int = 1) -> dict[str, float]:
+    """The figures that compiling changes, measured in this process (compiled or not, see guandan.native)."""
+    out: dict[str, float] = {}
+    move = movegen_figures(preset_name, hands, seed)
+    out.update({k: move[k] for k in ("lead_complete_mean_ms", "lead_canonical_mean_ms", "follow_mean_us")})
+    dealt = deals_figures(preset_name, n_deals, seed)
+    out.update({k: dealt[k] for k in ("deals_per_s_complete", "deals_per_s_canonical")})
+    out["worlds_per_cpu_s"] = _worlds_speed(preset(preset_name), search_positions(preset_name, positions, seed),
+                                            worlds, seed)["worlds_per_cpu_s"]
+    return out
+
+
+def compiled_figures(preset_name: str = "competition", hands: int = 300, n_deals: int = 100, positions: int = 20,
+                     worlds: int = 100, seed: int = 1) -> dict[str, Any]:
+    """:func:`speed_figures` compiled (this process) and pure Python (a child process with
+    ``GUANDAN_PURE_PYTHON=1``), one after the other in one run, and their ratios (> 1: compiled is faster)."""
+    args = (preset_name, hands, n_deals, positions, worlds, seed)
+    fast = speed_figures(*args)
+    code = f"import json, guandan.bench as b; print(json.dumps(b.speed_figures(*{args!r})))"
+    env = {**os.environ, PURE_ENV: "1"}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the pure-Python run failed: {done.stderr.strip()[-500:]}")
+    slow = json.loads(done.stdout.strip().splitlines()[-1])
+    out: dict[str, Any] = {"preset": preset_name, "seed": seed}
+    for k in _COMPARED:
+        out[f"{k}_compiled"] = fast[k]
+        out[f"{k}_pure"] = slow[k]
+        out[f"{k}_speedup"] = fast[k] / slow[k] if k in _HIGHER_IS_FASTER else slow[k] / fast[k]
+    return out
+
+
 def _print(figures: dict[str, Any], as_json: bool) -> None:
+    figures = with_build(figures)
     if as_json:
         typer.echo(json.dumps(figures))
         return
@@ -207,6 +253,30 @@ def search(
     _print(search_figures(preset_name, positions, worlds, budget, seed), as_json)
 
 
+@app.command("compiled")
+def compiled_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    hands: Annotated[int, typer.Option(min=10, help="random 27-card hands for the move generator")] = 300,
+    n: Annotated[int, typer.Option("--deals", min=1, help="random-play deals")] = 100,
+    positions: Annotated[int, typer.Option(min=1, help="search decisions for worlds per CPU second")] = 20,
+    worlds: Annotated[int, typer.Option(min=1, help="worlds per search decision")] = 100,
+    seed: int = 1,
+) -> None:
+    """Compiled against pure Python in one run: move generation, deals/s and search worlds/s, with ratios."""
+    if not compiled():
+        typer.echo(f"error: this process does not run compiled ({status()}); nothing to compare", err=True)
+        raise typer.Exit(1)
+    if preset_name not in PRESET_NAMES:
+        raise typer.BadParameter(f"unknown preset {preset_name!r}; known: {', '.join(PRESET_NAMES)}", param_hint="--preset")
+    try:
+        figures = compiled_figures(preset_name, hands, n, positions, worlds, seed)
+    except RuntimeError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(1) from None
+    _print(figures, as_json)
+
+
 @app.command("env")
 def env(
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
@@ -222,7 +292,7 @@ def env(
 
     if preset_name not in PRESET_NAMES:
         raise typer.BadParameter(f"unknown preset {preset_name!r}; known: {', '.join(PRESET_NAMES)}", param_hint="--preset")
-    figures = env_figures(preset_name, steps, seed, features)
+    figures = with_build(env_figures(preset_name, steps, seed, features))
     if as_json:
         typer.echo(json.dumps(figures))
         return

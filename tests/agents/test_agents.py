@@ -124,7 +124,7 @@ def test_agents_are_deterministic_for_a_seed() -> None:
 
 
 class _Clock:
-    """A stand-in for ``time``: every reading moves on by ``step`` seconds, as if each world took
+    """A stand-in for the search's clock: every reading moves on by ``step`` seconds, as if each world took
     that long, so the budget logic is checked without depending on the machine's speed or load."""
 
     def __init__(self, step: float) -> None:
@@ -136,21 +136,21 @@ class _Clock:
 
 
 @pytest.mark.parametrize("budget", [0.05, 0.2, 1.0])
-def test_search_stops_within_its_time_budget(budget: float, monkeypatch: pytest.MonkeyPatch) -> None:
-    from guandan.agents import search
+def test_search_stops_within_its_time_budget(budget: float) -> None:
+    from guandan.agents.search import SAFETY, SearchAgent
 
     rules = preset("competition")
     m = new_match(rules, "t", MatchConfig(max_deals=1, first_leader=0))
     agent = make_agent("search:settle=off", 1, budget)  # settling would stop it early: here it must use the clock
+    assert isinstance(agent, SearchAgent)
     agent.reset(0, rules)
     clock = _Clock(0.003)
-    monkeypatch.setattr(search, "time", clock)
+    agent.clock = clock.perf_counter
     action = agent.choose(m.observation(0), m.legal_actions())
     assert action in m.legal_actions()
     assert clock.now <= budget  # it answered inside its budget …
-    assert isinstance(agent, SearchAgent)
     # … after using most of it: each world reads the clock twice, so it costs 2 steps
-    assert agent.last_worlds >= (search.SAFETY * budget - 3 * clock.step) / (2 * clock.step) - 1
+    assert agent.last_worlds >= (SAFETY * budget - 3 * clock.step) / (2 * clock.step) - 1
 
 
 def test_hints_give_k_distinct_legal_actions_with_reasons() -> None:

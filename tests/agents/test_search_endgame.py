@@ -14,10 +14,11 @@ from guandan.agents.search import SearchAgent
 from guandan.agents.worlds import pass_evidence, sample_weighted, tracker_from, violations
 from guandan.core.cards import parse_cards
 from guandan.core.combos import classify
+from guandan.core.deal import Action
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import PRESET_NAMES, preset
 from guandan.core.turns import TurnTracker
-from guandan.core.vocab import ComboType, MoveMode
+from guandan.core.vocab import ActionKind, ComboType, MoveMode
 
 LEVEL = 0  # level 2: no card below is a level card or wildcard
 
@@ -200,7 +201,7 @@ def test_an_alternative_must_beat_the_first_choice_beyond_noise() -> None:
     rules = preset("competition")
 
     def cand(diffs: list[float]) -> _Candidate:
-        c = _Candidate(None, [], [], TurnTracker(0, rules), None, None)  # type: ignore[arg-type]
+        c = _Candidate(Action(ActionKind.PASS, 0), [], [], TurnTracker(0, rules), None, None)
         c.total, c.sq = sum(diffs), sum(d * d for d in diffs)
         return c
 

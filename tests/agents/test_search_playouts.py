@@ -7,6 +7,7 @@ from guandan.agents.policy import Table, break_unit, follow
 from guandan.agents.search import PRIOR, SETTLE_EVERY, SETTLE_MIN, SearchAgent, _Candidate, _settled
 from guandan.core.cards import parse_cards
 from guandan.core.combos import PAIR, SINGLE, classify
+from guandan.core.deal import Action
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
 from guandan.core.turns import TurnTracker
@@ -83,7 +84,7 @@ def test_wildcards_are_never_broken_out_of_a_unit() -> None:
 
 
 def _cand(diffs: list[float]) -> _Candidate:
-    c = _Candidate(None, [], [], TurnTracker(0, RULES), None, None)  # type: ignore[arg-type]
+    c = _Candidate(Action(ActionKind.PASS, 0), [], [], TurnTracker(0, RULES), None, None)
     c.total, c.sq = sum(diffs), sum(d * d for d in diffs)
     return c
 

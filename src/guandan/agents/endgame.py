@@ -14,7 +14,7 @@ and the caller falls back to policy playouts (anytime search).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.cards import Card
 from ..core.combos import Combo
@@ -39,8 +39,10 @@ class EndgameSolver:
     """Minimax values of positions for ``seat``'s team; the table is shared across calls, so
     solving every candidate action of one world reuses the common subtrees."""
 
-    def __init__(self, seat: int, level: int, rules: RuleSet, node_limit: int, deadline: float | None = None) -> None:
+    def __init__(self, seat: int, level: int, rules: RuleSet, node_limit: int, deadline: float | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.seat = seat
+        self.clock = clock  # the clock the deadline is read on
         self.level = level
         self.rules = rules
         self.node_limit = node_limit
@@ -73,7 +75,7 @@ class EndgameSolver:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise Exhausted(f"more than {self.node_limit} nodes")
-        if self.deadline is not None and self.nodes % _CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.nodes % _CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise Exhausted("out of time")
 
     def _search(self, hands: Hands, tr: TurnTracker, top: Combo | None, owner: int | None,

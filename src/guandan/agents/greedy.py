@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from ..core.cards import lv
 from ..core.deal import Action
 from ..core.match import MatchObservation
@@ -23,6 +25,7 @@ def opponent_close(obs: MatchObservation, seat: int) -> bool:
     return any(counts.get(s, 99) <= DANGER for s in ((seat + 1) % 4, (seat + 3) % 4) if s not in obs.deal.finish)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # an agent is an extension point: tests and plugins subclass it
 class GreedyAgent(Agent):
     name = "greedy"
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from ..core.cards import Card, lv, wild_code
 from ..core.deal import Action
 from ..core.match import MatchObservation
@@ -61,6 +63,7 @@ class Scored:
     reason: str
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # an agent is an extension point: tests and plugins subclass it
 class HeuristicAgent(Agent):
     name = "heuristic"
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from ..core.deal import Action
 from ..core.match import MatchObservation
 from .base import Agent, register
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # an agent is an extension point: tests and plugins subclass it
 class RandomAgent(Agent):
     name = "random"
 

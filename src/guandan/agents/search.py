@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from mypy_extensions import mypyc_attr
 
 from ..core.cards import Card
 from ..core.combos import Combo
@@ -77,6 +79,7 @@ class _Candidate:
         self.sq = 0.0  # sum of the squares of those differences
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # an agent is an extension point: tests and plugins subclass it
 class SearchAgent(Agent):
     name = "search"
 
@@ -96,13 +99,14 @@ class SearchAgent(Agent):
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
         self.last_settled = False  # the last decision stopped early: its choice was settled
+        self.clock: Callable[[], float] = time.perf_counter  # what the budget is measured by (tests step it)
 
     def reset(self, seat: int, rules: RuleSet) -> None:
         super().reset(seat, rules)
         self.heuristic.reset(seat, rules)
 
     def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
-        start = time.perf_counter()
+        start = self.clock()
         budget = DEFAULT_BUDGET if self.time_budget is None else self.time_budget
         know = read(obs)
         endgame = self.endgame and obs.deal.phase == Phase.PLAY and sum(know.counts) <= ENDGAME_CARDS
@@ -140,7 +144,7 @@ class SearchAgent(Agent):
         worlds = 0
         world_cost = 0.0  # the slowest world so far: another one starts only if it fits
         while worlds < (self.max_worlds or 1_000_000):
-            now = time.perf_counter()
+            now = self.clock()
             if self.max_worlds is None and now + world_cost >= deadline:
                 break
             hands = sample_weighted(know, hand, self.rng, evidence, level)
@@ -166,7 +170,7 @@ class SearchAgent(Agent):
                 c.total += d
                 c.sq += d * d
             worlds += 1
-            world_cost = max(world_cost, time.perf_counter() - now)
+            world_cost = max(world_cost, self.clock() - now)
             if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, worlds, self.prior):
                 self.last_settled = True
                 break
@@ -180,7 +184,7 @@ class SearchAgent(Agent):
     def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
                deadline: float | None) -> list[float]:
         """Exact values of every candidate in one world; one solver, so they share its table."""
-        solver = EndgameSolver(self.seat, level, rules, ENDGAME_NODES, deadline)
+        solver = EndgameSolver(self.seat, level, rules, ENDGAME_NODES, deadline, self.clock)
         out = []
         for c in cands:
             hs = [list(h) for h in hands]

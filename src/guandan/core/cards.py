@@ -84,8 +84,9 @@ def physical_deck() -> list[PhysicalCard]:
 # Levels (级) and the single-card order lv (§2.2)
 
 
-def parse_level(level: str | int) -> int:
-    """A level as rank_index 0…12. Accepts "2".."9", "T"/"10", "J", "Q", "K", "A" (or ints 2…14)."""
+def parse_level(level: object) -> int:
+    """A level as rank_index 0…12. Accepts "2".."9", "T"/"10", "J", "Q", "K", "A" (or ints 2…14);
+    anything else (of any type: it often comes from outside) raises :class:`LevelError`."""
     if isinstance(level, int) and not isinstance(level, bool):
         if 2 <= level <= 14:
             return level - 2

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from .cards import Card, card_str, physical_deck, wild_code
@@ -380,18 +380,12 @@ class DealState:
     # --- search support -------------------------------------------------------------------
     def clone(self) -> DealState:
         """An independent copy (hands, trackers and logs), for search and tests."""
-        c = DealState.__new__(DealState)
-        c.__dict__.update(self.__dict__)
-        c.hands = [list(h) for h in self.hands]
-        c.events = list(self.events)
-        c.actions = list(self.actions)
-        c.reported = list(self.reported)
-        c._played = list(self._played)
-        c.star_plays = list(self.star_plays)
-        c._paid, c._receiver_of, c._returned = dict(self._paid), dict(self._receiver_of), dict(self._returned)
-        c.tracker = self.tracker.copy() if self.tracker else None
-        c._moves_cache = None
-        return c
+        # through __init__ (replace), since a compiled class has neither a bare __new__ nor a __dict__
+        return replace(
+            self, hands=[list(h) for h in self.hands], events=list(self.events), actions=list(self.actions),
+            reported=list(self.reported), _played=list(self._played), star_plays=list(self.star_plays),
+            _paid=dict(self._paid), _receiver_of=dict(self._receiver_of), _returned=dict(self._returned),
+            tracker=self.tracker.copy() if self.tracker else None, _moves_cache=None)
 
     # --- the only ways information leaves the engine ----------------------------------------
     def public_view(self) -> DealView:

@@ -17,7 +17,7 @@ from .vocab import Jiefeng
 class TurnTracker:
     """The turn, the top-play owner and the finishing order; no cards."""
 
-    __slots__ = ("finish", "jiefeng", "owner", "turn", "waiting")
+    __slots__ = ("finish", "jiefeng", "owner", "rules", "turn", "waiting")
 
     def __init__(self, leader: int, rules: RuleSet, already_out: Iterable[int] = ()) -> None:
         self.finish: list[int] = list(already_out)
@@ -26,12 +26,13 @@ class TurnTracker:
         self.turn = leader
         self.owner: int | None = None  # owner of the current top play; None while leading
         self.waiting: set[int] = set()
+        self.rules = rules
         self.jiefeng = rules.jiefeng
 
     def copy(self) -> TurnTracker:
-        t = TurnTracker.__new__(TurnTracker)
-        t.finish, t.turn, t.owner = list(self.finish), self.turn, self.owner
-        t.waiting, t.jiefeng = set(self.waiting), self.jiefeng
+        # through __init__ (a compiled class has no bare __new__); no seat is out yet, so it cannot refuse
+        t = TurnTracker(self.turn, self.rules)
+        t.finish, t.owner, t.waiting = list(self.finish), self.owner, set(self.waiting)
         return t
 
     @property

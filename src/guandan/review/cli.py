@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..cliutil import choices, fail, read_record
 from ..core.errors import GuandanError
 from ..i18n import LANGUAGES, I18nError, default_lang, normalize_lang
+from ..native import with_build
 from ..present import Presenter
 from .bench import DEFAULT_TIERS, review_figures
 from .engine import DEFAULT_BUDGET, Settings, worlds_for
@@ -131,7 +132,7 @@ def bench_review_cmd(
     except GuandanError as e:
         fail(str(e))
     if as_json:
-        typer.echo(json.dumps(figures))
+        typer.echo(json.dumps(with_build(figures)))
         return
     typer.echo(f"deals {deals} · budget {budget:g} s ({figures['worlds']} worlds) · seed {seed} · jobs {jobs}")
     for t in names:

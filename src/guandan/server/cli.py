@@ -11,6 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
+from ..native import with_build
+
 
 def uvicorn_config(app: Any, host: str, port: int) -> Any:
     """How `guandan serve` runs uvicorn. uvicorn's own proxy handling stays off (it would believe
@@ -108,7 +110,7 @@ def bench_server(
             typer.echo("error: --soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak", err=True)
             raise typer.Exit(2)
         soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
-        typer.echo(json.dumps(soaked) if json_out else format_soak(soaked))
+        typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked))
         raise typer.Exit(1 if soaked["errors"] else 0)
     if warmup is not None:
         typer.echo("error: --warmup goes with --soak", err=True)
@@ -117,7 +119,7 @@ def bench_server(
         typer.echo(f"error: --abuse must be 'hints', not {abuse!r}", err=True)
         raise typer.Exit(2)
     report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
-    typer.echo(json.dumps(report) if json_out else format_report(report))
+    typer.echo(json.dumps(with_build(report)) if json_out else format_report(report))
     raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
 
 
@@ -135,7 +137,7 @@ def bench_page(
     except RuntimeError as e:  # no chromium, no Playwright
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(json.dumps(report) if json_out else format_page_report(report))
+    typer.echo(json.dumps(with_build(report)) if json_out else format_page_report(report))
 
 
 def screenshots(
