@@ -158,6 +158,38 @@ def search_figures(preset_name: str = "competition", positions: int = 40, worlds
     return out
 
 
+def search_profile(preset_name: str, positions: int, worlds: int, seed: int, top: int) -> str:
+    """Where the search's time goes at a fixed effort: cProfile's functions by their own time. Compiled
+    functions are opaque to the profiler (they show inside their uncompiled callers), so the
+    breakdown is meaningful with ``GUANDAN_PURE_PYTHON=1``; compiled, it gives the total."""
+    import cProfile
+    import io
+    import pstats
+
+    rules = preset(preset_name)
+    sample = search_positions(preset_name, positions, seed)
+    prof = cProfile.Profile()
+    prof.enable()
+    _worlds_speed(rules, sample, worlds, seed)
+    prof.disable()
+    buf = io.StringIO()
+    stats = pstats.Stats(prof, stream=buf)
+    total = sum(row[2] for row in stats.stats.values())  # type: ignore[attr-defined]
+    rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]  # type: ignore[attr-defined]
+    lines = [f"{status()}: {len(sample)} decisions x {worlds} worlds; own time under the profiler",
+             f"{'share':>6} {'calls':>10}  function"]
+    for (path, line, name), (_cc, calls, own, _cum, _callers) in rows:
+        where = path.split("/guandan/")[-1] if "/guandan/" in path else path
+        lines.append(f"{own / total:6.1%} {calls:10,}  {where}:{line} {name}" if total else f"{calls:10,} {name}")
+    by_module: dict[str, float] = {}
+    for (path, _line, _name), (_cc, _calls, own, _cum, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        key = path.split("/guandan/")[-1] if "/guandan/" in path else "Python's built-ins and library"
+        by_module[key] = by_module.get(key, 0.0) + own
+    lines.append("by module: " + ", ".join(f"{k} {v / total:.0%}" for k, v in
+                                           sorted(by_module.items(), key=lambda kv: -kv[1])[:8] if total))
+    return "\n".join(lines)
+
+
 def _worlds_speed(rules: Any, sample: list[tuple[int, Any, list[Any]]], worlds: int, seed: int) -> dict[str, float]:
     total, exact, cpu = 0, 0, 0.0
     for seat, obs, legal in sample:
@@ -248,8 +280,12 @@ def search(
     worlds: Annotated[int, typer.Option(min=1, help="worlds per decision for the worlds/s figure")] = 100,
     budget: Annotated[float, typer.Option(min=0.01, help="seconds per decision for the timing figures")] = 1.0,
     seed: int = 1,
+    profile: Annotated[int, typer.Option(min=0, help="instead: the N functions taking the most time (cProfile)")] = 0,
 ) -> None:
     """The search tier: sampled worlds per CPU second, and decision times under a budget."""
+    if profile:
+        typer.echo(search_profile(preset_name, positions, worlds, seed, profile))
+        return
     _print(search_figures(preset_name, positions, worlds, budget, seed), as_json)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, wild_code
 from ..core.combos import (
@@ -36,8 +37,8 @@ from ..core.combos import (
 from ..core.rules import RuleSet
 from ..core.vocab import BombOrder
 
-PLAY_COST = 10.0  # one more play (手) to get rid of
-NODE_LIMIT = 300  # branch-and-bound nodes per decomposition: bounds the time, not the quality much
+PLAY_COST: Final = 10.0  # one more play (手) to get rid of
+NODE_LIMIT: Final = 300  # branch-and-bound nodes per decomposition: bounds the time, not the quality much
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from ..core.cards import Card
 from ..core.combos import Combo
@@ -25,7 +26,7 @@ from ..core.vocab import MoveMode
 from .worlds import level_points
 
 EXACT, LOWER, UPPER = 0, 1, 2
-_CHECK_EVERY = 64  # nodes between clock reads: perf_counter is not free at this node rate
+_CHECK_EVERY: Final = 64  # nodes between clock reads: perf_counter is not free at this node rate
 
 
 class Exhausted(Exception):

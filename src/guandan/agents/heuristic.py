@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -25,8 +26,8 @@ from .decompose import Decomposer, Decomposition, Unit
 from .policy import DANGER, Table, bomb_choice, lead_unit, partner_of
 
 _Adder = Callable[[Action | None, float, str], None]
-BREAK_TOLERANCE = 4.0  # how much hand score a follow may cost before passing is better
-MAX_BREAK_CANDIDATES = 6
+BREAK_TOLERANCE: Final = 4.0  # how much hand score a follow may cost before passing is better
+MAX_BREAK_CANDIDATES: Final = 6
 
 
 def remove_cards(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card
 from ..core.combos import (
@@ -30,10 +31,10 @@ from ..core.combos import (
 from ..core.tribute import partner as partner_of
 from .decompose import Decomposer, Unit, group_score
 
-DANGER = 6  # an opponent with this many cards or fewer may go out soon: worth a bomb
-CONTROL = 15  # singles / pairs of this value (level cards, jokers) are kept as control cards
-BREAK_TOLERANCE = 4.0  # hand score a break may cost (the heuristic's rule), more under threat
-THREAT_TOLERANCE = 30.0
+DANGER: Final = 6  # an opponent with this many cards or fewer may go out soon: worth a bomb
+CONTROL: Final = 15  # singles / pairs of this value (level cards, jokers) are kept as control cards
+BREAK_TOLERANCE: Final = 4.0  # hand score a break may cost (the heuristic's rule), more under threat
+THREAT_TOLERANCE: Final = 30.0
 
 
 @dataclass
@@ -55,7 +56,7 @@ class Table:
         return min((self.counts[s] for s in self.opponents()), default=99)
 
 
-_SEQUENCES = frozenset({STRAIGHT, TUBE, PLATE, PAIR_RUN, TRIPLE_RUN})
+_SEQUENCES: Final = frozenset({STRAIGHT, TUBE, PLATE, PAIR_RUN, TRIPLE_RUN})
 
 
 def lead_key(u: Unit) -> float:
@@ -191,7 +192,7 @@ def break_unit(units: Sequence[Unit], top: Combo, dec: Decomposer,
     return loss, play, src, _group_units(rest, dec)
 
 
-_GROUPS = (PAIR, TRIPLE, FULL_HOUSE)
+_GROUPS: Final = (PAIR, TRIPLE, FULL_HOUSE)
 
 
 def _key(c: Card) -> int:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -51,17 +52,17 @@ from .endgame import EndgameSolver, Exhausted
 from .heuristic import HeuristicAgent, remove_cards
 from .worlds import level_points, pass_evidence, playout, sample_weighted, tracker_from
 
-DEFAULT_BUDGET = 1.0
-SHORTLIST = 6
-PRIOR = 0.15  # level points of trust in the heuristic's first choice: playouts must beat it clearly
-CONFIDENCE = 1.0  # standard errors a candidate's paired gain must clear to displace the first choice
-SAFETY = 0.85  # share of the budget spent searching; the rest covers setup and the last world
-ENDGAME_CARDS = 14  # at most this many cards left in all hands: worlds are solved exactly (残局)
-ENDGAME_SHORTLIST = 12  # the exact solver can afford to look past the heuristic's top six
-ENDGAME_NODES = 3000  # per world; beyond it the position is too big and playouts take over
-SETTLE_MIN = 32  # worlds before the choice may be called settled
-SETTLE_EVERY = 8  # worlds between checks
-SETTLE_Z = 2.0  # standard errors by which a settled choice must be clear of changing
+DEFAULT_BUDGET: Final = 1.0
+SHORTLIST: Final = 6
+PRIOR: Final = 0.15  # level points of trust in the heuristic's first choice: playouts must beat it clearly
+CONFIDENCE: Final = 1.0  # standard errors a candidate's paired gain must clear to displace the first choice
+SAFETY: Final = 0.85  # share of the budget spent searching; the rest covers setup and the last world
+ENDGAME_CARDS: Final = 14  # at most this many cards left in all hands: worlds are solved exactly (残局)
+ENDGAME_SHORTLIST: Final = 12  # the exact solver can afford to look past the heuristic's top six
+ENDGAME_NODES: Final = 3000  # per world; beyond it the position is too big and playouts take over
+SETTLE_MIN: Final = 32  # worlds before the choice may be called settled
+SETTLE_EVERY: Final = 8  # worlds between checks
+SETTLE_Z: Final = 2.0  # standard errors by which a settled choice must be clear of changing
 
 
 class _Candidate:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 from ..core.cards import Card, lv
 from ..core.combos import PAIR, SINGLE, Combo
@@ -52,7 +53,7 @@ def sample_hands(know: Knowledge, hand: Sequence[Card], rng: random.Random) -> l
     return hands
 
 
-CHEAP = 3  # a beat at most this many values above the top is one the policy would have played
+CHEAP: Final = 3  # a beat at most this many values above the top is one the policy would have played
 
 
 def pass_evidence(obs: Observation) -> list[tuple[int, Combo]]:

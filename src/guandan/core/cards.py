@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .errors import InvalidHandError, LevelError, NotationError
 
@@ -25,10 +25,10 @@ from .vocab import RANKS as RANKS
 from .vocab import SUITS as SUITS
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-SMALL_JOKER = 52  # 小王
-BIG_JOKER = 53  # 大王
-N_CODES = 54
-HEARTS = 1  # suit index of ♥ — the wildcards (逢人配) are the hearts of the level rank
+SMALL_JOKER: Final = 52  # 小王
+BIG_JOKER: Final = 53  # 大王
+N_CODES: Final = 54
+HEARTS: Final = 1  # suit index of ♥ — the wildcards (逢人配) are the hearts of the level rank
 
 Card = int
 """A card code 0…53 (see the module docstring)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, card_str, parse_cards, wild_code
 from .errors import ComboError, InvalidHandError
@@ -17,15 +18,28 @@ from .rules import RuleSet
 from .vocab import BOMB_TYPES, BombOrder, ComboType
 
 # Hand types (RULES.md §3.1 and §8.4), by their short names for the generators below
-SINGLE, PAIR, TRIPLE, FULL_HOUSE = ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPLE, ComboType.FULL_HOUSE
-STRAIGHT, TUBE, PLATE = ComboType.STRAIGHT, ComboType.TUBE, ComboType.PLATE
-PAIR_RUN, TRIPLE_RUN, AIRPLANE = ComboType.PAIR_RUN, ComboType.TRIPLE_RUN, ComboType.AIRPLANE
-BOMB, STRAIGHT_FLUSH, CHAIN_BOMB = ComboType.BOMB, ComboType.STRAIGHT_FLUSH, ComboType.CHAIN_BOMB
-THREE_JOKERS, JOKER_BOMB = ComboType.THREE_JOKERS, ComboType.JOKER_BOMB
+SINGLE: Final = ComboType.SINGLE
+PAIR: Final = ComboType.PAIR
+TRIPLE: Final = ComboType.TRIPLE
+FULL_HOUSE: Final = ComboType.FULL_HOUSE
+STRAIGHT: Final = ComboType.STRAIGHT
+TUBE: Final = ComboType.TUBE
+PLATE: Final = ComboType.PLATE
+PAIR_RUN: Final = ComboType.PAIR_RUN
+TRIPLE_RUN: Final = ComboType.TRIPLE_RUN
+AIRPLANE: Final = ComboType.AIRPLANE
+BOMB: Final = ComboType.BOMB
+STRAIGHT_FLUSH: Final = ComboType.STRAIGHT_FLUSH
+CHAIN_BOMB: Final = ComboType.CHAIN_BOMB
+THREE_JOKERS: Final = ComboType.THREE_JOKERS
+JOKER_BOMB: Final = ComboType.JOKER_BOMB
 
-RANK_KEYED = frozenset({SINGLE, PAIR, TRIPLE, FULL_HOUSE, BOMB})
+RANK_KEYED: Final = frozenset({SINGLE, PAIR, TRIPLE, FULL_HOUSE, BOMB})
 
-LJ_KEY, BJ_KEY, JOKERS_KEY = 13, 14, 15  # key indices beyond the 13 ranks
+# key indices beyond the 13 ranks
+LJ_KEY: Final = 13
+BJ_KEY: Final = 14
+JOKERS_KEY: Final = 15
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations, product
 from threading import Lock
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import BIG_JOKER, N_CODES, SMALL_JOKER, Card, wild_code
 from .combos import (
@@ -71,8 +71,8 @@ class Move(NamedTuple):
         return self.combo is None
 
 
-PASS = Move((), None)
-MODES = tuple(MoveMode)
+PASS: Final = Move((), None)
+MODES: Final = tuple(MoveMode)
 
 
 @lru_cache(maxsize=4096)
@@ -95,7 +95,7 @@ def _pos_rank(pos: int) -> int:
     return 12 if pos == 1 else pos - 2
 
 
-_POPCOUNT = tuple(bin(i).count("1") for i in range(32))
+_POPCOUNT: Final = tuple(bin(i).count("1") for i in range(32))
 
 
 @lru_cache(maxsize=8192)
@@ -104,7 +104,8 @@ def _sf_tops(mask: int, wilds: int) -> tuple[int, ...]:
     return tuple(top for top in range(5, 15) if 5 - _POPCOUNT[mask >> (top - 4) & 31] <= wilds)
 
 # rank indices of the sequence window of length n ending at position top (1 and 14 are both the ace)
-_WINDOWS = {(n, top): tuple(_pos_rank(p) for p in range(top - n + 1, top + 1)) for n in range(1, 14) for top in range(n, 15)}
+_WINDOWS: Final = {(n, top): tuple(_pos_rank(p) for p in range(top - n + 1, top + 1))
+                   for n in range(1, 14) for top in range(n, 15)}
 
 
 _new_move = tuple.__new__
@@ -572,7 +573,7 @@ def legal_moves(
 
 
 _GEN_CACHE: OrderedDict[tuple[object, ...], _Gen] = OrderedDict()
-_GEN_CACHE_SIZE = 32  # a deal has four live hands; more only keeps garbage alive
+_GEN_CACHE_SIZE: Final = 32  # a deal has four live hands; more only keeps garbage alive
 _GEN_CACHE_LOCK = Lock()  # every read-and-reorder and insert-and-evict of _GEN_CACHE holds it
 
 

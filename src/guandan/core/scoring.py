@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from .events import Note
 from .rules import RuleSet
 from .tribute import partner, team_of
 from .vocab import RANKS, HuopinCombine, SettlementNote, StreakMode, StreakScope
 
-A = 12  # rank index of the ace: the top level
+A: Final = 12  # rank index of the ace: the top level
 
 
 @dataclass(frozen=True)
