@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..core.cards import Card, wild_code
+from ..core.reduce import by_init
 from ..core.rules import RuleSet
 from ..core.vocab import ComboType
 from .decompose import Decomposer, Unit
@@ -32,6 +34,9 @@ class Group:
     kind: str
     cards: tuple[Card, ...]
     value: int  # the group's strength within its kind (the combo's value), for the order
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
 
 
 def arrange_hand(hand: Sequence[Card], level: int, rules: RuleSet) -> list[Group]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, wild_code
 from ..core.combos import (
@@ -34,6 +34,7 @@ from ..core.combos import (
     classify,
     make_combo,
 )
+from ..core.reduce import by_init
 from ..core.rules import RuleSet
 from ..core.vocab import BombOrder
 
@@ -60,6 +61,9 @@ class Unit:
     def value(self) -> int:
         return self.combo.value
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
+
 
 @dataclass(frozen=True, slots=True)
 class Decomposition:
@@ -70,6 +74,9 @@ class Decomposition:
     def plays(self) -> int:
         """手数: non-bomb plays needed (bombs can always take a round back)."""
         return sum(1 for u in self.units if not u.is_bomb)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
 
 
 def pos_rank(pos: int) -> int:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, card_str, parse_cards, wild_code
 from .errors import ComboError, InvalidHandError
+from .reduce import by_init
 from .rules import RuleSet
 from .vocab import BOMB_TYPES, BombOrder, ComboType
 
@@ -85,6 +86,9 @@ class Combo:
         if self.x is not None:
             extra = f" {self.x}x{self.y}"
         return f"{self.type}({self.key}{extra}, {self.size})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
 
 
 def _key_str(type_: ComboType, key: int) -> str:

@@ -34,6 +34,7 @@ from .events import (
     WentOut,
 )
 from .moves import Move, legal_moves
+from .reduce import by_init
 from .rules import RuleSet
 from .tribute import TributePlan, partner, plan_tribute, return_eligible
 from .turns import TurnTracker
@@ -415,6 +416,9 @@ class DealState:
             "first_leader": self.first_leader if self.phase in (PLAY, OVER) else None,
         }
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
+
 
 @dataclass(frozen=True)
 class DealView:
@@ -432,6 +436,9 @@ class DealView:
     prev_finish: tuple[int, ...] | None
     first_leader: int | None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
+
 
 @dataclass(frozen=True)
 class Observation(DealView):
@@ -446,6 +453,9 @@ class Observation(DealView):
     def public_counts(self) -> dict[int, int]:
         """The card counts this seat knows: its own and those made public by 报牌."""
         return {**self.reported, self.seat: len(self.hand)}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
 
 
 def new_deal(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from .events import Note
+from .reduce import by_init
 from .rules import RuleSet
 from .tribute import partner, team_of
 from .vocab import RANKS, HuopinCombine, SettlementNote, StreakMode, StreakScope
@@ -20,6 +21,9 @@ class StreakCounts:
 
     first: tuple[int, int, int, int] = (0, 0, 0, 0)
     last: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,9 @@ class DealSettlement:
     @property
     def next_level(self) -> int:
         return self.levels_after[self.declarer_after]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
 
 
 def partner_place(finish: Sequence[int]) -> int:
@@ -159,6 +166,9 @@ class HuopinScore:
     @property
     def contributions(self) -> tuple[int, ...]:
         return tuple(p - b * self.multiplier for p, b in zip(self.points, self.base, strict=True))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
 
 
 def huopin_score(finish: Sequence[int], star_plays: Sequence[tuple[int, int]], rules: RuleSet) -> HuopinScore:

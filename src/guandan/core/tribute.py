@@ -9,9 +9,11 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import BIG_JOKER, Card, lv, wild_code
 from .errors import GuandanError
+from .reduce import by_init
 from .rules import RuleSet
 from .vocab import DoubleTributeLeader, EqualTributeAssignment, ReturnRule
 
@@ -33,6 +35,9 @@ class Payment:
     value: int  # lv of the forced rank
     eligible: tuple[Card, ...]  # the payer's cards of that value (he chooses which copy/suit)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
+
 
 @dataclass(frozen=True)
 class TributePlan:
@@ -43,6 +48,9 @@ class TributePlan:
     payments: tuple[Payment, ...]  # to 头游 first
     leader: int | None  # None: decided after the tribute cards are seen (equal-card cases resolve here)
     payers: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_init(self)  # compiled, the default pickling cannot rebuild it
 
 
 def payers_of(prev_finish: Sequence[int]) -> list[int]:

@@ -7,6 +7,7 @@ A round ends when the turn comes back to the owner of the top play — implement
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from .errors import IllegalActionError
 from .rules import RuleSet
@@ -34,6 +35,13 @@ class TurnTracker:
         t = TurnTracker(self.turn, self.rules)
         t.finish, t.owner, t.waiting = list(self.finish), self.owner, set(self.waiting)
         return t
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, the default pickling cannot rebuild it (no __dict__, no bare __new__)
+        return TurnTracker, (self.turn, self.rules), (list(self.finish), self.owner, set(self.waiting))
+
+    def __setstate__(self, state: tuple[list[int], int | None, set[int]]) -> None:
+        self.finish, self.owner, self.waiting = state
 
     @property
     def over(self) -> bool:
