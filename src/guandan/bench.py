@@ -6,6 +6,7 @@ are CPU time of this process (``time.process_time``), so other work on the machi
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -50,7 +51,13 @@ def movegen_figures(preset_name: str = "competition", hands: int = 500, seed: in
     rng = random.Random(seed)
     sample = _hands(rng, hands)
     out: dict[str, Any] = {"preset": preset_name, "hands": hands, "seed": seed}
+    # untimed first: the engine's caches of combos and rank patterns fill once per process, and a
+    # process that generates moves at all generates many (the figures are the steady state)
+    for hand, level in _hands(random.Random(seed + 1), 50):
+        for mode in MoveMode:
+            legal_moves(hand, None, level, rules, mode)
     for mode in MoveMode:
+        gc.collect()
         times, counts = [], []
         for hand, level in sample:
             t0 = time.process_time()
@@ -222,22 +229,28 @@ def speed_figures(preset_name: str = "competition", hands: int = 300, n_deals: i
 
 
 def compiled_figures(preset_name: str = "competition", hands: int = 300, n_deals: int = 100, positions: int = 20,
-                     worlds: int = 100, seed: int = 1) -> dict[str, Any]:
-    """:func:`speed_figures` compiled (this process) and pure Python (a child process with
-    ``GUANDAN_PURE_PYTHON=1``), one after the other in one run, and their ratios (> 1: compiled is faster)."""
+                     worlds: int = 100, seed: int = 1, rounds: int = 3) -> dict[str, Any]:
+    """:func:`speed_figures` compiled and pure Python (``GUANDAN_PURE_PYTHON=1``), each in a fresh child
+    process, alternating ``rounds`` times in one run; the median of each figure and their ratios (> 1:
+    compiled is faster). Alternating keeps a change of the machine's load from favouring one side."""
     args = (preset_name, hands, n_deals, positions, worlds, seed)
-    fast = speed_figures(*args)
     code = f"import json, guandan.bench as b; print(json.dumps(b.speed_figures(*{args!r})))"
-    env = {**os.environ, PURE_ENV: "1"}
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"the pure-Python run failed: {done.stderr.strip()[-500:]}")
-    slow = json.loads(done.stdout.strip().splitlines()[-1])
-    out: dict[str, Any] = {"preset": preset_name, "seed": seed}
+    runs: dict[bool, list[dict[str, float]]] = {True: [], False: []}
+    for _ in range(rounds):
+        for pure in (False, True):
+            env = {**os.environ, PURE_ENV: "1" if pure else ""}
+            done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                side = "pure-Python" if pure else "compiled"
+                raise RuntimeError(f"the {side} run failed: {done.stderr.strip()[-500:]}")
+            runs[not pure].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    out: dict[str, Any] = {"preset": preset_name, "seed": seed, "rounds": rounds}
     for k in _COMPARED:
-        out[f"{k}_compiled"] = fast[k]
-        out[f"{k}_pure"] = slow[k]
-        out[f"{k}_speedup"] = fast[k] / slow[k] if k in _HIGHER_IS_FASTER else slow[k] / fast[k]
+        fast = statistics.median(r[k] for r in runs[True])
+        slow = statistics.median(r[k] for r in runs[False])
+        out[f"{k}_compiled"] = fast
+        out[f"{k}_pure"] = slow
+        out[f"{k}_speedup"] = fast / slow if k in _HIGHER_IS_FASTER else slow / fast
     return out
 
 
@@ -297,6 +310,7 @@ def compiled_cmd(
     n: Annotated[int, typer.Option("--deals", min=1, help="random-play deals")] = 100,
     positions: Annotated[int, typer.Option(min=1, help="search decisions for worlds per CPU second")] = 20,
     worlds: Annotated[int, typer.Option(min=1, help="worlds per search decision")] = 100,
+    rounds: Annotated[int, typer.Option(min=1, help="compiled and pure runs, alternating; medians")] = 3,
     seed: int = 1,
 ) -> None:
     """Compiled against pure Python in one run: move generation, deals/s and search worlds/s, with ratios."""
@@ -306,7 +320,7 @@ def compiled_cmd(
     if preset_name not in PRESET_NAMES:
         raise typer.BadParameter(f"unknown preset {preset_name!r}; known: {', '.join(PRESET_NAMES)}", param_hint="--preset")
     try:
-        figures = compiled_figures(preset_name, hands, n, positions, worlds, seed)
+        figures = compiled_figures(preset_name, hands, n, positions, worlds, seed, rounds)
     except RuntimeError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(1) from None
