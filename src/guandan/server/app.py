@@ -28,6 +28,8 @@ from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
 from ..i18n import N_
 from . import talk
+from .accounts_service import AccountService, AccountSettings
+from .auth import install as install_accounts
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
@@ -101,8 +103,10 @@ def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
-def create_app(db_url: str | None = None, settings: Settings | None = None, *, dev: bool = False) -> FastAPI:
-    """``dev``: also serve the API's OpenAPI schema (/openapi.json) and its pages (/docs, /redoc)."""
+def create_app(db_url: str | None = None, settings: Settings | None = None, *, dev: bool = False,
+               accounts: AccountSettings | None = None) -> FastAPI:
+    """``dev``: also serve the API's OpenAPI schema (/openapi.json) and its pages (/docs, /redoc);
+    ``accounts``: the accounts' limits and password-hash cost (server/accounts_service.py)."""
     engine = make_engine(db_url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_wal)
@@ -134,6 +138,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
     app.include_router(rules_router)  # /rules: the rules document (规则)
+    install_accounts(app, AccountService(engine, accounts))  # optional accounts: /api/auth/…, /api/me, /account
 
     # every refusal names its code, says why in English (detail) and for people in every page language (text)
     @app.exception_handler(ServiceError)
