@@ -227,9 +227,10 @@ def bot_specs(state: TournamentState) -> dict[int, tuple[str, str]]:
         for p in team.players:
             try:
                 check_spec(team.name, p, cfg.rules)
-            except TournamentError as e:
+            except TournamentError:
                 raise refusal(N_("Team {team} is not a team of bots: its player {player} is not an agent spec "
-                                 "({problem})"), team=team.name, player=p, problem=str(e)) from None
+                                 "that this event's rules can seat (see guandan agents)"),
+                              team=team.name, player=p) from None
         out[t] = team.players
     if len(out) < 2:
         raise refusal(N_("A bot event needs at least two entries, not {n}"), n=len(out))
