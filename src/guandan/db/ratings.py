@@ -146,45 +146,50 @@ def match_winner(winner: int | None, levels: Sequence[int], points: Sequence[int
 def record_rated_match(sessions: sessionmaker[Session], result: MatchResult) -> int:
     """Rate ``result`` and store it: the match, every account's new rating in the preset, one history row
     per account. One transaction; answers the match's id."""
-    at = result.finished_at or _now()
     with sessions.begin() as s:
-        humans = [u for u in result.users if u is not None]
-        rows = {r.user_id: r for r in s.scalars(select(PlayerRating).where(
-            PlayerRating.preset == result.preset, PlayerRating.user_id.in_(humans)).with_for_update())}
-        seats: list[rating_model.Seat] = []
-        for user, bot in zip(result.users, result.bots, strict=True):
-            if user is not None:
-                row = rows.get(user)
-                seats.append(rating_model.Rating(row.mu, row.sigma) if row else rating_model.Rating())
-            else:
-                assert bot is not None
-                seats.append(bot)
-        after = rating_model.rate_match(seats, result.deal_winners)
-        won = [sum(1 for w in result.deal_winners if w == t) for t in (0, 1)]
-        match = RatedMatch(replay_id=result.replay_id, room_code=result.room_code, preset=result.preset,
-                           deals=len(result.deal_winners), deals_won_0=won[0], deals_won_1=won[1], winner=result.winner,
-                           finished_at=at, **{f"seat{i}_user": result.users[i] for i in range(4)},
-                           **{f"seat{i}_bot": result.bots[i] for i in range(4)})
-        s.add(match)
-        s.flush()
-        for seat, user in enumerate(result.users):
-            new = after[seat]
-            if user is None or new is None:
-                continue
-            team = seat % 2
-            outcome = "draw" if result.winner is None else "win" if result.winner == team else "loss"
+        return record_in(s, result)
+
+
+def record_in(s: Session, result: MatchResult) -> int:
+    """:func:`record_rated_match` inside the caller's transaction (a bench loads thousands in one)."""
+    at = result.finished_at or _now()
+    humans = [u for u in result.users if u is not None]
+    rows = {r.user_id: r for r in s.scalars(select(PlayerRating).where(
+        PlayerRating.preset == result.preset, PlayerRating.user_id.in_(humans)).with_for_update())}
+    seats: list[rating_model.Seat] = []
+    for user, bot in zip(result.users, result.bots, strict=True):
+        if user is not None:
             row = rows.get(user)
-            if row is None:
-                row = PlayerRating(user_id=user, preset=result.preset, matches=0, wins=0, deals=0)
-                s.add(row)
-            row.mu, row.sigma, row.display = new.mu, new.sigma, new.display
-            row.matches += 1
-            row.wins += outcome == "win"
-            row.deals += len(result.deal_winners)
-            row.updated_at = at
-            s.add(RatingHistory(user_id=user, match_id=match.id, preset=result.preset, seat=seat, result=outcome,
-                                mu=new.mu, sigma=new.sigma, display=new.display, at=at))
-        return int(match.id)
+            seats.append(rating_model.Rating(row.mu, row.sigma) if row else rating_model.Rating())
+        else:
+            assert bot is not None
+            seats.append(bot)
+    after = rating_model.rate_match(seats, result.deal_winners)
+    won = [sum(1 for w in result.deal_winners if w == t) for t in (0, 1)]
+    match = RatedMatch(replay_id=result.replay_id, room_code=result.room_code, preset=result.preset,
+                       deals=len(result.deal_winners), deals_won_0=won[0], deals_won_1=won[1], winner=result.winner,
+                       finished_at=at, **{f"seat{i}_user": result.users[i] for i in range(4)},
+                       **{f"seat{i}_bot": result.bots[i] for i in range(4)})
+    s.add(match)
+    s.flush()
+    for seat, user in enumerate(result.users):
+        new = after[seat]
+        if user is None or new is None:
+            continue
+        team = seat % 2
+        outcome = "draw" if result.winner is None else "win" if result.winner == team else "loss"
+        row = rows.get(user)
+        if row is None:
+            row = PlayerRating(user_id=user, preset=result.preset, matches=0, wins=0, deals=0)
+            s.add(row)
+        row.mu, row.sigma, row.display = new.mu, new.sigma, new.display
+        row.matches += 1
+        row.wins += outcome == "win"
+        row.deals += len(result.deal_winners)
+        row.updated_at = at
+        s.add(RatingHistory(user_id=user, match_id=match.id, preset=result.preset, seat=seat, result=outcome,
+                            mu=new.mu, sigma=new.sigma, display=new.display, at=at))
+    return int(match.id)
 
 
 # --- reading ------------------------------------------------------------------------------------------

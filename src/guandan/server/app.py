@@ -28,12 +28,13 @@ from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
 from ..i18n import N_
 from . import talk
-from .accounts_service import AccountService, AccountSettings
+from .accounts_service import AccountService, AccountSettings, require_user
 from .auth import install as install_accounts
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
 from .lobby_list import open_rooms
+from .players import create_router as create_players_router
 from .protocol import ProtocolError, error_frame, invalid, parse_message, say
 from .replays import import_record, replay_frames
 from .reviews import ReviewError, ReviewService
@@ -138,6 +139,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
     app.include_router(rules_router)  # /rules: the rules document (规则)
+    app.include_router(create_players_router(engine))  # /u/{username}, /leaderboard and their JSON (ratings)
     install_accounts(app, AccountService(engine, accounts))  # optional accounts: /api/auth/…, /api/me, /account
 
     # every refusal names its code, says why in English (detail) and for people in every page language (text)
@@ -204,7 +206,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
         service.check_join_rate(client(req))
-        token = service.join(code, body.seat, body.name.strip())
+        name, user_id = body.name.strip(), None
+        if service.room(code).config.rated:  # a rated seat is an account's: its session, with the CSRF token
+            me = require_user(req, write=True)
+            name, user_id = me.user.display_name or me.user.username or "", me.user.id
+        token = service.join(code, body.seat, name, user_id)
         return {"token": token, "seat": body.seat, "room": service.room(code).summary()}
 
     @app.post("/api/rooms/{code}/leave")
