@@ -467,7 +467,7 @@ def check_csrf(conn: HTTPConnection, me: Me) -> None:
     sent = conn.headers.get(CSRF_HEADER, "")
     if not sent or not secrets.compare_digest(sent.encode(), csrf_token(me.session_id).encode()):
         raise AccountError("missing or wrong CSRF token (X-CSRF-Token)", 403, "csrf", words=say(N_(
-            "This request lacks the page's security token: reload the page and try again.")))
+            "This request lacks the security token of this page: reload the page and try again.")))
 
 
 def require_user(conn: HTTPConnection, *, write: bool = False) -> Me:

@@ -87,7 +87,7 @@ def user_json(user: User) -> dict[str, Any]:
 def _same_site_only(req: Request) -> None:
     if req.headers.get("sec-fetch-site", "") in ("cross-site", "same-site"):
         raise AccountError("log-in and sign-up are taken from this site's own pages only", 403, "cross_site",
-                           words=say(N_("Logging in and signing up work only from this site's own pages.")))
+                           words=say(N_("Logging in and signing up work only from the pages of this site.")))
 
 
 def _set_session(req: Request, resp: Response, accounts: AccountService, session_id: str) -> None:
