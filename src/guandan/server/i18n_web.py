@@ -136,7 +136,7 @@ MESSAGES += (
     N_("3 to 24 letters a to z, digits, “_” or “-”"), N_("At least 8 characters"), N_("Create account"),
     N_("Account"), N_("Save"), N_("Saved"), N_("Log out"), N_("Log out of every other device"), N_("My games"),
     N_("Change password"), N_("Current password"), N_("New password"), N_("Delete account"), N_("Delete my account"),
-    N_("Imported"), N_("Open sessions: {n}"), N_("Other sessions logged out: {n}"),
+    N_("Imported"), N_("My player page"), N_("Open sessions: {n}"), N_("Other sessions logged out: {n}"),
     N_("Password changed. Other sessions logged out: {n}"),
     N_("No games yet: the matches you play appear here once they are over"),
     N_("You can play as a guest: an account is optional. It keeps your name, your games and replays in one place."),

@@ -47,6 +47,7 @@ async function showMember(me) {
   $("member").classList.remove("hidden");
   $("me-username").textContent = me.user.username;
   $("me-display").value = me.user.display_name;
+  $("player-page").href = `/u/${encodeURIComponent(me.user.username)}?lang=${lang()}`;  // ratings, matches (players.py)
   // the games this browser played since (its seat tokens): claimed on every visit, so the list is whole
   const tokens = allTokens();
   const { replays } = tokens.length ? await call("/api/me/replays/claim", { tokens }) : await call("/api/me/replays");
