@@ -261,6 +261,14 @@ def test_bad_entries_create_nothing(entries: list[str], match: str) -> None:
     assert desk.tournaments() == []
 
 
+@pytest.mark.parametrize(("teams", "rounds", "most"), [(4, 4, 3), (5, 6, 5)])
+def test_more_swiss_rounds_than_the_teams_allow_are_refused(teams: int, rounds: int, most: int) -> None:
+    desk = fresh()
+    with pytest.raises(TournamentError, match=f"{teams} teams can play at most {most} Swiss rounds"):
+        event(desk, SWISS[:teams], rounds=rounds)
+    assert desk.tournaments() == []
+
+
 def test_a_protocol_bot_needs_rules_the_protocol_knows() -> None:
     desk = fresh()
     with pytest.raises(TournamentError, match="cannot play the huopin rules"):
@@ -270,7 +278,7 @@ def test_a_protocol_bot_needs_rules_the_protocol_knows() -> None:
 
 def test_entering_teams_is_all_or_nothing() -> None:
     desk = fresh()
-    tid = event(desk, SWISS[:2])
+    tid = event(desk, SWISS[:2], rounds=1)
     unchanged(desk, tid, lambda: enter_teams(desk, tid, [Entry("C", ("greedy", "greedy")), Entry("D", ("x", "y"))]),
               "no bot tier called x")
     unchanged(desk, tid, lambda: enter_teams(desk, tid, [Entry("alpha", ("greedy", "greedy"))]), "already registered")

@@ -182,6 +182,11 @@ def create_event(desk: Desk, config: EventConfig, entries: Sequence[Entry], budg
     checked = check_entries(entries, config.rules)
     if len(checked) < 2:
         raise refusal(N_("A bot event needs at least two entries, not {n}"), n=len(checked))
+    n = len(checked)
+    most = n if n % 2 else n - 1  # no rematch; with an odd number each round's bye goes to a new team
+    if config.format == "pairs-swiss" and config.rounds > most:
+        raise refusal(N_("{teams} teams can play at most {most} Swiss rounds without a rematch, not {rounds}"),
+                      teams=n, most=most, rounds=config.rounds)
     # the desk's own checks, on a state of its own: the knockout's size, the names, the rules
     trial = TournamentState()
     trial.apply(Event(1, "created", {"config": config.to_dict(), "secret": "trial-secret"}))
@@ -406,10 +411,13 @@ def _play_all(jobs: list[TableJob], workers: int) -> Iterable[TablePlay]:
             yield play_table(job)
         return
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    try:
         futures = [pool.submit(play_table, job) for job in jobs]
         for future in futures:
             yield future.result()
+    finally:  # stopped (a failed table, Ctrl-C): the tables not started yet are not played for nothing
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def next_round(state: TournamentState) -> int | None:
