@@ -10,6 +10,7 @@ from guandan.ratings import (
     MU,
     SIGMA,
     Rating,
+    Seat,
     bot_mus,
     bot_rating,
     displayed,
@@ -49,7 +50,7 @@ def test_every_deal_is_one_game_in_order() -> None:
 
 
 def test_bots_are_fixed_and_only_the_humans_move() -> None:
-    seats = [Rating(), "heuristic", "greedy", "heuristic"]
+    seats: list[Seat] = [Rating(), "heuristic", "greedy", "heuristic"]
     after = rate_match(seats, [0, 0, 1])
     assert after[1] is None and after[2] is None and after[3] is None
     assert after[0] is not None and after[0] != Rating()
@@ -64,7 +65,7 @@ def test_beating_stronger_bots_is_worth_more_than_beating_weaker_ones() -> None:
 
 
 def test_the_published_bot_ratings_reproduce_the_arena_deal_win_rates() -> None:
-    assert BOT_MU == bot_mus()
+    assert bot_mus() == BOT_MU
     assert BOT_MU["heuristic"] == MU
     assert BOT_MU["random"] < BOT_MU["greedy"] < BOT_MU["heuristic"] < BOT_MU["search"]
     for (strong, weak), rate in ARENA_DEAL_WIN_RATES.items():

@@ -33,7 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, sessionmaker
 
 from .. import ratings as rating_model
-from .accounts import User
+from .accounts import User, UserReplay
 from .base import Base
 from .web import WebReplay
 
@@ -189,6 +189,9 @@ def record_in(s: Session, result: MatchResult) -> int:
         row.updated_at = at
         s.add(RatingHistory(user_id=user, match_id=match.id, preset=result.preset, seat=seat, result=outcome,
                             mu=new.mu, sigma=new.sigma, display=new.display, at=at))
+        # the account played this replay: it is listed among its games, and anonymised if the account goes
+        if result.replay_id is not None and s.get(UserReplay, (user, result.replay_id)) is None:
+            s.add(UserReplay(user_id=user, replay_id=result.replay_id, seat=seat, claimed_at=at))
     return int(match.id)
 
 

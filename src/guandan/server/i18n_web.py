@@ -157,6 +157,8 @@ MESSAGES += (
     N_("Type a username."), N_("Type your username and your password."), N_("Wrong username or password."),
     N_("You are not logged in: log in first."),
 )
+# rated rooms and the leaderboards (players.py): the lobby's create form, the table's badge, the header link
+MESSAGES += (N_("Rated (accounts only)"), N_("Rated"), N_("Leaderboard"))
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
 MESSAGES += tuple(WHY.values())  # why a selection is no legal play (wire.selection_verdict)
 

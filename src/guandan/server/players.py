@@ -74,7 +74,7 @@ def avatar_svg(user_id: int, size: int = 64) -> str:
             f'fill="{bg}"/><g fill="{fg}">{"".join(rects)}</g></svg>')
 
 
-def rating_chart(points: Sequence[dict[str, Any]], _: Gettext, width: int = 640, height: int = 220) -> str:
+def rating_chart(points: Sequence[dict[str, Any]], _: Gettext, width: int = 520, height: int = 230) -> str:
     """The displayed rating after each rated match as an SVG line chart (match by match, oldest left), with the
     estimate's ± band shaded; a single point is a dot."""
     if not points:
@@ -83,9 +83,12 @@ def rating_chart(points: Sequence[dict[str, Any]], _: Gettext, width: int = 640,
     lows = [p["estimate"] - p["plus_minus"] for p in points]
     highs = [p["estimate"] + p["plus_minus"] for p in points]
     shown = [p["rating"] for p in points]
-    lo = min(min(shown), min(lows))
-    hi = max(max(shown), max(highs))
-    lo, hi = (lo // 100) * 100, (hi // 100 + 1) * 100
+    # the range of the ratings and estimates: the early, wide band is cut at its edges rather than squeezing the line
+    lo = min(min(shown), min(p["estimate"] for p in points))
+    hi = max(max(shown), max(p["estimate"] for p in points))
+    lo, hi = (lo // 100) * 100 - 100, (hi // 100 + 1) * 100 + 100
+    lows = [max(lo, v) for v in lows]
+    highs = [min(hi, v) for v in highs]
     n = len(points)
 
     def x(i: int) -> float:
@@ -228,12 +231,12 @@ def player_page(data: dict[str, Any], lang: str, preset: str | None) -> str:
     rows = "".join(
         f'<tr><td><a href="/leaderboard?preset={esc(r["preset"])}&lang={lang}">{esc(_(r["preset"]))}</a></td>'
         f'<td class="num strong">{r["rating"]}</td><td class="num">{_uncertain(r)}</td>'
-        f'<td class="num">{r["matches"]}</td><td class="num">{_pct(r["wins"], r["matches"])}</td></tr>'
+        f'<td class="num">{r["matches"]}</td><td class="num wide">{_pct(r["wins"], r["matches"])}</td></tr>'
         for r in ratings)
     table = (f'<section class="panel"><h3>{esc(_("Ratings"))}</h3><table class="board"><thead><tr>'
              f'<th>{esc(_("Rule preset"))}</th><th class="num">{esc(_("Rating"))}</th>'
              f'<th class="num">{esc(_("Estimate ± uncertainty"))}</th><th class="num">{esc(_("Matches"))}</th>'
-             f'<th class="num">{esc(_("Won"))}</th></tr></thead><tbody>{rows}</tbody></table>'
+             f'<th class="num wide">{esc(_("Won"))}</th></tr></thead><tbody>{rows}</tbody></table>'
              f'<p class="muted">{esc(_("Favourite presets"))}: '
              f'{esc(_(", ").join(_(p) for p in data["favourite_presets"]))}</p></section>')
     tabs = " ".join(
