@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
@@ -27,6 +28,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    bindparam,
     func,
     select,
 )
@@ -200,18 +202,25 @@ def _iso(t: datetime) -> str:
     return (t if t.tzinfo else t.replace(tzinfo=UTC)).isoformat()
 
 
+_LIVE = User.deleted_at.is_(None)
+_BOARD_COUNT = (select(func.count()).select_from(PlayerRating).join(User, User.id == PlayerRating.user_id)
+                .where(PlayerRating.preset == bindparam("preset"), _LIVE))
+_BOARD = (select(PlayerRating.user_id, PlayerRating.mu, PlayerRating.sigma, PlayerRating.matches, PlayerRating.wins,
+                 PlayerRating.deals, User.username, User.display_name)
+          .join(User, User.id == PlayerRating.user_id)
+          .where(PlayerRating.preset == bindparam("preset"), _LIVE)
+          .order_by(PlayerRating.display.desc(), PlayerRating.user_id)
+          .limit(bindparam("limit", type_=Integer)).offset(bindparam("offset", type_=Integer)))
+
+
 def leaderboard(s: Session, preset: str, limit: int = 100, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
     """The preset's accounts by displayed rating (best first; deleted accounts left out), and how many there are."""
-    live = User.deleted_at.is_(None)
-    total = s.scalar(select(func.count()).select_from(PlayerRating).join(User, User.id == PlayerRating.user_id)
-                     .where(PlayerRating.preset == preset, live)) or 0
-    q = (select(PlayerRating, User.username, User.display_name).join(User, User.id == PlayerRating.user_id)
-         .where(PlayerRating.preset == preset, live)
-         .order_by(PlayerRating.display.desc(), PlayerRating.user_id).limit(limit).offset(offset))
+    total = s.execute(_BOARD_COUNT, {"preset": preset}).scalar() or 0
+    rows = s.execute(_BOARD, {"preset": preset, "limit": limit, "offset": offset}).all()
     out = []
-    for rank, (r, username, name) in enumerate(s.execute(q).all(), offset + 1):
-        out.append({"rank": rank, "user_id": r.user_id, "username": username, "display_name": name or username,
-                    **rating_json(r.mu, r.sigma), "matches": r.matches, "wins": r.wins, "deals": r.deals})
+    for rank, (user_id, mu, sigma, matches, wins, deals, username, name) in enumerate(rows, offset + 1):
+        out.append({"rank": rank, "user_id": user_id, "username": username, "display_name": name or username,
+                    **rating_json(mu, sigma), "matches": matches, "wins": wins, "deals": deals})
     return int(total), out
 
 
@@ -226,54 +235,62 @@ def user_by_name(s: Session, username: str) -> User | None:
     return s.scalar(select(User).where(User.username_key == username.strip().lower(), User.deleted_at.is_(None)))
 
 
+_RATINGS = (select(PlayerRating.preset, PlayerRating.mu, PlayerRating.sigma, PlayerRating.matches, PlayerRating.wins,
+                   PlayerRating.deals)
+            .where(PlayerRating.user_id == bindparam("user_id"))
+            .order_by(PlayerRating.matches.desc(), PlayerRating.preset))
+_HISTORY = (select(RatingHistory.mu, RatingHistory.sigma, RatingHistory.at, RatingHistory.result)
+            .where(RatingHistory.user_id == bindparam("user_id"), RatingHistory.preset == bindparam("preset"))
+            .order_by(RatingHistory.at.desc(), RatingHistory.id.desc()).limit(bindparam("limit", type_=Integer)))
+
+
 def user_ratings(s: Session, user_id: int) -> list[dict[str, Any]]:
     """An account's rating in each preset it played, the most played first (its favourite presets)."""
-    rows = s.scalars(select(PlayerRating).where(PlayerRating.user_id == user_id)
-                     .order_by(PlayerRating.matches.desc(), PlayerRating.preset)).all()
-    return [{"preset": r.preset, **rating_json(r.mu, r.sigma), "matches": r.matches, "wins": r.wins, "deals": r.deals}
-            for r in rows]
+    return [{"preset": preset, **rating_json(mu, sigma), "matches": matches, "wins": wins, "deals": deals}
+            for preset, mu, sigma, matches, wins, deals in s.execute(_RATINGS, {"user_id": user_id}).all()]
 
 
 def user_history(s: Session, user_id: int, preset: str, limit: int = 200) -> list[dict[str, Any]]:
     """The account's rating after each of its newest ``limit`` rated matches in ``preset``, oldest first."""
-    rows = s.execute(select(RatingHistory.display, RatingHistory.mu, RatingHistory.sigma, RatingHistory.at,
-                            RatingHistory.result)
-                     .where(RatingHistory.user_id == user_id, RatingHistory.preset == preset)
-                     .order_by(RatingHistory.at.desc(), RatingHistory.id.desc()).limit(limit)).all()
-    return [{"rating": d, **rating_json(mu, sg), "at": _iso(at), "result": res} for d, mu, sg, at, res in reversed(rows)]
+    rows = s.execute(_HISTORY, {"user_id": user_id, "preset": preset, "limit": limit}).all()
+    return [{**rating_json(mu, sg), "at": _iso(at), "result": res} for mu, sg, at, res in reversed(rows)]
+
+
+@lru_cache(maxsize=8)
+def _matches_statement(limit: int) -> Any:
+    """The player page's query, built once per limit (building four aliased joins costs more than running them)."""
+    seat_users = [aliased(User) for _ in range(4)]
+    m, h = RatedMatch, RatingHistory
+    q: Any = (select(h.seat, h.result, h.mu, h.sigma, m.id, m.preset, m.finished_at, m.deals, m.deals_won_0, m.deals_won_1,
+                m.replay_id, WebReplay.public, *(getattr(m, f"seat{i}_bot") for i in range(4)),
+                *(u.username for u in seat_users), *(u.display_name for u in seat_users),
+                *(u.deleted_at for u in seat_users))
+         .join(m, m.id == h.match_id)
+         .outerjoin(WebReplay, WebReplay.id == m.replay_id))
+    for i, u in enumerate(seat_users):
+        q = q.outerjoin(u, u.id == getattr(m, f"seat{i}_user"))
+    return q.where(h.user_id == bindparam("user_id")).order_by(h.at.desc(), h.id.desc()).limit(limit)
 
 
 def user_matches(s: Session, user_id: int, limit: int = 30) -> list[dict[str, Any]]:
     """The account's newest rated matches: preset, result, seat, every seat's player (a live account's name,
     a deleted account as ``deleted``, a bot's tier), the replay (with whether it is public) and the rating after."""
-    seat_users = [aliased(User) for _ in range(4)]
-    m = RatedMatch
-    q = (select(RatingHistory, m, WebReplay.public, *(u.username for u in seat_users),
-                *(u.display_name for u in seat_users), *(u.deleted_at for u in seat_users))
-         .join(m, m.id == RatingHistory.match_id)
-         .outerjoin(WebReplay, WebReplay.id == m.replay_id))
-    for i, u in enumerate(seat_users):
-        q = q.outerjoin(u, u.id == getattr(m, f"seat{i}_user"))
-    q = q.where(RatingHistory.user_id == user_id).order_by(RatingHistory.at.desc(), RatingHistory.id.desc()).limit(limit)
     out = []
-    for row in s.execute(q).all():
-        h, match, public = row[0], row[1], row[2]
-        names, displays, deleted = row[3:7], row[7:11], row[11:15]
-        seats = []
+    for row in s.execute(_matches_statement(limit), {"user_id": user_id}).all():
+        seat, result, mu, sigma, match_id, preset, finished_at, deals, won0, won1, replay_id, public = row[:12]
+        bots, names, displays, deleted = row[12:16], row[16:20], row[20:24], row[24:28]
+        seats: list[dict[str, Any]] = []
         for i in range(4):
-            bot = getattr(match, f"seat{i}_bot")
-            if bot is not None:
-                seats.append({"kind": "bot", "tier": bot, "rating": rating_model.bot_rating(bot).display})
+            if bots[i] is not None:
+                seats.append({"kind": "bot", "tier": bots[i], "rating": rating_model.bot_rating(bots[i]).display})
             elif deleted[i] is not None or names[i] is None:
                 seats.append({"kind": "deleted"})
             else:
                 seats.append({"kind": "user", "username": names[i], "display_name": displays[i] or names[i]})
-        out.append({"match_id": match.id, "preset": match.preset, "finished_at": _iso(match.finished_at),
-                    "seat": h.seat, "result": h.result, "deals": match.deals,
-                    "deals_won": [match.deals_won_0, match.deals_won_1][h.seat % 2],
-                    "deals_lost": [match.deals_won_1, match.deals_won_0][h.seat % 2],
-                    "replay_id": match.replay_id, "replay_public": bool(public), "seats": seats,
-                    **rating_json(h.mu, h.sigma)})
+        out.append({"match_id": match_id, "preset": preset, "finished_at": _iso(finished_at), "seat": seat,
+                    "result": result, "deals": deals, "deals_won": (won0, won1)[seat % 2],
+                    "deals_lost": (won1, won0)[seat % 2], "replay_id": replay_id, "replay_public": bool(public),
+                    "seats": seats, **rating_json(mu, sigma)})
     return out
 
 
