@@ -7,7 +7,7 @@ Everything printed comes from the ``desk`` catalogue in the language of ``--lang
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -47,6 +47,11 @@ LangOpt = Annotated[str | None, typer.Option("--lang", help=f"language of the ou
                                                             "(default: from LANG, else en)")]
 EntryOpt = Annotated[list[str], typer.Option("--entry", help="a team: NAME=SPEC,SPEC (its two bots; one SPEC seats "
                                                              "it twice), e.g. \"B=search:prior=0.3,search\"")]
+
+
+def bots_text(players: Sequence[str]) -> str:
+    """A team's two bots as the run shows them: ``a + b``, or ``a ×2`` when both are the same."""
+    return f"{players[0]} ×2" if players[0] == players[1] else " + ".join(players)
 
 
 def _gettext(lang: str | None) -> Gettext:
@@ -127,7 +132,7 @@ def new(
     typer.echo(_("created bot event {id}: {name}, {format} of {teams} teams, {rounds} rounds, seed {seed}").format(
         id=tid, name=config.name, format=form, teams=len(state.teams), rounds=state.rounds_total, seed=config.seed))
     for t in state.teams.values():
-        typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=" + ".join(t.players)))
+        typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
 
 
 @app.command()
@@ -148,7 +153,7 @@ def enter(
         state = desk.state(tid)
     for i in ids:
         t = state.teams[i]
-        typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=" + ".join(t.players)))
+        typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
 
 
 def _result_line(_: Gettext, state: TournamentState, play: TablePlay) -> str:
@@ -181,7 +186,7 @@ def summary_rows(_: Gettext, state: TournamentState) -> tuple[list[str], list[li
     """The standings as the run prints them: rank, team, its bots, 场分, 对手分, 级差分, 升级数, W-D-L."""
     head = [_("Rank"), _("Team"), _("Bots"), _("MP"), _("Opp MP"), _("Level diff"), _("Levels gained"),
             _("W-D-L"), _("Byes")]
-    rows = [[str(r["rank"]), r["team"], " + ".join(r["players"]), str(r["match_points"]), str(r["opponents_points"]),
+    rows = [[str(r["rank"]), r["team"], bots_text(r["players"]), str(r["match_points"]), str(r["opponents_points"]),
              str(r["level_diff"]), str(r["levels_gained"]), f"{r['wins']}-{r['draws']}-{r['losses']}", str(r["byes"])]
             for r in standing_records(state)]
     return head, rows
