@@ -348,3 +348,29 @@ def test_cli_refusals_change_nothing(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "There is no tournament database" in res.output
     res = runner.invoke(app, ["bot-event", "run", "1", "--round", "1", "--all", "--db", db, "--lang", "en"])
     assert res.exit_code == 2 and "--round and --all exclude each other" in res.output
+
+
+# ---- the desk's pages, unchanged ----------------------------------------------------------------------------
+def test_the_venue_screen_and_the_bracket_show_a_bot_event() -> None:
+    import warnings
+
+    from fastapi import FastAPI
+
+    from guandan.tournament.bracket import bracket_data
+    from guandan.tournament.web import create_router
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Starlette's notice that it prefers httpx2 over the pinned httpx
+        from fastapi.testclient import TestClient
+
+    desk, swiss, _ = play(SWISS[:4], rounds=2)
+    ko = event(desk, KNOCKOUT, fmt="knockout", deals=2, seed=KNOCKOUT_TIE_SEED)
+    state = run_event(desk, ko, all_rounds=True)
+    app = FastAPI()
+    app.include_router(create_router(desk, base_url="https://bots.example"))
+    client = TestClient(app, cookies={"lang": "en"})
+    screen = client.get(f"/t/{swiss}/standings")
+    assert screen.status_code == 200 and all(name in screen.text for name in ("Alpha", "Beta", "Gamma", "Delta"))
+    page = client.get(f"/t/{ko}/bracket")
+    champion = bracket_data(state)["champion"]
+    assert page.status_code == 200 and champion is not None and champion["team"] in page.text
