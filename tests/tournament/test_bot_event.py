@@ -293,6 +293,12 @@ def test_an_event_of_people_is_not_run() -> None:
     unchanged(desk, tid, lambda: run_event(desk, tid), "Team Li is not a team of bots: its player Li Wei")
 
 
+def test_a_protocol_bot_that_cannot_be_found_is_refused_before_play() -> None:
+    desk = fresh()
+    tid = event(desk, ["A=greedy", "B=external:no_such_bot_module_xyz:Bot"], rounds=1)
+    unchanged(desk, tid, lambda: run_event(desk, tid), "the module no_such_bot_module_xyz of its bot")
+
+
 def test_a_round_out_of_turn_is_refused() -> None:
     desk = fresh()
     tid = event(desk, SWISS[:4])

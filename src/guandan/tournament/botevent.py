@@ -38,6 +38,7 @@ write (a deal reported by hand) is left to the arbiter: the run refuses to go on
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import multiprocessing
 import secrets
 from collections.abc import Callable, Iterable, Sequence
@@ -242,6 +243,23 @@ def bot_specs(state: TournamentState) -> dict[int, tuple[str, str]]:
     return out
 
 
+def check_findable(state: TournamentState, specs: dict[int, tuple[str, str]]) -> None:
+    """Every 2020-protocol bot's module can be found (on ``--path`` or ``sys.path``), without importing it:
+    a bot that cannot load would only be played for, move after move."""
+    for t, pair in specs.items():
+        for spec in pair:
+            if not spec.startswith("external:"):
+                continue
+            module = parse_spec(spec)[0]
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                raise refusal(N_("Team {team}: the module {module} of its bot {spec} is not found; give the folder "
+                                 "it is in with --path"), team=state.teams[t].name, module=module, spec=spec)
+
+
 def table_seed(event_seed: int, round_no: int, table_no: int) -> str:
     """The match seed of one table: 128 bits of ``sha256("bot-event:{seed}:{round}:{table}")``, as hex."""
     return hashlib.sha256(f"bot-event:{event_seed}:{round_no}:{table_no}".encode()).hexdigest()[:32]
@@ -438,6 +456,7 @@ def run_event(desk: Desk, tid: int, *, round_no: int | None = None, all_rounds: 
         add_bot_path(path)
     state = desk.state(tid)
     specs = bot_specs(state)
+    check_findable(state, specs)
     budget = check_budget(settings(desk, tid).get("budget"))
     first = next_round(state)
     if round_no is not None and round_no != first:
