@@ -31,7 +31,7 @@ from .botevent import (
     parse_entry,
     run_event,
 )
-from .bracket import Gettext, bracket_data, placing_lines
+from .bracket import Gettext, bracket_data, placing_lines, width
 from .desk import Desk
 from .errors import TournamentError
 from .export import export_json, standing_records, write_csv, write_xlsx
@@ -193,8 +193,10 @@ def summary_rows(_: Gettext, state: TournamentState) -> tuple[list[str], list[li
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
-    return ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in (head, *rows)]
+    """Columns padded by terminal width (a Chinese header takes two columns a character)."""
+    widths = [max(width(x) for x in col) for col in zip(head, *rows, strict=True)]
+    return ["  ".join(c + " " * (w - width(c)) for c, w in zip(row, widths, strict=True)).rstrip()
+            for row in (head, *rows)]
 
 
 def write_exports(state: TournamentState, events: list[Any], out: Path) -> list[Path]:
