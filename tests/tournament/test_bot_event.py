@@ -23,6 +23,7 @@ from guandan.tournament.botevent import (
     event_config,
     parse_entry,
     run_event,
+    settings,
     table_seed,
 )
 from guandan.tournament.cli import app
@@ -113,6 +114,21 @@ def test_per_round_reporting_records_each_table_once() -> None:
     per_deal = play(SWISS)[2]
     assert [s.level_diff for s in state.standings()] == [s.level_diff for s in per_deal.standings()]
     desk.verify(tid)
+
+
+def test_the_budget_is_kept_in_the_log() -> None:
+    desk = fresh()
+    cfg = event_config("Timed", "swiss", 1, "competition", 1, 3)
+    tid = create_event(desk, cfg, [parse_entry(e) for e in SWISS[:2]], budget=0.25)
+    assert settings(desk, tid)["budget"] == 0.25
+    assert desk.events(tid)[0].to_dict()["data"]["notes"]["bot_event"]["budget"] == 0.25
+    with pytest.raises(TournamentError, match="positive number of seconds per decision, not -1"):
+        create_event(fresh(), cfg, [parse_entry(e) for e in SWISS[:2]], budget=-1)
+    # an event made by hand (teams of bots registered as players) runs with the defaults
+    other = desk.create(EventConfig(name="By hand", rounds=1, per_deal=True))
+    desk.register(other, "G", ["greedy", "greedy"])
+    desk.register(other, "R", ["random", "random"])
+    assert settings(desk, other) == {} and run_event(desk, other).finished
 
 
 def test_table_seeds_are_the_events_and_differ_by_table() -> None:
