@@ -343,3 +343,23 @@ def test_accounts_work_on_postgresql_and_sqlite(db_url: str) -> None:  # noqa: F
         assert c.get("/api/me").json()["sessions"] == 2
         assert c.request("DELETE", "/api/me", json={"password": PASSWORD}, headers=csrf(me["csrf"])).status_code == 200
         assert "Alice" not in _every_text_in_the_database(db_url)
+
+
+def test_text_utf8_cannot_hold_is_refused_without_a_crash(site: Site) -> None:
+    """JSON may carry a lone surrogate (\\ud800), which no database column or hash input takes as text: the
+    request is refused as not valid (422, the field named), and nothing is made."""
+    c = site.client
+    signup(c, "Alice")
+    raw = {"Content-Type": "application/json"}
+    bodies = [("/api/auth/login", '{"username": "Alice", "password": "x\\ud800yyyyyy"}', "password"),
+              ("/api/auth/login", '{"username": "Al\\ud800ice", "password": "whatever!"}', "username"),
+              ("/api/auth/signup", '{"username": "bob_2", "password": "pass\\ud800word"}', "password")]
+    for path, body, field in bodies:
+        r = c.post(path, content=body, headers=raw)
+        assert r.status_code == 422 and r.json()["error"] == "bad_request", r.text
+        assert field in r.json()["text"]["en"]
+    with site.accounts.sessions() as s:
+        assert [u.username for u in s.scalars(select(User))] == ["Alice"]
+    me = c.get("/api/me").json()
+    r = c.post("/api/me/replays/claim", content='{"tokens": ["t\\ud800"]}', headers={**raw, **csrf(me["csrf"])})
+    assert r.status_code == 422 and r.json()["error"] == "bad_request"

@@ -65,7 +65,16 @@ def aware(t: datetime) -> datetime:
 
 
 def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _text(value: str) -> bool:
+    """Whether ``value`` is text UTF-8 can store (JSON may carry a lone surrogate, which it cannot)."""
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def csrf_token(session_id: str) -> str:
@@ -183,7 +192,7 @@ class AccountService:
 
     def me(self, session_id: str | None) -> Me | None:
         """The account of a session id (a cookie's value), or None: no such session, expired, or deleted."""
-        if not session_id or len(session_id) > 100:
+        if not session_id or len(session_id) > 100 or not _text(session_id):
             return None
         now = self.clock()
         with self.sessions.begin() as s:
@@ -310,8 +319,10 @@ class AccountService:
                                words=say(N_("Type your username and your password.")))
         keys = self._keys(username, address)
         self._check_throttle(keys, self.settings.window)
-        with self.sessions() as s:
-            user = s.scalar(select(User).where(User.username_key == username.lower(), User.deleted_at.is_(None)))
+        user = None
+        if USERNAME.fullmatch(username) and len(username) <= USERNAME_MAX:  # any other name is no account's
+            with self.sessions() as s:
+                user = s.scalar(select(User).where(User.username_key == username.lower(), User.deleted_at.is_(None)))
         if user is None or not self.passwords.verify(user.password_hash, password[:PASSWORD_MAX]):
             self._count(keys, self.settings.window)
             raise AccountError("wrong username or password", 401, "wrong_login",
@@ -386,7 +397,7 @@ class AccountService:
     def claim(self, user_id: int, tokens: Iterable[str]) -> int:
         """Make the account the owner of the replays these seat tokens (or import tokens) played, with the
         seat each played; a seat another account claimed first stays theirs. How many were claimed."""
-        hashes = {hash_token(t) for t in tokens if t}
+        hashes = {hash_token(t) for t in tokens if t and _text(t)}
         if not hashes:
             return 0
         with self.sessions.begin() as s:

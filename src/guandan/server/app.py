@@ -148,12 +148,15 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid_request(_req: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid_request(_req: Request, exc: RequestValidationError) -> Response:
         """A body or query that does not validate: FastAPI's list of errors (each its place and problem) stays
         the detail; the text names the first one's field and problem (protocol.invalid)."""
         errors = exc.errors()
-        return JSONResponse({"error": "bad_request", "detail": jsonable_encoder(errors),
-                             "text": invalid(errors).texts()}, status_code=422)
+        body = {"error": "bad_request", "detail": jsonable_encoder(errors), "text": invalid(errors).texts()}
+        try:
+            return JSONResponse(body, status_code=422)
+        except UnicodeEncodeError:  # the detail echoes an input with a lone surrogate (JSON allows \ud800)
+            return Response(json.dumps(body, ensure_ascii=True), status_code=422, media_type="application/json")
 
     @app.exception_handler(HTTPException)
     async def _http_error(_req: Request, exc: HTTPException) -> Response:

@@ -16,12 +16,12 @@ class Passwords:
         self._dummy = self.hasher.hash("not a password of anyone")
 
     def hash(self, password: str) -> str:
-        return self.hasher.hash(password)
+        return self.hasher.hash(_bytes(password))
 
     def verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored`` (None: no such account, always False)."""
         try:
-            return self.hasher.verify(stored if stored is not None else self._dummy, password) and stored is not None
+            return self.hasher.verify(stored if stored is not None else self._dummy, _bytes(password)) and stored is not None
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
 
@@ -31,3 +31,8 @@ class Passwords:
             return self.hasher.check_needs_rehash(stored)
         except InvalidHashError:
             return True
+
+
+def _bytes(password: str) -> bytes:
+    # JSON may carry a lone surrogate, which strict UTF-8 cannot encode: such a password is still just bytes
+    return password.encode("utf-8", "surrogatepass")
