@@ -19,7 +19,7 @@ from datetime import UTC
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -324,14 +324,15 @@ def create_router(engine: Engine) -> APIRouter:
     # sync handlers: the database reads run in the thread pool, off the event loop
     @router.get("/api/leaderboard")
     def api_leaderboard(preset: str = DEFAULT_PRESET, page_no: Annotated[int, Query(alias="page", ge=1, le=100_000)] = 1
-                        ) -> dict[str, Any]:
+                        ) -> JSONResponse:
         """The preset's accounts by rating (``page`` of 50), and the bots' fixed ratings."""
-        return players.leaderboard(preset, page_no)
+        # plain JSON already: answered as it is, without FastAPI's encoder walking every row again
+        return JSONResponse(players.leaderboard(preset, page_no))
 
     @router.get("/api/users/{username}")
-    def api_user(req: Request, username: str) -> dict[str, Any]:
+    def api_user(req: Request, username: str) -> JSONResponse:
         """A player's ratings, rated matches and rating history per preset."""
-        return players.player(username, viewer(req))
+        return JSONResponse(players.player(username, viewer(req)))
 
     @router.get("/api/ratings/bots")
     def api_bots() -> dict[str, Any]:
