@@ -396,3 +396,16 @@ def test_the_venue_screen_and_the_bracket_show_a_bot_event() -> None:
     page = client.get(f"/t/{ko}/bracket")
     champion = bracket_data(state)["champion"]
     assert page.status_code == 200 and champion is not None and champion["team"] in page.text
+
+
+def test_a_bot_that_crashes_is_played_for_and_counted(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'c.sqlite3'}"
+    res = runner.invoke(app, ["bot-event", "new", "Crash", "--rounds", "1", "--deals", "1", "--seed", "3",
+                              "--entry", "Bad=external:conformance_bot:CrashingBot,greedy", "--entry", "Good=greedy",
+                              "--db", db, "--lang", "en"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["bot-event", "run", "1", "--path", PROTOCOL_BOTS, "--db", db, "--lang", "en"])
+    assert res.exit_code == 0, res.output
+    # the round is played out and recorded; the crash and the moves played for the bot are told
+    assert "Bad's bots: 1 crashes, 0 timeouts, 0 invalid replies" in res.output
+    assert Desk.open(db).state(1).round(1).complete

@@ -55,7 +55,7 @@ from ..core.record import dumps
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import Scoring
 from ..i18n import N_
-from ..protocol.adapter import add_bot_path, parse_spec
+from ..protocol.adapter import ExternalAgent, add_bot_path, parse_spec
 from ..protocol.errors import ProtocolError
 from ..protocol.notation import check_rules
 from .deals import settle_deals
@@ -312,9 +312,8 @@ def _count(play: TablePlay, agents: Sequence[Agent], stats: RunStats) -> None:
     actions the runner replaced, per side (0 home, 1 away)."""
     for seat, agent in enumerate(agents):
         side = play.failures[seat % 2]
-        counters = getattr(agent, "stats", None)
-        if callable(counters):
-            for k, v in counters().items():
+        if isinstance(agent, ExternalAgent):
+            for k, v in agent.stats().items():
                 side[k] = side.get(k, 0) + int(v)
         if stats.illegal[seat]:
             side["illegal"] = side.get("illegal", 0) + stats.illegal[seat]
