@@ -17,11 +17,11 @@ from sqlalchemy import func, select
 from guandan.db import make_engine, make_session_factory, upgrade_to_head
 from guandan.db import ratings as rt
 from guandan.db.accounts import User, UserReplay
-from guandan.ratings import BOT_MU, MU, Rating, rate_match
+from guandan.ratings import ARENA_DEAL_WIN_RATES, BOT_MU, MU, Rating, rate_match
 from guandan.server.accounts_service import AccountSettings
 from guandan.server.app import create_app
 from guandan.server.players import avatar_svg, rating_chart
-from guandan.server.ratings_bench import format_accounts_report, run_accounts_bench
+from guandan.server.ratings_bench import format_accounts_report, format_bot_ratings, run_accounts_bench, run_bot_ratings
 from guandan.server.table import Settings
 
 from .conftest import counting_seeds
@@ -297,3 +297,20 @@ def test_the_accounts_bench_runs_at_a_tiny_size(tmp_path: Path) -> None:
     for kind in ("leaderboard_api", "leaderboard_page", "leaderboard_deep_page", "player_api", "player_page"):
         assert report[kind]["p50_ms"] > 0 and report[kind]["p99_ms"] >= report[kind]["p50_ms"]
     assert "player_page" in format_accounts_report(report)
+
+
+def test_the_bot_ratings_come_from_the_arena_files_and_a_fresh_run() -> None:
+    arena = Path(__file__).resolve().parents[2] / "docs" / "arena"
+    files = [arena / "heuristic-vs-greedy.jsonl.gz", arena / "search-1s-vs-heuristic.jsonl.gz",
+             arena / "search-0.1s-vs-heuristic.jsonl.gz"]  # the last: another budget than the rooms' bots, left out
+    report = run_bot_ratings(files, pairs=20, seed=1)
+    rates = report["deal_win_rates"]
+    assert rates["heuristic vs greedy"] == pytest.approx(ARENA_DEAL_WIN_RATES[("heuristic", "greedy")])
+    assert rates["search vs heuristic"] == pytest.approx(ARENA_DEAL_WIN_RATES[("search", "heuristic")])
+    assert rates["greedy vs random"] == 0.975  # 20 seeded pairs (the published figure is of 1,000: 0.964)
+    assert report["sources"]["search vs heuristic"].startswith("search-1s-vs-heuristic")
+    assert report["mu"] == {**BOT_MU, "random": 12.71}  # only the freshly played gap differs
+    text = format_bot_ratings(report)
+    assert "greedy vs random" in text and "published 25.00" in text
+    few = run_bot_ratings([], pairs=3, seed=1)  # three pairs all go to greedy: no finite gap, and it says so
+    assert few["mu"] is None and "play more pairs" in format_bot_ratings(few)

@@ -171,7 +171,12 @@ def run_bot_ratings(arena_files: list[Path], pairs: int = 1000, seed: int = 1, j
              for i in range(len(TIER_ORDER) - 1)}
     full = {k: v for k, v in ARENA_DEAL_WIN_RATES.items()}
     full.update({k: v for k, v in rates.items() if k in full})
-    return {"deal_win_rates": chain, "sources": sources, "mu": bot_mus(full),
+    try:
+        mus: dict[str, float] | None = bot_mus(full)
+        problem = None
+    except ValueError as e:  # a pairing won every deal (a short run): no finite gap
+        mus, problem = None, f"{e}: play more pairs"
+    return {"deal_win_rates": chain, "sources": sources, "mu": mus, "problem": problem,
             "published_rates": {f"{a} vs {b}": v for (a, b), v in ARENA_DEAL_WIN_RATES.items()},
             "published_mu": bot_mus()}
 
@@ -181,6 +186,9 @@ def format_bot_ratings(r: dict[str, Any]) -> str:
     for k, v in r["deal_win_rates"].items():
         lines.append(f"  {k:<22} {v:.4f}   ({r['sources'].get(k, 'not measured: the published figure is used')})"
                      if v is not None else f"  {k:<22} –        (the published {r['published_rates'].get(k)})")
+    if r["mu"] is None:
+        lines.append(f"no ratings: {r['problem']}")
+        return "\n".join(lines)
     lines.append("fixed mu per tier (heuristic anchored at 25; gap = β·Φ⁻¹(p)/√2, β = 25/6):")
     for tier, mu in r["mu"].items():
         lines.append(f"  {tier:<10} {mu:6.2f}   (published {r['published_mu'][tier]:.2f}, "
