@@ -182,6 +182,16 @@ def test_a_session_unused_for_its_idle_time_is_over(site: Site) -> None:
     refused(site.client.get("/api/me"), 401, "not_logged_in")
 
 
+def test_the_cookie_is_renewed_when_the_session_is_used(site: Site) -> None:
+    signup(site.client)
+    for path in ("/api/me", "/api/auth/session"):
+        r = site.client.get(path)
+        assert r.status_code == 200 and "Max-Age=2592000" in r.headers["set-cookie"] and "HttpOnly" in r.headers[
+            "set-cookie"]
+    guest = site.browser().get("/api/auth/session")
+    assert guest.json() == {"user": None} and "set-cookie" not in guest.headers
+
+
 # --- names and passwords --------------------------------------------------------------------------------
 @pytest.mark.parametrize(("body", "status", "code", "given"), [
     ({"username": "", "password": PASSWORD}, 422, "bad_username", ()),

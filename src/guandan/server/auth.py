@@ -147,14 +147,18 @@ def create_router(accounts: AccountService) -> APIRouter:
         return {"ended": accounts.change_password(me, body.old_password, body.new_password, client_address(req))}
 
     @router.get("/api/auth/session")
-    def session(req: Request) -> dict[str, Any]:
+    def session(req: Request, resp: Response) -> dict[str, Any]:
         """Who this browser is, without a refusal for a guest (``user`` null): what the pages ask on load."""
         mine = current_me(req)
-        return {"user": None} if mine is None else logged_in(mine.user, mine.session_id)
+        if mine is None:
+            return {"user": None}
+        _set_session(req, resp, accounts, mine.session_id)  # the cookie lasts as long as the session: from its use
+        return logged_in(mine.user, mine.session_id)
 
     @router.get("/api/me")
-    def me(req: Request) -> dict[str, Any]:
+    def me(req: Request, resp: Response) -> dict[str, Any]:
         mine = require_user(req)
+        _set_session(req, resp, accounts, mine.session_id)
         return logged_in(mine.user, mine.session_id, sessions=accounts.session_count(mine.user.id))
 
     @router.post("/api/me/profile")
