@@ -121,6 +121,9 @@ def test_the_session_cookie_is_secure_over_https(site: Site) -> None:
         assert r.status_code == 201
         cookie = r.headers["set-cookie"]
         assert "Secure" in cookie and "HttpOnly" in cookie
+    behind = site.browser().post("/api/auth/signup", json={"username": "bob_2", "password": PASSWORD},
+                                 headers={"X-Forwarded-Proto": "https"})  # a TLS proxy in front
+    assert behind.status_code == 201 and "Secure" in behind.headers["set-cookie"]
 
 
 def test_logout_of_every_other_session_and_everywhere(site: Site) -> None:

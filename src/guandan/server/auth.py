@@ -90,13 +90,19 @@ def _same_site_only(req: Request) -> None:
                            words=say(N_("Logging in and signing up work only from the pages of this site.")))
 
 
+def _https(req: Request) -> bool:
+    """Whether the browser reached us over https, directly or through a TLS proxy that says so. Believing a
+    forged X-Forwarded-Proto costs nothing: a Secure cookie is only withheld from plain http."""
+    return req.url.scheme == "https" or req.headers.get("x-forwarded-proto", "").strip().lower() == "https"
+
+
 def _set_session(req: Request, resp: Response, accounts: AccountService, session_id: str) -> None:
     resp.set_cookie(SESSION_COOKIE, session_id, max_age=int(accounts.settings.session_idle.total_seconds()),
-                    path="/", httponly=True, samesite="lax", secure=req.url.scheme == "https")
+                    path="/", httponly=True, samesite="lax", secure=_https(req))
 
 
 def _end_session(req: Request, resp: Response) -> None:
-    resp.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=req.url.scheme == "https")
+    resp.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=_https(req))
 
 
 def create_router(accounts: AccountService) -> APIRouter:

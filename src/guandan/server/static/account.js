@@ -78,6 +78,7 @@ form("login-form", "login-error", async () => {
   const me = await call("/api/auth/login", { username: $("login-username").value, password: $("login-password").value,
     tokens: allTokens() });
   $("login-password").value = "";
+  if (!localStorage.getItem("guandan:name") && me.user.display_name) localStorage.setItem("guandan:name", me.user.display_name);
   await showMember(me);
 });
 form("signup-form", "signup-error", async () => {
