@@ -158,7 +158,11 @@ MESSAGES += (
     N_("You are not logged in: log in first."),
 )
 # rated rooms and the leaderboards (players.py): the lobby's create form, the table's badge, the header link
-MESSAGES += (N_("Rated (accounts only)"), N_("Rated"), N_("Leaderboard"))
+MESSAGES += (N_("Rated (accounts only)"), N_("Rated"), N_("Leaderboard"), N_("rated play"), N_("page"),
+             N_("A rated room plays its preset's own rules with a secret seed, and needs at least one seat for a player."),
+             N_("The seats of a rated room are for logged-in accounts: log in first."),
+             N_("Your account holds a seat of this room already."), N_("There is no player called {name}."),
+             N_("There is no rule preset called {preset}."))
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
 MESSAGES += tuple(WHY.values())  # why a selection is no legal play (wire.selection_verdict)
 
