@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
@@ -32,7 +31,7 @@ from sqlalchemy import (
     func,
     select,
 )
-from sqlalchemy.orm import Mapped, Session, aliased, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
 from .. import ratings as rating_model
 from .accounts import User, UserReplay
@@ -256,37 +255,59 @@ def user_history(s: Session, user_id: int, preset: str, limit: int = 200) -> lis
     return [{**rating_json(mu, sg), "at": _iso(at), "result": res} for mu, sg, at, res in reversed(rows)]
 
 
-@lru_cache(maxsize=8)
-def _matches_statement(limit: int) -> Any:
-    """The player page's query, built once per limit (building four aliased joins costs more than running them)."""
-    seat_users = [aliased(User) for _ in range(4)]
-    m, h = RatedMatch, RatingHistory
-    q: Any = (select(h.seat, h.result, h.mu, h.sigma, m.id, m.preset, m.finished_at, m.deals, m.deals_won_0, m.deals_won_1,
-                m.replay_id, WebReplay.public, *(getattr(m, f"seat{i}_bot") for i in range(4)),
-                *(u.username for u in seat_users), *(u.display_name for u in seat_users),
-                *(u.deleted_at for u in seat_users))
-         .join(m, m.id == h.match_id)
-         .outerjoin(WebReplay, WebReplay.id == m.replay_id))
-    for i, u in enumerate(seat_users):
-        q = q.outerjoin(u, u.id == getattr(m, f"seat{i}_user"))
-    return q.where(h.user_id == bindparam("user_id")).order_by(h.at.desc(), h.id.desc()).limit(limit)
+_NEWEST = func.row_number().over(partition_by=RatingHistory.preset,
+                                 order_by=(RatingHistory.at.desc(), RatingHistory.id.desc())).label("newest")
+_ALL_HISTORY_INNER = (select(RatingHistory.preset, RatingHistory.mu, RatingHistory.sigma, RatingHistory.at,
+                             RatingHistory.result, RatingHistory.id, _NEWEST)
+                      .where(RatingHistory.user_id == bindparam("user_id")).subquery())
+_ALL_HISTORY = (select(_ALL_HISTORY_INNER.c.preset, _ALL_HISTORY_INNER.c.mu, _ALL_HISTORY_INNER.c.sigma,
+                       _ALL_HISTORY_INNER.c.at, _ALL_HISTORY_INNER.c.result)
+                .where(_ALL_HISTORY_INNER.c.newest <= bindparam("limit", type_=Integer))
+                .order_by(_ALL_HISTORY_INNER.c.preset, _ALL_HISTORY_INNER.c.at, _ALL_HISTORY_INNER.c.id))
+
+
+def user_histories(s: Session, user_id: int, limit: int = 200) -> dict[str, list[dict[str, Any]]]:
+    """:func:`user_history` of every preset the account played, in one query."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for preset, mu, sg, at, res in s.execute(_ALL_HISTORY, {"user_id": user_id, "limit": limit}).all():
+        out.setdefault(preset, []).append({**rating_json(mu, sg), "at": _iso(at), "result": res})
+    return out
+
+
+_SEAT_USERS = tuple(getattr(RatedMatch, f"seat{i}_user") for i in range(4))
+_SEAT_BOTS = tuple(getattr(RatedMatch, f"seat{i}_bot") for i in range(4))
+# two plain queries rather than one with four aliased joins of users: PostgreSQL spent five times longer
+# planning that join than running it
+_MATCHES = (select(RatingHistory.seat, RatingHistory.result, RatingHistory.mu, RatingHistory.sigma, RatedMatch.id,
+                   RatedMatch.preset, RatedMatch.finished_at, RatedMatch.deals, RatedMatch.deals_won_0,
+                   RatedMatch.deals_won_1, RatedMatch.replay_id, WebReplay.public, *_SEAT_USERS, *_SEAT_BOTS)
+            .join(RatedMatch, RatedMatch.id == RatingHistory.match_id)
+            .outerjoin(WebReplay, WebReplay.id == RatedMatch.replay_id)
+            .where(RatingHistory.user_id == bindparam("user_id"))
+            .order_by(RatingHistory.at.desc(), RatingHistory.id.desc()).limit(bindparam("limit", type_=Integer)))
+_NAMES = select(User.id, User.username, User.display_name).where(
+    User.id.in_(bindparam("ids", expanding=True)), User.deleted_at.is_(None), User.username.is_not(None))
 
 
 def user_matches(s: Session, user_id: int, limit: int = 30) -> list[dict[str, Any]]:
     """The account's newest rated matches: preset, result, seat, every seat's player (a live account's name,
     a deleted account as ``deleted``, a bot's tier), the replay (with whether it is public) and the rating after."""
+    rows: list[Any] = list(s.execute(_MATCHES, {"user_id": user_id, "limit": limit}).all())
+    ids = sorted({u for row in rows for u in row[12:16] if u is not None})
+    names = {i: (u, d) for i, u, d in s.execute(_NAMES, {"ids": ids}).all()} if ids else {}
     out = []
-    for row in s.execute(_matches_statement(limit), {"user_id": user_id}).all():
+    for row in rows:
         seat, result, mu, sigma, match_id, preset, finished_at, deals, won0, won1, replay_id, public = row[:12]
-        bots, names, displays, deleted = row[12:16], row[16:20], row[20:24], row[24:28]
+        users, bots = row[12:16], row[16:20]
         seats: list[dict[str, Any]] = []
         for i in range(4):
             if bots[i] is not None:
                 seats.append({"kind": "bot", "tier": bots[i], "rating": rating_model.bot_rating(bots[i]).display})
-            elif deleted[i] is not None or names[i] is None:
+            elif users[i] not in names:
                 seats.append({"kind": "deleted"})
             else:
-                seats.append({"kind": "user", "username": names[i], "display_name": displays[i] or names[i]})
+                username, display = names[users[i]]
+                seats.append({"kind": "user", "username": username, "display_name": display or username})
         out.append({"match_id": match_id, "preset": preset, "finished_at": _iso(finished_at), "seat": seat,
                     "result": result, "deals": deals, "deals_won": (won0, won1)[seat % 2],
                     "deals_lost": (won1, won0)[seat % 2], "replay_id": replay_id, "replay_public": bool(public),

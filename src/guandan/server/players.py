@@ -141,7 +141,8 @@ class Players:
             if user is None:
                 raise no_player(username)
             ratings = rt.user_ratings(s, user.id)
-            history = {r["preset"]: rt.user_history(s, user.id, r["preset"], HISTORY_POINTS) for r in ratings}
+            histories = rt.user_histories(s, user.id, HISTORY_POINTS) if ratings else {}
+            history = {r["preset"]: histories.get(r["preset"], []) for r in ratings}  # the most played first
             matches = rt.user_matches(s, user.id, MATCHES_SHOWN)
         own = viewer_id == user.id
         for m in matches:
