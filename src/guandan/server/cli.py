@@ -145,13 +145,18 @@ def bench_accounts(
     matches: Annotated[int, typer.Option(min=1, help="rated matches to store")] = 10_000,
     requests: Annotated[int, typer.Option(min=1, help="timed requests per kind")] = 300,
     seed: Annotated[int, typer.Option(help="seeds the accounts' matches and the requests")] = 1,
+    fill: Annotated[bool, typer.Option(help="fill the database first (--no-fill: time a database an earlier run "
+                                            "filled, with the same --accounts)")] = True,
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
     """Accounts and rated matches in a database, then the leaderboard and player pages timed (p50/p99)."""
     from .ratings_bench import format_accounts_report, run_accounts_bench  # here: the app loads only for this
 
+    if not fill and db is None:
+        typer.echo("error: --no-fill needs --db (the default database is a new temporary file)", err=True)
+        raise typer.Exit(2)
     report = run_accounts_bench(db, accounts=accounts, matches=matches, requests=requests, seed=seed,
-                                progress=lambda line: typer.echo(line, err=True))
+                                progress=lambda line: typer.echo(line, err=True), fill_db=fill)
     typer.echo(json.dumps(report) if json_out else format_accounts_report(report))
 
 
