@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from guandan.server.accounts_service import AccountSettings
 from guandan.server.app import create_app
 from guandan.server.table import Settings
 
@@ -69,7 +70,8 @@ class LiveServer:
         # follow each other at once unless a test asks for the deal-end pause (next_deal_s=None: the room's)
         wanted: dict[str, Any] = {"bot_delay_ms": 0, "next_deal_s": 0, "join_rate_per_min": 1e6, "join_burst": 1e6,
                                   "seed_source": counting_seeds("live"), "review_budget": 0.02, **settings}
-        self.app = create_app(db_url, Settings(**wanted))
+        # every browser test signs its accounts up from 127.0.0.1: the per-address sign-up limit is lifted
+        self.app = create_app(db_url, Settings(**wanted), accounts=AccountSettings(signups_per_address=1_000_000))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

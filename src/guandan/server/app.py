@@ -28,10 +28,13 @@ from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
 from ..i18n import N_
 from . import talk
+from .accounts_service import AccountService, AccountSettings, require_user
+from .auth import install as install_accounts
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
 from .lobby_list import open_rooms
+from .players import create_router as create_players_router
 from .protocol import ProtocolError, error_frame, invalid, parse_message, say
 from .replays import import_record, replay_frames
 from .reviews import ReviewError, ReviewService
@@ -101,8 +104,10 @@ def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
-def create_app(db_url: str | None = None, settings: Settings | None = None, *, dev: bool = False) -> FastAPI:
-    """``dev``: also serve the API's OpenAPI schema (/openapi.json) and its pages (/docs, /redoc)."""
+def create_app(db_url: str | None = None, settings: Settings | None = None, *, dev: bool = False,
+               accounts: AccountSettings | None = None) -> FastAPI:
+    """``dev``: also serve the API's OpenAPI schema (/openapi.json) and its pages (/docs, /redoc);
+    ``accounts``: the accounts' limits and password-hash cost (server/accounts_service.py)."""
     engine = make_engine(db_url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_wal)
@@ -134,6 +139,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
     app.include_router(rules_router)  # /rules: the rules document (规则)
+    app.include_router(create_players_router(engine))  # /u/{username}, /leaderboard and their JSON (ratings)
+    install_accounts(app, AccountService(engine, accounts))  # optional accounts: /api/auth/…, /api/me, /account
 
     # every refusal names its code, says why in English (detail) and for people in every page language (text)
     @app.exception_handler(ServiceError)
@@ -141,12 +148,15 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid_request(_req: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid_request(_req: Request, exc: RequestValidationError) -> Response:
         """A body or query that does not validate: FastAPI's list of errors (each its place and problem) stays
         the detail; the text names the first one's field and problem (protocol.invalid)."""
         errors = exc.errors()
-        return JSONResponse({"error": "bad_request", "detail": jsonable_encoder(errors),
-                             "text": invalid(errors).texts()}, status_code=422)
+        body = {"error": "bad_request", "detail": jsonable_encoder(errors), "text": invalid(errors).texts()}
+        try:
+            return JSONResponse(body, status_code=422)
+        except UnicodeEncodeError:  # the detail echoes an input with a lone surrogate (JSON allows \ud800)
+            return Response(json.dumps(body, ensure_ascii=True), status_code=422, media_type="application/json")
 
     @app.exception_handler(HTTPException)
     async def _http_error(_req: Request, exc: HTTPException) -> Response:
@@ -199,7 +209,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
         service.check_join_rate(client(req))
-        token = service.join(code, body.seat, body.name.strip())
+        name, user_id = body.name.strip(), None
+        if service.room(code).config.rated:  # a rated seat is an account's: its session, with the CSRF token
+            me = require_user(req, write=True)
+            name, user_id = me.user.display_name or me.user.username or "", me.user.id
+        token = service.join(code, body.seat, name, user_id)
         return {"token": token, "seat": body.seat, "room": service.room(code).summary()}
 
     @app.post("/api/rooms/{code}/leave")

@@ -140,6 +140,43 @@ def bench_page(
     typer.echo(json.dumps(with_build(report)) if json_out else format_page_report(report))
 
 
+def bench_accounts(
+    db: Annotated[str | None, typer.Option(help="database URL, e.g. an empty PostgreSQL database "
+                                                "(default: a temporary SQLite file)")] = None,
+    accounts: Annotated[int, typer.Option(min=1, help="accounts to create")] = 1000,
+    matches: Annotated[int, typer.Option(min=1, help="rated matches to store")] = 10_000,
+    requests: Annotated[int, typer.Option(min=1, help="timed requests per kind")] = 300,
+    seed: Annotated[int, typer.Option(help="seeds the accounts' matches and the requests")] = 1,
+    fill: Annotated[bool, typer.Option(help="fill the database first (--no-fill: time a database an earlier run "
+                                            "filled, with the same --accounts)")] = True,
+    json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+) -> None:
+    """Accounts and rated matches in a database, then the leaderboard and player pages timed (p50/p99)."""
+    from .ratings_bench import format_accounts_report, run_accounts_bench  # here: the app loads only for this
+
+    if not fill and db is None:
+        typer.echo("error: --no-fill needs --db (the default database is a new temporary file)", err=True)
+        raise typer.Exit(2)
+    report = run_accounts_bench(db, accounts=accounts, matches=matches, requests=requests, seed=seed,
+                                progress=lambda line: typer.echo(line, err=True), fill_db=fill)
+    typer.echo(json.dumps(report) if json_out else format_accounts_report(report))
+
+
+def bench_bot_ratings(
+    arena: Annotated[list[Path] | None, typer.Option(
+        help="an arena results file of a neighbouring pair of tiers (repeat), e.g. docs/arena/*.jsonl.gz")] = None,
+    pairs: Annotated[int, typer.Option(min=1, help="greedy-against-random deal pairs to play")] = 1000,
+    seed: Annotated[int, typer.Option(help="the arena seed")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="processes for the games")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+) -> None:
+    """The bots' fixed ratings: neighbouring tiers' deal-win rates and the mus they give (guandan.ratings)."""
+    from .ratings_bench import format_bot_ratings, run_bot_ratings  # here: the arena loads only for this
+
+    report = run_bot_ratings(list(arena or []), pairs=pairs, seed=seed, jobs=jobs)
+    typer.echo(json.dumps(report) if json_out else format_bot_ratings(report))
+
+
 def screenshots(
     out: Annotated[Path, typer.Option(help="the folder to write the PNGs into")] = Path("docs/screenshots"),
     only: Annotated[list[str] | None, typer.Option(
@@ -173,3 +210,5 @@ def mount(app: typer.Typer, bench_app: typer.Typer) -> None:
     app.command("screenshots")(screenshots)
     bench_app.command("server")(bench_server)
     bench_app.command("page")(bench_page)
+    bench_app.command("accounts")(bench_accounts)
+    bench_app.command("bot-ratings")(bench_bot_ratings)

@@ -130,6 +130,39 @@ MESSAGES += (
 MESSAGES += (N_("Player {n}"),)  # a player who joined without a name (rooms.seat_names, the open-room list)
 # the lobby's join form without a code; a request that never reached the server (common.js api)
 MESSAGES += (N_("Type the room code first."), N_("The server could not be reached: check the connection and try again."))
+# accounts (server/auth.py, static/account.js): the account page, the lobby's header link, and the refusals
+MESSAGES += (
+    N_("Log in"), N_("Sign up"), N_("Username"), N_("Password"), N_("Display name"), N_("Display name (optional)"),
+    N_("3 to 24 letters a to z, digits, “_” or “-”"), N_("At least 8 characters"), N_("Create account"),
+    N_("Account"), N_("Save"), N_("Saved"), N_("Log out"), N_("Log out of every other device"), N_("My games"),
+    N_("Change password"), N_("Current password"), N_("New password"), N_("Delete account"), N_("Delete my account"),
+    N_("Imported"), N_("My player page"), N_("Open sessions: {n}"), N_("Other sessions logged out: {n}"),
+    N_("Password changed. Other sessions logged out: {n}"),
+    N_("No games yet: the matches you play appear here once they are over"),
+    N_("You can play as a guest: an account is optional. It keeps your name, your games and replays in one place."),
+    N_("The games you played on this device as a guest become your account's when you sign up or log in."),
+    N_("Deleting your account removes your name, your password and your sessions for good. The games you played "
+       "stay, without your name."),
+    N_("A display name is 1 to {max} characters long, with no control characters."),
+    N_("A password may be at most {n} characters long."), N_("A password must be at least {n} characters long."),
+    N_("A username holds only the letters a to z, digits, “_” and “-”, and begins with a letter or a digit."),
+    N_("A username is {min} to {max} characters long."),
+    N_("Logging in and signing up work only from the pages of this site."), N_("The current password is wrong."),
+    N_("The name “{name}” is reserved: choose another."), N_("The password must not be the username."),
+    N_("The username “{name}” is taken: choose another."),
+    N_("This request lacks the security token of this page: reload the page and try again."),
+    N_("Too many accounts made from this address: try again in {n} min."),
+    N_("Too many wrong passwords for this account: try again in {n} min."),
+    N_("Too many wrong passwords from this address: try again in {n} min."),
+    N_("Type a username."), N_("Type your username and your password."), N_("Wrong username or password."),
+    N_("You are not logged in: log in first."),
+)
+# rated rooms and the leaderboards (players.py): the lobby's create form, the table's badge, the header link
+MESSAGES += (N_("Rated (accounts only)"), N_("Rated"), N_("Leaderboard"), N_("rated play"), N_("page"),
+             N_("A rated room plays its preset's own rules with a secret seed, and needs at least one seat for a player."),
+             N_("The seats of a rated room are for logged-in accounts: log in first."),
+             N_("Your account holds a seat of this room already."), N_("There is no player called {name}."),
+             N_("There is no rule preset called {preset}."))
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
 MESSAGES += tuple(WHY.values())  # why a selection is no legal play (wire.selection_verdict)
 

@@ -59,6 +59,9 @@ class RoomConfig(BaseModel):
     # shown in the start page's open-room list (server/lobby_list.py) while it is a lobby with an open seat;
     # configs stored before this field existed load as listed
     listed: bool = True
+    # rated (guandan.ratings): every human seat is a logged-in account, the preset's own rules, a server-drawn
+    # seed; the finished match updates its players' ratings. Configs stored before this field load as unrated
+    rated: bool = False
 
     @field_validator("preset")
     @classmethod
@@ -88,6 +91,18 @@ class RoomConfig(BaseModel):
             return None
         return (f"a seed is only accepted for a practice room, where every seat but yours is a bot: this room has "
                 f"{open_seats} open seats (leave the seed empty and the server draws a secret one)")
+
+    def rated_refusal(self) -> str | None:
+        """Why this config cannot be a rated room, or None (an unrated room is always fine)."""
+        if not self.rated:
+            return None
+        if self.seed is not None:
+            return "a rated room cannot carry a seed: the server draws a secret one"
+        if self.rules:
+            return "a rated room plays its preset's rules as they are: leave out the rule overrides"
+        if all(tier is not None for tier in self.bots):
+            return "a rated room needs at least one seat for a player: every seat here is a bot"
+        return None
 
     def ruleset(self) -> RuleSet:
         try:
@@ -145,19 +160,23 @@ class Seat:
     ready: bool = False
     auto: bool = False  # 托管: a bot plays for this human seat
     connections: int = 0
+    user_id: int | None = None  # the account that holds this human seat (a rated room's seats: guandan.ratings)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "tier": self.tier, "ready": self.ready, "auto": self.auto,
-                "online": self.connections > 0 or self.kind == "bot"}
+                "online": self.connections > 0 or self.kind == "bot", "account": self.user_id is not None}
 
     def to_store(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "tier": self.tier, "token_hash": self.token_hash,
-                "ready": self.ready, "auto": self.auto}
+        d: dict[str, Any] = {"kind": self.kind, "name": self.name, "tier": self.tier, "token_hash": self.token_hash,
+             "ready": self.ready, "auto": self.auto}
+        if self.user_id is not None:
+            d["user_id"] = self.user_id
+        return d
 
     @classmethod
     def from_store(cls, d: dict[str, Any]) -> Seat:
         return cls(kind=d["kind"], name=d["name"], tier=d["tier"], token_hash=d["token_hash"], ready=d["ready"],
-                   auto=d["auto"])
+                   auto=d["auto"], user_id=d.get("user_id"))
 
 
 @dataclass
@@ -232,6 +251,7 @@ class Room:
             "counter": self.config.counter,
             "max_deals": self.config.max_deals,
             "practice": self.config.seed is not None,  # the creator chose the seed (a practice room)
+            "rated": self.config.rated,
             "seats": [s.to_json() for s in self.seats],
             "seq": self.seq,
             "replay_id": self.replay_id if player else None,

@@ -54,6 +54,7 @@ from .protocol import (
     error_frame,
     say,
 )
+from .rated import rated_result, record_rated_match
 from .rooms import (
     Interval,
     Room,
@@ -107,6 +108,9 @@ ENGINE_REFUSAL = N_("This move is not allowed now; the table shows the current p
 NOT_PLAYING = N_("No match is being played in this room.")
 NO_SEAT = N_("Your seat token holds no seat in this room.")
 ROOM_CLOSED = N_("This room closed after a long time without activity")
+RATED_REFUSAL = N_("A rated room plays its preset's own rules with a secret seed, and needs at least one seat for a player.")
+RATED_NEEDS_ACCOUNT = N_("The seats of a rated room are for logged-in accounts: log in first.")
+ALREADY_SEATED = N_("Your account holds a seat of this room already.")
 
 
 class ServiceError(Exception):
@@ -303,6 +307,9 @@ class TableService:
         if refusal is not None:
             raise ServiceError(refusal, 400, "seed_not_practice", words=say(
                 N_("A seed is only accepted for a practice room: every seat but yours must be a bot")))
+        refusal = config.rated_refusal()
+        if refusal is not None:
+            raise ServiceError(refusal, 400, "not_ratable", words=say(RATED_REFUSAL))
         code = new_code()
         while code in self.rooms or self.store.code_taken(code):
             code = new_code()
@@ -339,15 +346,22 @@ class TableService:
                                words=say(N_("There is no room with the code {code}."), code=code.upper()))
         return room
 
-    def join(self, code: str, seat: int, name: str) -> str:
+    def join(self, code: str, seat: int, name: str, user_id: int | None = None) -> str:
+        """Seat a player; ``user_id``: the logged-in account taking the seat (required in a rated room)."""
         room = self.room(code)
         self._lobby_only(room)
         s = self._seat(room, seat)
         if s.kind != "empty":
             raise ServiceError(f"seat {seat} is taken", 409, "seat_taken", words=_seat_taken(seat))
+        if room.config.rated and user_id is None:
+            raise ServiceError("a rated room's seats are for logged-in accounts: log in first", 401, "rated_needs_account",
+                               words=say(RATED_NEEDS_ACCOUNT))
+        if user_id is not None and any(x.user_id == user_id for x in room.seats):
+            raise ServiceError("this account holds a seat of this room already", 409, "already_seated",
+                               words=say(ALREADY_SEATED))
         token = new_token()
         # no name: the seat keeps none, and is named "Player N" in the reader's language (rooms.seat_names)
-        room.seats[seat] = Seat(kind="human", name=name, token_hash=hash_token(token))
+        room.seats[seat] = Seat(kind="human", name=name, token_hash=hash_token(token), user_id=user_id)
         self._room_changed(room)
         return token
 
@@ -612,6 +626,8 @@ class TableService:
         # private: listed only to the players who played it (their seat tokens), until one marks it public
         owners = [s.token_hash for s in room.seats if s.kind == "human" and s.token_hash is not None]
         self._commit(room, self.store.save_replay, replay_id, text, room.code, owners=owners)
+        if room.config.rated:  # after the replay, in the same writer thread: the result points at it
+            self._commit(room, record_rated_match, self.store.sessions, rated_result(room, replay_id))
         return replay_id
 
     def schedule(self, room: Room) -> None:

@@ -20,6 +20,7 @@ from ..core.vocab import Scoring
 from ..db.engine import default_url
 from ..i18n import LANGUAGES, default_lang, translator
 from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
+from .cli_botevent import app as bot_event_app
 from .deals import SEATS, parse_deal_list
 from .desk import Desk
 from .export import (
@@ -50,6 +51,7 @@ from .state import FINAL, TournamentState, parse_time
 
 app = typer.Typer(help="Seed-style pairs Swiss tournaments (RULES.md §5.4): the arbiter's desk.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
+app.add_typer(bot_event_app, name="bot-event")
 
 DbOpt = Annotated[str | None, typer.Option("--db", envvar="GUANDAN_DB_URL",
                                            help="database URL (default: SQLite under $GUANDAN_DATA_DIR or ./data)")]

@@ -99,8 +99,13 @@ class Desk:
         return state
 
     # ---- commands ------------------------------------------------------------------------------
-    def create(self, config: EventConfig, *, secret: str | None = None, actor: str = "arbiter") -> int:
-        data = {"config": config.to_dict(), "secret": secret or _secrets.token_urlsafe(12)}
+    def create(self, config: EventConfig, *, secret: str | None = None, actor: str = "arbiter",
+               notes: dict[str, Any] | None = None) -> int:
+        """``notes``: more of the event's settings for its own tooling (a bot event's), kept in the creation
+        entry beside the config so that the log holds them too; the desk itself reads none of them."""
+        data: dict[str, Any] = {"config": config.to_dict(), "secret": secret or _secrets.token_urlsafe(12)}
+        if notes:
+            data["notes"] = dict(notes)
         state = TournamentState()
         now = self.now()
         with self._lock, self.sessions.begin() as s:
@@ -288,6 +293,20 @@ class Desk:
 
     def report(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, actor: str = "server") -> None:
         self._append(tid, "result_reported", self._result(round_no, table_no, slip), actor)
+
+    def report_deals(self, tid: int, round_no: int, table_no: int, finishes: Sequence[Any],
+                     actor: str = "server") -> None:
+        """A per-deal table played where nobody reports by hand (bots, the game server): every deal's finishing
+        order, each reported by the away team and confirmed by the home team, in one transaction, so the log
+        holds the whole table or none of it. The desk settles the levels from the orders as for any table."""
+        tb = self.state(tid).table(round_no, table_no).table
+        entries: list[tuple[str, dict[str, Any]]] = []
+        for n, finish in enumerate(finishes, 1):
+            where = {"round": round_no, "table": table_no, "deal": n}
+            entries.append(("deal_reported", {**where, "finish": [SEATS[x] for x in parse_finish(finish)],
+                                              "by": tb.away}))
+            entries.append(("deal_confirmed", {**where, "by": tb.home}))
+        self._append_all(tid, entries, actor)
 
     @staticmethod
     def _result(round_no: int, table_no: int, slip: ResultSlip, **extra: Any) -> dict[str, Any]:

@@ -50,6 +50,7 @@ document.getElementById("create").addEventListener("submit", async (ev) => {
     name: document.getElementById("room-name").value.trim(),
     counter: document.getElementById("counter").checked,
     listed: document.getElementById("listed").checked,
+    rated: document.getElementById("rated").checked,
     max_deals: deals ? Number(deals) : null,
     seed: seed ? Number(seed) : null,
     bots: [0, 1, 2, 3].map((s) => document.getElementById(`bot-${s}`).value || null),

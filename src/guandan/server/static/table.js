@@ -6,6 +6,7 @@ import {
   lang, placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor,
 } from "./common.js";
 import { dealEndPanel } from "./dealend.js";
+import { joinRated } from "./rated.js";
 import { arrangementKey, flatten, makeColumn, moveToGroup, reconcile, REST, talkAllowed, timerState } from "./logic.js";
 import { muted, setMuted } from "./sound.js";
 import { dealIn, playSound, showEvents } from "./table_fx.js";
@@ -248,9 +249,9 @@ function renderLobby() {
           const name = $("name").value.trim();
           localStorage.setItem("guandan:name", name);
           try {
-            const res = await api(`/api/rooms/${code}/join`, { seat: i, name });
+            const res = S.room.rated ? await joinRated(code, i) : await api(`/api/rooms/${code}/join`, { seat: i, name });
             saveToken(code, res.token); reconnectNow();
-          } catch (e) { $("lobby-error").textContent = e.message; }
+          } catch (e) { $("lobby-error").textContent = S.room.rated ? errorText(e) : e.message; }
         } }, t("Sit here")));
       }
       if (authority) parts.push(el("button", { id: `bot-${i}`, disabled: !S.online, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: META.default_tier }) }, t("Add bot")));
@@ -447,6 +448,7 @@ function renderTable() {
       `${t("Deal commitment")} ${v.commitment.slice(0, 10)}…`),
     S.room.practice ? el("div", {}, el("span", { class: "badge", id: "practice", title: t("Practice: the creator chose the seed") },
       t("Practice"))) : null,
+    S.room.rated ? el("div", {}, el("a", { class: "badge", id: "rated", href: "/leaderboard?preset=" + S.room.preset }, t("Rated"))) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
     el("div", { id: "tribute-info" }, S.events.filter((e) => [E.TRIBUTE, E.RETURN, E.ANTI_TRIBUTE].includes(e.type))
       .map((e) => el("div", { "data-type": e.type }, describe(e)))),

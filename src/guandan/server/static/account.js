@@ -1,0 +1,122 @@
+// The account page (/account): log in or sign up as a guest; once logged in, the display name, the games,
+// log-out (here, or every other device), the password and deletion. The server's answers carry the session's
+// CSRF token, which every change sends back in X-CSRF-Token; the session id itself stays in an HttpOnly cookie.
+import { allTokens, el, errorText, init, lang, t } from "./common.js";
+
+let csrf = "";
+
+// api() of common.js, with the session's CSRF token; a refusal throws with the server's text
+async function call(path, body, method) {
+  const headers = { "X-CSRF-Token": csrf };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let res;
+  try {
+    res = await fetch(path, { method: method || (body === undefined ? "GET" : "POST"), headers,
+      body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    const err = new Error(e.message);
+    err.text = { [lang()]: t("The server could not be reached: check the connection and try again.") };
+    throw err;
+  }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(typeof data.detail === "string" ? data.detail : res.statusText);
+    err.code = data.error;
+    err.text = data.text || { [lang()]: t("The server refused this request.") };
+    throw err;
+  }
+  return data;
+}
+
+const $ = (id) => document.getElementById(id);
+const fill = (text, params) => Object.entries(params).reduce((s, [k, v]) => s.replace(`{${k}}`, v), t(text));
+
+function showGames(replays) {
+  const list = $("my-games");
+  list.replaceChildren(...(replays.length ? replays.map((r) => el("li", { "data-replay": r.id },
+    el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`),
+    el("span", { class: "muted" }, r.seat === null ? t("Imported") : `${t("Seat")} ${r.seat + 1}`),
+    el("span", { class: "muted" }, new Date(r.created_at).toLocaleString(lang() === "zh" ? "zh-CN" : "en")),
+    r.public ? el("span", { class: "tag" }, t("public")) : null))
+    : [el("li", { class: "muted" }, t("No games yet: the matches you play appear here once they are over"))]));
+}
+
+async function showMember(me) {
+  csrf = me.csrf;
+  $("guest").classList.add("hidden");
+  $("member").classList.remove("hidden");
+  $("me-username").textContent = me.user.username;
+  $("me-display").value = me.user.display_name;
+  $("player-page").href = `/u/${encodeURIComponent(me.user.username)}?lang=${lang()}`;  // ratings, matches (players.py)
+  // the games this browser played since (its seat tokens): claimed on every visit, so the list is whole
+  const tokens = allTokens();
+  const { replays } = tokens.length ? await call("/api/me/replays/claim", { tokens }) : await call("/api/me/replays");
+  showGames(replays);
+  const full = await call("/api/me");
+  $("sessions").textContent = fill("Open sessions: {n}", { n: full.sessions });
+}
+
+function showGuest() {
+  csrf = "";
+  $("member").classList.add("hidden");
+  $("guest").classList.remove("hidden");
+}
+
+function form(id, errorId, run) {
+  $(id).addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $(errorId).textContent = "";
+    const button = ev.submitter;
+    if (button) button.disabled = true;
+    try { await run(); } catch (e) { $(errorId).textContent = errorText(e); }
+    finally { if (button) button.disabled = false; }
+  });
+}
+
+await init();
+form("login-form", "login-error", async () => {
+  const me = await call("/api/auth/login", { username: $("login-username").value, password: $("login-password").value,
+    tokens: allTokens() });
+  $("login-password").value = "";
+  if (!localStorage.getItem("guandan:name") && me.user.display_name) localStorage.setItem("guandan:name", me.user.display_name);
+  await showMember(me);
+});
+form("signup-form", "signup-error", async () => {
+  const me = await call("/api/auth/signup", { username: $("signup-username").value, password: $("signup-password").value,
+    display_name: $("signup-display").value, tokens: allTokens() });
+  $("signup-password").value = "";
+  if (me.user.display_name) localStorage.setItem("guandan:name", me.user.display_name);
+  await showMember(me);
+});
+form("profile-form", "profile-error", async () => {
+  const { user } = await call("/api/me/profile", { display_name: $("me-display").value });
+  $("me-display").value = user.display_name;
+  localStorage.setItem("guandan:name", user.display_name);
+  $("profile-msg").textContent = t("Saved");
+});
+form("password-form", "password-error", async () => {
+  const { ended } = await call("/api/auth/password", { old_password: $("old-password").value,
+    new_password: $("new-password").value });
+  $("old-password").value = $("new-password").value = "";
+  $("password-msg").textContent = fill("Password changed. Other sessions logged out: {n}", { n: ended });
+  $("sessions").textContent = fill("Open sessions: {n}", { n: 1 });
+});
+form("delete-form", "delete-error", async () => {
+  await call("/api/me", { password: $("delete-password").value }, "DELETE");
+  $("delete-password").value = "";
+  showGuest();
+});
+$("logout").addEventListener("click", async () => {
+  try { await call("/api/auth/logout", { scope: "this" }); showGuest(); }
+  catch (e) { $("logout-msg").textContent = errorText(e); }
+});
+$("logout-others").addEventListener("click", async () => {
+  try {
+    const { ended } = await call("/api/auth/logout", { scope: "others" });
+    $("logout-msg").textContent = fill("Other sessions logged out: {n}", { n: ended });
+    $("sessions").textContent = fill("Open sessions: {n}", { n: 1 });
+  } catch (e) { $("logout-msg").textContent = errorText(e); }
+});
+
+const state = await call("/api/auth/session");
+if (state.user) await showMember(state); else showGuest();

@@ -1,0 +1,13 @@
+// The start page's header: the logged-in player's name (a link to the account page), or 登录 / Log in.
+// Asks GET /api/auth/session, which answers a guest without a refusal.
+const link = document.getElementById("account-link");
+try {
+  const res = await fetch("/api/auth/session");
+  const state = res.ok ? await res.json() : { user: null };
+  if (link && state.user) {
+    link.removeAttribute("data-t");  // the page's translation pass (common.js init) must not overwrite the name
+    link.textContent = state.user.display_name || state.user.username;
+    link.classList.add("logged-in");
+    link.dataset.user = state.user.username;
+  }
+} catch { /* offline: the link stays 登录 / Log in */ }

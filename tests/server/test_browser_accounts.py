@@ -1,0 +1,110 @@
+"""Accounts in Debian's chromium, on a phone held sideways: a guest plays a match, signs up on the account
+page (in Chinese) and finds that match among its games; the lobby's header shows the account's name;
+logging out and in again keeps the games."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser
+from websockets.sync.client import connect
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def guest_match(live: LiveServer) -> tuple[str, str, str]:
+    """A one-deal match against three bots played out by 托管 for seat 1: (room code, seat token, replay id)."""
+    with httpx.Client(base_url=live.url, timeout=30) as c:
+        code = c.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 1,
+                                          "timer": 0}).json()["code"]
+        token = c.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "游客"}).json()["token"]
+        with connect(f"{live.url.replace('http', 'ws')}/ws/{code}?token={token}", open_timeout=30) as ws:
+            assert c.post(f"/api/rooms/{code}/ready", json={"token": token}).status_code == 200
+            ws.send(json.dumps({"type": "auto", "on": True}))
+            while True:
+                frame: dict[str, Any] = json.loads(ws.recv(timeout=60))
+                if frame.get("type") == "room" and frame["room"]["status"] == "over":
+                    break
+        replay_id = c.get(f"/api/rooms/{code}", params={"token": token}).json()["replay_id"]
+    assert replay_id
+    return code, token, str(replay_id)
+
+
+def test_a_guest_signs_up_keeps_its_game_and_logs_in_again(browser: Browser, live_server: LiveServer) -> None:
+    code, token, replay_id = guest_match(live_server)
+    ctx = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True, bypass_csp=True)
+    page = ctx.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.add_init_script("localStorage.setItem('guandan:lang', 'zh')")
+    try:
+        page.goto(f"{live_server.url}/")
+        page.evaluate(f"localStorage.setItem('guandan:token:{code}', '{token}')")  # the guest's seat token
+        link = page.locator("[data-testid=account-link]")
+        assert link.inner_text() == "登录"
+        link.click()
+        page.wait_for_selector("#guest:not(.hidden)")
+        page.fill("#signup-username", "browser_player")
+        page.fill("#signup-display", "小明")
+        page.fill("#signup-password", "short")
+        page.click("#signup-btn")
+        page.wait_for_selector("#signup-error:not(:empty)")
+        assert page.locator("#signup-error").inner_text() == "密码至少要8个字符。"
+        page.fill("#signup-password", "a long enough password")
+        page.click("#signup-btn")
+        page.wait_for_selector("#member:not(.hidden)")
+        assert page.locator("[data-testid=me-username]").inner_text() == "browser_player"
+        game = page.locator(f"[data-testid=my-games] [data-replay='{replay_id}']")
+        game.wait_for()
+        assert "座位 1" in game.inner_text() or "座位1" in game.inner_text()
+        page.wait_for_selector("#sessions:not(:empty)")
+        assert page.locator("#sessions").inner_text() == "已登录的会话：1"
+        # the session cookie is the server's own, out of the page's reach
+        assert "guandan_session" not in page.evaluate("document.cookie")
+        cookies = {c["name"]: c for c in ctx.cookies()}
+        assert cookies["guandan_session"]["httpOnly"] and cookies["guandan_session"]["sameSite"] == "Lax"
+        page.goto(f"{live_server.url}/")
+        page.wait_for_selector("[data-testid=account-link].logged-in")
+        assert link.inner_text() == "小明"
+        link.click()
+        page.wait_for_selector("#member:not(.hidden)")
+        page.click("[data-testid=logout]")
+        page.wait_for_selector("#guest:not(.hidden)")
+        assert "guandan_session" not in {c["name"] for c in ctx.cookies()}
+        page.fill("#login-username", "Browser_Player")
+        page.fill("#login-password", "a wrong password")
+        page.click("#login-btn")
+        page.wait_for_selector("#login-error:not(:empty)")
+        assert page.locator("#login-error").inner_text() == "用户名或密码不对。"
+        page.fill("#login-password", "a long enough password")
+        page.click("#login-btn")
+        page.wait_for_selector("#member:not(.hidden)")
+        page.locator(f"[data-testid=my-games] [data-replay='{replay_id}']").wait_for()
+        assert problems == []
+    finally:
+        ctx.close()
+
+
+def test_the_account_page_runs_under_the_policy(browser: Browser, live_server: LiveServer) -> None:
+    ctx = browser.new_context()  # the Content-Security-Policy enforced (the test above bypasses it)
+    page = ctx.new_page()
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda e: refused.append(str(e)))
+    try:
+        page.goto(f"{live_server.url}/account")
+        page.wait_for_selector("#guest:not(.hidden)")  # account.js ran
+        page.fill("#signup-username", "csp_player")
+        page.fill("#signup-password", "a long enough password")
+        page.click("#signup-btn")
+        page.wait_for_selector("#member:not(.hidden)")
+        page.goto(f"{live_server.url}/")
+        page.wait_for_selector("[data-testid=account-link].logged-in")  # account_link.js ran
+        assert refused == []
+    finally:
+        ctx.close()
