@@ -159,7 +159,7 @@ def bench_accounts(
         raise typer.Exit(2)
     report = run_accounts_bench(db, accounts=accounts, matches=matches, requests=requests, seed=seed,
                                 progress=lambda line: typer.echo(line, err=True), fill_db=fill)
-    typer.echo(json.dumps(report) if json_out else format_accounts_report(report))
+    typer.echo(json.dumps(with_build(report)) if json_out else format_accounts_report(report))
 
 
 def bench_bot_ratings(
@@ -174,7 +174,7 @@ def bench_bot_ratings(
     from .ratings_bench import format_bot_ratings, run_bot_ratings  # here: the arena loads only for this
 
     report = run_bot_ratings(list(arena or []), pairs=pairs, seed=seed, jobs=jobs)
-    typer.echo(json.dumps(report) if json_out else format_bot_ratings(report))
+    typer.echo(json.dumps(with_build(report)) if json_out else format_bot_ratings(report))
 
 
 def screenshots(
