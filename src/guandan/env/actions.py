@@ -71,6 +71,9 @@ def _patterns() -> tuple[Pattern, ...]:
 PATTERNS: tuple[Pattern, ...] = _patterns()
 PATTERN_INDEX: dict[Pattern, int] = {p: i for i, p in enumerate(PATTERNS)}
 ACTION_SIZE = CARD_ACTIONS_END + WILD_VARIANTS * len(PATTERNS)
+_PLAY_BASE: dict[Pattern, int] = {p: CARD_ACTIONS_END + WILD_VARIANTS * i for i, p in enumerate(PATTERNS)}
+_PASS, _PLAY = ActionKind.PASS, ActionKind.PLAY
+_INT8 = np.dtype(np.int8)  # passed positionally: frombuffer's keyword parsing costs more than the call
 FEATURE_SIZE = N_CODES + len(COMBO_TYPES) + 2  # cards, combo type, pass flag, single-card-decision flag
 
 
@@ -81,14 +84,21 @@ def pattern_of(combo: Combo) -> Pattern:
 
 def action_index(action: Action, level: int) -> int:
     """The fixed index of one legal action at a deal of ``level`` (a rank index)."""
-    if action.kind == ActionKind.PASS:
+    return _index(action, wild_code(level))
+
+
+def _index(action: Action, wc: int) -> int:
+    """:func:`action_index` with the level's ♥ level card ``wc`` already known."""
+    kind = action.kind
+    if kind == _PASS:
         return PASS_INDEX
-    if action.kind != ActionKind.PLAY:
-        return 1 + action.cards[0]
-    assert action.combo is not None
-    wc = wild_code(level)
-    return (CARD_ACTIONS_END + WILD_VARIANTS * PATTERN_INDEX[pattern_of(action.combo)]
-            + 3 * action.cards.count(wc) + action.cards.count(BIG_JOKER))
+    cards = action.cards
+    if kind != _PLAY:
+        return 1 + cards[0]
+    combo = action.combo
+    assert combo is not None
+    return (_PLAY_BASE[(combo.type, combo.size, combo.key, combo.suit, combo.x, combo.y)]
+            + 3 * cards.count(wc) + cards.count(BIG_JOKER))
 
 
 def describe_index(index: int) -> str:
@@ -109,22 +119,20 @@ def index_actions(legal: Sequence[Action], level: int) -> tuple[dict[int, Action
     """Each legal action's index → the action (the first in the engine's order when two share one),
     and how many legal actions were dropped by such a collision."""
     out: dict[int, Action] = {}
-    dropped = 0
+    wc = wild_code(level)
     for a in legal:
-        i = action_index(a, level)
-        if i in out:
-            dropped += 1
-        else:
-            out[i] = a
-    return out, dropped
+        out.setdefault(_index(a, wc), a)
+    return out, len(legal) - len(out)
 
 
 def action_mask(indices: dict[int, Action]) -> npt.NDArray[np.int8]:
     """The legal-action mask: 1 at every index of ``indices``."""
-    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
-    if indices:
-        mask[np.fromiter(indices.keys(), dtype=np.int64, count=len(indices))] = 1
-    return mask
+    # set byte by byte and viewed as int8 once: numpy's fancy indexing costs more than the few
+    # dozen writes of a position's legal set
+    mask = bytearray(ACTION_SIZE)
+    for i in indices:
+        mask[i] = 1
+    return np.frombuffer(mask, _INT8)
 
 
 def action_features(action: Action) -> npt.NDArray[np.int8]:

@@ -62,7 +62,12 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
         return AGENTS[seat if seat is not None else 0]
 
     def _refresh_infos(self) -> None:
-        self.infos = {a: self.table.info(s, self.action_features and a == self.agent_selection)
+        table = self.table
+        m = table.m
+        deal_index, levels = m.deal_index, m.levels
+        mover = self.agent_selection if self.action_features else None
+        # the others' infos are Table.info's without features, built here: this runs every step
+        self.infos = {a: table.info(s, True) if a == mover else {"seat": s, "deal_index": deal_index, "levels": levels}
                       for s, a in enumerate(AGENTS) if a in self.agents}
 
     def observe(self, agent: str) -> Obs:
@@ -79,7 +84,7 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
         self._cumulative_rewards[agent] = 0.0
         events, _ = self.table.apply_index(int(action))
         rewards = deal_rewards(events, self.rules)
-        self.rewards = {a: rewards[s] for s, a in enumerate(AGENTS)}
+        self.rewards = dict(zip(AGENTS, rewards, strict=True))
         if self.table.m.ended:
             self.terminations = dict.fromkeys(AGENTS, True)
         self.agent_selection = self._mover()
