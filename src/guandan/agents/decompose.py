@@ -239,6 +239,10 @@ class Decomposer:
     def combo(self, type_: str, size: int, key: int, suit: int = -1) -> Combo:
         return make_combo(type_, size, key, self.level, self.stars, suit)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, the default pickling cannot rebuild it; everything else it holds derives from these
+        return Decomposer, (self.rules, self.level, self.node_limit)
+
     def __call__(self, hand: Iterable[Card]) -> Decomposition:
         return self.decompose(hand)
 
