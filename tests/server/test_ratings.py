@@ -258,6 +258,13 @@ def test_two_accounts_a_private_replay_and_a_deleted_account(site: TestClient) -
     assert [p["username"] for p in site.get("/api/leaderboard").json()["players"]] == ["Alice"]
     assert site.get("/api/users/Alice").json()["matches"][0]["seats"][2] == {"kind": "deleted"}
     assert "已注销的账号" in site.get("/u/Alice?lang=zh").text
+    with make_session_factory(site.app.state.service.store.engine)() as s:  # type: ignore[attr-defined]
+        bob_id = s.scalar(select(rt.RatedMatch.seat2_user))
+        assert bob_id is not None  # the match keeps the anonymous id in its seat…
+        assert s.scalar(select(func.count()).select_from(rt.PlayerRating).where(rt.PlayerRating.user_id == bob_id)) == 0
+        assert s.scalar(select(func.count()).select_from(rt.RatingHistory)
+                        .where(rt.RatingHistory.user_id == bob_id)) == 0  # …and his ratings are gone
+        assert s.scalar(select(func.count()).select_from(rt.RatingHistory)) == 1  # Alice's stays
 
 
 def test_a_player_with_no_matches_and_bad_requests(site: TestClient) -> None:
