@@ -174,6 +174,14 @@ def test_a_rated_room_refuses_what_cannot_be_rated(site: TestClient) -> None:
         assert "积分" in r.json()["text"]["zh"]
 
 
+def test_a_rated_room_keeps_a_seat_for_a_player(site: TestClient) -> None:
+    r = site.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "rated": True})
+    code, host = r.json()["code"], r.json()["host_token"]
+    refused = site.post(f"/api/rooms/{code}/bots", json={"token": host, "seat": 0, "tier": "greedy"})
+    assert refused.status_code == 409 and refused.json()["error"] == "not_ratable"
+    assert site.get(f"/api/rooms/{code}").json()["seats"][0]["kind"] == "empty"
+
+
 def test_a_rated_seat_needs_a_logged_in_account_and_its_csrf_token(site: TestClient) -> None:
     code = rated_room(site, [None, "greedy", "greedy", "greedy"])
     guest = site.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "guest"})
