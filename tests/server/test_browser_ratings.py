@@ -99,7 +99,7 @@ def test_the_leaderboard_and_a_player_page_run_under_the_policy(browser: Browser
         for path in ("/leaderboard?lang=zh", "/u/policy_player?lang=zh", "/u/policy_player/avatar.svg"):
             page.goto(live_server.url + path)
         page.goto(f"{live_server.url}/u/policy_player?lang=zh")
-        expect(page.locator(".who svg.avatar")).to_have_count(1)
+        expect(page.locator(".who svg.identicon")).to_have_count(1)
         # the page is no wider than the phone
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert refused == []

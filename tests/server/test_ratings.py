@@ -174,6 +174,14 @@ def test_a_rated_room_refuses_what_cannot_be_rated(site: TestClient) -> None:
         assert "积分" in r.json()["text"]["zh"]
 
 
+def test_a_rated_room_keeps_a_seat_for_a_player(site: TestClient) -> None:
+    r = site.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "rated": True})
+    code, host = r.json()["code"], r.json()["host_token"]
+    refused = site.post(f"/api/rooms/{code}/bots", json={"token": host, "seat": 0, "tier": "greedy"})
+    assert refused.status_code == 409 and refused.json()["error"] == "not_ratable"
+    assert site.get(f"/api/rooms/{code}").json()["seats"][0]["kind"] == "empty"
+
+
 def test_a_rated_seat_needs_a_logged_in_account_and_its_csrf_token(site: TestClient) -> None:
     code = rated_room(site, [None, "greedy", "greedy", "greedy"])
     guest = site.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "guest"})
@@ -258,6 +266,13 @@ def test_two_accounts_a_private_replay_and_a_deleted_account(site: TestClient) -
     assert [p["username"] for p in site.get("/api/leaderboard").json()["players"]] == ["Alice"]
     assert site.get("/api/users/Alice").json()["matches"][0]["seats"][2] == {"kind": "deleted"}
     assert "已注销的账号" in site.get("/u/Alice?lang=zh").text
+    with make_session_factory(site.app.state.service.store.engine)() as s:  # type: ignore[attr-defined]
+        bob_id = s.scalar(select(rt.RatedMatch.seat2_user))
+        assert bob_id is not None  # the match keeps the anonymous id in its seat…
+        assert s.scalar(select(func.count()).select_from(rt.PlayerRating).where(rt.PlayerRating.user_id == bob_id)) == 0
+        assert s.scalar(select(func.count()).select_from(rt.RatingHistory)
+                        .where(rt.RatingHistory.user_id == bob_id)) == 0  # …and his ratings are gone
+        assert s.scalar(select(func.count()).select_from(rt.RatingHistory)) == 1  # Alice's stays
 
 
 def test_a_player_with_no_matches_and_bad_requests(site: TestClient) -> None:

@@ -28,7 +28,10 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     bindparam,
+    delete,
+    event,
     func,
+    inspect,
     select,
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
@@ -99,6 +102,17 @@ class RatingHistory(Base):
 
 
 RESULTS = ("win", "loss", "draw")
+
+
+@event.listens_for(Session, "before_flush")
+def _forget_deleted_accounts(session: Session, _context: Any, _instances: Any) -> None:
+    """When an account is deleted (its ``users`` row gets ``deleted_at``), its ratings and rating history go in
+    the same transaction: no page shows them any more, so nothing needs them. The rated matches keep the
+    anonymous id in their seats, so the other players' games stay whole."""
+    for obj in session.dirty:
+        if isinstance(obj, User) and obj.deleted_at is not None and inspect(obj).attrs.deleted_at.history.added:
+            session.execute(delete(RatingHistory).where(RatingHistory.user_id == obj.id))
+            session.execute(delete(PlayerRating).where(PlayerRating.user_id == obj.id))
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def avatar_svg(user_id: int, size: int = 64) -> str:
                 for c in {col, 4 - col}:
                     rects.append(f'<rect x="{cell * (c + 0.5):.2f}" y="{cell * (row + 0.5):.2f}" '
                                  f'width="{cell:.2f}" height="{cell:.2f}"/>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="avatar" width="{size}" height="{size}" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="identicon" width="{size}" height="{size}" '
             f'viewBox="0 0 {size} {size}" role="img" aria-hidden="true"><rect width="{size}" height="{size}" rx="{size / 8:.1f}" '
             f'fill="{bg}"/><g fill="{fg}">{"".join(rects)}</g></svg>')
 
@@ -278,8 +278,8 @@ def leaderboard_page(data: dict[str, Any], lang: str) -> str:
         else f'<a href="/leaderboard?preset={esc(p)}&lang={lang}">{esc(_(p))}</a>' for p in data["presets"])
     if data["players"]:
         rows = "".join(
-            f'<tr><td class="num">{r["rank"]}</td><td class="name">{avatar_svg(r["user_id"], 24)}'
-            f'<a href="/u/{esc(r["username"])}?preset={esc(preset)}&lang={lang}">{esc(r["display_name"])}</a></td>'
+            f'<tr><td class="num">{r["rank"]}</td><td><span class="name">{avatar_svg(r["user_id"], 24)}'
+            f'<a href="/u/{esc(r["username"])}?preset={esc(preset)}&lang={lang}">{esc(r["display_name"])}</a></span></td>'
             f'<td class="num strong">{r["rating"]}</td><td class="num">{_uncertain(r)}</td>'
             f'<td class="num">{r["matches"]}</td><td class="num wide">{_pct(r["wins"], r["matches"])}</td></tr>'
             for r in data["players"])

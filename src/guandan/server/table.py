@@ -395,6 +395,9 @@ class TableService:
                                    words=say(N_("There is no bot strength called {tier}."), tier=tier))
             if s.kind != "empty":
                 raise ServiceError(f"seat {seat} is taken", 409, "seat_taken", words=_seat_taken(seat))
+            if room.config.rated and sum(x.kind != "bot" for x in room.seats) <= 1:
+                raise ServiceError("a rated room keeps at least one seat for a player", 409, "not_ratable",
+                                   words=say(RATED_REFUSAL))
             room.seats[seat] = Seat(kind="bot", name=f"{tier} bot", tier=tier)
         self._room_changed(room)
 
