@@ -8,4 +8,4 @@ check that.
 
 from __future__ import annotations
 
-from . import accounts, ratings, tournament, web  # noqa: F401
+from . import accounts, online, ratings, tournament, web  # noqa: F401

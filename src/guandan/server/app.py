@@ -95,6 +95,15 @@ def _mount_tournament_desk(app: FastAPI, engine: Any) -> None:
     app.include_router(create_router(Desk(engine, migrate=False)))
 
 
+def _mount_online_events(app: FastAPI, engine: Any, service: TableService) -> Any:
+    """Online events (/events/…) on the game server's own tables, when the desk is installed."""
+    try:
+        from .events_online import install
+    except ImportError:
+        return None
+    return install(app, engine, service)
+
+
 def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     # WAL with synchronous=NORMAL: a commit survives a killed server process (what a restart must not
     # lose) without an fsync per action, which would cap a whole server at ~50 actions/s on a slow disk.
@@ -120,11 +129,17 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
                             per_address=st.review_per_address)
     reviews.restore()
 
+    online_events: Any = None  # set once the app exists (_mount_online_events)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         service.resume_all()
         reviews.start()
+        if online_events is not None:
+            online_events.start()
         yield
+        if online_events is not None:
+            await online_events.close()
         await reviews.close()
         await service.close()
         engine.dispose()
@@ -138,6 +153,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
+    online_events = _mount_online_events(app, engine, service)
     app.include_router(rules_router)  # /rules: the rules document (规则)
     app.include_router(create_players_router(engine))  # /u/{username}, /leaderboard and their JSON (ratings)
     install_accounts(app, AccountService(engine, accounts))  # optional accounts: /api/auth/…, /api/me, /account

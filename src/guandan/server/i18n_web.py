@@ -6,6 +6,7 @@ Every msgid the front end uses is listed in :data:`MESSAGES` (the front end look
 from __future__ import annotations
 
 from ..i18n import N_, translator
+from .events_text import MESSAGES as EVENT_MESSAGES
 from .talk import PHRASES
 from .wire import WHY
 
@@ -163,6 +164,7 @@ MESSAGES += (N_("Rated (accounts only)"), N_("Rated"), N_("Leaderboard"), N_("ra
              N_("The seats of a rated room are for logged-in accounts: log in first."),
              N_("Your account holds a seat of this room already."), N_("There is no player called {name}."),
              N_("There is no rule preset called {preset}."))
+MESSAGES += EVENT_MESSAGES  # online events (server/events_online.py, its pages, the table's refusals there)
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
 MESSAGES += tuple(WHY.values())  # why a selection is no legal play (wire.selection_verdict)
 

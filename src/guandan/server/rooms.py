@@ -206,6 +206,7 @@ class Room:
     replay_id: str | None = None
     # lifecycle (TableService.sweep), in memory only except ``paused`` (stored as the row's status)
     paused: bool = False  # no human was connected for Settings.unattended_pause_s: nothing moves until one returns
+    held: bool = False  # an online event's arbiter paused this table (with ``paused``): only the arbiter resumes it
     creator: str | None = None  # the client address that created the room (the per-address cap)
     touched: float = 0.0  # the service clock at the last lobby change (Settings.lobby_idle_s)
     unattended_since: float | None = None  # the service clock when the last human connection went away

@@ -176,6 +176,8 @@ class Store:
             row.seats = [seat.to_store() for seat in room.seats]
             row.status = row_status(room)
             row.replay_id = room.replay_id
+            if row.config != (config := room.config.model_dump()):  # an online table's deal cap cut at the warning
+                row.config = config
 
     @_written
     def append_action(self, room: Room, seq: int, action: dict[str, Any], *, room_changed: bool) -> None:

@@ -24,7 +24,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..agents import hints as hinting
 from ..agents import make_agent
@@ -39,6 +39,7 @@ from ..core.vocab import Phase
 from ..i18n import N_
 from ..present import Presenter
 from . import talk, workers
+from .events_text import HELD, SEATS_BOUND
 from .protocol import (
     Arrange,
     Auto,
@@ -268,6 +269,16 @@ def _frame_text(frame: JSON) -> str:
     return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
+class TableWatcher(Protocol):
+    """Told of what happens at the tables (an online event's rooms, server/events_online.py)."""
+
+    def acted(self, room: Room, events: list[Any]) -> None:
+        """An action was applied (``events``: the engine's); the room's frames for it are queued."""
+
+    def seated(self, room: Room, seat: int) -> None:
+        """A player's connection for ``seat`` came in."""
+
+
 class TableService:
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
@@ -286,6 +297,8 @@ class TableService:
         self.work_buckets: dict[tuple[str, ...], Bucket] = {}  # per seat and per client address
         self.hinting: set[tuple[str, int]] = set()  # (room, seat) with a hint in flight
         self.legal_jobs: dict[int, tuple[MatchState, tuple[int, int], asyncio.Future[JSON]]] = {}
+        self.watchers: list[TableWatcher] = []
+        self.bound: set[str] = set()  # rooms whose seats the server gave to accounts (online events): fixed seats
 
     # --- lobby ----------------------------------------------------------------------------
     def check_join_rate(self, client: str) -> None:
@@ -368,6 +381,7 @@ class TableService:
     def leave(self, code: str, token: str) -> None:
         room = self.room(code)
         self._lobby_only(room)
+        self._unbound(room)
         seat = self._require_seat(room, token)
         room.seats[seat] = Seat()
         self._room_changed(room)
@@ -376,6 +390,7 @@ class TableService:
         """Add a bot to an empty seat or remove one (tier None): host or a seated player only."""
         room = self.room(code)
         self._lobby_only(room)
+        self._unbound(room)
         if not room.is_host(token) and room.seat_of(token) is None:
             raise ServiceError("only the host or a seated player may change bots", 403, "forbidden",
                                words=say(N_("Only the host or a seated player may add or remove bots.")))
@@ -410,6 +425,11 @@ class TableService:
             self._start(room)
         else:
             self._room_changed(room)
+
+    def _unbound(self, room: Room) -> None:
+        if room.code in self.bound:
+            raise ServiceError("this table's seats belong to an event's players: they cannot be left or given to bots",
+                               409, "seats_bound", words=say(SEATS_BOUND))
 
     def _lobby_only(self, room: Room) -> None:
         if room.status != "lobby":
@@ -528,6 +548,8 @@ class TableService:
             self._broadcast_room(room)
             room.touched = self.clock()  # it leaves memory Settings.finished_linger_s later (sweep)
             self._drop_agents(room.code)
+        for w in self.watchers:
+            w.acted(room, events)
         self.schedule(room)
 
     def _broadcast_update(self, room: Room, entry: JSON) -> None:
@@ -733,7 +755,7 @@ class TableService:
             room.touched = self.clock()  # a page opened on a lobby keeps it open
         if seat is not None:
             room.unattended_since = None
-            if room.paused:  # a player is back: the table plays on, the turn's timer from the start
+            if room.paused and not room.held:  # a player is back: the table plays on, the turn's timer from the start
                 room.paused = False
                 room.turn_started = self.clock()
                 self.store.save_room(room)
@@ -741,6 +763,8 @@ class TableService:
         conn.send(self.snapshot(conn))
         if seat is not None:
             room.seats[seat].connections += 1
+            for w in self.watchers:
+                w.seated(room, seat)
             self._broadcast_room(room)
             self.schedule(room)  # a returning player's turn runs on the normal timer again
         return conn
@@ -807,6 +831,9 @@ class TableService:
         match = room.match
         if room.status != "playing" or match is None:
             conn.send(error_frame("not_playing", "no match is being played in this room", say(NOT_PLAYING)))
+            return
+        if room.held:
+            conn.send(error_frame("held", "the arbiter has paused this table", say(HELD)))
             return
         if room.interval is not None:
             left = max(0.0, room.interval.until - self.clock())
@@ -1108,7 +1135,7 @@ class TableService:
                 self._pause(room)
             elif room.status == "over" and now - room.touched >= st.finished_linger_s:
                 self._forget(room)
-            if room.paused and not self.conns.get(room.code):
+            if room.paused and not room.held and not self.conns.get(room.code):
                 self._forget(room)  # in the database as "paused": loaded again when someone asks for it
         for client in [k for k, b in self.join_buckets.items() if b.idle()]:
             del self.join_buckets[client]

@@ -21,6 +21,7 @@ from ..db.engine import default_url
 from ..i18n import LANGUAGES, default_lang, translator
 from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .cli_botevent import app as bot_event_app
+from .cli_online import app as online_app
 from .deals import SEATS, parse_deal_list
 from .desk import Desk
 from .export import (
@@ -45,6 +46,7 @@ from .export import (
 from .levels import level_label as level_text
 from .levels import level_name, level_value
 from .model import DEFAULT_TIEBREAKS, SIDES, EventConfig, LatenessRules, RoundLimits
+from .online import create_online
 from .prints import PRINTS, make_print, pdf_from_html
 from .rounds import ResultSlip, lateness_ruling
 from .state import FINAL, TournamentState, parse_time
@@ -52,6 +54,7 @@ from .state import FINAL, TournamentState, parse_time
 app = typer.Typer(help="Seed-style pairs Swiss tournaments (RULES.md §5.4): the arbiter's desk.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 app.add_typer(bot_event_app, name="bot-event")
+app.add_typer(online_app, name="online")
 
 DbOpt = Annotated[str | None, typer.Option("--db", envvar="GUANDAN_DB_URL",
                                            help="database URL (default: SQLite under $GUANDAN_DATA_DIR or ./data)")]
@@ -139,6 +142,9 @@ def new(
     per_deal: Annotated[bool | None, typer.Option(
         "--per-deal/--per-round",
         help="teams report every deal (default for the competition preset) or only each round's result")] = None,
+    online_event: Annotated[bool, typer.Option(
+        "--online", help="played on the web app's tables: teams of two accounts register there, the server "
+                         "opens each round's rooms and reports every result (see `online --help`)")] = False,
     db: DbOpt = None,
 ) -> None:
     """Create an event and print its number and arbiter key."""
@@ -166,7 +172,10 @@ def new(
     except GuandanError as e:
         _fail(str(e))
     with _desk(db, create=True) as desk:
-        tid = desk.create(config)
+        try:
+            tid = create_online(desk, config) if online_event else desk.create(config)
+        except GuandanError as e:
+            _fail(str(e))
         state = desk.state(tid)
     typer.echo(f"created tournament {tid}: {config.name}")
     typer.echo(f"arbiter key: {state.secret}  (needed on the web arbiter page; keep it private)")

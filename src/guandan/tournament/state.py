@@ -69,6 +69,9 @@ def parse_time(value: Any, what: str = "time") -> datetime:
 
 #: Knockout events (淘汰赛, see knockout.py): players entered alone, the drawn partners, a bracket round.
 EVENT_TYPES += ("player_registered", "player_withdrawn", "partners_drawn", "knockout_paired")
+#: Online events (tables played on the web app, tournament/online.py): the arbiter holds a table's play and
+#: lets it go on, or puts another player in a team's place; each with a reason for the log.
+EVENT_TYPES += ("table_paused", "table_resumed", "player_replaced")
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ class TableState:
     pending_deal_by: int | None = None
     ended_by: str | None = None  # one of ENDED_BY once the deals made the result final
     locked: bool = False  # too many wrong codes: only the arbiter can unlock
+    paused: bool = False  # an online table the arbiter holds: nothing is played until it is resumed
     wrong_codes: int = 0
     # a knockout round that ended level waits for its deciding deal (加赛一副), reported like any other
     deciding: bool = False
@@ -720,6 +724,40 @@ class TournamentState:
         ts.status, ts.final, ts.result, ts.source = FINAL, slip, res, source
         ts.pending, ts.pending_by, ts.note = None, None, None
         ts.pending_deal, ts.pending_deal_by, ts.pending_track = None, None, None
+
+    # ---- online tables: the arbiter's pause and a player replaced ---------------------------------
+    def _on_table_paused(self, d: dict[str, Any]) -> None:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        if not str(d.get("reason") or "").strip():
+            raise TournamentError("pausing a table needs a reason for the audit log")
+        if ts.status == FINAL:
+            raise TournamentError(f"{self._where(ts)} already has a final result: there is nothing to pause")
+        if ts.paused:
+            raise TournamentError(f"{self._where(ts)} is already paused")
+        ts.paused = True
+
+    def _on_table_resumed(self, d: dict[str, Any]) -> None:
+        ts = self.table(int(d["round"]), int(d["table"]))
+        if not ts.paused:
+            raise TournamentError(f"{self._where(ts)} is not paused")
+        ts.paused = False
+
+    def _on_player_replaced(self, d: dict[str, Any]) -> None:
+        team = self.team(d["team"])
+        old, new = str(d["old"]).strip(), str(d["new"]).strip()
+        reason = str(d.get("reason") or "").strip()
+        if not reason:
+            raise TournamentError("replacing a player needs a reason for the audit log")
+        keys = [p.casefold() for p in team.players]
+        if old.casefold() not in keys:
+            raise TournamentError(f"{old!r} is not a player of team {team.name} ({' / '.join(team.players)})")
+        if not new or len(new) > 100:
+            raise TournamentError(f"a player's name must be 1…100 characters, not {d['new']!r}")
+        for t in self.teams.values():
+            if t.id not in self.withdrawn and new.casefold() in (p.casefold() for p in t.players):
+                raise TournamentError(f"{new!r} already plays in team {t.name}")
+        players = [new if p.casefold() == old.casefold() else p for p in team.players]
+        self.teams[team.id] = Team(team.id, team.name, (players[0], players[1]), team.club, team.rating)
 
     # ---- knockout (淘汰赛): the rules are in knockout.py, the presentation in bracket.py ----------------
     @property

@@ -1,0 +1,620 @@
+"""Online events on the web app's own tables: registration, the rounds' rooms, the server's reports.
+
+The tournament desk (guandan.tournament) keeps the event; this module is the game server's side of it
+(the desk's side is :mod:`guandan.tournament.online`):
+
+* Teams of two accounts enter: one account names the team and its partner's username, the partner
+  confirms, and the team is registered with the desk under the two usernames (``online_entries``).
+* When the arbiter has paired a round and started its clock (the CLI, the desk's pages or this module's
+  arbiter page), :meth:`OnlineEvents.reconcile` opens one room per table with the event's rules and deal
+  cap and a secret seed. Every seat is bound to its player's account: the seat's token is handed out only
+  to that account's session (``POST /api/events/{id}/seat``), and the room takes no one else.
+* The server reports every deal (or, for an event reported by round, the table's result) to the desk as
+  it is played; no slip and no confirmation. After the round's time warning the deal in progress is the
+  table's last. A seat nobody took within the lateness rule's forfeit time loses the round for its team
+  by forfeit. A player whose connection drops is played for by a bot (托管) on their turns until they
+  are back; their return switches it off.
+* The arbiter's pause and replacement of a player are desk entries: whoever writes them, the next
+  reconciliation holds the table (or lets it go on), and binds the seat to the new player's account.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import IntegrityError
+
+from ..core.errors import GuandanError
+from ..core.events import DealSettled
+from ..core.rules import PRESET_NAMES, preset
+from ..db import make_session_factory
+from ..db.accounts import User
+from ..db.online import OnlineEntry, OnlineRoom
+from ..tournament import online
+from ..tournament.desk import Desk, report_table_result, status_of
+from ..tournament.errors import NotFoundError, TournamentError
+from ..tournament.rounds import ResultSlip
+from ..tournament.state import FINAL, TournamentState, parse_time
+from . import events_text as tx
+from .accounts_service import current_user, require_user
+from .protocol import Words, say
+from .rooms import Room, RoomConfig, Seat, hash_token, new_token
+from .table import ServiceError, TableService
+
+log = logging.getLogger("guandan.server")
+STATIC = Path(__file__).parent / "static"
+SIDES = ((0, 2), (1, 3))  # the engine seats of the home (North–South) and away (East–West) teams
+Text = Annotated[str, Field(max_length=500)]
+
+
+class EntryBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    team_name: Text = ""
+    partner: Text = ""
+
+
+class KeyBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    key: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class RoundBody(KeyBody):
+    seed: int | None = Field(default=None, ge=0, le=2**31)
+
+
+class TableBody(KeyBody):
+    round: int = Field(ge=1, le=99)
+    table: int = Field(ge=1, le=9999)
+    reason: Text = ""
+
+
+class OverrideBody(TableBody):
+    levels: Annotated[str | None, Field(max_length=20)] = None  # home:away, e.g. A:6
+    passed_a: Annotated[str | None, Field(max_length=10)] = None
+    forfeit: Annotated[str | None, Field(max_length=10)] = None
+
+
+class ReplaceBody(KeyBody):
+    team: Annotated[str, Field(min_length=1, max_length=100)]
+    old: Annotated[str, Field(min_length=1, max_length=100)]
+    new: Annotated[str, Field(min_length=1, max_length=100)]
+    reason: Text = ""
+
+
+def _refused(status: int, code: str, words: Words, message: str | None = None) -> ServiceError:
+    return ServiceError(message or words.msgid.format(**{k: str(v) for k, v in words.params.items()}), status, code,
+                        words=words)
+
+
+def _desk_refusal(e: TournamentError) -> ServiceError:
+    status = 404 if isinstance(e, NotFoundError) else 409
+    return ServiceError(str(e), status, "desk_refused", words=say(tx.DESK_REFUSED))
+
+
+def _name(user: User) -> str:
+    return user.display_name or user.username or ""
+
+
+class OnlineEvents:
+    """The game server's side of every online event in one database. Watches the tables of ``service``."""
+
+    def __init__(self, engine: Engine, service: TableService, desk: Desk | None = None, *,
+                 tick_s: float = 1.0) -> None:
+        self.service = service
+        self.desk = desk or Desk(engine, migrate=False)
+        self.sessions = make_session_factory(engine)
+        self.tick_s = tick_s
+        self.task: asyncio.Task[None] | None = None
+        self.codes: dict[str, tuple[int, int, int]] = {}  # room code -> (tournament, round, table)
+        self._online: dict[int, bool] = {}
+        with self.sessions() as s:
+            for row in s.scalars(select(OnlineRoom)):
+                self.codes[row.room_code] = (row.tournament_id, row.round, row.table_no)
+        service.bound.update(self.codes)
+        service.watchers.append(self)
+
+    # ---- reading ---------------------------------------------------------------------------------
+    def event(self, tid: int) -> TournamentState:
+        """The online event ``tid`` (a 404 when there is none, or it is not online)."""
+        if not self._online.get(tid):
+            try:
+                self.desk.peek(tid, lambda st: st.last_seq)
+            except NotFoundError:
+                raise _refused(404, "no_event", say(tx.NO_EVENT, id=tid)) from None
+            self._online[tid] = online.is_online(self.desk, tid)
+            if not self._online[tid]:
+                raise _refused(404, "not_online", say(tx.NOT_ONLINE, id=tid))
+        return self.desk.state(tid)
+
+    def _user(self, username: str) -> User | None:
+        key = username.strip().lower()
+        if not key:
+            return None
+        with self.sessions() as s:
+            return s.scalar(select(User).where(User.username_key == key, User.deleted_at.is_(None)))
+
+    def _users(self, names: list[str]) -> dict[str, User]:
+        keys = {n.strip().lower() for n in names if n.strip()}
+        if not keys:
+            return {}
+        with self.sessions() as s:
+            rows = s.scalars(select(User).where(User.username_key.in_(keys), User.deleted_at.is_(None)))
+            return {u.username_key or "": u for u in rows}
+
+    def _entries(self, tid: int) -> list[OnlineEntry]:
+        with self.sessions() as s:
+            return list(s.scalars(select(OnlineEntry).where(OnlineEntry.tournament_id == tid)
+                                  .order_by(OnlineEntry.id)))
+
+    def _room_code(self, tid: int, round_no: int, table_no: int) -> str | None:
+        with self.sessions() as s:
+            row = s.get(OnlineRoom, (tid, round_no, table_no))
+            return row.room_code if row is not None else None
+
+    @staticmethod
+    def team_of(state: TournamentState, username: str) -> int | None:
+        key = username.casefold()
+        for t in state.teams.values():
+            if t.id not in state.withdrawn and key in (p.casefold() for p in t.players):
+                return t.id
+        return None
+
+    # ---- registration ----------------------------------------------------------------------------
+    def enter(self, tid: int, me: User, team_name: str, partner: str) -> dict[str, Any]:
+        """``me`` enters a team named ``team_name`` with the account ``partner``, who must confirm."""
+        st = self.event(tid)
+        if st.rounds:
+            raise _refused(409, "registration_closed", say(tx.REGISTRATION_CLOSED))
+        name = team_name.strip()
+        if not name or len(name) > 100 or name.isdigit():
+            raise _refused(422, "bad_team_name", say(tx.TEAM_NAME))
+        mate = self._user(partner)
+        if mate is None:
+            raise _refused(404, "no_player", say(tx.NO_PARTNER, name=partner.strip()[:40]))
+        if mate.id == me.id:
+            raise _refused(422, "self_partner", say(tx.SELF_PARTNER))
+        entries = self._entries(tid)
+        if any(me.id in (e.user1_id, e.user2_id) for e in entries) or self.team_of(st, me.username or ""):
+            raise _refused(409, "already_entered", say(tx.ALREADY_ENTERED))
+        if any(mate.id in (e.user1_id, e.user2_id) for e in entries) or self.team_of(st, mate.username or ""):
+            raise _refused(409, "partner_entered", say(tx.PARTNER_ENTERED, name=_name(mate)))
+        taken = [t.name for t in st.teams.values()] + [e.team_name for e in entries]
+        if any(x.casefold() == name.casefold() for x in taken):
+            raise _refused(409, "team_taken", say(tx.TEAM_TAKEN, name=name))
+        try:
+            with self.sessions.begin() as s:
+                s.add(OnlineEntry(tournament_id=tid, team_name=name, user1_id=me.id, user2_id=mate.id,
+                                  status="pending"))
+        except IntegrityError:  # another request entered one of them first
+            raise _refused(409, "already_entered", say(tx.ALREADY_ENTERED)) from None
+        return self.view(tid, me)
+
+    def confirm(self, tid: int, me: User) -> dict[str, Any]:
+        """The partner agrees: the team is registered with the desk under both usernames."""
+        st = self.event(tid)
+        entry = next((e for e in self._entries(tid) if e.user2_id == me.id and e.status == "pending"), None)
+        if entry is None:
+            raise _refused(404, "no_invitation", say(tx.NO_INVITATION))
+        if st.rounds:
+            raise _refused(409, "registration_closed", say(tx.REGISTRATION_CLOSED))
+        with self.sessions() as s:
+            first = s.get(User, entry.user1_id)
+        if first is None or first.username is None:  # the account that asked was deleted since
+            self._drop(entry.id)
+            raise _refused(404, "no_invitation", say(tx.NO_INVITATION))
+        try:
+            team = self.desk.register(tid, entry.team_name, [first.username, me.username or ""],
+                                      actor=f"online:{me.username}")
+        except TournamentError as e:
+            raise _desk_refusal(e) from None
+        with self.sessions.begin() as s:
+            row = s.get(OnlineEntry, entry.id)
+            assert row is not None
+            row.status, row.team_id = "confirmed", team.id
+        return self.view(tid, me)
+
+    def decline(self, tid: int, me: User) -> dict[str, Any]:
+        """The partner declines, or the account that asked withdraws, an entry still waiting."""
+        self.event(tid)
+        entry = next((e for e in self._entries(tid) if me.id in (e.user1_id, e.user2_id) and e.status == "pending"),
+                     None)
+        if entry is None:
+            raise _refused(404, "no_entry", say(tx.NO_ENTRY))
+        self._drop(entry.id)
+        return self.view(tid, me)
+
+    def _drop(self, entry_id: int) -> None:
+        with self.sessions.begin() as s:
+            row = s.get(OnlineEntry, entry_id)
+            if row is not None:
+                s.delete(row)
+
+    # ---- what a player sees ----------------------------------------------------------------------
+    def view(self, tid: int, me: User | None) -> dict[str, Any]:
+        st = self.event(tid)
+        cfg = st.cfg
+        r = st.current_round
+        names = self._users([p for t in st.teams.values() for p in t.players])
+
+        def shown(p: str) -> str:
+            u = names.get(p.lower())
+            return _name(u) if u is not None else p
+
+        out: dict[str, Any] = {
+            "id": tid, "name": cfg.name, "status": status_of(st), "rounds": st.rounds_total, "current_round": r,
+            "finished": st.finished, "registration_open": not st.rounds, "per_deal": cfg.per_deal,
+            "preset": cfg.rules.name, "limits": cfg.limits.to_dict(),
+            "teams": [{"id": t.id, "name": t.name, "players": [shown(p) for p in t.players],
+                       "withdrawn": t.id in st.withdrawn} for t in st.teams.values()],
+            "clock": st.round_clock(r, self.desk.now()) if r else None,
+            "standings": f"/t/{tid}/standings", "pairings": f"/t/{tid}/pairings", "me": None,
+        }
+        if me is None:
+            return out
+        mine: dict[str, Any] = {"username": me.username, "entry": None, "invitation": None, "table": None}
+        with self.sessions() as s:
+            for e in self._entries(tid):
+                if me.id not in (e.user1_id, e.user2_id) or e.status != "pending":
+                    continue
+                other = s.get(User, e.user2_id if e.user1_id == me.id else e.user1_id)
+                item = {"team_name": e.team_name, "partner": _name(other) if other else ""}
+                mine["entry" if e.user1_id == me.id else "invitation"] = item
+        team = self.team_of(st, me.username or "")
+        if team is not None:
+            t = st.teams[team]
+            mine["team"] = {"id": team, "name": t.name, "players": [shown(p) for p in t.players]}
+            ts = st.rounds[r].table_of(team) if r else None
+            if ts is not None:
+                tb = ts.table
+                code = self._room_code(tid, r, tb.number)
+                mine["table"] = {"round": r, "table": tb.number, "side": "home" if tb.home == team else "away",
+                                 "opponents": st.teams[tb.away if tb.home == team else tb.home].name,
+                                 "final": ts.status == FINAL, "open": code is not None and ts.status != FINAL,
+                                 "room": code, "paused": ts.paused}
+            elif r and st.rounds[r].bye == team:
+                mine["bye"] = r
+        out["me"] = mine
+        return out
+
+    def take_seat(self, tid: int, me: User) -> dict[str, Any]:
+        """A fresh seat token for ``me``'s seat at their table of the current round (the only way to the seat)."""
+        st = self.event(tid)
+        team = self.team_of(st, me.username or "")
+        r = st.current_round
+        ts = st.rounds[r].table_of(team) if team is not None and r else None
+        if ts is None:
+            raise _refused(404, "no_table", say(tx.NO_TABLE))
+        code = self._room_code(tid, r, ts.table.number)
+        if code is None:
+            raise _refused(409, "table_not_open", say(tx.TABLE_NOT_OPEN))
+        room = self.service.room(code)
+        seat = next((i for i, s in enumerate(room.seats) if s.user_id == me.id), None)
+        if seat is None:
+            raise _refused(404, "no_table", say(tx.NO_TABLE))
+        token = new_token()
+        s = room.seats[seat]
+        s.token_hash, s.name = hash_token(token), _name(me)
+        if room.status == "lobby":
+            s.ready = True
+            if room.can_start() and not room.held:
+                self.service._start(room)
+            else:
+                self.service._room_changed(room)
+        else:
+            self.service.store.save_room(room)
+        return {"code": room.code, "token": token, "seat": seat, "link": f"/r/{room.code}"}
+
+    # ---- the arbiter -----------------------------------------------------------------------------
+    def check_key(self, tid: int, key: str) -> TournamentState:
+        st = self.event(tid)
+        if not hmac.compare_digest(key.encode(), st.secret.encode()):
+            raise _refused(403, "wrong_key", say(tx.WRONG_KEY))
+        return st
+
+    def arbiter(self, action: str, tid: int, body: Any) -> dict[str, Any]:
+        """One of the arbiter's commands, checked against the event's key; the tables follow at once."""
+        self.check_key(tid, body.key)
+        actor = "arbiter (web)"
+        try:
+            if action == "round":
+                online.open_round(self.desk, tid, seed=body.seed, actor=actor)
+            elif action == "pause":
+                online.pause_table(self.desk, tid, body.round, body.table, body.reason, actor)
+            elif action == "resume":
+                online.resume_table(self.desk, tid, body.round, body.table, body.reason, actor)
+            elif action == "override":
+                slip = ResultSlip.parse(body.levels, body.passed_a, None, body.forfeit)
+                self.desk.override(tid, body.round, body.table, slip, body.reason, actor)
+            elif action == "replace":
+                if self._user(body.new) is None:
+                    raise _refused(404, "no_player", say(tx.NO_PARTNER, name=body.new.strip()[:40]))
+                online.replace_player(self.desk, tid, body.team, body.old, body.new.strip().lower(), body.reason,
+                                      actor)
+        except TournamentError as e:
+            raise _desk_refusal(e) from None
+        self.reconcile(tid)
+        return self.arbiter_view(tid, body.key)
+
+    def arbiter_view(self, tid: int, key: str) -> dict[str, Any]:
+        st = self.check_key(tid, key)
+        r = st.current_round
+        tables = []
+        for n, ts in sorted(st.rounds[r].tables.items()) if r else []:
+            tb = ts.table
+            code = self._room_code(tid, r, n)
+            room = self.service.rooms.get(code) if code else None
+            seats = []
+            for i, player in enumerate(online.seats_of(st, r, n)):
+                seat = room.seats[i] if room is not None else None
+                seats.append({"player": player, "present": seat is not None and seat.token_hash is not None,
+                              "online": seat is not None and seat.connections > 0,
+                              "auto": seat is not None and seat.auto})
+            tables.append({"table": n, "home": st.teams[tb.home].name, "away": st.teams[tb.away].name,
+                           "status": ts.status, "paused": ts.paused, "room": code, "seats": seats,
+                           "room_status": room.status if room is not None else None,
+                           "levels": list(ts.levels_now), "deals": len(ts.deals),
+                           "result": ts.final.to_dict() if ts.final is not None else None})
+        return {**self.view(tid, None), "tables": tables,
+                "blockers": [] if st.finished else st.pairing_blockers()}
+
+    # ---- keeping the tables in step with the desk ------------------------------------------------
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_s)
+            try:
+                self.tick()
+            except Exception:  # the loop must outlive any one event's fault
+                log.exception("the online events' round-up failed")
+
+    def tick(self) -> None:
+        """Bring every online event's tables in step with its desk (run every ``tick_s``)."""
+        for tid in online.online_ids(self.desk):
+            self._online[tid] = True
+            try:
+                self.reconcile(tid)
+            except (GuandanError, ServiceError):
+                log.exception("online event %d could not be brought up to date", tid)
+
+    def reconcile(self, tid: int) -> None:
+        """Open the rooms of the started round, bind their seats, hold paused tables, apply the lateness rule
+        and the round's clock; stop the tables whose result the arbiter set."""
+        st = self.desk.state(tid)
+        if st.config is None or st.finished:
+            return
+        now = self.desk.now()
+        r = st.current_round
+        for rr, n in online.open_tables(st):
+            code = self._room_code(tid, rr, n)
+            room = self._open_room(tid, st, rr, n) if code is None else self._live(code)
+            if room is None:
+                continue
+            ts = st.table(rr, n)
+            self._bind(st, room, rr, n)
+            if ts.paused != room.held:
+                self._hold(room, ts.paused)
+            if room.status == "lobby":
+                self._lateness(tid, st, room, rr, n, now)
+            elif room.status == "playing":
+                self._clock(st, room, rr, now)
+        for code, (t, rr, n) in self.codes.items():
+            if t != tid or rr != r:
+                continue
+            room = self.service.rooms.get(code)
+            if room is not None and room.status == "playing" and st.table(rr, n).status == FINAL and not room.held:
+                self._hold(room, True)  # the arbiter's result ended this table: nothing more is played there
+
+    def _live(self, code: str) -> Room | None:
+        try:
+            return self.service.room(code)
+        except ServiceError:  # closed (a forfeited lobby): nothing to play
+            return None
+
+    def _open_room(self, tid: int, st: TournamentState, round_no: int, table_no: int) -> Room:
+        cfg = st.cfg
+        name = cfg.rules.name if cfg.rules.name in PRESET_NAMES else "competition"
+        wanted, base = json.loads(cfg.rules.to_json()), json.loads(preset(name).to_json())
+        overrides = {k: v for k, v in wanted.items() if k != "name" and base.get(k) != v}
+        config = RoomConfig(preset=name, rules=overrides, max_deals=cfg.limits.max_deals,
+                            name=f"R{round_no} T{table_no} · {cfg.name}"[:40], listed=False)
+        room, _ = self.service.create_room(config, None)  # the host token is nobody's: the seats are bound
+        self._bind(st, room, round_no, table_no)
+        with self.sessions.begin() as s:
+            s.add(OnlineRoom(tournament_id=tid, round=round_no, table_no=table_no, room_code=room.code))
+        self.codes[room.code] = (tid, round_no, table_no)
+        self.service.bound.add(room.code)
+        self.service._room_changed(room)
+        return room
+
+    def _bind(self, st: TournamentState, room: Room, round_no: int, table_no: int) -> None:
+        """Each seat held for the account of the player the desk has there (a replaced player's seat goes to
+        the new account, whose session must take it; the old token and connections are dropped)."""
+        players = online.seats_of(st, round_no, table_no)
+        users = self._users(list(players))
+        changed = False
+        for i, player in enumerate(players):
+            user = users.get(player.lower())
+            uid = user.id if user is not None else None
+            seat = room.seats[i]
+            if seat.kind == "human" and seat.user_id == uid and (uid is not None or seat.name == player):
+                continue
+            room.seats[i] = Seat(kind="human", name=_name(user) if user is not None else player, user_id=uid,
+                                 auto=room.status == "playing")
+            for c in self.service.conns.get(room.code, []):
+                if c.seat == i:
+                    c.seat = None
+                    c.close_code = 4403
+                    c.queue.put_nowait(None)
+            changed = True
+        if changed and room.code in self.codes:
+            self.service._room_changed(room)
+            self.service.schedule(room)
+
+    def _hold(self, room: Room, held: bool) -> None:
+        room.held = held
+        if held:
+            if room.status == "playing":
+                self.service._pause(room)
+            else:
+                self.service._room_changed(room)
+            return
+        room.paused = False
+        room.turn_started = self.service.clock()
+        if room.status == "lobby" and room.can_start():
+            self.service._start(room)
+            return
+        self.service._room_changed(room)
+        self.service.schedule(room)
+
+    def _lateness(self, tid: int, st: TournamentState, room: Room, round_no: int, table_no: int,
+                  now: datetime) -> None:
+        """A team with a seat nobody took more than the forfeit time after the round began loses the round
+        by forfeit (RULES.md §5.4, lateness); when both teams are short the arbiter decides."""
+        started = st.rounds[round_no].started_at
+        if started is None or room.held:
+            return
+        late = (now - parse_time(started)).total_seconds() / 60
+        if late <= st.cfg.lateness.forfeit_after:
+            return
+        absent = [side for side, seats in enumerate(SIDES) if any(room.seats[i].token_hash is None for i in seats)]
+        if len(absent) != 1:
+            return
+        try:
+            online.report_forfeit(self.desk, tid, round_no, table_no, absent[0])
+        except TournamentError:
+            log.exception("the forfeit of round %d table %d of event %d was not recorded", round_no, table_no, tid)
+            return
+        self.service._close_lobby(room)
+
+    def _clock(self, st: TournamentState, room: Room, round_no: int, now: datetime) -> None:
+        """From the round's warning no new deal starts: the deal being played is the table's last."""
+        warning = st.warning_time(round_no)
+        match = room.match
+        if warning is None or now < warning or match is None or match.ended:
+            return
+        last = match.deal_index + 1
+        if match.config.max_deals is not None and match.config.max_deals <= last:
+            return
+        match.config = replace(match.config, max_deals=last)
+        room.config.max_deals = last  # a restarted table is rebuilt with the same end
+        self.service.store.save_room(room)
+
+    # ---- the tables' own news (TableService.watchers) --------------------------------------------
+    def acted(self, room: Room, events: list[Any]) -> None:
+        where = self.codes.get(room.code)
+        match = room.match
+        if where is None or match is None or not any(isinstance(e, DealSettled) for e in events):
+            return
+        tid, r, t = where
+        try:
+            st = self.desk.state(tid)
+            if st.table(r, t).status == FINAL:
+                return  # the arbiter's word came first
+            if st.cfg.per_deal:
+                after = online.report_deal(self.desk, tid, r, t, len(match.deals), match.deals[-1].finish)
+                if after.table(r, t).status == FINAL and not match.ended:
+                    # the desk ended the round (its clock, say) before the table did: the deal just dealt is
+                    # not played
+                    self._hold(room, True)
+            elif match.ended:
+                levels = (match.levels[0] + 2, match.levels[1] + 2)
+                report_table_result(self.desk, tid, r, t, levels=levels, passed_a=match.winner,
+                                    deals_played=len(match.deals))
+        except TournamentError:
+            log.exception("room %s: the deal was not recorded for round %d table %d of event %d", room.code, r, t, tid)
+
+    def seated(self, room: Room, seat: int) -> None:
+        """A player of an online table who is back takes their seat over from the bot (托管 ends)."""
+        if room.code in self.codes and room.seats[seat].auto and room.status == "playing":
+            room.seats[seat].auto = False
+            self.service.store.save_room(room)
+
+
+def create_router(events: OnlineEvents) -> APIRouter:
+    router = APIRouter()
+
+    @router.get("/events/{tid}", include_in_schema=False)
+    async def event_page(tid: int) -> FileResponse:
+        return FileResponse(STATIC / "event.html")
+
+    @router.get("/events/{tid}/arbiter", include_in_schema=False)
+    async def arbiter_page(tid: int) -> FileResponse:
+        return FileResponse(STATIC / "event_arbiter.html")
+
+    @router.get("/api/events/{tid}")
+    async def event(req: Request, tid: int) -> dict[str, Any]:
+        return events.view(tid, current_user(req))
+
+    @router.post("/api/events/{tid}/entries")
+    async def enter(req: Request, tid: int, body: EntryBody) -> dict[str, Any]:
+        me = require_user(req, write=True)
+        return events.enter(tid, me.user, body.team_name, body.partner)
+
+    @router.post("/api/events/{tid}/entries/confirm")
+    async def confirm(req: Request, tid: int) -> dict[str, Any]:
+        return events.confirm(tid, require_user(req, write=True).user)
+
+    @router.post("/api/events/{tid}/entries/decline")
+    async def decline(req: Request, tid: int) -> dict[str, Any]:
+        return events.decline(tid, require_user(req, write=True).user)
+
+    @router.post("/api/events/{tid}/seat")
+    async def seat(req: Request, tid: int) -> dict[str, Any]:
+        return events.take_seat(tid, require_user(req, write=True).user)
+
+    @router.post("/api/events/{tid}/arbiter")
+    async def arbiter(tid: int, body: KeyBody) -> dict[str, Any]:
+        return events.arbiter_view(tid, body.key)
+
+    @router.post("/api/events/{tid}/arbiter/round")
+    async def start_round(tid: int, body: RoundBody) -> dict[str, Any]:
+        return events.arbiter("round", tid, body)
+
+    @router.post("/api/events/{tid}/arbiter/pause")
+    async def pause(tid: int, body: TableBody) -> dict[str, Any]:
+        return events.arbiter("pause", tid, body)
+
+    @router.post("/api/events/{tid}/arbiter/resume")
+    async def resume(tid: int, body: TableBody) -> dict[str, Any]:
+        return events.arbiter("resume", tid, body)
+
+    @router.post("/api/events/{tid}/arbiter/override")
+    async def override(tid: int, body: OverrideBody) -> dict[str, Any]:
+        return events.arbiter("override", tid, body)
+
+    @router.post("/api/events/{tid}/arbiter/replace")
+    async def replace_player(tid: int, body: ReplaceBody) -> dict[str, Any]:
+        return events.arbiter("replace", tid, body)
+
+    return router
+
+
+def install(app: FastAPI, engine: Engine, service: TableService, *, tick_s: float = 1.0) -> OnlineEvents:
+    """Online events on ``app``: the router, and :class:`OnlineEvents` at ``app.state.online_events`` (its
+    round-up loop is started and stopped with the app)."""
+    events = OnlineEvents(engine, service, tick_s=tick_s)
+    app.include_router(create_router(events))
+    app.state.online_events = events
+    return events

@@ -1,0 +1,94 @@
+// An online event's page for its players (/events/{id}): enter a team (the partner confirms), then, each round,
+// the link to one's own table (its seat token is handed to this account's session alone), the standings and
+// pairings of the desk. It asks the server again every few seconds.
+import { el, errorText, init, lang, saveToken, t } from "./common.js";
+
+const tid = Number(location.pathname.split("/")[2]);
+const $ = (id) => document.getElementById(id);
+const fill = (text, params) => Object.entries(params).reduce((s, [k, v]) => s.replace(`{${k}}`, v), t(text));
+let csrf = "";
+
+async function call(path, body) {
+  const res = await fetch(path, { method: body === undefined ? "GET" : "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => null);
+  if (res === null) {
+    const err = new Error("unreachable");
+    err.text = { [lang()]: t("The server could not be reached: check the connection and try again.") };
+    throw err;
+  }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(typeof data.detail === "string" ? data.detail : res.statusText);
+    err.text = data.text || { [lang()]: t("The server refused this request.") };
+    throw err;
+  }
+  return data;
+}
+
+const show = (id, on) => $(id).classList.toggle("hidden", !on);
+
+function render(ev) {
+  $("event-name").textContent = ev.name;
+  $("event-status").textContent = ev.finished ? t("The event is over")
+    : ev.registration_open ? t("Registration is open") : fill("Round {n}", { n: ev.current_round });
+  $("standings-link").href = `${ev.standings}?lang=${lang()}`;
+  $("pairings-link").href = `${ev.pairings}?lang=${lang()}`;
+  $("teams").replaceChildren(...ev.teams.map((team) => el("li", {}, el("strong", {}, team.name),
+    el("span", { class: "muted" }, team.players.join(" / ")))));
+  const me = ev.me;
+  show("guest-note", !me);
+  const team = me && me.team;
+  show("my-team", Boolean(team));
+  if (team) $("team-line").textContent = `${team.name} · ${team.players.join(" / ")}`;
+  show("waiting", Boolean(me && me.entry));
+  if (me && me.entry) $("waiting-line").textContent = `${me.entry.team_name} · ${fill("Waiting for {name} to confirm", { name: me.entry.partner })}`;
+  show("invited", Boolean(me && me.invitation));
+  if (me && me.invitation) $("invited-line").textContent = fill("{name} asks you to play as their partner in team “{team}”", { name: me.invitation.partner, team: me.invitation.team_name });
+  show("enter-form", Boolean(me && ev.registration_open && !team && !me.entry && !me.invitation));
+  const table = me && me.table;
+  show("my-table", Boolean(table) || Boolean(team && !ev.registration_open));
+  if (table) {
+    $("table-round").textContent = fill("Round {n}", { n: table.round });
+    $("table-where").textContent = `${fill("Your table: table {table}, {side}", { table: table.table, side: t(table.side === "home" ? "North–South" : "East–West") })} · ${t("vs")} ${table.opponents}`;
+    show("go-table", table.open);
+    $("table-note").textContent = table.final ? t("Your table's result is in") : table.open ? ""
+      : t("Your table is not open yet: the arbiter has not started the round.");
+  } else if (team) {
+    $("table-round").textContent = ev.current_round ? fill("Round {n}", { n: ev.current_round }) : "";
+    $("table-where").textContent = me.bye ? t("bye this round") : "";
+    show("go-table", false);
+    $("table-note").textContent = ev.finished ? t("The event is over") : t("Waiting for the arbiter to start the next round");
+  }
+}
+
+async function refresh() {
+  try { render(await call(`/api/events/${tid}`)); $("page-error").textContent = ""; }
+  catch (e) { $("page-error").textContent = errorText(e); }
+}
+
+function action(id, run) {
+  $(id).addEventListener(id === "enter-form" ? "submit" : "click", async (ev) => {
+    ev.preventDefault();
+    $("my-error").textContent = "";
+    try { render(await run()); } catch (e) { $("my-error").textContent = errorText(e); }
+  });
+}
+
+await init();
+const session = await call("/api/auth/session").catch(() => ({}));
+csrf = session.csrf || "";
+$("account-link").textContent = session.user ? session.user.display_name || session.user.username : t("Log in");
+action("enter-form", () => call(`/api/events/${tid}/entries`, { team_name: $("team-name").value, partner: $("partner").value }));
+action("confirm", () => call(`/api/events/${tid}/entries/confirm`, {}));
+action("decline", () => call(`/api/events/${tid}/entries/decline`, {}));
+action("withdraw", () => call(`/api/events/${tid}/entries/decline`, {}));
+$("go-table").addEventListener("click", async () => {
+  try {
+    const seat = await call(`/api/events/${tid}/seat`, {});
+    saveToken(seat.code, seat.token);
+    location.href = seat.link;
+  } catch (e) { $("my-error").textContent = errorText(e); }
+});
+await refresh();
+setInterval(refresh, 3000);

@@ -1,0 +1,73 @@
+"""``guandan tournament online …``: the arbiter's commands of an online event (tournament/online.py).
+
+The event is made by ``guandan tournament new NAME --online``; teams register on the web app. These
+commands write to the desk's log; the game server follows them within a second: it opens the tables of
+a started round, holds a paused table, and gives a replaced player's seat to the new account.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..cliutil import fail
+from ..core.errors import GuandanError
+from . import online
+from .desk import Desk
+
+app = typer.Typer(help="Online events, played on the web app's tables (new NAME --online makes one).",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+
+DbOpt = Annotated[str | None, typer.Option("--db", envvar="GUANDAN_DB_URL",
+                                           help="database URL (default: SQLite under $GUANDAN_DATA_DIR or ./data)")]
+TidArg = Annotated[int, typer.Argument(help="the tournament number printed by `new`")]
+RoundOpt = Annotated[int, typer.Option("--round", "-r", help="round number")]
+TableOpt = Annotated[int, typer.Option("--table", "-t", help="table number")]
+ReasonOpt = Annotated[str, typer.Option(help="why, for the audit log")]
+
+
+def _desk(db: str | None, tid: int) -> Desk:
+    desk = Desk.open(db)
+    if not online.is_online(desk, tid):
+        raise GuandanError(f"tournament {tid} is not an online event (make one with new NAME --online)")
+    return desk
+
+
+def _run(action: object) -> None:
+    try:
+        assert callable(action)
+        action()
+    except GuandanError as e:
+        fail(str(e))
+
+
+@app.command("round")
+def round_(tid: TidArg, seed: Annotated[int | None, typer.Option(help="seed of a random first-round draw")] = None,
+           db: DbOpt = None) -> None:
+    """Pair the next round and start its clock: the server opens one room per table."""
+    def act() -> None:
+        rnd = online.open_round(_desk(db, tid), tid, seed=seed)
+        typer.echo(f"round {rnd.number} started at {rnd.started_at}: {len(rnd.tables)} table(s) open on the server")
+    _run(act)
+
+
+@app.command()
+def pause(tid: TidArg, round_no: RoundOpt, table_no: TableOpt, reason: ReasonOpt, db: DbOpt = None) -> None:
+    """Hold a table: nothing is played there until it is resumed."""
+    _run(lambda: online.pause_table(_desk(db, tid), tid, round_no, table_no, reason))
+
+
+@app.command()
+def resume(tid: TidArg, round_no: RoundOpt, table_no: TableOpt, reason: ReasonOpt = "", db: DbOpt = None) -> None:
+    """Let a paused table play on."""
+    _run(lambda: online.resume_table(_desk(db, tid), tid, round_no, table_no, reason))
+
+
+@app.command()
+def replace(tid: TidArg, team: Annotated[str, typer.Argument(help="team name or number")],
+            old: Annotated[str, typer.Argument(help="the player's username")],
+            new: Annotated[str, typer.Argument(help="the new player's username (an account)")],
+            reason: ReasonOpt, db: DbOpt = None) -> None:
+    """Put another account in a player's place from now on (the team's results stay)."""
+    _run(lambda: online.replace_player(_desk(db, tid), tid, team, old, new.strip().lower(), reason))
