@@ -1,0 +1,105 @@
+"""An online event in Debian's chromium: four accounts in four browser contexts (phones held upright) enter
+two teams (each partner confirms on their own page), the arbiter starts round 1 on the arbiter's page, each
+player follows their event page's link to their own seat, the four play the one-deal round out (托管 after
+the link), and the venue's standings page, left open in a fifth context, shows the result by itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from guandan.server.events_online import OnlineEvents
+from guandan.tournament import online
+from guandan.tournament.model import EventConfig, RoundLimits
+from guandan.tournament.state import FINAL
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.timeout(300)
+PHONE = {"width": 390, "height": 844}
+KEY = "browser-online-key"
+
+
+def _page(browser: Browser, problems: list[str], **kw: Any) -> Page:
+    ctx = browser.new_context(viewport=kw.pop("viewport", PHONE), bypass_csp=True, **kw)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    return page
+
+
+def _sign_up(page: Page, url: str, username: str) -> None:
+    page.goto(f"{url}/account")
+    page.wait_for_selector("#guest:not(.hidden)")
+    page.fill("#signup-username", username)
+    page.fill("#signup-password", "a long enough password")
+    page.click("#signup-btn")
+    page.wait_for_selector("#member:not(.hidden)")
+
+
+def test_two_teams_of_accounts_play_a_round_of_an_online_event(browser: Browser, live_server: LiveServer) -> None:
+    events: OnlineEvents = live_server.app.state.online_events
+    config = EventConfig(name="Online Cup", rounds=1, seed=5, per_deal=True,
+                         limits=RoundLimits(max_deals=1, max_minutes=None, warning_minutes=0))
+    tid = online.create_online(events.desk, config, secret=KEY)
+    url = live_server.url
+    problems: list[str] = []
+    names = ["evt_ann", "evt_bob", "evt_cat", "evt_dan"]
+    pages = {n: _page(browser, problems) for n in names}
+    screen = _page(browser, problems, viewport={"width": 1920, "height": 1080})
+    try:
+        for n, p in pages.items():
+            _sign_up(p, url, n)
+            p.goto(f"{url}/events/{tid}")
+            expect(p.locator("[data-testid=event-name]")).to_have_text("Online Cup")
+        for team, (a, b) in (("Red", ("evt_ann", "evt_bob")), ("Blue", ("evt_cat", "evt_dan"))):
+            pa, pb = pages[a], pages[b]
+            expect(pa.locator("[data-testid=enter-form]")).to_be_visible()
+            pa.fill("#team-name", team)
+            pa.fill("#partner", b)
+            pa.click("#enter")
+            expect(pa.locator("#waiting-line")).to_contain_text(f"Waiting for {b} to confirm")
+            expect(pb.locator("[data-testid=invitation]")).to_be_visible(timeout=10_000)  # its page asks again
+            pb.click("[data-testid=confirm]")
+            expect(pb.locator("[data-testid=team-line]")).to_contain_text(team)
+        expect(pages["evt_ann"].locator("[data-testid=teams] li")).to_have_count(2)
+
+        screen.goto(f"{url}/t/{tid}/standings?lang=en&refresh=5")
+        expect(screen.locator("tr[data-team] td.rank").first).to_have_text("–")
+
+        arbiter = _page(browser, problems, viewport={"width": 1920, "height": 1080})
+        arbiter.goto(f"{url}/events/{tid}/arbiter?key={KEY}")
+        expect(arbiter.locator("[data-testid=start-round]")).to_be_enabled()
+        arbiter.click("[data-testid=start-round]")
+        expect(arbiter.locator("[data-testid=tables] tr")).to_have_count(1)
+
+        for p in pages.values():  # the event page shows the link to one's table once the room is open
+            expect(p.locator("[data-testid=go-table]")).to_be_visible(timeout=15_000)
+            p.click("[data-testid=go-table]")
+            p.wait_for_url("**/r/*")
+        codes = {p.url.rsplit("/", 1)[1] for p in pages.values()}
+        assert len(codes) == 1
+        for p in pages.values():
+            p.wait_for_function("document.body.dataset.status === 'playing' || document.body.dataset.status === 'over'",
+                                timeout=30_000)
+            if p.evaluate("document.body.dataset.status") == "playing":
+                expect(p.locator("#auto")).to_be_enabled()
+                p.click("#auto")
+        for p in pages.values():
+            p.wait_for_function("document.body.dataset.status === 'over'", timeout=120_000)
+        ts = events.desk.state(tid).table(1, 1)
+        assert ts.status == FINAL and len(ts.deals) == 1
+
+        # the venue's standings reload by themselves: the round is complete, so its ranks are shown
+        expect(screen.locator("tr[data-team] td.rank").first).to_have_text("1", timeout=20_000)
+        winner = ts.table.home if ts.result is not None and ts.result.winner == 0 else ts.table.away
+        expect(screen.locator("tr[data-team] td.name").first).to_contain_text(events.desk.state(tid).teams[winner].name)
+        me = pages["evt_ann"]
+        me.goto(f"{url}/events/{tid}")
+        expect(me.locator("#table-note")).to_have_text("Your table's result is in")
+        assert problems == []
+    finally:
+        for p in [*pages.values(), screen]:
+            p.context.close()
