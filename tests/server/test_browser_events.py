@@ -103,3 +103,23 @@ def test_two_teams_of_accounts_play_a_round_of_an_online_event(browser: Browser,
     finally:
         for p in [*pages.values(), screen]:
             p.context.close()
+
+
+def test_the_event_pages_run_under_the_content_security_policy(browser: Browser, live_server: LiveServer) -> None:
+    events: OnlineEvents = live_server.app.state.online_events
+    tid = online.create_online(events.desk, EventConfig(name="Policy Cup", rounds=1), secret="policy-key-1")
+    ctx = browser.new_context()  # the policy enforced
+    page = ctx.new_page()
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda e: refused.append(str(e)))
+    try:
+        page.goto(f"{live_server.url}/events/{tid}")
+        expect(page.locator("[data-testid=event-name]")).to_have_text("Policy Cup")  # event.js ran
+        page.goto(f"{live_server.url}/events/{tid}/arbiter?key=policy-key-1")
+        expect(page.locator("#event-name")).to_have_text("Policy Cup")  # event_arbiter.js ran, with the key
+        page.goto(f"{live_server.url}/events/{tid}/arbiter?key=wrong")
+        expect(page.locator("[data-testid=arbiter-error]")).not_to_be_empty()
+        assert refused == []
+    finally:
+        ctx.close()

@@ -25,12 +25,12 @@ function tableRow(ev, table) {
     el("td", {}, String(table.table)),
     el("td", {}, el("strong", {}, table.home), " ", t("vs"), " ", el("strong", {}, table.away),
       table.room ? el("div", {}, el("a", { href: `/r/${table.room}` }, `${t("Room")} ${table.room}`)) : null,
-      el("div", { class: "muted" }, `${t("Deal")} ${table.deals}`, table.paused ? el("span", { class: "tag" }, t("paused")) : null,
-        done ? el("span", { class: "tag" }, t("Done")) : null)),
-    el("td", {}, ...table.seats.map(seatLine)),
-    el("td", {}, done ? "" : el("div", { class: "inline" }, reason,
-      table.paused ? el("button", { onclick: () => command("resume") }, t("Resume"))
-        : el("button", { onclick: () => command("pause") }, t("Pause")))));
+      el("div", { class: "muted" }, `${t("Deal")} ${table.deals} `, table.paused ? el("span", { class: "tag" }, t("paused")) : null,
+        done ? el("span", { class: "tag" }, t("Done")) : null),
+      done ? null : el("div", { class: "inline actions" }, reason,
+        table.paused ? el("button", { onclick: () => command("resume") }, t("Resume"))
+          : el("button", { onclick: () => command("pause") }, t("Pause")))),
+    el("td", {}, ...table.seats.map(seatLine)));
 }
 
 function render(ev) {
@@ -41,7 +41,6 @@ function render(ev) {
   $("standings-link").href = `${ev.standings}?lang=${lang()}`;
   $("pairings-link").href = `${ev.pairings}?lang=${lang()}`;
   $("desk-link").href = `/t/${tid}/arbiter?key=${encodeURIComponent(key)}&lang=${lang()}`;
-  $("blockers").textContent = ev.blockers.join("; ");
   $("start-round").disabled = ev.finished || ev.blockers.length > 0;
   $("tables").replaceChildren(...ev.tables.map((table) => tableRow(ev, table)));
 }
