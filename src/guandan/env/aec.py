@@ -16,6 +16,7 @@ from .actions import ACTION_SIZE
 from .table import Obs, Table, deal_rewards, observation_space, rules_of
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
+_SEATED = tuple(enumerate(AGENTS))
 
 
 class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # PettingZoo ships no type hints
@@ -64,11 +65,15 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
     def _refresh_infos(self) -> None:
         table = self.table
         m = table.m
-        deal_index, levels = m.deal_index, m.levels
+        deal_index, levels, live = m.deal_index, m.levels, self.agents
         mover = self.agent_selection if self.action_features else None
-        # the others' infos are Table.info's without features, built here: this runs every step
-        self.infos = {a: table.info(s, True) if a == mover else {"seat": s, "deal_index": deal_index, "levels": levels}
-                      for s, a in enumerate(AGENTS) if a in self.agents}
+        # Table.info's dicts, built here with a plain loop for the seats without features: this runs every
+        # step, and a comprehension or a call per seat cost twice as much
+        infos: dict[str, dict[str, Any]] = {}
+        for s, a in _SEATED:
+            if a in live:
+                infos[a] = table.info(s, True) if a == mover else {"seat": s, "deal_index": deal_index, "levels": levels}
+        self.infos = infos
 
     def observe(self, agent: str) -> Obs:
         return self.table.observe(AGENTS.index(agent))

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import N_CODES
-from ..core.events import CardsReturned, Played, TributeGiven
+from ..core.events import CardsReturned, Lead, Passed, Played, Reported, RoundWon, TributeGiven, WentOut
 from ..core.match import MatchObservation
 from ..core.vocab import Phase
 from .actions import COMBO_TYPE_INDEX, COMBO_TYPES
@@ -70,6 +70,10 @@ _LEVELS, _DEAL_LEVEL, _DECLARER = OFFSET["levels"], OFFSET["deal_level"], OFFSET
 _TOP_CARDS, _TOP_TYPE, _TOP_SEAT = OFFSET["top_cards"], OFFSET["top_type"], OFFSET["top_seat"]
 _TRIBUTE, _RETURNED, _PHASE = OFFSET["tribute"], OFFSET["returned"], OFFSET["phase"]
 _INT8 = np.dtype(np.int8)  # passed positionally: frombuffer's keyword parsing costs more than the call
+# the events that carry no tallied cards, skipped by their exact type before the isinstance tests: most
+# of a deal's events are passes and trick ends
+_UNTALLIED = frozenset({Passed, RoundWon, Lead, Reported, WentOut})
+_NO_HAND = bytes(N_CODES)
 OBS_HIGH = 27  # the largest value of any slot (a 报牌 count stays ≤ 10; card counts ≤ 2)
 
 
@@ -80,10 +84,11 @@ class Encoder:
     def __init__(self) -> None:
         self._deal: tuple[int, str, int] | None = None  # (deal index, commitment, observer seat)
         self._seen = 0
-        # the tallies (cards played by each relative seat, tribute, returns) kept at their offsets in an
-        # otherwise zero vector: an encoding starts as a copy of it. Plain bytes, not numpy, because the
-        # per-call work is a few dozen single-slot writes, each of which costs numpy ~100 ns against ~20
+        # the tallies (cards played by each relative seat, tribute, returns) and the hand's counts kept at
+        # their offsets in an otherwise zero vector: an encoding starts as a copy of it. Plain bytes, not
+        # numpy: the per-call work is a few dozen single-slot writes, each ~100 ns in numpy against ~20
         self._base = bytearray(OBS_SIZE)
+        self._hand: tuple[int, ...] | None = None  # the hand whose counts base holds in its first slots
 
     def reset(self) -> None:
         """Forget every tally (a new match)."""
@@ -100,6 +105,8 @@ class Encoder:
             self._deal = key
         base = self._base
         for e in events[self._seen:]:
+            if type(e) in _UNTALLIED:
+                continue
             if isinstance(e, Played):
                 at = _PLAYED + (e.player - me) % 4 * N_CODES
                 for c in e.cards:
@@ -112,9 +119,14 @@ class Encoder:
                     base[_RETURNED + t.card] += 1
         self._seen = len(events)
 
+        hand = deal.hand
+        if hand != self._hand:  # a seat's hand is unchanged since its last turn when it passed
+            base[:N_CODES] = _NO_HAND
+            for c in hand:
+                base[c] += 1
+            self._hand = hand
+
         v = bytearray(base)
-        for c in deal.hand:
-            v[c] += 1
         for s, left in deal.reported.items():
             k = (s - me) % 4
             v[_REPORTED + k] = left
