@@ -82,8 +82,10 @@ NAMES = ("ann", "bob", "cat", "dan", "eve", "fay")
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Site]:
+    # nobody is played for before a test says so: a seat nobody connected to waits (a test that drops a player
+    # sets the grace to 0 first), and the turn timers are the event rooms' own (40 s for a first play)
     settings = Settings(bot_delay_ms=0, next_deal_s=0, seed_source=counting_seeds("online"), workers=0,
-                        disconnect_grace_s=0)
+                        disconnect_grace_s=3600)
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", settings,
                      accounts=AccountSettings(password_parameters=profiles.CHEAPEST, signups_per_address=1000))
     events: OnlineEvents = app.state.online_events
@@ -100,9 +102,9 @@ def site(tmp_path: Path) -> Iterator[Site]:
         yield Site(app, c, events, clock, players)
 
 
-def new_event(site: Site, **limits: Any) -> int:
+def new_event(site: Site, per_deal: bool = True, **limits: Any) -> int:
     lim = {"max_deals": 1, "max_minutes": 30, "warning_minutes": 5, **limits}
-    config = EventConfig(name="Club night", rounds=2, limits=RoundLimits(**lim), per_deal=True, seed=3)
+    config = EventConfig(name="Club night", rounds=2, limits=RoundLimits(**lim), per_deal=per_deal, seed=3)
     return online.create_online(site.events.desk, config, secret="arbiter-key-123")
 
 
@@ -136,6 +138,10 @@ def take_seats(site: Site, tid: int, *names: str) -> dict[str, dict[str, Any]]:
         assert r.status_code == 200, r.text
         out[name] = r.json()
     return out
+
+
+def over(frame: dict[str, Any]) -> bool:
+    return frame["type"] in ("room", "snapshot") and frame["room"]["status"] == "over"
 
 
 def all_auto(site: Site, code: str) -> None:
@@ -253,7 +259,7 @@ def test_every_deal_is_reported_by_the_server_and_the_standings_follow(site: Sit
     take_seats(site, tid, "ann", "bob", "cat", "dan")
     with site.client.websocket_connect(f"/ws/{code}") as ws:
         all_auto(site, code)
-        recv_until(ws, lambda f: f["type"] == "room" and f["room"]["status"] == "over", limit=20_000)
+        recv_until(ws, over, limit=20_000)
     st = site.events.desk.state(tid)
     ts = st.table(1, 1)
     assert ts.status == FINAL and ts.source == "deals" and len(ts.deals) == 1 and ts.ended_by == "deals"
@@ -263,6 +269,24 @@ def test_every_deal_is_reported_by_the_server_and_the_standings_follow(site: Sit
     standings = site.client.get(f"/api/t/{tid}/standings").json()
     assert {row["team"] if "team" in row else row["name"] for row in standings["standings"]} == {"Red", "Blue"}
     assert site.players["ann"].client.get(f"/api/events/{tid}").json()["me"]["table"]["final"]
+
+
+def test_an_event_reported_by_round_gets_the_tables_result_from_the_server(site: Site) -> None:
+    tid = new_event(site, per_deal=False, max_deals=2)
+    team_up(site, tid, "Red", "ann", "bob")
+    team_up(site, tid, "Blue", "cat", "dan")
+    code = start_round(site, tid)["tables"][0]["room"]
+    take_seats(site, tid, "ann", "bob", "cat", "dan")
+    with site.client.websocket_connect(f"/ws/{code}") as ws:
+        all_auto(site, code)
+        recv_until(ws, over, limit=40_000)
+    match = site.room(code).match if code in site.events.service.rooms else None
+    ts = site.events.desk.state(tid).table(1, 1)
+    assert ts.status == FINAL and ts.source == "server" and ts.final is not None and ts.final.deals == 2
+    assert ts.result is not None
+    if match is not None:
+        assert ts.result.levels == (match.levels[0] + 2, match.levels[1] + 2)
+    assert [e.actor for e in site.events.desk.events(tid) if e.type == "result_reported"] == ["server"]
 
 
 def test_a_team_that_never_sits_down_forfeits_after_the_lateness_rule(site: Site) -> None:
@@ -294,7 +318,7 @@ def test_after_the_warning_the_deal_in_play_is_the_tables_last(site: Site) -> No
     assert room.match is not None and room.match.config.max_deals == 1 and room.config.max_deals == 1
     with site.client.websocket_connect(f"/ws/{code}") as ws:
         all_auto(site, code)
-        recv_until(ws, lambda f: f["type"] == "room" and f["room"]["status"] == "over", limit=20_000)
+        recv_until(ws, over, limit=20_000)
     ts = site.events.desk.state(tid).table(1, 1)
     assert ts.status == FINAL and ts.ended_by == "time" and len(ts.deals) == 1
 
@@ -312,6 +336,7 @@ def test_a_dropped_player_is_played_for_by_the_bot_until_they_are_back(site: Sit
                            and f["view"]["to_move"] is not None)
         mover = first["view"]["to_move"]
         watcher = socks[(mover + 1) % 4]
+        site.events.service.settings.disconnect_grace_s = 0
         socks.pop(mover).__exit__(None, None, None)  # the player to move drops
         recv_until(watcher, lambda f: f["type"] == "room" and f["room"]["seats"][mover]["auto"])
         recv_until(watcher, lambda f: f["type"] == "update" and f["action"]["seat"] == mover)  # the bot played
