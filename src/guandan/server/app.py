@@ -208,6 +208,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:
         service.check_join_rate(client(req))
+        if config.award is not None:  # an online event's lateness award is the server's to give
+            raise ServiceError("award is set by the server for an online event's table only", 400, "bad_request",
+                               words=say(N_("These rule settings are not valid: the room was not created.")))
         room, host_token = service.create_room(config, client(req))
         return {"code": room.code, "host_token": host_token, "link": f"/r/{room.code}", "room": room.summary()}
 

@@ -119,6 +119,9 @@ class OnlineEvents:
         self.task: asyncio.Task[None] | None = None
         self.codes: dict[str, tuple[int, int, int]] = {}  # room code -> (tournament, round, table)
         self._online: dict[int, bool] = {}
+        # when each seat of a table still in its lobby was first taken (the lateness rule's first-deal award);
+        # in memory only: after a restart the player who completes the table counts as the late one
+        self.taken_at: dict[str, list[datetime | None]] = {}
         with self.sessions() as s:
             for row in s.scalars(select(OnlineRoom)):
                 self.codes[row.room_code] = (row.tournament_id, row.round, row.table_no)
@@ -308,8 +311,10 @@ class OnlineEvents:
         s.token_hash, s.name = hash_token(token), _name(me)
         if room.status == "lobby":
             s.ready = True
+            times = self.taken_at.setdefault(room.code, [None] * 4)
+            times[seat] = times[seat] or self.desk.now()
             if room.can_start() and not room.held:
-                self.service._start(room)
+                self._begin(tid, st, room, r, ts.table.number, seat)
             else:
                 self.service._room_changed(room)
         else:
@@ -508,6 +513,51 @@ class OnlineEvents:
             return
         self.service._close_lobby(room)
 
+    def _begin(self, tid: int, st: TournamentState, room: Room, round_no: int, table_no: int, last: int) -> None:
+        """Every seat is taken: the match starts, unless the lateness rule says otherwise. A team whose second
+        seat was taken more than the forfeit time after the start forfeits; more than the award time, and the
+        other team is credited the first deal (it starts that many levels up, as declarer)."""
+        cfg = st.cfg
+        started = st.rounds[round_no].started_at
+        times = self.taken_at.pop(room.code, [None] * 4)
+        now = self.desk.now()
+        minutes = [((t or now) - parse_time(started)).total_seconds() / 60 if started else 0.0 for t in times]
+        if started and not any(times[i] for i in range(4) if i != last):
+            minutes = [0.0 if i != last else minutes[i] for i in range(4)]
+        late = [max(minutes[i] for i in seats) for seats in SIDES]
+        rule = cfg.lateness
+        try:
+            forfeits = [side for side in (0, 1) if late[side] > rule.forfeit_after]
+            if len(forfeits) == 1:
+                online.report_forfeit(self.desk, tid, round_no, table_no, forfeits[0])
+                self.service._close_lobby(room)
+                return
+            awarded = [side for side in (0, 1) if late[1 - side] > rule.deal_award_after]
+            if len(awarded) == 1 and not forfeits:
+                side = awarded[0]
+                if cfg.per_deal:
+                    team = st.teams[st.table(round_no, table_no).table.teams()[1 - side]].name
+                    self.desk.set_deals(tid, round_no, table_no, [{"award": ("home", "away")[side]}],
+                                        f"lateness: {team} more than {rule.deal_award_after} minutes late",
+                                        actor="server")
+                    if self.desk.state(tid).table(round_no, table_no).status == FINAL:  # a one-deal round
+                        self.service._close_lobby(room)
+                        return
+                elif cfg.limits.max_deals == 1:  # reported by round, and the award is the whole round
+                    levels = [2, 2]
+                    levels[side] = min(14, 2 + rule.deal_award_levels)
+                    report_table_result(self.desk, tid, round_no, table_no, levels=(levels[0], levels[1]),
+                                        deals_played=1)
+                    self.service._close_lobby(room)
+                    return
+                room.config.award = (side, rule.deal_award_levels)
+                if room.config.max_deals is not None:
+                    room.config.max_deals = max(1, room.config.max_deals - 1)
+        except TournamentError:
+            log.exception("the lateness rule could not be applied at round %d table %d of event %d", round_no,
+                          table_no, tid)
+        self.service._start(room)
+
     def _clock(self, st: TournamentState, room: Room, round_no: int, now: datetime) -> None:
         """From the round's warning no new deal starts: the deal being played is the table's last."""
         warning = st.warning_time(round_no)
@@ -532,8 +582,9 @@ class OnlineEvents:
             st = self.desk.state(tid)
             if st.table(r, t).status == FINAL:
                 return  # the arbiter's word came first
+            awarded = 1 if room.config.award is not None else 0  # the lateness award is the table's deal 1
             if st.cfg.per_deal:
-                after = online.report_deal(self.desk, tid, r, t, len(match.deals), match.deals[-1].finish)
+                after = online.report_deal(self.desk, tid, r, t, len(match.deals) + awarded, match.deals[-1].finish)
                 if after.table(r, t).status == FINAL and not match.ended:
                     # the desk ended the round (its clock, say) before the table did: the deal just dealt is
                     # not played
@@ -541,7 +592,7 @@ class OnlineEvents:
             elif match.ended:
                 levels = (match.levels[0] + 2, match.levels[1] + 2)
                 report_table_result(self.desk, tid, r, t, levels=levels, passed_a=match.winner,
-                                    deals_played=len(match.deals))
+                                    deals_played=len(match.deals) + awarded)
         except TournamentError:
             log.exception("room %s: the deal was not recorded for round %d table %d of event %d", room.code, r, t, tid)
 

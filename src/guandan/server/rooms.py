@@ -62,12 +62,23 @@ class RoomConfig(BaseModel):
     # rated (guandan.ratings): every human seat is a logged-in account, the preset's own rules, a server-drawn
     # seed; the finished match updates its players' ratings. Configs stored before this field load as unrated
     rated: bool = False
+    # an online event's table where one team came late (the lateness rule's first deal): [side, levels], the
+    # side that starts the match that many levels up, as declarer. Set by the server only (events_online):
+    # the lobby's create form refuses it
+    award: tuple[int, int] | None = None
 
     @field_validator("preset")
     @classmethod
     def _preset(cls, v: str) -> str:
         if v not in PRESET_NAMES:
             raise ValueError(f"preset must be one of {', '.join(PRESET_NAMES)}")
+        return v
+
+    @field_validator("award")
+    @classmethod
+    def _award(cls, v: tuple[int, int] | None) -> tuple[int, int] | None:
+        if v is not None and (v[0] not in (0, 1) or not 1 <= v[1] <= 12):
+            raise ValueError("award is [side 0 or 1, levels 1 to 12]")
         return v
 
     @field_validator("bots")
@@ -230,7 +241,14 @@ class Room:
             s.kind == "bot" or (s.kind == "human" and s.ready) for s in self.seats)
 
     def start(self) -> None:
-        self.match = new_match(self.rules, self.seed, MatchConfig(max_deals=self.config.max_deals))
+        config = MatchConfig(max_deals=self.config.max_deals)
+        if self.config.award is not None:
+            side, up = self.config.award
+            levels = [0, 0]
+            levels[side] = max(0, min(12, up))
+            config = MatchConfig(max_deals=self.config.max_deals, start_levels=(levels[0], levels[1]),
+                                 start_declarer=side)
+        self.match = new_match(self.rules, self.seed, config)
         self.status = "playing"
 
     def bot_for(self, seat: int) -> bool:
