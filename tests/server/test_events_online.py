@@ -460,3 +460,61 @@ def test_the_arbiter_overrides_a_table_and_its_room_stops(site: Site) -> None:
     ts = site.events.desk.state(tid).table(1, 1)
     assert ts.status == FINAL and ts.source == "override" and ts.note == "a server fault at the table"
     assert site.room(code).held
+
+
+def test_a_restarted_server_keeps_the_tables_bindings_pause_and_reports(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+
+    def app() -> Any:
+        settings = Settings(bot_delay_ms=0, next_deal_s=0, seed_source=counting_seeds("restart"), workers=0,
+                            disconnect_grace_s=3600)
+        made = create_app(url, settings, accounts=AccountSettings(password_parameters=profiles.CHEAPEST,
+                                                                   signups_per_address=1000))
+        made.state.online_events.tick_s = 3600
+        return made
+
+    first = app()
+    with TestClient(first) as c:
+        csrf = {}
+        browsers = {}
+        for name in NAMES[:4]:
+            b = TestClient(first)
+            csrf[name] = b.post("/api/auth/signup", json={"username": name, "password": PASSWORD}).json()["csrf"]
+            browsers[name] = b
+        events: OnlineEvents = first.state.online_events
+        config = EventConfig(name="Restart night", rounds=1, limits=RoundLimits(max_deals=2, max_minutes=None,
+                                                                               warning_minutes=0), per_deal=True)
+        tid = online.create_online(events.desk, config, secret="arbiter-key-123")
+        for team, a, b in (("Red", "ann", "bob"), ("Blue", "cat", "dan")):
+            browsers[a].post(f"/api/events/{tid}/entries", json={"team_name": team, "partner": b},
+                             headers={"X-CSRF-Token": csrf[a]})
+            assert browsers[b].post(f"/api/events/{tid}/entries/confirm",
+                                    headers={"X-CSRF-Token": csrf[b]}).status_code == 200
+        code = c.post(f"/api/events/{tid}/arbiter/round", json={"key": "arbiter-key-123"}).json()["tables"][0]["room"]
+        for name in NAMES[:4]:
+            assert browsers[name].post(f"/api/events/{tid}/seat", headers={"X-CSRF-Token": csrf[name]}).status_code == 200
+        assert c.post(f"/api/events/{tid}/arbiter/pause", json={"key": "arbiter-key-123", "round": 1, "table": 1,
+                                                               "reason": "server update"}).status_code == 200
+        seats = [s.user_id for s in events.service.rooms[code].seats]
+    second = app()
+    with TestClient(second) as c:
+        events = second.state.online_events
+        portal = c.portal
+        assert portal is not None
+        assert events.codes[code] == (tid, 1, 1)
+        room = events.service.room(code)
+        assert [s.user_id for s in room.seats] == seats and room.status == "playing"
+        portal.call(events.reconcile, tid)
+        assert room.held and room.paused  # the desk still says paused
+        assert c.post(f"/api/events/{tid}/arbiter/resume", json={"key": "arbiter-key-123", "round": 1,
+                                                                "table": 1}).status_code == 200
+        with c.websocket_connect(f"/ws/{code}") as ws:
+            def go() -> None:
+                for s in room.seats:
+                    s.auto = True
+                events.service.schedule(room)
+
+            portal.call(go)
+            recv_until(ws, over, limit=40_000)
+        ts = events.desk.state(tid).table(1, 1)
+        assert ts.status == FINAL and ts.source == "deals"

@@ -399,6 +399,8 @@ class OnlineEvents:
         for tid in online.online_ids(self.desk):
             self._online[tid] = True
             try:
+                if self.desk.peek(tid, lambda st: st.config is None or st.finished):
+                    continue  # nothing to play: no copy of a long event's state every second
                 self.reconcile(tid)
             except (GuandanError, ServiceError):
                 log.exception("online event %d could not be brought up to date", tid)
