@@ -459,7 +459,8 @@ def test_the_arbiter_overrides_a_table_and_its_room_stops(site: Site) -> None:
     assert r.status_code == 200, r.text
     ts = site.events.desk.state(tid).table(1, 1)
     assert ts.status == FINAL and ts.source == "override" and ts.note == "a server fault at the table"
-    assert site.room(code).held
+    room = site.room(code)
+    assert room.status == "over" and room.match is not None and room.match.ended  # nothing more is played there
 
 
 def test_a_restarted_server_keeps_the_tables_bindings_pause_and_reports(tmp_path: Path) -> None:
@@ -518,3 +519,55 @@ def test_a_restarted_server_keeps_the_tables_bindings_pause_and_reports(tmp_path
             recv_until(ws, over, limit=40_000)
         ts = events.desk.state(tid).table(1, 1)
         assert ts.status == FINAL and ts.source == "deals"
+
+
+# --- knockouts --------------------------------------------------------------------------------------
+def _knockout(site: Site, per_deal: bool, max_deals: int) -> int:
+    config = EventConfig(name="Online KO", format="knockout", rounds=0, per_deal=per_deal, seed=4,
+                         limits=RoundLimits(max_deals=max_deals, max_minutes=None, warning_minutes=0))
+    tid = online.create_online(site.events.desk, config, secret="arbiter-key-123")
+    team_up(site, tid, "Red", "ann", "bob")
+    team_up(site, tid, "Blue", "cat", "dan")
+    return tid
+
+
+@pytest.mark.parametrize("per_deal", [True, False])
+def test_a_knockout_table_keeps_room_for_its_deciding_deal_and_ends_with_a_winner(site: Site, per_deal: bool) -> None:
+    tid = _knockout(site, per_deal, 1)
+    code = start_round(site, tid)["tables"][0]["room"]
+    assert site.room(code).config.max_deals == 2  # the round's one deal, and a deciding one if it ends level
+    take_seats(site, tid, "ann", "bob", "cat", "dan")
+    with site.client.websocket_connect(f"/ws/{code}") as ws:
+        all_auto(site, code)
+        recv_until(ws, over, limit=20_000)
+    room = site.room(code)
+    assert room.match is not None and len(room.match.deals) == 1  # one deal always has a winner
+    st = site.events.desk.state(tid)
+    ts = st.table(1, 1)
+    assert ts.status == FINAL and st.finished and st.match_winner(1, 0) is not None
+
+
+def test_a_level_knockout_round_is_reported_with_its_deciding_deal(site: Site) -> None:
+    from types import SimpleNamespace
+
+    tid = _knockout(site, False, 2)
+    code = start_round(site, tid)["tables"][0]["room"]
+    room = site.room(code)
+
+    def deal(levels: tuple[int, int], first: int) -> Any:
+        return SimpleNamespace(settlement=SimpleNamespace(levels_after=levels), finish=[first, 0, 0, 0])
+
+    st = site.events.desk.state(tid)
+    fake = SimpleNamespace(deals=[deal((1, 0), 0), deal((1, 1), 1)], winner=None, levels=(1, 1), ended=False)
+    real, room.match = room.match, fake  # type: ignore[assignment]
+    try:
+        site.events._knockout_result(tid, st, room, 1, 1, 0)  # level after the round's two deals: play on
+        assert site.events.desk.state(tid).table(1, 1).status != FINAL
+        fake.deals.append(deal((2, 1), 3))  # the deciding deal: West (away) went out first
+        fake.ended = True
+        site.events._knockout_result(tid, st, room, 1, 1, 0)
+    finally:
+        room.match = real
+    ts = site.events.desk.state(tid).table(1, 1)
+    assert ts.status == FINAL and ts.final is not None and ts.final.decider == 1 and ts.final.levels == ("3", "3")
+    assert ts.final.deals == 2 and site.events.desk.state(tid).match_winner(1, 0) == ts.table.away

@@ -37,8 +37,9 @@ def test_an_online_event_is_marked_in_its_creation_entry(desk: Desk) -> None:
     plain = desk.create(EventConfig(name="At the venue"))
     assert online.is_online(desk, tid) and not online.is_online(desk, plain)
     assert online.online_ids(desk) == [tid]
-    with pytest.raises(TournamentError, match="Swiss"):
-        online.create_online(desk, EventConfig(name="Cup", format="knockout", rounds=0))
+    assert online.is_online(desk, online.create_online(desk, EventConfig(name="Cup", format="knockout", rounds=0)))
+    with pytest.raises(TournamentError, match="random"):
+        online.create_online(desk, EventConfig(name="Draw", format="knockout", rounds=0, partners="random"))
 
 
 def test_open_round_pairs_and_starts_the_clock_and_the_server_reports_deals(desk: Desk) -> None:
@@ -98,8 +99,8 @@ def test_the_cli_makes_an_online_event_and_runs_its_rounds(tmp_path: Path) -> No
     url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
     res = runner.invoke(app, ["new", "Web Cup", "--rounds", "2", "--seed", "2", "--online", "--db", url])
     assert res.exit_code == 0, res.output
-    res = runner.invoke(app, ["new", "KO", "--format", "knockout", "--online", "--db", url])
-    assert res.exit_code == 2 and "Swiss" in res.output
+    res = runner.invoke(app, ["new", "KO", "--format", "knockout", "--partners", "random", "--online", "--db", url])
+    assert res.exit_code == 2 and "random" in res.output
     desk = Desk.open(url)
     assert online.online_ids(desk) == [1]
     desk.register(1, "Red", ["ann", "bob"])

@@ -430,8 +430,8 @@ class OnlineEvents:
             if t != tid or rr != r:
                 continue
             room = self.service.rooms.get(code)
-            if room is not None and room.status == "playing" and st.table(rr, n).status == FINAL and not room.held:
-                self._hold(room, True)  # the arbiter's result ended this table: nothing more is played there
+            if room is not None and room.status == "playing" and st.table(rr, n).status == FINAL:
+                self._end_now(room)  # the arbiter's result ended this table: nothing more is played there
 
     def _live(self, code: str) -> Room | None:
         try:
@@ -444,7 +444,10 @@ class OnlineEvents:
         name = cfg.rules.name if cfg.rules.name in PRESET_NAMES else "competition"
         wanted, base = json.loads(cfg.rules.to_json()), json.loads(preset(name).to_json())
         overrides = {k: v for k, v in wanted.items() if k != "name" and base.get(k) != v}
-        config = RoomConfig(preset=name, rules=overrides, max_deals=cfg.limits.max_deals,
+        cap = cfg.limits.max_deals
+        if cap is not None and st.is_knockout:
+            cap += 1  # room for the deciding deal of a level round: the desk says when the table is over
+        config = RoomConfig(preset=name, rules=overrides, max_deals=cap,
                             name=f"R{round_no} T{table_no} · {cfg.name}"[:40], listed=False)
         room, _ = self.service.create_room(config, None)  # the host token is nobody's: the seats are bound
         self._bind(st, room, round_no, table_no)
@@ -566,7 +569,7 @@ class OnlineEvents:
         match = room.match
         if warning is None or now < warning or match is None or match.ended:
             return
-        last = match.deal_index + 1
+        last = match.deal_index + (2 if st.is_knockout else 1)  # a knockout keeps room for its deciding deal
         if match.config.max_deals is not None and match.config.max_deals <= last:
             return
         match.config = replace(match.config, max_deals=last)
@@ -588,15 +591,65 @@ class OnlineEvents:
             if st.cfg.per_deal:
                 after = online.report_deal(self.desk, tid, r, t, len(match.deals) + awarded, match.deals[-1].finish)
                 if after.table(r, t).status == FINAL and not match.ended:
-                    # the desk ended the round (its clock, say) before the table did: the deal just dealt is
-                    # not played
-                    self._hold(room, True)
+                    self._end_now(room)  # the desk ended the round (a knockout's deal cap, say) before the match
+            elif st.is_knockout:
+                self._knockout_result(tid, st, room, r, t, awarded)
             elif match.ended:
                 levels = (match.levels[0] + 2, match.levels[1] + 2)
                 report_table_result(self.desk, tid, r, t, levels=levels, passed_a=match.winner,
                                     deals_played=len(match.deals) + awarded)
         except TournamentError:
             log.exception("room %s: the deal was not recorded for round %d table %d of event %d", room.code, r, t, tid)
+
+    def _knockout_result(self, tid: int, st: TournamentState, room: Room, r: int, t: int, awarded: int) -> None:
+        """A knockout reported by round: the match's room holds one deal more than the round (its cap, or its
+        time cut). At the round's last deal a winner is reported; level, the next deal decides (its first out),
+        and the levels stay as the round left them."""
+        match = room.match
+        assert match is not None
+        played = len(match.deals)
+        regular = None if room.config.max_deals is None else room.config.max_deals - 1
+        last = match.deals[-1]
+        if match.winner is not None:  # passed A
+            levels = (match.levels[0] + 2, match.levels[1] + 2)
+            report_table_result(self.desk, tid, r, t, levels=levels, passed_a=match.winner,
+                                deals_played=played + awarded)
+            return
+        if regular is None or played < regular:
+            return
+        if played == regular:
+            after = last.settlement.levels_after
+            if after[0] == after[1]:
+                return  # level: the deciding deal is played on
+            report_table_result(self.desk, tid, r, t, levels=(after[0] + 2, after[1] + 2),
+                                deals_played=played + awarded)
+            if not match.ended:
+                self._end_now(room)
+            return
+        before = match.deals[-2].settlement.levels_after
+        report_table_result(self.desk, tid, r, t, levels=(before[0] + 2, before[1] + 2),
+                            deals_played=regular + awarded, decider=last.finish[0] % 2)
+
+    def _end_now(self, room: Room) -> None:
+        """The table's round is over before its match: the match ends with the deals played (the one just
+        dealt is not played), its replay is kept, and everyone at the table is told."""
+        match = room.match
+        if match is None or room.status != "playing":
+            return
+        svc = self.service
+        played = len(match.deals)
+        match.config = replace(match.config, max_deals=max(1, played))
+        match.ended = True
+        room.config.max_deals = max(1, played)
+        room.status, room.interval, room.held, room.paused = "over", None, False, False
+        room.replay_id = svc._save_replay(room) if played else None
+        svc.store.save_room(room)
+        task = svc.tasks.pop(room.code, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        room.touched = svc.clock()
+        svc._drop_agents(room.code)
+        svc._broadcast_room(room)
 
     def seated(self, room: Room, seat: int) -> None:
         """A player of an online table who is back takes their seat over from the bot (托管 ends)."""

@@ -8,8 +8,8 @@ room per table and reports every deal (or, for an event reported by round, the t
 as the server's own report: no slip and no confirmation. The arbiter's pause and a player replaced are
 entries of the log too, so that the server follows them whoever wrote them.
 
-Only Swiss events are played online: a knockout round that ends level needs a deciding deal that the
-tables do not play yet.
+Swiss and knockout events alike (with fixed partners: the teams register as pairs of accounts); a knockout
+table that ends level plays its deciding deal (加赛一副) on at the same table.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ def create_online(desk: Desk, config: EventConfig, *, secret: str | None = None,
 
 
 def check_online_config(config: EventConfig) -> None:
-    if config.format != "pairs-swiss":
-        raise TournamentError("online events are Swiss events (format pairs-swiss): a knockout's level round needs "
-                              "a deciding deal that the web app's tables do not play")
+    if config.partners != "fixed":
+        raise TournamentError("an online event's teams register as pairs of accounts: partners drawn at random "
+                              "are for events at the venue")
 
 
 def is_online(desk: Desk, tid: int) -> bool:
