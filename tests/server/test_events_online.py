@@ -244,6 +244,10 @@ def test_the_round_opens_a_room_per_table_with_every_seat_bound_to_its_account(s
     assert room.seats[seats["ann"]["seat"]].user_id == ids["ann"]
     assert site.client.post(f"/api/rooms/{code}/leave", json={"token": seats["ann"]["token"]}).json()["error"] \
         == "seats_bound"
+    assert site.client.post(f"/api/rooms/{code}/ready", json={"token": seats["ann"]["token"], "ready": False}) \
+        .json()["error"] == "seats_bound"
+    assert site.client.post(f"/api/rooms/{code}/bots", json={"token": seats["ann"]["token"], "seat": 1,
+                                                             "tier": "greedy"}).json()["error"] == "seats_bound"
     with site.client.websocket_connect(f"/ws/{code}?token=guessed-token") as ws:
         assert ws.receive_json()["code"] == "forbidden"
     me = site.players["ann"].client.get(f"/api/events/{tid}").json()["me"]

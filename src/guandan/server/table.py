@@ -419,6 +419,7 @@ class TableService:
     def ready(self, code: str, token: str, ready: bool) -> None:
         room = self.room(code)
         self._lobby_only(room)
+        self._unbound(room)  # a bound seat is ready once its player takes it: the match starts with the fourth
         seat = self._require_seat(room, token)
         room.seats[seat].ready = ready
         if room.can_start():
@@ -428,7 +429,7 @@ class TableService:
 
     def _unbound(self, room: Room) -> None:
         if room.code in self.bound:
-            raise ServiceError("this table's seats belong to an event's players: they cannot be left or given to bots",
+            raise ServiceError("this table's seats belong to an event's players: they are not left, given to bots or un-readied",
                                409, "seats_bound", words=say(SEATS_BOUND))
 
     def _lobby_only(self, room: Room) -> None:
