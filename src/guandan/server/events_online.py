@@ -125,6 +125,7 @@ class OnlineEvents:
         with self.sessions() as s:
             for row in s.scalars(select(OnlineRoom)):
                 self.codes[row.room_code] = (row.tournament_id, row.round, row.table_no)
+        self.tables = {where: code for code, where in self.codes.items()}
         service.bound.update(self.codes)
         service.watchers.append(self)
 
@@ -162,6 +163,9 @@ class OnlineEvents:
                                   .order_by(OnlineEntry.id)))
 
     def _room_code(self, tid: int, round_no: int, table_no: int) -> str | None:
+        found = self.tables.get((tid, round_no, table_no))
+        if found is not None:  # the rooms this process opened or found at start: no query every second
+            return found
         with self.sessions() as s:
             row = s.get(OnlineRoom, (tid, round_no, table_no))
             return row.room_code if row is not None else None
@@ -413,13 +417,15 @@ class OnlineEvents:
             return
         now = self.desk.now()
         r = st.current_round
-        for rr, n in online.open_tables(st):
+        tables = online.open_tables(st)
+        users = self._users([p for rr, n in tables for p in online.seats_of(st, rr, n)])  # one query a round-up
+        for rr, n in tables:
             code = self._room_code(tid, rr, n)
             room = self._open_room(tid, st, rr, n) if code is None else self._live(code)
             if room is None:
                 continue
             ts = st.table(rr, n)
-            self._bind(st, room, rr, n)
+            self._bind(st, room, rr, n, users)
             if ts.paused != room.held:
                 self._hold(room, ts.paused)
             if room.status == "lobby":
@@ -454,15 +460,17 @@ class OnlineEvents:
         with self.sessions.begin() as s:
             s.add(OnlineRoom(tournament_id=tid, round=round_no, table_no=table_no, room_code=room.code))
         self.codes[room.code] = (tid, round_no, table_no)
+        self.tables[(tid, round_no, table_no)] = room.code
         self.service.bound.add(room.code)
         self.service._room_changed(room)
         return room
 
-    def _bind(self, st: TournamentState, room: Room, round_no: int, table_no: int) -> None:
+    def _bind(self, st: TournamentState, room: Room, round_no: int, table_no: int,
+              users: dict[str, User] | None = None) -> None:
         """Each seat held for the account of the player the desk has there (a replaced player's seat goes to
         the new account, whose session must take it; the old token and connections are dropped)."""
         players = online.seats_of(st, round_no, table_no)
-        users = self._users(list(players))
+        users = self._users(list(players)) if users is None else users
         changed = False
         for i, player in enumerate(players):
             user = users.get(player.lower())
