@@ -28,7 +28,26 @@ async function call(path, body) {
 
 const show = (id, on) => $(id).classList.toggle("hidden", !on);
 
+// the round's clock as the server gave it, counted down here between two answers
+let clock = null;
+function showClock() {
+  const box = $("event-clock");
+  const timed = clock && ["play", "warning", "over"].includes(clock.phase) && !clock.complete;
+  box.classList.toggle("hidden", !timed);
+  if (!timed) return;
+  const left = Math.max(0, Math.round(clock.seconds_left - (performance.now() - clock.seen) / 1000));
+  // the warning's distance from the end, not this device's own clock, which may be off
+  const warned = clock.warning_at && left <= (Date.parse(clock.ends_at) - Date.parse(clock.warning_at)) / 1000;
+  const mm = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  box.textContent = left <= 0 ? t("Time is up: only the deals in play are finished")
+    : warned ? `${fill("Round clock: {time} left", { time: mm })} · ${t("Time warning: no new deal is started")}`
+      : fill("Round clock: {time} left", { time: mm });
+  box.classList.toggle("warn", Boolean(warned) || left <= 0);
+}
+
 function render(ev) {
+  clock = ev.clock ? { ...ev.clock, seen: performance.now() } : null;
+  showClock();
   $("event-name").textContent = ev.name;
   $("event-status").textContent = ev.finished ? t("The event is over")
     : ev.registration_open ? t("Registration is open") : fill("Round {n}", { n: ev.current_round });
@@ -92,3 +111,4 @@ $("go-table").addEventListener("click", async () => {
 });
 await refresh();
 setInterval(refresh, 3000);
+setInterval(showClock, 1000);
