@@ -43,6 +43,18 @@ class TournamentEventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class TournamentPerson(Base):
+    """A person's name kept beside the append-only log, not in it: an entry names them as
+    ``{"person": id}``, resolved whenever the log is read, so that erasing the name (a deleted account)
+    leaves every entry as it was written."""
+
+    __tablename__ = "tournament_people"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String(100))
+
+
 class StandingRow(Base):
     """The current standings of a tournament, one row per team, with every tie-break column."""
 

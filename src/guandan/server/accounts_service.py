@@ -178,6 +178,9 @@ class AccountService:
         self.sessions = make_session_factory(engine)
         self.passwords = Passwords(self.settings.password_parameters)
         self.clock: Callable[[], datetime] = _now
+        # called with (user id, username) once an account is deleted, by the parts that keep its name
+        # elsewhere (online events' desks), so that the name goes from there too
+        self.on_delete: list[Callable[[int, str], None]] = []
 
     # --- sessions ---------------------------------------------------------------------------------
     def _new_session(self, s: Session, user_id: int, old_session_id: str | None) -> str:
@@ -390,8 +393,11 @@ class AccountService:
             s.execute(delete(UserSession).where(UserSession.user_id == row.id))
             if row.username_key:
                 self._forget(s, _sha("account:" + row.username_key))
+            username = row.username or ""
             row.username = row.username_key = row.display_name = row.password_hash = None
             row.deleted_at = now
+        for forget in self.on_delete:
+            forget(me.user.id, username)
 
     # --- the replays an account played ------------------------------------------------------------
     def claim(self, user_id: int, tokens: Iterable[str]) -> int:

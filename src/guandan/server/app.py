@@ -156,7 +156,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     online_events = _mount_online_events(app, engine, service)
     app.include_router(rules_router)  # /rules: the rules document (规则)
     app.include_router(create_players_router(engine))  # /u/{username}, /leaderboard and their JSON (ratings)
-    install_accounts(app, AccountService(engine, accounts))  # optional accounts: /api/auth/…, /api/me, /account
+    account_service = AccountService(engine, accounts)
+    install_accounts(app, account_service)  # optional accounts: /api/auth/…, /api/me, /account
+    if online_events is not None:  # a deleted account's name leaves the online events too
+        account_service.on_delete.append(online_events.forget_account)
 
     # every refusal names its code, says why in English (detail) and for people in every page language (text)
     @app.exception_handler(ServiceError)

@@ -33,7 +33,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, delete, select
 from sqlalchemy.exc import IntegrityError
 
 from ..core.errors import GuandanError
@@ -129,6 +129,18 @@ class OnlineEvents:
         service.bound.update(self.codes)
         service.watchers.append(self)
 
+    def forget_account(self, user_id: int, username: str) -> None:
+        """A deleted account: its username is erased from every online event (``#<id>`` reads in its place,
+        which no username can be) and its invitations not yet confirmed go."""
+        with self.sessions.begin() as s:
+            s.execute(delete(OnlineEntry).where(OnlineEntry.status != "confirmed",
+                                                (OnlineEntry.user1_id == user_id) | (OnlineEntry.user2_id == user_id)))
+        if not username:
+            return
+        for row in self.desk.tournaments():
+            if online.is_online(self.desk, row.id):
+                self.desk.forget_name(row.id, username, f"#{user_id}", "account deleted", "server")
+
     # ---- reading ---------------------------------------------------------------------------------
     def event(self, tid: int) -> TournamentState:
         """The online event ``tid`` (a 404 when there is none, or it is not online)."""
@@ -222,8 +234,9 @@ class OnlineEvents:
             self._drop(entry.id)
             raise _refused(404, "no_invitation", say(tx.NO_INVITATION))
         try:
-            team = self.desk.register(tid, entry.team_name, [first.username, me.username or ""],
-                                      actor=f"online:{me.username}")
+            # the log refers to the two players; their names are kept beside it, to be erased with the account
+            players = [self.desk.keep_name(tid, first.username), self.desk.keep_name(tid, me.username or "")]
+            team = self.desk.register(tid, entry.team_name, players, actor=f"online:#{me.id}")
         except TournamentError as e:
             raise _desk_refusal(e) from None
         with self.sessions.begin() as s:

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..db import make_engine, make_session_factory, upgrade_to_head
-from ..db.tournament import StandingRow, TournamentEventRow, TournamentRow
+from ..db.tournament import StandingRow, TournamentEventRow, TournamentPerson, TournamentRow
 from ..i18n import N_
 from .bracket import plan_override, plan_pairing, plan_repair
 from .deals import SEATS, DealEntry, parse_finish
@@ -117,8 +117,9 @@ class Desk:
         self._cache[row.id] = state
         return row.id
 
-    def register(self, tid: int, name: str, players: Sequence[str], club: str | None = None,
+    def register(self, tid: int, name: str, players: Sequence[str | dict[str, int]], club: str | None = None,
                  rating: float | None = None, actor: str = "arbiter") -> Team:
+        """Register a team; a player is a name or a :meth:`keep_name` reference (a name that may be erased)."""
         team = {"name": name, "players": list(players), "club": club, "rating": rating}
         state = self._append(tid, "team_registered", {"team": team}, actor)
         return state.teams[max(state.teams)]
@@ -333,7 +334,59 @@ class Desk:
         row = TournamentEventRow
         q = (select(row.seq, row.type, row.data, row.actor, row.created_at)
              .where(row.tournament_id == tid, row.seq > after).order_by(row.seq))
-        return [Event(seq, type_, data, actor, at.isoformat()) for seq, type_, data, actor, at in s.execute(q)]
+        events = [Event(seq, type_, data, actor, at.isoformat()) for seq, type_, data, actor, at in s.execute(q)]
+        if not any(_names_someone(e.data) for e in events):
+            return events
+        people = _people(s, tid)
+        return [Event(e.seq, e.type, _resolved(e.data, people), e.actor, e.at) for e in events]
+
+    # ---- names kept beside the log (people who may ask to be forgotten: online events' accounts) ----------
+    def keep_name(self, tid: int, name: str) -> dict[str, int]:
+        """A reference to ``name`` for log entries, ``{"person": id}``: the entry holds the reference and
+        the name is kept beside the log, where :meth:`forget_name` can erase it. One name (compared
+        case-blind) has one reference in a tournament."""
+        name = name.strip()
+        if not name or len(name) > 100:
+            raise TournamentError(f"a player's name must be 1…100 characters, not {name!r}")
+        with self._lock, self.sessions.begin() as s:
+            self._row(s, tid)
+            people = _people(s, tid)
+            for pid, known in people.items():
+                if known.casefold() == name.casefold():
+                    return {"person": pid}
+            pid = max(people, default=0) + 1
+            s.add(TournamentPerson(tournament_id=tid, id=pid, name=name))
+        return {"person": pid}
+
+    def forget_name(self, tid: int, name: str, pseudonym: str, reason: str, actor: str) -> int:
+        """Erase ``name`` (case-blind) from tournament ``tid``: the people of that name read as ``pseudonym``
+        from now on, in every entry that referred to them, and a ``names_forgotten`` entry (without the
+        name) makes every desk reading this log replay it. Returns how many were forgotten (0: none of
+        that name, nothing changes). A name written into the log itself (not through :meth:`keep_name`)
+        stays: the log is append-only."""
+        key = name.strip().casefold()
+        if not key or not pseudonym.strip() or not reason.strip():
+            raise TournamentError("forgetting a name needs the name, what to show instead and a reason")
+        with self._lock:
+            try:
+                with self.sessions.begin() as s:
+                    row = self._row(s, tid)
+                    people = s.scalars(select(TournamentPerson).where(TournamentPerson.tournament_id == tid))
+                    forgotten = [p for p in people if p.name.casefold() == key]
+                    for p in forgotten:
+                        p.name = pseudonym.strip()
+                    if not forgotten:
+                        return 0
+                    s.flush()
+                    state = replay(self._events(s, tid, 0), tid)  # the log must read whole with the new names
+                    now = self.now()
+                    self._write(s, row, state, Event(state.last_seq + 1, "names_forgotten",
+                                                     {"people": len(forgotten), "reason": reason.strip()}, actor,
+                                                     now.isoformat()), now)
+            finally:
+                self._cache.pop(tid, None)
+                self._written.pop(tid, None)
+        return len(forgotten)
 
     def _load(self, s: Session, tid: int) -> TournamentState:
         row = self._row(s, tid)
@@ -343,7 +396,11 @@ class Desk:
             self._written.pop(tid, None)
         if state.last_seq < row.last_seq:
             try:
-                for ev in self._events(s, tid, state.last_seq):
+                news = self._events(s, tid, state.last_seq)
+                if any(ev.type == "names_forgotten" for ev in news):  # names changed in entries already read
+                    state, news = TournamentState(id=tid), self._events(s, tid, 0)
+                    self._written.pop(tid, None)
+                for ev in news:
                     state.apply(ev)
             except TournamentError:
                 self._cache.pop(tid, None)
@@ -381,7 +438,10 @@ class Desk:
         raise AssertionError("unreachable")
 
     def _write(self, s: Session, row: TournamentRow, state: TournamentState, ev: Event, now: datetime) -> None:
-        state.apply(ev)  # validates first: raises before anything is added to the session
+        # validates first: raises before anything is added to the session; the state reads the names an
+        # entry refers to, the log keeps the references
+        state.apply(Event(ev.seq, ev.type, _resolved(ev.data, _people(s, row.id)), ev.actor, ev.at)
+                    if _names_someone(ev.data) else ev)
         s.add(TournamentEventRow(tournament_id=row.id, seq=ev.seq, type=ev.type, data=ev.data, actor=ev.actor[:80],
                                  created_at=now))
         row.last_seq, row.current_round, row.status = ev.seq, state.current_round, status_of(state)
@@ -408,6 +468,33 @@ def status_of(state: TournamentState) -> str:
         return "finished"
     r = state.current_round
     return f"round {r} complete" if state.rounds[r].complete else f"round {r} in play"
+
+
+def _names_someone(value: Any) -> bool:
+    if isinstance(value, dict):
+        return (len(value) == 1 and "person" in value) or any(_names_someone(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_names_someone(v) for v in value)
+    return False
+
+
+def _people(s: Session, tid: int) -> dict[int, str]:
+    q = select(TournamentPerson.id, TournamentPerson.name).where(TournamentPerson.tournament_id == tid)
+    return {pid: name for pid, name in s.execute(q)}
+
+
+def _resolved(value: Any, people: dict[int, str]) -> Any:
+    """``value`` with every ``{"person": id}`` replaced by that person's name (kept beside the log)."""
+    if isinstance(value, dict):
+        if len(value) == 1 and "person" in value:
+            pid = value["person"]
+            if not isinstance(pid, int) or pid not in people:
+                raise TournamentError(f"an entry refers to person {pid!r}, whom this tournament does not know")
+            return people[pid]
+        return {k: _resolved(v, people) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolved(v, people) for v in value]
+    return value
 
 
 def report_table_result(desk: Desk | str | None, tournament_id: int, round_no: int, table_no: int, *,

@@ -105,7 +105,9 @@ def replace_player(desk: Desk, tid: int, team: int | str, old: str, new: str, re
                    actor: str = "arbiter") -> None:
     """Put player ``new`` (a username) in ``old``'s place in ``team``, from now on (results stay the team's)."""
     team_id = desk.state(tid).team(team).id
-    desk._append(tid, "player_replaced", {"team": team_id, "old": old, "new": new, "reason": reason}, actor)
+    # names kept beside the log (Desk.keep_name), so that a deleted account's name can be erased
+    entry = {"team": team_id, "old": desk.keep_name(tid, old), "new": desk.keep_name(tid, new), "reason": reason}
+    desk._append(tid, "player_replaced", entry, actor)
 
 
 def open_tables(state: TournamentState) -> list[tuple[int, int]]:

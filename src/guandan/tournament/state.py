@@ -72,6 +72,9 @@ EVENT_TYPES += ("player_registered", "player_withdrawn", "partners_drawn", "knoc
 #: Online events (tables played on the web app, tournament/online.py): the arbiter holds a table's play and
 #: lets it go on, or puts another player in a team's place; each with a reason for the log.
 EVENT_TYPES += ("table_paused", "table_resumed", "player_replaced")
+#: Names kept beside the log were erased (Desk.forget_name: a deleted account); the entry says how many and
+#: why, never the name.
+EVENT_TYPES += ("names_forgotten",)
 
 
 @dataclass(frozen=True)
@@ -741,6 +744,13 @@ class TournamentState:
         if not ts.paused:
             raise TournamentError(f"{self._where(ts)} is not paused")
         ts.paused = False
+
+    def _on_names_forgotten(self, d: dict[str, Any]) -> None:
+        people = d.get("people")
+        if not isinstance(people, int) or isinstance(people, bool) or people < 1:
+            raise TournamentError(f"forgetting names forgets at least one, not {people!r}")
+        if not str(d.get("reason") or "").strip():
+            raise TournamentError("forgetting a name needs a reason for the audit log")
 
     def _on_player_replaced(self, d: dict[str, Any]) -> None:
         team = self.team(d["team"])
