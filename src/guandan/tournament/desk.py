@@ -335,10 +335,12 @@ class Desk:
         q = (select(row.seq, row.type, row.data, row.actor, row.created_at)
              .where(row.tournament_id == tid, row.seq > after).order_by(row.seq))
         events = [Event(seq, type_, data, actor, at.isoformat()) for seq, type_, data, actor, at in s.execute(q)]
-        if not any(_names_someone(e.data) for e in events):
-            return events
+        # one small query rather than a walk through every entry: most events keep no names beside the log
         people = _people(s, tid)
-        return [Event(e.seq, e.type, _resolved(e.data, people), e.actor, e.at) for e in events]
+        if not people:
+            return events
+        return [Event(e.seq, e.type, _resolved(e.data, people), e.actor, e.at) if _names_someone(e.data) else e
+                for e in events]
 
     # ---- names kept beside the log (people who may ask to be forgotten: online events' accounts) ----------
     def keep_name(self, tid: int, name: str) -> dict[str, int]:
