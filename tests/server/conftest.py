@@ -154,3 +154,35 @@ def postgres_url() -> Iterator[str]:
         subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
                        capture_output=True, timeout=60)
         shutil.rmtree(root, ignore_errors=True)
+
+
+# --- a real Redis server (a site of several workers shares one) ----------------------------------
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """Debian's redis-server on a free loopback port, nothing saved to disk."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.fail("redis-server is missing: run scripts/setup.sh (apt-get install redis-server)")
+    root = Path(tempfile.mkdtemp(prefix="guandan-redis-"))
+    port = free_port()
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--dir", str(root), "--daemonize", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    import redis
+
+    client = redis.Redis(port=port, socket_timeout=1)
+    try:
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"redis-server did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        client.close()
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(root, ignore_errors=True)

@@ -31,11 +31,12 @@ from . import talk
 from .accounts_service import AccountService, AccountSettings, require_user
 from .auth import install as install_accounts
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
+from .cluster import Cluster, ClusterSettings, RoutingMiddleware, migration_lock, relayed
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
-from .lobby_list import open_rooms
+from .lobby_list import OPEN_ROOMS_MAX, open_rooms
 from .players import create_router as create_players_router
-from .protocol import ProtocolError, error_frame, invalid, parse_message, say
+from .protocol import invalid, say
 from .replays import import_record, replay_frames
 from .reviews import ReviewError, ReviewService
 from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
@@ -114,16 +115,24 @@ def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
 
 
 def create_app(db_url: str | None = None, settings: Settings | None = None, *, dev: bool = False,
-               accounts: AccountSettings | None = None) -> FastAPI:
+               accounts: AccountSettings | None = None, cluster: ClusterSettings | None = None) -> FastAPI:
     """``dev``: also serve the API's OpenAPI schema (/openapi.json) and its pages (/docs, /redoc);
-    ``accounts``: the accounts' limits and password-hash cost (server/accounts_service.py)."""
+    ``accounts``: the accounts' limits and password-hash cost (server/accounts_service.py); ``cluster``: this
+    process is one worker of a site, with the others in Redis (server/cluster.py), and holds only the tables
+    it owns, taking over those of a worker that died."""
     engine = make_engine(db_url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_wal)
-    upgrade_to_head(engine)
+    if cluster is None:
+        upgrade_to_head(engine)
+    else:  # the workers of a site start together: one migrates, the others wait for it
+        with migration_lock(cluster):
+            upgrade_to_head(engine)
     store = Store(engine)
     service = TableService(store, settings)
-    service.restore()
+    site = Cluster(service, cluster) if cluster is not None else None
+    if site is None:
+        service.restore()  # a worker of a site takes its tables from the scan instead (Cluster.scan)
     st = service.settings
     reviews = ReviewService(store, service.pool, budget=st.review_budget, queue_max=st.review_queue,
                             per_address=st.review_per_address)
@@ -133,6 +142,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if site is not None:
+            await site.start()
         service.resume_all()
         reviews.start()
         if online_events is not None:
@@ -141,15 +152,22 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         if online_events is not None:
             await online_events.close()
         await reviews.close()
+        if site is not None:
+            await site.close()  # the tables' writes committed and their leases freed: others take them at once
         await service.close()
         engine.dispose()
 
     app = FastAPI(title="guandan", lifespan=lifespan, openapi_url="/openapi.json" if dev else None,
                   docs_url="/docs" if dev else None, redoc_url="/redoc" if dev else None)
     app.add_middleware(SecurityHeadersMiddleware, dev=dev)
+    # inside the client-address rewrite: a relayed request carries the address the limits count against
+    app.add_middleware(RoutingMiddleware, cluster=lambda: site)
     # the client address every limit counts against, for HTTP and WebSocket alike (server/clientaddr.py)
     app.add_middleware(ClientAddressMiddleware, proxies=TrustedProxies(service.settings.forwarded_allow_ips))
     app.state.service = service
+    app.state.cluster = site
+    if site is not None:
+        site.app = app
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
@@ -189,6 +207,13 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     client = client_address  # a Request or a WebSocket: the same rule (server/clientaddr.py)
 
+    async def check_join_rate(req: Request) -> None:
+        """Creates, joins and imports per client address: counted across every worker of a site."""
+        if site is None:
+            service.check_join_rate(client(req))
+        elif not await site.allow("join", client(req), st.join_rate_per_min / 60, st.join_burst):
+            service.refuse_join_rate()
+
     # --- pages -----------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -210,7 +235,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:
-        service.check_join_rate(client(req))
+        await check_join_rate(req)
         if config.award is not None:  # an online event's lateness award is the server's to give
             raise ServiceError("award is set by the server for an online event's table only", 400, "bad_request",
                                words=say(N_("These rule settings are not valid: the room was not created.")))
@@ -220,6 +245,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.get("/api/rooms/open")  # before /api/rooms/{code}: routes match in the order they are declared
     async def rooms_open() -> dict[str, Any]:
         """The lobbies with an open seat that their creators listed, newest first (server/lobby_list.py)."""
+        if site is not None:
+            return {"rooms": await site.open_rooms(OPEN_ROOMS_MAX)}
         return {"rooms": open_rooms(service.rooms, service.clock())}
 
     @app.get("/api/rooms/{code}")
@@ -230,7 +257,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
-        service.check_join_rate(client(req))
+        await check_join_rate(req)
         name, user_id = body.name.strip(), None
         if service.room(code).config.rated:  # a rated seat is an account's: its session, with the CSRF token
             me = require_user(req, write=True)
@@ -319,7 +346,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     @app.post("/api/replays", status_code=201)
     async def import_replay(req: Request, body: Annotated[Any, Body()]) -> dict[str, Any]:
-        service.check_join_rate(client(req))
+        await check_join_rate(req)
         text = json.dumps(body, ensure_ascii=False)
         token = new_token()  # the importer's: lists the record and may mark it public
         try:
@@ -342,6 +369,15 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str, token: str | None = None) -> None:
         await websocket.accept()
+        if site is not None and not relayed(websocket.scope):
+            try:
+                while (owner := await site.route(code)) is not None:
+                    if await site.relay_socket(websocket, owner, code.upper(), token, client(websocket)):
+                        return
+            except ServiceError as e:  # the owner died and no worker took the table in time
+                await websocket.send_text(json.dumps(e.frame(), ensure_ascii=False))
+                await websocket.close(code=1012)
+                return
         try:
             conn = service.connect(code, token, client(websocket))  # hints and readings are budgeted per address
         except ServiceError as e:
@@ -365,24 +401,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                raw = message.get("text")
-                if raw is None:
-                    conn.send(error_frame("bad_message", "frames must be JSON text, not binary",
-                                          say(N_("Messages to the table must be JSON text, not binary."))))
-                    continue
-                if conn.bucket is not None and not conn.bucket.allow():
-                    conn.send(error_frame("rate_limited", "too many messages; slow down",
-                                          say(N_("Too many messages from this page: slow down."))))
-                    continue
-                try:
-                    msg = parse_message(raw)
-                except ProtocolError as e:
-                    conn.send(e.frame())
-                    continue
-                try:
-                    service.handle(conn, msg)
-                except ServiceError as e:
-                    conn.send(e.frame())
+                service.frame_in(conn, message.get("text"))
         except (WebSocketDisconnect, RuntimeError, ValidationError):
             pass
         finally:

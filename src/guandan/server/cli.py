@@ -14,7 +14,7 @@ import typer
 from ..native import with_build
 
 
-def uvicorn_config(app: Any, host: str, port: int) -> Any:
+def uvicorn_config(app: Any, host: str, port: int, fd: int | None = None) -> Any:
     """How `guandan serve` runs uvicorn. uvicorn's own proxy handling stays off (it would believe
     X-Forwarded-For from 127.0.0.1 by default): the app decides who the client is, with the proxies the
     operator names (server/clientaddr.py). WebSocket frames go uncompressed."""
@@ -22,14 +22,19 @@ def uvicorn_config(app: Any, host: str, port: int) -> Any:
 
     # No permessage-deflate: frames are small JSON, and each compressing socket holds about 300 KB of zlib
     # state for as long as it is open (with 400 players, 100 MB), and a soak's memory grows faster with it.
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False,
-                          forwarded_allow_ips="", server_header=False, ws_per_message_deflate=False)
+    # a worker of `serve --workers N` accepts on the socket its supervisor bound (fd); a stopping server gives
+    # its open connections 5 s to finish before it hands its tables over
+    return uvicorn.Config(app, host=host, port=port, fd=fd, log_level="warning", proxy_headers=False,
+                          forwarded_allow_ips="", server_header=False, ws_per_message_deflate=False,
+                          timeout_graceful_shutdown=5)
 
 
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
-    db: Annotated[str | None, typer.Option(help="database URL (default: SQLite in the data directory)")] = None,
+    db: Annotated[str | None, typer.Option(envvar="GUANDAN_DB_URL", help=(
+        "database URL (default: SQLite in the data directory); a site of several workers shares one "
+        "PostgreSQL database: postgresql+psycopg://user:password@host/name"))] = None,
     data: Annotated[Path | None, typer.Option(help="data directory for the default SQLite database")] = None,
     bot_delay_ms: Annotated[int | None, typer.Option(help="override every room's bot thinking pause (ms)")] = None,
     rate_limits: Annotated[bool, typer.Option(help="rate-limit joins and messages (off only for load tests)")] = True,
@@ -48,6 +53,15 @@ def serve(
         min=1, help="a table with no human connected for this long pauses until one returns, in seconds "
                     "(default 120)")] = None,
     dev: Annotated[bool, typer.Option(help="also serve the API schema and its pages: /openapi.json, /docs, /redoc")] = False,
+    redis: Annotated[str | None, typer.Option(envvar="GUANDAN_REDIS_URL", help=(
+        "Redis URL (redis://host:port/db): this process is one worker of a site whose workers share it and "
+        "one PostgreSQL database; without it, one process holds every table (the default)"))] = None,
+    workers: Annotated[int, typer.Option(min=1, max=64, envvar="GUANDAN_WORKERS", help=(
+        "worker processes behind this one address (more than 1 needs --redis); a worker that dies is "
+        "restarted and its tables taken over by the others; SIGHUP restarts them one at a time"))] = 1,
+    site: Annotated[str, typer.Option(envvar="GUANDAN_SITE", help=(
+        "the name of the site in Redis: the workers of one site share it (several sites may share a Redis)"))
+    ] = "guandan",
 ) -> None:
     """Run the web app: lobby, tables with bots, replays (http://HOST:PORT)."""
     # here, not at the top: uvicorn, FastAPI and SQLAlchemy load only for `guandan serve`, not for every `guandan` command
@@ -63,6 +77,16 @@ def serve(
     except ValueError as e:
         typer.echo(f"error: --forwarded-allow-ips: {e}", err=True)
         raise typer.Exit(2) from None
+    problem = site_problem(redis, workers, db, site)
+    if problem is not None:
+        typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(2)
+    worker_fd = os.environ.get(WORKER_FD)
+    if workers > 1 and worker_fd is None:  # the supervisor: it binds the address and runs the workers
+        from .supervisor import Supervisor
+
+        assert redis is not None
+        raise typer.Exit(Supervisor(host, port, workers, redis, site, db).run())
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
     limits = {"max_rooms": max_rooms, "max_rooms_per_address": max_rooms_per_address, "lobby_idle_s": lobby_idle_s,
@@ -72,15 +96,55 @@ def serve(
     if not rate_limits:
         settings.msg_rate = settings.msg_burst = 1e9
         settings.join_rate_per_min = settings.join_burst = 1e9
-    app = create_app(db, settings, dev=dev)
+    cluster = None
+    if redis is not None:
+        from .cluster import ClusterSettings, new_worker_id
+
+        cluster = ClusterSettings(redis, worker_id=os.environ.get(WORKER_ID) or new_worker_id(), prefix=site)
+    app = create_app(db, settings, dev=dev, cluster=cluster)
     prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
     # action→broadcast tail.
     gc.freeze()
     gc.set_threshold(20_000, 20, 100)
-    typer.echo(f"guandan: serving on http://{host}:{port}", err=True)
-    uvicorn.Server(uvicorn_config(app, host, port)).run()
+    fd = int(worker_fd) if worker_fd is not None else None
+    if fd is None:
+        typer.echo(f"guandan: serving on http://{host}:{port}", err=True)
+    config = uvicorn_config(app, host, port, fd)
+    if cluster is None:
+        uvicorn.Server(config).run()
+        return
+    site_app = app.state.cluster
+
+    class WorkerServer(uvicorn.Server):
+        """Stops taking tables as soon as it is told to stop, before its sockets close (others take them)."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            site_app.begin_drain()
+            super().handle_exit(sig, frame)
+
+    WorkerServer(config).run()
+
+
+WORKER_FD = "GUANDAN_WORKER_FD"  # set by `serve --workers N` for each worker: the listening socket it accepts on
+WORKER_ID = "GUANDAN_WORKER_ID"  # and the worker's id in the site
+
+
+def site_problem(redis: str | None, workers: int, db: str | None, site: str) -> str | None:
+    """Why these settings cannot run, or None: several workers share Redis and a PostgreSQL database."""
+    import re
+
+    if redis is None:
+        return "--workers above 1 needs --redis (the workers share their tables through it)" if workers > 1 else None
+    if not re.fullmatch(r"(rediss?|unix)://\S+", redis):
+        return f"--redis must be a Redis URL such as redis://127.0.0.1:6379/0, not {redis!r}"
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", site):
+        return f"--site must be 1 to 40 letters, digits, '.', '_' or '-', not {site!r}"
+    if db is None or not db.startswith("postgresql"):
+        return ("--redis needs --db with a PostgreSQL URL (postgresql+psycopg://…): the workers share one "
+                "database, and SQLite is one process's")
+    return None
 
 
 def bench_server(

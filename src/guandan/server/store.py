@@ -203,6 +203,12 @@ class Store:
                 yield StoredRoom(row, list(acts))
 
     @_after_writes
+    def live_codes(self) -> list[str]:
+        """The codes of the rooms in the lobby or playing (the tables some worker should hold)."""
+        with self.sessions() as s:
+            return list(s.scalars(select(WebRoom.code).where(WebRoom.status.in_(LIVE))).all())
+
+    @_after_writes
     def room_row(self, code: str) -> StoredRoom | None:
         with self.sessions() as s:
             row = s.get(WebRoom, code)

@@ -47,12 +47,14 @@ from .protocol import (
     Continue,
     Hint,
     Ping,
+    ProtocolError,
     Readings,
     Resume,
     SeatNo,
     Talk,
     Words,
     error_frame,
+    parse_message,
     say,
 )
 from .rated import rated_result, record_rated_match
@@ -109,6 +111,7 @@ ENGINE_REFUSAL = N_("This move is not allowed now; the table shows the current p
 NOT_PLAYING = N_("No match is being played in this room.")
 NO_SEAT = N_("Your seat token holds no seat in this room.")
 ROOM_CLOSED = N_("This room closed after a long time without activity")
+MOVING = N_("The table is moving to another server: try again in a moment.")
 RATED_REFUSAL = N_("A rated room plays its preset's own rules with a secret seed, and needs at least one seat for a player.")
 RATED_NEEDS_ACCOUNT = N_("The seats of a rated room are for logged-in accounts: log in first.")
 ALREADY_SEATED = N_("Your account holds a seat of this room already.")
@@ -299,6 +302,9 @@ class TableService:
         self.legal_jobs: dict[int, tuple[MatchState, tuple[int, int], asyncio.Future[JSON]]] = {}
         self.watchers: list[TableWatcher] = []
         self.bound: set[str] = set()  # rooms whose seats the server gave to accounts (online events): fixed seats
+        # many workers (server/cluster.py): a new room's code is taken only once its lease is this worker's
+        self.claim: Callable[[str], bool] = lambda _code: True
+        self.frozen = False  # handing its tables over (shutting down): no bot, timer or frame changes a room
 
     # --- lobby ----------------------------------------------------------------------------
     def check_join_rate(self, client: str) -> None:
@@ -306,8 +312,12 @@ class TableService:
         if b is None:
             b = self.join_buckets[client] = Bucket(self.settings.join_rate_per_min / 60, self.settings.join_burst, self.clock)
         if not b.allow():
-            raise ServiceError("too many rooms created or joined from this address; wait a minute", 429, "rate_limited",
-                               words=say(N_("Too many rooms created or joined from this address: wait a minute.")))
+            self.refuse_join_rate()
+
+    @staticmethod
+    def refuse_join_rate() -> None:
+        raise ServiceError("too many rooms created or joined from this address; wait a minute", 429, "rate_limited",
+                           words=say(N_("Too many rooms created or joined from this address: wait a minute.")))
 
     def create_room(self, config: RoomConfig, client: str | None = None) -> tuple[Room, str]:
         self._check_room_caps(client)
@@ -324,7 +334,7 @@ class TableService:
         if refusal is not None:
             raise ServiceError(refusal, 400, "not_ratable", words=say(RATED_REFUSAL))
         code = new_code()
-        while code in self.rooms or self.store.code_taken(code):
+        while code in self.rooms or self.store.code_taken(code) or not self.claim(code):
             code = new_code()
         host_token = new_token()
         seed = config.seed if config.seed is not None else self.settings.seed_source()
@@ -661,6 +671,8 @@ class TableService:
         old = self.tasks.pop(room.code, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
+        if self.frozen:
+            return
         match = room.match
         if room.status != "playing" or match is None or match.to_move is None or room.paused:
             return
@@ -786,6 +798,29 @@ class TableService:
             if room.interval is not None and room.seats[conn.seat].connections <= 0:
                 self._continue(room, conn.seat)  # the deal-end pause does not wait for a player who left
             self.schedule(room)
+
+    def frame_in(self, conn: Connection, raw: str | None) -> None:
+        """One message from a socket, as text (None: a binary one). Refusals answer an error frame."""
+        if raw is None:
+            conn.send(error_frame("bad_message", "frames must be JSON text, not binary",
+                                  say(N_("Messages to the table must be JSON text, not binary."))))
+            return
+        if conn.bucket is not None and not conn.bucket.allow():
+            conn.send(error_frame("rate_limited", "too many messages; slow down",
+                                  say(N_("Too many messages from this page: slow down."))))
+            return
+        if self.frozen:
+            conn.send(error_frame("unavailable", "the table is moving to another server", say(MOVING)))
+            return
+        try:
+            msg = parse_message(raw)
+        except ProtocolError as e:
+            conn.send(e.frame())
+            return
+        try:
+            self.handle(conn, msg)
+        except ServiceError as e:
+            conn.send(e.frame())
 
     def handle(self, conn: Connection, msg: ClientFrame) -> None:
         """One validated client frame. Refusals answer an error frame and change nothing. A connection's
@@ -1107,6 +1142,26 @@ class TableService:
         room = self._rebuild(stored)
         self.rooms[room.code] = room
         return room
+
+    def adopt(self, stored: StoredRoom) -> Room:
+        """A live table another worker left (server/cluster.py): rebuilt from its log, armed, kept."""
+        room = self._rebuild(stored)
+        self.rooms[room.code] = room
+        if room.status != "over":
+            self.schedule(room)
+        return room
+
+    def freeze(self) -> None:
+        """Stop every bot, timer and frame from changing a room: the tables are being handed over."""
+        self.frozen = True
+        for t in list(self.tasks.values()):
+            t.cancel()
+        self.tasks.clear()
+
+    def forget(self, room: Room) -> None:
+        """The room leaves this process's memory, its row and log as they are (another worker owns it now)."""
+        self._forget(room)
+        self.conns.pop(room.code, None)
 
     def resume_all(self) -> None:
         """Arm the bots and timers of every restored table, and the sweeper (needs the running event loop)."""

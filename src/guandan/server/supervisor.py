@@ -1,0 +1,167 @@
+"""`guandan serve --workers N`: one address, N worker processes of one site.
+
+The supervisor binds the listening socket and starts N workers that accept on it (the kernel spreads the
+connections among them); each worker is a whole `guandan serve --redis …` process (server/cluster.py). A
+worker that exits on its own (killed, crashed) has its leases freed at once, so the others take its tables
+over at their next scan instead of when the leases expire, and it is started again. SIGTERM and SIGINT
+stop every worker gracefully (each hands its tables over); SIGHUP restarts them one at a time, each new one
+joined to the site before the next old one stops (a rolling restart).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from types import FrameType
+
+from .cli import WORKER_FD, WORKER_ID
+from .cluster import Keys, release_worker_sync
+
+log = logging.getLogger("guandan.supervisor")
+POLL_S = 0.2
+JOIN_TIMEOUT_S = 60.0  # a new worker joins the site (migrated, listening on its channel) within this
+STOP_TIMEOUT_S = 30.0  # a stopping worker hands its tables over within this, or it is killed
+
+
+@dataclass
+class Worker:
+    index: int
+    wid: str
+    proc: subprocess.Popen[bytes]
+
+
+class Supervisor:
+    def __init__(self, host: str, port: int, workers: int, redis_url: str, site: str, db: str | None) -> None:
+        self.host, self.port, self.n = host, port, workers
+        self.redis_url, self.site, self.db = redis_url, site, db
+        self.keys = Keys(site)
+        self.workers: list[Worker] = []
+        self.stopping = False
+        self.rolling = False
+        self.generation = 0
+        self.sock: socket.socket | None = None
+
+    def run(self) -> int:
+        self.sock = socket.create_server((self.host, self.port), backlog=2048)
+        self.sock.set_inheritable(True)
+        self._prepare_metrics()
+        signal.signal(signal.SIGTERM, self._stop)
+        signal.signal(signal.SIGINT, self._stop)
+        signal.signal(signal.SIGHUP, self._roll)
+        print(f"guandan: serving on http://{self.host}:{self.port} with {self.n} workers", file=sys.stderr, flush=True)
+        self.workers = [self._start(i) for i in range(self.n)]
+        try:
+            while not self.stopping:
+                if self.rolling:
+                    self.rolling = False
+                    self._rolling_restart()
+                self._reap()
+                time.sleep(POLL_S)
+        finally:
+            self._stop_all()
+            self.sock.close()
+        return 0
+
+    # --- signals ----------------------------------------------------------------------------------
+    def _stop(self, _sig: int, _frame: FrameType | None) -> None:
+        self.stopping = True
+
+    def _roll(self, _sig: int, _frame: FrameType | None) -> None:
+        self.rolling = True
+
+    # --- workers ----------------------------------------------------------------------------------
+    def _start(self, index: int) -> Worker:
+        assert self.sock is not None
+        self.generation += 1
+        wid = f"{socket.gethostname()[:24]}-w{index}-g{self.generation}-{secrets.token_hex(2)}"
+        env = {**os.environ, WORKER_FD: str(self.sock.fileno()), WORKER_ID: wid}
+        cmd = [sys.executable, "-c", "from guandan.cli import main; main()", *sys.argv[1:]]
+        proc = subprocess.Popen(cmd, env=env, pass_fds=(self.sock.fileno(),))
+        return Worker(index, wid, proc)
+
+    def _gone(self, w: Worker) -> None:
+        """A worker that exited: its tables are free now, and its metrics leave the live ones."""
+        try:
+            release_worker_sync(self.redis_url, self.site, w.wid)
+        except Exception as e:
+            log.warning("could not free the leases of worker %s (they expire on their own): %s", w.wid, e)
+        try:
+            from . import metrics  # the site's metrics, when that module is installed
+
+            metrics.worker_died(w.proc.pid)
+        except (ImportError, AttributeError):
+            pass
+
+    def _reap(self) -> None:
+        for i, w in enumerate(self.workers):
+            code = w.proc.poll()
+            if code is None or self.stopping:
+                continue
+            print(f"guandan: worker {w.wid} exited ({code}); starting another", file=sys.stderr, flush=True)
+            self._gone(w)
+            self.workers[i] = self._start(w.index)
+
+    def _joined(self, w: Worker) -> bool:
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url, socket_timeout=2)
+        deadline = time.monotonic() + JOIN_TIMEOUT_S
+        try:
+            while time.monotonic() < deadline and w.proc.poll() is None:
+                if client.exists(self.keys.worker(w.wid)):
+                    return True
+                time.sleep(POLL_S)
+            return False
+        finally:
+            client.close()
+
+    def _stop_worker(self, w: Worker) -> None:
+        if w.proc.poll() is None:
+            w.proc.send_signal(signal.SIGTERM)
+            try:
+                w.proc.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                w.proc.kill()
+                w.proc.wait()
+        self._gone(w)
+
+    def _rolling_restart(self) -> None:
+        """Each worker in turn: a new one joins the site, then the old one hands its tables over and stops."""
+        print("guandan: rolling restart", file=sys.stderr, flush=True)
+        for i, old in enumerate(list(self.workers)):
+            new = self._start(old.index)
+            if not self._joined(new):
+                print(f"guandan: worker {new.wid} did not join the site; the rolling restart stops here",
+                      file=sys.stderr, flush=True)
+                self._stop_worker(new)
+                return
+            self.workers[i] = new
+            self._stop_worker(old)
+
+    def _stop_all(self) -> None:
+        for w in self.workers:
+            if w.proc.poll() is None:
+                w.proc.send_signal(signal.SIGTERM)
+        for w in self.workers:
+            try:
+                w.proc.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                w.proc.kill()
+                w.proc.wait()
+            self._gone(w)
+
+    def _prepare_metrics(self) -> None:
+        try:
+            from . import metrics
+
+            directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or f"/tmp/guandan-metrics-{os.getpid()}"
+            metrics.prepare_multiprocess(directory)
+        except (ImportError, AttributeError):
+            pass
