@@ -27,13 +27,14 @@ from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
 from ..i18n import N_
-from . import talk
+from . import health, metrics, talk
 from .accounts_service import AccountService, AccountSettings, require_user
 from .auth import install as install_accounts
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
 from .lobby_list import open_rooms
+from .logs import RequestContextMiddleware
 from .players import create_router as create_players_router
 from .protocol import ProtocolError, error_frame, invalid, parse_message, say
 from .replays import import_record, replay_frames
@@ -134,6 +135,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         service.resume_all()
+        served_metrics.start()
         reviews.start()
         if online_events is not None:
             online_events.start()
@@ -141,15 +143,23 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         if online_events is not None:
             await online_events.close()
         await reviews.close()
+        await served_metrics.close()
         await service.close()
         engine.dispose()
 
     app = FastAPI(title="guandan", lifespan=lifespan, openapi_url="/openapi.json" if dev else None,
                   docs_url="/docs" if dev else None, redoc_url="/redoc" if dev else None)
+    # innermost: it reads the route the router matched from the scope (server/metrics.py)
+    app.add_middleware(metrics.MetricsMiddleware)
     app.add_middleware(SecurityHeadersMiddleware, dev=dev)
     # the client address every limit counts against, for HTTP and WebSocket alike (server/clientaddr.py)
     app.add_middleware(ClientAddressMiddleware, proxies=TrustedProxies(service.settings.forwarded_allow_ips))
+    # outermost: every log record of a request names it and its table (server/logs.py)
+    app.add_middleware(RequestContextMiddleware)
     app.state.service = service
+    app.state.engine = engine
+    served_metrics = metrics.install(app, service)  # /metrics (server/metrics.py)
+    health.install(app, engine, service)  # /healthz, /readyz (server/health.py)
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
