@@ -14,16 +14,20 @@ import typer
 from ..native import with_build
 
 
-def uvicorn_config(app: Any, host: str, port: int) -> Any:
+def uvicorn_config(app: Any, host: str, port: int, json_logs: bool = False) -> Any:
     """How `guandan serve` runs uvicorn. uvicorn's own proxy handling stays off (it would believe
     X-Forwarded-For from 127.0.0.1 by default): the app decides who the client is, with the proxies the
-    operator names (server/clientaddr.py). WebSocket frames go uncompressed."""
+    operator names (server/clientaddr.py). WebSocket frames go uncompressed. ``json_logs``: uvicorn leaves
+    its loggers to the JSON handler (server/logs.py) instead of writing its own lines. uvicorn's access log
+    is off: the app writes its own, with route templates and request ids (--access-log)."""
     import uvicorn  # here: uvicorn loads only for `guandan serve`
 
     # No permessage-deflate: frames are small JSON, and each compressing socket holds about 300 KB of zlib
     # state for as long as it is open (with 400 players, 100 MB), and a soak's memory grows faster with it.
+    logging: dict[str, Any] = {"log_config": None} if json_logs else {}
     return uvicorn.Config(app, host=host, port=port, log_level="warning", proxy_headers=False,
-                          forwarded_allow_ips="", server_header=False, ws_per_message_deflate=False)
+                          forwarded_allow_ips="", server_header=False, ws_per_message_deflate=False, access_log=False,
+                          **logging)
 
 
 def serve(
@@ -48,6 +52,13 @@ def serve(
         min=1, help="a table with no human connected for this long pauses until one returns, in seconds "
                     "(default 120)")] = None,
     dev: Annotated[bool, typer.Option(help="also serve the API schema and its pages: /openapi.json, /docs, /redoc")] = False,
+    metrics_allow: Annotated[str, typer.Option(
+        help="socket peers (addresses or networks, comma-separated, or *) that may read /metrics; judged on the "
+             "connection, never on X-Forwarded-For; empty: nobody")] = "127.0.0.1,::1",
+    log_format: Annotated[str, typer.Option(metavar="[text|json]", help="the server's log lines: text, or one "
+                                                                        "JSON object a line")] = "text",
+    access_log: Annotated[bool, typer.Option(help="log one line per HTTP request: method, route, status, "
+                                                  "milliseconds")] = False,
 ) -> None:
     """Run the web app: lobby, tables with bots, replays (http://HOST:PORT)."""
     # here, not at the top: uvicorn, FastAPI and SQLAlchemy load only for `guandan serve`, not for every `guandan` command
@@ -55,6 +66,7 @@ def serve(
 
     from .app import create_app
     from .clientaddr import parse_proxies
+    from .logs import LOG_FORMATS, configure
     from .table import Settings
     from .workers import prestart
 
@@ -63,15 +75,24 @@ def serve(
     except ValueError as e:
         typer.echo(f"error: --forwarded-allow-ips: {e}", err=True)
         raise typer.Exit(2) from None
+    try:
+        metrics_peers = parse_proxies(metrics_allow)
+    except ValueError as e:
+        typer.echo(f"error: --metrics-allow: {e}", err=True)
+        raise typer.Exit(2) from None
+    if log_format not in LOG_FORMATS:
+        typer.echo(f"error: --log-format must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}", err=True)
+        raise typer.Exit(2)
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
     limits = {"max_rooms": max_rooms, "max_rooms_per_address": max_rooms_per_address, "lobby_idle_s": lobby_idle_s,
               "unattended_pause_s": unattended_pause_s}
-    settings = Settings(bot_delay_ms=bot_delay_ms, forwarded_allow_ips=proxies,
+    settings = Settings(bot_delay_ms=bot_delay_ms, forwarded_allow_ips=proxies, metrics_allow=metrics_peers,
                         **{k: v for k, v in limits.items() if v is not None})  # type: ignore[arg-type]
     if not rate_limits:
         settings.msg_rate = settings.msg_burst = 1e9
         settings.join_rate_per_min = settings.join_burst = 1e9
+    configure(log_format, access_log)
     app = create_app(db, settings, dev=dev)
     prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
@@ -80,7 +101,7 @@ def serve(
     gc.freeze()
     gc.set_threshold(20_000, 20, 100)
     typer.echo(f"guandan: serving on http://{host}:{port}", err=True)
-    uvicorn.Server(uvicorn_config(app, host, port)).run()
+    uvicorn.Server(uvicorn_config(app, host, port, json_logs=log_format == "json")).run()
 
 
 def bench_server(
