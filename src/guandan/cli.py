@@ -25,6 +25,7 @@ from .protocol.cli import protocol_client, protocol_server
 from .protocol_names import protocol_action
 from .review.cli import mount as mount_review
 from .schema import schema_cmd
+from .server.backup_cli import mount as mount_backup
 from .server.cli import mount as mount_server
 from .sim import replay_cmd, simulate
 from .tui.cli import play
@@ -164,6 +165,7 @@ def _mount() -> None:
     app.command("protocol-server")(protocol_server)
     app.command("protocol-client")(protocol_client)
     mount_server(app, bench_app)
+    mount_backup(app)  # guandan backup, guandan restore
     mount_review(app, bench_app)
     from .research.cli import mount as mount_research  # here, like the env: its commands load NumPy and pyarrow inside
 

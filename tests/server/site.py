@@ -4,6 +4,7 @@ player client that reconnects to whichever address answers and resumes where it 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -48,8 +49,11 @@ class Site:
 
     def start_worker(self, port: int, *extra: str) -> subprocess.Popen[bytes]:
         cmd = [*SERVE, "--port", str(port), "--db", self.db, "--redis", self.redis_url, "--site", self.name, *extra]
-        log = open(f"{self.log_dir}/worker-{port}-{len(self.procs)}.log", "wb") if self.log_dir else subprocess.DEVNULL
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env={**os.environ})
+        if self.log_dir:
+            with open(f"{self.log_dir}/worker-{port}-{len(self.procs)}.log", "wb") as log:
+                proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env={**os.environ})
+        else:
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
         self.procs.append(proc)
         self.ports.append(port)
         return proc
@@ -170,11 +174,10 @@ class Player:
     def act(self, f: dict[str, Any]) -> None:
         a = f["view"]["legal"][0]
         assert self.ws is not None
-        try:
+        # a closed socket reconnects on the next receive, and acts again from the snapshot if the act was lost
+        with contextlib.suppress(ConnectionClosed):
             self.ws.send(json.dumps({"type": "act", "kind": a["kind"], "cards": a["cards"], "combo": a.get("combo"),
                                      "seq": f["seq"]}))
-        except ConnectionClosed:
-            pass  # reconnects on the next receive, and acts again from the snapshot if the act was lost
 
     def close(self) -> None:
         if self.ws is not None:

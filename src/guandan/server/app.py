@@ -27,7 +27,7 @@ from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
 from ..i18n import N_
-from . import talk
+from . import health, metrics, talk
 from .accounts_service import AccountService, AccountSettings, require_user
 from .auth import install as install_accounts
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
@@ -35,6 +35,7 @@ from .cluster import Cluster, ClusterSettings, RoutingMiddleware, migration_lock
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
 from .lobby_list import OPEN_ROOMS_MAX, open_rooms
+from .logs import RequestContextMiddleware
 from .players import create_router as create_players_router
 from .protocol import invalid, say
 from .replays import import_record, replay_frames
@@ -145,6 +146,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         if site is not None:
             await site.start()
         service.resume_all()
+        served_metrics.start()
         reviews.start()
         if online_events is not None:
             online_events.start()
@@ -152,6 +154,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         if online_events is not None:
             await online_events.close()
         await reviews.close()
+        await served_metrics.close()
         if site is not None:
             await site.close()  # the tables' writes committed and their leases freed: others take them at once
         await service.close()
@@ -159,15 +162,22 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     app = FastAPI(title="guandan", lifespan=lifespan, openapi_url="/openapi.json" if dev else None,
                   docs_url="/docs" if dev else None, redoc_url="/redoc" if dev else None)
+    # innermost: it reads the route the router matched from the scope (server/metrics.py)
+    app.add_middleware(metrics.MetricsMiddleware)
     app.add_middleware(SecurityHeadersMiddleware, dev=dev)
     # inside the client-address rewrite: a relayed request carries the address the limits count against
     app.add_middleware(RoutingMiddleware, cluster=lambda: site)
     # the client address every limit counts against, for HTTP and WebSocket alike (server/clientaddr.py)
     app.add_middleware(ClientAddressMiddleware, proxies=TrustedProxies(service.settings.forwarded_allow_ips))
+    # outermost: every log record of a request names it and its table (server/logs.py)
+    app.add_middleware(RequestContextMiddleware)
     app.state.service = service
     app.state.cluster = site
     if site is not None:
         site.app = app
+    app.state.engine = engine
+    served_metrics = metrics.install(app, service)  # /metrics (server/metrics.py)
+    health.install(app, engine, service)  # /healthz, /readyz (server/health.py)
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)

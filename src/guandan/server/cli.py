@@ -14,19 +14,22 @@ import typer
 from ..native import with_build
 
 
-def uvicorn_config(app: Any, host: str, port: int, fd: int | None = None) -> Any:
+def uvicorn_config(app: Any, host: str, port: int, fd: int | None = None, json_logs: bool = False) -> Any:
     """How `guandan serve` runs uvicorn. uvicorn's own proxy handling stays off (it would believe
     X-Forwarded-For from 127.0.0.1 by default): the app decides who the client is, with the proxies the
-    operator names (server/clientaddr.py). WebSocket frames go uncompressed."""
+    operator names (server/clientaddr.py). WebSocket frames go uncompressed. ``json_logs``: uvicorn leaves
+    its loggers to the JSON handler (server/logs.py) instead of writing its own lines. uvicorn's access log
+    is off: the app writes its own, with route templates and request ids (--access-log)."""
     import uvicorn  # here: uvicorn loads only for `guandan serve`
 
     # No permessage-deflate: frames are small JSON, and each compressing socket holds about 300 KB of zlib
     # state for as long as it is open (with 400 players, 100 MB), and a soak's memory grows faster with it.
     # a worker of `serve --workers N` accepts on the socket its supervisor bound (fd); a stopping server gives
     # its open connections 5 s to finish before it hands its tables over
+    logging: dict[str, Any] = {"log_config": None} if json_logs else {}
     return uvicorn.Config(app, host=host, port=port, fd=fd, log_level="warning", proxy_headers=False,
-                          forwarded_allow_ips="", server_header=False, ws_per_message_deflate=False,
-                          timeout_graceful_shutdown=5)
+                          forwarded_allow_ips="", server_header=False, ws_per_message_deflate=False, access_log=False,
+                          timeout_graceful_shutdown=5, **logging)
 
 
 def serve(
@@ -62,6 +65,13 @@ def serve(
     site: Annotated[str, typer.Option(envvar="GUANDAN_SITE", help=(
         "the name of the site in Redis: the workers of one site share it (several sites may share a Redis)"))
     ] = "guandan",
+    metrics_allow: Annotated[str, typer.Option(
+        help="socket peers (addresses or networks, comma-separated, or *) that may read /metrics; judged on the "
+             "connection, never on X-Forwarded-For; empty: nobody")] = "127.0.0.1,::1",
+    log_format: Annotated[str, typer.Option(metavar="[text|json]", help="the server's log lines: text, or one "
+                                                                        "JSON object a line")] = "text",
+    access_log: Annotated[bool, typer.Option(help="log one line per HTTP request: method, route, status, "
+                                                  "milliseconds")] = False,
 ) -> None:
     """Run the web app: lobby, tables with bots, replays (http://HOST:PORT)."""
     # here, not at the top: uvicorn, FastAPI and SQLAlchemy load only for `guandan serve`, not for every `guandan` command
@@ -69,6 +79,7 @@ def serve(
 
     from .app import create_app
     from .clientaddr import parse_proxies
+    from .logs import LOG_FORMATS, configure, set_worker
     from .table import Settings
     from .workers import prestart
 
@@ -77,6 +88,14 @@ def serve(
     except ValueError as e:
         typer.echo(f"error: --forwarded-allow-ips: {e}", err=True)
         raise typer.Exit(2) from None
+    try:
+        metrics_peers = parse_proxies(metrics_allow)
+    except ValueError as e:
+        typer.echo(f"error: --metrics-allow: {e}", err=True)
+        raise typer.Exit(2) from None
+    if log_format not in LOG_FORMATS:
+        typer.echo(f"error: --log-format must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}", err=True)
+        raise typer.Exit(2)
     problem = site_problem(redis, workers, db, site)
     if problem is not None:
         typer.echo(f"error: {problem}", err=True)
@@ -91,16 +110,18 @@ def serve(
         os.environ["GUANDAN_DATA_DIR"] = str(data)
     limits = {"max_rooms": max_rooms, "max_rooms_per_address": max_rooms_per_address, "lobby_idle_s": lobby_idle_s,
               "unattended_pause_s": unattended_pause_s}
-    settings = Settings(bot_delay_ms=bot_delay_ms, forwarded_allow_ips=proxies,
+    settings = Settings(bot_delay_ms=bot_delay_ms, forwarded_allow_ips=proxies, metrics_allow=metrics_peers,
                         **{k: v for k, v in limits.items() if v is not None})  # type: ignore[arg-type]
     if not rate_limits:
         settings.msg_rate = settings.msg_burst = 1e9
         settings.join_rate_per_min = settings.join_burst = 1e9
+    configure(log_format, access_log)
     cluster = None
     if redis is not None:
         from .cluster import ClusterSettings, new_worker_id
 
         cluster = ClusterSettings(redis, worker_id=os.environ.get(WORKER_ID) or new_worker_id(), prefix=site)
+        set_worker(cluster.worker_id)
     app = create_app(db, settings, dev=dev, cluster=cluster)
     prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
@@ -111,7 +132,7 @@ def serve(
     fd = int(worker_fd) if worker_fd is not None else None
     if fd is None:
         typer.echo(f"guandan: serving on http://{host}:{port}", err=True)
-    config = uvicorn_config(app, host, port, fd)
+    config = uvicorn_config(app, host, port, fd, json_logs=log_format == "json")
     if cluster is None:
         uvicorn.Server(config).run()
         return

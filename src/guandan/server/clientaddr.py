@@ -23,6 +23,7 @@ from starlette.requests import HTTPConnection
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+SOCKET_PEER = "guandan.socket_peer"  # the scope key that keeps the socket's peer once "client" is rewritten
 
 
 def parse_proxies(text: str) -> tuple[str, ...]:
@@ -70,7 +71,8 @@ class TrustedProxies:
 
 
 class ClientAddressMiddleware:
-    """Rewrites ``scope["client"]`` for HTTP and WebSocket scopes with :meth:`TrustedProxies.resolve`."""
+    """Rewrites ``scope["client"]`` for HTTP and WebSocket scopes with :meth:`TrustedProxies.resolve`; the
+    socket's own peer stays under ``scope[SOCKET_PEER]`` (:func:`socket_peer`)."""
 
     def __init__(self, app: ASGIApp, proxies: TrustedProxies) -> None:
         self.app = app
@@ -83,10 +85,17 @@ class ClientAddressMiddleware:
             header = b",".join(v for k, v in scope.get("headers", ()) if k == b"x-forwarded-for")
             resolved = self.proxies.resolve(host, header.decode("latin-1") if header else None)
             if resolved != host:
-                scope = {**scope, "client": (resolved, 0)}
+                scope = {**scope, "client": (resolved, 0), SOCKET_PEER: scope["client"]}
         await self.app(scope, receive, send)
 
 
 def client_address(conn: HTTPConnection) -> str:
     """The address limits are counted against, for a request or a WebSocket (after the middleware)."""
     return conn.client.host if conn.client else "unknown"
+
+
+def socket_peer(conn: HTTPConnection) -> str | None:
+    """The address of the socket's other end, whatever X-Forwarded-For says: what an allow-list of
+    addresses is judged on (server/metrics.py)."""
+    peer = conn.scope.get(SOCKET_PEER) or conn.scope.get("client")
+    return str(peer[0]) if peer else None

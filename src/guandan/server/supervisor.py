@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
 
 from .cli import WORKER_FD, WORKER_ID
@@ -162,6 +163,6 @@ class Supervisor:
             from . import metrics
 
             directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or f"/tmp/guandan-metrics-{os.getpid()}"
-            metrics.prepare_multiprocess(directory)
+            metrics.prepare_multiprocess(Path(directory))
         except (ImportError, AttributeError):
             pass

@@ -147,6 +147,8 @@ class Settings:
     join_burst: float = 30.0
     # --- who the client is (server/clientaddr.py) ---
     forwarded_allow_ips: tuple[str, ...] = ()  # proxies whose X-Forwarded-For is believed: none by default
+    # socket peers (addresses or networks) that may read /metrics (server/metrics.py); never X-Forwarded-For
+    metrics_allow: tuple[str, ...] = ("127.0.0.1", "::1")
     # --- lifecycle and caps (TableService.sweep) ---
     max_rooms: int = 1000  # rooms in memory in the lobby or playing (paused tables leave memory)
     max_rooms_per_address: int = 20  # of those, created from one client address
@@ -305,6 +307,8 @@ class TableService:
         # many workers (server/cluster.py): a new room's code is taken only once its lease is this worker's
         self.claim: Callable[[str], bool] = lambda _code: True
         self.frozen = False  # handing its tables over (shutting down): no bot, timer or frame changes a room
+        # told of every applied action and of when act() took it up (server/metrics.py)
+        self.action_hooks: list[Callable[[Room, Action, float], None]] = []
 
     # --- lobby ----------------------------------------------------------------------------
     def check_join_rate(self, client: str) -> None:
@@ -537,6 +541,7 @@ class TableService:
 
     def act(self, room: Room, action: Action) -> None:
         """Apply one action for its seat (validated by the engine), log it, broadcast it."""
+        started = time.perf_counter()
         match = room.match
         if room.status != "playing" or match is None:
             raise ServiceError("no match is being played in this room", 409, "not_playing", words=say(NOT_PLAYING))
@@ -561,6 +566,8 @@ class TableService:
             self._drop_agents(room.code)
         for w in self.watchers:
             w.acted(room, events)
+        for hook in self.action_hooks:
+            hook(room, action, started)
         self.schedule(room)
 
     def _broadcast_update(self, room: Room, entry: JSON) -> None:
