@@ -2,14 +2,14 @@
 # Idempotent set-up on a fresh Debian machine (Python 3.11, root): the system packages the tests need
 # (Debian's chromium for the browser tests — Playwright never downloads a browser here —, a CJK font and
 # an emoji font (table talk's emotes) so screenshots are readable, the PostgreSQL server for the
-# persistence tests, Node.js for the browser modules' unit tests) and a virtual environment in .venv with the project and its pinned dependencies.
+# persistence tests, the Redis server for the tests of a site of several workers (each test starts its own), Node.js for the browser modules' unit tests) and a virtual environment in .venv with the project and its pinned dependencies.
 # Safe to run again; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # WeasyPrint (the desk's PDF prints) draws text with Pango and HarfBuzz; poppler-utils' pdftotext reads the
 # PDFs back in the tests.
-SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei fonts-noto-color-emoji postgresql
+SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei fonts-noto-color-emoji postgresql redis-server
                  libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils)
 # Node.js runs the browser modules' unit tests (tests/js/) with node:test, which came in Node 18. A node
 # already on PATH that is new enough, from wherever it came, is left alone; Debian's is installed only

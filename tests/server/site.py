@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -112,6 +113,8 @@ class Player:
         self.reconnects = 0
         self.outage_s = 0.0  # the longest time between a dropped socket and the next snapshot
         self.over = False
+        self.current: dict[str, Any] | None = None  # the last frame with a view of the table
+        self.trace: deque[str] = deque(maxlen=30)  # the last things this page did, for a failing test's message
 
     def open(self) -> None:
         suffix = f"?token={self.token}" if self.token else ""
@@ -120,6 +123,7 @@ class Player:
             port = self.ports[self.at % len(self.ports)]
             try:
                 self.ws = connect(f"ws://127.0.0.1:{port}/ws/{self.code}{suffix}", open_timeout=5)
+                self.trace.append(f"{time.monotonic():.2f} connected to {port}")
                 if self.seq >= 0:
                     self.ws.send(json.dumps({"type": "resume", "since": self.seq}))
                 return
@@ -140,7 +144,8 @@ class Player:
                 f = json.loads(self.ws.recv(timeout=60))  # nothing for a minute: TimeoutError, the test fails
             except TimeoutError:
                 raise
-            except (ConnectionClosed, OSError):
+            except (ConnectionClosed, OSError) as e:
+                self.trace.append(f"{time.monotonic():.2f} dropped: {e!r}")
                 self.ws = None
                 self.reconnects += 1
                 self.at += 1
@@ -164,7 +169,28 @@ class Player:
                 self.seen.append(f["seq"])
             elif f["type"] == "room" and f["room"]["status"] == "over":
                 self.over = True
+            detail = f.get("seq", "") if f["type"] != "error" else f"{f.get('code')}: {f.get('message')}"
+            self.trace.append(f"{time.monotonic():.2f} {f['type']} {detail}")
             yield f
+
+    def respond(self, f: dict[str, Any]) -> None:
+        """What a player does with a frame: taps 继续 at a deal's end, and acts on its turn (also when the
+        pause between deals ends, which a frame without a view tells)."""
+        if f.get("view"):
+            self.current = f
+        interval = f.get("interval") if f["type"] != "interval" else f
+        if interval and not interval.get("done") and self.seat in interval.get("waiting", ()):
+            self.send({"type": "continue"})
+        elif f["type"] == "interval" and f.get("done") and self.current is not None:
+            f = self.current
+        if self.my_turn(f):
+            self.act(f)
+
+    def send(self, frame: dict[str, Any]) -> None:
+        assert self.ws is not None
+        # a closed socket reconnects on the next receive, and acts again from the snapshot if the act was lost
+        with contextlib.suppress(ConnectionClosed):
+            self.ws.send(json.dumps(frame))
 
     def my_turn(self, f: dict[str, Any]) -> bool:
         v = f.get("view")
@@ -173,11 +199,10 @@ class Player:
 
     def act(self, f: dict[str, Any]) -> None:
         a = f["view"]["legal"][0]
-        assert self.ws is not None
-        # a closed socket reconnects on the next receive, and acts again from the snapshot if the act was lost
-        with contextlib.suppress(ConnectionClosed):
-            self.ws.send(json.dumps({"type": "act", "kind": a["kind"], "cards": a["cards"], "combo": a.get("combo"),
-                                     "seq": f["seq"]}))
+        self.send({"type": "act", "kind": a["kind"], "cards": a["cards"], "combo": a.get("combo"), "seq": f["seq"]})
+
+    def __repr__(self) -> str:
+        return f"Player(seat={self.seat}, seq={self.seq}, over={self.over}, trace={list(self.trace)})"
 
     def close(self) -> None:
         if self.ws is not None:

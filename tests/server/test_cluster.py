@@ -38,8 +38,7 @@ def play(players: list[Player], stop_at: int | None = None) -> None:
             for f in p.frames():
                 if stop_at is not None and p.seq >= stop_at:
                     return
-                if p.my_turn(f):
-                    p.act(f)
+                p.respond(f)
         except BaseException as e:  # reported by the test's thread
             errors.append(e)
 
@@ -49,8 +48,8 @@ def play(players: list[Player], stop_at: int | None = None) -> None:
     for t in threads:
         t.join(timeout=200)
     if errors:
-        raise errors[0]
-    assert not any(t.is_alive() for t in threads), "a player never saw the end"
+        raise AssertionError(f"{errors[0]!r}: {players}") from errors[0]
+    assert not any(t.is_alive() for t in threads), f"a player never saw the end: {players}"
 
 
 def steps_of(base: str, code: str, token: str) -> int:

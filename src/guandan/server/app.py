@@ -181,7 +181,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _mount_tournament_desk(app, engine)
-    online_events = _mount_online_events(app, engine, service)
+    # an online event's clock and its tables live in one process: a site of several workers does not run them
+    online_events = _mount_online_events(app, engine, service) if site is None else None
     app.include_router(rules_router)  # /rules: the rules document (规则)
     app.include_router(create_players_router(engine))  # /u/{username}, /leaderboard and their JSON (ratings)
     account_service = AccountService(engine, accounts)
@@ -384,6 +385,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
                 while (owner := await site.route(code)) is not None:
                     if await site.relay_socket(websocket, owner, code.upper(), token, client(websocket)):
                         return
+                    await asyncio.sleep(site.settings.renew_s / 2)  # the owner is handing it over: soon free
             except ServiceError as e:  # the owner died and no worker took the table in time
                 await websocket.send_text(json.dumps(e.frame(), ensure_ascii=False))
                 await websocket.close(code=1012)

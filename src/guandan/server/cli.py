@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Annotated, Any
@@ -122,6 +123,7 @@ def serve(
 
         cluster = ClusterSettings(redis, worker_id=os.environ.get(WORKER_ID) or new_worker_id(), prefix=site)
         set_worker(cluster.worker_id)
+        logging.getLogger("guandan.cluster").setLevel(logging.INFO)  # joins, take-overs, hand-overs
     app = create_app(db, settings, dev=dev, cluster=cluster)
     prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
