@@ -80,6 +80,7 @@ def serve(
 
     from .app import create_app
     from .clientaddr import parse_proxies
+    from .cluster import WORKER_FD, WORKER_ID
     from .logs import LOG_FORMATS, configure, set_worker
     from .table import Settings
     from .workers import prestart
@@ -148,10 +149,6 @@ def serve(
             super().handle_exit(sig, frame)
 
     WorkerServer(config).run()
-
-
-WORKER_FD = "GUANDAN_WORKER_FD"  # set by `serve --workers N` for each worker: the listening socket it accepts on
-WORKER_ID = "GUANDAN_WORKER_ID"  # and the worker's id in the site
 
 
 def site_problem(redis: str | None, workers: int, db: str | None, site: str) -> str | None:

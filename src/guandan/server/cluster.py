@@ -53,6 +53,8 @@ SERVICE_RESTART = 1012  # WebSocket close code: the page reconnects (to any proc
 # REST paths that act on one room: the owner answers them (create and the open list are anyone's)
 ROOM_PATH = re.compile(r"^/api/rooms/([A-Za-z0-9]{1,12})(?:/(?:join|leave|bots|ready))?$")
 NOT_ROOM_CODES = frozenset({"OPEN"})
+WORKER_FD = "GUANDAN_WORKER_FD"  # set by `serve --workers N` for each worker: the listening socket it accepts on
+WORKER_ID = "GUANDAN_WORKER_ID"  # and the worker's id in the site
 
 # KEYS: lease, owned set; ARGV: worker, ttl ms, code. Takes a free lease or refreshes one's own.
 ACQUIRE = """

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
-from .cli import WORKER_FD, WORKER_ID
-from .cluster import Keys, release_worker_sync
+from .cluster import WORKER_FD, WORKER_ID, Keys, release_worker_sync
 
 log = logging.getLogger("guandan.supervisor")
 POLL_S = 0.2
