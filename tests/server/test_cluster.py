@@ -177,3 +177,36 @@ def test_a_worker_killed_under_the_supervisor_is_replaced(site: Site) -> None:
     while site.workers() < 2:  # the supervisor started another
         assert time.monotonic() - killed < 60
         time.sleep(0.2)
+
+
+def test_the_site_benchmark_and_its_failover_drill(postgres_url: str, redis_url: str) -> None:
+    from guandan.server.bench_site import format_site_report, run_site_bench
+
+    report = run_site_bench([1, 2], redis_url, fresh_database(postgres_url), tables=4, seconds=6, think_ms=50,
+                            failover=True)
+    plain, two, drill = report["runs"]
+    assert [plain["workers"], two["workers"], drill["workers"]] == [1, 2, 2]
+    for r in (plain, two):
+        assert r["actions"] > 50 and r["errors"] == 0 and r["lost_actions"] == 0 and r["reconnects"] == 0
+    f = drill["failover"]
+    assert drill["lost_actions"] == 0 and drill["reconnects"] >= 1 and f["clients_resumed"] >= 1
+    assert f["outage_max_s"] < 5.0, format_site_report(report)
+    assert "failover drill" in format_site_report(report)
+
+
+def test_bench_server_refuses_bad_site_options() -> None:
+    from typer.testing import CliRunner
+
+    from guandan.cli import _mount, app
+
+    _mount()
+    runner = CliRunner()
+    for args, words in ((["--workers", "0"], "worker counts"), (["--workers", "2"], "--redis"),
+                        (["--workers", "2", "--redis", "redis://x", "--db", "sqlite:///x"], "PostgreSQL"),
+                        (["--failover"], "go with --workers")):
+        r = runner.invoke(app, ["bench", "server", *args])
+        assert r.exit_code == 2 and words in r.output, (args, r.output)
+    r = runner.invoke(app, ["serve", "--workers", "3"])
+    assert r.exit_code == 2 and "--redis" in r.output
+    r = runner.invoke(app, ["serve", "--redis", "nonsense", "--db", "postgresql+psycopg://x/y"])
+    assert r.exit_code == 2 and "Redis URL" in r.output

@@ -80,7 +80,7 @@ def serve(
 
     from .app import create_app
     from .clientaddr import parse_proxies
-    from .cluster import WORKER_FD, WORKER_ID
+    from .cluster import WORKER_FD, WORKER_ID, site_problem
     from .logs import LOG_FORMATS, configure, set_worker
     from .table import Settings
     from .workers import prestart
@@ -151,20 +151,6 @@ def serve(
     WorkerServer(config).run()
 
 
-def site_problem(redis: str | None, workers: int, db: str | None, site: str) -> str | None:
-    """Why these settings cannot run, or None: several workers share Redis and a PostgreSQL database."""
-    import re
-
-    if redis is None:
-        return "--workers above 1 needs --redis (the workers share their tables through it)" if workers > 1 else None
-    if not re.fullmatch(r"(rediss?|unix)://\S+", redis):
-        return f"--redis must be a Redis URL such as redis://127.0.0.1:6379/0, not {redis!r}"
-    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", site):
-        return f"--site must be 1 to 40 letters, digits, '.', '_' or '-', not {site!r}"
-    if db is None or not db.startswith("postgresql"):
-        return ("--redis needs --db with a PostgreSQL URL (postgresql+psycopg://…): the workers share one "
-                "database, and SQLite is one process's")
-    return None
 
 
 def bench_server(
@@ -182,9 +168,39 @@ def bench_server(
     warmup: Annotated[float | None, typer.Option(
         help="with --soak: seconds of warm-up before memory is compared (default: 300, or half of a shorter soak)")
     ] = None,
+    workers: Annotated[str | None, typer.Option(
+        help="instead: a site of this many workers behind one address (serve --workers N), or several counts "
+             "comma-separated (1,2,4), each run in turn; needs --redis and --db")] = None,
+    redis: Annotated[str | None, typer.Option(help="with --workers: the Redis URL the sites use")] = None,
+    db: Annotated[str | None, typer.Option(help="with --workers: an empty PostgreSQL database's URL")] = None,
+    failover: Annotated[bool, typer.Option(
+        help="with --workers: then kill the busiest worker of the largest site halfway through and report the "
+             "seconds its tables went without service and the actions lost")] = False,
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
     from .bench import format_report, format_soak, run_bench, run_soak  # here: httpx and websockets load only for this
+    from .cluster import site_problem
+
+    if workers is not None:
+        counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
+        problem = (site_problem(redis, max(counts), db, "bench") if counts and len(counts) == len(workers.split(","))
+                   else f"--workers takes worker counts from 1 to 64, comma-separated, not {workers!r}")
+        if problem is None and redis is None:
+            problem = "--workers needs --redis"
+        if problem is not None or soak is not None or abuse is not None or tables < 1 or seconds <= 0:
+            typer.echo(f"error: {problem or '--workers goes without --soak and --abuse, with --tables ≥ 1 and --seconds > 0'}",
+                       err=True)
+            raise typer.Exit(2)
+        from .bench_site import format_site_report, run_site_bench
+
+        assert redis is not None and db is not None
+        site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
+        typer.echo(json.dumps(with_build(site_report)) if json_out else format_site_report(site_report))
+        bad = any((r["errors"] and "failover" not in r) or r["lost_actions"] for r in site_report["runs"])
+        raise typer.Exit(1 if bad else 0)
+    if failover or redis is not None or db is not None:
+        typer.echo("error: --redis, --db and --failover go with --workers", err=True)
+        raise typer.Exit(2)
 
     if tables < 1 or seconds <= 0 or think_ms < 0:
         typer.echo("error: --tables ≥ 1, --seconds > 0 and --think-ms ≥ 0", err=True)

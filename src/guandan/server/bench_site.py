@@ -1,0 +1,242 @@
+"""`guandan bench server --workers N --redis URL --db URL`: the bot tables of `bench server` played against a
+site of N worker processes behind one address (``serve --workers N``), for each N asked, in one run; and,
+with ``--failover``, a worker killed (SIGKILL) halfway through: how long its tables went without service,
+and whether any action a client saw acknowledged was lost.
+
+Each bot client here reconnects as a page does (to the same address, which a live worker answers) and
+resumes from the last update it saw. A table's outage is, for each of its clients, the time from the
+socket dropping to the snapshot that resumes it; lost actions are those a client saw whose table's log
+does not hold them at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from .bench import free_port, play_one
+
+
+@dataclass
+class SiteTally:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: list[str] = field(default_factory=list)
+    outages: list[float] = field(default_factory=list)
+    reconnects: int = 0
+    seen: dict[str, int] = field(default_factory=dict)  # table -> the highest seq a client of it saw
+
+
+async def site_client(url: str, code: str, seat: int, rng: random.Random, think: float, tally: SiteTally,
+                      stop: asyncio.Event) -> None:
+    sent: dict[int, float] = {}
+    last = -1
+    dropped: float | None = None
+    while not stop.is_set():
+        try:
+            async with websockets.connect(url, max_size=2**22, open_timeout=10) as ws:
+                if last >= 0:
+                    await ws.send(json.dumps({"type": "resume", "since": last}))
+                pending: asyncio.Task[None] | None = None
+                while not stop.is_set():
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                    except TimeoutError:
+                        continue
+                    frame = json.loads(raw)
+                    kind = frame["type"]
+                    if kind == "error":
+                        tally.errors.append(f"{frame.get('code')}: {frame.get('message')}")
+                        continue
+                    if kind not in ("update", "snapshot") or frame.get("view") is None:
+                        continue
+                    seq = frame["seq"]
+                    if kind == "snapshot" and dropped is not None:
+                        tally.outages.append(time.perf_counter() - dropped)
+                        dropped = None
+                    last = max(last, seq)
+                    tally.seen[code] = max(tally.seen.get(code, 0), seq)
+                    t0 = sent.pop(seq - 1, None)
+                    if t0 is not None and kind == "update" and frame["action"]["seat"] == seat:
+                        tally.latencies.append(time.perf_counter() - t0)
+                        tally.actions += 1
+                    view = frame["view"]
+                    if view["to_move"] == seat and view["legal"] and not view["ended"]:
+                        pending = asyncio.create_task(play_one(ws, view, seq, rng, think, sent))
+                if pending is not None:
+                    pending.cancel()
+                return
+        except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
+            if stop.is_set():
+                return
+            if dropped is None:
+                dropped = time.perf_counter()
+                tally.reconnects += 1
+            sent.clear()  # an act the dead socket carried is acted again from the snapshot
+            await asyncio.sleep(0.05)
+
+
+async def _run_site(base: str, tables: int, seconds: float, think: float, seed: int,
+                    kill: Any = None) -> tuple[SiteTally, float, dict[str, int], float | None]:
+    tally = SiteTally()
+    stop = asyncio.Event()
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        setups = []
+        for _ in range(tables):
+            r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "next_deal_s": 0})
+            r.raise_for_status()
+            code = r.json()["code"]
+            tokens = []
+            for s in range(4):
+                j = await http.post(f"/api/rooms/{code}/join", json={"seat": s, "name": f"b{s}"})
+                j.raise_for_status()
+                tokens.append(j.json()["token"])
+            setups.append((code, tokens))
+        ws_base = base.replace("http", "ws")
+        clients = [asyncio.create_task(site_client(f"{ws_base}/ws/{code}?token={tok}", code, s,
+                                                   random.Random(f"bench:{seed}:{t}:{s}"), think, tally, stop))
+                   for t, (code, tokens) in enumerate(setups) for s, tok in enumerate(tokens)]
+        await asyncio.sleep(1.0)
+        for code, tokens in setups:
+            for tok in tokens:
+                (await http.post(f"/api/rooms/{code}/ready", json={"token": tok})).raise_for_status()
+        t0 = time.perf_counter()
+        killed_at: float | None = None
+        if kill is not None:
+            await asyncio.sleep(seconds / 2)
+            killed_at = time.perf_counter() - t0
+            kill()
+            await asyncio.sleep(seconds / 2)
+        else:
+            await asyncio.sleep(seconds)
+        elapsed = time.perf_counter() - t0
+        stop.set()
+        results = await asyncio.gather(*clients, return_exceptions=True)
+        tally.errors.extend(f"client failed: {r!r}" for r in results if isinstance(r, BaseException))
+        stored = {}
+        for code, _ in setups:
+            stored[code] = int((await http.get(f"/api/rooms/{code}")).json()["seq"])
+    return tally, elapsed, stored, killed_at
+
+
+def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str) -> subprocess.Popen[bytes]:
+    cmd = [sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--port", str(port),
+           "--workers", str(workers), "--redis", redis_url, "--db", db_url, "--site", site, "--no-rate-limits",
+           "--bot-delay-ms", "0", "--max-rooms", "100000", "--max-rooms-per-address", "100000"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the site exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+            ids = [w.decode() for w in client.smembers(f"{site}:workers")]  # type: ignore[union-attr]
+            if sum(1 for w in ids if client.exists(f"{site}:worker:{w}")) >= workers:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).raise_for_status()
+                    return proc
+                except httpx.HTTPError:
+                    pass
+            time.sleep(0.2)
+    finally:
+        client.close()
+    proc.kill()
+    raise RuntimeError("the site did not start within 120 s")
+
+
+def _kill_busiest(redis_url: str, site: str) -> None:
+    """SIGKILL the worker that owns the most tables."""
+    import os
+
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        ids = [w.decode() for w in client.smembers(f"{site}:workers")]  # type: ignore[union-attr]
+        owned = {w: client.scard(f"{site}:owned:{w}") for w in ids}
+        victim = max(owned, key=lambda w: owned[w])
+        pid = client.get(f"{site}:worker:{victim}")
+        if pid is not None:
+            os.kill(int(pid), signal.SIGKILL)
+    finally:
+        client.close()
+
+
+def _figures(tally: SiteTally, elapsed: float, stored: dict[str, int]) -> dict[str, Any]:
+    lat = sorted(tally.latencies)
+
+    def pct(p: float) -> float:
+        return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
+
+    lost = sum(max(0, seen - stored.get(code, 0)) for code, seen in tally.seen.items())
+    return {"seconds": round(elapsed, 2), "actions": tally.actions,
+            "actions_per_s": round(tally.actions / elapsed, 1) if elapsed else 0.0,
+            "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+            "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else float("nan"),
+            "errors": len(tally.errors), "first_errors": tally.errors[:5], "lost_actions": lost,
+            "reconnects": tally.reconnects}
+
+
+def run_site_bench(workers: list[int], redis_url: str, db_url: str, tables: int, seconds: float, think_ms: int,
+                   seed: int = 1, failover: bool = False) -> dict[str, Any]:
+    """One run per worker count, on one database and one Redis (each run its own site name), then the
+    failover drill on the largest count."""
+    runs: list[dict[str, Any]] = []
+    tag = secrets.token_hex(3)
+    plan = [(n, False) for n in workers] + ([(max(workers), True)] if failover else [])
+    for i, (n, drill) in enumerate(plan):
+        site = f"bench{tag}{i}"
+        port = free_port()
+        proc = _start_site(port, n, redis_url, db_url, site)
+        try:
+            kill = (lambda site=site: _kill_busiest(redis_url, site)) if drill else None
+            tally, elapsed, stored, killed_at = asyncio.run(
+                _run_site(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, kill))
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        fig = {"workers": n, **_figures(tally, elapsed, stored)}
+        if drill:
+            fig["failover"] = {"killed_at_s": round(killed_at or 0.0, 2),
+                               "outage_max_s": round(max(tally.outages), 2) if tally.outages else 0.0,
+                               "outage_median_s": round(statistics.median(tally.outages), 2) if tally.outages else 0.0,
+                               "clients_resumed": len(tally.outages)}
+        runs.append(fig)
+    base = next((r["actions_per_s"] for r in runs if r["workers"] == min(workers) and "failover" not in r), None)
+    for r in runs:
+        if base and "failover" not in r:
+            r["ratio_to_fewest"] = round(r["actions_per_s"] / base, 2)
+    return {"mode": "site", "tables": tables, "think_ms": think_ms, "runs": runs}
+
+
+def format_site_report(report: dict[str, Any]) -> str:
+    lines = [f"{report['tables']} tables of 4 bot clients (think {report['think_ms']} ms), one address:"]
+    for r in report["runs"]:
+        line = (f"  {r['workers']} worker(s): {r['actions_per_s']:,.1f} actions/s"
+                f" (×{r.get('ratio_to_fewest', 1.0):.2f}), p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms,"
+                f" {r['errors']} errors, {r['lost_actions']} lost")
+        if "failover" in r:
+            f = r["failover"]
+            line = (f"  failover drill, {r['workers']} workers, the busiest killed at {f['killed_at_s']} s: "
+                    f"{f['clients_resumed']} clients resumed, longest without service {f['outage_max_s']} s "
+                    f"(median {f['outage_median_s']} s), {r['lost_actions']} actions lost, {r['errors']} error frames")
+        lines.append(line)
+    return "\n".join(lines)
