@@ -142,13 +142,20 @@ def moves(
     typer.echo()
 
 
+_mounted = False
+
+
 def main() -> None:
     _mount()
     app()
 
 
 def _mount() -> None:
-    """Mount every subsystem's commands on ``app`` (``main`` does, before parsing the command line)."""
+    """Mount every subsystem's commands on ``app`` (``main`` does, before parsing the command line), once."""
+    global _mounted
+    if _mounted:
+        return
+    _mounted = True
     app.add_typer(bench_app, name="bench")
     # Imported here, not at the top: the desk's SQLAlchemy, Alembic and openpyxl take most of a second
     # to load, which `import guandan.cli` (the tests, other tools) need not pay.
