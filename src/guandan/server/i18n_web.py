@@ -108,6 +108,7 @@ MESSAGES += (
     N_("Too many hints and readings from this address: wait a moment."),
     N_("Too many hints and readings from this connection: wait a moment."),
     N_("Too many messages from this page: slow down."),
+    N_("The table is moving to another server: try again in a moment."),
     N_("Too many rooms created or joined from this address: wait a minute."),
     N_("Too much table talk from your seat: wait a moment."),
     N_("Your page was ahead of the table: it now shows the table as it is."),
