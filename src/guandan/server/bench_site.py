@@ -12,6 +12,7 @@ does not hold them at the end.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import secrets
@@ -19,8 +20,10 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,6 +31,8 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from .bench import free_port, play_one
+
+LOGS: dict[str, str] = {}  # site name -> the file its workers' standard error went to
 
 
 @dataclass
@@ -75,7 +80,7 @@ async def site_client(url: str, code: str, seat: int, rng: random.Random, think:
                         tally.actions += 1
                     view = frame["view"]
                     if view["to_move"] == seat and view["legal"] and not view["ended"]:
-                        pending = asyncio.create_task(play_one(ws, view, seq, rng, think, sent))
+                        pending = asyncio.create_task(_play(ws, view, seq, rng, think, sent))
                 if pending is not None:
                     pending.cancel()
                 return
@@ -89,14 +94,23 @@ async def site_client(url: str, code: str, seat: int, rng: random.Random, think:
             await asyncio.sleep(0.05)
 
 
-async def _run_site(base: str, tables: int, seconds: float, think: float, seed: int,
-                    kill: Any = None) -> tuple[SiteTally, float, dict[str, int], float | None]:
+async def _play(ws: Any, view: dict[str, Any], seq: int, rng: random.Random, think: float,
+                sent: dict[int, float]) -> None:
+    """A turn on a socket that may die meanwhile (the failover drill): the snapshot after it is acted on."""
+    with contextlib.suppress(ConnectionClosed):
+        await play_one(ws, view, seq, rng, think, sent)
+
+
+async def _run_site(base: str, tables: int, seconds: float, think: float, seed: int, kill: Any = None,
+                    owners: Any = None) -> tuple[SiteTally, float, dict[str, int], float | None, list[int]]:
     tally = SiteTally()
     stop = asyncio.Event()
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         setups = []
         for _ in range(tables):
-            r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "next_deal_s": 0})
+            # each room from a new connection, as from many players: the worker that accepts it owns the table
+            async with httpx.AsyncClient(base_url=base, timeout=30) as once:
+                r = await once.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "next_deal_s": 0})
             r.raise_for_status()
             code = r.json()["code"]
             tokens = []
@@ -114,6 +128,7 @@ async def _run_site(base: str, tables: int, seconds: float, think: float, seed: 
             for tok in tokens:
                 (await http.post(f"/api/rooms/{code}/ready", json={"token": tok})).raise_for_status()
         t0 = time.perf_counter()
+        spread = owners() if owners is not None else []
         killed_at: float | None = None
         if kill is not None:
             await asyncio.sleep(seconds / 2)
@@ -129,14 +144,18 @@ async def _run_site(base: str, tables: int, seconds: float, think: float, seed: 
         stored = {}
         for code, _ in setups:
             stored[code] = int((await http.get(f"/api/rooms/{code}")).json()["seq"])
-    return tally, elapsed, stored, killed_at
+    return tally, elapsed, stored, killed_at, spread
 
 
 def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--port", str(port),
            "--workers", str(workers), "--redis", redis_url, "--db", db_url, "--site", site, "--no-rate-limits",
            "--bot-delay-ms", "0", "--max-rooms", "100000", "--max-rooms-per-address", "100000"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # the workers' log goes to a file: a pipe nobody reads would fill up and stall them
+    log = tempfile.NamedTemporaryFile(prefix=f"guandan-{site}-", suffix=".log", delete=False)  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+    log.close()
+    LOGS[site] = log.name
     import redis
 
     client = redis.Redis.from_url(redis_url)
@@ -144,7 +163,7 @@ def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str)
     try:
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"the site exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+                raise RuntimeError(f"the site exited: {Path(log.name).read_text(errors='replace')[-2000:]}")
             ids = [w.decode() for w in client.smembers(f"{site}:workers")]  # type: ignore[union-attr]
             if sum(1 for w in ids if client.exists(f"{site}:worker:{w}")) >= workers:
                 try:
@@ -157,6 +176,39 @@ def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str)
         client.close()
     proc.kill()
     raise RuntimeError("the site did not start within 120 s")
+
+
+def _libpq(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def _create_database(db_url: str, name: str) -> str:
+    """A new database beside ``db_url``'s (the bench's user needs CREATEDB), and its URL."""
+    import psycopg
+
+    with psycopg.connect(_libpq(db_url), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base, _, _ = db_url.rpartition("/")
+    return f"{base}/{name}"
+
+
+def _drop_database(db_url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(_libpq(db_url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _tables_per_worker(redis_url: str, site: str) -> list[int]:
+    """How many tables each worker owns, most first."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        ids = [w.decode() for w in client.smembers(f"{site}:workers")]  # type: ignore[union-attr]
+        return sorted((int(client.scard(f"{site}:owned:{w}")) for w in ids), reverse=True)
+    finally:
+        client.close()
 
 
 def _kill_busiest(redis_url: str, site: str) -> None:
@@ -194,26 +246,29 @@ def _figures(tally: SiteTally, elapsed: float, stored: dict[str, int]) -> dict[s
 
 def run_site_bench(workers: list[int], redis_url: str, db_url: str, tables: int, seconds: float, think_ms: int,
                    seed: int = 1, failover: bool = False) -> dict[str, Any]:
-    """One run per worker count, on one database and one Redis (each run its own site name), then the
-    failover drill on the largest count."""
+    """One run per worker count, then the failover drill on the largest count: each run a site of its own
+    (its name in Redis, and a new database created beside ``db_url``'s and dropped after it)."""
     runs: list[dict[str, Any]] = []
     tag = secrets.token_hex(3)
     plan = [(n, False) for n in workers] + ([(max(workers), True)] if failover else [])
     for i, (n, drill) in enumerate(plan):
         site = f"bench{tag}{i}"
         port = free_port()
-        proc = _start_site(port, n, redis_url, db_url, site)
+        run_db = _create_database(db_url, site)  # each run its own: a site takes over every live table it finds
+        proc = _start_site(port, n, redis_url, run_db, site)
         try:
             kill = (lambda site=site: _kill_busiest(redis_url, site)) if drill else None
-            tally, elapsed, stored, killed_at = asyncio.run(
-                _run_site(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, kill))
+            tally, elapsed, stored, killed_at, spread = asyncio.run(
+                _run_site(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, kill,
+                          lambda site=site: _tables_per_worker(redis_url, site)))
         finally:
             proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        fig = {"workers": n, **_figures(tally, elapsed, stored)}
+            _drop_database(db_url, site)
+        fig = {"workers": n, "tables_per_worker": spread, **_figures(tally, elapsed, stored)}
         if drill:
             fig["failover"] = {"killed_at_s": round(killed_at or 0.0, 2),
                                "outage_max_s": round(max(tally.outages), 2) if tally.outages else 0.0,
@@ -232,7 +287,7 @@ def format_site_report(report: dict[str, Any]) -> str:
     for r in report["runs"]:
         line = (f"  {r['workers']} worker(s): {r['actions_per_s']:,.1f} actions/s"
                 f" (×{r.get('ratio_to_fewest', 1.0):.2f}), p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms,"
-                f" {r['errors']} errors, {r['lost_actions']} lost")
+                f" {r['errors']} errors, {r['lost_actions']} lost; tables per worker {r['tables_per_worker']}")
         if "failover" in r:
             f = r["failover"]
             line = (f"  failover drill, {r['workers']} workers, the busiest killed at {f['killed_at_s']} s: "

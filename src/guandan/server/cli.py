@@ -172,7 +172,9 @@ def bench_server(
         help="instead: a site of this many workers behind one address (serve --workers N), or several counts "
              "comma-separated (1,2,4), each run in turn; needs --redis and --db")] = None,
     redis: Annotated[str | None, typer.Option(help="with --workers: the Redis URL the sites use")] = None,
-    db: Annotated[str | None, typer.Option(help="with --workers: an empty PostgreSQL database's URL")] = None,
+    db: Annotated[str | None, typer.Option(help=(
+        "with --workers: a PostgreSQL database's URL; each run creates a database of its own beside it (and drops "
+        "it after), so its user needs CREATEDB"))] = None,
     failover: Annotated[bool, typer.Option(
         help="with --workers: then kill the busiest worker of the largest site halfway through and report the "
              "seconds its tables went without service and the actions lost")] = False,

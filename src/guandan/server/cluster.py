@@ -144,6 +144,7 @@ class ClusterSettings:
     scan_s: float = 1.0  # how often a worker looks for live tables that nobody owns
     relay_timeout_s: float = 5.0  # a relayed REST request or socket opening waits this long for the owner
     route_wait_s: float = 8.0  # a request for a table whose owner just died waits this long for a new one
+    redis_connections: int = 64  # this worker's connections to Redis, at most
 
 
 class Keys:
@@ -224,7 +225,11 @@ class Cluster:
         self.settings = settings
         self.me = settings.worker_id
         self.keys = Keys(settings.prefix)
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+        # a bounded pool that waits for a free connection: a burst of relayed frames and routes queues up instead
+        # of failing (redis-py's default pool refuses past its limit)
+        pool = aioredis.BlockingConnectionPool.from_url(settings.redis_url, decode_responses=True,
+                                                        max_connections=settings.redis_connections, timeout=10)
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self.owned: dict[str, float] = {}  # code -> when the lease was taken (monotonic)
         self.relays: dict[str, _Relay] = {}  # relayed sockets this process holds, by id
         self.remotes: dict[str, _Remote] = {}  # connections of our tables held by other processes, by id
@@ -298,7 +303,7 @@ class Cluster:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
-        await self.redis.aclose()
+        await self.redis.aclose(close_connection_pool=True)  # a pool passed in is not closed by default
         self._sync.close()
         log.info("worker %s left the site", self.me)
 
