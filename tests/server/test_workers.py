@@ -11,6 +11,7 @@ import pickle
 import random
 import threading
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -164,3 +165,49 @@ def test_workers_are_other_processes_at_a_lower_cpu_priority() -> None:
     pid, nice = run(main)
     assert pid != os.getpid()
     assert nice >= min(19, os.nice(0) + workers.WORKER_NICE)
+
+
+def test_a_killed_server_leaves_no_pool_behind(tmp_path: Path) -> None:
+    """SIGKILL the server: its fork server (started before the first client) and the pool's workers go too."""
+    import os
+    import signal
+    import time
+
+    import httpx
+
+    from guandan.server import bench
+
+    port = bench.free_port()
+    proc = bench.start_server(port, str(tmp_path))
+
+    def children(pid: int) -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+        return found
+
+    try:
+        # a table of thinking bots: their moves start the pool's workers under the fork server
+        base = f"http://127.0.0.1:{port}"
+        code = httpx.post(f"{base}/api/rooms", json={"bots": [None, "heuristic", "heuristic", "heuristic"],
+                                                      "timer": 0}).json()["code"]
+        tok = httpx.post(f"{base}/api/rooms/{code}/join", json={"seat": 0}).json()["token"]
+        httpx.post(f"{base}/api/rooms/{code}/ready", json={"token": tok}).raise_for_status()
+        deadline = time.monotonic() + 60
+        while len(forks := [p for c in children(proc.pid) for p in (c, *children(c))]) < 4:
+            assert time.monotonic() < deadline, f"the pool did not start: {forks}"
+            time.sleep(0.1)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while left := [pid for pid in forks if Path(f"/proc/{pid}").exists()
+                   and b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()]:
+        assert time.monotonic() < deadline, f"{left} outlived the killed server"
+        time.sleep(0.2)

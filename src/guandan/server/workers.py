@@ -69,7 +69,7 @@ def prestart() -> None:
     otherwise the pool starts it itself, in a thread, on its first job. The program's main module must be
     safe to import (``if __name__ == "__main__"``), as multiprocessing requires."""
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload([__name__])
+    ctx.set_forkserver_preload([f"{__package__}.forkserver", __name__])  # first: it dies with the server
     from multiprocessing import forkserver
 
     forkserver.ensure_running()
@@ -176,6 +176,9 @@ def readings_job(seat: int, cards: tuple[Card, ...], top: Combo | None, level: i
 
 
 def _init_worker(nice: int) -> None:
+    from .forkserver import die_with_parent
+
+    die_with_parent()  # forked from the fork server: it goes when that does
     with contextlib.suppress(OSError, AttributeError):
         os.nice(nice)
 
@@ -237,7 +240,7 @@ class WorkerPool:
         # forkserver: the workers fork from a clean process that imported this module once (a fork of the
         # server itself would copy its threads' locks; spawn would import everything per worker)
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload([__name__])
+        ctx.set_forkserver_preload([f"{__package__}.forkserver", __name__])  # first: it dies with the server
         ex = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker, initargs=(self.nice,))
         for f in [ex.submit(_ready) for _ in range(self.workers)]:  # each submit starts one more process
             f.result()
