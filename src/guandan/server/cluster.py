@@ -494,7 +494,14 @@ class Cluster:
             if remote is not None:
                 self.service.disconnect(remote.conn)
         elif kind == "http":
-            self._spawn(self._run_http(cid, json.loads(payload)))
+            req = json.loads(payload)
+            if self.draining:  # its tables are being handed over: a change made now could be lost
+                body = json.dumps(_unavailable().body(), ensure_ascii=False).encode("utf-8")
+                answer = {"status": 503, "headers": [["content-type", "application/json"]],
+                          "body": base64.b64encode(body).decode("ascii")}
+                self._spawn(self._send(str(req["from"]), "reply", cid, json.dumps(answer)))
+            else:
+                self._spawn(self._run_http(cid, req))
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(work)
@@ -562,6 +569,10 @@ class Cluster:
             try:
                 kind, payload = await asyncio.wait_for(relay.inbox.get(), self.settings.relay_timeout_s)
             except TimeoutError:
+                # a late opening must not leave the owner a connection nobody holds (its seat would show as
+                # connected, and no 托管 would take over)
+                with contextlib.suppress(Exception):
+                    await self._send(owner, "bye", cid)
                 return False
             if kind == "moved":
                 return False
