@@ -180,10 +180,15 @@ def test_a_worker_killed_under_the_supervisor_is_replaced(site: Site) -> None:
 
 
 def test_the_site_benchmark_and_its_failover_drill(postgres_url: str, redis_url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
     from guandan.server.bench_site import format_site_report, run_site_bench
 
-    report = run_site_bench([1, 2], redis_url, fresh_database(postgres_url), tables=4, seconds=6, think_ms=50,
-                            failover=True)
+    # in a thread of its own: the bench runs its own event loop, and a browser test before this one in the same
+    # process may leave one running in the main thread (Playwright's sync API)
+    with ThreadPoolExecutor(1) as pool:
+        report = pool.submit(run_site_bench, [1, 2], redis_url, fresh_database(postgres_url), tables=4, seconds=6,
+                             think_ms=50, failover=True).result()
     plain, two, drill = report["runs"]
     assert [plain["workers"], two["workers"], drill["workers"]] == [1, 2, 2]
     for r in (plain, two):
