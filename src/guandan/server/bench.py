@@ -117,24 +117,38 @@ async def bot_client(url: str, seat: int, rng: random.Random, think: float, tall
             pending.cancel()
 
 
+async def open_tables(http: httpx.AsyncClient, base: str, tables: int, *,
+                      spread: bool = False) -> list[tuple[str, list[str]]]:
+    """``tables`` rooms with a bench client joined at every seat: each room's code and its four seat tokens.
+    ``spread``: each room is created from a new connection, as by many players, so that on a site of several
+    workers the one that accepts it (and so owns the table) varies."""
+    setups = []
+    for _ in range(tables):
+        # no seed: a chosen one is for practice rooms only, so the server draws each table's deals
+        body = {"timer": 0, "bot_delay_ms": 0, "next_deal_s": 0}
+        if spread:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as once:
+                r = await once.post("/api/rooms", json=body)
+        else:
+            r = await http.post("/api/rooms", json=body)
+        r.raise_for_status()
+        code = r.json()["code"]
+        tokens = []
+        for s in range(4):
+            j = await http.post(f"/api/rooms/{code}/join", json={"seat": s, "name": f"b{s}"})
+            j.raise_for_status()
+            tokens.append(j.json()["token"])
+        setups.append((code, tokens))
+    return setups
+
+
 async def _run(base: str, tables: int, seconds: float, think: float, seed: int,
                abuse: str | None = None) -> tuple[Tally, float]:
     tally = Tally()
     stop = asyncio.Event()
     clients: list[asyncio.Task[None]] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        setups = []
-        for _ in range(tables):
-            # no seed: a chosen one is for practice rooms only, so the server draws each table's deals
-            r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "next_deal_s": 0})
-            r.raise_for_status()
-            code = r.json()["code"]
-            tokens = []
-            for s in range(4):
-                j = await http.post(f"/api/rooms/{code}/join", json={"seat": s, "name": f"b{s}"})
-                j.raise_for_status()
-                tokens.append(j.json()["token"])
-            setups.append((code, tokens))
+        setups = await open_tables(http, base, tables)
         ws_base = base.replace("http", "ws")
         for t, (code, tokens) in enumerate(setups):
             for s, tok in enumerate(tokens):

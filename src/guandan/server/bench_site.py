@@ -30,7 +30,7 @@ import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from .bench import free_port, play_one
+from .bench import free_port, open_tables, play_one
 
 LOGS: dict[str, str] = {}  # site name -> the file its workers' standard error went to
 
@@ -106,19 +106,7 @@ async def _run_site(base: str, tables: int, seconds: float, think: float, seed: 
     tally = SiteTally()
     stop = asyncio.Event()
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        setups = []
-        for _ in range(tables):
-            # each room from a new connection, as from many players: the worker that accepts it owns the table
-            async with httpx.AsyncClient(base_url=base, timeout=30) as once:
-                r = await once.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "next_deal_s": 0})
-            r.raise_for_status()
-            code = r.json()["code"]
-            tokens = []
-            for s in range(4):
-                j = await http.post(f"/api/rooms/{code}/join", json={"seat": s, "name": f"b{s}"})
-                j.raise_for_status()
-                tokens.append(j.json()["token"])
-            setups.append((code, tokens))
+        setups = await open_tables(http, base, tables, spread=True)
         ws_base = base.replace("http", "ws")
         clients = [asyncio.create_task(site_client(f"{ws_base}/ws/{code}?token={tok}", code, s,
                                                    random.Random(f"bench:{seed}:{t}:{s}"), think, tally, stop))

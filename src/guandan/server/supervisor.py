@@ -125,11 +125,15 @@ class Supervisor:
     def _stop_worker(self, w: Worker) -> None:
         if w.proc.poll() is None:
             w.proc.send_signal(signal.SIGTERM)
-            try:
-                w.proc.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                w.proc.kill()
-                w.proc.wait()
+        self._await_stop(w)
+
+    def _await_stop(self, w: Worker) -> None:
+        """Wait for a worker told to stop (killed if it takes too long), then free what it held."""
+        try:
+            w.proc.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            w.proc.kill()
+            w.proc.wait()
         self._gone(w)
 
     def _rolling_restart(self) -> None:
@@ -149,13 +153,8 @@ class Supervisor:
         for w in self.workers:
             if w.proc.poll() is None:
                 w.proc.send_signal(signal.SIGTERM)
-        for w in self.workers:
-            try:
-                w.proc.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                w.proc.kill()
-                w.proc.wait()
-            self._gone(w)
+        for w in self.workers:  # told all at once: they hand their tables over together
+            self._await_stop(w)
 
     def _prepare_metrics(self) -> None:
         try:
