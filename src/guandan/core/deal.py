@@ -216,8 +216,10 @@ class DealState:
         kind = ActionKind.PASS if move.combo is None else ActionKind.PLAY
         action = Action(kind, seat, move.cards, move.combo)
         cache = self._moves_cache
-        if cache is not None and move in cache:
-            return self._play(action, trusted=True)
+        if cache is not None:
+            for m in cache:  # by identity: an equal move from elsewhere is checked as any other
+                if m is move:
+                    return self._play(action, trusted=True)
         return self.apply(action)
 
     def _play(self, action: Action, trusted: bool = False) -> list[Event]:
@@ -402,6 +404,11 @@ class DealState:
 
     def _public_fields(self) -> dict[str, Any]:
         top = self.top
+        top_play: tuple[int, tuple[Card, ...], Combo] | None = None
+        if top is not None:
+            move = top[1]
+            if move.combo is not None:
+                top_play = (top[0], move.cards, move.combo)
         return {
             "phase": self.phase,
             "to_move": self.to_move,
@@ -409,7 +416,7 @@ class DealState:
             # 报牌 makes a count public from that moment on: the current count of every reported seat
             "reported": {s: len(self.hands[s]) for s in range(4) if self.reported[s]},
             "played_counts": tuple(self._played),
-            "top": (top[0], top[1].cards, top[1].combo) if top and top[1].combo else None,
+            "top": top_play,
             "finish": tuple(self.finish),
             "events": tuple(self.events),
             "prev_finish": self.prev_finish,

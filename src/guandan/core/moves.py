@@ -26,12 +26,11 @@ only some readings of a set, confirms each representative with :func:`classify` 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations, product
 from threading import Lock
-from typing import Final, NamedTuple
+from typing import Final, final
 
 from .cards import BIG_JOKER, N_CODES, SMALL_JOKER, Card, wild_code
 from .combos import (
@@ -54,21 +53,57 @@ from .combos import (
     _strongest,
     beats,
     make_combo,
+    sort_strongest,
 )
 from .errors import GuandanError, InvalidHandError
 from .rules import RuleSet
-from .vocab import BombOrder, MoveMode
+from .vocab import BombOrder, ComboType, MoveMode
 
 
-class Move(NamedTuple):
-    """A play (cards + declared combo) or PASS (no cards, combo None)."""
+@final
+class Move:
+    """A play (cards + declared combo) or PASS (no cards, combo None).
 
-    cards: tuple[Card, ...]
-    combo: Combo | None
+    It compares, hashes, indexes and unpacks like the pair ``(cards, combo)``. A plain class, not a
+    named tuple: compiled, making one is a direct allocation, and a generator makes hundreds per
+    hand. Treat it as immutable (the attributes are ``Final``).
+    """
+
+    def __init__(self, cards: tuple[Card, ...], combo: Combo | None) -> None:
+        self.cards: Final = cards
+        self.combo: Final = combo
 
     @property
     def is_pass(self) -> bool:
         return self.combo is None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self.combo == other.combo and self.cards == other.cards
+        if isinstance(other, tuple):
+            return len(other) == 2 and self.cards == other[0] and self.combo == other[1]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.combo))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: int) -> tuple[Card, ...] | Combo | None:
+        return (self.cards, self.combo)[index]
+
+    def __iter__(self) -> Iterator[tuple[Card, ...] | Combo | None]:
+        return iter((self.cards, self.combo))
+
+    def __repr__(self) -> str:
+        return f"Move(cards={self.cards!r}, combo={self.combo!r})"
+
+    def __reduce__(self) -> tuple[type[Move], tuple[tuple[Card, ...], Combo | None]]:
+        return (Move, (self.cards, self.combo))
 
 
 PASS: Final = Move((), None)
@@ -85,6 +120,9 @@ def _rank_subs(r: int, pattern: tuple[int, int, int, int]) -> tuple[tuple[tuple[
             cards += (4 * r + s,) * k
         groups[len(cards)].append(cards)
     return tuple(tuple(g) for g in groups)
+
+
+_SUBS: dict[int, tuple[tuple[tuple[Card, ...], ...], ...]] = {}  # _rank_subs by rank and pattern in one int (13 × 3⁴)
 
 
 def _singles(groups: tuple[tuple[tuple[Card, ...], ...], ...]) -> list[Card]:
@@ -108,21 +146,34 @@ _WINDOWS: Final = {(n, top): tuple(_pos_rank(p) for p in range(top - n + 1, top 
                    for n in range(1, 14) for top in range(n, 15)}
 
 
-_new_move = tuple.__new__
-
-
 def _always(cards: tuple[Card, ...], combo: Combo) -> bool:
     return True
 
 
 def _combo_value(m: Move) -> int:
-    return m[1].value  # type: ignore[union-attr]
+    return m.combo.value  # type: ignore[union-attr]
 
 
 @lru_cache(maxsize=1024)
 def _rank_combos(type_: str, size: int, level: int, stars: bool) -> tuple[Combo, ...]:
     """The combo of each of the 13 ranks for a rank-keyed type, at a level."""
     return tuple(make_combo(type_, size, r, level, stars) for r in range(13))
+
+
+_TYPE_NO: Final[dict[str, int]] = {t.value: i for i, t in enumerate(ComboType)}
+_COMBOS: dict[int, Combo] = {}  # the interned combos by a packed int: a template asks for one per window
+
+
+def _combo(type_: str, size: int, key: int, level: int, stars: bool, suit: int = -1, x: int = 0,
+           y: int = 0) -> Combo:
+    """:func:`make_combo` through a dict keyed by one int (cheaper than an ``lru_cache`` call).
+    The key packs every argument in its own bits: type < 16, size < 32, key < 16, level < 16, suit < 5, x, y < 16."""
+    k = ((((((_TYPE_NO[type_] << 5 | size) << 4 | key) << 4 | level) << 1 | stars) * 5 + suit + 1) << 4 | x) << 4 | y
+    combo = _COMBOS.get(k)
+    if combo is None:
+        combo = make_combo(type_, size, key, level, stars, suit, x, y)
+        _COMBOS[k] = combo  # a race only makes the same interned combo twice
+    return combo
 
 
 class _Gen:
@@ -132,7 +183,7 @@ class _Gen:
     yield one representative per (combo, wildcard use) without enumerating the rest.
     """
 
-    def __init__(self, cnt: Sequence[int], level: int, rules: RuleSet, wilds: tuple[Card, ...], free_wild: bool,
+    def __init__(self, cnt: tuple[int, ...], level: int, rules: RuleSet, wilds: tuple[Card, ...], free_wild: bool,
                  canonical: bool = False):
         self.level = level
         self.rules = rules
@@ -152,11 +203,16 @@ class _Gen:
         subs = []
         for r in range(13):
             b = 4 * r
-            subs.append(_rank_subs(r, (cnt[b], 0 if r == level else cnt[b + 1], cnt[b + 2], cnt[b + 3])))
+            h = 0 if r == level else cnt[b + 1]
+            key = r * 81 + cnt[b] * 27 + h * 9 + cnt[b + 2] * 3 + cnt[b + 3]
+            found = _SUBS.get(key)
+            if found is None:
+                found = _SUBS[key] = _rank_subs(r, (cnt[b], h, cnt[b + 2], cnt[b + 3]))
+            subs.append(found)
         self.subs = subs
         self.n_nat = [len(x) - 1 for x in subs]  # natural cards per rank
         self.singles = [_singles(x) for x in subs]  # distinct natural codes per rank
-        self._groups: dict[tuple[int, int, bool, bool], list[tuple[tuple[Card, ...], int]]] = {}
+        self._groups: dict[int, list[tuple[tuple[Card, ...], int]]] = {}  # by r, k, part, every packed in one int
         self._bomb_moves: list[Move] | None = None
         # 火拼 canonical mode: a representative must resolve to its template's reading (set by the caller)
         self.accept: Callable[[tuple[Card, ...], Combo], bool] = _always
@@ -166,14 +222,14 @@ class _Gen:
         self._lock = Lock()  # run() fills self.out and the caches above: one thread at a time
 
     def mk(self, type_: str, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
-        return make_combo(type_, size, key, self.level, self.stars, suit, x, y)
+        return _combo(type_, size, key, self.level, self.stars, suit, x, y)
 
     def group(self, r: int, k: int, part: bool = False, every: bool = False) -> list[tuple[tuple[Card, ...], int]]:
         """Ways to make k cards of rank r: (sorted cards, wildcards used). A play made of wildcards
         alone stands for level cards (§2.4), so an all-wildcard group of another rank is only allowed
         as a ``part`` of a larger template (a run position, a wing). ``every``: all natural
         sub-multisets even in canonical mode."""
-        key = (r, k, part, every)
+        key = r << 8 | k << 2 | part << 1 | every
         found = self._groups.get(key)
         if found is not None:
             return found
@@ -195,7 +251,7 @@ class _Gen:
         return res
 
     def emit_all(self, combo: Combo, sets: Iterable[tuple[Card, ...]]) -> None:
-        self.out.extend([_new_move(Move, (cards, combo)) for cards in sets])
+        self.out.extend([Move(cards, combo) for cards in sets])
 
     # --- templates ------------------------------------------------------------------------
     def singles_pairs_triples(self, want: str | None, minv: int) -> None:
@@ -219,8 +275,9 @@ class _Gen:
 
     def bombs(self, minpow: int) -> None:
         W = self.W
+        max_bomb = self.rules.max_bomb
         for r in range(13):
-            top_size = min(self.n_nat[r] + W, self.rules.max_bomb)
+            top_size = min(self.n_nat[r] + W, max_bomb)
             for size in range(4, top_size + 1):
                 combo = self.mk(BOMB, size, r)
                 if combo.power > minpow:
@@ -284,6 +341,8 @@ class _Gen:
                                joker_pairs: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
         """One full house per wildcard count: the lowest pair that completes it."""
         W, wc = self.W, self.wc
+        if not self.free_wild:
+            return self._plain_canonical_full_houses(t, triples, pair_groups, joker_pairs)
         best: dict[tuple[int, int], tuple[Card, ...]] = {}  # (♥ level cards, big jokers) -> cards
         rejected: set[tuple[int, int]] = set()
         combo = self.mk(FULL_HOUSE, 5, t)
@@ -313,6 +372,29 @@ class _Gen:
                             rejected.add(key)
         return list(best.values())
 
+    def _plain_canonical_full_houses(self, t: int, triples: list[tuple[tuple[Card, ...], int]],
+                                     pair_groups: list[list[tuple[tuple[Card, ...], int]]],
+                                     joker_pairs: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
+        """:meth:`_canonical_full_houses` when only the ♥ level cards are wild: a group's wildcard
+        count is then its ♥ level cards, and big jokers come only from a joker pair, so each
+        option's key is known before its cards are joined (same walk, same first option per key)."""
+        W = self.W
+        best: dict[int, tuple[Card, ...]] = {}  # 3 × ♥ level cards + big jokers -> cards
+        for tc, tw in triples:
+            for p in range(13):
+                if p == t:
+                    continue
+                for pc, pw in pair_groups[p]:
+                    if tw + pw <= W and pw < 2 and 3 * (tw + pw) not in best:
+                        best[3 * (tw + pw)] = tuple(sorted(tc + pc))
+            if W - tw >= 2 and 3 * (tw + 2) not in best:
+                best[3 * (tw + 2)] = tuple(sorted(tc + self.wt[2][0]))
+            for jp in joker_pairs:
+                key = 3 * tw + (2 if jp[0] == BIG_JOKER else 0)
+                if key not in best:
+                    best[key] = tuple(sorted(tc + jp))
+        return list(best.values())
+
     def runs(self, type_: str, cap: int, kmin: int, kmax: int, size_want: int | None, minv: int) -> None:
         """Tubes/pair runs (cap 2), plates/triple runs (cap 3), chain bombs (cap x ≥ 4)."""
         W = self.W
@@ -340,7 +422,7 @@ class _Gen:
                 if self.canonical:  # one representative per wildcard use (♥ level cards, big jokers)
                     firsts: dict[tuple[int, int], tuple[tuple[Card, ...], int]] = {}
                     for a, aw in acc:
-                        key = (aw, a.count(BIG_JOKER))
+                        key = (aw, a.count(BIG_JOKER) if self.free_wild else 0)
                         if key not in firsts and self.accept(tuple(sorted(a)), combo):
                             firsts[key] = (a, aw)
                     acc = list(firsts.values())
@@ -364,6 +446,9 @@ class _Gen:
                 a_low = top == n
                 present = [i for i in range(n) if naturals[i]]
                 done: set[tuple[Card, ...]] = set()  # canonical: wildcard uses already represented
+                if self.canonical and not self.free_wild:
+                    self._canonical_straights(combo, n, ranks, naturals, present, len(missing), sf_forced and n == 5)
+                    continue
                 for extra in range(W - len(missing) + 1):
                     for chosen in combinations(present, extra):
                         kept = [i for i in present if i not in chosen]
@@ -395,6 +480,31 @@ class _Gen:
                                 sets = [nat for nat in product(*lists) if nat not in skip]
                             self.emit_all(combo, sets)
 
+    def _canonical_straights(self, combo: Combo, n: int, ranks: tuple[int, ...], naturals: list[list[Card]],
+                             present: list[int], missing: int, no_flush: bool) -> None:
+        """One straight per number of wildcards used (there is one wildcard tuple per count when
+        big jokers are not wild): the first choice, in the complete walk's order, of which present
+        cards the wildcards replace and of suits, that is not a flush (under ``no_flush``)."""
+        for extra in range(self.W - missing + 1):
+            if extra == len(present):
+                break  # wildcards alone are no straight of this window
+            wt = self.wt[missing + extra][0]
+            for chosen in combinations(present, extra):
+                lists = [naturals[i] for i in present if i not in chosen]
+                first: tuple[Card, ...] | None = tuple([lst[0] for lst in lists])
+                if no_flush and first is not None:
+                    suit = first[0] & 3
+                    if all(c & 3 == suit for c in first):  # rare: the walk's own test, in full
+                        kept = [i for i in present if i not in chosen]
+                        common = {c & 3 for c in lists[0]}
+                        for lst in lists[1:]:
+                            common &= {c & 3 for c in lst}
+                        skip = {tuple(4 * ranks[i] + s for i in kept) for s in common}
+                        first = next((nat for nat in product(*lists) if nat not in skip), None)
+                if first is not None:
+                    self.emit_all(combo, [tuple(sorted(first + wt))])
+                    break
+
     def straight_flushes(self, min_top: int) -> None:
         """Straight flushes (exactly 5 cards) with top > min_top: per suit, the window's missing
         cards are wildcards, and any present card may also be replaced by a wildcard."""
@@ -402,8 +512,8 @@ class _Gen:
         for s in range(4):
             # bit p set = the natural card of this suit at sequence position p (1 and 14: the ace)
             mask = 0
-            for r, n in enumerate(cnt[s:52:4]):
-                if n and 4 * r + s != wc:
+            for r in range(13):
+                if cnt[4 * r + s] and 4 * r + s != wc:
                     mask |= 4 << r
             if mask >> 14 & 1:
                 mask |= 2
@@ -426,7 +536,7 @@ class _Gen:
                                 if wt in done or not self.accept(cards, combo):
                                     continue
                                 done.add(wt)
-                            self.out.append(_new_move(Move, (cards, combo)))
+                            self.out.append(Move(cards, combo))
 
     def airplanes(self, size_want: int | None, minv: int) -> None:
         W = self.W
@@ -510,7 +620,7 @@ class _Gen:
                     self.out = []
                     self._non_bombs(top.type, -1, top.size)
                     moves = sorted(self.out, key=_combo_value)
-                    entry = ([m[1].value for m in moves], moves)  # type: ignore[union-attr]
+                    entry = ([m.combo.value for m in moves], moves)  # type: ignore[union-attr]
                     self._follow[key] = entry
                 values, moves = entry
                 self.out = moves[bisect_right(values, top.value):]
@@ -523,7 +633,7 @@ class _Gen:
             self._all_bombs()
             self._bomb_moves, self.out = self.out, plays
         if minpow:
-            self.out.extend([m for m in self._bomb_moves if m[1].power > minpow])  # type: ignore[union-attr]
+            self.out.extend([m for m in self._bomb_moves if m.combo.power > minpow])  # type: ignore[union-attr]
         else:
             self.out.extend(self._bomb_moves)
         out, self.out = self.out, []  # a cached generator must not keep its last answer alive
@@ -532,14 +642,18 @@ class _Gen:
 
 def _hand_counts(hand: Iterable[Card]) -> list[int]:
     cnt = [0] * N_CODES
+    over = False
     try:
         for c in hand:
             if c < 0:
                 raise IndexError
-            cnt[c] += 1
+            n = cnt[c] + 1
+            cnt[c] = n
+            if n > 2:
+                over = True
     except (IndexError, TypeError):
         raise InvalidHandError(f"a hand holds something that is not a card code 0…53: {list(hand)!r}") from None
-    if max(cnt) > 2:
+    if over:
         raise InvalidHandError(f"card code {cnt.index(max(cnt))} appears more than twice")
     return cnt
 
@@ -572,20 +686,18 @@ def legal_moves(
     return moves
 
 
-_GEN_CACHE: OrderedDict[tuple[object, ...], _Gen] = OrderedDict()
+_GEN_CACHE: dict[tuple[object, ...], _Gen] = {}  # in insertion order: the first key is the oldest hand
 _GEN_CACHE_SIZE: Final = 32  # a deal has four live hands; more only keeps garbage alive
-_GEN_CACHE_LOCK = Lock()  # every read-and-reorder and insert-and-evict of _GEN_CACHE holds it
+_GEN_CACHE_LOCK = Lock()  # every insert-and-evict of _GEN_CACHE holds it
 
 
 def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool, free_wild: bool = False) -> _Gen:
     """The generator for one hand, reused while the hand does not change (a seat is asked for its
     moves several times between two of its own plays)."""
     key = (cnt, level, rules, canonical, free_wild)
-    with _GEN_CACHE_LOCK:
-        gen = _GEN_CACHE.get(key)
-        if gen is not None:
-            _GEN_CACHE.move_to_end(key)
-            return gen
+    gen = _GEN_CACHE.get(key)  # one dict read is atomic: no lock on the path taken most
+    if gen is not None:
+        return gen
     # built outside the lock (other threads' hands need not wait); a thread that built the same
     # hand's generator meanwhile wins, so every thread then shares one generator per hand
     wilds = (wild_code(level), BIG_JOKER) if free_wild else (wild_code(level),)
@@ -598,11 +710,10 @@ def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool
     with _GEN_CACHE_LOCK:
         found = _GEN_CACHE.get(key)
         if found is not None:
-            _GEN_CACHE.move_to_end(key)
             return found
         _GEN_CACHE[key] = gen
         if len(_GEN_CACHE) > _GEN_CACHE_SIZE:
-            _GEN_CACHE.popitem(last=False)
+            del _GEN_CACHE[next(iter(_GEN_CACHE))]  # the oldest hand: a live hand is asked again soon after it changes
     return gen
 
 
@@ -616,7 +727,8 @@ def _resolved_candidates(cnt: list[int], level: int, rules: RuleSet, top: Combo 
     reading's own template, and only a bomb or a higher key of that type can displace it."""
     gen = _generator(tuple(cnt), level, rules, False, free_wild=True)
     readings: dict[tuple[Card, ...], list[Combo]] = {}
-    for cards, combo in gen.run(top):
+    for m in gen.run(top):
+        cards, combo = m.cards, m.combo
         found = readings.get(cards)
         if found is None:
             readings[cards] = [combo]  # type: ignore[list-item]
@@ -630,9 +742,10 @@ def _resolved_candidates(cnt: list[int], level: int, rules: RuleSet, top: Combo 
         # ♥ level cards or big jokers than the hand holds (natural cards are never over-used)
         if (BIG_JOKER in cards and cards.count(BIG_JOKER) > big) or (wc in cards and cards.count(wc) > hearts):
             continue
-        for combo in combos if len(combos) == 1 else _strongest(set(combos)):
+        # a set's readings in a fixed order (strongest first), not a set's hash order, which changes per process
+        for combo in combos if len(combos) == 1 else sort_strongest(_strongest(set(combos))):
             if beats(combo, top):
-                moves.append(_new_move(Move, (cards, combo)))
+                moves.append(Move(cards, combo))
     return moves
 
 
@@ -645,15 +758,17 @@ def _classified_candidates(cnt: list[int], level: int, rules: RuleSet, top: Comb
     big, hearts = cnt[BIG_JOKER], cnt[wc]
     seen: set[tuple[Card, ...]] = set()
     moves: list[Move] = []
-    for cards, _ in gen.run(top):
+    for m in gen.run(top):
+        cards = m.cards
         if cards in seen:
             continue
         seen.add(cards)
         if (BIG_JOKER in cards and cards.count(BIG_JOKER) > big) or (wc in cards and cards.count(wc) > hearts):
             continue
-        for combo in _classify_cached(cards, level, rules):
+        readings = _classify_cached(cards, level, rules)
+        for combo in readings if len(readings) == 1 else sort_strongest(readings):
             if beats(combo, top):
-                moves.append(_new_move(Move, (cards, combo)))
+                moves.append(Move(cards, combo))
     return moves
 
 
