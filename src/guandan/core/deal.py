@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .cards import Card, card_str, physical_deck, wild_code
 from .combos import Combo, beats, classify
@@ -67,17 +67,20 @@ def first_leader_from_flips(flips: Sequence[Card], level: int) -> int:
     raise GuandanError("no flipped card qualifies (all jokers or wildcards)")
 
 
+_DECK_CODES: Final = tuple(pc.code for pc in physical_deck())
+
+
 def deal_cards(rng: random.Random, level: int = 0) -> tuple[list[list[Card]], int, Card]:
     """27 cards to each seat from a shuffled 108-card deck, and the first-deal card flip (§4.1):
     physical cards are turned at random until one is neither a joker nor the ♥ level card; its holder
     leads. Returns (hands, flip holder, flipped card)."""
-    deck = physical_deck()
+    deck = list(_DECK_CODES)  # the physical deck's codes in its order: the same shuffle as the cards'
     rng.shuffle(deck)
-    hands = [sorted(pc.code for pc in deck[27 * s : 27 * s + 27]) for s in range(4)]
+    hands = [sorted(deck[27 * s : 27 * s + 27]) for s in range(4)]
     wc = wild_code(level)
     while True:
         i = rng.randrange(108)
-        code = deck[i].code
+        code = deck[i]
         if code < 52 and code != wc:
             return hands, i // 27, code
 
@@ -219,10 +222,11 @@ class DealState:
         if cache is not None:
             for m in cache:  # by identity: an equal move from elsewhere is checked as any other
                 if m is move:
-                    return self._play(action, trusted=True)
+                    return self._play(action, trusted=True, move=move)
         return self.apply(action)
 
-    def _play(self, action: Action, trusted: bool = False) -> list[Event]:
+    def _play(self, action: Action, trusted: bool = False, move: Move | None = None) -> list[Event]:
+        """Apply a play or pass; ``move``: the listed move it is (its cards sorted, its combo interned)."""
         tracker = self.tracker
         assert tracker is not None
         seat = action.seat
@@ -239,17 +243,22 @@ class DealState:
             self.events.extend(ev)
             self._moves_cache = None
             return ev
-        cards = tuple(sorted(action.cards))
         hand = self.hands[seat]
-        combo = action.combo
-        if not trusted or combo is None:
-            combo = self._validate_play(seat, cards, combo)
+        if move is not None and move.combo is not None:
+            cards: tuple[Card, ...] = move.cards
+            combo: Combo = move.combo
+        else:
+            cards = tuple(sorted(action.cards))
+            declared = action.combo
+            combo = self._validate_play(seat, cards, declared) if not trusted or declared is None else declared
+            action = Action(ActionKind.PLAY, seat, cards, combo)
+            move = Move(cards, combo)
         # --- legal: mutate
         for c in cards:
             hand.remove(c)
         self._played[seat] += len(cards)
-        self.actions.append(Action(ActionKind.PLAY, seat, cards, combo))
-        self.top = (seat, Move(cards, combo))
+        self.actions.append(action)
+        self.top = (seat, move)
         if combo.stars is not None and combo.stars >= 6:
             self.star_plays.append((seat, combo.stars))
         ev = [Played(seat, cards, combo)]

@@ -108,6 +108,8 @@ class Move:
 
 PASS: Final = Move((), None)
 MODES: Final = tuple(MoveMode)
+_COMPLETE: Final = MoveMode.COMPLETE
+_CANONICAL: Final = MoveMode.CANONICAL
 
 
 @lru_cache(maxsize=4096)
@@ -136,10 +138,16 @@ def _pos_rank(pos: int) -> int:
 _POPCOUNT: Final = tuple(bin(i).count("1") for i in range(32))
 
 
-@lru_cache(maxsize=8192)
+_SF_TOPS: dict[int, tuple[int, ...]] = {}  # by mask << 4 | wilds: at most 2¹⁵ × 5 entries
+
+
 def _sf_tops(mask: int, wilds: int) -> tuple[int, ...]:
     """Tops of the 5-card windows that ``wilds`` wildcards can complete, for one suit's position mask."""
-    return tuple(top for top in range(5, 15) if 5 - _POPCOUNT[mask >> (top - 4) & 31] <= wilds)
+    key = mask << 4 | wilds
+    found = _SF_TOPS.get(key)
+    if found is None:
+        found = _SF_TOPS[key] = tuple(top for top in range(5, 15) if 5 - _POPCOUNT[mask >> (top - 4) & 31] <= wilds)
+    return found
 
 # rank indices of the sequence window of length n ending at position top (1 and 14 are both the ace)
 _WINDOWS: Final = {(n, top): tuple(_pos_rank(p) for p in range(top - n + 1, top + 1))
@@ -174,6 +182,33 @@ def _combo(type_: str, size: int, key: int, level: int, stars: bool, suit: int =
         combo = make_combo(type_, size, key, level, stars, suit, x, y)
         _COMBOS[k] = combo  # a race only makes the same interned combo twice
     return combo
+
+
+@final
+class _Shape:
+    """The rule set's fields that the templates read, as one compiled object (reading a field of a
+    rule set, a plain dataclass, is a dictionary lookup)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules  # held, so that its id keys the cache below for as long as the entry lives
+        self.straight_len: tuple[int, int] = rules.straight_len
+        self.runs: list[tuple[str, int, int, int]] = [
+            (rules.tube_type, 2, rules.tube_pairs[0], rules.tube_pairs[1]),
+            (rules.plate_type, 3, rules.plate_triples[0], rules.plate_triples[1]),
+        ]
+        self.airplane: bool = rules.airplane
+
+
+_SHAPES: dict[int, _Shape] = {}  # by id(rules): RuleSet.__hash__ is interpreted Python
+
+
+def _shape(rules: RuleSet) -> _Shape:
+    found = _SHAPES.get(id(rules))
+    if found is None or found.rules is not rules:
+        if len(_SHAPES) >= 64:  # rule sets made and dropped (one per room, say) are not kept alive here
+            _SHAPES.clear()
+        found = _SHAPES[id(rules)] = _Shape(rules)
+    return found
 
 
 class _Gen:
@@ -565,23 +600,20 @@ class _Gen:
                         self.emit_all(combo, [tuple(sorted(a)) for a, _ in acc])
 
     def _non_bombs(self, want: str | None, minv: int, size: int | None) -> None:
-        rules = self.rules
-        if want in (None, SINGLE, PAIR, TRIPLE):
+        shape = _shape(self.rules)
+        if want is None or want in (SINGLE, PAIR, TRIPLE):
             self.singles_pairs_triples(want, minv)
-        if want in (None, FULL_HOUSE):
+        if want is None or want == FULL_HOUSE:
             self.full_houses(minv)
         if want is None or want == STRAIGHT:
-            smin, smax = rules.straight_len
+            smin, smax = shape.straight_len
             if size is not None:
                 smin = smax = size
             self.straights(smin, smax, minv)
-        for type_, cap, (kmin, kmax) in (
-            (rules.tube_type, 2, rules.tube_pairs),
-            (rules.plate_type, 3, rules.plate_triples),
-        ):
+        for type_, cap, kmin, kmax in shape.runs:
             if want is None or want == type_:
                 self.runs(type_, cap, kmin, kmax, size, minv)
-        if rules.airplane and want in (None, AIRPLANE):
+        if shape.airplane and (want is None or want == AIRPLANE):
             self.airplanes(size, minv)
 
     def _all_bombs(self) -> None:
@@ -670,11 +702,16 @@ def legal_moves(
     ``level`` is a rank index (see :func:`guandan.core.cards.parse_level`). ``mode`` is complete
     (every distinct play) or canonical (one play per combo and number of wildcards used).
     """
-    if mode not in MODES:
+    if mode is _COMPLETE:  # the enum members by identity first: a lookup on the enum class costs more
+        canonical = False
+    elif mode is _CANONICAL:
+        canonical = True
+    elif mode not in MODES:
         raise GuandanError(f"unknown move mode {mode!r} (complete, canonical)")
+    else:
+        canonical = mode == MoveMode.CANONICAL
     cnt = _hand_counts(hand)
     wc = wild_code(level)
-    canonical = mode == MoveMode.CANONICAL
     if rules.declares:
         moves = _generator(tuple(cnt), level, rules, canonical).run(top)
     elif canonical:
@@ -686,7 +723,7 @@ def legal_moves(
     return moves
 
 
-_GEN_CACHE: dict[tuple[object, ...], _Gen] = {}  # in insertion order: the first key is the oldest hand
+_GEN_CACHE: dict[tuple[tuple[int, ...], int, int, bool, bool], _Gen] = {}  # in insertion order: the first key is the oldest hand
 _GEN_CACHE_SIZE: Final = 32  # a deal has four live hands; more only keeps garbage alive
 _GEN_CACHE_LOCK = Lock()  # every insert-and-evict of _GEN_CACHE holds it
 
@@ -694,9 +731,11 @@ _GEN_CACHE_LOCK = Lock()  # every insert-and-evict of _GEN_CACHE holds it
 def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool, free_wild: bool = False) -> _Gen:
     """The generator for one hand, reused while the hand does not change (a seat is asked for its
     moves several times between two of its own plays)."""
-    key = (cnt, level, rules, canonical, free_wild)
+    # keyed by the rule set's id, not the rule set (its __hash__ is interpreted Python): a cached
+    # generator holds its rule set, so while the entry lives no other object can take that id
+    key = (cnt, level, id(rules), canonical, free_wild)
     gen = _GEN_CACHE.get(key)  # one dict read is atomic: no lock on the path taken most
-    if gen is not None:
+    if gen is not None and gen.rules is rules:
         return gen
     # built outside the lock (other threads' hands need not wait); a thread that built the same
     # hand's generator meanwhile wins, so every thread then shares one generator per hand
@@ -709,7 +748,7 @@ def _generator(cnt: tuple[int, ...], level: int, rules: RuleSet, canonical: bool
         gen.accept = resolves_to
     with _GEN_CACHE_LOCK:
         found = _GEN_CACHE.get(key)
-        if found is not None:
+        if found is not None and found.rules is rules:
             return found
         _GEN_CACHE[key] = gen
         if len(_GEN_CACHE) > _GEN_CACHE_SIZE:
