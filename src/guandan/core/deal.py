@@ -67,6 +67,7 @@ def first_leader_from_flips(flips: Sequence[Card], level: int) -> int:
     raise GuandanError("no flipped card qualifies (all jokers or wildcards)")
 
 
+_new_action: Final = tuple.__new__  # an Action without its interpreted __new__ (all four fields given)
 _DECK_CODES: Final = tuple(pc.code for pc in physical_deck())
 
 
@@ -217,7 +218,7 @@ class DealState:
         if seat is None or self.phase != PLAY:
             raise IllegalActionError(f"no play is expected now (phase {self.phase.value})")
         kind = ActionKind.PASS if move.combo is None else ActionKind.PLAY
-        action = Action(kind, seat, move.cards, move.combo)
+        action = _new_action(Action, (kind, seat, move.cards, move.combo))
         cache = self._moves_cache
         if cache is not None:
             for m in cache:  # by identity: an equal move from elsewhere is checked as any other
@@ -251,7 +252,7 @@ class DealState:
             cards = tuple(sorted(action.cards))
             declared = action.combo
             combo = self._validate_play(seat, cards, declared) if not trusted or declared is None else declared
-            action = Action(ActionKind.PLAY, seat, cards, combo)
+            action = _new_action(Action, (ActionKind.PLAY, seat, cards, combo))
             move = Move(cards, combo)
         # --- legal: mutate
         for c in cards:

@@ -124,7 +124,8 @@ def _rank_subs(r: int, pattern: tuple[int, int, int, int]) -> tuple[tuple[tuple[
     return tuple(tuple(g) for g in groups)
 
 
-_SUBS: dict[int, tuple[tuple[tuple[Card, ...], ...], ...]] = {}  # _rank_subs by rank and pattern in one int (13 × 3⁴)
+# by rank and pattern in one int (13 × 3⁴): _rank_subs and the distinct natural codes (never mutated)
+_SUBS: dict[int, tuple[tuple[tuple[tuple[Card, ...], ...], ...], list[Card]]] = {}
 
 
 def _singles(groups: tuple[tuple[tuple[Card, ...], ...], ...]) -> list[Card]:
@@ -236,17 +237,20 @@ class _Gen:
             self.wt.append(opts[:1] if canonical and not free_wild else opts)
         self.free_wild = free_wild  # candidates mode (火拼): all-wildcard slots everywhere
         subs = []
+        singles: list[list[Card]] = []
         for r in range(13):
             b = 4 * r
             h = 0 if r == level else cnt[b + 1]
             key = r * 81 + cnt[b] * 27 + h * 9 + cnt[b + 2] * 3 + cnt[b + 3]
             found = _SUBS.get(key)
             if found is None:
-                found = _SUBS[key] = _rank_subs(r, (cnt[b], h, cnt[b + 2], cnt[b + 3]))
-            subs.append(found)
+                groups = _rank_subs(r, (cnt[b], h, cnt[b + 2], cnt[b + 3]))
+                found = _SUBS[key] = (groups, _singles(groups))
+            subs.append(found[0])
+            singles.append(found[1])
         self.subs = subs
         self.n_nat = [len(x) - 1 for x in subs]  # natural cards per rank
-        self.singles = [_singles(x) for x in subs]  # distinct natural codes per rank
+        self.singles = singles  # distinct natural codes per rank (shared between hands: read only)
         self._groups: dict[int, list[tuple[tuple[Card, ...], int]]] = {}  # by r, k, part, every packed in one int
         self._bomb_moves: list[Move] | None = None
         # 火拼 canonical mode: a representative must resolve to its template's reading (set by the caller)
