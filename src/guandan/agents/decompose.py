@@ -14,8 +14,8 @@ must take about a millisecond so that search can afford thousands of them per de
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, final
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, wild_code
 from ..core.combos import (
@@ -32,7 +32,7 @@ from ..core.combos import (
     TRIPLE,
     Combo,
     classify,
-    make_combo,
+    interned_combo,
 )
 from ..core.reduce import by_init
 from ..core.rules import RuleSet
@@ -42,16 +42,18 @@ PLAY_COST: Final = 10.0  # one more play (手) to get rid of
 NODE_LIMIT: Final = 300  # branch-and-bound nodes per decomposition: bounds the time, not the quality much
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class Unit:
-    """One planned play: its cards and the combo they are declared as."""
+    """One planned play: its cards and the combo they are declared as. Equal when both are.
 
-    cards: tuple[Card, ...]
-    combo: Combo
-    is_bomb: bool = field(init=False, compare=False, repr=False)  # stored: playouts ask millions of times
+    A plain class, not a dataclass: playouts make and compare units by the million, and a compiled
+    dataclass still runs its generated ``__init__`` and ``__eq__`` interpreted. Immutable (``Final``).
+    """
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "is_bomb", self.combo.power > 0)
+    def __init__(self, cards: tuple[Card, ...], combo: Combo) -> None:
+        self.cards: Final = cards
+        self.combo: Final = combo
+        self.is_bomb: Final = combo.power > 0  # stored: playouts ask millions of times
 
     @property
     def type(self) -> str:
@@ -61,8 +63,22 @@ class Unit:
     def value(self) -> int:
         return self.combo.value
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return self.cards == other.cards and self.combo == other.combo
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.combo))
+
+    def __repr__(self) -> str:
+        return f"Unit(cards={self.cards!r}, combo={self.combo!r})"
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return by_init(self)  # compiled, the default pickling cannot rebuild it
+        return (Unit, (self.cards, self.combo))
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +253,7 @@ class Decomposer:
         self.wc = wild_code(level)
 
     def combo(self, type_: str, size: int, key: int, suit: int = -1) -> Combo:
-        return make_combo(type_, size, key, self.level, self.stars, suit)
+        return interned_combo(type_, size, key, self.level, self.stars, suit)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # compiled, the default pickling cannot rebuild it; everything else it holds derives from these

@@ -9,7 +9,6 @@ do not overtake a partner who is winning the round (不压队友), feed a partne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card
@@ -37,14 +36,18 @@ BREAK_TOLERANCE: Final = 4.0  # hand score a break may cost (the heuristic's rul
 THREAT_TOLERANCE: Final = 30.0
 
 
-@dataclass
 class Table:
-    """The public situation a policy decides on."""
+    """The public situation a policy decides on. A plain class, not a dataclass: a playout makes one
+    per turn, and a compiled dataclass still runs its generated ``__init__`` interpreted."""
 
-    seat: int
-    counts: Sequence[int]  # cards each seat holds (0 once out)
-    top: Combo | None  # the play to beat; None when leading
-    owner: int | None  # who made it
+    def __init__(self, seat: int, counts: Sequence[int], top: Combo | None, owner: int | None) -> None:
+        self.seat = seat
+        self.counts = counts  # cards each seat holds (0 once out)
+        self.top = top  # the play to beat; None when leading
+        self.owner = owner  # who made it
+
+    def __repr__(self) -> str:
+        return f"Table(seat={self.seat!r}, counts={self.counts!r}, top={self.top!r}, owner={self.owner!r})"
 
     def active(self, s: int) -> bool:
         return self.counts[s] > 0
@@ -53,7 +56,48 @@ class Table:
         return [s for s in ((self.seat + 1) % 4, (self.seat + 3) % 4) if self.active(s)]
 
     def min_opponent(self) -> int:
-        return min((self.counts[s] for s in self.opponents()), default=99)
+        """The fewest cards an opponent still in the deal holds (99 when neither is)."""
+        low = 99
+        for s in ((self.seat + 1) % 4, (self.seat + 3) % 4):
+            n = self.counts[s]
+            if 0 < n < low:
+                low = n
+        return low
+
+
+# min()/max() with a key are slow calls from compiled code; these keep their tie rule (the first one wins)
+def _lowest_value(units: Sequence[Unit]) -> Unit:
+    best = units[0]
+    for u in units:
+        if u.combo.value < best.combo.value:
+            best = u
+    return best
+
+
+def _highest_value(units: Sequence[Unit]) -> Unit:
+    best = units[0]
+    for u in units:
+        if u.combo.value > best.combo.value:
+            best = u
+    return best
+
+
+def _lowest_power(units: Sequence[Unit]) -> Unit:
+    best = units[0]
+    for u in units:
+        if u.combo.power < best.combo.power:
+            best = u
+    return best
+
+
+def _lowest_lead(units: Sequence[Unit]) -> Unit:
+    best = units[0]
+    low = lead_key(best)
+    for u in units:
+        k = lead_key(u)
+        if k < low:
+            best, low = u, k
+    return best
 
 
 _SEQUENCES: Final = frozenset({STRAIGHT, TUBE, PLATE, PAIR_RUN, TRIPLE_RUN})
@@ -74,7 +118,7 @@ def lead_unit(units: Sequence[Unit], t: Table) -> Unit:
     if len(units) == 1:
         return units[0]
     if not normal:
-        return min(bombs, key=lambda u: u.combo.power)
+        return _lowest_power(bombs)
     if len(normal) == 1:
         return normal[0]  # the bombs win the lead back if someone beats it
     mate = partner_of(t.seat)
@@ -83,7 +127,7 @@ def lead_unit(units: Sequence[Unit], t: Table) -> Unit:
     if 0 < mate_left <= 2 and threat > 2:
         want = [u for u in normal if len(u.cards) == mate_left]
         if want:
-            return min(want, key=lambda u: u.value)  # 送牌: a low play the partner can beat
+            return _lowest_value(want)  # 送牌: a low play the partner can beat
     nxt = (t.seat + 1) % 4
     nxt_left = t.counts[nxt]
     choices = normal
@@ -93,12 +137,12 @@ def lead_unit(units: Sequence[Unit], t: Table) -> Unit:
         if safe:
             choices = safe
         else:
-            return max(normal, key=lambda u: u.value)
+            return _highest_value(normal)
     if len(normal) == 2 and len(choices) == 2:
-        high = max(choices, key=lambda u: u.value)
+        high = _highest_value(choices)
         if high.value >= CONTROL and len(high.cards) <= 2:
             return high  # take control with the big one, then go out with the other
-    return min(choices, key=lead_key)
+    return _lowest_lead(choices)
 
 
 def follow_unit(units: Sequence[Unit], t: Table) -> Unit | None:
@@ -117,7 +161,7 @@ def _follow_whole(units: Sequence[Unit], t: Table, same: Sequence[Unit]) -> Unit
             return same[0]
         return None
     if same:
-        u = min(same, key=lambda u: u.value)
+        u = _lowest_value(same)
         if (u.value >= CONTROL and top.type == SINGLE and top.value < 11 and t.min_opponent() > DANGER
                 and len(units) > 4):
             return None  # keep a control card for later
@@ -225,7 +269,7 @@ def bomb_choice(units: Sequence[Unit], t: Table) -> Unit | None:
     normal = sum(1 for u in units if not u.is_bomb)
     owner_left = t.counts[t.owner]
     if owner_left <= DANGER or t.min_opponent() <= DANGER // 2 or normal <= 1 or (normal <= 2 and len(bombs) >= 2):
-        return min(bombs, key=lambda u: u.combo.power)
+        return _lowest_power(bombs)
     return None
 
 

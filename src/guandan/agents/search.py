@@ -86,7 +86,8 @@ class SearchAgent(Agent):
 
     def __init__(self, seed: int | str = 0, time_budget: float | None = None, max_worlds: int | None = None,
                  endgame: bool = True, evidence: bool = True, breaks: bool = True, settle: bool = True,
-                 prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST) -> None:
+                 prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST,
+                 endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
         self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
@@ -94,6 +95,8 @@ class SearchAgent(Agent):
         self.confidence = confidence
         self.shortlist = shortlist
         self.endgame = endgame  # solve small endgames exactly (off: playouts only, as before)
+        self.endgame_cards = endgame_cards  # at most this many cards left in all hands: solved exactly
+        self.endgame_nodes = endgame_nodes  # the solver's node limit per world
         self.evidence = evidence  # redraw worlds that contradict passes (off: uniform worlds)
         self.breaks = breaks  # playouts may break units to follow, as the heuristic does (off: whole units only)
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
@@ -110,7 +113,7 @@ class SearchAgent(Agent):
         start = self.clock()
         budget = DEFAULT_BUDGET if self.time_budget is None else self.time_budget
         know = read(obs)
-        endgame = self.endgame and obs.deal.phase == Phase.PLAY and sum(know.counts) <= ENDGAME_CARDS
+        endgame = self.endgame and obs.deal.phase == Phase.PLAY and sum(know.counts) <= self.endgame_cards
         ranked = self.heuristic.ranked(obs, legal, max(ENDGAME_SHORTLIST, self.shortlist) if endgame else self.shortlist)
         self.last_worlds = 0
         self.last_exact = 0
@@ -185,7 +188,7 @@ class SearchAgent(Agent):
     def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
                deadline: float | None) -> list[float]:
         """Exact values of every candidate in one world; one solver, so they share its table."""
-        solver = EndgameSolver(self.seat, level, rules, ENDGAME_NODES, deadline, self.clock)
+        solver = EndgameSolver(self.seat, level, rules, self.endgame_nodes, deadline, self.clock)
         out = []
         for c in cands:
             hs = [list(h) for h in hands]
@@ -225,7 +228,10 @@ OPTIONS = {
     "shortlist": Option(int, SHORTLIST, "candidates taken from the heuristic's ranking", 1, 50),
     "max_worlds": Option(int, 0, "worlds per decision, ignoring the clock (deterministic); 0: until the budget",
                          0, 100_000),
-    "endgame": Option(bool, True, f"solve worlds exactly once at most {ENDGAME_CARDS} cards are left"),
+    "endgame": Option(bool, True, "solve worlds exactly once few cards are left (endgame_cards)"),
+    "endgame_cards": Option(int, ENDGAME_CARDS, "cards left in all hands at which worlds are solved exactly", 4, 54),
+    "endgame_nodes": Option(int, ENDGAME_NODES, "the exact solver's node limit per world (then playouts)", 100,
+                            1_000_000),
     "evidence": Option(bool, True, "redraw worlds that contradict a seat's passes"),
     "breaks": Option(bool, True, "playouts break pairs, triples and full houses to follow"),
     "settle": Option(bool, True, "stop before the budget once the choice is settled"),

@@ -150,7 +150,12 @@ def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, ow
             if tracker.pass_(s) is not None:
                 top, owner = None, None
             continue
-        mine.remove(src)
+        for i in range(len(mine)):  # by identity: the policy hands back one of these very units
+            if mine[i] is src:
+                del mine[i]
+                break
+        else:
+            mine.remove(src)
         mine.extend(rest)
         counts[s] -= len(u.cards)
         _place, leader = tracker.play(s, goes_out=not mine)

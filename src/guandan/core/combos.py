@@ -151,6 +151,23 @@ def make_combo(
     )
 
 
+_TYPE_NO: Final[dict[str, int]] = {t.value: i for i, t in enumerate(ComboType)}
+_COMBOS: dict[int, Combo] = {}  # the interned combos by a packed int: a template asks for one per window
+
+
+def interned_combo(type_: str, size: int, key: int, level: int, stars: bool, suit: int = -1, x: int = 0,
+                   y: int = 0) -> Combo:
+    """:func:`make_combo` through a dict keyed by one int: the same interned combos, for hot paths
+    (from compiled code an ``lru_cache`` call costs several times a dict lookup).
+    The key packs every argument in its own bits: type < 16, size < 32, key < 16, level < 16, suit < 5, x, y < 16."""
+    k = ((((((_TYPE_NO[type_] << 5 | size) << 4 | key) << 4 | level) << 1 | stars) * 5 + suit + 1) << 4 | x) << 4 | y
+    combo = _COMBOS.get(k)
+    if combo is None:
+        combo = make_combo(type_, size, key, level, stars, suit, x, y)
+        _COMBOS[k] = combo  # a race only makes the same interned combo twice
+    return combo
+
+
 def beats(a: Combo, b: Combo | None, rules: RuleSet | None = None) -> bool:
     """True iff ``a`` may be played on top of ``b`` (§3.2; §8.4 under ``bomb_order = "stars"``).
 

@@ -52,12 +52,13 @@ from .combos import (
     _classify_cached,
     _strongest,
     beats,
+    interned_combo,
     make_combo,
     sort_strongest,
 )
 from .errors import GuandanError, InvalidHandError
 from .rules import RuleSet
-from .vocab import BombOrder, ComboType, MoveMode
+from .vocab import BombOrder, MoveMode
 
 
 @final
@@ -169,20 +170,6 @@ def _rank_combos(type_: str, size: int, level: int, stars: bool) -> tuple[Combo,
     return tuple(make_combo(type_, size, r, level, stars) for r in range(13))
 
 
-_TYPE_NO: Final[dict[str, int]] = {t.value: i for i, t in enumerate(ComboType)}
-_COMBOS: dict[int, Combo] = {}  # the interned combos by a packed int: a template asks for one per window
-
-
-def _combo(type_: str, size: int, key: int, level: int, stars: bool, suit: int = -1, x: int = 0,
-           y: int = 0) -> Combo:
-    """:func:`make_combo` through a dict keyed by one int (cheaper than an ``lru_cache`` call).
-    The key packs every argument in its own bits: type < 16, size < 32, key < 16, level < 16, suit < 5, x, y < 16."""
-    k = ((((((_TYPE_NO[type_] << 5 | size) << 4 | key) << 4 | level) << 1 | stars) * 5 + suit + 1) << 4 | x) << 4 | y
-    combo = _COMBOS.get(k)
-    if combo is None:
-        combo = make_combo(type_, size, key, level, stars, suit, x, y)
-        _COMBOS[k] = combo  # a race only makes the same interned combo twice
-    return combo
 
 
 @final
@@ -261,7 +248,7 @@ class _Gen:
         self._lock = Lock()  # run() fills self.out and the caches above: one thread at a time
 
     def mk(self, type_: str, size: int, key: int, suit: int = -1, x: int = 0, y: int = 0) -> Combo:
-        return _combo(type_, size, key, self.level, self.stars, suit, x, y)
+        return interned_combo(type_, size, key, self.level, self.stars, suit, x, y)
 
     def group(self, r: int, k: int, part: bool = False, every: bool = False) -> list[tuple[tuple[Card, ...], int]]:
         """Ways to make k cards of rank r: (sorted cards, wildcards used). A play made of wildcards
