@@ -209,3 +209,35 @@ def test_an_alternative_must_beat_the_first_choice_beyond_noise() -> None:
     assert _lower_bound(cand([1.0] * 4), 4) == pytest.approx(1.0 - PRIOR)
     # Same mean 1 from one lucky +4 world and three 0s: standard error √(3/4)=0.87 → 1 − 0.3 − 0.87 < 0.
     assert _lower_bound(cand([4.0, 0.0, 0.0, 0.0]), 4) < 0.0
+
+
+def test_endgame_cards_decides_where_worlds_are_solved_exactly() -> None:
+    """A decision with 15–17 cards left in all hands is played out by default (the exact endgame
+    starts at 14) and solved exactly once ``endgame_cards`` reaches it (a fixed number of worlds,
+    so the test is deterministic)."""
+    rules = preset("competition")
+    found = None
+    for deal in range(40):
+        m = new_match(rules, f"endgame-cards:{deal}", MatchConfig(max_deals=1))
+        players = [HeuristicAgent(s) for s in range(4)]
+        for s, p in enumerate(players):
+            p.reset(s, rules)
+        while not m.ended and found is None:
+            seat = m.to_move
+            assert seat is not None
+            obs, legal = m.observation(seat), m.legal_actions()
+            if (legal[0].kind in (ActionKind.PLAY, ActionKind.PASS) and len(legal) >= 3
+                    and 15 <= sum(read(obs).counts) <= 17):
+                found = (seat, obs, legal)
+            m.apply(players[seat].choose(obs, legal))
+        if found is not None:
+            break
+    assert found is not None
+    seat, obs, legal = found
+    exact = []
+    for cards in (14, 20):
+        agent = SearchAgent(1, None, max_worlds=4, endgame_cards=cards, endgame_nodes=200_000)
+        agent.reset(seat, rules)
+        agent.choose(obs, legal)
+        exact.append(agent.last_exact)
+    assert exact == [0, 4]

@@ -24,6 +24,8 @@ def test_options_reach_the_agent() -> None:
     assert isinstance(agent, SearchAgent)
     assert (agent.prior, agent.confidence, agent.shortlist, agent.max_worlds) == (0.4, 0.0, 3, 5)
     assert (agent.settle, agent.evidence, agent.endgame, agent.breaks) == (False, False, True, True)
+    deep = make_agent("search:endgame_cards=20:endgame_nodes=50000", 1)
+    assert isinstance(deep, SearchAgent) and (deep.endgame_cards, deep.endgame_nodes) == (20, 50000)
     plain = make_agent("search", 1)
     assert isinstance(plain, SearchAgent) and plain.max_worlds is None and plain.prior == 0.15
 
@@ -51,6 +53,9 @@ def test_a_spec_has_one_canonical_spelling() -> None:
     ("search:shortlist=2.5", "shortlist must be a whole number, not '2.5'"),
     ("search:shortlist=0", "shortlist must be from 1 to 50, not 0"),
     ("search:settle=maybe", "settle must be on or off, not 'maybe'"),
+    ("search:endgame_cards=3", "endgame_cards must be from 4 to 54, not 3"),
+    ("search:endgame_nodes=10", "endgame_nodes must be from 100 to 1000000, not 10"),
+    ("search:max_worlds=-1", "max_worlds must be from 0 to 100000, not -1"),
     ("search:prior=0.2:prior=0.3", "sets prior twice"),
 ])
 def test_bad_specs_are_refused_with_the_reason(spec: str, message: str) -> None:

@@ -95,11 +95,18 @@ class Option:
     def range(self) -> str:
         if self.kind is bool:
             return "on or off"
-        if self.low is not None and self.high is not None:
-            return f"from {self.low:g} to {self.high:g}"
-        if self.low is not None:
-            return f"at least {self.low:g}"
-        return f"at most {self.high:g}" if self.high is not None else "any number"
+        low, high = self._bound(self.low), self._bound(self.high)
+        if low and high:
+            return f"from {low} to {high}"
+        if low:
+            return f"at least {low}"
+        return f"at most {high}" if high else "any number"
+
+    def _bound(self, x: float | None) -> str:
+        """A bound as a person writes it: 1000000, not 1e+06."""
+        if x is None:
+            return ""
+        return str(int(x)) if self.kind is int or float(x).is_integer() else f"{x:g}"
 
     def show(self, value: int | float | bool) -> str:
         """``value`` as a spec writes it; numbers exactly (``repr``), so parsing it gives it back."""
