@@ -22,6 +22,8 @@ def agents_cmd(
         return
     for n in tiers:
         typer.echo(n)
+        shown = {k: f"{k}={o.show(o.default)}" for k, o in agent_options(n).items()}
+        width = max((len(v) for v in shown.values()), default=0)
         for k, o in agent_options(n).items():
-            typer.echo(f"  {k + '=' + o.show(o.default):<14} {o.help} ({o.range()})")
+            typer.echo(f"  {shown[k]:<{width}} {o.help} ({o.range()})")
     typer.echo("external:module:Class  a 2020-protocol bot class (see --path in guandan arena)")
