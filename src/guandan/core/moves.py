@@ -170,8 +170,6 @@ def _rank_combos(type_: str, size: int, level: int, stars: bool) -> tuple[Combo,
     return tuple(make_combo(type_, size, r, level, stars) for r in range(13))
 
 
-
-
 @final
 class _Shape:
     """The rule set's fields that the templates read, as one compiled object (reading a field of a
@@ -471,10 +469,10 @@ class _Gen:
                 combo = self.mk(STRAIGHT, n, top)
                 a_low = top == n
                 present = [i for i in range(n) if naturals[i]]
-                done: set[tuple[Card, ...]] = set()  # canonical: wildcard uses already represented
                 if self.canonical and not self.free_wild:
                     self._canonical_straights(combo, n, ranks, naturals, present, len(missing), sf_forced and n == 5)
                     continue
+                done: set[tuple[Card, ...]] = set()  # canonical: wildcard uses already represented
                 for extra in range(W - len(missing) + 1):
                     for chosen in combinations(present, extra):
                         kept = [i for i in present if i not in chosen]
