@@ -10,7 +10,7 @@ import subprocess
 import sys
 from dataclasses import replace
 
-from guandan.core import PASS, Move, legal_moves, parse_cards, parse_level, preset
+from guandan.core import PASS, Move, RuleSet, legal_moves, parse_cards, parse_level, preset
 
 COMPETITION = preset("competition")
 
@@ -22,7 +22,7 @@ def _a_play() -> Move:
 def test_a_move_is_equal_to_its_pair_and_hashes_like_it() -> None:
     m = _a_play()
     twin = Move(m.cards, m.combo)
-    assert m == twin and not m != twin and hash(m) == hash(twin)
+    assert m == twin and m.__ne__(twin) is False and hash(m) == hash(twin)
     assert m == (m.cards, m.combo) and hash(m) == hash((m.cards, m.combo))
     assert m != PASS and m != (m.cards, None) and m != (m.cards,) and m != "a move"
     assert {m, twin, PASS} == {m, PASS}
@@ -47,10 +47,14 @@ def test_an_equal_rule_set_gets_its_own_answers() -> None:
     """Two rule sets that differ (straights of 5 only, or of 5 to 8) and a fresh equal copy of one:
     the generator cache is keyed by id, so each must see its own rules' moves."""
     hand, level = parse_cards("S3 D4 C5 S6 D7 C8 H9 ST"), parse_level("2")
-    longer = replace(COMPETITION, straight_len=(5, 8))
-    short = {m.combo.size for m in legal_moves(hand, None, level, COMPETITION) if m.combo is not None and m.combo.type == "straight"}
-    long_ = {m.combo.size for m in legal_moves(hand, None, level, longer) if m.combo is not None and m.combo.type == "straight"}
-    again = {m.combo.size for m in legal_moves(hand, None, level, replace(COMPETITION)) if m.combo is not None and m.combo.type == "straight"}
+
+    def straight_sizes(rules: RuleSet) -> set[int]:
+        return {m.combo.size for m in legal_moves(hand, None, level, rules) if m.combo is not None
+                and m.combo.type == "straight"}
+
+    short = straight_sizes(COMPETITION)
+    long_ = straight_sizes(replace(COMPETITION, straight_len=(5, 8)))
+    again = straight_sizes(replace(COMPETITION))
     assert short == again == {5} and long_ == {5, 6, 7, 8}
 
 
