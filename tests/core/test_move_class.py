@@ -11,6 +11,7 @@ import sys
 from dataclasses import replace
 
 from guandan.core import PASS, Move, RuleSet, legal_moves, parse_cards, parse_level, preset
+from guandan.core.vocab import ComboType
 
 COMPETITION = preset("competition")
 
@@ -50,7 +51,7 @@ def test_an_equal_rule_set_gets_its_own_answers() -> None:
 
     def straight_sizes(rules: RuleSet) -> set[int]:
         return {m.combo.size for m in legal_moves(hand, None, level, rules) if m.combo is not None
-                and m.combo.type == "straight"}
+                and m.combo.type == ComboType.STRAIGHT}
 
     short = straight_sizes(COMPETITION)
     long_ = straight_sizes(replace(COMPETITION, straight_len=(5, 8)))
@@ -61,9 +62,10 @@ def test_an_equal_rule_set_gets_its_own_answers() -> None:
 _LISTING = """
 import json
 from guandan.core import legal_moves, preset
+from guandan.core.vocab import MoveMode
 # a hand where one card set has two strongest readings (a triple run and a pair run of ♠3 ♥3 ♠4 and wildcards)
 hand = [1, 3, 4, 5, 9, 10, 12, 13, 13, 14, 19, 22, 22, 27, 30, 30, 33, 34, 35, 36, 40, 44, 48, 50, 51, 51, 53]
-print(json.dumps([[list(m.cards), str(m.combo)] for m in legal_moves(hand, None, 1, preset("huopin"), "canonical")]))
+print(json.dumps([[list(m.cards), str(m.combo)] for m in legal_moves(hand, None, 1, preset("huopin"), MoveMode.CANONICAL)]))
 """
 
 

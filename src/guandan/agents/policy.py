@@ -65,38 +65,13 @@ class Table:
         return low
 
 
-# min()/max() with a key are slow calls from compiled code; these keep their tie rule (the first one wins)
-def _lowest_value(units: Sequence[Unit]) -> Unit:
-    best = units[0]
-    for u in units:
-        if u.combo.value < best.combo.value:
-            best = u
-    return best
-
-
-def _highest_value(units: Sequence[Unit]) -> Unit:
-    best = units[0]
-    for u in units:
-        if u.combo.value > best.combo.value:
-            best = u
-    return best
-
-
-def _lowest_power(units: Sequence[Unit]) -> Unit:
-    best = units[0]
-    for u in units:
-        if u.combo.power < best.combo.power:
-            best = u
-    return best
-
-
-def _lowest_lead(units: Sequence[Unit]) -> Unit:
-    best = units[0]
-    low = lead_key(best)
-    for u in units:
-        k = lead_key(u)
-        if k < low:
-            best, low = u, k
+def _first_min(keys: Sequence[float]) -> int:
+    """Index of the first smallest key: ``min()``'s tie rule, without its key-function call per unit
+    (``min``/``max`` with a key are slow calls from compiled code). ``max`` is the min of the negations."""
+    best = 0
+    for i in range(1, len(keys)):
+        if keys[i] < keys[best]:
+            best = i
     return best
 
 
@@ -118,7 +93,7 @@ def lead_unit(units: Sequence[Unit], t: Table) -> Unit:
     if len(units) == 1:
         return units[0]
     if not normal:
-        return _lowest_power(bombs)
+        return bombs[_first_min([u.combo.power for u in bombs])]
     if len(normal) == 1:
         return normal[0]  # the bombs win the lead back if someone beats it
     mate = partner_of(t.seat)
@@ -127,7 +102,7 @@ def lead_unit(units: Sequence[Unit], t: Table) -> Unit:
     if 0 < mate_left <= 2 and threat > 2:
         want = [u for u in normal if len(u.cards) == mate_left]
         if want:
-            return _lowest_value(want)  # 送牌: a low play the partner can beat
+            return want[_first_min([u.value for u in want])]  # 送牌: a low play the partner can beat
     nxt = (t.seat + 1) % 4
     nxt_left = t.counts[nxt]
     choices = normal
@@ -137,12 +112,12 @@ def lead_unit(units: Sequence[Unit], t: Table) -> Unit:
         if safe:
             choices = safe
         else:
-            return _highest_value(normal)
+            return normal[_first_min([-u.value for u in normal])]
     if len(normal) == 2 and len(choices) == 2:
-        high = _highest_value(choices)
+        high = choices[_first_min([-u.value for u in choices])]
         if high.value >= CONTROL and len(high.cards) <= 2:
             return high  # take control with the big one, then go out with the other
-    return _lowest_lead(choices)
+    return choices[_first_min([lead_key(u) for u in choices])]
 
 
 def follow_unit(units: Sequence[Unit], t: Table) -> Unit | None:
@@ -161,7 +136,7 @@ def _follow_whole(units: Sequence[Unit], t: Table, same: Sequence[Unit]) -> Unit
             return same[0]
         return None
     if same:
-        u = _lowest_value(same)
+        u = same[_first_min([x.value for x in same])]
         if (u.value >= CONTROL and top.type == SINGLE and top.value < 11 and t.min_opponent() > DANGER
                 and len(units) > 4):
             return None  # keep a control card for later
@@ -269,7 +244,7 @@ def bomb_choice(units: Sequence[Unit], t: Table) -> Unit | None:
     normal = sum(1 for u in units if not u.is_bomb)
     owner_left = t.counts[t.owner]
     if owner_left <= DANGER or t.min_opponent() <= DANGER // 2 or normal <= 1 or (normal <= 2 and len(bombs) >= 2):
-        return _lowest_power(bombs)
+        return bombs[_first_min([u.combo.power for u in bombs])]
     return None
 
 
