@@ -81,6 +81,10 @@ def test_bench_json() -> None:
     result = runner.invoke(app, ["bench", "deals", "--json", "--deals", "2"])
     figures = json.loads(result.output)
     assert figures["deals_per_s_complete"] > 0 and figures["deals_per_s_canonical"] > 0
+    # the plain table spells the build's truth value as JSON does, never as Python's True/False
+    result = runner.invoke(app, ["bench", "deals", "--deals", "2"])
+    assert result.exit_code == 0 and "True" not in result.output and "False" not in result.output, result.output
+    assert f"compiled                     {'true' if figures['compiled'] else 'false'}" in result.output
 
 
 def test_bench_search_json() -> None:

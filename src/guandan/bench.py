@@ -20,6 +20,7 @@ import typer
 
 from .agents.heuristic import HeuristicAgent
 from .agents.search import SearchAgent
+from .cliutil import cell
 from .core.cards import physical_deck
 from .core.combos import _classify_codes
 from .core.deal import new_deal
@@ -260,7 +261,7 @@ def _print(figures: dict[str, Any], as_json: bool) -> None:
         typer.echo(json.dumps(figures))
         return
     for k, v in figures.items():
-        typer.echo(f"{k:28} {v:,.3f}" if isinstance(v, float) else f"{k:28} {v}")
+        typer.echo(f"{k:28} {cell(v, ',.3f')}")
 
 
 @app.command()
@@ -347,4 +348,4 @@ def env(
         typer.echo(json.dumps(figures))
         return
     for k, v in figures.items():
-        typer.echo(f"{k:20} {v:,.3f}" if isinstance(v, float) else f"{k:20} {v}")
+        typer.echo(f"{k:20} {cell(v, ',.3f')}")

@@ -32,6 +32,22 @@ def choices(values: Iterable[str]) -> str:
     return "[" + "|".join(values) + "]"
 
 
+def cell(value: Any, float_format: str = ".4f", none: str = "—") -> str:
+    """One value of a command's plain-text table or message: JSON's spelling for a truth value,
+    ``none`` for no value, numbers in ``float_format``, lists bracketed; never a Python repr."""
+    if value is None:
+        return none
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return format(value, float_format)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(cell(v, float_format, none) for v in value) + "]"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={cell(v, float_format, none)}" for k, v in value.items())
+    return str(value)
+
+
 def read_record(path: Path) -> dict[str, Any]:
     """A record file (docs/record-format.md), checked as it loads; or fail naming what is wrong."""
     try:

@@ -70,7 +70,9 @@ def test_results_of_another_setup_are_refused_and_left_alone(cli: CliRunner, tmp
     other = tmp_path / "b.jsonl"
     _run(cli, "--deals", "1", "--results", str(other), "--budget-a", "0.5")
     r = cli.invoke(app, ["arena-summary", str(f), str(other)])
-    assert r.exit_code == 2 and "another setup" in r.output and "budget_a None vs 0.5" in r.output
+    assert r.exit_code == 2 and "another setup" in r.output and "budget_a none vs 0.5" in r.output
+    r = cli.invoke(app, ["arena-summary", str(other)])  # the plain table: no Python repr of a missing budget
+    assert r.exit_code == 0 and "budget_b                 —" in r.output and "None" not in r.output, r.output
 
 
 def test_damaged_results_lines_are_named(cli: CliRunner, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..cliutil import cell
 from .runner import MatchResult, PairResult
 from .stats import bootstrap_ci, mean, percentile, sprt, wilson_ci
 
@@ -87,13 +88,7 @@ def table(summary: dict[str, Any], title: str) -> str:
     """A plain two-column table (fits a terminal and a README code block)."""
     lines = [title, "-" * len(title)]
     for k, v in summary.items():
-        if isinstance(v, float):
-            text = f"{v:.4f}"
-        elif isinstance(v, list):
-            text = "[" + ", ".join(f"{x:.4f}" if isinstance(x, float) else str(x) for x in v) + "]"
-        else:
-            text = str(v)
-        lines.append(f"{k:<24} {text}")
+        lines.append(f"{k:<24} {cell(v)}")
     return "\n".join(lines)
 
 

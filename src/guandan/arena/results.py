@@ -16,6 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from ..cliutil import cell
 from ..core.errors import GuandanError
 from .runner import HalfResult, PairResult, Setup
 
@@ -32,7 +33,10 @@ def setup_key(setup: Setup) -> dict[str, Any]:
 
 def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "") -> str:
     """The fields two setups differ in, e.g. ``seed 3 in the file vs 4``."""
-    return ", ".join(f"{k} {old[k]!r}{where} vs {new[k]!r}" for k in SETUP_KEYS if old[k] != new[k])
+    def show(v: Any) -> str:
+        return cell(v, "g", "none")
+
+    return ", ".join(f"{k} {show(old[k])}{where} vs {show(new[k])}" for k in SETUP_KEYS if old[k] != new[k])
 
 
 def pair_line(setup: Setup, pair: PairResult) -> str:
