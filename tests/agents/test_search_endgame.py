@@ -241,3 +241,38 @@ def test_endgame_cards_decides_where_worlds_are_solved_exactly() -> None:
         agent.choose(obs, legal)
         exact.append(agent.last_exact)
     assert exact == [0, 4]
+
+
+def test_a_win_bonus_weighs_the_deals_winner_in_playouts_and_in_the_solver() -> None:
+    rules = preset("competition")
+    from guandan.agents.worlds import level_points
+
+    assert level_points([0, 2, 1, 3], 0, rules) == 3.0 and level_points([0, 2, 1, 3], 1, rules) == -3.0
+    assert level_points([0, 1, 3, 2], 2, rules, win_bonus=1.5) == 2.5  # a win by one level, plus the bonus
+    assert level_points([0, 1, 3, 2], 3, rules, win_bonus=1.5) == -2.5
+    # the position of the test above: the same choices, each worth the bonus more for a win
+    hands = [_cards("S3 SK HK"), _cards("SA"), [], _cards("SQ HQ")]
+    tracker = TurnTracker(0, rules, already_out=[2])
+    solver = EndgameSolver(0, LEVEL, rules, node_limit=10_000, win_bonus=2.0)
+    assert _after_lead("SK HK", hands, tracker, 0, solver) == 5.0
+    assert _after_lead("S3", hands, tracker, 0, solver) == 3.0
+
+
+def test_a_win_bonus_of_zero_is_the_plain_search_and_a_large_one_changes_choices() -> None:
+    rules = preset("competition")
+    m = new_match(rules, "win-bonus", MatchConfig(max_deals=1))
+    agents = {"plain": SearchAgent(7, max_worlds=16, endgame=False),
+              "zero": SearchAgent(7, max_worlds=16, endgame=False, win_bonus=0.0),
+              # no prior and no confidence margin: the best mean decides, so a change of values shows
+              "mean": SearchAgent(7, max_worlds=16, endgame=False, prior=0, confidence=0),
+              "big": SearchAgent(7, max_worlds=16, endgame=False, prior=0, confidence=0, win_bonus=6.0)}
+    chosen: dict[str, list[Action]] = {name: [] for name in agents}
+    while not m.ended and len(chosen["plain"]) < 60:  # type: ignore[attr-defined]
+        seat = m.to_move  # type: ignore[attr-defined]
+        obs, legal = m.observation(seat), m.legal_actions()  # type: ignore[attr-defined]
+        for name, agent in agents.items():
+            agent.reset(seat, rules)
+            chosen[name].append(agent.choose(obs, legal))
+        m.apply(chosen["plain"][-1])  # type: ignore[attr-defined]
+    assert len(chosen["plain"]) == 60 and chosen["zero"] == chosen["plain"]
+    assert chosen["big"] != chosen["mean"], "the bonus reaches the playouts' values"

@@ -41,8 +41,9 @@ class EndgameSolver:
     solving every candidate action of one world reuses the common subtrees."""
 
     def __init__(self, seat: int, level: int, rules: RuleSet, node_limit: int, deadline: float | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, win_bonus: float = 0.0) -> None:
         self.seat = seat
+        self.win_bonus = win_bonus  # the value of a finished deal is level_points(…, win_bonus)
         self.clock = clock  # the clock the deadline is read on
         self.level = level
         self.rules = rules
@@ -82,7 +83,7 @@ class EndgameSolver:
     def _search(self, hands: Hands, tr: TurnTracker, top: Combo | None, owner: int | None,
                 alpha: float, beta: float) -> float:
         if tr.over:
-            return level_points(tr.finish, self.seat, self.rules)
+            return level_points(tr.finish, self.seat, self.rules, self.win_bonus)
         self._tick()
         if tr.leading:
             top, owner = None, None

@@ -3,8 +3,9 @@
 For a play decision it shortlists the heuristic's best candidates, then, until the time budget is
 spent, samples hidden hands consistent with everything public (:func:`worlds.sample_hands`) and
 plays each candidate out in that world with the unit policy for all four seats. It picks the
-candidate with the best mean level points (升级数) for its team; every candidate sees the same
-worlds, so their comparison is paired. Tribute and return decisions are the heuristic's.
+candidate with the best mean level points (升级数) for its team (``win_bonus`` adds to that a
+fixed amount for winning the deal, whatever its margin); every candidate sees the same worlds, so
+their comparison is paired. Tribute and return decisions are the heuristic's.
 
 The playout policy is the heuristic's own lead rule on a decomposition made once per world, and
 its follow rule including breaking a pair, triple or full house (拆牌, :func:`policy.follow`), so
@@ -63,6 +64,7 @@ ENDGAME_NODES: Final = 3000  # per world; beyond it the position is too big and 
 SETTLE_MIN: Final = 32  # worlds before the choice may be called settled
 SETTLE_EVERY: Final = 8  # worlds between checks
 SETTLE_Z: Final = 2.0  # standard errors by which a settled choice must be clear of changing
+WIN_BONUS: Final = 0.0  # level points a world's value adds for winning the deal (and takes for losing it)
 
 
 class _Candidate:
@@ -87,7 +89,8 @@ class SearchAgent(Agent):
     def __init__(self, seed: int | str = 0, time_budget: float | None = None, max_worlds: int | None = None,
                  endgame: bool = True, evidence: bool = True, breaks: bool = True, settle: bool = True,
                  prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST,
-                 endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES) -> None:
+                 endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
+                 win_bonus: float = WIN_BONUS) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
         self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
@@ -97,6 +100,7 @@ class SearchAgent(Agent):
         self.endgame = endgame  # solve small endgames exactly (off: playouts only, as before)
         self.endgame_cards = endgame_cards  # at most this many cards left in all hands: solved exactly
         self.endgame_nodes = endgame_nodes  # the solver's node limit per world
+        self.win_bonus = win_bonus  # a world's value: its level points, ± this for the deal's winner
         self.evidence = evidence  # redraw worlds that contradict passes (off: uniform worlds)
         self.breaks = breaks  # playouts may break units to follow, as the heuristic does (off: whole units only)
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
@@ -168,7 +172,7 @@ class SearchAgent(Agent):
                     units = [list(others.get(s, [])) for s in range(4)]
                     units[self.seat] = list(c.rest_units)
                     finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker)
-                    results.append(level_points(finish, self.seat, rules))
+                    results.append(level_points(finish, self.seat, rules, self.win_bonus))
             for c, v in zip(cands, results, strict=True):
                 d = v - results[0]  # paired with the heuristic's choice on the same world
                 c.total += d
@@ -188,7 +192,7 @@ class SearchAgent(Agent):
     def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
                deadline: float | None) -> list[float]:
         """Exact values of every candidate in one world; one solver, so they share its table."""
-        solver = EndgameSolver(self.seat, level, rules, self.endgame_nodes, deadline, self.clock)
+        solver = EndgameSolver(self.seat, level, rules, self.endgame_nodes, deadline, self.clock, self.win_bonus)
         out = []
         for c in cands:
             hs = [list(h) for h in hands]
@@ -235,6 +239,8 @@ OPTIONS = {
     "evidence": Option(bool, True, "redraw worlds that contradict a seat's passes"),
     "breaks": Option(bool, True, "playouts break pairs, triples and full houses to follow"),
     "settle": Option(bool, True, "stop before the budget once the choice is settled"),
+    "win_bonus": Option(float, WIN_BONUS, "level points a world adds for winning the deal and takes for losing it",
+                        0, 10),
 }
 register("search", OPTIONS)(lambda seed, budget, **options: SearchAgent(seed, budget, **options))
 

@@ -165,9 +165,10 @@ def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, ow
     return tracker.finish + [x for x in range(4) if x not in tracker.finish]
 
 
-def level_points(finish: Sequence[int], seat: int, rules: RuleSet) -> float:
-    """Signed levels for ``seat``'s team: + the upgrade when it won the deal, − when it lost (§5.2)."""
-    up = rules.upgrade(partner_place(finish))
+def level_points(finish: Sequence[int], seat: int, rules: RuleSet, win_bonus: float = 0.0) -> float:
+    """Signed levels for ``seat``'s team: + the upgrade when it won the deal, − when it lost (§5.2);
+    ``win_bonus`` is added to a win and taken from a loss, weighing the deal's winner above its margin."""
+    up = rules.upgrade(partner_place(finish)) + win_bonus
     return float(up if team_of(finish[0]) == team_of(seat) else -up)
 
 
