@@ -13,7 +13,7 @@ import typer
 from typer import core as typer_core
 
 from .agents.cli import agents_cmd
-from .arena.cli import arena_cmd, summary_cmd
+from .arena.cli import arena_cmd, compare_cmd, summary_cmd
 from .bench import app as bench_app
 from .cliutil import choices, fail
 from .core.cards import card_str, parse_cards, parse_level
@@ -168,6 +168,7 @@ def _mount() -> None:
     app.command("schema")(schema_cmd)
     app.command("arena")(arena_cmd)
     app.command("arena-summary")(summary_cmd)
+    app.command("arena-compare")(compare_cmd)
     app.command("agents")(agents_cmd)
     app.command("protocol-server")(protocol_server)
     app.command("protocol-client")(protocol_client)

@@ -82,7 +82,7 @@ def test_damaged_results_lines_are_named(cli: CliRunner, tmp_path: Path) -> None
     cases = {
         "not json": "not JSON",
         json.dumps({"format": "x"}): "not an arena pair line",
-        good[0].replace('"a_won":', '"a_wins":'): "a half is malformed",
+        good[0].replace('"a_won":', '"a_wins":'): "a half is malformed (no field a_won)",
     }
     for bad, message in cases.items():
         g = tmp_path / "bad.jsonl"
@@ -142,3 +142,35 @@ def test_parallel_workers_write_every_pair_once(cli: CliRunner, tmp_path: Path) 
     straight = _run(cli, "--deals", "6")
     for k in ("deal_pairs", "a_deal_win_rate", "a_deal_win_ci95", "a_points_per_deal", "illegal_actions"):
         assert par[k] == straight[k], k
+
+
+def test_two_runs_on_the_same_deals_compare_pair_by_pair(cli: CliRunner, tmp_path: Path) -> None:
+    f1, f2, f3 = tmp_path / "greedy.jsonl", tmp_path / "random.jsonl", tmp_path / "seed4.jsonl"
+    _run(cli, "--deals", "4", "--results", str(f1))
+    r = cli.invoke(app, ["arena", "--a", "random", "--b", "random", "--seed", "3", "--deals", "6", "--results", str(f2)])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["arena-compare", "--first", str(f1), "--second", str(f2), "--json"])
+    assert r.exit_code == 0, r.output
+    c = json.loads(r.output)
+    assert (c["first"], c["second"], c["b"], c["common_pairs"], c["second_only_pairs"]) == ("greedy", "random", "random", 4, 2)
+    pairs = [json.loads(x)["pair"] for x in _lines(f1)], [json.loads(x)["pair"] for x in _lines(f2)][:4]
+    scores = [[sum(h["a_won"] for h in p["halves"]) / 2 for p in side] for side in pairs]
+    diff = sum(x - y for x, y in zip(*scores, strict=True)) / 4
+    assert c["deal_win_diff"] == diff and c["deal_win_diff_ci95"][0] <= diff <= c["deal_win_diff_ci95"][1]
+    assert c["first_deal_win_rate"] - c["second_deal_win_rate"] == pytest.approx(diff)
+    plain = cli.invoke(app, ["arena-compare", "--first", str(f1), "--second", str(f2)])
+    assert plain.exit_code == 0 and "deal_win_diff" in plain.output and "None" not in plain.output
+    # other deals (another seed) or another opponent cannot be compared deal by deal
+    r = cli.invoke(app, ["arena", "--a", "random", "--b", "random", "--seed", "4", "--deals", "2", "--results", str(f3)])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["arena-compare", "--first", str(f1), "--second", str(f3)])
+    assert r.exit_code == 2 and "not played on the same deals" in r.output and "seed 3 in --first vs 4" in r.output
+    assert "greedy" not in r.output.split(":", 1)[1], "the agents compared are not named as the problem"
+    later = tmp_path / "later.jsonl"
+    r = cli.invoke(app, ["arena", "--a", "random", "--b", "random", "--seed", "3", "--first", "10", "--deals", "1",
+                         "--results", str(later)])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["arena-compare", "--first", str(f1), "--second", str(later)])
+    assert r.exit_code == 2 and "no deal pair in common" in r.output
+    r = cli.invoke(app, ["arena-compare", "--first", str(tmp_path / "none.jsonl"), "--second", str(f2)])
+    assert r.exit_code == 2 and "is not a file" in r.output

@@ -18,7 +18,7 @@ from ..core.rules import PRESET_NAMES, preset
 from ..core.vocab import MoveMode, parse_choice
 from ..protocol.adapter import add_bot_path
 from .ray_pool import LOCAL, RayPool, check_address
-from .report import summarize_matches, summarize_pairs, summarize_sprt, table
+from .report import compare_pairs, summarize_matches, summarize_pairs, summarize_sprt, table
 from .results import append_pairs, read_results, setup_diff, setup_key
 from .runner import PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
 
@@ -209,4 +209,50 @@ def summary_cmd(
         typer.echo(table(summary, f"arena {setup['a']} vs {setup['b']} ({len(files)} results file(s))"))
 
 
-__all__ = ["arena_cmd", "summary_cmd"]
+# what must agree for two runs to be compared deal by deal: the deals and the opponent; agent A and
+# its budget are what is compared
+_SAME_DEALS = ("b", "preset", "seed", "budget_b", "move_mode")
+
+
+def _read_side(files: list[Path], flag: str) -> tuple[dict[str, Any], dict[int, PairResult]]:
+    for f in files:
+        if not f.is_file():
+            _fail(f"{f} is not a file")
+    try:
+        setup, pairs = read_results(files)
+    except GuandanError as e:
+        _fail(str(e))
+    if setup is None:
+        _fail(f"{flag}: the files hold no deal pairs")
+    return setup, pairs
+
+
+def compare_cmd(
+    first: Annotated[list[Path], typer.Option("--first", help="results file(s) of the first run (repeatable)")],
+    second: Annotated[list[Path], typer.Option("--second", help="results file(s) of the second run (repeatable)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
+) -> None:
+    """Compare two arena runs played on the same deals against the same opponent, deal pair by deal
+    pair: the difference in A's deal wins and level points (first − second) with a 95% interval."""
+    s1, p1 = _read_side(first, "--first")
+    s2, p2 = _read_side(second, "--second")
+    differ = [k for k in _SAME_DEALS if s1[k] != s2[k]]
+    if differ:
+        same = {k: s1[k] for k in ("a", "budget_a")}  # these may differ: only the rest is named
+        _fail("the runs were not played on the same deals against the same opponent: "
+              + setup_diff(s1, {**s2, **same}, " in --first"))
+    shared = sorted(set(p1) & set(p2))
+    if not shared:
+        _fail("the runs hold no deal pair in common (see --first in guandan arena)")
+    for i in shared:  # the same index of one seed is the same deal: hands that differ mean a damaged file
+        if p1[i].halves[0].hands != p2[i].halves[0].hands:
+            _fail(f"deal pair {i} was dealt different hands in the two runs")
+    summary = {"first": s1["a"], "second": s2["a"], "first_budget": s1["budget_a"], "second_budget": s2["budget_a"],
+               "b": s1["b"], "preset": s1["preset"], "seed": s1["seed"], **compare_pairs(p1, p2, s1["seed"])}
+    if as_json:
+        typer.echo(json.dumps(summary, ensure_ascii=False))
+    else:
+        typer.echo(table(summary, f"arena {s1['a']} vs {s2['a']}, each against {s1['b']}, deal pair by deal pair"))
+
+
+__all__ = ["arena_cmd", "compare_cmd", "summary_cmd"]

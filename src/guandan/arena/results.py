@@ -43,6 +43,11 @@ def pair_line(setup: Setup, pair: PairResult) -> str:
     return json.dumps({"format": FORMAT, "setup": setup_key(setup), "pair": asdict(pair)}, separators=(",", ":"))
 
 
+def _why(e: Exception) -> str:
+    """What was wrong with a line's field, in words (a KeyError's text is only the key's repr)."""
+    return f"no field {e.args[0]}" if isinstance(e, KeyError) and e.args else str(e)
+
+
 def _half(d: Any, where: str) -> HalfResult:
     if not isinstance(d, dict):
         raise GuandanError(f"{where}: a half must be an object")
@@ -50,7 +55,7 @@ def _half(d: Any, where: str) -> HalfResult:
         return HalfResult(int(d["a_seats"]), bool(d["a_won"]), float(d["a_points"]), bool(d["double"]),
                           tuple(tuple(int(c) for c in h) for h in d["hands"]), [int(s) for s in d["finish"]])
     except (KeyError, TypeError, ValueError) as e:
-        raise GuandanError(f"{where}: a half is malformed ({e!r})") from None
+        raise GuandanError(f"{where}: a half is malformed ({_why(e)})") from None
 
 
 def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
@@ -73,7 +78,7 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
                           {str(k): int(v) for k, v in p.get("bot_failures_a", {}).items()},
                           {str(k): int(v) for k, v in p.get("bot_failures_b", {}).items()})
     except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise GuandanError(f"{where}: pair is malformed ({e!r})") from None
+        raise GuandanError(f"{where}: pair is malformed ({_why(e)})") from None
     if len(halves) != 2 or {h.a_seats for h in halves} != {0, 1} or pair.index < 0:
         raise GuandanError(f"{where}: a pair has two halves, A at seats 0/2 then 1/3, and an index ≥ 0")
     if halves[0].hands != halves[1].hands:
