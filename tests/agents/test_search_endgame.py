@@ -202,13 +202,13 @@ def test_an_alternative_must_beat_the_first_choice_beyond_noise() -> None:
 
     def cand(diffs: list[float]) -> _Candidate:
         c = _Candidate(Action(ActionKind.PASS, 0), [], [], TurnTracker(0, rules), None, None)
-        c.total, c.sq = sum(diffs), sum(d * d for d in diffs)
+        c.total, c.sq, c.n = sum(diffs), sum(d * d for d in diffs), len(diffs)
         return c
 
     # Four worlds, +1 level point in each: mean 1, no spread → 1 − PRIOR > 0, it displaces the first choice.
-    assert _lower_bound(cand([1.0] * 4), 4) == pytest.approx(1.0 - PRIOR)
+    assert _lower_bound(cand([1.0] * 4)) == pytest.approx(1.0 - PRIOR)
     # Same mean 1 from one lucky +4 world and three 0s: standard error √(3/4)=0.87 → 1 − 0.3 − 0.87 < 0.
-    assert _lower_bound(cand([4.0, 0.0, 0.0, 0.0]), 4) < 0.0
+    assert _lower_bound(cand([4.0, 0.0, 0.0, 0.0])) < 0.0
 
 
 def test_endgame_cards_decides_where_worlds_are_solved_exactly() -> None:

@@ -85,7 +85,7 @@ def test_wildcards_are_never_broken_out_of_a_unit() -> None:
 
 def _cand(diffs: list[float]) -> _Candidate:
     c = _Candidate(Action(ActionKind.PASS, 0), [], [], TurnTracker(0, RULES), None, None)
-    c.total, c.sq = sum(diffs), sum(d * d for d in diffs)
+    c.total, c.sq, c.n = sum(diffs), sum(d * d for d in diffs), len(diffs)
     return c
 
 
@@ -94,10 +94,10 @@ def test_settled_when_no_alternative_can_reach_the_prior() -> None:
     first = _cand([0.0] * n)
     same = _cand([0.0] * n)  # plays out exactly like the first choice
     worse = _cand([-1.0, 0.0] * (n // 2))
-    assert _settled([first, same, worse], n)
+    assert _settled([first, same, worse])
     # an alternative a little above the prior on average but noisy could still displace it
     noisy = _cand([PRIOR + 3.0, PRIOR - 3.0] * (n // 2))
-    assert not _settled([first, same, noisy], n)
+    assert not _settled([first, same, noisy])
 
 
 def test_settled_when_one_alternative_clearly_wins() -> None:
@@ -105,9 +105,9 @@ def test_settled_when_one_alternative_clearly_wins() -> None:
     first = _cand([0.0] * n)
     clear = _cand([2.0] * n)
     other = _cand([0.0, 0.5] * (n // 2))
-    assert _settled([first, clear, other], n)
+    assert _settled([first, clear, other])
     close = _cand([2.5, 1.5] * (n // 2))  # as good on average, noisier: keep sampling
-    assert not _settled([first, clear, close], n)
+    assert not _settled([first, clear, close])
 
 
 def test_settling_stops_early_and_still_chooses_legally() -> None:
@@ -134,3 +134,44 @@ def test_settling_stops_early_and_still_chooses_legally() -> None:
         m.apply(players[seat].choose(obs, legal))
     assert all(c == 200 or (SETTLE_MIN <= c < 200 and c % SETTLE_EVERY == 0) for c in counts)
     assert sum(c < 200 for c in counts) >= 2  # a few settle well inside the limit
+
+
+def test_a_late_candidate_keeps_the_choice_open_until_it_has_its_own_worlds() -> None:
+    n = 40
+    first, same = _cand([0.0] * n), _cand([0.0] * n)
+    late = _cand([0.0] * (SETTLE_MIN - 1))  # joined by widening: too few worlds of its own yet
+    assert _settled([first, same]) and not _settled([first, same, late])
+    late.total, late.sq, late.n = 0.0, 0.0, SETTLE_MIN
+    assert _settled([first, same, late])
+
+
+def test_widening_spends_a_settled_decisions_worlds_on_more_candidates() -> None:
+    from guandan.agents.heuristic import HeuristicAgent
+
+    m = new_match(RULES, "widen", MatchConfig(max_deals=1, first_leader=0))
+    players = [HeuristicAgent(s) for s in range(4)]
+    for s, p in enumerate(players):
+        p.reset(s, RULES)
+    widened = 0
+    plain_worlds: list[int] = []
+    for _ in range(40):
+        seat = m.to_move
+        assert seat is not None
+        obs, legal = m.observation(seat), m.legal_actions()
+        if legal[0].kind in (ActionKind.PLAY, ActionKind.PASS) and len(legal) > 8:
+            plain = SearchAgent(3, None, max_worlds=160, endgame=False)
+            wide = SearchAgent(3, None, max_worlds=160, endgame=False, widen=4)
+            again = SearchAgent(3, None, max_worlds=160, endgame=False, widen=4)
+            for agent in (plain, wide, again):
+                agent.reset(seat, RULES)
+            choice, wide_choice = plain.choose(obs, legal), wide.choose(obs, legal)
+            assert wide_choice in legal and again.choose(obs, legal) == wide_choice  # fixed worlds: deterministic
+            assert plain.last_candidates <= 6 and wide.last_worlds >= plain.last_worlds
+            if plain.last_settled:  # settled early: the widened search goes on with four more candidates
+                plain_worlds.append(plain.last_worlds)
+                assert wide.last_candidates == plain.last_candidates + 4
+                widened += 1
+            else:  # never settled: widening never started, and the search is the plain one
+                assert (wide.last_candidates, wide.last_worlds, wide_choice) == (plain.last_candidates, 160, choice)
+        m.apply(players[seat].choose(obs, legal))
+    assert widened >= 3 and min(plain_worlds) < 160

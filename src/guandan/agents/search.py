@@ -65,10 +65,11 @@ SETTLE_MIN: Final = 32  # worlds before the choice may be called settled
 SETTLE_EVERY: Final = 8  # worlds between checks
 SETTLE_Z: Final = 2.0  # standard errors by which a settled choice must be clear of changing
 WIN_BONUS: Final = 0.0  # level points a world's value adds for winning the deal (and takes for losing it)
+WIDEN: Final = 0  # candidates added from the heuristic's ranking when the choice settles early (0: never)
 
 
 class _Candidate:
-    __slots__ = ("action", "owner", "rest", "rest_units", "sq", "top", "total", "tracker")
+    __slots__ = ("action", "n", "owner", "rest", "rest_units", "sq", "top", "total", "tracker")
 
     def __init__(self, action: Action, rest: list[Card], rest_units: list[Unit], tracker: TurnTracker,
                  top: Combo | None, owner: int | None) -> None:
@@ -80,6 +81,7 @@ class _Candidate:
         self.owner = owner
         self.total = 0.0  # sum over worlds of (this candidate's value − the first choice's)
         self.sq = 0.0  # sum of the squares of those differences
+        self.n = 0  # worlds it was valued in: a candidate added by widening joins late
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # an agent is an extension point: tests and plugins subclass it
@@ -90,7 +92,7 @@ class SearchAgent(Agent):
                  endgame: bool = True, evidence: bool = True, breaks: bool = True, settle: bool = True,
                  prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST,
                  endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
-                 win_bonus: float = WIN_BONUS) -> None:
+                 win_bonus: float = WIN_BONUS, widen: int = WIDEN) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
         self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
@@ -101,12 +103,14 @@ class SearchAgent(Agent):
         self.endgame_cards = endgame_cards  # at most this many cards left in all hands: solved exactly
         self.endgame_nodes = endgame_nodes  # the solver's node limit per world
         self.win_bonus = win_bonus  # a world's value: its level points, ± this for the deal's winner
+        self.widen = widen  # a settled choice with budget left is reopened to this many more candidates
         self.evidence = evidence  # redraw worlds that contradict passes (off: uniform worlds)
         self.breaks = breaks  # playouts may break units to follow, as the heuristic does (off: whole units only)
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
         self.last_settled = False  # the last decision stopped early: its choice was settled
+        self.last_candidates = 0  # candidates the last decision valued (more than the shortlist once widened)
         self.clock: Callable[[], float] = time.perf_counter  # what the budget is measured by (tests step it)
 
     def reset(self, seat: int, rules: RuleSet) -> None:
@@ -118,10 +122,14 @@ class SearchAgent(Agent):
         budget = DEFAULT_BUDGET if self.time_budget is None else self.time_budget
         know = read(obs)
         endgame = self.endgame and obs.deal.phase == Phase.PLAY and sum(know.counts) <= self.endgame_cards
-        ranked = self.heuristic.ranked(obs, legal, max(ENDGAME_SHORTLIST, self.shortlist) if endgame else self.shortlist)
+        width = max(ENDGAME_SHORTLIST, self.shortlist) if endgame else self.shortlist
+        ranked = self.heuristic.ranked(obs, legal, width + self.widen)
+        reserve = ranked[width:]  # the next best, valued only if the choice among the first settles early
+        ranked = ranked[:width]
         self.last_worlds = 0
         self.last_exact = 0
         self.last_settled = False
+        self.last_candidates = 0
         if legal[0].kind not in (ActionKind.PLAY, ActionKind.PASS) or len(ranked) == 1:
             return ranked[0].action
         hand = list(obs.deal.hand)
@@ -132,9 +140,8 @@ class SearchAgent(Agent):
         decompose = self.heuristic.decomposer(obs.deal.level)
         base = tracker_from(obs.deal, rules)
         top = obs.deal.top
-        cands: list[_Candidate] = []
-        for r in ranked:
-            a = r.action
+
+        def candidate(a: Action) -> _Candidate:
             tr = base.copy()
             if a.kind == ActionKind.PASS:
                 ended = tr.pass_(self.seat) is not None
@@ -144,7 +151,9 @@ class SearchAgent(Agent):
                 rest = remove_cards(hand, a.cards)
                 _place, leader = tr.play(self.seat, goes_out=not rest)
                 c_top, c_owner = (None, None) if leader is not None else (a.combo, self.seat)
-            cands.append(_Candidate(a, rest, list(decompose(rest).units), tr, c_top, c_owner))
+            return _Candidate(a, rest, list(decompose(rest).units), tr, c_top, c_owner)
+
+        cands = [candidate(r.action) for r in ranked]
         deadline = start + budget * SAFETY
         evidence = pass_evidence(obs.deal) if self.evidence else []
         level = obs.deal.level
@@ -177,16 +186,25 @@ class SearchAgent(Agent):
                 d = v - results[0]  # paired with the heuristic's choice on the same world
                 c.total += d
                 c.sq += d * d
+                c.n += 1
             worlds += 1
             world_cost = max(world_cost, self.clock() - now)
-            if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, worlds, self.prior):
-                self.last_settled = True
-                break
+            if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, self.prior):
+                if not reserve:
+                    self.last_settled = True
+                    break
+                # budget left over: spend it on the next candidates rather than stop (the first
+                # choice goes on being valued in every world, so their gains are paired with it too)
+                before = len(cands)
+                cands.extend(candidate(r.action) for r in reserve)
+                reserve = []
+                world_cost *= len(cands) / before  # a world now plays every candidate out
         self.last_worlds = worlds
+        self.last_candidates = len(cands)
         if worlds == 0:
             return ranked[0].action
         best = max(range(len(cands)),
-                   key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], worlds, self.prior, self.confidence))
+                   key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], self.prior, self.confidence))
         return cands[best].action
 
     def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
@@ -201,17 +219,22 @@ class SearchAgent(Agent):
         return out
 
 
-def _stats(c: _Candidate, worlds: int) -> tuple[float, float]:
-    """Mean and standard error of ``c``'s paired gain over the first choice."""
-    mean = c.total / worlds
-    var = max(0.0, c.sq / worlds - mean * mean)
-    return mean, math.sqrt(var / worlds)
+def _stats(c: _Candidate) -> tuple[float, float]:
+    """Mean and standard error of ``c``'s paired gain over the first choice, over its worlds."""
+    if c.n == 0:
+        return 0.0, math.inf
+    mean = c.total / c.n
+    var = max(0.0, c.sq / c.n - mean * mean)
+    return mean, math.sqrt(var / c.n)
 
 
-def _settled(cands: Sequence[_Candidate], worlds: int, prior: float = PRIOR) -> bool:
+def _settled(cands: Sequence[_Candidate], prior: float = PRIOR) -> bool:
     """Whether more worlds would almost surely leave the choice as it is: either no alternative
-    can plausibly clear the prior, or one clears it and can plausibly be caught by no other."""
-    stats = [_stats(c, worlds) for c in cands[1:]]
+    can plausibly clear the prior, or one clears it and can plausibly be caught by no other. A
+    candidate valued in fewer than ``SETTLE_MIN`` worlds (one added late) keeps it open."""
+    if any(c.n < SETTLE_MIN for c in cands):
+        return False
+    stats = [_stats(c) for c in cands[1:]]
     if all(m + SETTLE_Z * se < prior for m, se in stats):
         return True
     best = max(range(len(stats)), key=lambda i: stats[i][0] - SETTLE_Z * stats[i][1])
@@ -219,10 +242,12 @@ def _settled(cands: Sequence[_Candidate], worlds: int, prior: float = PRIOR) -> 
     return low > prior and all(m + SETTLE_Z * se < low for i, (m, se) in enumerate(stats) if i != best)
 
 
-def _lower_bound(c: _Candidate, worlds: int, prior: float = PRIOR, confidence: float = CONFIDENCE) -> float:
+def _lower_bound(c: _Candidate, prior: float = PRIOR, confidence: float = CONFIDENCE) -> float:
     """A pessimistic estimate of how much better ``c`` is than the heuristic's first choice: with
     few worlds a lucky mean must clear its standard error as well as the prior."""
-    mean, se = _stats(c, worlds)
+    if c.n == 0:
+        return -math.inf
+    mean, se = _stats(c)
     return mean - prior - confidence * se
 
 
@@ -239,6 +264,8 @@ OPTIONS = {
     "evidence": Option(bool, True, "redraw worlds that contradict a seat's passes"),
     "breaks": Option(bool, True, "playouts break pairs, triples and full houses to follow"),
     "settle": Option(bool, True, "stop before the budget once the choice is settled"),
+    "widen": Option(int, WIDEN, "candidates added from the heuristic's ranking when the choice settles with budget left",
+                    0, 50),
     "win_bonus": Option(float, WIN_BONUS, "level points a world adds for winning the deal and takes for losing it",
                         0, 10),
 }
