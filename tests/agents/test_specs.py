@@ -27,14 +27,14 @@ def test_options_reach_the_agent() -> None:
     deep = make_agent("search:endgame_cards=20:endgame_nodes=50000", 1)
     assert isinstance(deep, SearchAgent) and (deep.endgame_cards, deep.endgame_nodes) == (20, 50000)
     plain = make_agent("search", 1)
-    assert isinstance(plain, SearchAgent) and plain.max_worlds is None and plain.prior == 0.1
+    assert isinstance(plain, SearchAgent) and plain.max_worlds is None and plain.prior == 0.15
     winner = make_agent("search:win_bonus=1", 1)
     assert isinstance(winner, SearchAgent) and (plain.win_bonus, winner.win_bonus) == (0.0, 1.0)
     assert canonical_spec("search:win_bonus=0") == "search"
 
 
 def test_a_spec_has_one_canonical_spelling() -> None:
-    assert canonical_spec("search:prior=0.10") == "search"  # the default is no option at all
+    assert canonical_spec("search:prior=0.15") == "search"  # the default is no option at all
     assert canonical_spec("search:shortlist=8:prior=0.30:settle=false") == "search:prior=0.3:settle=off:shortlist=8"
     assert canonical_spec("heuristic") == "heuristic"
     assert canonical_spec("external:mybots:Bot") == "external:mybots:Bot"
@@ -96,7 +96,7 @@ def test_the_arena_records_the_canonical_spec(tmp_path: Path) -> None:
     _mount()
     cli = CliRunner()
     f = tmp_path / "r.jsonl"
-    r = cli.invoke(app, ["arena", "--a", "search:max_worlds=2:prior=0.10", "--b", "greedy", "--deals", "1",
+    r = cli.invoke(app, ["arena", "--a", "search:max_worlds=2:prior=0.15", "--b", "greedy", "--deals", "1",
                          "--results", str(f), "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(f.read_text(encoding="utf-8"))["setup"]["a"] == "search:max_worlds=2"

@@ -173,7 +173,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | bool]]:
 
 def canonical_spec(spec: str) -> str:
     """``spec`` with its options sorted, defaults dropped and numbers written one way, so that two
-    spellings of the same agent name the same arena setup (``search:prior=0.10`` is ``search``)."""
+    spellings of the same agent name the same arena setup (``search:prior=0.15`` is ``search``)."""
     name, values = parse_spec(spec)
     if name == "external":
         return spec

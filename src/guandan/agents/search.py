@@ -55,7 +55,7 @@ from .worlds import level_points, pass_evidence, playout, sample_weighted, track
 
 DEFAULT_BUDGET: Final = 1.0
 SHORTLIST: Final = 6
-PRIOR: Final = 0.1  # level points of trust in the heuristic's first choice: playouts must beat it clearly
+PRIOR: Final = 0.15  # level points of trust in the heuristic's first choice: playouts must beat it clearly
 CONFIDENCE: Final = 1.0  # standard errors a candidate's paired gain must clear to displace the first choice
 SAFETY: Final = 0.85  # share of the budget spent searching; the rest covers setup and the last world
 ENDGAME_CARDS: Final = 14  # at most this many cards left in all hands: worlds are solved exactly (残局)
