@@ -258,13 +258,13 @@ def test_a_win_bonus_weighs_the_deals_winner_in_playouts_and_in_the_solver() -> 
     assert _after_lead("S3", hands, tracker, 0, solver) == 3.0
 
 
-def test_a_win_bonus_of_zero_is_the_plain_search_and_a_large_one_changes_choices() -> None:
+def test_the_default_win_bonus_is_one_and_a_large_one_changes_choices() -> None:
     rules = preset("competition")
     m = new_match(rules, "win-bonus", MatchConfig(max_deals=1))
     agents = {"plain": SearchAgent(7, max_worlds=16, endgame=False),
-              "zero": SearchAgent(7, max_worlds=16, endgame=False, win_bonus=0.0),
+              "zero": SearchAgent(7, max_worlds=16, endgame=False, win_bonus=1.0),
               # no prior and no confidence margin: the best mean decides, so a change of values shows
-              "mean": SearchAgent(7, max_worlds=16, endgame=False, prior=0, confidence=0),
+              "mean": SearchAgent(7, max_worlds=16, endgame=False, prior=0, confidence=0, win_bonus=0.0),
               "big": SearchAgent(7, max_worlds=16, endgame=False, prior=0, confidence=0, win_bonus=6.0)}
     chosen: dict[str, list[Action]] = {name: [] for name in agents}
     while not m.ended and len(chosen["plain"]) < 60:  # type: ignore[attr-defined]

@@ -28,9 +28,9 @@ def test_options_reach_the_agent() -> None:
     assert isinstance(deep, SearchAgent) and (deep.endgame_cards, deep.endgame_nodes) == (20, 50000)
     plain = make_agent("search", 1)
     assert isinstance(plain, SearchAgent) and plain.max_worlds is None and plain.prior == 0.15
-    winner = make_agent("search:win_bonus=1", 1)
-    assert isinstance(winner, SearchAgent) and (plain.win_bonus, winner.win_bonus) == (0.0, 1.0)
-    assert canonical_spec("search:win_bonus=0") == "search"
+    margin = make_agent("search:win_bonus=0", 1)
+    assert isinstance(margin, SearchAgent) and (plain.win_bonus, margin.win_bonus) == (1.0, 0.0)
+    assert canonical_spec("search:win_bonus=1") == "search"
 
 
 def test_a_spec_has_one_canonical_spelling() -> None:

@@ -64,7 +64,7 @@ ENDGAME_NODES: Final = 3000  # per world; beyond it the position is too big and 
 SETTLE_MIN: Final = 32  # worlds before the choice may be called settled
 SETTLE_EVERY: Final = 8  # worlds between checks
 SETTLE_Z: Final = 2.0  # standard errors by which a settled choice must be clear of changing
-WIN_BONUS: Final = 0.0  # level points a world's value adds for winning the deal (and takes for losing it)
+WIN_BONUS: Final = 1.0  # level points a world's value adds for winning the deal (and takes for losing it)
 WIDEN: Final = 0  # candidates added from the heuristic's ranking when the choice settles early (0: never)
 
 
