@@ -262,7 +262,7 @@ def test_the_default_win_bonus_is_one_and_a_large_one_changes_choices() -> None:
     rules = preset("competition")
     m = new_match(rules, "win-bonus", MatchConfig(max_deals=1))
     agents = {"plain": SearchAgent(7, max_worlds=16, endgame=False),
-              "zero": SearchAgent(7, max_worlds=16, endgame=False, win_bonus=1.0),
+              "one": SearchAgent(7, max_worlds=16, endgame=False, win_bonus=1.0),
               # no prior and no confidence margin: the best mean decides, so a change of values shows
               "mean": SearchAgent(7, max_worlds=16, endgame=False, prior=0, confidence=0, win_bonus=0.0),
               "big": SearchAgent(7, max_worlds=16, endgame=False, prior=0, confidence=0, win_bonus=6.0)}
@@ -274,5 +274,5 @@ def test_the_default_win_bonus_is_one_and_a_large_one_changes_choices() -> None:
             agent.reset(seat, rules)
             chosen[name].append(agent.choose(obs, legal))
         m.apply(chosen["plain"][-1])  # type: ignore[attr-defined]
-    assert len(chosen["plain"]) == 60 and chosen["zero"] == chosen["plain"]
+    assert len(chosen["plain"]) == 60 and chosen["one"] == chosen["plain"]
     assert chosen["big"] != chosen["mean"], "the bonus reaches the playouts' values"

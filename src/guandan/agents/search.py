@@ -220,9 +220,7 @@ class SearchAgent(Agent):
 
 
 def _stats(c: _Candidate) -> tuple[float, float]:
-    """Mean and standard error of ``c``'s paired gain over the first choice, over its worlds."""
-    if c.n == 0:
-        return 0.0, math.inf
+    """Mean and standard error of ``c``'s paired gain over the first choice, over its worlds (≥ 1)."""
     mean = c.total / c.n
     var = max(0.0, c.sq / c.n - mean * mean)
     return mean, math.sqrt(var / c.n)

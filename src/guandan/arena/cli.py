@@ -185,11 +185,8 @@ def _resumable(setup: Setup, first: int, deals: int, jobs: int, results: Path | 
     return {**summarize_pairs(pairs, setup.seed), "first_pair": first, "resumed_pairs": len(done)}
 
 
-def summary_cmd(
-    files: Annotated[list[Path], typer.Argument(help="arena --results files (one run split over machines, or resumed)")],
-    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
-) -> None:
-    """Summarize arena results files together: the same numbers as `guandan arena`, over every pair they hold."""
+def _read_files(files: list[Path], flag: str = "") -> tuple[dict[str, Any], dict[int, PairResult]]:
+    """The setup and pairs of one run's results files, or fail naming the file (and ``flag``) at fault."""
     for f in files:
         if not f.is_file():
             _fail(f"{f} is not a file")
@@ -198,7 +195,16 @@ def summary_cmd(
     except GuandanError as e:
         _fail(str(e))
     if setup is None:
-        _fail("the files hold no deal pairs")
+        _fail(f"{flag + ': ' if flag else ''}the files hold no deal pairs")
+    return setup, pairs
+
+
+def summary_cmd(
+    files: Annotated[list[Path], typer.Argument(help="arena --results files (one run split over machines, or resumed)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object instead of the table")] = False,
+) -> None:
+    """Summarize arena results files together: the same numbers as `guandan arena`, over every pair they hold."""
+    setup, pairs = _read_files(files)
     idx = sorted(pairs)
     missing = idx[-1] - idx[0] + 1 - len(idx)
     summary = {**setup, "mode": "duplicate", **summarize_pairs([pairs[i] for i in idx], setup["seed"]),
@@ -214,19 +220,6 @@ def summary_cmd(
 _SAME_DEALS = ("b", "preset", "seed", "budget_b", "move_mode")
 
 
-def _read_side(files: list[Path], flag: str) -> tuple[dict[str, Any], dict[int, PairResult]]:
-    for f in files:
-        if not f.is_file():
-            _fail(f"{f} is not a file")
-    try:
-        setup, pairs = read_results(files)
-    except GuandanError as e:
-        _fail(str(e))
-    if setup is None:
-        _fail(f"{flag}: the files hold no deal pairs")
-    return setup, pairs
-
-
 def compare_cmd(
     first: Annotated[list[Path], typer.Option("--first", help="results file(s) of the first run (repeatable)")],
     second: Annotated[list[Path], typer.Option("--second", help="results file(s) of the second run (repeatable)")],
@@ -234,10 +227,9 @@ def compare_cmd(
 ) -> None:
     """Compare two arena runs played on the same deals against the same opponent, deal pair by deal
     pair: the difference in A's deal wins and level points (first − second) with a 95% interval."""
-    s1, p1 = _read_side(first, "--first")
-    s2, p2 = _read_side(second, "--second")
-    differ = [k for k in _SAME_DEALS if s1[k] != s2[k]]
-    if differ:
+    s1, p1 = _read_files(first, "--first")
+    s2, p2 = _read_files(second, "--second")
+    if any(s1[k] != s2[k] for k in _SAME_DEALS):
         same = {k: s1[k] for k in ("a", "budget_a")}  # these may differ: only the rest is named
         _fail("the runs were not played on the same deals against the same opponent: "
               + setup_diff(s1, {**s2, **same}, " in --first"))

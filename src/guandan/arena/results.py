@@ -33,10 +33,8 @@ def setup_key(setup: Setup) -> dict[str, Any]:
 
 def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "") -> str:
     """The fields two setups differ in, e.g. ``seed 3 in the file vs 4``."""
-    def show(v: Any) -> str:
-        return cell(v, "g", "none")
-
-    return ", ".join(f"{k} {show(old[k])}{where} vs {show(new[k])}" for k in SETUP_KEYS if old[k] != new[k])
+    return ", ".join(f"{k} {cell(old[k], 'g', 'none')}{where} vs {cell(new[k], 'g', 'none')}"
+                     for k in SETUP_KEYS if old[k] != new[k])
 
 
 def pair_line(setup: Setup, pair: PairResult) -> str:
