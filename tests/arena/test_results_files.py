@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -174,3 +176,71 @@ def test_two_runs_on_the_same_deals_compare_pair_by_pair(cli: CliRunner, tmp_pat
     assert r.exit_code == 2 and "no deal pair in common" in r.output
     r = cli.invoke(app, ["arena-compare", "--first", str(tmp_path / "none.jsonl"), "--second", str(f2)])
     assert r.exit_code == 2 and "is not a file" in r.output
+
+
+def _rewrite(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    lines = []
+    for x in _lines(path):
+        d = json.loads(x)
+        change(d["setup"])
+        lines.append(json.dumps(d))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_results_record_every_option_value_and_a_changed_default_is_not_resumed(cli: CliRunner,
+                                                                                tmp_path: Path) -> None:
+    f = tmp_path / "search.jsonl"
+    r = cli.invoke(app, ["arena", "--a", "search:max_worlds=2:shortlist=2", "--b", "greedy", "--seed", "3", "--deals", "1",
+                         "--results", str(f), "--json"])
+    assert r.exit_code == 0, r.output
+    setup = json.loads(_lines(f)[0])["setup"]
+    assert setup["a"] == "search:max_worlds=2:shortlist=2"
+    # the defaults are spelled out too: a later change of one cannot change what this file means
+    assert setup["a_options"]["max_worlds"] == 2 and setup["a_options"]["win_bonus"] == 1.0
+    assert setup["a_options"]["endgame"] is True and setup["b_options"] == {}
+    # as if the file had been played when win_bonus defaulted to 0: the same spec, other settings
+    _rewrite(f, lambda s: s["a_options"].update(win_bonus=0.0))
+    before = f.read_bytes()
+    r = cli.invoke(app, ["arena", "--a", "search:max_worlds=2:shortlist=2", "--b", "greedy", "--seed", "3",
+                         "--deals", "2", "--results", str(f)])
+    assert r.exit_code == 2 and "a's win_bonus 0 in the file vs 1" in r.output, r.output
+    assert f.read_bytes() == before
+    table_out = cli.invoke(app, ["arena-summary", str(f)])
+    assert table_out.exit_code == 0 and "win_bonus=0" in table_out.output and "endgame=on" in table_out.output
+    assert "{" not in table_out.output and "True" not in table_out.output
+
+
+def test_older_results_without_option_values_read_and_compare_but_do_not_resume(cli: CliRunner,
+                                                                                tmp_path: Path) -> None:
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    _run(cli, "--deals", "2", "--results", str(old))
+    _rewrite(old, lambda s: [s.pop(k) for k in ("a_options", "b_options")])
+    before = old.read_bytes()
+    assert json.loads(cli.invoke(app, ["arena-summary", str(old), "--json"]).output)["deal_pairs"] == 2
+    r = cli.invoke(app, [*BASE, "--deals", "3", "--results", str(old)])
+    assert r.exit_code == 2 and "before results files recorded every option value" in r.output, r.output
+    assert old.read_bytes() == before
+    r = cli.invoke(app, ["arena", "--a", "random", "--b", "random", "--seed", "3", "--deals", "2", "--results", str(new)])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["arena-compare", "--first", str(new), "--second", str(old), "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["common_pairs"] == 2, r.output
+    # one file cannot mix the two kinds of line
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(old.read_text(encoding="utf-8") + _lines(new)[0] + "\n", encoding="utf-8")
+    r = cli.invoke(app, ["arena-summary", str(mixed)])
+    assert r.exit_code == 2 and "option values not recorded vs recorded" in r.output, r.output
+
+
+def test_option_values_of_another_opponent_are_not_compared_pair_by_pair(cli: CliRunner, tmp_path: Path) -> None:
+    f1, f2 = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    _run(cli, "--deals", "1", "--results", str(f1))
+    r = cli.invoke(app, ["arena", "--a", "random", "--b", "random", "--seed", "3", "--deals", "1", "--results", str(f2)])
+    assert r.exit_code == 0, r.output
+    _rewrite(f2, lambda s: s["b_options"].update(depth=2))
+    r = cli.invoke(app, ["arena-compare", "--first", str(f1), "--second", str(f2)])
+    assert r.exit_code == 2 and "b's depth — in --first vs 2" in r.output, r.output
+    bad = tmp_path / "bad.jsonl"
+    _rewrite(f1, lambda s: s.update(a_options={"prior": "high"}))
+    bad.write_bytes(f1.read_bytes())
+    r = cli.invoke(app, ["arena-summary", str(bad)])
+    assert r.exit_code == 2 and "a_options must be an object of option values" in r.output, r.output

@@ -182,6 +182,20 @@ def canonical_spec(spec: str) -> str:
     return ":".join([name, *kept])
 
 
+def resolved_options(spec: str) -> dict[str, int | float | bool]:
+    """Every option of ``spec``'s tier with the value it runs with, defaults included (empty for
+    ``external`` and tiers without options): what a spec means today, which a later change of a
+    default would otherwise alter silently."""
+    name, values = parse_spec(spec)
+    options = _OPTIONS.get(name, {}) if name != "external" else {}
+    out: dict[str, int | float | bool] = {}
+    for key in sorted(options):
+        o = options[key]
+        v = values.get(key, o.default)
+        out[key] = bool(v) if o.kind is bool else int(v) if o.kind is int else float(v)
+    return out
+
+
 def make_agent(spec: str, seed: int | str = 0, time_budget: float | None = None) -> Agent:
     """An agent by spec: a tier name (``random``, ``greedy``, …), optionally with options
     (``search:prior=0.3:shortlist=8``), or ``external:module:Class``."""

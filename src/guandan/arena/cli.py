@@ -19,7 +19,7 @@ from ..core.vocab import MoveMode, parse_choice
 from ..protocol.adapter import add_bot_path
 from .ray_pool import LOCAL, RayPool, check_address
 from .report import compare_pairs, summarize_matches, summarize_pairs, summarize_sprt, table
-from .results import append_pairs, read_results, setup_diff, setup_key
+from .results import OPTION_KEYS, append_pairs, read_results, recorded_options, setup_diff, setup_key, show_options
 from .runner import PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
 
 MODES = ("duplicate", "sprt", "match")
@@ -160,6 +160,10 @@ def _load_results(setup: Setup, first: int, deals: int, results: Path | None) ->
             old_setup, old = read_results([results])
             mine = setup_key(setup)
             if old_setup is not None and old_setup != mine:
+                if not recorded_options(old_setup) and not setup_diff(old_setup, mine, note_unrecorded=False):
+                    _fail(f"--results {results} was written before results files recorded every option value of "
+                          "the agents, and the defaults behind its specs may have changed since, so it cannot be "
+                          "resumed; use another file (guandan arena-compare pairs the two runs deal by deal)")
                 diff = setup_diff(old_setup, mine, " in the file")
                 _fail(f"--results {results} holds another setup ({diff}); use another file")
             done = {i: p for i, p in old.items() if first <= i < first + deals}
@@ -212,6 +216,9 @@ def summary_cmd(
     if as_json:
         typer.echo(json.dumps(summary, ensure_ascii=False))
     else:
+        for k in OPTION_KEYS:  # spelled as a spec spells them, not as a Python dict
+            if k in summary:
+                summary[k] = show_options(summary[k])
         typer.echo(table(summary, f"arena {setup['a']} vs {setup['b']} ({len(files)} results file(s))"))
 
 
@@ -229,10 +236,10 @@ def compare_cmd(
     pair: the difference in A's deal wins and level points (first − second) with a 95% interval."""
     s1, p1 = _read_files(first, "--first")
     s2, p2 = _read_files(second, "--second")
-    if any(s1[k] != s2[k] for k in _SAME_DEALS):
-        same = {k: s1[k] for k in ("a", "budget_a")}  # these may differ: only the rest is named
-        _fail("the runs were not played on the same deals against the same opponent: "
-              + setup_diff(s1, {**s2, **same}, " in --first"))
+    # B's option values are compared where both runs recorded them (older files did not)
+    diff = setup_diff(s1, s2, " in --first", keys=_SAME_DEALS, note_unrecorded=False)
+    if diff:
+        _fail("the runs were not played on the same deals against the same opponent: " + diff)
     shared = sorted(set(p1) & set(p2))
     if not shared:
         _fail("the runs hold no deal pair in common (see --first in guandan arena)")

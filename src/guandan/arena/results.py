@@ -2,8 +2,12 @@
 stopped, resumes where it stopped, and can be split over machines (``--first``) and merged.
 
 Each line is ``{"format": "guandan-arena-pair/1", "setup": {...}, "pair": {...}}``. ``setup`` is
-what decides the games (agents, preset, deal seed, budgets, move mode); pairs from different setups
-never mix. A pair index identifies one deal spec, so the same index in two files is the same deal.
+what decides the games (agents, preset, deal seed, budgets, move mode, and every option value each
+agent ran with, its tier's defaults included: ``a_options`` / ``b_options``); pairs from different
+setups never mix. A pair index identifies one deal spec, so the same index in two files is the same deal.
+
+Files written before the option values were recorded lack the two keys: they still read, summarize
+and compare, but cannot be resumed, since the defaults behind their specs may have changed since.
 """
 
 from __future__ import annotations
@@ -16,25 +20,58 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from ..agents.base import resolved_options
 from ..cliutil import cell
 from ..core.errors import GuandanError
 from .runner import HalfResult, PairResult, Setup
 
 FORMAT = "guandan-arena-pair/1"
 SETUP_KEYS = ("a", "b", "preset", "seed", "budget_a", "budget_b", "move_mode")
+OPTION_KEYS = ("a_options", "b_options")  # every option value of each agent (absent from older files)
 
 
 def setup_key(setup: Setup) -> dict[str, Any]:
     """The fields of ``setup`` that decide the games (not where records go or bots are found)."""
     key = {k: getattr(setup, k) for k in SETUP_KEYS}
     key["move_mode"] = setup.move_mode.value  # the plain string a results file holds
+    key["a_options"] = resolved_options(setup.a)
+    key["b_options"] = resolved_options(setup.b)
     return key
 
 
-def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "") -> str:
-    """The fields two setups differ in, e.g. ``seed 3 in the file vs 4``."""
-    return ", ".join(f"{k} {cell(old[k], 'g', 'none')}{where} vs {cell(new[k], 'g', 'none')}"
-                     for k in SETUP_KEYS if old[k] != new[k])
+def recorded_options(setup: dict[str, Any]) -> bool:
+    """Whether a file's setup records the agents' option values (files before them do not)."""
+    return all(k in setup for k in OPTION_KEYS)
+
+
+def show_value(v: Any) -> str:
+    """A setup or option value in words: ``none``, ``on``/``off``, numbers as written."""
+    return ("on" if v else "off") if isinstance(v, bool) else cell(v, "g", "none")
+
+
+def show_options(options: dict[str, Any]) -> str:
+    """Option values as a spec writes them: ``confidence=1 endgame=on …`` (— for none)."""
+    return " ".join(f"{k}={show_value(v)}" for k, v in sorted(options.items())) or "—"
+
+
+def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "", keys: Sequence[str] = SETUP_KEYS,
+               note_unrecorded: bool = True) -> str:
+    """The fields two setups differ in, e.g. ``seed 3 in the file vs 4`` or ``a's win_bonus 0 in the
+    file vs 1``; the options of the agents among ``keys`` are compared where both setups record them
+    (and, with ``note_unrecorded``, a setup that records none against one that does is named too)."""
+    out = [f"{k} {cell(old[k], 'g', 'none')}{where} vs {cell(new[k], 'g', 'none')}" for k in keys if old[k] != new[k]]
+    for side in ("a", "b"):
+        k = f"{side}_options"
+        if side not in keys or k not in old or k not in new:
+            continue
+        for name in sorted(set(old[k]) | set(new[k])):
+            was, now = old[k].get(name, "—"), new[k].get(name, "—")
+            if was != now:
+                out.append(f"{side}'s {name} {show_value(was)}{where} vs {show_value(now)}")
+    if note_unrecorded and recorded_options(old) != recorded_options(new):
+        out.append(f"option values {'recorded' if recorded_options(old) else 'not recorded'}{where} vs "
+                   f"{'recorded' if recorded_options(new) else 'not recorded'}")
+    return ", ".join(out)
 
 
 def pair_line(setup: Setup, pair: PairResult) -> str:
@@ -65,8 +102,13 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise GuandanError(f"{where}: not an arena pair line (format must be {FORMAT!r})")
     setup, p = d.get("setup"), d.get("pair")
-    if not isinstance(setup, dict) or set(setup) != set(SETUP_KEYS):
-        raise GuandanError(f"{where}: setup must have exactly {', '.join(SETUP_KEYS)}")
+    if not isinstance(setup, dict) or set(setup) not in (set(SETUP_KEYS), {*SETUP_KEYS, *OPTION_KEYS}):
+        raise GuandanError(f"{where}: setup must have exactly {', '.join(SETUP_KEYS)} (and {' and '.join(OPTION_KEYS)})")
+    for k in OPTION_KEYS:
+        opts = setup.get(k, {})
+        if not isinstance(opts, dict) or not all(
+                isinstance(v, (bool, int, float)) for v in opts.values()):
+            raise GuandanError(f"{where}: setup's {k} must be an object of option values (numbers, true or false)")
     if not isinstance(p, dict):
         raise GuandanError(f"{where}: pair must be an object")
     try:
@@ -131,4 +173,5 @@ def append_pairs(path: Path, setup: Setup, pairs: Sequence[PairResult]) -> None:
         f.flush()
 
 
-__all__ = ["FORMAT", "append_pairs", "pair_line", "parse_line", "read_results", "setup_diff", "setup_key"]
+__all__ = ["FORMAT", "OPTION_KEYS", "append_pairs", "pair_line", "parse_line", "read_results", "recorded_options",
+           "setup_diff", "setup_key", "show_options"]
