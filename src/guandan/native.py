@@ -44,6 +44,7 @@ MODULES: tuple[str, ...] = (
     "guandan.agents.endgame",
     "guandan.agents.greedy",
     "guandan.agents.heuristic",
+    "guandan.agents.inference",
     "guandan.agents.policy",
     "guandan.agents.random_agent",
     "guandan.agents.search",

@@ -6,7 +6,7 @@ from guandan.agents.decompose import Decomposer, Unit
 from guandan.agents.policy import Table, break_unit, follow
 from guandan.agents.search import PRIOR, SETTLE_EVERY, SETTLE_MIN, SearchAgent, _Candidate, _settled
 from guandan.core.cards import parse_cards
-from guandan.core.combos import PAIR, SINGLE, classify
+from guandan.core.combos import PAIR, SINGLE, beats, classify
 from guandan.core.deal import Action
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
@@ -175,3 +175,42 @@ def test_widening_spends_a_settled_decisions_worlds_on_more_candidates() -> None
                 assert (wide.last_candidates, wide.last_worlds, wide_choice) == (plain.last_candidates, 160, choice)
         m.apply(players[seat].choose(obs, legal))
     assert widened >= 3 and min(plain_worlds) < 160
+
+
+def test_the_cheapest_bomb_over_an_opponents_play_is_valued_when_the_shortlist_has_none() -> None:
+    from guandan.agents.heuristic import HeuristicAgent
+
+    found = 0
+    for game in range(6):
+        m = new_match(RULES, f"bomb:{game}", MatchConfig(max_deals=1, first_leader=0))
+        players = [HeuristicAgent(s) for s in range(4)]
+        for s, p in enumerate(players):
+            p.reset(s, RULES)
+        for _ in range(120):
+            if m.ended or m.to_move is None:
+                break
+            seat = m.to_move
+            obs, legal = m.observation(seat), m.legal_actions()
+            top = obs.deal.top
+            ranked = [r.action for r in players[seat].ranked(obs, legal, 6)]
+            plan = players[seat].decomposer(obs.deal.level)(obs.deal.hand).units
+            bombs = [u for u in plan if u.is_bomb and top is not None and beats(u.combo, top[2])]
+            if (top is not None and top[0] % 2 != seat % 2 and bombs and len(ranked) > 1
+                    and not any(a.combo is not None and a.combo.is_bomb for a in ranked)):
+                plain = SearchAgent(3, None, max_worlds=8, endgame=False)
+                bomber = SearchAgent(3, None, max_worlds=8, endgame=False, bomb=True)
+                for agent in (plain, bomber):
+                    agent.reset(seat, RULES)
+                choice = bomber.choose(obs, legal)
+                plain.choose(obs, legal)
+                assert choice in legal
+                assert bomber.last_candidates == plain.last_candidates + 1
+                found += 1
+            m.apply(players[seat].choose(obs, legal))
+    assert found >= 3, "these games hold follows where a bomb was possible and the heuristic listed none"
+    # the partner's play is never bombed, and a listed bomb is not valued twice
+    assert SearchAgent._cheapest_bomb([_unit("S5 H5 C5 D5")], _top("S3"), [], LEVEL, []) is None  # not legal here
+    four = tuple(sorted(parse_cards("S5 H5 C5 D5")))
+    bomb_action = Action(ActionKind.PLAY, 0, four, classify(four, LEVEL, RULES)[0])
+    assert SearchAgent._cheapest_bomb([_unit("S5 H5 C5 D5")], _top("S3"), [bomb_action], LEVEL, []) == bomb_action
+    assert SearchAgent._cheapest_bomb([_unit("S5 H5 C5 D5")], _top("S3"), [bomb_action], LEVEL, [bomb_action]) is None

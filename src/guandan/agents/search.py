@@ -20,7 +20,10 @@ cards are left in all hands each world is solved exactly on the real legal moves
 :mod:`guandan.agents.endgame`) instead of played out, falling back to playouts for the rest of the
 decision when a world is too big for the node limit or the clock. An alternative displaces the
 heuristic's first choice only when its paired mean gain clears a small prior plus one standard
-error, so a few lucky worlds do not overturn a sound default.
+error, so a few lucky worlds do not overturn a sound default. With ``infer`` > 0 a world is also
+redrawn while it leaves the other seats' latest plays and passes unexplained by the unit policy
+(读牌, :mod:`guandan.agents.inference`); off by default, since it costs about three worlds in four
+and the arena found no gain from it.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
 the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
@@ -40,7 +43,7 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from ..core.cards import Card
-from ..core.combos import Combo
+from ..core.combos import Combo, beats
 from ..core.deal import Action
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
@@ -50,7 +53,8 @@ from .base import Agent, Option, register
 from .counting import read
 from .decompose import Unit
 from .endgame import EndgameSolver, Exhausted
-from .heuristic import HeuristicAgent, remove_cards
+from .heuristic import HeuristicAgent, find_action, remove_cards
+from .inference import PlayEvidence
 from .worlds import level_points, pass_evidence, playout, sample_weighted, tracker_from
 
 DEFAULT_BUDGET: Final = 1.0
@@ -66,6 +70,9 @@ SETTLE_EVERY: Final = 8  # worlds between checks
 SETTLE_Z: Final = 2.0  # standard errors by which a settled choice must be clear of changing
 WIN_BONUS: Final = 1.0  # level points a world's value adds for winning the deal (and takes for losing it)
 WIDEN: Final = 0  # candidates added from the heuristic's ranking when the choice settles early (0: never)
+BOMB: Final = False  # value the cheapest bomb as well when the heuristic's shortlist holds none
+INFER: Final = 0  # each other seat's latest decisions a world is checked against (读牌; 0: passes only)
+TRIES: Final = 4  # draws per world at most while it contradicts the evidence
 
 
 class _Candidate:
@@ -92,7 +99,8 @@ class SearchAgent(Agent):
                  endgame: bool = True, evidence: bool = True, breaks: bool = True, settle: bool = True,
                  prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST,
                  endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
-                 win_bonus: float = WIN_BONUS, widen: int = WIDEN) -> None:
+                 win_bonus: float = WIN_BONUS, widen: int = WIDEN, infer: int = INFER, tries: int = TRIES,
+                 bomb: bool = BOMB) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
         self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
@@ -105,6 +113,9 @@ class SearchAgent(Agent):
         self.win_bonus = win_bonus  # a world's value: its level points, ± this for the deal's winner
         self.widen = widen  # a settled choice with budget left is reopened to this many more candidates
         self.evidence = evidence  # redraw worlds that contradict passes (off: uniform worlds)
+        self.infer = infer  # and that contradict this many of each other seat's latest decisions
+        self.tries = tries  # draws per world at most
+        self.bomb = bomb  # an opponent's play: the cheapest bomb over it is a candidate too (炸不炸)
         self.breaks = breaks  # playouts may break units to follow, as the heuristic does (off: whole units only)
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
@@ -154,8 +165,14 @@ class SearchAgent(Agent):
             return _Candidate(a, rest, list(decompose(rest).units), tr, c_top, c_owner)
 
         cands = [candidate(r.action) for r in ranked]
+        if self.bomb and top is not None and top[0] % 2 != self.seat % 2:
+            extra = self._cheapest_bomb(decompose(hand).units, top[2], legal, obs.deal.level,
+                                        [r.action for r in ranked])
+            if extra is not None:
+                cands.append(candidate(extra))
         deadline = start + budget * SAFETY
         evidence = pass_evidence(obs.deal) if self.evidence else []
+        play = PlayEvidence(obs.deal, decompose, self.infer) if self.evidence and self.infer > 0 else None
         level = obs.deal.level
         breaker = decompose if self.breaks else None
         worlds = 0
@@ -164,7 +181,7 @@ class SearchAgent(Agent):
             now = self.clock()
             if self.max_worlds is None and now + world_cost >= deadline:
                 break
-            hands = sample_weighted(know, hand, self.rng, evidence, level)
+            hands = sample_weighted(know, hand, self.rng, evidence, level, self.tries, play)
             results = None
             if endgame:
                 # a fixed max_worlds promises determinism, so only the node limit may stop the solver then
@@ -206,6 +223,19 @@ class SearchAgent(Agent):
         best = max(range(len(cands)),
                    key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], self.prior, self.confidence))
         return cands[best].action
+
+    @staticmethod
+    def _cheapest_bomb(units: Sequence[Unit], top: Combo, legal: Sequence[Action], level: int,
+                       listed: Sequence[Action]) -> Action | None:
+        """The lowest bomb of the hand's plan that beats ``top``, unless a bomb is listed already:
+        the heuristic bombs only under threat, so whether to bomb now is otherwise never valued."""
+        if any(a.combo is not None and a.combo.is_bomb for a in listed):
+            return None
+        best: Unit | None = None
+        for u in units:
+            if u.is_bomb and beats(u.combo, top) and (best is None or u.combo.power < best.combo.power):
+                best = u
+        return None if best is None else find_action(best, legal, level)
 
     def _solve(self, hands: list[list[Card]], cands: list[_Candidate], level: int, rules: RuleSet,
                deadline: float | None) -> list[float]:
@@ -260,6 +290,10 @@ OPTIONS = {
     "endgame_nodes": Option(int, ENDGAME_NODES, "the exact solver's node limit per world (then playouts)", 100,
                             1_000_000),
     "evidence": Option(bool, True, "redraw worlds that contradict a seat's passes"),
+    "bomb": Option(bool, BOMB, "value the cheapest bomb over an opponent's play as well when the shortlist holds none"),
+    "infer": Option(int, INFER, "each other seat's latest plays and passes a world must explain as the unit policy "
+                    "would have made them (0: passes on singles and pairs only)", 0, 50),
+    "tries": Option(int, TRIES, "draws per world at most while it contradicts the evidence", 1, 64),
     "breaks": Option(bool, True, "playouts break pairs, triples and full houses to follow"),
     "settle": Option(bool, True, "stop before the budget once the choice is settled"),
     "widen": Option(int, WIDEN, "candidates added from the heuristic's ranking when the choice settles with budget left",

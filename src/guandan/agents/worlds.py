@@ -26,6 +26,7 @@ from ..core.tribute import team_of
 from ..core.turns import TurnTracker
 from .counting import Knowledge
 from .decompose import Decomposer, Unit
+from .inference import PlayEvidence
 from .policy import Table, follow, follow_unit, lead_unit
 
 
@@ -87,15 +88,19 @@ def violations(hands: Sequence[Sequence[Card]], evidence: Sequence[tuple[int, Co
 
 
 def sample_weighted(know: Knowledge, hand: Sequence[Card], rng: random.Random,
-                    evidence: Sequence[tuple[int, Combo]], level: int, tries: int = 4) -> list[list[Card]]:
+                    evidence: Sequence[tuple[int, Combo]], level: int, tries: int = 4,
+                    play: PlayEvidence | None = None) -> list[list[Card]]:
     """A world as :func:`sample_hands`, redrawn up to ``tries`` times while it contradicts the pass
-    evidence; the least contradicting draw is kept (rejection with a cap, so a wrong reading of a
-    pass can only make a world less likely, never impossible)."""
+    evidence (and, with ``play``, the other seats' earlier decisions as the unit policy would have
+    made them: :mod:`guandan.agents.inference`); the least contradicting draw is kept (rejection
+    with a cap, so a wrong reading of a play can only make a world less likely, never impossible)."""
     best: list[list[Card]] | None = None
     best_n = 1 << 30
     for _ in range(max(1, tries)):
         hands = sample_hands(know, hand, rng)
         n = violations(hands, evidence, level) if evidence else 0
+        if play is not None and n < best_n:
+            n += play.misses(hands, best_n - n)
         if n < best_n:
             best, best_n = hands, n
         if n == 0:
