@@ -244,3 +244,58 @@ def test_option_values_of_another_opponent_are_not_compared_pair_by_pair(cli: Cl
     bad.write_bytes(f1.read_bytes())
     r = cli.invoke(app, ["arena-summary", str(bad)])
     assert r.exit_code == 2 and "a_options must be an object of option values" in r.output, r.output
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes from /proc (Linux)")
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_stop_signal_to_the_arena_alone_stops_its_workers_and_keeps_finished_pairs(tmp_path: Path, sig: str) -> None:
+    """Ctrl-C in a terminal signals every process of the group; a signal to the main process alone
+    (a supervisor, `kill`) must stop the queued pairs and the workers too, not wait for them all."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    f = tmp_path / "stop.jsonl"
+    cmd = [str(Path(sys.executable).parent / "guandan"), "arena", "--a", "search", "--b", "heuristic", "--budget-a", "0.05",
+           "--deals", "200", "--jobs", "2", "--seed", "5", "--results", str(f)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (f.exists() and f.read_text(encoding="utf-8").count("\n") >= 1):
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.2)
+        workers = _children(proc.pid)
+        assert workers, "the run plays in worker processes"
+        proc.send_signal(getattr(signal, sig))
+        _out, err = proc.communicate(timeout=30)  # 200 pairs would take minutes: it stopped at once
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "stopped" in err and str(f) in err and "Traceback" not in err, err
+    assert not [w for w in workers if _alive(w)]
+    kept = _lines(f)
+    assert 1 <= len(kept) < 200 and all(json.loads(x)["pair"]["index"] < 200 for x in kept)

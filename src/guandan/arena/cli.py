@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import signal
+import threading
 import time
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -25,6 +27,9 @@ from .runner import PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
 MODES = ("duplicate", "sprt", "match")
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    """SIGTERM as Ctrl-C: the run stops the same way, its workers with it."""
+    raise KeyboardInterrupt
 
 
 def _check_agent(option: str, spec: str) -> str:
@@ -116,6 +121,8 @@ def arena_cmd(
     summary: dict[str, Any]
     # one cluster for the whole command: an SPRT's batches must not each pay for a Ray start
     cluster: AbstractContextManager[Pool | None] = nullcontext() if ray is None else RayPool(ray, jobs)
+    main = threading.current_thread() is threading.main_thread()  # only the main thread may set a handler
+    previous = signal.signal(signal.SIGTERM, _interrupted) if main else None
     try:
         if mode == "duplicate" and (first or results is not None):
             done = _load_results(setup, first, deals, results)  # a refused file is refused before Ray starts
@@ -138,6 +145,13 @@ def arena_cmd(
                         break
     except GuandanError as e:
         _fail(str(e))
+    except KeyboardInterrupt:
+        kept = (f"; every finished pair is in {results}: the same command resumes from there" if results is not None
+                else "; nothing was kept (--results keeps every finished pair and resumes)")
+        _fail(f"stopped{kept}", code=130)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
     summary = {"a": a, "b": b, "preset": preset_name, "seed": seed, "mode": mode, **summary,
                "wall_seconds": round(time.perf_counter() - t0, 2)}
     if isinstance(cluster, RayPool):  # the wall time then includes the cluster's start and stop; this not

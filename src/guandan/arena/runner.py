@@ -219,14 +219,30 @@ def run_parallel(fn: Callable[[Setup, list[int]], list[T]], setup: Setup, indice
         return out1
     ctx = multiprocessing.get_context("spawn")
     parts: dict[int, list[T]] = {}
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as procs:
+    procs = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    try:
         futures = {procs.submit(fn, setup, chunk): n for n, chunk in enumerate(chunks)}
         for future in as_completed(futures):
             part = future.result()
             parts[futures[future]] = part
             if each is not None:
                 each(part)
+    except BaseException:
+        _halt(procs)
+        raise
+    procs.shutdown()
     return [r for n in range(len(chunks)) for r in parts[n]]
+
+
+def _halt(procs: ProcessPoolExecutor) -> None:
+    """Stop at once (Ctrl-C, a stop signal, a failed chunk): the pool's own exit would wait for every
+    queued chunk to be played first. What workers have in play is lost; what ``each`` saw is kept."""
+    workers = list((getattr(procs, "_processes", None) or {}).values())  # no public way to end them (3.11)
+    procs.shutdown(wait=False, cancel_futures=True)
+    for w in workers:
+        w.terminate()
+    for w in workers:
+        w.join(timeout=5)
 
 
 def run_pairs(setup: Setup, start: int, count: int, jobs: int = 1, pool: Pool | None = None) -> list[PairResult]:
