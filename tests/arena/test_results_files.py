@@ -291,9 +291,12 @@ def test_a_stop_signal_to_the_arena_alone_stops_its_workers_and_keeps_finished_p
         assert workers, "the run plays in worker processes"
         proc.send_signal(getattr(signal, sig))
         _out, err = proc.communicate(timeout=30)  # 200 pairs would take minutes: it stopped at once
-    finally:
-        if proc.poll() is None:
+    finally:  # whatever happened, nothing of the run outlives the test (its workers share its group)
+        try:
             os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
     assert proc.returncode == 130, err
     assert "stopped" in err and str(f) in err and "Traceback" not in err, err
     assert not [w for w in workers if _alive(w)]
