@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 from collections.abc import Callable
@@ -292,10 +293,8 @@ def test_a_stop_signal_to_the_arena_alone_stops_its_workers_and_keeps_finished_p
         proc.send_signal(getattr(signal, sig))
         _out, err = proc.communicate(timeout=30)  # 200 pairs would take minutes: it stopped at once
     finally:  # whatever happened, nothing of the run outlives the test (its workers share its group)
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         proc.wait()
     assert proc.returncode == 130, err
     assert "stopped" in err and str(f) in err and "Traceback" not in err, err

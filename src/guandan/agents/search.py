@@ -22,8 +22,9 @@ decision when a world is too big for the node limit or the clock. An alternative
 heuristic's first choice only when its paired mean gain clears a small prior plus one standard
 error, so a few lucky worlds do not overturn a sound default. With ``infer`` > 0 a world is also
 redrawn while it leaves the other seats' latest plays and passes unexplained by the unit policy
-(读牌, :mod:`guandan.agents.inference`); off by default, since it costs about three worlds in four
-and the arena found no gain from it.
+(读牌, :mod:`guandan.agents.inference`), and with ``bomb`` the hand's cheapest bomb over an
+opponent's play is valued whenever the heuristic's shortlist holds no bomb. Both are off by
+default: the arena found no gain from either, and inference costs about three worlds in four.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
 the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
