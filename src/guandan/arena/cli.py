@@ -147,7 +147,8 @@ def arena_cmd(
         _fail(str(e))
     except KeyboardInterrupt:
         kept = (f"; every finished pair is in {results}: the same command resumes from there" if results is not None
-                else "; nothing was kept (--results keeps every finished pair and resumes)")
+                else "; nothing was kept (--results keeps every finished pair and resumes)" if mode == "duplicate"
+                else "")
         _fail(f"stopped{kept}", code=130)
     finally:
         if main:
