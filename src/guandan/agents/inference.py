@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from ..core.cards import Card
 from ..core.combos import Combo
 from ..core.deal import Observation
-from ..core.events import CardsReturned, Lead, Passed, Played, RoundWon, TributeGiven, WentOut
+from ..core.events import CardsReturned, Lead, Passed, Played, RoundWon, TributeGiven
 from ..core.tribute import partner
 from .decompose import Decomposer, Unit
 from .policy import Table, follow, lead_unit
@@ -46,8 +46,7 @@ def decisions(obs: Observation, per_seat: int) -> list[Decision]:
 
     Telling: every lead, every follow that played, and a pass on an opponent's play (a pass on the
     partner's play is what the policy always does, so it says nothing of the hand)."""
-    counts = [27, 27, 27, 27]
-    out_seats: set[int] = set()
+    counts = [27, 27, 27, 27]  # a seat that went out holds 0, as the table shows it
     top: Combo | None = None
     owner: int | None = None
     found: list[Decision] = []
@@ -59,8 +58,7 @@ def decisions(obs: Observation, per_seat: int) -> list[Decision]:
         elif isinstance(e, Played):
             s = e.player
             if s != obs.seat:
-                seen = [0 if x in out_seats else counts[x] for x in range(4)]
-                found.append(Decision(s, seen, top, owner, e.combo))
+                found.append(Decision(s, list(counts), top, owner, e.combo))
             for d in found:
                 if d.seat == s:
                     d.later.extend(e.cards)
@@ -69,10 +67,7 @@ def decisions(obs: Observation, per_seat: int) -> list[Decision]:
         elif isinstance(e, Passed):
             s = e.player
             if s != obs.seat and top is not None and owner is not None and owner != partner(s):
-                seen = [0 if x in out_seats else counts[x] for x in range(4)]
-                found.append(Decision(s, seen, top, owner, None))
-        elif isinstance(e, WentOut):
-            out_seats.add(e.player)
+                found.append(Decision(s, list(counts), top, owner, None))
         elif isinstance(e, (RoundWon, Lead)):
             top, owner = None, None
     kept: list[Decision] = []

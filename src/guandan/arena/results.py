@@ -59,7 +59,7 @@ def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "", keys: 
     """The fields two setups differ in, e.g. ``seed 3 in the file vs 4`` or ``a's win_bonus 0 in the
     file vs 1``; the options of the agents among ``keys`` are compared where both setups record them
     (and, with ``note_unrecorded``, a setup that records none against one that does is named too)."""
-    out = [f"{k} {cell(old[k], 'g', 'none')}{where} vs {cell(new[k], 'g', 'none')}" for k in keys if old[k] != new[k]]
+    out = [f"{k} {show_value(old[k])}{where} vs {show_value(new[k])}" for k in keys if old[k] != new[k]]
     for side in ("a", "b"):
         k = f"{side}_options"
         if side not in keys or k not in old or k not in new:
