@@ -2,21 +2,24 @@
 
 Every play is public, and so are the tribute (进贡), return (还贡) and anti-tribute (抗贡) cards, so
 each seat's card count is known exactly, the unseen cards are known as a multiset, and some of them
-are known to sit in a particular hand (a tribute card the receiver has not played yet). Passes are
-soft evidence and are kept as the last combo each seat declined to beat.
+are known to sit in a particular hand (a tribute card the receiver has not played yet). A tribute
+is the payer's highest card apart from the wildcards (§4.2.2), so it also caps what the payer can
+still hold. Passes are soft evidence and are kept as the last combo each seat declined to beat.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Final
 
-from ..core.cards import BIG_JOKER, Card, physical_deck
+from ..core.cards import BIG_JOKER, Card, lv, physical_deck
 from ..core.combos import Combo
 from ..core.events import AntiTribute, CardsReturned, Lead, Passed, Played, RoundWon, TributeGiven
 from ..core.match import MatchObservation
 
 FULL_DECK: Counter[Card] = Counter(pc.code for pc in physical_deck())
+NO_CEILING: Final = 17  # the big joker's value: a seat that paid no tribute may hold any card
 
 
 @dataclass
@@ -29,6 +32,10 @@ class Knowledge:
     known: list[Counter[Card]]  # cards known to be in a given other hand
     played: Counter[Card] = field(default_factory=Counter)
     declined: list[list[Combo]] = field(default_factory=lambda: [[], [], [], []])  # combos each seat passed on
+    level: int = 0  # the deal's level (rank index), which the ceilings' values are taken at
+    # per seat, the highest value (lv) of a card it may hold besides wildcards and known cards: a
+    # payer's tribute (进贡) was its highest, and hands only shrink after the return
+    ceiling: list[int] = field(default_factory=lambda: [NO_CEILING] * 4)
 
 
 def read(obs: MatchObservation) -> Knowledge:
@@ -39,10 +46,13 @@ def read(obs: MatchObservation) -> Knowledge:
     known: list[Counter[Card]] = [Counter() for _ in range(4)]
     played: Counter[Card] = Counter()
     declined: list[list[Combo]] = [[], [], [], []]
+    ceiling = [NO_CEILING] * 4
     top: Combo | None = None
     for e in deal.events:
         if isinstance(e, (TributeGiven, CardsReturned)):
             for t in e.transfers:
+                if isinstance(e, TributeGiven):
+                    ceiling[t.giver] = lv(t.card, deal.level)
                 counts[t.giver] -= 1
                 counts[t.receiver] += 1
                 if known[t.giver][t.card]:
@@ -67,7 +77,7 @@ def read(obs: MatchObservation) -> Knowledge:
     known[seat] = Counter()
     for s in range(4):
         known[s] = +known[s]
-    return Knowledge(seat, counts, unseen, known, played, declined)
+    return Knowledge(seat, counts, unseen, known, played, declined, deal.level, ceiling)
 
 
-__all__ = ["FULL_DECK", "Knowledge", "read"]
+__all__ = ["FULL_DECK", "NO_CEILING", "Knowledge", "read"]

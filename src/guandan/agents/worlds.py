@@ -3,7 +3,8 @@ fast unit-level playout of the rest of the deal.
 
 A sampled world gives each other seat exactly its known card count, puts the cards known to be in a
 hand (tribute and return cards not played since, big jokers revealed by 抗贡) there, and deals the
-other unseen cards at random. Playouts then run the decomposition policy of
+other unseen cards at random — except that a tribute payer gets none above its tribute, the
+highest card it held (wildcards apart). Playouts then run the decomposition policy of
 :mod:`guandan.agents.policy` for all four seats on whole units — no move generation, so thousands
 fit in a second — on a copy of the real :class:`~guandan.core.turns.TurnTracker`, which keeps the
 turn order, 接风 and the end of the deal exactly as the engine does.
@@ -16,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from ..core.cards import Card, lv
+from ..core.cards import Card, lv, wild_code
 from ..core.combos import PAIR, SINGLE, Combo
 from ..core.deal import Observation
 from ..core.events import Lead, Passed, Played, RoundWon, WentOut
@@ -24,7 +25,7 @@ from ..core.rules import RuleSet
 from ..core.scoring import partner_place
 from ..core.tribute import team_of
 from ..core.turns import TurnTracker
-from .counting import Knowledge
+from .counting import NO_CEILING, Knowledge
 from .decompose import Decomposer, Unit
 from .inference import PlayEvidence
 from .policy import Table, follow, follow_unit, lead_unit
@@ -45,6 +46,8 @@ def sample_hands(know: Knowledge, hand: Sequence[Card], rng: random.Random) -> l
             pool[card] -= take
     rest = list(pool.elements())
     rng.shuffle(rest)
+    if any(know.ceiling[s] < NO_CEILING for s in range(4) if s != me):
+        rest = _deal_above_ceilings(know, hands, rest, rng)
     for s in range(4):
         if s == me:
             continue
@@ -52,6 +55,34 @@ def sample_hands(know: Knowledge, hand: Sequence[Card], rng: random.Random) -> l
         hands[s].extend(rest[:need])
         del rest[:need]
     return hands
+
+
+def _deal_above_ceilings(know: Knowledge, hands: list[list[Card]], rest: list[Card],
+                         rng: random.Random) -> list[Card]:
+    """Deal the cards of ``rest`` that some tribute payer cannot hold, each to a seat that can,
+    and hand back the others. Highest first, since the higher a card the fewer hands may hold it;
+    each goes to a free place drawn uniformly among the hands allowed it, which for such nested
+    sets of hands makes the world uniform among those consistent with the ceilings."""
+    level = know.level
+    wild = wild_code(level)
+    seats = [s for s in range(4) if s != know.seat]
+    free = [max(0, know.counts[s] - len(hands[s])) if s != know.seat else 0 for s in range(4)]
+    low_ceiling = min(know.ceiling[s] for s in seats)
+    high = [c for c in rest if c != wild and lv(c, level) > low_ceiling]
+    high.sort(key=lambda c: -lv(c, level))  # stable: the shuffle still orders cards of one value
+    for c in high:
+        value = lv(c, level)
+        allowed = [s for s in seats if free[s] and know.ceiling[s] >= value]
+        # an impossible world (a wrong ceiling) still gets its counts right, just not its ceilings
+        allowed = allowed or [s for s in seats if free[s]]
+        pick = rng.randrange(sum(free[s] for s in allowed))
+        for s in allowed:
+            pick -= free[s]
+            if pick < 0:
+                hands[s].append(c)
+                free[s] -= 1
+                break
+    return [c for c in rest if c == wild or lv(c, level) <= low_ceiling]
 
 
 CHEAP: Final = 3  # a beat at most this many values above the top is one the policy would have played
