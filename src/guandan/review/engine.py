@@ -33,7 +33,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..agents.counting import Knowledge, read
 from ..agents.decompose import Decomposer, Unit
@@ -366,7 +366,7 @@ def _give_world(obs: MatchObservation, know: Knowledge, rng: random.Random) -> _
         counts = list(know.counts)
         for p in payers:
             counts[p] -= 1
-        k = Knowledge(know.seat, counts, +unseen, know.known)
+        k = replace(know, counts=counts, unseen=+unseen)  # every other fact about the seats stays
         order = list(payers)
         rng.shuffle(order)  # who put down which card is not shown in the observation: drawn
         return _World(sample_hands(k, hand, rng), dict(zip(order, cards, strict=True)))
