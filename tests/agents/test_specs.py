@@ -45,7 +45,7 @@ def test_a_spec_has_one_canonical_spelling() -> None:
 @pytest.mark.parametrize(("spec", "message"), [
     ("searchy", "unknown agent 'searchy'"),
     ("external", "unknown agent 'external'"),
-    ("search:foo=1", "no option 'foo'; its options: bomb, breaks, confidence"),
+    ("search:foo=1", "no option 'foo'; its options: bomb, break_any, breaks, confidence"),
     ("heuristic:prior=1", "agent 'heuristic' has no option 'prior'; its options: none"),
     ("search:prior", "'prior' is not key=value"),
     ("search:prior=", "'prior=' is not key=value"),

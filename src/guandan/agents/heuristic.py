@@ -23,11 +23,10 @@ from ..core.vocab import ActionKind
 from .base import Agent, register
 from .counting import read
 from .decompose import Decomposer, Decomposition, Unit
-from .policy import DANGER, Table, bomb_choice, lead_unit, partner_of
+from .policy import DANGER, MAX_BREAK_CANDIDATES, Table, bomb_choice, lead_unit, partner_of
 
 _Adder = Callable[[Action | None, float, str], None]
 BREAK_TOLERANCE: Final = 4.0  # how much hand score a follow may cost before passing is better
-MAX_BREAK_CANDIDATES: Final = 6
 
 
 def remove_cards(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:

@@ -27,13 +27,16 @@ from ..core.combos import (
     Combo,
     beats,
 )
+from ..core.moves import legal_moves
 from ..core.tribute import partner as partner_of
+from ..core.vocab import MoveMode
 from .decompose import Decomposer, Unit, group_score
 
 DANGER: Final = 6  # an opponent with this many cards or fewer may go out soon: worth a bomb
 CONTROL: Final = 15  # singles / pairs of this value (level cards, jokers) are kept as control cards
 BREAK_TOLERANCE: Final = 4.0  # hand score a break may cost (the heuristic's rule), more under threat
 THREAT_TOLERANCE: Final = 30.0
+MAX_BREAK_CANDIDATES: Final = 6  # distinct plays, cheapest first, whose cost to the hand is weighed (the heuristic's)
 
 
 class Table:
@@ -169,6 +172,69 @@ def follow(units: Sequence[Unit], t: Table, dec: Decomposer) -> tuple[Unit, Unit
     return None if bomb is None else (bomb, bomb, ())
 
 
+def follow_full(units: Sequence[Unit], t: Table, dec: Decomposer) -> tuple[Unit, Unit | None, tuple[Unit, ...]] | None:
+    """:func:`follow`, and where no whole unit beats the top and no single or pair can be split off
+    cheaply, any play of the hand that beats it, weighed as the heuristic agent weighs a break
+    (:func:`break_any`): a straight, tube or full house taken out of other units (拆牌管上). Playouts
+    with it replay heuristic players' deals more faithfully, at several times the cost of a follow.
+    Returns what :func:`follow` returns, except that after such a break the source is None and
+    ``rest`` is a fresh plan of what is left of the hand."""
+    move = follow(units, t, dec)
+    top = t.top
+    assert top is not None
+    if move is not None and not move[0].is_bomb:
+        return move  # a whole unit or a cheap split: what the heuristic plays too
+    if t.owner == partner_of(t.seat):
+        return move
+    for u in units:
+        if not u.is_bomb and beats(u.combo, top):
+            return move  # a whole unit beats, and the heuristic kept it back (a control card): no break
+    threat = t.owner is not None and t.counts[t.owner] <= DANGER
+    found = break_any(units, top, dec, BREAK_TOLERANCE + (THREAT_TOLERANCE if threat else 0.0))
+    if found is None:
+        return move
+    bomb_score = -1.0 if move is None else 12.0 if threat else 8.0
+    if 15.0 - found[0] > max(0.0, bomb_score):
+        return found[1], None, found[2]
+    return move
+
+
+def break_any(units: Sequence[Unit], top: Combo, dec: Decomposer,
+              tolerance: float) -> tuple[float, Unit, tuple[Unit, ...]] | None:
+    """The heuristic agent's break (拆牌管上) on a hand held as ``units``: of the non-bomb plays that
+    beat ``top``, the six lowest distinct ones (most wildcards first at one value), the one whose
+    removal costs the hand's decomposition score least, if no more than ``tolerance``: (that cost,
+    the play, the rest of the hand decomposed afresh)."""
+    hand = [c for u in units for c in u.cards]
+    if len(hand) < top.size:
+        return None
+    wc = dec.wc
+    plays = [m for m in legal_moves(hand, top, dec.level, dec.rules, MoveMode.CANONICAL)
+             if m.combo is not None and not m.combo.is_bomb]
+    if not plays:
+        return None
+    plays.sort(key=lambda m: (m.combo.value if m.combo is not None else 0, -m.cards.count(wc)))
+    base = dec(hand).score
+    best: tuple[float, Unit, tuple[Unit, ...]] | None = None
+    seen: list[Combo] = []
+    for m in plays:
+        combo = m.combo
+        assert combo is not None
+        if combo in seen:
+            continue
+        seen.append(combo)
+        if len(seen) > MAX_BREAK_CANDIDATES:
+            break
+        rest = list(hand)
+        for c in m.cards:
+            rest.remove(c)
+        after = dec(rest)
+        loss = base - after.score
+        if loss <= tolerance and (best is None or loss < best[0]):
+            best = (loss, Unit(m.cards, combo), after.units)
+    return best
+
+
 def break_unit(units: Sequence[Unit], top: Combo, dec: Decomposer,
                tolerance: float) -> tuple[float, Unit, Unit, tuple[Unit, ...]] | None:
     """The cheapest single or pair beating ``top`` taken out of a pair, triple or full house (no
@@ -248,5 +314,5 @@ def bomb_choice(units: Sequence[Unit], t: Table) -> Unit | None:
     return None
 
 
-__all__ = ["CONTROL", "DANGER", "Table", "bomb_choice", "break_unit", "follow", "follow_unit", "lead_key", "lead_unit",
-           "partner_of"]
+__all__ = ["CONTROL", "DANGER", "Table", "bomb_choice", "break_any", "break_unit", "follow", "follow_full", "follow_unit",
+           "lead_key", "lead_unit", "partner_of"]

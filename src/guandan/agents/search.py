@@ -23,8 +23,12 @@ heuristic's first choice only when its paired mean gain clears a small prior plu
 error, so a few lucky worlds do not overturn a sound default. With ``infer`` > 0 a world is also
 redrawn while it leaves the other seats' latest plays and passes unexplained by the unit policy
 (读牌, :mod:`guandan.agents.inference`), and with ``bomb`` the hand's cheapest bomb over an
-opponent's play is valued whenever the heuristic's shortlist holds no bomb. Both are off by
-default: the arena found no gain from either, and inference costs about three worlds in four.
+opponent's play is valued whenever the heuristic's shortlist holds no bomb. With ``break_any`` = K
+the first K follows of every playout may break any unit — a straight, tube or full house as well —
+weighed by a fresh decomposition as the heuristic weighs it (:func:`policy.follow_full`), so that
+playouts replay heuristic deals more faithfully. All three are off by default: the arena found no
+gain from any of them, inference costs about three worlds in four and ``break_any`` several times
+the cost of a world.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
 the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
@@ -71,6 +75,7 @@ SETTLE_EVERY: Final = 8  # worlds between checks
 SETTLE_Z: Final = 2.0  # standard errors by which a settled choice must be clear of changing
 WIN_BONUS: Final = 1.0  # level points a world's value adds for winning the deal (and takes for losing it)
 WIDEN: Final = 0  # candidates added from the heuristic's ranking when the choice settles early (0: never)
+BREAK_ANY: Final = 0  # a playout's first follows that may break any unit, weighed as the heuristic weighs it
 BOMB: Final = False  # value the cheapest bomb as well when the heuristic's shortlist holds none
 INFER: Final = 0  # each other seat's latest decisions a world is checked against (读牌; 0: passes only)
 TRIES: Final = 4  # draws per world at most while it contradicts the evidence
@@ -101,7 +106,7 @@ class SearchAgent(Agent):
                  prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST,
                  endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
                  win_bonus: float = WIN_BONUS, widen: int = WIDEN, infer: int = INFER, tries: int = TRIES,
-                 bomb: bool = BOMB) -> None:
+                 bomb: bool = BOMB, break_any: int = BREAK_ANY) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
         self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
@@ -118,6 +123,7 @@ class SearchAgent(Agent):
         self.tries = tries  # draws per world at most
         self.bomb = bomb  # an opponent's play: the cheapest bomb over it is a candidate too (炸不炸)
         self.breaks = breaks  # playouts may break units to follow, as the heuristic does (off: whole units only)
+        self.break_any = break_any  # a playout's first follows that may split any unit, not only a group (needs breaks)
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
@@ -198,7 +204,7 @@ class SearchAgent(Agent):
                 for c in cands:
                     units = [list(others.get(s, [])) for s in range(4)]
                     units[self.seat] = list(c.rest_units)
-                    finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker)
+                    finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker, full=self.break_any)
                     results.append(level_points(finish, self.seat, rules, self.win_bonus))
             for c, v in zip(cands, results, strict=True):
                 d = v - results[0]  # paired with the heuristic's choice on the same world
@@ -296,6 +302,8 @@ OPTIONS = {
                     "would have made them (0: passes on singles and pairs only)", 0, 50),
     "tries": Option(int, TRIES, "draws per world at most while it contradicts the evidence", 1, 64),
     "breaks": Option(bool, True, "playouts break pairs, triples and full houses to follow"),
+    "break_any": Option(int, BREAK_ANY, "a playout's first follows that may break any unit, each break weighed by a "
+                        "fresh decomposition as the heuristic weighs it (with breaks; 0: none)", 0, 1000),
     "settle": Option(bool, True, "stop before the budget once the choice is settled"),
     "widen": Option(int, WIDEN, "candidates added from the heuristic's ranking when the choice settles with budget left",
                     0, 50),

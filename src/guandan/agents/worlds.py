@@ -28,7 +28,7 @@ from ..core.turns import TurnTracker
 from .counting import NO_CEILING, Knowledge
 from .decompose import Decomposer, Unit
 from .inference import PlayEvidence
-from .policy import Table, follow, follow_unit, lead_unit
+from .policy import Table, follow, follow_full, follow_unit, lead_unit
 
 
 def sample_hands(know: Knowledge, hand: Sequence[Card], rng: random.Random) -> list[list[Card]]:
@@ -160,11 +160,14 @@ def tracker_from(obs: Observation, rules: RuleSet) -> TurnTracker:
 
 
 def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, owner: int | None,
-            max_steps: int = 600, dec: Decomposer | None = None) -> list[int]:
+            max_steps: int = 600, dec: Decomposer | None = None, full: int = 0) -> list[int]:
     """Play the deal to its end with the unit policy; returns the finishing order. Mutates its inputs.
     With ``dec`` a follow may break a pair, triple or full house (:func:`policy.follow`) as the
-    heuristic agent does; without it only whole units are played."""
+    heuristic agent does, and the first ``full`` follows any unit, weighed by a fresh decomposition
+    (:func:`policy.follow_full`: closer to the heuristic, and several times the cost of a follow);
+    without ``dec`` only whole units are played."""
     counts = [sum(len(u.cards) for u in us) for us in units]
+    follows = 0
     for _ in range(max_steps):
         if tracker.over:
             return tracker.finish
@@ -181,18 +184,23 @@ def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, ow
         elif dec is None:
             u = src = follow_unit(mine, table)
         else:
-            u, src, rest = follow(mine, table, dec) or (None, None, ())
-        if u is None or src is None:
+            move = follow_full(mine, table, dec) if follows < full else follow(mine, table, dec)
+            follows += 1
+            u, src, rest = move or (None, None, ())
+        if u is None:
             if tracker.pass_(s) is not None:
                 top, owner = None, None
             continue
-        for i in range(len(mine)):  # by identity: the policy hands back one of these very units
-            if mine[i] is src:
-                del mine[i]
-                break
+        if src is None:  # a play weighed on the whole hand: ``rest`` is the new plan of what is left
+            units[s] = mine = list(rest)
         else:
-            mine.remove(src)
-        mine.extend(rest)
+            for i in range(len(mine)):  # by identity: the policy hands back one of these very units
+                if mine[i] is src:
+                    del mine[i]
+                    break
+            else:
+                mine.remove(src)
+            mine.extend(rest)
         counts[s] -= len(u.cards)
         _place, leader = tracker.play(s, goes_out=not mine)
         top, owner = u.combo, s
