@@ -97,3 +97,17 @@ def test_bench_search_json() -> None:
     assert 0 < figures["decision_p50_ms"] <= figures["decision_p95_ms"]
     result = runner.invoke(app, ["bench", "search", "--budget", "0"])
     assert result.exit_code == 2 and "--budget" in result.output
+
+
+def test_bench_playouts_json() -> None:
+    result = runner.invoke(app, ["bench", "playouts", "--json", "--deals", "6", "--break-any", "8"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["deals"] == 6 and figures["break_any"] == 8
+    for name in ("plain", "break_any"):
+        # a share of six deals, and an exact outcome is also the right winner
+        assert 0 <= figures[f"{name}_outcome_agrees"] <= figures[f"{name}_winner_agrees"] <= 1
+        assert figures[f"{name}_winner_agrees"] * 6 == round(figures[f"{name}_winner_agrees"] * 6)
+        assert figures[f"{name}_playout_ms"] >= 0
+    result = runner.invoke(app, ["bench", "playouts", "--break-any", "-1"])
+    assert result.exit_code == 2 and "--break-any" in result.output

@@ -18,8 +18,10 @@ from typing import Annotated, Any
 
 import typer
 
+from .agents.decompose import Decomposer
 from .agents.heuristic import HeuristicAgent
 from .agents.search import SearchAgent
+from .agents.worlds import level_points, playout, tracker_from
 from .cliutil import cell
 from .core.cards import physical_deck
 from .core.combos import _classify_codes
@@ -137,6 +139,49 @@ def search_positions(preset_name: str, count: int, seed: int) -> list[tuple[int,
                     out.append((seat, obs, legal))
             m.apply(players[seat].choose(obs, legal))
         deal += 1
+    return out
+
+
+def playouts_figures(preset_name: str = "competition", deals: int = 300, break_any: int = 1000,
+                     seed: int = 1) -> dict[str, Any]:
+    """How faithfully search's playouts replay heuristic players: from the true hands at the first
+    play of seeded heuristic self-play deals, how often a playout names the team that won the real
+    deal and its exact level outcome, and its CPU time — with the plain follow rule and with
+    ``break_any`` follows that may break any unit (:func:`guandan.agents.policy.follow_full`)."""
+    rules = preset(preset_name)
+    starts: list[tuple[Any, list[list[int]], list[int]]] = []
+    for i in range(deals):
+        m = new_match(rules, f"bench-playouts:{seed}:{i}", MatchConfig(max_deals=1))
+        players = [HeuristicAgent(f"{seed}:{s}") for s in range(4)]
+        for s, p in enumerate(players):
+            p.reset(s, rules)
+        start: tuple[Any, list[list[int]]] | None = None
+        while not m.ended:
+            seat = m.to_move
+            assert seat is not None and m.deal is not None
+            obs = m.observation(seat)
+            if start is None and obs.deal.phase == Phase.PLAY:
+                start = (obs, [sorted(h) for h in m.deal.hands])
+            m.apply(players[seat].choose(obs, m.legal_actions()))
+        assert start is not None
+        starts.append((start[0], start[1], list(m.deals[0].finish)))
+    out: dict[str, Any] = {"preset": preset_name, "deals": deals, "seed": seed, "break_any": break_any}
+    for name, full in (("plain", 0), ("break_any", break_any)):
+        team = exact = 0
+        cpu = 0.0
+        for obs, hands, finish in starts:
+            dec = Decomposer(rules, obs.deal.level)
+            units = [list(dec(h).units) for h in hands]
+            top = obs.deal.top
+            t0 = time.process_time()
+            got = playout(units, tracker_from(obs.deal, rules), top[2] if top else None, top[0] if top else None,
+                          dec=dec, full=full)
+            cpu += time.process_time() - t0
+            team += got[0] % 2 == finish[0] % 2
+            exact += level_points(got, 0, rules) == level_points(finish, 0, rules)
+        out[f"{name}_winner_agrees"] = team / deals
+        out[f"{name}_outcome_agrees"] = exact / deals
+        out[f"{name}_playout_ms"] = cpu / deals * 1e3
     return out
 
 
@@ -301,6 +346,20 @@ def search(
         typer.echo(search_profile(preset_name, positions, worlds, seed, profile))
         return
     _print(search_figures(preset_name, positions, worlds, budget, seed), as_json)
+
+
+@app.command()
+def playouts(
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
+    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    n: Annotated[int, typer.Option("--deals", min=1, help="heuristic self-play deals")] = 300,
+    break_any: Annotated[int, typer.Option("--break-any", min=0, help="playout follows that may break any unit")] = 1000,
+    seed: int = 1,
+) -> None:
+    """How often search's playouts, from the true hands, replay a heuristic deal's outcome; and their cost."""
+    if preset_name not in PRESET_NAMES:
+        raise typer.BadParameter(f"unknown preset {preset_name!r}; known: {', '.join(PRESET_NAMES)}", param_hint="--preset")
+    _print(playouts_figures(preset_name, n, break_any, seed), as_json)
 
 
 @app.command("compiled")
