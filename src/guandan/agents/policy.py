@@ -161,15 +161,23 @@ def follow(units: Sequence[Unit], t: Table, dec: Decomposer) -> tuple[Unit, Unit
     bomb = bomb_choice(units, t)
     if top.type not in (SINGLE, PAIR):
         return None if bomb is None else (bomb, bomb, ())
-    threat = t.owner is not None and t.counts[t.owner] <= DANGER
+    threat = _threatened(t)
     broken = break_unit(units, top, dec, BREAK_TOLERANCE + (THREAT_TOLERANCE if threat else 0.0))
-    # scored as the heuristic scores them: a break 15 − loss, a bomb 12 under threat and 8
-    # otherwise, passing 0
-    b_score = -1.0 if broken is None else 15.0 - broken[0]
-    bomb_score = -1.0 if bomb is None else 12.0 if threat else 8.0
-    if broken is not None and b_score > max(0.0, bomb_score):
+    if broken is not None and _break_wins(broken[0], bomb is not None, threat):
         return broken[1:]
     return None if bomb is None else (bomb, bomb, ())
+
+
+def _threatened(t: Table) -> bool:
+    """The play to beat is an opponent's who is about to go out (堵牌): breaks may cost more."""
+    return t.owner is not None and t.counts[t.owner] <= DANGER
+
+
+def _break_wins(loss: float, bomb: bool, threat: bool) -> bool:
+    """Whether a break costing the hand ``loss`` beats the alternatives, scored as the heuristic
+    scores them: a break 15 − loss, a bomb 12 under threat and 8 otherwise, passing 0."""
+    bomb_score = (12.0 if threat else 8.0) if bomb else -1.0
+    return 15.0 - loss > max(0.0, bomb_score)
 
 
 def follow_full(units: Sequence[Unit], t: Table, dec: Decomposer) -> tuple[Unit, Unit | None, tuple[Unit, ...]] | None:
@@ -189,12 +197,9 @@ def follow_full(units: Sequence[Unit], t: Table, dec: Decomposer) -> tuple[Unit,
     for u in units:
         if not u.is_bomb and beats(u.combo, top):
             return move  # a whole unit beats, and the heuristic kept it back (a control card): no break
-    threat = t.owner is not None and t.counts[t.owner] <= DANGER
+    threat = _threatened(t)
     found = break_any(units, top, dec, BREAK_TOLERANCE + (THREAT_TOLERANCE if threat else 0.0))
-    if found is None:
-        return move
-    bomb_score = -1.0 if move is None else 12.0 if threat else 8.0
-    if 15.0 - found[0] > max(0.0, bomb_score):
+    if found is not None and _break_wins(found[0], move is not None, threat):  # move is None or a bomb here
         return found[1], None, found[2]
     return move
 
