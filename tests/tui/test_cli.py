@@ -35,7 +35,7 @@ def test_resume_errors(tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     other.write_text('{"format": "guandan-record", "version": 1}', encoding="utf-8")
     result = runner.invoke(app, ["play", "--plain", "--resume", str(other)])
-    assert result.exit_code == 2 and "no 'rules' field" in result.output
+    assert result.exit_code == 2 and 'no "rules" field' in result.output
     result = runner.invoke(app, ["play", "--plain", "--resume", str(other), "--seed", "3"])
     assert result.exit_code == 2 and "drop --seed" in result.output
 

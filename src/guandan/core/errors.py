@@ -6,6 +6,9 @@ Nothing is mutated when one is raised.
 
 from __future__ import annotations
 
+import json
+from enum import Enum
+
 
 class GuandanError(Exception):
     """Base of every error raised by the guandan package for bad input or illegal actions."""
@@ -37,3 +40,19 @@ class IllegalActionError(GuandanError):
 
 class RecordError(GuandanError, ValueError):
     """A game record is corrupted, inconsistent or of an unsupported version."""
+
+
+def shown(value: object) -> str:
+    """A value as an error message quotes it: the way JSON writes it (``null``, ``true``, ``"x"``, ``[3, 3]``),
+    which is how the config, record or frame it came from spelled it, never Python's repr (``None``, ``'x'``)."""
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, (set, frozenset)):
+        try:
+            value = sorted(value)
+        except TypeError:  # mixed types: any order will do
+            value = list(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not a JSON value: its own text when it has one, else what kind it is
+        return str(value) if type(value).__str__ is not object.__str__ else type(value).__name__

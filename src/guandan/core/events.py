@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from .cards import BIG_JOKER, Card, card_str, parse_card
 from .combos import Combo
-from .errors import GuandanError
+from .errors import GuandanError, shown
 from .vocab import RANKS, EventType, SettlementNote
 
 JSON = dict[str, Any]
@@ -28,13 +28,13 @@ def _level(x: int) -> str:
 
 def _unlevel(v: Any, where: str) -> int:
     if not isinstance(v, str) or v not in RANKS or len(v) != 1:
-        raise GuandanError(f"{where} must be a level 2…A (one of {', '.join(RANKS)}), not {v!r}")
+        raise GuandanError(f"{where} must be a level 2…A (one of {', '.join(RANKS)}), not {shown(v)}")
     return RANKS.index(v)
 
 
 def _int(v: Any, where: str) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise GuandanError(f"{where} must be an integer, not {v!r}")
+        raise GuandanError(f"{where} must be an integer, not {shown(v)}")
     return v
 
 
@@ -104,7 +104,7 @@ class Note:
         try:
             kind = SettlementNote(str(d.get("kind")))
         except ValueError:
-            raise GuandanError(f"unknown settlement note {d.get('kind')!r}") from None
+            raise GuandanError(f"unknown settlement note {shown(d.get('kind'))}") from None
         level = d.get("level")
         return cls(kind, _opt_int(d.get("team"), "team"), _opt_int(d.get("amount"), "amount"),
                    _opt_int(d.get("streak"), "streak"), None if level is None else _unlevel(level, "level"))
@@ -488,7 +488,7 @@ def event_from_json(d: Any, combo_reader: Callable[[Sequence[Card], JSON], Combo
     try:
         kind = EventType(str(d.get("type")))
     except ValueError:
-        raise GuandanError(f"unknown event type {d.get('type')!r}") from None
+        raise GuandanError(f"unknown event type {shown(d.get('type'))}") from None
     if kind == EventType.PLAY:
         if combo_reader is None:
             raise GuandanError("reading a play event needs its deal's level and rules")

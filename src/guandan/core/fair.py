@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import Card, card_str, parse_card, parse_level
 from .deal import deal_cards
-from .errors import GuandanError, RecordError
+from .errors import GuandanError, RecordError, shown
 
 COMMITMENT_SCHEME = "sha256-hex of the UTF-8 text guandan:{seed}:{index}"
 
@@ -87,7 +87,7 @@ def check_deal(seed: int | str, deal: Any, position: int, fixed_first: bool = Fa
         raise RecordError(f"{where}: not an object")
     index = deal.get("index", position)
     if not isinstance(index, int) or isinstance(index, bool) or index < 0:
-        raise RecordError(f"{where}: 'index' must be a deal number ≥ 0, not {index!r}")
+        raise RecordError(f"{where}: 'index' must be a deal number ≥ 0, not {shown(index)}")
     try:
         level = parse_level(str(deal.get("level", "2")))
     except GuandanError as e:

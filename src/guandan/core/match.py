@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from .cards import Card
 from .deal import Action, DealState, DealView, Observation, new_deal
-from .errors import GuandanError, IllegalActionError
+from .errors import GuandanError, IllegalActionError, shown
 from .events import DealSettled, DealStart, Event, MatchOver
 from .fair import deal_commitment
 from .fair import deal_rng as seeded_rng
@@ -257,7 +257,7 @@ def new_match(rules: RuleSet, seed: int | str, config: MatchConfig | None = None
     config = config or MatchConfig()
     parse_choice(MoveMode, config.move_mode, "move_mode")
     if config.start_declarer not in (None, 0, 1):
-        raise GuandanError(f"start_declarer must be null, 0 or 1, not {config.start_declarer!r}")
+        raise GuandanError(f"start_declarer must be null, 0 or 1, not {shown(config.start_declarer)}")
     if config.max_deals is not None and config.max_deals < 1:
         raise GuandanError("max_deals must be at least 1")
     m = MatchState(rules=rules, seed=seed, config=config, levels=config.start_levels,

@@ -15,7 +15,7 @@ from typing import Any
 from .cards import Card, card_str, parse_card
 from .combos import Combo, resolve_combo
 from .deal import Action, DealState
-from .errors import GuandanError, RecordError
+from .errors import GuandanError, RecordError, shown
 from .events import DealStart, Event
 from .fair import deal_commitment
 from .match import MatchConfig, MatchState, new_match
@@ -105,14 +105,14 @@ def loads(text: str) -> dict[str, Any]:
     except json.JSONDecodeError as e:
         raise RecordError(f"the record is not valid JSON (line {e.lineno}: {e.msg})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(f"not a guandan record: the 'format' field must be {FORMAT!r}")
+        raise RecordError(f"not a guandan record: the 'format' field must be {shown(FORMAT)}")
     version = data.get("version")
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         readable = ", ".join(map(str, READABLE_VERSIONS))
-        raise RecordError(f"record version {version!r} is not supported (this engine reads versions {readable})")
+        raise RecordError(f"record version {shown(version)} is not supported (this engine reads versions {readable})")
     for key in ("rules", "seed", "config", "deals"):
         if key not in data:
-            raise RecordError(f"the record has no {key!r} field")
+            raise RecordError(f"the record has no {shown(key)} field")
     if not isinstance(data["deals"], list):
         raise RecordError("'deals' must be a list")
     return data
@@ -135,10 +135,10 @@ def _parse_action(d: Any, where: str, match: MatchState) -> Action:
     try:
         kind = ActionKind(d["kind"])
     except ValueError:
-        raise RecordError(f"{where}: unknown action kind {d['kind']!r}") from None
+        raise RecordError(f"{where}: unknown action kind {shown(d['kind'])}") from None
     seat = d["seat"]
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
-        raise RecordError(f"{where}: seat must be 0…3, not {seat!r}")
+        raise RecordError(f"{where}: seat must be 0…3, not {shown(seat)}")
     return Action(kind, seat, cards, combo)
 
 

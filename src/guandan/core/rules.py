@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from .errors import RuleSetError
+from .errors import RuleSetError, shown
 from .vocab import (
     RANKS,
     BombOrder,
@@ -157,7 +157,7 @@ def _pair(key: str, v: Any) -> tuple[int, int]:
         return (v, v)
     if isinstance(v, list | tuple) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
         return (int(v[0]), int(v[1]))
-    raise RuleSetError(f"{key} must be [min, max] integers, not {v!r}")
+    raise RuleSetError(f"{key} must be [min, max] integers, not {shown(v)}")
 
 
 def _coerce(key: str, v: Any) -> Any:
@@ -169,14 +169,14 @@ def _coerce(key: str, v: Any) -> Any:
             try:
                 return tuple(int(v[str(k)] if str(k) in v else v[k]) for k in (2, 3, 4))
             except (KeyError, TypeError, ValueError):
-                raise RuleSetError(f"upgrade_table needs integer entries for 2, 3 and 4, not {v!r}") from None
+                raise RuleSetError(f"upgrade_table needs integer entries for 2, 3 and 4, not {shown(v)}") from None
         if isinstance(v, list | tuple) and len(v) == 3:
             return tuple(v)
-        raise RuleSetError(f"upgrade_table must be {{2: n, 3: n, 4: n}}, not {v!r}")
+        raise RuleSetError(f"upgrade_table must be {{2: n, 3: n, 4: n}}, not {shown(v)}")
     if key == "a_pass_results":
         if isinstance(v, list | tuple | set | frozenset):
             return frozenset(v)
-        raise RuleSetError(f"a_pass_results must be a list of partner places (2, 3, 4), not {v!r}")
+        raise RuleSetError(f"a_pass_results must be a list of partner places (2, 3, 4), not {shown(v)}")
     if key == "streaks":
         if v is None or isinstance(v, Streaks):
             return v
@@ -190,11 +190,11 @@ def _coerce(key: str, v: Any) -> Any:
             if "scope" in fields_:
                 fields_["scope"] = parse_choice(StreakScope, fields_["scope"], "streaks.scope", RuleSetError)
             return Streaks(**fields_)
-        raise RuleSetError(f"streaks must be null or an object, not {v!r}")
+        raise RuleSetError(f"streaks must be null or an object, not {shown(v)}")
     if key == "match_points":
         if isinstance(v, list | tuple) and len(v) == 3:
             return tuple(v)
-        raise RuleSetError(f"match_points must be [win, draw, loss], not {v!r}")
+        raise RuleSetError(f"match_points must be [win, draw, loss], not {shown(v)}")
     if key in _CHOICES:
         return parse_choice(_CHOICES[key], v, key, RuleSetError)
     return v
@@ -223,38 +223,38 @@ def _is_int(v: Any) -> bool:
 
 def _validate(r: RuleSet) -> None:
     if r.name not in PRESET_NAMES:
-        raise RuleSetError(f"name must be one of {', '.join(PRESET_NAMES)}, not {r.name!r}")
+        raise RuleSetError(f"name must be one of {', '.join(PRESET_NAMES)}, not {shown(r.name)}")
     for key, enum in _CHOICES.items():
         if not isinstance(getattr(r, key), enum):
             # a RuleSet built directly (not through preset/from_dict) may carry a plain string
             object.__setattr__(r, key, parse_choice(enum, getattr(r, key), key, RuleSetError))
     for key in _BOOLS:
         if not isinstance(getattr(r, key), bool):
-            raise RuleSetError(f"{key} must be true or false, not {getattr(r, key)!r}")
+            raise RuleSetError(f"{key} must be true or false, not {shown(getattr(r, key))}")
     for key, lo, hi in (("straight_len", 5, 13), ("tube_pairs", 3, 13), ("plate_triples", 2, 9)):
         v = getattr(r, key)
         if not (isinstance(v, tuple) and len(v) == 2 and all(_is_int(x) for x in v) and lo <= v[0] <= v[1] <= hi):
-            raise RuleSetError(f"{key} must be [min, max] with {lo} <= min <= max <= {hi}, not {v!r}")
+            raise RuleSetError(f"{key} must be [min, max] with {lo} <= min <= max <= {hi}, not {shown(v)}")
     if not _is_int(r.max_bomb) or not 8 <= r.max_bomb <= 12:
-        raise RuleSetError(f"max_bomb must be an integer 8…12, not {r.max_bomb!r}")
+        raise RuleSetError(f"max_bomb must be an integer 8…12, not {shown(r.max_bomb)}")
     ut = r.upgrade_table
     if not (isinstance(ut, tuple) and len(ut) == 3 and all(_is_int(x) and 0 <= x <= 12 for x in ut)):
-        raise RuleSetError(f"upgrade_table values must be integers 0…12, not {ut!r}")
+        raise RuleSetError(f"upgrade_table values must be integers 0…12, not {shown(ut)}")
     if not (isinstance(r.a_pass_results, frozenset) and r.a_pass_results and r.a_pass_results <= {2, 3, 4}):
-        raise RuleSetError(f"a_pass_results must be a non-empty subset of {{2, 3, 4}}, not {r.a_pass_results!r}")
+        raise RuleSetError(f"a_pass_results must be a non-empty subset of {{2, 3, 4}}, not {shown(r.a_pass_results)}")
     if r.a_max_failures is not None and (not _is_int(r.a_max_failures) or r.a_max_failures < 1):
-        raise RuleSetError(f"a_max_failures must be null or a positive integer, not {r.a_max_failures!r}")
+        raise RuleSetError(f"a_max_failures must be null or a positive integer, not {shown(r.a_max_failures)}")
     if r.a_fail_reset_to not in tuple(RANKS):
-        raise RuleSetError(f"a_fail_reset_to must be a level 2…A, not {r.a_fail_reset_to!r}")
+        raise RuleSetError(f"a_fail_reset_to must be a level 2…A, not {shown(r.a_fail_reset_to)}")
     if r.report_threshold is not None and (not _is_int(r.report_threshold) or not 0 <= r.report_threshold <= 27):
-        raise RuleSetError(f"report_threshold must be null or an integer 0…27, not {r.report_threshold!r}")
+        raise RuleSetError(f"report_threshold must be null or an integer 0…27, not {shown(r.report_threshold)}")
     mp = r.match_points
     if not (isinstance(mp, tuple) and len(mp) == 3 and all(_is_int(x) for x in mp)):
-        raise RuleSetError(f"match_points must be three integers (win, draw, loss), not {mp!r}")
+        raise RuleSetError(f"match_points must be three integers (win, draw, loss), not {shown(mp)}")
     s = r.streaks
     if s is not None:
         if not isinstance(s, Streaks):
-            raise RuleSetError(f"streaks must be null or an object, not {s!r}")
+            raise RuleSetError(f"streaks must be null or an object, not {shown(s)}")
         if not isinstance(s.mode, StreakMode) or not isinstance(s.scope, StreakScope):
             object.__setattr__(s, "mode", parse_choice(StreakMode, s.mode, "streaks.mode", RuleSetError))
             object.__setattr__(s, "scope", parse_choice(StreakScope, s.scope, "streaks.scope", RuleSetError))
@@ -298,7 +298,7 @@ def preset(name: str, /, **overrides: Any) -> RuleSet:
     if "name" in overrides:
         raise RuleSetError("'name' is the preset a RuleSet starts from; choose another preset instead of overriding it")
     if name not in _PRESETS:
-        raise RuleSetError(f"unknown preset {name!r}; presets: {', '.join(PRESET_NAMES)}")
+        raise RuleSetError(f"unknown preset {shown(name)}; presets: {', '.join(PRESET_NAMES)}")
     values = {k: _coerce(k, v) for k, v in _checked(dict(_PRESETS[name], **overrides)).items()}
     return RuleSet(name=name, **values)
 

@@ -11,7 +11,7 @@ import gymnasium as gym
 from gymnasium import spaces
 
 from ..agents.base import Agent, make_agent
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.events import DealOver, Event
 from ..core.rules import RuleSet
 from .actions import ACTION_SIZE
@@ -32,9 +32,9 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
                  seat: int = 0, max_deals: int | None = None, render_mode: str | None = None,
                  action_features: bool = True, on_illegal: str = "raise") -> None:
         if on_illegal not in ("raise", "first_legal"):
-            raise GuandanError(f"on_illegal is raise or first_legal, not {on_illegal!r}")
+            raise GuandanError(f"on_illegal is raise or first_legal, not {shown(on_illegal)}")
         if seat not in range(4):
-            raise GuandanError(f"seat must be 0…3, not {seat!r}")
+            raise GuandanError(f"seat must be 0…3, not {shown(seat)}")
         if len(opponents) != 3:
             raise GuandanError(f"opponents names the three other seats' agents, not {len(opponents)}")
         self.rules = rules_of(preset)

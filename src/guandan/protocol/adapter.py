@@ -33,7 +33,7 @@ from typing import Any
 from ..agents.base import Agent, Shown, register
 from ..core.cards import card_protocol
 from ..core.deal import Action
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.events import DealSettled, DealStart, Event, MatchOver
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
@@ -59,7 +59,7 @@ def parse_spec(spec: str) -> tuple[str, str, bool, float]:
     """``external:MODULE:CLASS[:process][:timeout=S]`` → (module, class, isolated, timeout)."""
     parts = spec.split(":")
     if len(parts) < 3 or parts[0] != "external" or not parts[1] or not parts[2]:
-        raise GuandanError(f"an external bot is written external:MODULE:CLASS[:process][:timeout=S], not {spec!r}")
+        raise GuandanError(f"an external bot is written external:MODULE:CLASS[:process][:timeout=S], not {shown(spec)}")
     isolated, timeout = False, DEFAULT_TIMEOUT
     for opt in parts[3:]:
         if opt == "process":
@@ -70,9 +70,9 @@ def parse_spec(spec: str) -> tuple[str, str, bool, float]:
             except ValueError:
                 timeout = -1.0
             if not timeout > 0:
-                raise GuandanError(f"timeout must be a positive number of seconds, not {opt[8:]!r}")
+                raise GuandanError(f"timeout must be a positive number of seconds, not {shown(opt[8:])}")
         else:
-            raise GuandanError(f"unknown option {opt!r} in {spec!r} (process, timeout=SECONDS)")
+            raise GuandanError(f"unknown option {shown(opt)} in {shown(spec)} (process, timeout=SECONDS)")
     return parts[1], parts[2], isolated, timeout
 
 
@@ -197,7 +197,7 @@ class ExternalAgent(Agent):
         if reply is None or not 0 <= reply <= msg["indexRange"]:
             self.invalid += 1
             self.fallbacks += 1
-            self.failures.append(f"{self.spec} seat {self.seat}: answered {reply!r} to an act with indexRange "
+            self.failures.append(f"{self.spec} seat {self.seat}: answered {shown(reply)} to an act with indexRange "
                                  f"{msg['indexRange']}")
             return legal[0]
         return ordered[reply]

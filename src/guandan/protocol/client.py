@@ -15,7 +15,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from ..agents.base import Agent
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.rules import RuleSet
 from .messages import encode
 from .tracker import ProtocolTracker
@@ -44,7 +44,7 @@ class ProtocolPlayer:
         try:
             msg = json.loads(text)
         except json.JSONDecodeError:
-            self.report.errors.append(f"the server sent a frame that is not JSON: {str(text)[:80]!r}")
+            self.report.errors.append(f"the server sent a frame that is not JSON: {shown(str(text)[:80])}")
             return None
         if not isinstance(msg, dict):
             return None

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from ..core.cards import Card, card_protocol, sort_cards
 from ..core.deal import Action
+from ..core.errors import shown
 from ..core.events import (
     AntiTribute,
     CardsReturned,
@@ -198,7 +199,7 @@ class MessageStream:
             raise ProtocolError(f"seat {deal.seat} is not to move")
         stage = STAGE_OF_PHASE.get(deal.phase)
         if stage is None:
-            raise ProtocolError(f"the 2020 protocol has no act message for the {deal.phase.value!r} phase")
+            raise ProtocolError(f"the 2020 protocol has no act message for the {shown(deal.phase.value)} phase")
         rest = [len(deal.hand) if s == deal.seat else DEAL_SIZE - deal.played_counts[s] for s in range(4)]
         actions = action_list(legal, deal.level)
         leading = deal.phase is not Phase.PLAY
@@ -231,7 +232,7 @@ def parse_reply(text: str | bytes, index_range: int) -> int:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError(f"the reply is not JSON: {text[:80]!r}") from None
+        raise ProtocolError(f"the reply is not JSON: {shown(text[:80])}") from None
     if not isinstance(data, dict) or "actIndex" not in data:
         raise ProtocolError('the reply must be an object {"actIndex": i}')
     return check_index(data["actIndex"], index_range)
@@ -239,7 +240,7 @@ def parse_reply(text: str | bytes, index_range: int) -> int:
 
 def check_index(index: Any, index_range: int) -> int:
     if not isinstance(index, int) or isinstance(index, bool):
-        raise ProtocolError(f"actIndex must be an integer, not {index!r}")
+        raise ProtocolError(f"actIndex must be an integer, not {shown(index)}")
     if not 0 <= index <= index_range:
         raise ProtocolError(f"actIndex {index} is outside 0…{index_range}")
     return index

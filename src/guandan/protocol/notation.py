@@ -13,7 +13,7 @@ from typing import Any
 from ..core.cards import Card, card_protocol, parse_card
 from ..core.combos import classify
 from ..core.deal import Action
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.moves import PASS, Move
 from ..core.rules import RuleSet, preset
 from ..core.vocab import RANKS, ActionKind, EqualTributeAssignment, Phase
@@ -47,7 +47,7 @@ def check_rules(rules: RuleSet) -> None:
     odd = [k for k in _HAND_TYPE_KEYS if getattr(rules, k) != getattr(_STANDARD, k)]
     if odd:
         raise ProtocolError(
-            f"the 2020 protocol only knows the standard hand types (牌型); rule set {rules.name!r} changes "
+            f"the 2020 protocol only knows the standard hand types (牌型); rule set {shown(rules.name)} changes "
             f"{', '.join(odd)} — use competition, huaian-traditional or huaian-2009")
     if rules.equal_tribute_assignment is EqualTributeAssignment.WINNERS_CHOOSE:
         raise ProtocolError("the 2020 protocol has no step where 头游 chooses a tribute card "
@@ -69,7 +69,7 @@ def action_triple(action: Action, level: int) -> list[Any]:
 def parse_protocol_cards(cards: Any) -> tuple[Card, ...]:
     """A protocol card list (``["H2", "SB"]``) as sorted codes; :class:`ProtocolError` naming the bad token."""
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise ProtocolError(f"cards must be a list of card strings, not {cards!r}")
+        raise ProtocolError(f"cards must be a list of card strings, not {shown(cards)}")
     try:
         return tuple(sorted(parse_card(c, "protocol", i + 1) for i, c in enumerate(cards)))
     except GuandanError as e:
@@ -80,19 +80,19 @@ def move_from_triple(triple: Any, level: int, rules: RuleSet) -> Move:
     """The play a ``[type, rank, cards]`` triple stands for at ``level``: the cards' reading whose
     protocol type and rank match. Raises :class:`ProtocolError` if none (or, impossibly, two) do."""
     if not isinstance(triple, list) or len(triple) != 3:
-        raise ProtocolError(f"an action must be a [type, rank, cards] triple, not {triple!r}")
+        raise ProtocolError(f"an action must be a [type, rank, cards] triple, not {shown(triple)}")
     kind, rank, raw = triple
     if triple == PASS_TRIPLE:
         return PASS
     if kind == PASS_TRIPLE[0]:
-        raise ProtocolError(f"a pass is written ['PASS', 'PASS', 'PASS'], not {triple!r}")
+        raise ProtocolError(f'a pass is written ["PASS", "PASS", "PASS"], not {shown(triple)}')
     cards = parse_protocol_cards(raw)
     if not cards:
         raise ProtocolError(f"{kind} {rank} names no cards")
     found = [Move(cards, c) for c in classify(cards, level, rules) if protocol_action(cards, c, level)[:2] == [kind, rank]]
     if len(found) != 1:
         what = "no" if not found else "more than one"
-        raise ProtocolError(f"{triple!r} matches {what} reading of its cards at level {rank_str(level)}")
+        raise ProtocolError(f"{shown(triple)} matches {what} reading of its cards at level {rank_str(level)}")
     return found[0]
 
 
@@ -103,7 +103,7 @@ def action_from_triple(triple: Any, seat: int, level: int, rules: RuleSet) -> Ac
     if kind is not None:
         cards = parse_protocol_cards(triple[2])
         if triple[1] != triple[0] or len(cards) != 1:
-            raise ProtocolError(f"a {triple[0]} is written [{triple[0]!r}, {triple[0]!r}, [card]], not {triple!r}")
+            raise ProtocolError(f"a {triple[0]} is written [{shown(triple[0])}, {shown(triple[0])}, [card]], not {shown(triple)}")
         return Action(kind, seat, cards)
     move = move_from_triple(triple, level, rules)
     return Action(ActionKind.PASS, seat) if move.combo is None else Action(ActionKind.PLAY, seat, move.cards, move.combo)

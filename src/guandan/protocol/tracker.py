@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.cards import parse_card
 from ..core.deal import Action, Observation
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.events import AntiTribute, CardsReturned, Event, Passed, Played, RoundWon, Transfer, TributeGiven, WentOut
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
@@ -29,7 +29,7 @@ _EXCHANGES: dict[str, type[TributeGiven] | type[CardsReturned]] = {"tribute": Tr
 
 def _rank(text: Any) -> int:
     if not isinstance(text, str) or len(text) != 1 or text not in RANKS:
-        raise ProtocolError(f"a rank must be one of {' '.join(RANKS)}, not {text!r}")
+        raise ProtocolError(f"a rank must be one of {' '.join(RANKS)}, not {shown(text)}")
     return RANKS.index(text)
 
 
@@ -111,7 +111,7 @@ class ProtocolTracker:
         """(observation, the actions of ``actionList`` we could read, their indexes in it)."""
         phase = PHASE_OF_STAGE.get(str(msg.get("stage")))
         if phase is None:
-            raise ProtocolError(f"an act message with unknown stage {msg.get('stage')!r}")
+            raise ProtocolError(f"an act message with unknown stage {shown(msg.get('stage'))}")
         if self.seat < 0:
             raise ProtocolError("an act message before any beginning message")
         self.level = _rank(msg.get("curRank", RANKS[self.level]))

@@ -44,7 +44,7 @@ from ..agents.worlds import level_points, pass_evidence, playout, sample_hands, 
 from ..core.cards import BIG_JOKER, Card, lv
 from ..core.combos import Combo
 from ..core.deal import Action
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.events import TributeGiven, TributePaid
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
@@ -63,7 +63,7 @@ def worlds_for(budget: float) -> int:
     """The fixed number of worlds a budget buys: ``budget × WORLDS_PER_SECOND`` (at least ``MIN_WORLDS``).
     The budget is effort, not wall time, so a review is the same on any machine."""
     if not math.isfinite(budget) or budget <= 0:
-        raise GuandanError(f"the budget must be a positive number of seconds, not {budget!r}")
+        raise GuandanError(f"the budget must be a positive number of seconds, not {shown(budget)}")
     return max(MIN_WORLDS, min(MAX_WORLDS, round(budget * WORLDS_PER_SECOND)))
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from ..core.cards import Card, card_str, parse_card
 from ..core.combos import Combo, beats, classify, resolve_combo
 from ..core.deal import Action, DealView, Observation
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.events import Event
 from ..core.match import MatchObservation, MatchState, MatchView
 from ..core.rules import RuleSet
@@ -65,7 +65,7 @@ def parse_action(match: MatchState, seat: int, kind: str, cards: Sequence[str], 
     try:
         kind = ActionKind(kind)
     except ValueError:
-        raise GuandanError(f"unknown action kind {kind!r}") from None
+        raise GuandanError(f"unknown action kind {shown(kind)}") from None
     if kind == ActionKind.PLAY:
         if match.deal is None:
             raise GuandanError("no deal in progress")
