@@ -24,6 +24,15 @@ def shared_file(name: str) -> Path:
     pytest.skip(f"{reason}; set {REQUIRE_SHARED}=1 to make that a failure")
 
 
+@pytest.fixture(autouse=True)
+def english_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands speak the language the environment asks for (guandan.i18n.default_lang); a test reads
+    their English whatever the machine's locale, unless it sets LANGUAGE itself."""
+    for key in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANGUAGE", "en")
+
+
 @pytest.fixture(scope="session")
 def shared() -> Callable[[str], Path]:
     """The lookup of files in ../shared (see :func:`shared_file`), for tests that need one."""

@@ -60,7 +60,7 @@ def test_simulate_and_replay(tmp_path: Path) -> None:
     assert "Deal 1 · playing level 2" in result.output and "Result 1-" in result.output
     assert not re.search(r"None|\[\d|\{'|\bT\b", result.output)  # no Python value, 10 is written 10
     result = runner.invoke(app, ["replay", str(record), "--lang", "fr"])
-    assert result.exit_code == 2 and "available: en, zh" in result.output
+    assert result.exit_code == 2 and "--lang must be one of zh, en, not fr" in result.output
     result = runner.invoke(app, ["replay", str(record), "--json"])
     assert json.loads(result.output.strip().splitlines()[-1])["deals"] == 3
     broken = tmp_path / "broken.json"

@@ -150,7 +150,7 @@ def test_verify_deal_refuses_what_is_not_a_record(tmp_path: Path, record_text: s
         ([str(_write(tmp_path, {"hello": 1}, "x.json"))], "not a guandan record"),
         ([str(path), "--deal", "3"], "the record has no deal 3 (it has 2)"),
         ([str(path), "--deal", "0"], "greater than or equal to 1"),
-        ([str(path), "--lang", "fr"], "available: en, zh"),
+        ([str(path), "--lang", "fr"], "--lang must be one of zh, en, not fr"),
     ):
         result = _cli("verify-deal", *args)
         assert result.exit_code == 2 and message in result.output, (args, result.output)

@@ -14,7 +14,7 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -22,7 +22,7 @@ from .agents.decompose import Decomposer
 from .agents.heuristic import HeuristicAgent
 from .agents.search import SearchAgent
 from .agents.worlds import level_points, playout, tracker_from
-from .cliutil import cell
+from .cliutil import Messages, cell, fail
 from .core.cards import physical_deck
 from .core.combos import _classify_codes
 from .core.deal import new_deal
@@ -31,6 +31,8 @@ from .core.moves import legal_moves
 from .core.rules import PRESET_NAMES, preset
 from .core.vocab import ActionKind, MoveMode, Phase
 from .native import PURE_ENV, compiled, status, with_build
+
+_ = Messages("cli").gettext
 
 app = typer.Typer(help="Benchmarks (fixed seeds, one core).", no_args_is_help=True)
 
@@ -300,6 +302,11 @@ def compiled_figures(preset_name: str = "competition", hands: int = 300, n_deals
     return out
 
 
+def _unknown_preset(name: str) -> NoReturn:
+    fail(_("{option} must be one of {choices}, not {value}").format(
+        option="--preset", choices=", ".join(PRESET_NAMES), value=name))
+
+
 def _print(figures: dict[str, Any], as_json: bool) -> None:
     figures = with_build(figures)
     if as_json:
@@ -358,7 +365,7 @@ def playouts(
 ) -> None:
     """How often search's playouts, from the true hands, replay a heuristic deal's outcome; and their cost."""
     if preset_name not in PRESET_NAMES:
-        raise typer.BadParameter(f"unknown preset {preset_name!r}; known: {', '.join(PRESET_NAMES)}", param_hint="--preset")
+        _unknown_preset(preset_name)
     _print(playouts_figures(preset_name, n, break_any, seed), as_json)
 
 
@@ -375,15 +382,13 @@ def compiled_cmd(
 ) -> None:
     """Compiled against pure Python in one run: move generation, deals/s and search worlds/s, with ratios."""
     if not compiled():
-        typer.echo(f"error: this process does not run compiled ({status()}); nothing to compare", err=True)
-        raise typer.Exit(1)
+        fail(_("this process does not run compiled ({status}); nothing to compare").format(status=status()), 1)
     if preset_name not in PRESET_NAMES:
-        raise typer.BadParameter(f"unknown preset {preset_name!r}; known: {', '.join(PRESET_NAMES)}", param_hint="--preset")
+        _unknown_preset(preset_name)
     try:
         figures = compiled_figures(preset_name, hands, n, positions, worlds, seed, rounds)
     except RuntimeError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(1) from None
+        fail(str(e), 1)
     _print(figures, as_json)
 
 
@@ -401,7 +406,7 @@ def env(
     from .env.bench import env_figures
 
     if preset_name not in PRESET_NAMES:
-        raise typer.BadParameter(f"unknown preset {preset_name!r}; known: {', '.join(PRESET_NAMES)}", param_hint="--preset")
+        _unknown_preset(preset_name)
     figures = with_build(env_figures(preset_name, steps, seed, features))
     if as_json:
         typer.echo(json.dumps(figures))

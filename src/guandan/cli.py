@@ -15,7 +15,7 @@ from typer import core as typer_core
 from .agents.cli import agents_cmd
 from .arena.cli import arena_cmd, compare_cmd, summary_cmd
 from .bench import app as bench_app
-from .cliutil import choices, fail
+from .cliutil import Messages, choices, fail
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
 from .core.errors import GuandanError
@@ -81,6 +81,8 @@ def _readable_help() -> None:
 
 _readable_help()
 
+_ = Messages("cli").gettext
+
 
 
 
@@ -117,9 +119,11 @@ def moves(
     """Print every legal move as JSON (or as 2020-protocol [type, rank, cards] triples)."""
     rules = get_rules(preset_name)
     if mode not in MODES:
-        fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+        fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--mode", choices=", ".join(MODES), value=mode))
     if fmt not in ("json", "protocol"):
-        fail(f"--format must be json or protocol, not {fmt!r}")
+        fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--format", choices="json, protocol", value=fmt))
     try:
         lvl = parse_level(level)
         cards = parse_cards(hand)
@@ -129,7 +133,7 @@ def moves(
             top_combo = resolve_combo(parse_cards(top), lvl, rules, spec)
         found = legal_moves(cards, top_combo, lvl, rules, mode)
     except json.JSONDecodeError as e:
-        fail(f"--top-as is not valid JSON: {e.msg}")
+        fail(_("{option} is not valid JSON: {reason}").format(option="--top-as", reason=e.msg))
     except GuandanError as e:
         fail(str(e))
     out: list[object]

@@ -1,5 +1,11 @@
-"""What every `guandan` sub-command shares: one way to report bad input (a message naming the
-problem on stderr, exit status 2, nothing changed), to read a record file and to prepare an output folder."""
+"""What every `guandan` sub-command shares: its messages in the user's language, one way to report bad
+input (a message naming the problem on stderr, exit status 2, nothing changed), to read a record file and
+to prepare an output folder.
+
+A command's words come from a catalogue (:class:`Messages`): the ``cli`` domain for the general commands,
+``desk`` for the tournament desk. The language is the one ``LANGUAGE``/``LC_ALL``/``LANG`` ask for
+(:func:`~guandan.i18n.default_lang`, English when they name none we have), or a command's ``--lang``.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +17,36 @@ import typer
 
 from .core.errors import GuandanError
 from .core.record import loads
+from .i18n import LANGUAGES, default_lang, normalize_lang, translator
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+class Messages:
+    """The catalogue of one command-line domain, in the language the environment asks for, looked up at
+    each call (so a command needs no translator threaded through, and a test may change ``LANG``)."""
+
+    def __init__(self, domain: str) -> None:
+        self.domain = domain
+
+    def gettext(self, message: str, lang: str | None = None) -> str:
+        return translator(self.domain, cli_lang(lang)).gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int, lang: str | None = None) -> str:
+        return translator(self.domain, cli_lang(lang)).ngettext(singular, plural, n)
+
+
+def cli_lang(lang: str | None = None) -> str:
+    """``lang`` when it names a language we have, else the environment's (:func:`default_lang`)."""
+    code = normalize_lang(lang) if lang else ""
+    return code if code in LANGUAGES else default_lang()
+
+
+_messages = Messages("cli")
+_ = _messages.gettext
+
+
+def fail(message: str, code: int = 2, lang: str | None = None) -> NoReturn:
+    """Print ``error: message`` (in the user's language) on stderr and exit with ``code`` (2: bad input)."""
+    typer.echo(_messages.gettext("error: {problem}", lang).format(problem=message), err=True)
     raise typer.Exit(code)
 
 
@@ -23,7 +55,7 @@ def ensure_dir(path: Path) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        fail(f"cannot create {path}: {e.strerror}")
+        fail(_("cannot create {path}: {reason}").format(path=path, reason=e.strerror))
     return path
 
 
@@ -48,13 +80,14 @@ def cell(value: Any, float_format: str = ".4f", none: str = "—") -> str:
     return str(value)
 
 
-def read_record(path: Path) -> dict[str, Any]:
-    """A record file (docs/record-format.md), checked as it loads; or fail naming what is wrong."""
+def read_record(path: Path, lang: str | None = None) -> dict[str, Any]:
+    """A record file (docs/record-format.md), checked as it loads; or fail naming what is wrong (in ``lang``
+    when a command has a --lang, else the environment's language)."""
     try:
         return loads(path.read_text(encoding="utf-8"))
     except OSError as e:
-        fail(f"cannot read {path}: {e.strerror}")
+        fail(_messages.gettext("cannot read {path}: {reason}", lang).format(path=path, reason=e.strerror), lang=lang)
     except UnicodeDecodeError:
-        fail(f"{path}: not a text file")
+        fail(_messages.gettext("{path}: not a text file", lang).format(path=path), lang=lang)
     except GuandanError as e:
-        fail(f"{path}: {e}")
+        fail(_messages.gettext("{path}: {problem}", lang).format(path=path, problem=e), lang=lang)

@@ -12,7 +12,7 @@ import typer
 
 from .agents import make_agent
 from .agents.runner import RunStats, run_match
-from .cliutil import ensure_dir
+from .cliutil import Messages, ensure_dir
 from .cliutil import fail as _fail
 from .core.deal import Action
 from .core.errors import GuandanError
@@ -21,7 +21,7 @@ from .core.match import MatchConfig, new_match, team_levels_str
 from .core.record import dumps, loads, replay
 from .core.rules import PRESET_NAMES, preset
 from .core.vocab import MoveMode
-from .i18n import I18nError, default_lang
+from .i18n import LANGUAGES, default_lang, normalize_lang
 from .present import Presenter
 
 
@@ -38,10 +38,11 @@ LANG_HELP = "language of the output: zh or en (default from $LANG)"
 
 
 def _presenter(lang: str | None) -> Presenter:
-    try:
-        return Presenter(lang or default_lang())
-    except I18nError as e:
-        _fail(str(e))
+    """The output's language: ``--lang``, else the environment's; or exit naming the languages there are."""
+    if lang is not None and normalize_lang(lang) not in LANGUAGES:
+        _fail(Messages("game").gettext("{option} must be one of {choices}, not {value}").format(
+            option="--lang", choices=", ".join(LANGUAGES), value=lang))
+    return Presenter(lang or default_lang())
 
 
 def simulate(
@@ -58,14 +59,14 @@ def simulate(
     """Bots play deals; prints a summary and writes records."""
     p = _presenter(lang)
     _ = p.tr.gettext
+    names = [a.strip() for a in agents.split(",")]
+    if len(names) != 4:
+        _fail(_("--agents needs four names, got {count}").format(count=len(names)), lang=lang)
     try:
         rules = preset(preset_name)
-        names = [a.strip() for a in agents.split(",")]
-        if len(names) != 4:
-            raise GuandanError(f"--agents needs four names, got {len(names)}")
         seats = [make_agent(n, f"{seed}:{i}") for i, n in enumerate(names)]
     except GuandanError as e:
-        _fail(str(e))
+        _fail(str(e), lang=lang)
     if out is not None:
         ensure_dir(out)
     played, matches, wins, results = 0, 0, Counter[str](), Counter[str]()
@@ -118,9 +119,11 @@ def replay_cmd(
     try:
         data = loads(file.read_text(encoding="utf-8"))
     except OSError as e:
-        _fail(f"cannot read {file}: {e.strerror}")
+        _fail(_("cannot read {path}: {reason}").format(path=file, reason=e.strerror), lang=lang)
+    except UnicodeDecodeError:
+        _fail(_("{path}: not a text file").format(path=file), lang=lang)
     except GuandanError as e:
-        _fail(f"{file}: {e}")
+        _fail(_("{path}: {problem}").format(path=file, problem=e), lang=lang)
     final = None
     try:
         for action, events, state in replay(data):
@@ -137,7 +140,7 @@ def replay_cmd(
             for line in describe(events, p):
                 typer.echo(line)
     except GuandanError as e:
-        _fail(f"{file}: {e}")
+        _fail(_("{path}: {problem}").format(path=file, problem=e), lang=lang)
     if as_json and final is not None:
         typer.echo(json.dumps({"ended": final.ended, "winner": final.winner, "deals": len(final.deals),
                                "levels": team_levels_str(final.levels)}))

@@ -13,14 +13,16 @@ from typing import Annotated
 
 import typer
 
-from .cliutil import fail, read_record
+from .cliutil import Messages, fail, read_record
 from .core.errors import GuandanError
 from .core.fair import check_deals
-from .i18n import I18nError, default_lang
+from .i18n import LANGUAGES, default_lang, normalize_lang
 from .present import Presenter
 from .present.fairness import checks_summary, deal_check_lines, seed_line
 
 LANG_HELP = "language of the verdicts: zh or en (default from $LANG)"
+
+_ = Messages("cli").gettext
 
 
 def verify_deal_cmd(
@@ -31,15 +33,15 @@ def verify_deal_cmd(
 ) -> None:
     """Recompute every deal's hands from the record's seed and compare them with the record and its
     commitments; one verdict per deal, exit 1 when any deal does not match."""
-    try:
-        p = Presenter(lang or default_lang())
-    except I18nError as e:
-        fail(str(e))
-    data = read_record(record)
+    if lang is not None and normalize_lang(lang) not in LANGUAGES:
+        fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--lang", choices=", ".join(LANGUAGES), value=lang))
+    p = Presenter(lang or default_lang())
+    data = read_record(record, lang)
     try:
         checks = check_deals(data, None if deal is None else [deal - 1])
     except GuandanError as e:
-        fail(f"{record}: {e}")
+        fail(_("{path}: {problem}", lang).format(path=record, problem=e), lang=lang)
     typer.echo(seed_line(p, data["seed"], len(data["deals"])))
     for check in checks:
         for line in deal_check_lines(p, check):

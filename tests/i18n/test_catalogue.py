@@ -13,7 +13,11 @@ from guandan.i18n import I18nError, catalogue_path, default_lang, languages, nor
 from guandan.i18n.check import extract_msgids, main, missing
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "guandan"
-DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present", SRC / "sim.py"]}
+# the command-line modules of the ``cli`` domain (tui/cli.py speaks ``tui``; sim, review and schema ``game``)
+CLI_MODULES = [SRC / m for m in ("cli.py", "cliutil.py", "bench.py", "verify_deal.py", "arena/cli.py", "research/cli.py",
+                                 "server/cli.py", "server/backup_cli.py", "agents/cli.py", "protocol/cli.py")]
+DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present", SRC / "sim.py", SRC / "schema.py", SRC / "review"],
+           "cli": CLI_MODULES}
 
 
 @pytest.mark.parametrize("domain", sorted(DOMAINS))

@@ -16,7 +16,7 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--lang", "fr"], "no 'tui' messages in language 'fr'; available: en, zh"),
+    (["--lang", "fr"], "--lang must be one of zh, en, not fr"),
     (["--preset", "nope"], "nope"),
     (["--partner", "genius"], "unknown bot tier 'genius'; known: greedy, heuristic, random, search"),
     (["--opponents", "external"], "unknown bot tier 'external'"),

@@ -7,7 +7,10 @@ from typing import Annotated
 
 import typer
 
+from ..cliutil import Messages
 from .base import agent_names, agent_options
+
+_ = Messages("cli").gettext
 
 
 def agents_cmd(
@@ -26,4 +29,4 @@ def agents_cmd(
         width = max((len(v) for v in shown.values()), default=0)
         for k, o in agent_options(n).items():
             typer.echo(f"  {shown[k]:<{width}} {o.help} ({o.range()})")
-    typer.echo("external:module:Class  a 2020-protocol bot class (see --path in guandan arena)")
+    typer.echo("external:module:Class  " + _("a 2020-protocol bot class (see --path in guandan arena)"))

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from ..agents.base import canonical_spec
-from ..cliutil import ensure_dir
+from ..cliutil import Messages, ensure_dir
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
@@ -26,6 +26,8 @@ from .runner import PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
 
 MODES = ("duplicate", "sprt", "match")
 
+_ = Messages("cli").gettext
+
 
 def _interrupted(signum: int, frame: object) -> None:
     """SIGTERM as Ctrl-C: the run stops the same way, its workers with it."""
@@ -37,7 +39,7 @@ def _check_agent(option: str, spec: str) -> str:
     try:
         return canonical_spec(spec)
     except GuandanError as e:
-        _fail(f"{option}: {e}")
+        _fail(_("{option}: {problem}").format(option=option, problem=e))
 
 
 def arena_cmd(
@@ -79,43 +81,44 @@ def arena_cmd(
     except GuandanError as e:
         _fail(str(e))
     if mode not in MODES:
-        _fail(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+        _fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--mode", choices=", ".join(MODES), value=mode))
     try:
         moves = parse_choice(MoveMode, move_mode, "--move-mode")
     except GuandanError as e:
         _fail(str(e))
-    if deals < 1:
-        _fail(f"--deals must be at least 1, not {deals}")
-    if jobs < 1:
-        _fail(f"--jobs must be at least 1, not {jobs}")
-    for name, v in (("--budget-a", budget_a), ("--budget-b", budget_b)):
+    for option, value, minimum in (("--deals", deals, 1), ("--jobs", jobs, 1), ("--sprt-batch", sprt_batch, 2)):
+        if value < minimum:
+            _fail(_("{option} must be at least {minimum}, not {value}").format(
+                option=option, minimum=minimum, value=value))
+    for option, v in (("--budget-a", budget_a), ("--budget-b", budget_b)):
         if v is not None and not v > 0:
-            _fail(f"{name} must be a positive number of seconds, not {v}")
+            _fail(_("{option} must be a positive number of seconds, not {value}").format(option=option, value=v))
     if not 0.5 < sprt_p1 < 1:
-        _fail(f"--sprt-p1 must be above 0.5 and below 1, not {sprt_p1}")
+        _fail(_("--sprt-p1 must be above 0.5 and below 1, not {value}").format(value=sprt_p1))
     if not (0 < sprt_alpha < 1 and 0 < sprt_beta < 1):
-        _fail("--sprt-alpha and --sprt-beta must be between 0 and 1")
-    if sprt_batch < 2:
-        _fail(f"--sprt-batch must be at least 2, not {sprt_batch}")
+        _fail(_("--sprt-alpha and --sprt-beta must be between 0 and 1"))
     if first < 0:
-        _fail(f"--first must be 0 or more, not {first}")
+        _fail(_("--first must be 0 or more, not {value}").format(value=first))
     if (first or results is not None) and mode != "duplicate":
-        _fail("--first and --results apply to --mode duplicate only")
+        _fail(_("--first and --results apply to --mode duplicate only"))
     if ray is not None:
         try:
             check_address(ray)
         except GuandanError as e:
             _fail(str(e))
         if ray != LOCAL and jobs != 1:
-            _fail(f"--jobs sets a local Ray cluster's CPUs; --ray {ray} uses that cluster's own CPUs: leave --jobs out")
+            _fail(_("--jobs sets a local Ray cluster's CPUs; --ray {address} uses that cluster's own CPUs: "
+                    "leave --jobs out").format(address=ray))
         if ray != LOCAL and out is not None:
-            _fail(f"--out with --ray {ray}: records would be written on the cluster's machines, not here")
+            _fail(_("--out with --ray {address}: records would be written on the cluster's machines, not here").format(
+                address=ray))
     if out is not None:
         ensure_dir(out)
     bot_paths = tuple(str(p.resolve()) for p in path or ())
     for p in path or ():
         if not p.is_dir():
-            _fail(f"--path {p} is not a folder")
+            _fail(_("--path {path} is not a folder").format(path=p))
     setup = Setup(a, b, preset_name, seed, budget_a, budget_b, moves, str(out) if out else None, bot_paths)
     t0 = time.perf_counter()
     summary: dict[str, Any]
@@ -146,10 +149,11 @@ def arena_cmd(
     except GuandanError as e:
         _fail(str(e))
     except KeyboardInterrupt:
-        kept = (f"; every finished pair is in {results}: the same command resumes from there" if results is not None
-                else "; nothing was kept (--results keeps every finished pair and resumes)" if mode == "duplicate"
-                else "")
-        _fail(f"stopped{kept}", code=130)
+        stopped = (_("stopped; every finished pair is in {path}: the same command resumes from there").format(
+                       path=results) if results is not None
+                   else _("stopped; nothing was kept (--results keeps every finished pair and resumes)")
+                   if mode == "duplicate" else _("stopped"))
+        _fail(stopped, code=130)
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
@@ -176,18 +180,20 @@ def _load_results(setup: Setup, first: int, deals: int, results: Path | None) ->
             mine = setup_key(setup)
             if old_setup is not None and old_setup != mine:
                 if not recorded_options(old_setup) and not setup_diff(old_setup, mine, note_unrecorded=False):
-                    _fail(f"--results {results} was written before results files recorded every option value of "
-                          "the agents, and the defaults behind its specs may have changed since, so it cannot be "
-                          "resumed; use another file (guandan arena-compare pairs the two runs deal by deal)")
+                    _fail(_("--results {path} was written before results files recorded every option value of "
+                            "the agents, and the defaults behind its specs may have changed since, so it cannot be "
+                            "resumed; use another file (guandan arena-compare pairs the two runs deal by deal)"
+                            ).format(path=results))
                 diff = setup_diff(old_setup, mine, " in the file")
-                _fail(f"--results {results} holds another setup ({diff}); use another file")
+                _fail(_("--results {path} holds another setup ({difference}); use another file").format(
+                    path=results, difference=diff))
             done = {i: p for i, p in old.items() if first <= i < first + deals}
         else:
             ensure_dir(results.parent)
         try:
             results.open("a", encoding="utf-8").close()  # unwritable: say so now, not after hours of play
         except OSError as e:
-            _fail(f"cannot write --results {results}: {e.strerror}")
+            _fail(_("cannot write --results {path}: {reason}").format(path=results, reason=e.strerror))
     return done
 
 
@@ -208,13 +214,14 @@ def _read_files(files: list[Path], flag: str = "") -> tuple[dict[str, Any], dict
     """The setup and pairs of one run's results files, or fail naming the file (and ``flag``) at fault."""
     for f in files:
         if not f.is_file():
-            _fail(f"{f} is not a file")
+            _fail(_("{path} is not a file").format(path=f))
     try:
         setup, pairs = read_results(files)
     except GuandanError as e:
         _fail(str(e))
     if setup is None:
-        _fail(f"{flag + ': ' if flag else ''}the files hold no deal pairs")
+        none = _("the files hold no deal pairs")
+        _fail(_("{option}: {problem}").format(option=flag, problem=none) if flag else none)
     return setup, pairs
 
 
@@ -254,13 +261,14 @@ def compare_cmd(
     # B's option values are compared where both runs recorded them (older files did not)
     diff = setup_diff(s1, s2, " in --first", keys=_SAME_DEALS, note_unrecorded=False)
     if diff:
-        _fail("the runs were not played on the same deals against the same opponent: " + diff)
+        _fail(_("the runs were not played on the same deals against the same opponent: {difference}").format(
+            difference=diff))
     shared = sorted(set(p1) & set(p2))
     if not shared:
-        _fail("the runs hold no deal pair in common (see --first in guandan arena)")
+        _fail(_("the runs hold no deal pair in common (see --first in guandan arena)"))
     for i in shared:  # the same index of one seed is the same deal: hands that differ mean a damaged file
         if p1[i].halves[0].hands != p2[i].halves[0].hands:
-            _fail(f"deal pair {i} was dealt different hands in the two runs")
+            _fail(_("deal pair {index} was dealt different hands in the two runs").format(index=i))
     summary = {"first": s1["a"], "second": s2["a"], "first_budget": s1["budget_a"], "second_budget": s2["budget_a"],
                "b": s1["b"], "preset": s1["preset"], "seed": s1["seed"], **compare_pairs(p1, p2, s1["seed"])}
     if as_json:

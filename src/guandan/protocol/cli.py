@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -10,7 +11,7 @@ from typing import Annotated
 import typer
 
 from ..agents.base import make_agent
-from ..cliutil import choices
+from ..cliutil import Messages, choices, fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from .errors import ProtocolError
@@ -19,16 +20,14 @@ from .seating import SEATING_HELP, Seating, parse_seating
 _PRESETS = ", ".join(p for p in PRESET_NAMES if p != "huopin")  # 火拼's hand types have no protocol names
 
 
-def _err(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
+_ = Messages("cli").gettext
 
 
 def _rules(name: str) -> RuleSet:
     try:
         return preset(name)
     except GuandanError as e:
-        raise _err(str(e)) from None
+        fail(str(e))
 
 
 def _log(line: str) -> None:
@@ -52,22 +51,22 @@ def protocol_server(
     from .server import ProtocolServer  # here, not at the top: websockets loads only for this command
 
     if not 0 < port < 65536:
-        raise _err(f"--port must be 1…65535, not {port}")
+        fail(_("--port must be 1…65535, not {value}").format(value=port))
     if rooms is not None and rooms < 1:
-        raise _err(f"--rooms must be at least 1, not {rooms}")
+        fail(_("{option} must be at least {minimum}, not {value}").format(option="--rooms", minimum=1, value=rooms))
     try:
         mode = parse_seating(seating)
     except ValueError as e:
-        raise _err(str(e)) from None
+        fail(str(e))
     try:
         server = ProtocolServer(_rules(preset_name), games=games, out_dir=out, seed=seed, log=_log, rooms_to_play=rooms,
                                 seating=mode)
     except ProtocolError as e:
-        raise _err(str(e)) from None
+        fail(str(e))
     try:
         asyncio.run(server.run(host, port))
     except OSError as e:
-        raise _err(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        fail(_("cannot listen on {address}: {reason}").format(address=f"{host}:{port}", reason=e.strerror or e))
     except KeyboardInterrupt:
         pass
 
@@ -89,17 +88,21 @@ def protocol_client(
     try:
         bot = make_agent(agent, seed, time_budget)
     except GuandanError as e:
-        raise _err(str(e)) from None
+        fail(str(e))
     try:
         report = asyncio.run(play(url, bot, rules, log=_log))
     except InvalidURI:
-        raise _err(f"{url!r} is not a ws:// URL") from None
+        fail(_("{url} is not a ws:// URL").format(url=url))
     except (OSError, InvalidHandshake) as e:
-        raise _err(f"cannot connect to {url}: {e}") from None
+        fail(_("cannot connect to {url}: {reason}").format(url=url, reason=e))
     finally:
         bot.close()
     for line in report.errors:
-        _log(f"server/client error: {line}")
-    typer.echo(f"{report.messages} messages, {report.acts} decisions, {report.fallbacks} fallbacks; "
-               f"result: {report.result}")
+        _log(_("server/client error: {problem}").format(problem=line))
+    counts = {"messages": report.messages, "decisions": report.acts, "fallbacks": report.fallbacks}
+    if report.result is None:  # the server closed before its gameResult message
+        typer.echo(_("{messages} messages, {decisions} decisions, {fallbacks} fallbacks; no result").format(**counts))
+    else:  # the gameResult message as the wire has it
+        typer.echo(_("{messages} messages, {decisions} decisions, {fallbacks} fallbacks; result: {result}").format(
+            result=json.dumps(report.result, ensure_ascii=False), **counts))
     sys.stdout.flush()

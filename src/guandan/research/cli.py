@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..agents.base import canonical_spec
-from ..cliutil import ensure_dir, fail
+from ..cliutil import Messages, ensure_dir, fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 
 if TYPE_CHECKING:
     from ..arena.ray_pool import RayPool
+
+_ = Messages("cli").gettext
 
 RAY_HELP = ("play on a Ray cluster, as guandan arena --ray does: local (started here with --jobs CPUs, "
             "stopped at the end), or auto, HOST:PORT, ray://HOST:PORT (a running cluster: its CPUs)")
@@ -30,21 +32,29 @@ def _specs(text: str, option: str = "--agents") -> list[str]:
     """The comma-separated specs of ``text``, each written canonically, or exit naming the bad one."""
     parts = [p.strip() for p in text.split(",")]
     if any(not p for p in parts):
-        fail(f"{option}: an empty agent spec in {text!r} (write specs separated by commas)")
+        fail(_("{option}: an empty agent spec in “{text}” (write specs separated by commas)").format(
+            option=option, text=text))
     out = []
     for p in parts:
         try:
             out.append(canonical_spec(p))
         except GuandanError as e:
-            fail(f"{option}: {e}")
+            fail(_("{option}: {problem}").format(option=option, problem=e))
     return out
 
 
 def _check_common(preset_name: str, budget: float | None) -> None:
     if preset_name not in PRESET_NAMES:
-        fail(f"--preset must be one of {', '.join(PRESET_NAMES)}, not {preset_name!r}")
+        fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--preset", choices=", ".join(PRESET_NAMES), value=preset_name))
     if budget is not None and budget <= 0:
-        fail(f"--budget must be positive seconds, not {budget}")
+        fail(_("{option} must be a positive number of seconds, not {value}").format(option="--budget", value=budget))
+
+
+def _at_least_1(*options: tuple[str, int]) -> None:
+    for option, value in options:
+        if value < 1:
+            fail(_("{option} must be at least {minimum}, not {value}").format(option=option, minimum=1, value=value))
 
 
 def _check_ray(ray: str, jobs: int) -> None:
@@ -82,25 +92,21 @@ def selfplay_cmd(
     """Four agents play seeded deals; every decision is written as Parquet (docs/research.md)."""
     specs = _specs(agents)
     if len(specs) != 4:
-        fail(f"--agents needs four specs, one per seat, not {len(specs)} ({agents!r})")
+        fail(_("--agents needs four specs, one per seat, not {count} (“{agents}”)").format(
+            count=len(specs), agents=agents))
     _check_common(preset_name, budget)
-    if deals < 1:
-        fail(f"--deals must be at least 1, not {deals}")
-    if part_deals < 1:
-        fail(f"--part-deals must be at least 1, not {part_deals}")
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, not {jobs}")
+    _at_least_1(("--deals", deals), ("--part-deals", part_deals), ("--jobs", jobs))
     if ray is None and jobs != 1:
         # one process plays every deal; only a Ray cluster spreads them
-        fail("--jobs sets a local Ray cluster's CPUs: give it with --ray local")
+        fail(_("--jobs sets a local Ray cluster's CPUs: give it with --ray local"))
     if ray is not None:
         _check_ray(ray, jobs)
     if out.exists() and not out.is_dir():
-        fail(f"--out {out} is a file, not a folder")
+        fail(_("--out {path} is a file, not a folder").format(path=out))
     from .selfplay import SelfplaySetup, existing_parts, run_selfplay
 
     if out.is_dir() and existing_parts(out):
-        fail(f"--out {out} already holds self-play parts (part-*.parquet); choose an empty folder")
+        fail(_("--out {path} already holds self-play parts (part-*.parquet); choose an empty folder").format(path=out))
     ensure_dir(out)
     setup = SelfplaySetup((specs[0], specs[1], specs[2], specs[3]), deals, preset_name, seed, budget)
     cluster = _cluster(ray, jobs)
@@ -121,12 +127,15 @@ def selfplay_cmd(
     if as_json:
         typer.echo(json.dumps(figures))
         return
-    typer.echo(f"{report.deals} deals, {report.decisions} decisions ({report.illegal} illegal, replaced) "
-               f"in {len(report.files)} file(s) under {out}")
-    typer.echo(f"{report.decisions_per_cpu_second:,.0f} decisions/s per core (CPU time: play, encoding and "
-               f"writing), {report.wall_seconds:.2f} s wall"
-               + (f", {figures['decisions_per_second']:,.0f} decisions/s on {pool.workers} Ray worker(s)"
-                  if pool is not None else ""))
+    typer.echo(_("{deals} deals, {decisions} decisions ({illegal} illegal, replaced) in {files} file(s) under "
+                 "{path}").format(deals=report.deals, decisions=report.decisions, illegal=report.illegal,
+                                  files=len(report.files), path=out))
+    speed = _("{rate} decisions/s per core (CPU time: play, encoding and writing), {seconds} s wall").format(
+        rate=f"{report.decisions_per_cpu_second:,.0f}", seconds=f"{report.wall_seconds:.2f}")
+    if pool is not None:
+        speed = _("{speed}, {rate} decisions/s on {workers} Ray worker(s)").format(
+            speed=speed, rate=f"{figures['decisions_per_second']:,.0f}", workers=pool.workers)
+    typer.echo(speed)
 
 
 def league_cmd(
@@ -144,20 +153,17 @@ def league_cmd(
     """Every pair of agents over duplicate deals with seats swapped; an openskill rating table with intervals."""
     specs = _specs(agents)
     if len(specs) < 2:
-        fail(f"--agents needs at least two specs, not {len(specs)} ({agents!r})")
+        fail(_("--agents needs at least two specs, not {count} (“{agents}”)").format(count=len(specs), agents=agents))
     if len(set(specs)) != len(specs):
         dup = next(s for s in specs if specs.count(s) > 1)
-        fail(f"--agents names {dup!r} twice (specs are compared written canonically)")
+        fail(_("--agents names {spec} twice (specs are compared written canonically)").format(spec=dup))
     _check_common(preset_name, budget)
-    if pairs < 1:
-        fail(f"--pairs must be at least 1, not {pairs}")
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, not {jobs}")
+    _at_least_1(("--pairs", pairs), ("--jobs", jobs))
     if ray is not None:
         _check_ray(ray, jobs)
     if out is not None:
         if out.exists() and not out.is_dir():
-            fail(f"--out {out} is a file, not a folder")
+            fail(_("--out {path} is a file, not a folder").format(path=out))
         ensure_dir(out)
     from .league import LeagueSetup, play_league, rate, svg, text_table
 

@@ -11,9 +11,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..cliutil import choices, fail, read_record
+from ..cliutil import Messages, cell, choices, fail, read_record
 from ..core.errors import GuandanError
-from ..i18n import LANGUAGES, I18nError, default_lang, normalize_lang
+from ..i18n import LANGUAGES, default_lang, normalize_lang
 from ..native import with_build
 from ..present import Presenter
 from .bench import DEFAULT_TIERS, review_figures
@@ -21,6 +21,8 @@ from .engine import DEFAULT_BUDGET, Settings, worlds_for
 from .html import review_html
 from .report import Review, review_record
 from .words import review_json, review_lines
+
+_ = Messages("game").gettext
 
 
 def _progress(label: str) -> Progress:
@@ -79,32 +81,32 @@ def review_cmd(
 ) -> None:
     """复盘: the engine's review of every decision of a seat — the loss of each move against the best found,
     its label (good, inaccuracy, mistake, blunder), the accuracy, the costliest decisions."""
-    try:
-        language = normalize_lang(lang or default_lang())
-        Presenter(language)
-    except I18nError as e:
-        fail(f"--lang: {e}")
+    if lang is not None and normalize_lang(lang) not in LANGUAGES:
+        fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--lang", choices=", ".join(LANGUAGES), value=lang))
+    language = normalize_lang(lang or default_lang())
     if all_seats and seat is not None:
-        fail("give --seat or --all, not both")
+        fail(_("give --seat or --all, not both", language), lang=language)
     if not math.isfinite(budget) or budget <= 0:
-        fail(f"--budget must be a positive number of seconds, not {budget}")
+        fail(_("{option} must be a positive number of seconds, not {value}", language).format(
+            option="--budget", value=budget), lang=language)
     try:
         worlds_for(budget)
     except GuandanError as e:
-        fail(str(e))
-    data = read_record(record)
+        fail(str(e), lang=language)
+    data = read_record(record, language)
     p = Presenter(language, names=player_names(data))
     seats = [0, 1, 2, 3] if all_seats else [seat - 1 if seat is not None else default_seat(data)]
     settings = Settings(budget=budget, seed=seed, hindsight=hindsight)
     try:
         review = run_review(data, seats, None if deal is None else deal - 1, settings, jobs)
     except GuandanError as e:
-        fail(f"{record}: {e}")
+        fail(_("{path}: {problem}", language).format(path=record, problem=e), lang=language)
     if html is not None:
         try:
             html.write_text(review_html(p, review), encoding="utf-8")
         except OSError as e:
-            fail(f"cannot write {html}: {e.strerror}")
+            fail(_("cannot write {path}: {reason}", language).format(path=html, reason=e.strerror), lang=language)
     if as_json:
         typer.echo(json.dumps(review_json(p, review, single=not all_seats), ensure_ascii=False, indent=1))
         return
@@ -123,7 +125,7 @@ def bench_review_cmd(
     """Accuracy per bot tier by the review (bootstrap 95% intervals) and the review's seconds per decision."""
     names = [t.strip() for t in tiers.split(",") if t.strip()]
     if not names:
-        fail("--tiers needs at least one agent spec")
+        fail(_("--tiers needs at least one agent spec"))
     try:
         with _progress("bench review") as bar:
             task = bar.add_task("deals", total=deals)
@@ -141,7 +143,7 @@ def bench_review_cmd(
         lo, hi = f["ci95"]
         shown = "—" if acc is None else f"{acc:6.2f}  95% CI [{lo:.2f}, {hi:.2f}]"
         typer.echo(f"{t:28} accuracy {shown}  seat-deals {f['seat_deals']}  mean loss "
-                   f"{f['mean_loss'] if f['mean_loss'] is None else round(f['mean_loss'], 3)}  labels {f['labels']}")
+                   f"{cell(f['mean_loss'], '.3f')}  labels {cell(f['labels'])}")  # no Python None or dict
     spd = figures["seconds_per_decision"]
     typer.echo(f"decisions reviewed {figures['decisions']} · review {figures['review_seconds']:.1f} s · "
                f"{'—' if spd is None else f'{spd:.3f}'} s per decision · play {figures['play_seconds']:.1f} s")

@@ -9,7 +9,9 @@ from typing import Annotated
 
 import typer
 
-from ..cliutil import fail
+from ..cliutil import Messages, fail
+
+_ = Messages("cli").gettext
 
 DbOpt = Annotated[str | None, typer.Option(
     "--db", metavar="URL", help="database URL, as for `guandan serve` (default: SQLite in the data directory)")]
@@ -36,7 +38,12 @@ def backup_cmd(
         done = backup(db, out, force)
     except BackupError as e:
         fail(str(e), 1 if isinstance(e, BackupFailed) else 2)  # 2: refused, nothing done
-    typer.echo(f"backed up to {done.path} ({done.kind}, {done.size:,} bytes, schema {done.revision or 'none'})")
+    if done.revision:
+        typer.echo(_("backed up to {path} ({kind}, {size} bytes, schema {revision})").format(
+            path=done.path, kind=done.kind, size=f"{done.size:,}", revision=done.revision))
+    else:
+        typer.echo(_("backed up to {path} ({kind}, {size} bytes, no schema)").format(
+            path=done.path, kind=done.kind, size=f"{done.size:,}"))
 
 
 def restore_cmd(
@@ -53,7 +60,11 @@ def restore_cmd(
         done = restore(backup_file, db, force)
     except BackupError as e:
         fail(str(e), 1 if isinstance(e, BackupFailed) else 2)  # 2: refused, nothing done
-    typer.echo(f"restored {done.path} ({done.kind}); the schema is at {done.revision}")
+    if done.revision:
+        typer.echo(_("restored {path} ({kind}); the schema is at {revision}").format(
+            path=done.path, kind=done.kind, revision=done.revision))
+    else:
+        typer.echo(_("restored {path} ({kind})").format(path=done.path, kind=done.kind))
 
 
 def mount(app: typer.Typer) -> None:

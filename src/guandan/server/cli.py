@@ -12,7 +12,11 @@ from typing import Annotated, Any
 
 import typer
 
+from ..cliutil import Messages, fail
 from ..native import with_build
+
+_messages = Messages("cli")
+_ = _messages.gettext
 
 
 def uvicorn_config(app: Any, host: str, port: int, fd: int | None = None, json_logs: bool = False) -> Any:
@@ -88,20 +92,17 @@ def serve(
     try:
         proxies = parse_proxies(forwarded_allow_ips)
     except ValueError as e:
-        typer.echo(f"error: --forwarded-allow-ips: {e}", err=True)
-        raise typer.Exit(2) from None
+        fail(_("{option}: {problem}").format(option="--forwarded-allow-ips", problem=e))
     try:
         metrics_peers = parse_proxies(metrics_allow)
     except ValueError as e:
-        typer.echo(f"error: --metrics-allow: {e}", err=True)
-        raise typer.Exit(2) from None
+        fail(_("{option}: {problem}").format(option="--metrics-allow", problem=e))
     if log_format not in LOG_FORMATS:
-        typer.echo(f"error: --log-format must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}", err=True)
-        raise typer.Exit(2)
+        fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--log-format", choices=", ".join(LOG_FORMATS), value=log_format))
     problem = site_problem(redis, workers, db, site)
     if problem is not None:
-        typer.echo(f"error: {problem}", err=True)
-        raise typer.Exit(2)
+        fail(problem)
     worker_fd = os.environ.get(WORKER_FD)
     if workers > 1 and worker_fd is None:  # the supervisor: it binds the address and runs the workers
         from .supervisor import Supervisor
@@ -134,7 +135,7 @@ def serve(
     gc.set_threshold(20_000, 20, 100)
     fd = int(worker_fd) if worker_fd is not None else None
     if fd is None:
-        typer.echo(f"guandan: serving on http://{host}:{port}", err=True)
+        typer.echo(_("guandan: serving on {url}").format(url=f"http://{host}:{port}"), err=True)
     config = uvicorn_config(app, host, port, fd, json_logs=log_format == "json")
     if cluster is None:
         uvicorn.Server(config).run()
@@ -186,13 +187,12 @@ def bench_server(
     if workers is not None:
         counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
         problem = (site_problem(redis, max(counts), db, "bench") if counts and len(counts) == len(workers.split(","))
-                   else f"--workers takes worker counts from 1 to 64, comma-separated, not {workers!r}")
+                   else _("--workers takes worker counts from 1 to 64, comma-separated, not {value}").format(
+                       value=workers))
         if problem is None and redis is None:
-            problem = "--workers needs --redis"
+            problem = _("--workers needs --redis")
         if problem is not None or soak is not None or abuse is not None or tables < 1 or seconds <= 0:
-            typer.echo(f"error: {problem or '--workers goes without --soak and --abuse, with --tables ≥ 1 and --seconds > 0'}",
-                       err=True)
-            raise typer.Exit(2)
+            fail(problem or _("--workers goes without --soak and --abuse, with --tables ≥ 1 and --seconds > 0"))
         from .bench_site import format_site_report, run_site_bench
 
         assert redis is not None and db is not None
@@ -201,25 +201,21 @@ def bench_server(
         bad = any((r["errors"] and "failover" not in r) or r["lost_actions"] for r in site_report["runs"])
         raise typer.Exit(1 if bad else 0)
     if failover or redis is not None or db is not None:
-        typer.echo("error: --redis, --db and --failover go with --workers", err=True)
-        raise typer.Exit(2)
+        fail(_("--redis, --db and --failover go with --workers"))
 
     if tables < 1 or seconds <= 0 or think_ms < 0:
-        typer.echo("error: --tables ≥ 1, --seconds > 0 and --think-ms ≥ 0", err=True)
-        raise typer.Exit(2)
+        fail(_("--tables ≥ 1, --seconds > 0 and --think-ms ≥ 0"))
     if soak is not None:
         if soak <= 0 or (warmup is not None and not 0 <= warmup < soak) or abuse is not None:
-            typer.echo("error: --soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak", err=True)
-            raise typer.Exit(2)
+            fail(_("--soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak"))
         soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
         typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked))
         raise typer.Exit(1 if soaked["errors"] else 0)
     if warmup is not None:
-        typer.echo("error: --warmup goes with --soak", err=True)
-        raise typer.Exit(2)
+        fail(_("--warmup goes with --soak"))
     if abuse not in (None, "hints"):
-        typer.echo(f"error: --abuse must be 'hints', not {abuse!r}", err=True)
-        raise typer.Exit(2)
+        fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--abuse", choices="hints", value=abuse))
     report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
     typer.echo(json.dumps(with_build(report)) if json_out else format_report(report))
     raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
@@ -237,8 +233,7 @@ def bench_page(
     try:
         report = run_page_bench(runs=runs, seed=seed)
     except RuntimeError as e:  # no chromium, no Playwright
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(1) from None
+        fail(str(e), 1)
     typer.echo(json.dumps(with_build(report)) if json_out else format_page_report(report))
 
 
@@ -257,8 +252,7 @@ def bench_accounts(
     from .ratings_bench import format_accounts_report, run_accounts_bench  # here: the app loads only for this
 
     if not fill and db is None:
-        typer.echo("error: --no-fill needs --db (the default database is a new temporary file)", err=True)
-        raise typer.Exit(2)
+        fail(_("--no-fill needs --db (the default database is a new temporary file)"))
     report = run_accounts_bench(db, accounts=accounts, matches=matches, requests=requests, seed=seed,
                                 progress=lambda line: typer.echo(line, err=True), fill_db=fill)
     typer.echo(json.dumps(with_build(report)) if json_out else format_accounts_report(report))
@@ -291,20 +285,20 @@ def screenshots(
 
     parts = list(dict.fromkeys(only)) if only else list(PARTS)
     if bad := [p for p in parts if p not in PARTS]:
-        typer.echo(f"error: --only takes {', '.join(PARTS)}, not {', '.join(bad)}", err=True)
-        raise typer.Exit(2)
+        fail(_("--only takes {choices}, not {values}").format(choices=", ".join(PARTS), values=", ".join(bad)))
     written: list[Path] = []
     try:
         written = run(out, parts, seed, written)
     except RuntimeError as e:  # a hook the table page lacks (HookMissing), no chromium, no Playwright
         for path in written:
             typer.echo(str(path))
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(1) from None
+        fail(str(e), 1)
     for path in written:
         typer.echo(str(path))
     total = sum(p.stat().st_size for p in written)
-    typer.echo(f"{len(written)} screenshots, {total / 1024:.0f} KB, in {out}", err=True)
+    done = _messages.ngettext("{count} screenshot, {size} KB, in {path}", "{count} screenshots, {size} KB, in {path}",
+                              len(written))
+    typer.echo(done.format(count=len(written), size=f"{total / 1024:.0f}", path=out), err=True)
 
 
 def mount(app: typer.Typer, bench_app: typer.Typer) -> None:

@@ -9,15 +9,17 @@ from typing import Annotated
 
 import typer
 
-from ..cliutil import choices
+from ..cliutil import Messages, choices
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
-from ..i18n import LANGUAGES, default_lang, normalize_lang, translator
+from ..i18n import LANGUAGES, default_lang, normalize_lang
 from .plain import run_plain
 from .session import Session, default_save_path, play_tiers
 
 TIERS = play_tiers()
+
+_ = Messages("tui").gettext
 
 
 def play(
@@ -40,17 +42,17 @@ def play(
                                          help="how long each bot move stays visible")] = 0.6,
 ) -> None:
     """Play a whole match (level 2 to passing A) against bots: a terminal UI, or --plain line mode."""
+    if lang is not None and normalize_lang(lang) not in LANGUAGES:
+        _fail(_("{option} must be one of {choices}, not {value}").format(
+            option="--lang", choices=", ".join(LANGUAGES), value=lang))
     language = normalize_lang(lang or default_lang())
-    try:
-        translator("tui", language)
-    except GuandanError as e:
-        _fail(f"--lang: {e}")
     try:
         if resume is not None:
             given = [n for n, v in (("--preset", preset_name), ("--partner", partner), ("--opponents", opponents),
                                     ("--seed", seed)) if v is not None]
             if given:
-                _fail(f"--resume continues a saved match with its own settings; drop {', '.join(given)}")
+                _fail(_("--resume continues a saved match with its own settings; drop {options}", language).format(
+                    options=", ".join(given)), lang=language)
             session = Session.resume(resume, save)
         else:
             rules = preset(preset_name or "competition")
@@ -58,7 +60,7 @@ def play(
             session = Session.new(rules, number, partner or "heuristic", opponents or "heuristic",
                                   save_path=save or default_save_path(number))
     except GuandanError as e:
-        _fail(str(e))
+        _fail(str(e), lang=language)
     if plain:
         raise typer.Exit(_run_plain(session, language))
     from .app import GuandanApp  # here, not at the top: Textual loads only for the full-screen client
@@ -66,7 +68,7 @@ def play(
     GuandanApp(session, language, bot_delay=delay).run()
     path = session.save()
     if path:
-        typer.echo(translator("tui", language).gettext("Saved to {path}").format(path=path))
+        typer.echo(_("Saved to {path}", language).format(path=path))
 
 
 def _run_plain(session: Session, lang: str) -> int:

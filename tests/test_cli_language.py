@@ -1,0 +1,125 @@
+"""The `guandan` commands speak the user's language: their errors and reports come from the message
+catalogues (``cli``, ``game`` for simulate/replay/review, ``tui`` for play), in the language LANGUAGE/LANG
+ask for or a command's --lang, and never show a Python repr. (tests/conftest.py sets LANGUAGE=en for
+every test; the Chinese cases set LANGUAGE=zh themselves.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from guandan.cli import _mount, app
+
+_mount()
+runner = CliRunner()
+
+
+def _refused(*args: str) -> str:
+    """The output of a command that must refuse its input with exit status 2."""
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 2, (args, result.output)
+    return result.output
+
+
+# (command line, the English message, the Chinese message): what each command says of bad input
+CASES = [
+    (["arena", "--mode", "nope"],
+     "error: --mode must be one of duplicate, sprt, match, not nope",
+     "错误：--mode 须为 duplicate, sprt, match 之一，而不是 nope"),
+    (["arena", "--deals", "0"],
+     "error: --deals must be at least 1, not 0",
+     "错误：--deals 至少为 1，而不是 0"),
+    (["arena", "--first", "2", "--mode", "sprt"],
+     "error: --first and --results apply to --mode duplicate only",
+     "错误：--first 和 --results 只用于 --mode duplicate"),
+    (["simulate", "--agents", "greedy,random"],
+     "error: --agents needs four names, got 2",
+     "错误：--agents 需要四个机器人名称，而不是 2 个"),
+    (["simulate", "--lang", "fr"],
+     "error: --lang must be one of zh, en, not fr",
+     "错误：--lang 须为 zh, en 之一，而不是 fr"),
+    (["league", "--agents", "random,random"],
+     "error: --agents names random twice (specs are compared written canonically)",
+     "错误：--agents 两次列出 random（规格按规范写法比较）"),
+    (["selfplay", "--agents", "random,,random,random", "--deals", "1", "--out", "unused"],
+     "error: --agents: an empty agent spec in “random,,random,random” (write specs separated by commas)",
+     "错误：--agents：“random,,random,random” 中有空的机器人规格（规格之间用逗号分隔）"),
+    (["selfplay", "--agents", "random,random", "--deals", "1", "--out", "unused"],
+     "error: --agents needs four specs, one per seat, not 2 (“random,random”)",
+     "错误：--agents 需要四个机器人规格，每个座位一个，而不是 2 个（“random,random”）"),
+    (["bench", "server", "--warmup", "5"],
+     "error: --warmup goes with --soak",
+     "错误：--warmup 须与 --soak 一起使用"),
+    (["bench", "server", "--abuse", "everything"],
+     "error: --abuse must be one of hints, not everything",
+     "错误：--abuse 须为 hints 之一，而不是 everything"),
+    (["bench", "playouts", "--preset", "nope"],
+     "error: --preset must be one of",
+     "错误：--preset 须为"),
+    (["moves", "--hand", "S3", "--mode", "all"],
+     "error: --mode must be one of complete, canonical, not all",
+     "错误：--mode 须为 complete, canonical 之一，而不是 all"),
+    (["protocol-server", "--port", "0"],
+     "error: --port must be 1…65535, not 0",
+     "错误：--port 须在 1…65535 之间，而不是 0"),
+    (["protocol-client", "--url", "nope"],
+     "error: nope is not a ws:// URL",
+     "错误：nope 不是 ws:// 地址"),
+    (["play", "--plain", "--lang", "fr"],
+     "error: --lang must be one of zh, en, not fr",
+     "错误：--lang 须为 zh, en 之一，而不是 fr"),
+]
+
+
+@pytest.mark.parametrize(("args", "english", "chinese"), CASES, ids=[" ".join(c[0][:2]) for c in CASES])
+def test_bad_input_is_refused_in_the_users_language(args: list[str], english: str, chinese: str,
+                                                    monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # selfplay's --out, should a check let it through, stays here
+    said = _refused(*args)
+    assert english in said and "错误" not in said
+    monkeypatch.setenv("LANGUAGE", "zh")
+    said = _refused(*args)
+    assert chinese in said, said
+    assert "error:" not in said and "'" not in said  # no English frame, no repr quotes
+
+
+def test_a_missing_record_is_named_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = tmp_path / "nope.json"
+    assert f"error: cannot read {missing}: " in _refused("review", str(missing))
+    monkeypatch.setenv("LANGUAGE", "zh_CN.UTF-8")
+    for command in ("review", "verify-deal", "replay"):
+        said = _refused(command, str(missing))
+        assert said.startswith(f"错误：无法读取 {missing}："), (command, said)
+    monkeypatch.setenv("LANGUAGE", "en")
+    for command in ("review", "verify-deal"):  # a command's --lang covers the record's errors too
+        said = _refused(command, str(missing), "--lang", "zh")
+        assert said.startswith(f"错误：无法读取 {missing}："), (command, said)
+
+
+def test_a_commands_lang_option_wins_over_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    record = str(tmp_path / "unread.json")  # the options are checked before the record is read
+    said = _refused("review", record, "--seat", "1", "--all", "--lang", "zh")
+    assert said.strip() == "错误：请给出 --seat 或 --all，不能两者都给"
+    monkeypatch.setenv("LANGUAGE", "zh")
+    said = _refused("review", record, "--seat", "1", "--all", "--lang", "en")
+    assert said.strip() == "error: give --seat or --all, not both"
+    said = _refused("review", record, "--budget", "0")
+    assert said.strip() == "错误：--budget 须为正的秒数，而不是 0.0"
+    said = _refused("simulate", "--agents", "greedy", "--lang", "en")
+    assert said.strip() == "error: --agents needs four names, got 1"
+
+
+def test_arena_compare_speaks_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANGUAGE", "zh")
+    folder = tmp_path / "results"
+    folder.mkdir()
+    said = _refused("arena-compare", "--first", str(folder), "--second", str(folder))
+    assert said.strip() == f"错误：{folder} 不是文件"
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    said = _refused("arena-summary", str(empty))
+    assert said.strip() == "错误：这些文件中没有复式牌"
+    said = _refused("arena-compare", "--first", str(empty), "--second", str(empty))
+    assert said.strip() == "错误：--first：这些文件中没有复式牌"
