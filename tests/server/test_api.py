@@ -121,7 +121,9 @@ def test_every_browser_string_is_a_translated_msgid() -> None:
         used |= set(re.findall(r'data-t="([^"]+)"', path.read_text()))
     assert len(used) > 40
     assert sorted(used - set(MESSAGES)) == []
-    ids = extract_msgids([Path(__file__).resolve().parents[2] / "src" / "guandan" / "server"])
+    server = Path(__file__).resolve().parents[2] / "src" / "guandan" / "server"
+    # the server's commands speak from the cli catalogue (tests/i18n checks it); every other module from web
+    ids = extract_msgids(sorted(p for p in server.rglob("*.py") if p.name not in ("cli.py", "backup_cli.py")))
     for lang in ("zh", "en"):
         assert missing("web", lang, ids) == []
 
