@@ -54,7 +54,7 @@ def _log_size(db: str) -> int:
     (["standings", "1", "--after-round", "3"], "--after-round must be 0…0"),
     (["export", "1", "--format", "pdf", "--out", "x"], "xlsx, csv or json"),
     (["slips", "1", "--out", "x", "--base-url", "example.org"], "http://"),
-    (["withdraw", "1", "Nobody"], "no team named 'Nobody'"),
+    (["withdraw", "1", "Nobody"], 'no team named "Nobody"'),
 ])
 def test_bad_input_exits_2_and_changes_nothing(shared_db: str, args: list[str], message: str) -> None:
     before = _log_size(shared_db)

@@ -243,7 +243,7 @@ def test_cli_per_deal_round(tmp_path: Path) -> None:
     assert "10" not in out or "T" not in out.split("confirmed", 1)[1]
     assert "the result is final" in out
     listing = ok("deals", "1", "-r", "1", "-t", "1")
-    assert "deal 1: N S E W" in listing and "status: final (deals)" in listing
+    assert "deal 1: N S E W" in listing and "status: final (the deal limit was reached)" in listing
     refused("give --finish", "deal", "1", "-r", "1", "-t", "1")
     refused("a seat is N, E, S or W", "deal", "1", "-r", "1", "-t", "1", "--finish", "NXE")
     refused("ISO 8601", "start", "1", "--at", "half past two")

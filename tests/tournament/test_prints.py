@@ -173,7 +173,7 @@ def test_pairings_print_and_the_registry(desk: Desk, event: int, tmp_path: Path)
     assert "按桌号" in page and "轮空" in page
     text = pdf_text(make_print("pairings", state, None, "en"), tmp_path)
     assert "Tables by number" in text and "Bye" in text
-    with pytest.raises(TournamentError, match="no print called 'scoreboard'"):
+    with pytest.raises(TournamentError, match='no print called "scoreboard"'):
         make_print("scoreboard", state)
     with pytest.raises(TournamentError, match=r"Swiss event .* has no bracket"):
         make_print("bracket", state)
@@ -234,14 +234,14 @@ def test_cli_slips_and_prints(db: str, tmp_path: Path) -> None:
     (["slips", "1", "--round", "2", "--out", "{tmp}/x.pdf"], "round 2 has not been paired"),
     (["slips", "1", "--out", "{tmp}/x.pdf", "--lang", "fr"], "--lang"),
     (["slips", "1", "--out", "{tmp}/x.pdf", "--base-url", "cup.example"], "http://"),
-    (["print", "1", "scoreboard", "--out", "{tmp}/x.pdf"], "no print called 'scoreboard'"),
+    (["print", "1", "scoreboard", "--out", "{tmp}/x.pdf"], "no print called “scoreboard”"),
     (["print", "1", "bracket", "--out", "{tmp}/x.pdf"], "it has no bracket"),
     (["print", "1", "standings", "--out", "{tmp}/x.txt"], ".pdf or .html"),
     (["print", "1", "standings", "--out", "{tmp}/x.pdf", "--after-round", "4"], "after round 0…1"),
     (["print", "1", "standings", "--out", "{tmp}/x.pdf", "--round", "1"], "--after-round"),
     (["print", "1", "pairings", "--out", "{tmp}/x.pdf", "--after-round", "1"], "--round"),
     (["print", "1", "pairings", "--out", "{tmp}/x.pdf", "--round", "3"], "round 3 has not been paired"),
-    (["print", "1", "standings", "--out", "{tmp}/x.pdf", "--lang", "de"], "zh or en"),
+    (["print", "1", "standings", "--out", "{tmp}/x.pdf", "--lang", "de"], "--lang must be one of zh, en, not “de”"),
     (["export", "1", "--format", "yaml", "--out", "{tmp}/x.pdf"], "xlsx, csv or json"),
     (["status", "7", "--json"], "no tournament number 7"),
 ])

@@ -1,4 +1,10 @@
-"""`guandan tournament …`: the arbiter's command line. Bad input prints ``error: …`` and exits 2, changing nothing."""
+"""`guandan tournament …`: the arbiter's command line. Bad input prints ``error: …`` and exits 2, changing nothing.
+
+Everything printed for a person comes from the ``desk`` catalogue: in the language of ``--lang`` where a command
+has one, else in the one the environment asks for (``LANGUAGE``, ``LC_ALL``, ``LANG``; English when none we
+have). A refusal that carries a catalogued ``msgid`` is said in that language too; any other engine error keeps
+its English text as the detail. ``--json`` output is for machines and stays as it is.
+"""
 
 from __future__ import annotations
 
@@ -13,28 +19,30 @@ import typer
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from ..cliutil import fail as _fail
+from ..cliutil import Messages, cli_lang
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import Scoring
 from ..db.engine import default_url
-from ..i18n import LANGUAGES, default_lang, translator
-from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
+from ..i18n import LANGUAGES, N_, default_lang, translator
+from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines, width
 from .cli_botevent import app as bot_event_app
 from .cli_online import app as online_app
+from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
 from .deals import SEATS, parse_deal_list
 from .desk import Desk
 from .export import (
     STANDING_COLUMNS,
+    STANDING_FIELDS,
     TABLE_COLUMNS,
     TEAM_COLUMNS,
-    check_lang,
+    cell,
     entry_url,
     export_json,
     log_json,
     slips_html,
+    standing_records,
     standings_json,
-    standings_rows,
     status_json,
     table_rows,
     tables_json,
@@ -51,6 +59,10 @@ from .prints import PRINTS, make_print, pdf_from_html
 from .rounds import ResultSlip, lateness_ruling
 from .state import FINAL, TournamentState, parse_time
 
+#: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
+_messages = Messages("desk")
+_ = _messages.gettext
+
 app = typer.Typer(help="Seed-style pairs Swiss tournaments (RULES.md §5.4): the arbiter's desk.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 app.add_typer(bot_event_app, name="bot-event")
@@ -63,40 +75,87 @@ RoundOpt = Annotated[int, typer.Option("--round", "-r", help="round number")]
 TableOpt = Annotated[int, typer.Option("--table", "-t", help="table number")]
 
 
-
-
 @contextmanager
-def _desk(db: str | None, create: bool = False) -> Iterator[Desk]:
+def _desk(db: str | None, create: bool = False, lang: str | None = None) -> Iterator[Desk]:
     """The desk on ``db``. Only `new` may create a database: any other command on a SQLite file that
     does not exist (a mistyped --db, say) is refused rather than leaving an empty database behind."""
     if not create:
         try:
             url = make_url(db or default_url())
-        except ArgumentError as e:
-            _fail(f"--db {db!r} is not a database URL: {e}")
+        except ArgumentError:
+            _fail(_("--db {db} is not a database URL", lang).format(db=db), lang)
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and \
                 not Path(url.database).expanduser().exists():
-            _fail(f"no tournament database at {url.database}; `guandan tournament new` creates one")
+            _fail(_("no tournament database at {path}; `guandan tournament new` creates one", lang).format(
+                path=url.database), lang)
     try:
         yield Desk.open(db)
     except GuandanError as e:
-        _fail(str(e))
+        _fail(e, lang)
     except ValueError as e:  # a malformed URL, say
-        _fail(str(e))
+        _fail(str(e), lang)
 
 
 def _split(text: str, what: str) -> list[str]:
     items = [x.strip() for x in text.replace("，", ",").split(",") if x.strip()]
     if not items:
-        _fail(f"{what} is empty")
+        _fail(_("{option} is empty").format(option=what))
     return items
 
 
+#: The plain tables' column headers (export's labels, the keys of its rows), marked for the catalogue: the
+#: English keeps the exports' own labels, bilingual ones included.
+_HEADERS = (
+    N_("名次 Rank"), N_("No."), N_("Team"), N_("Club"), N_("Players"), N_("场分 MP"), N_("对手分 Opp MP"),
+    N_("级差分 Level diff"), N_("升级数 Levels gained"), N_("Played"), N_("W"), N_("D"), N_("L"), N_("Byes"),
+    N_("Round"), N_("Table"), N_("Home (N–S)"), N_("Away (E–W)"), N_("Result"), N_("Winner"), N_("Status"),
+    N_("Source"), N_("Seats"), N_("Opponent"))
+#: A table's status, how its final result came and how its round ended, as the desk's pages write them.
+_STATUS_WORDS = {"missing": N_("missing"), "entered": N_("entered"), "rejected": N_("rejected"),
+                 "disputed": N_("disputed"), "in_play": N_("in play"), "final": N_("final")}
+_SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set by the arbiter"),
+                 "server": N_("reported by the game server"), "deals": N_("from the confirmed deals"),
+                 "arbiter": N_("set by the arbiter"), "rule": N_("by the rules")}
+_ENDED_WORDS = {"deals": N_("the deal limit was reached"), "pass_a": N_("a team passed A"),
+                "time": N_("time: no new deal after the warning"), "arbiter": N_("ended by the arbiter")}
+#: How a round was paired; the round clock's phase; an event's status in `list`.
+_METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("swiss"), "manual": N_("manual")}
+_PHASE_WORDS = {"play": N_("play"), "warning": N_("warning"), "over": N_("over")}
+_EVENT_STATUS = {"new": N_("new"), "registration": N_("registration"), "finished": N_("finished")}
+
+
+def _word(words: dict[str, str], value: Any, lang: str | None = None) -> str:
+    """A coded value (a status, a method…) in the reader's language; one we have no word for as it is."""
+    text = str(value)
+    return _(words[text], lang) if text in words else text
+
+
+_SEAT_WORDS = {"N–S": N_("N–S"), "E–W": N_("E–W")}
+
+
+def _cells(row: dict[str, Any]) -> dict[str, str]:
+    """A table's line with its coded values (status, source, seats, a bye) in words."""
+    out = {k: str(v) for k, v in row.items()}
+    for key, words in (("Status", _STATUS_WORDS), ("Source", _SOURCE_WORDS), ("Seats", _SEAT_WORDS)):
+        if key in out:
+            out[key] = _word(words, out[key])
+    for key in ("Table", "Result"):
+        if out.get(key) == "bye":
+            out[key] = _("bye")
+    return out
+
+
+def _pad(text: str, cols: int) -> str:
+    """``text`` padded to ``cols`` terminal columns (a Chinese character takes two)."""
+    return text + " " * (cols - width(text))
+
+
 def _print(columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
-    widths = [max([len(str(c))] + [len(str(r[c])) for r in rows]) for c in columns]
-    typer.echo("  ".join(str(c).ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
-    for r in rows:
-        typer.echo("  ".join(str(r[c]).ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
+    head = [_(c) for c in columns]
+    lines = [[str(r[c]) for c in columns] for r in map(_cells, rows)]
+    widths = [max(width(x) for x in col) for col in zip(head, *lines, strict=True)]
+    for line in (head, *lines):
+        typer.echo("  ".join(_pad(c, w) for c, w in zip(line, widths, strict=True)).rstrip())
 
 
 #: How --by names a side: every seat, both partnerships, home/away, in English and Chinese.
@@ -153,12 +212,12 @@ def new(
         try:
             mp = [int(x) for x in _split(match_points, "--match-points")] if match_points else list(rules.match_points)
         except ValueError:
-            _fail(f"--match-points must be three integers win,draw,loss, not {match_points!r}")
+            _fail(_("--match-points must be three integers win,draw,loss, not “{value}”").format(value=match_points))
         if len(mp) != 3:
-            _fail(f"--match-points needs three numbers win,draw,loss, not {match_points!r}")
+            _fail(_("--match-points needs three numbers win,draw,loss, not “{value}”").format(value=match_points))
         bye = bye_score.replace("：", ":").split(":")
         if len(bye) != 2:
-            _fail(f"--bye-score must be written like A:6, not {bye_score!r}")
+            _fail(_("--bye-score must be written like A:6, not “{value}”").format(value=bye_score))
         config = EventConfig(
             name=name, rounds=rounds if rounds is not None else 0 if fmt == "knockout" else 7, format=fmt,
             partners=partners,
@@ -170,23 +229,23 @@ def new(
             per_deal=(rules.name == "competition" and rules.scoring == Scoring.LEVELS) if per_deal is None
             else per_deal)
     except GuandanError as e:
-        _fail(str(e))
+        _fail(e)
     with _desk(db, create=True) as desk:
         try:
             tid = create_online(desk, config) if online_event else desk.create(config)
         except GuandanError as e:
-            _fail(str(e))
+            _fail(e)
         state = desk.state(tid)
-    typer.echo(f"created tournament {tid}: {config.name}")
-    typer.echo(f"arbiter key: {state.secret}  (needed on the web arbiter page; keep it private)")
+    typer.echo(_("created tournament {id}: {name}").format(id=tid, name=config.name))
+    typer.echo(_("arbiter key: {key}  (needed on the web arbiter page; keep it private)").format(key=state.secret))
 
 
-def _run(db: str | None, action: Callable[[Desk], None]) -> None:
-    with _desk(db) as desk:
+def _run(db: str | None, action: Callable[[Desk], None], lang: str | None = None) -> None:
+    with _desk(db, lang=lang) as desk:
         try:
             action(desk)
         except GuandanError as e:
-            _fail(str(e))
+            _fail(e, lang)
 
 
 @app.command()
@@ -202,16 +261,17 @@ def register(
     """Register a team (two players) before round 1 is paired, or with --player one player alone."""
     if player is not None:
         if name is not None or players is not None:
-            _fail("--player registers one player alone: give no team name and no --players with it")
+            _fail(_("--player registers one player alone: give no team name and no --players with it"))
         _run(db, lambda desk: _register_player(desk, tid, player, club, rating))
         return
     if name is None or players is None:
-        _fail("give a team name and --players A,B (or --player NAME in an event whose partners are drawn)")
+        _fail(_("give a team name and --players A,B (or --player NAME in an event whose partners are drawn)"))
 
     def act(desk: Desk) -> None:
         assert name is not None and players is not None
         team = desk.register(tid, name, _split(players, "--players"), club, rating)
-        typer.echo(f"registered team {team.id}: {team.name} ({' / '.join(team.players)})")
+        typer.echo(_("registered team {n}: {team} ({players})").format(
+            n=team.id, team=team.name, players=" / ".join(team.players)))
     _run(db, act)
 
 
@@ -224,10 +284,10 @@ def withdraw(tid: TidArg, team: Annotated[str, typer.Argument(help="team name or
         state = desk.state(tid)
         if state.cfg.partners == "random" and not state.teams:
             desk.withdraw_player(tid, team, reason)
-            typer.echo(f"player {state.player(team).name} withdrawn")
+            typer.echo(_("player {name} withdrawn").format(name=state.player(team).name))
             return
         desk.withdraw(tid, team, reason)
-        typer.echo(f"team {team} withdrawn")
+        typer.echo(_("team {team} withdrawn").format(team=team))
     _run(db, act)
 
 
@@ -236,7 +296,7 @@ def _parse_tables(text: str) -> list[tuple[int, int]]:
     for item in _split(text, "--tables"):
         parts = item.replace("v", "-").split("-")
         if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-            _fail(f"--tables lists pairs of team numbers like 1-4,2-3, not {item!r}")
+            _fail(_("--tables lists pairs of team numbers like 1-4,2-3, not “{value}”").format(value=item))
         out.append((int(parts[0]), int(parts[1])))
     return out
 
@@ -253,7 +313,7 @@ def pair(
 ) -> None:
     """Pair the next round (Swiss, no rematch), or re-pair the current one."""
     if (tables or bye is not None) and not repair:
-        _fail("--tables and --bye are for re-pairing: add --repair")
+        _fail(_("--tables and --bye are for re-pairing: add --repair"))
 
     def act(desk: Desk) -> None:
         if repair:
@@ -264,7 +324,11 @@ def pair(
         if state.is_knockout:
             _print_knockout_round(state, rnd.number)
             return
-        typer.echo(f"round {rnd.number} ({rnd.method}{f', seed {rnd.seed}' if rnd.seed is not None else ''}):")
+        method = _word(_METHOD_WORDS, rnd.method)
+        if rnd.seed is not None:
+            typer.echo(_("round {n} ({method}, seed {seed}):").format(n=rnd.number, method=method, seed=rnd.seed))
+        else:
+            typer.echo(_("round {n} ({method}):").format(n=rnd.number, method=method))
         _print(TABLE_COLUMNS[1:4], table_rows(state, rnd.number))
     _run(db, act)
 
@@ -288,20 +352,25 @@ def result(
         state = desk.state(tid)
         if late_minutes is not None:
             if forfeit is None:
-                _fail("--late-minutes goes with --forfeit SIDE")
+                _fail(_("--late-minutes goes with --forfeit SIDE"))
             ruling = lateness_ruling(late_minutes, state.cfg.lateness)
             if not ruling.forfeit:
                 lr = state.cfg.lateness
-                _fail(f"{late_minutes:g} minutes late is not a forfeit (more than {lr.forfeit_after} needed); "
-                      + (f"the opponents are credited the first deal (+{lr.deal_award_levels}): play the round and "
-                         "enter its result" if ruling.first_deal_awarded else "play the round and enter its result"))
+                late = {"minutes": format(late_minutes, "g"), "limit": format(lr.forfeit_after, "g"),
+                        "levels": lr.deal_award_levels}
+                if ruling.first_deal_awarded:
+                    _fail(_("{minutes} minutes late is not a forfeit (more than {limit} needed); the opponents are "
+                            "credited the first deal (+{levels}): play the round and enter its result").format(**late))
+                _fail(_("{minutes} minutes late is not a forfeit (more than {limit} needed); play the round and "
+                        "enter its result").format(**late))
         slip = ResultSlip.parse(levels, passed_a, deals, forfeit, decider)
         if override:
             desk.override(tid, round_no, table_no, slip, reason)
-            typer.echo(f"round {round_no} table {table_no}: result set by the arbiter")
+            typer.echo(_("round {round} table {table}: result set by the arbiter").format(round=round_no, table=table_no))
         else:
             desk.enter_result(tid, round_no, table_no, slip, _team_side(state, round_no, table_no, by))
-            typer.echo(f"round {round_no} table {table_no}: result entered, waiting for the other team to confirm")
+            typer.echo(_("round {round} table {table}: result entered, waiting for the other team to confirm").format(
+                round=round_no, table=table_no))
     _run(db, act)
 
 
@@ -316,19 +385,21 @@ def confirm(
 ) -> None:
     """Confirm, reject (to be entered again) or dispute (for the arbiter) the result the other team entered."""
     if dispute and reject:
-        _fail("--dispute and --reject exclude each other")
+        _fail(_("--dispute and --reject exclude each other"))
 
     def act(desk: Desk) -> None:
         team = _team_side(desk.state(tid), round_no, table_no, by)
         if reject:
             desk.reject(tid, round_no, table_no, team, reason)
-            typer.echo(f"round {round_no} table {table_no}: result sent back; it can be entered again")
+            typer.echo(_("round {round} table {table}: result sent back; it can be entered again").format(
+                round=round_no, table=table_no))
         elif dispute:
             desk.dispute(tid, round_no, table_no, team, reason)
-            typer.echo(f"round {round_no} table {table_no}: result disputed; the arbiter decides")
+            typer.echo(_("round {round} table {table}: result disputed; the arbiter decides").format(
+                round=round_no, table=table_no))
         else:
             desk.confirm(tid, round_no, table_no, team)
-            typer.echo(f"round {round_no} table {table_no}: result confirmed")
+            typer.echo(_("round {round} table {table}: result confirmed").format(round=round_no, table=table_no))
     _run(db, act)
 
 
@@ -345,14 +416,16 @@ def start(
         try:
             when = parse_time(at, "--at")
         except GuandanError as e:
-            _fail(str(e))
+            _fail(e)
 
     def act(desk: Desk) -> None:
         rnd = desk.start_round(tid, round_no, when)
         clock = desk.state(tid).round_clock(rnd.number)
-        typer.echo(f"round {rnd.number} started at {rnd.started_at}" +
-                   (f"; it ends at {clock['ends_at']}, no new deal from {clock['warning_at']}"
-                    if clock["ends_at"] else ""))
+        if clock["ends_at"]:
+            typer.echo(_("round {n} started at {time}; it ends at {end}, no new deal from {warning}").format(
+                n=rnd.number, time=rnd.started_at, end=clock["ends_at"], warning=clock["warning_at"]))
+        else:
+            typer.echo(_("round {n} started at {time}").format(n=rnd.number, time=rnd.started_at))
     _run(db, act)
 
 
@@ -373,9 +446,9 @@ def deal(
     """Report one deal (West, by default) or answer the reported one (North): per-deal reporting."""
     answers = [x for x, on in (("confirm", confirm_), ("reject", reject), ("dispute", dispute)) if on]
     if len(answers) > 1:
-        _fail("give one of --confirm, --reject and --dispute")
+        _fail(_("give one of --confirm, --reject and --dispute"))
     if bool(finish) == bool(answers):
-        _fail("give --finish to report a deal, or one of --confirm, --reject, --dispute to answer one")
+        _fail(_("give --finish to report a deal, or one of --confirm, --reject, --dispute to answer one"))
 
     def act(desk: Desk) -> None:
         state = desk.state(tid)
@@ -385,8 +458,8 @@ def deal(
             n = number if number is not None else len(ts.deals) + 1
             entry = desk.report_deal(tid, round_no, table_no, n, finish, team)
             home, away = (level_text(v) for v in entry.levels)
-            typer.echo(f"round {round_no} table {table_no} deal {n}: reported; it would make it {home}:{away}; "
-                       "the other team confirms")
+            typer.echo(_("round {round} table {table} deal {deal}: reported; it would make it {home}:{away}; the "
+                         "other team confirms").format(round=round_no, table=table_no, deal=n, home=home, away=away))
             return
         pending = ts.pending_deal
         n = number if number is not None else (pending.number if pending else len(ts.deals) + 1)
@@ -394,14 +467,20 @@ def deal(
             desk.confirm_deal(tid, round_no, table_no, n, team)
             after = desk.state(tid).table(round_no, table_no)
             home, away = (level_text(v) for v in after.levels_now)
-            typer.echo(f"round {round_no} table {table_no} deal {n}: confirmed, {home}:{away}" +
-                       (f"; the round is over ({after.ended_by}): the result is final" if after.status == FINAL else ""))
+            where = {"round": round_no, "table": table_no, "deal": n, "home": home, "away": away}
+            if after.status == FINAL:
+                typer.echo(_("round {round} table {table} deal {deal}: confirmed, {home}:{away}; the round is over "
+                             "({why}): the result is final").format(**where, why=_word(_ENDED_WORDS, after.ended_by)))
+            else:
+                typer.echo(_("round {round} table {table} deal {deal}: confirmed, {home}:{away}").format(**where))
         elif answers == ["reject"]:
             desk.reject_deal(tid, round_no, table_no, n, team, reason)
-            typer.echo(f"round {round_no} table {table_no} deal {n}: sent back to be reported again")
+            typer.echo(_("round {round} table {table} deal {deal}: sent back to be reported again").format(
+                round=round_no, table=table_no, deal=n))
         else:
             desk.dispute_deal(tid, round_no, table_no, n, team, reason)
-            typer.echo(f"round {round_no} table {table_no} deal {n}: disputed; the arbiter decides")
+            typer.echo(_("round {round} table {table} deal {deal}: disputed; the arbiter decides").format(
+                round=round_no, table=table_no, deal=n))
     _run(db, act)
 
 
@@ -416,20 +495,27 @@ def deals(
 ) -> None:
     """A table's deals so far; with --set the arbiter corrects them (a dispute, a lateness award, time)."""
     if end and set_ is None:
-        _fail("--end goes with --set (give the deals as they stand)")
+        _fail(_("--end goes with --set (give the deals as they stand)"))
 
     def act(desk: Desk) -> None:
         if set_ is not None:
             desk.set_deals(tid, round_no, table_no, parse_deal_list(set_), reason, end)
         ts = desk.state(tid).table(round_no, table_no)
         for x in ts.deals:
-            how = "award " + ("home" if x.award == 0 else "away") if x.finish is None else \
-                " ".join(SEATS[s] for s in x.finish)
-            typer.echo(f"deal {x.number}: {how:10s} {level_text(x.levels[0])}:{level_text(x.levels[1])}")
+            if x.finish is None:
+                how = _("award home") if x.award == 0 else _("award away")
+            else:
+                how = " ".join(SEATS[s] for s in x.finish)
+            typer.echo(_("deal {n}: {how} {home}:{away}").format(
+                n=x.number, how=_pad(how, 10), home=level_text(x.levels[0]), away=level_text(x.levels[1])))
         if ts.pending_deal is not None:
-            typer.echo(f"deal {ts.pending_deal.number}: waiting for the other team")
-        typer.echo(f"status: {ts.status}" + (f" ({ts.ended_by})" if ts.ended_by else "") +
-                   (" — locked" if ts.locked else ""))
+            typer.echo(_("deal {n}: waiting for the other team").format(n=ts.pending_deal.number))
+        shown = _word(_STATUS_WORDS, ts.status)
+        if ts.ended_by:
+            shown = _("{status} ({why})").format(status=shown, why=_word(_ENDED_WORDS, ts.ended_by))
+        if ts.locked:
+            shown = _("{status} — locked").format(status=shown)
+        typer.echo(_("status: {status}").format(status=shown))
     _run(db, act)
 
 
@@ -439,7 +525,7 @@ def unlock(tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
     """Unlock a table locked after too many wrong codes (the count starts again)."""
     def act(desk: Desk) -> None:
         desk.unlock_table(tid, round_no, table_no, reason)
-        typer.echo(f"round {round_no} table {table_no}: unlocked")
+        typer.echo(_("round {round} table {table}: unlocked").format(round=round_no, table=table_no))
     _run(db, act)
 
 
@@ -453,35 +539,64 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
             typer.echo(json.dumps(status_json(state), ensure_ascii=False))
             return
         cfg = state.cfg
-        typer.echo(f"{cfg.name}: {len(state.teams)} teams, round {state.current_round} of {state.rounds_total}")
+        typer.echo(_("{name}: {teams} teams, round {round} of {total}").format(
+            name=cfg.name, teams=len(state.teams), round=state.current_round, total=state.rounds_total))
         if state.current_round:
             _print(TABLE_COLUMNS[1:], table_rows(state, state.current_round))
             for line in _table_notes(state):
                 typer.echo(line)
-        blockers = state.pairing_blockers()
-        typer.echo("next round: " + ("; ".join(blockers) if blockers else "ready to pair"))
+        blockers = _blockers(state)
+        if blockers:
+            typer.echo(_("next round: {blockers}").format(blockers=_("; ").join(blockers)))
+        else:
+            typer.echo(_("next round: ready to pair"))
     _run(db, act)
+
+
+def _blockers(state: TournamentState) -> list[str]:
+    """Why the next round cannot be paired yet: the state's own words in English; in another language those of
+    a Swiss event's reasons that the catalogue has (as the arbiter's web page says them), else the state's."""
+    theirs = state.pairing_blockers()
+    if cli_lang() == "en" or state.is_knockout:
+        return theirs
+    nxt = state.current_round + 1
+    mine: list[str] = []
+    if nxt > state.rounds_total:
+        mine = [_("All {n} rounds have been paired").format(n=state.rounds_total)]
+    elif len(state.active_teams) < 2:
+        mine = [_("At least two teams are needed; {n} registered").format(n=len(state.active_teams))]
+    elif nxt > 1:
+        for t in state.rounds[nxt - 1].tables.values():
+            if t.status != FINAL:
+                tb = t.table
+                mine.append(_("Round {round} table {table} ({home} v {away}): result {status}").format(
+                    round=tb.round, table=tb.number, home=state.teams[tb.home].name,
+                    away=state.teams[tb.away].name, status=_word(_STATUS_WORDS, t.status)))
+    return mine if len(mine) == len(theirs) else theirs
 
 
 def _table_notes(state: TournamentState) -> list[str]:
     """What an arbiter acts on in the current round: locked tables, deals waiting, the clock."""
     rnd = state.rounds[state.current_round]
     out = []
+    sep = _(", ")  # between the items of a list
     locked = [str(n) for n, ts in rnd.tables.items() if ts.locked]
     if locked:
-        out.append(f"locked (too many wrong codes; `unlock`): table {', '.join(locked)}")
-    waiting = [f"{n} (deal {ts.pending_deal.number})" for n, ts in rnd.tables.items() if ts.pending_deal is not None]
+        out.append(_("locked (too many wrong codes; `unlock`): table {tables}").format(tables=sep.join(locked)))
+    waiting = [_("{table} (deal {deal})").format(table=n, deal=ts.pending_deal.number)
+               for n, ts in rnd.tables.items() if ts.pending_deal is not None]
     if waiting:
-        out.append(f"deals waiting for the other team: table {', '.join(waiting)}")
+        out.append(_("deals waiting for the other team: table {tables}").format(tables=sep.join(waiting)))
     deciding = [str(n) for n, ts in rnd.tables.items() if ts.deciding and ts.pending_deal is None]
     if deciding:
-        out.append(f"level, waiting for the deciding deal: table {', '.join(deciding)}")
+        out.append(_("level, waiting for the deciding deal: table {tables}").format(tables=sep.join(deciding)))
     clock = state.round_clock(rnd.number)
     if clock["phase"] == "not_started":
-        out.append("round clock: not started (`start`)")
+        out.append(_("round clock: not started (`start`)"))
     elif clock["phase"] != "untimed":
         left = int(clock["seconds_left"])
-        out.append(f"round clock: {clock['phase']}, {left // 60}:{left % 60:02d} left")
+        out.append(_("round clock: {phase}, {time} left").format(
+            phase=_word(_PHASE_WORDS, clock["phase"]), time=f"{left // 60}:{left % 60:02d}"))
     return out
 
 
@@ -497,7 +612,7 @@ def standings(
     def act(desk: Desk) -> None:
         state = desk.state(tid)
         if after_round is not None and not 0 <= after_round <= state.current_round:
-            _fail(f"--after-round must be 0…{state.current_round}, not {after_round}")
+            _fail(_("--after-round must be 0…{last}, not {value}").format(last=state.current_round, value=after_round))
         if by_team:
             if as_json:
                 typer.echo(json.dumps(tables_json(state, after_round), ensure_ascii=False))
@@ -509,14 +624,25 @@ def standings(
         if as_json:
             typer.echo(json.dumps(standings_json(state, after_round), ensure_ascii=False))
         else:
-            _print(STANDING_COLUMNS, standings_rows(state, after_round))
+            _print(STANDING_COLUMNS, _standing_rows(state, after_round))
     _run(db, act)
+
+
+def _standing_rows(state: TournamentState, after_round: int | None) -> list[dict[str, Any]]:
+    """export's standings lines (keyed by :data:`STANDING_COLUMNS`), a withdrawn team marked in the reader's
+    language."""
+    rows = []
+    for rec in standing_records(state, after_round):
+        if rec["withdrawn"]:
+            rec = rec | {"team": _("{team} (withdrawn)").format(team=rec["team"])}
+        rows.append({label: cell(rec[key]) for key, label in STANDING_FIELDS if key != "withdrawn"})
+    return rows
 
 
 EXPORT_FORMATS = ("xlsx", "csv", "json")
 
 
-def _write(path: Path, data: bytes | str) -> Path:
+def _write(path: Path, data: bytes | str, lang: str | None = None) -> Path:
     """Write ``data`` to ``path`` whole or not at all: a failed write leaves no half file behind."""
     tmp = path.with_name(f".{path.name}.part")
     try:
@@ -527,8 +653,12 @@ def _write(path: Path, data: bytes | str) -> Path:
         tmp.replace(path)
     except OSError as e:
         tmp.unlink(missing_ok=True)
-        _fail(f"cannot write {path}: {e.strerror}")
+        _fail(_("cannot write {path}: {problem}", lang).format(path=path, problem=e.strerror), lang)
     return path
+
+
+def _wrote(path: Path, lang: str | None = None) -> None:
+    typer.echo(_("wrote {path}", lang).format(path=path))
 
 
 @app.command()
@@ -542,40 +672,45 @@ def export(
     """Export standings (every tie-break column, after each round), the tables with their numbers, the
     tables by team, the cross-table and the audit log (as JSON) to Excel, CSV or JSON."""
     if fmt not in EXPORT_FORMATS:
-        _fail(f"--format must be xlsx, csv or json, not {fmt!r}")
+        _fail(_("--format must be xlsx, csv or json, not “{value}”").format(value=fmt))
 
     def act(desk: Desk) -> None:
         state = desk.state(tid)
         events = desk.events(tid)
         try:
             if fmt == "xlsx":
-                typer.echo(f"wrote {write_xlsx(state, out, events)}")
+                _wrote(write_xlsx(state, out, events))
             elif fmt == "csv":
                 for p in write_csv(state, out, events):
-                    typer.echo(f"wrote {p}")
+                    _wrote(p)
             else:
                 text = json.dumps(export_json(state, events), ensure_ascii=False, indent=1)
-                typer.echo(f"wrote {_write(out, text + chr(10))}")
+                _wrote(_write(out, text + chr(10)))
             if log_file is not None:
-                typer.echo(f"wrote {_write(log_file, log_json(events))}")
+                _wrote(_write(log_file, log_json(events)))
         except OSError as e:
-            _fail(f"cannot write {out}: {e.strerror}")
+            _fail(_("cannot write {path}: {problem}").format(path=out, problem=e.strerror))
     _run(db, act)
 
 
-LangOpt = Annotated[str, typer.Option("--lang", help="language of the print: zh (default) or en")]
+LangOpt = Annotated[str | None, typer.Option("--lang", help="language of the print, and of what the command says: "
+                                                            "zh (the print's default) or en")]
 
 
-def _check_base_url(base_url: str) -> None:
+def _check_base_url(base_url: str, lang: str | None) -> None:
     if not base_url.startswith(("http://", "https://")):
-        _fail(f"--base-url must start with http:// or https://, not {base_url!r}")
+        _fail(_("--base-url must start with http:// or https://, not “{value}”", lang).format(value=base_url), lang)
 
 
-def _check(lang: str) -> None:
-    try:
-        check_lang(lang)
-    except GuandanError as e:
-        _fail(f"--lang: {e}")
+def _print_lang(lang: str | None) -> str:
+    """The language of a print: ``--lang``'s (checked), Chinese when none is given."""
+    _check_lang(lang)
+    return lang or "zh"
+
+
+def _check_lang(lang: str | None) -> None:
+    if lang is not None and lang not in LANGUAGES:
+        _fail(_("--lang must be one of {languages}, not “{value}”").format(languages=", ".join(LANGUAGES), value=lang))
 
 
 @app.command()
@@ -584,20 +719,20 @@ def slips(
     out: Annotated[Path, typer.Option(help="FILE.pdf, FILE.html, or a folder for slips-R.pdf and slips-R.html")],
     round_no: Annotated[int | None, typer.Option("--round", "-r", help="round (default: the current one)")] = None,
     base_url: Annotated[str, typer.Option(help="the web server's address as players' phones reach it")] = "http://localhost:8000",
-    lang: LangOpt = "zh",
+    lang: LangOpt = None,
     png: Annotated[bool, typer.Option("--png", help="also write each team's QR code as a PNG beside them")] = False,
     db: DbOpt = None,
 ) -> None:
     """Score slips, one A4 page per table: a box per deal, lateness, a round ended by time, the final
     levels and signatures; cut off below, one half per team with its own code and QR code."""
-    _check_base_url(base_url)
-    _check(lang)
+    page_lang = _print_lang(lang)
+    _check_base_url(base_url, lang)
     suffix = out.suffix.lower()
 
     def act(desk: Desk) -> None:
         state = desk.state(tid)
         r = round_no if round_no is not None else state.current_round
-        html = slips_html(state, r, base_url, lang)
+        html = slips_html(state, r, base_url, page_lang)
         if suffix == ".pdf":
             files = [(out, pdf_from_html(html))]
         elif suffix in (".html", ".htm"):
@@ -608,18 +743,19 @@ def slips(
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            _fail(f"cannot write to {folder}: {e.strerror}")
+            _fail(_("cannot write to {folder}: {problem}", lang).format(folder=folder, problem=e.strerror), lang)
         for path, data in files:
-            typer.echo(f"wrote {_write(path, data)}")
+            _wrote(_write(path, data, lang), lang)
         if png:
             for n in state.round(r).tables:
                 for side, name in enumerate(SIDES):
                     url = entry_url(base_url, tid, r, n, side, state.team_code(r, n, side))
                     try:
-                        typer.echo(f"wrote {write_qr_png(url, folder / f'table-{r}-{n}-{name}.png')}")
+                        _wrote(write_qr_png(url, folder / f"table-{r}-{n}-{name}.png"), lang)
                     except OSError as e:
-                        _fail(f"cannot write to {folder}: {e.strerror}")
-    _run(db, act)
+                        _fail(_("cannot write to {folder}: {problem}", lang).format(
+                            folder=folder, problem=e.strerror), lang)
+    _run(db, act, lang)
 
 
 @app.command("print")
@@ -629,27 +765,29 @@ def print_(
     out: Annotated[Path, typer.Option(help="FILE.pdf (or FILE.html: the same page for a browser)")],
     after_round: Annotated[int | None, typer.Option(help="standings: after this round (default: the rounds complete)")] = None,
     round_no: Annotated[int | None, typer.Option("--round", "-r", help="pairings: this round (default: the current one)")] = None,
-    lang: LangOpt = "zh",
+    lang: LangOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Print the standings (every tie-break column), a round's pairings (tables by number, teams by name) or
     a knockout's bracket (with its placings and prizes) as a PDF for the venue."""
+    page_lang = _print_lang(lang)
     if what not in PRINTS:
-        _fail(f"there is no print called {what!r}; prints: {', '.join(PRINTS)}")
-    _check(lang)
+        _fail(_("there is no print called “{what}”; the prints are {prints}", lang).format(
+            what=what, prints=", ".join(PRINTS)), lang)
     suffix = out.suffix.lower()
     if suffix not in (".pdf", ".html", ".htm"):
-        _fail(f"--out must name a .pdf or .html file, not {str(out)!r}")
+        _fail(_("--out must name a .pdf or .html file, not “{value}”", lang).format(value=out), lang)
     if round_no is not None and what == "standings":
-        _fail("standings take --after-round, not --round")
+        _fail(_("standings take --after-round, not --round", lang), lang)
     if after_round is not None and what != "standings":
-        _fail(f"--after-round is for the standings; {what} take --round")
+        _fail(_("--after-round is for the standings; {what} take --round", lang).format(what=what), lang)
 
     def act(desk: Desk) -> None:
         state = desk.state(tid)
-        data = make_print(what, state, after_round if what == "standings" else round_no, lang, pdf=suffix == ".pdf")
-        typer.echo(f"wrote {_write(out, data)}")
-    _run(db, act)
+        data = make_print(what, state, after_round if what == "standings" else round_no, page_lang,
+                          pdf=suffix == ".pdf")
+        _wrote(_write(out, data, lang), lang)
+    _run(db, act, lang)
 
 
 @app.command()
@@ -664,12 +802,25 @@ def log(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="one J
     _run(db, act)
 
 
+def _event_status(status: str) -> str:
+    """An event's status as `list` shows it (the desk stores new, registration, finished, round N complete,
+    round N in play)."""
+    words = status.split(" ", 2)
+    if len(words) == 3 and words[0] == "round" and words[1].isdigit():
+        if words[2] == "complete":
+            return _("round {n} complete").format(n=words[1])
+        if words[2] == "in play":
+            return _("round {n} in play").format(n=words[1])
+    return _word(_EVENT_STATUS, status)
+
+
 @app.command("list")
 def list_(db: DbOpt = None) -> None:
     """Every tournament in the database."""
     def act(desk: Desk) -> None:
         for row in desk.tournaments():
-            typer.echo(f"{row.id:4d}  {row.name}  ({row.status})")
+            typer.echo(_("{id}  {name}  ({status})").format(id=f"{row.id:4d}", name=row.name,
+                                                            status=_event_status(row.status)))
     _run(db, act)
 
 
@@ -702,16 +853,19 @@ TextLangOpt = Annotated[str | None, typer.Option("--lang", help=f"language of th
 
 
 def _gettext(lang: str | None) -> Gettext:
-    code = lang or default_lang()
-    if code not in LANGUAGES:
-        _fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {code!r}")
-    return translator("desk", code).gettext
+    """The ``desk`` catalogue in ``--lang``'s language (checked), else the environment's."""
+    _check_lang(lang)
+    return translator("desk", lang or default_lang()).gettext
 
 
 def _register_player(desk: Desk, tid: int, name: str, club: str | None, rating: float | None) -> None:
     p = desk.register_player(tid, name, club, rating)
     n = len(desk.state(tid).active_players)
-    typer.echo(f"registered player {p.id}: {p.name}{f' ({p.club})' if p.club else ''}; {n} player(s) entered")
+    if p.club:
+        typer.echo(_("registered player {n}: {name} ({club}); {count} player(s) entered").format(
+            n=p.id, name=p.name, club=p.club, count=n))
+    else:
+        typer.echo(_("registered player {n}: {name}; {count} player(s) entered").format(n=p.id, name=p.name, count=n))
 
 
 def _print_knockout_round(state: TournamentState, round_no: int) -> None:
@@ -720,24 +874,29 @@ def _print_knockout_round(state: TournamentState, round_no: int) -> None:
     total = state.rounds_total
     if round_no == 1:
         if state.partners:
-            typer.echo(f"partners drawn at random (seed {state.partners_seed}):")
+            typer.echo(_("partners drawn at random (seed {seed}):").format(seed=state.partners_seed))
             for t in sorted(state.partners):
-                typer.echo(f"  team {t}: {state.teams[t].name}")
+                typer.echo(_("  team {n}: {team}").format(n=t, team=state.teams[t].name))
         size = len(state.bracket)
         teams = sum(x is not None for x in state.bracket)
-        how = "seeded by rating" if rnd.method == "rating" else f"drawn at random, seed {rnd.seed}"
-        limit = f" (this event allows up to {state.cfg.rounds})" if state.cfg.rounds > total else ""
-        typer.echo(f"knockout of {teams} teams: {total} round(s){limit}, a bracket of {size} with "
-                   f"{size - teams} bye(s); {how}")
-    typer.echo(f"round {round_no} of {total}:")
+        how = _("seeded by rating") if rnd.method == "rating" else \
+            _("drawn at random, seed {seed}").format(seed=rnd.seed)
+        shape = {"teams": teams, "rounds": total, "size": size, "byes": size - teams, "how": how}
+        if state.cfg.rounds > total:
+            typer.echo(_("knockout of {teams} teams: {rounds} round(s) (this event allows up to {most}), a bracket "
+                         "of {size} with {byes} bye(s); {how}").format(**shape, most=state.cfg.rounds))
+        else:
+            typer.echo(_("knockout of {teams} teams: {rounds} round(s), a bracket of {size} with {byes} bye(s); "
+                         "{how}").format(**shape))
+    typer.echo(_("round {n} of {total}:").format(n=round_no, total=total))
     for m, pair in enumerate(rnd.matches):
         ts = state.match_table(round_no, m)
         through = [x for x in pair if x is not None]
         if ts is not None:
-            typer.echo(f"  table {ts.table.number}: {state.teams[ts.table.home].name} (N–S)  v  "
-                       f"{state.teams[ts.table.away].name} (E–W)")
+            typer.echo(_("  table {n}: {home} (N–S)  v  {away} (E–W)").format(
+                n=ts.table.number, home=state.teams[ts.table.home].name, away=state.teams[ts.table.away].name))
         elif through:
-            typer.echo(f"  bye: {state.teams[through[0]].name} goes through")
+            typer.echo(_("  bye: {team} goes through").format(team=state.teams[through[0]].name))
 
 
 @app.command()
@@ -759,7 +918,7 @@ def bracket(
         if any(row["place"] for row in data["placings"]):
             lines += ["", *placing_lines(data, _)]
         typer.echo("\n".join(lines))
-    _run(db, act)
+    _run(db, act, lang)
 
 
 @app.command()
@@ -780,4 +939,4 @@ def prizes(
                                    "placings": data["placings"], "prizes": data["prizes"]}, ensure_ascii=False))
             return
         typer.echo("\n".join([data["name"], *placing_lines(data, _), "", *prize_lines(data, _)]))
-    _run(db, act)
+    _run(db, act, lang)

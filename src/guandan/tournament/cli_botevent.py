@@ -32,6 +32,7 @@ from .botevent import (
     run_event,
 )
 from .bracket import Gettext, bracket_data, placing_lines, width
+from .cli_words import desk_fail
 from .desk import Desk
 from .errors import TournamentError
 from .export import export_json, standing_records, write_csv, write_xlsx
@@ -57,8 +58,8 @@ def bots_text(players: Sequence[str]) -> str:
 def _gettext(lang: str | None) -> Gettext:
     code = lang or default_lang()
     if code not in LANGUAGES:
-        typer.echo(f"error: --lang must be one of {', '.join(LANGUAGES)}, not {code!r}", err=True)
-        raise typer.Exit(2)
+        desk_fail(translator("desk", default_lang()).gettext("--lang must be one of {languages}, not “{value}”").format(
+            languages=", ".join(LANGUAGES), value=code))
     return translator("desk", code).gettext
 
 

@@ -3,6 +3,9 @@
 The event is made by ``guandan tournament new NAME --online``; teams register on the web app. These
 commands write to the desk's log; the game server follows them within a second: it opens the tables of
 a started round, holds a paused table, and gives a replaced player's seat to the new account.
+
+Everything printed comes from the ``desk`` catalogue in the language the environment asks for (``LANGUAGE``,
+``LC_ALL``, ``LANG``; English when none we have).
 """
 
 from __future__ import annotations
@@ -11,10 +14,16 @@ from typing import Annotated
 
 import typer
 
-from ..cliutil import fail
+from ..cliutil import Messages
 from ..core.errors import GuandanError
+from ..i18n import N_
 from . import online
+from .cli_words import desk_fail
 from .desk import Desk
+from .errors import refusal
+
+#: The desk's catalogue, in the language of ``--lang`` where a command has one, else the environment's.
+_ = Messages("desk").gettext
 
 app = typer.Typer(help="Online events, played on the web app's tables (new NAME --online makes one).",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -30,7 +39,7 @@ ReasonOpt = Annotated[str, typer.Option(help="why, for the audit log")]
 def _desk(db: str | None, tid: int) -> Desk:
     desk = Desk.open(db)
     if not online.is_online(desk, tid):
-        raise GuandanError(f"tournament {tid} is not an online event (make one with new NAME --online)")
+        raise refusal(N_("tournament {id} is not an online event (make one with new NAME --online)"), id=tid)
     return desk
 
 
@@ -39,7 +48,7 @@ def _run(action: object) -> None:
         assert callable(action)
         action()
     except GuandanError as e:
-        fail(str(e))
+        desk_fail(e)
 
 
 @app.command("round")
@@ -48,7 +57,8 @@ def round_(tid: TidArg, seed: Annotated[int | None, typer.Option(help="seed of a
     """Pair the next round and start its clock: the server opens one room per table."""
     def act() -> None:
         rnd = online.open_round(_desk(db, tid), tid, seed=seed)
-        typer.echo(f"round {rnd.number} started at {rnd.started_at}: {len(rnd.tables)} table(s) open on the server")
+        typer.echo(_("round {round} started at {time}: {tables} table(s) open on the server").format(
+            round=rnd.number, time=rnd.started_at, tables=len(rnd.tables)))
     _run(act)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.errors import shown
 from ..core.rules import RuleSet
 from ..core.scoring import StreakCounts, settle_deal
 from .errors import TournamentError
@@ -32,7 +33,7 @@ def seat_index(token: Any) -> int:
         return token
     if isinstance(token, str) and token.strip().lower() in _SEAT_WORDS:
         return _SEAT_WORDS[token.strip().lower()]
-    raise TournamentError(f"a seat is N, E, S or W, not {token!r}")
+    raise TournamentError(f"a seat is N, E, S or W, not {shown(token)}")
 
 
 def parse_finish(value: Any) -> tuple[int, int, int, int]:
@@ -47,7 +48,7 @@ def parse_finish(value: Any) -> tuple[int, int, int, int]:
     elif isinstance(value, list | tuple):
         tokens = list(value)
     else:
-        raise TournamentError(f"a finishing order is three or four seats such as N S E, not {value!r}")
+        raise TournamentError(f"a finishing order is three or four seats such as N S E, not {shown(value)}")
     seats = [seat_index(t) for t in tokens]
     if len(seats) not in (3, 4):
         raise TournamentError(f"a finishing order names three or four seats (first out first), not {len(seats)}")
@@ -113,13 +114,13 @@ def deal_list_text(deals: Sequence[DealEntry]) -> str:
 def _source(item: Any) -> tuple[tuple[int, int, int, int] | None, int | None]:
     """One deal's input: {"finish": …} or {"award": "home"|"away"}."""
     if not isinstance(item, dict) or len(item) != 1 or not ({"finish", "award"} & set(item)):
-        raise TournamentError(f"a deal is {{\"finish\": [seats]}} or {{\"award\": \"home\"|\"away\"}}, not {item!r}")
+        raise TournamentError(f"a deal is {{\"finish\": [seats]}} or {{\"award\": \"home\"|\"away\"}}, not {shown(item)}")
     if "finish" in item:
         return parse_finish(item["finish"]), None
     award = item["award"]
     if award in ("home", "away"):
         return None, 0 if award == "home" else 1
-    raise TournamentError(f"a deal's award goes to home or away, not {award!r}")
+    raise TournamentError(f"a deal's award goes to home or away, not {shown(award)}")
 
 
 @dataclass(frozen=True)

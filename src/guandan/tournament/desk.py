@@ -18,6 +18,7 @@ from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..core.errors import shown
 from ..db import make_engine, make_session_factory, upgrade_to_head
 from ..db.tournament import StandingRow, TournamentEventRow, TournamentPerson, TournamentRow
 from ..i18n import N_
@@ -349,7 +350,7 @@ class Desk:
         case-blind) has one reference in a tournament."""
         name = name.strip()
         if not name or len(name) > 100:
-            raise TournamentError(f"a player's name must be 1…100 characters, not {name!r}")
+            raise TournamentError(f"a player's name must be 1…100 characters, not {shown(name)}")
         with self._lock, self.sessions.begin() as s:
             self._row(s, tid)
             people = _people(s, tid)
@@ -491,7 +492,7 @@ def _resolved(value: Any, people: dict[int, str]) -> Any:
         if len(value) == 1 and "person" in value:
             pid = value["person"]
             if not isinstance(pid, int) or pid not in people:
-                raise TournamentError(f"an entry refers to person {pid!r}, whom this tournament does not know")
+                raise TournamentError(f"an entry refers to person {shown(pid)}, whom this tournament does not know")
             return people[pid]
         return {k: _resolved(v, people) for k, v in value.items()}
     if isinstance(value, list):

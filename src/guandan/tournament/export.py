@@ -24,6 +24,7 @@ from markupsafe import Markup
 from openpyxl import Workbook  # type: ignore[import-untyped]
 from openpyxl.styles import Font  # type: ignore[import-untyped]
 
+from ..core.errors import shown
 from ..i18n import LANGUAGES, translator
 from ..present import rank_text
 from .errors import TournamentError
@@ -461,7 +462,7 @@ QR_MM = 36.0
 
 def check_lang(lang: str) -> str:
     if lang not in LANGUAGES:
-        raise TournamentError(f"the language must be {' or '.join(LANGUAGES)}, not {lang!r}")
+        raise TournamentError(f"the language must be {' or '.join(LANGUAGES)}, not {shown(lang)}")
     return lang
 
 

@@ -33,6 +33,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.errors import shown
 from ..present import rank_text
 from .errors import TournamentError
 from .levels import level_name
@@ -64,15 +65,15 @@ def new_player(data: dict[str, Any], pid: int, existing: Iterable[Player]) -> Pl
     """Validate a ``player_registered`` entry's player against those already registered."""
     name = str(data["name"]).strip()
     if not name or len(name) > PLAYER_NAME_MAX:
-        raise TournamentError(f"a player's name must be 1…{PLAYER_NAME_MAX} characters, not {data['name']!r}")
+        raise TournamentError(f"a player's name must be 1…{PLAYER_NAME_MAX} characters, not {shown(data['name'])}")
     if name.isdigit():
-        raise TournamentError(f"a player's name cannot be only digits ({name!r}): it would read as a player number")
+        raise TournamentError(f"a player's name cannot be only digits ({shown(name)}): it would read as a player number")
     if any(p.name.casefold() == name.casefold() for p in existing):
-        raise TournamentError(f"a player named {name!r} is already registered: tell the two apart, "
-                              f"e.g. {name + ' (2)'!r}")
+        raise TournamentError(f"a player named {shown(name)} is already registered: tell the two apart, "
+                              f"e.g. {shown(name + ' (2)')}")
     rating = data.get("rating")
     if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)):
-        raise TournamentError(f"a rating must be a number, not {rating!r}")
+        raise TournamentError(f"a rating must be a number, not {shown(rating)}")
     club = str(data.get("club") or "").strip() or None
     if club is not None and len(club) > 100:
         raise TournamentError(f"a club name must be at most 100 characters, not {len(club)}")
@@ -150,11 +151,11 @@ def team_name(a: Player, b: Player) -> str:
 def check_team_name(name: Any, existing: Iterable[Team]) -> None:
     text = str(name).strip()
     if not text or len(text) > 100:
-        raise TournamentError(f"a team name must be 1…100 characters, not {name!r}")
+        raise TournamentError(f"a team name must be 1…100 characters, not {shown(name)}")
     if text.isdigit():
-        raise TournamentError(f"a team name cannot be only digits ({text!r}): it would read as a team number")
+        raise TournamentError(f"a team name cannot be only digits ({shown(text)}): it would read as a team number")
     if any(t.name.casefold() == text.casefold() for t in existing):
-        raise TournamentError(f"a team named {text!r} is already registered")
+        raise TournamentError(f"a team named {shown(text)} is already registered")
 
 
 def seeding(teams: Sequence[Team], seed: int) -> tuple[list[int], str, int | None]:
@@ -199,11 +200,11 @@ def pair_places(places: Sequence[int | None]) -> tuple[Match, ...]:
 def check_slots(slots: Any, active: Collection[int]) -> tuple[int | None, ...]:
     """Validate a drawn bracket: the right size, every active team exactly once, no two byes meeting."""
     if not isinstance(slots, list | tuple):
-        raise TournamentError(f"a bracket is a list of places (team numbers or null), not {slots!r}")
+        raise TournamentError(f"a bracket is a list of places (team numbers or null), not {shown(slots)}")
     places: list[int | None] = []
     for x in slots:
         if x is not None and (isinstance(x, bool) or not isinstance(x, int)):
-            raise TournamentError(f"a bracket place holds a team number or null, not {x!r}")
+            raise TournamentError(f"a bracket place holds a team number or null, not {shown(x)}")
         places.append(x)
     teams = [x for x in places if x is not None]
     dup = sorted({x for x in teams if teams.count(x) > 1})
@@ -229,12 +230,12 @@ def check_slots(slots: Any, active: Collection[int]) -> tuple[int | None, ...]:
 def check_matches(data: Any) -> tuple[Match, ...]:
     """A ``knockout_paired`` entry's matches as tuples, checked for shape only."""
     if not isinstance(data, list | tuple) or not data:
-        raise TournamentError(f"a knockout round is a list of matches [upper, lower], not {data!r}")
+        raise TournamentError(f"a knockout round is a list of matches [upper, lower], not {shown(data)}")
     out: list[Match] = []
     for m in data:
         if not (isinstance(m, list | tuple) and len(m) == 2
                 and all(x is None or (isinstance(x, int) and not isinstance(x, bool)) for x in m)):
-            raise TournamentError(f"a match is two places, each a team number or null, not {m!r}")
+            raise TournamentError(f"a match is two places, each a team number or null, not {shown(m)}")
         out.append((m[0], m[1]))
     return tuple(out)
 

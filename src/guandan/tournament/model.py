@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.rules import RuleSet, preset
 from ..core.vocab import Scoring
 from .errors import TournamentError
@@ -36,7 +36,7 @@ def _int(value: Any, what: str, lo: int | None = None, hi: int | None = None, *,
     if value is None and optional:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TournamentError(f"{what} must be an integer, not {value!r}")
+        raise TournamentError(f"{what} must be an integer, not {shown(value)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         bounds = f"{lo if lo is not None else '…'}…{hi if hi is not None else '…'}"
         raise TournamentError(f"{what} must be in {bounds}, not {value}")
@@ -45,7 +45,7 @@ def _int(value: Any, what: str, lo: int | None = None, hi: int | None = None, *,
 
 def _bool(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise TournamentError(f"{what} must be true or false, not {value!r}")
+        raise TournamentError(f"{what} must be true or false, not {shown(value)}")
     return value
 
 
@@ -115,10 +115,10 @@ class LatenessRules:
 def _score(value: Any, what: str) -> tuple[str, str]:
     """A fixed score such as A:6, winner first; both levels must be valid and the first higher."""
     if not (isinstance(value, list | tuple) and len(value) == 2):
-        raise TournamentError(f"{what} must be two levels (winner, loser) such as ['A', '6'], not {value!r}")
+        raise TournamentError(f'{what} must be two levels (winner, loser) such as ["A", "6"], not {shown(value)}')
     w, loser = level_value(value[0]), level_value(value[1])
     if w <= loser:
-        raise TournamentError(f"{what}: the winner's level must be higher than the loser's, not {value!r}")
+        raise TournamentError(f"{what}: the winner's level must be higher than the loser's, not {shown(value)}")
     return (level_name(w), level_name(loser))
 
 
@@ -145,18 +145,18 @@ class EventConfig:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
-            raise TournamentError(f"the event name must be 1…200 characters, not {self.name!r}")
+            raise TournamentError(f"the event name must be 1…200 characters, not {shown(self.name)}")
         if self.format not in FORMATS:
-            raise TournamentError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
+            raise TournamentError(f"format must be one of {', '.join(FORMATS)}, not {shown(self.format)}")
         _int(self.rounds, "rounds", 0 if self.format == "knockout" else 1, 99)
         mp = self.match_points
         if not (isinstance(mp, tuple) and len(mp) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in mp)):
-            raise TournamentError(f"match_points must be three integers (win, draw, loss), not {mp!r}")
+            raise TournamentError(f"match_points must be three integers (win, draw, loss), not {shown(mp)}")
         if not mp[0] >= mp[1] >= mp[2]:
             raise TournamentError(f"match_points must satisfy win >= draw >= loss, not {list(mp)}")
         check_tiebreaks(self.tiebreaks)
         if self.first_round not in FIRST_ROUND_METHODS:
-            raise TournamentError(f"first_round must be one of {', '.join(FIRST_ROUND_METHODS)}, not {self.first_round!r}")
+            raise TournamentError(f"first_round must be one of {', '.join(FIRST_ROUND_METHODS)}, not {shown(self.first_round)}")
         _bool(self.avoid_same_club, "avoid_same_club")
         _score(self.bye_score, "bye_score")
         _int(self.seed, "seed", 0)
@@ -167,7 +167,7 @@ class EventConfig:
             raise TournamentError(f"per-deal reporting follows the levels (升级); the {self.rules.name} rules "
                                   "score points instead: report each round's result")
         if self.partners not in PARTNERS:
-            raise TournamentError(f"partners must be one of {', '.join(PARTNERS)}, not {self.partners!r}")
+            raise TournamentError(f"partners must be one of {', '.join(PARTNERS)}, not {shown(self.partners)}")
         if self.partners == "random" and self.format != "knockout":
             raise TournamentError("partners drawn at random (partners random) are for knockout events; "
                                   "a Swiss event registers fixed teams")
@@ -210,7 +210,7 @@ class EventConfig:
 
 def check_tiebreaks(chain: Any) -> tuple[str, ...]:
     if not isinstance(chain, tuple) or not chain or not all(isinstance(c, str) for c in chain):
-        raise TournamentError(f"tiebreaks must be a non-empty list of names, not {chain!r}")
+        raise TournamentError(f"tiebreaks must be a non-empty list of names, not {shown(chain)}")
     unknown = [c for c in chain if c not in TIEBREAKS]
     if unknown:
         raise TournamentError(f"unknown tie-break(s) {', '.join(unknown)}; known: {', '.join(TIEBREAKS)}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..core.errors import shown
 from ..i18n import N_, translator
 from .bracket import bracket_data, page_context
 from .errors import TournamentError
@@ -141,6 +142,6 @@ def make_print(name: str, state: TournamentState, round_no: int | None = None, l
     """The print called ``name`` (see :data:`PRINTS`) as PDF bytes, or with ``pdf=False`` as its HTML page
     (UTF-8)."""
     if name not in PRINTS:
-        raise TournamentError(f"there is no print called {name!r}; prints: {', '.join(PRINTS)}")
+        raise TournamentError(f"there is no print called {shown(name)}; prints: {', '.join(PRINTS)}")
     html = PRINTS[name](state, round_no, check_lang(lang))
     return pdf_from_html(html) if pdf else html.encode()

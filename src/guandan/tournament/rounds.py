@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.errors import shown
 from .errors import TournamentError
 from .levels import LEVEL_A
 from .levels import level_name as level_name  # re-exported: older callers find them here
@@ -23,7 +24,7 @@ def side_index(side: str | int | None, what: str = "side") -> int | None:
         return int(side)
     if isinstance(side, str) and side.lower() in SIDES:
         return SIDES.index(side.lower())
-    raise TournamentError(f"{what} must be home, away or none, not {side!r}")
+    raise TournamentError(f"{what} must be home, away or none, not {shown(side)}")
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def round_result(levels: tuple[str | int, str | int], passed_a: int | None,
     values = (level_value(levels[0]), level_value(levels[1]))
     if passed_a is not None:
         if passed_a not in (0, 1):
-            raise TournamentError(f"passed_a must be side 0 or 1, not {passed_a!r}")
+            raise TournamentError(f"passed_a must be side 0 or 1, not {shown(passed_a)}")
         if values[passed_a] != LEVEL_A:
             raise TournamentError(f"the team that passed A must be recorded at level A, not {level_name(values[passed_a])}")
         winner: int | None = passed_a
@@ -157,10 +158,10 @@ class ResultSlip:
 
     def __post_init__(self) -> None:
         if self.decider is not None and self.decider not in (0, 1):
-            raise TournamentError(f"decider must name side home or away, not {self.decider!r}")
+            raise TournamentError(f"decider must name side home or away, not {shown(self.decider)}")
         if self.forfeit is not None:
             if self.forfeit not in (0, 1):
-                raise TournamentError(f"forfeit must name side home or away, not {self.forfeit!r}")
+                raise TournamentError(f"forfeit must name side home or away, not {shown(self.forfeit)}")
             if self.levels is not None or self.passed_a is not None:
                 raise TournamentError("a forfeit is scored by rule: give no levels and no passed_a with it")
             if self.decider is not None:
@@ -169,7 +170,7 @@ class ResultSlip:
         if self.levels is None:
             raise TournamentError("a result needs the final levels of both teams (e.g. A:6), or a forfeit")
         if self.deals is not None and (not isinstance(self.deals, int) or isinstance(self.deals, bool) or self.deals < 0):
-            raise TournamentError(f"deals played must be a non-negative integer, not {self.deals!r}")
+            raise TournamentError(f"deals played must be a non-negative integer, not {shown(self.deals)}")
 
     def score(self, match_points: tuple[int, int, int], lateness: LatenessRules,
               limits: RoundLimits | None = None) -> RoundResult:
@@ -191,14 +192,14 @@ class ResultSlip:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ResultSlip:
         if not isinstance(d, dict):
-            raise TournamentError(f"a result must be an object, not {d!r}")
+            raise TournamentError(f"a result must be an object, not {shown(d)}")
         unknown = sorted(set(d) - {"levels", "passed_a", "deals", "forfeit", "decider"})
         if unknown:
             raise TournamentError(f"unknown result key(s): {', '.join(unknown)}")
         levels = d.get("levels")
         if levels is not None:
             if not (isinstance(levels, list | tuple) and len(levels) == 2):
-                raise TournamentError(f"levels must be two levels (home, away), not {levels!r}")
+                raise TournamentError(f"levels must be two levels (home, away), not {shown(levels)}")
             levels = (level_name(level_value(levels[0])), level_name(level_value(levels[1])))
         return cls(levels, side_index(d.get("passed_a"), "passed_a"), d.get("deals"),
                    side_index(d.get("forfeit"), "forfeit"), side_index(d.get("decider"), "decider"))
@@ -211,7 +212,7 @@ class ResultSlip:
         if levels is not None and levels.strip():
             parts = levels.replace("：", ":").split(":")
             if len(parts) != 2:
-                raise TournamentError(f"levels must be written home:away such as A:6, not {levels!r}")
+                raise TournamentError(f"levels must be written home:away such as A:6, not {shown(levels)}")
             pair = (level_name(level_value(parts[0])), level_name(level_value(parts[1])))
         pa = None if passed_a in (None, "", "none", "no") else passed_a
         dec = None if decider in (None, "", "none", "no") else decider

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
+from ..core.errors import shown
 from ..i18n import N_
 from . import knockout as ko
 from .deals import DealEntry, Track, parse_finish, settle_deals, settle_next
@@ -59,11 +60,11 @@ _NOT_YOURS = {
 def parse_time(value: Any, what: str = "time") -> datetime:
     """An ISO 8601 time from the log; one without a zone (SQLite drops it) is UTC."""
     if not isinstance(value, str):
-        raise TournamentError(f"{what} must be an ISO 8601 time, not {value!r}")
+        raise TournamentError(f"{what} must be an ISO 8601 time, not {shown(value)}")
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
-        raise TournamentError(f"{what} must be an ISO 8601 time such as 2026-05-01T14:05:00+08:00, not {value!r}") from None
+        raise TournamentError(f"{what} must be an ISO 8601 time such as 2026-05-01T14:05:00+08:00, not {shown(value)}") from None
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
@@ -261,7 +262,7 @@ class TournamentState:
         so nothing extra is stored and a replay gives the same codes.
         """
         if side not in (0, 1):
-            raise TournamentError(f"side must be 0 (home) or 1 (away), not {side!r}")
+            raise TournamentError(f"side must be 0 (home) or 1 (away), not {shown(side)}")
         mac = hmac.new(self.secret.encode(), f"code/{round_no}/{table_no}/{side}".encode(), hashlib.sha256)
         return f"{int(mac.hexdigest(), 16) % 1_000_000:06d}"
 
@@ -323,7 +324,7 @@ class TournamentState:
     def apply(self, ev: Event) -> None:
         """Validate ``ev`` against the current state and apply it; raises without changing anything."""
         if ev.type not in EVENT_TYPES:
-            raise TournamentError(f"unknown event type {ev.type!r}")
+            raise TournamentError(f"unknown event type {shown(ev.type)}")
         if ev.seq != self.last_seq + 1:
             raise TournamentError(f"audit log out of order: entry {ev.seq} after {self.last_seq}")
         if (ev.type == "created") != (self.config is None):
@@ -334,7 +335,7 @@ class TournamentState:
         try:
             handler(ev.data)
         except (KeyError, TypeError) as e:
-            raise TournamentError(f"malformed {ev.type} entry: {e!r}") from None
+            raise TournamentError(f"malformed {ev.type} entry: {e}") from None
         finally:
             self._at = None
         self.last_seq = ev.seq
@@ -353,18 +354,18 @@ class TournamentState:
             raise TournamentError("registration is closed: round 1 has been paired")
         name = str(t["name"]).strip()
         if not name or len(name) > 100:
-            raise TournamentError(f"a team name must be 1…100 characters, not {t['name']!r}")
+            raise TournamentError(f"a team name must be 1…100 characters, not {shown(t['name'])}")
         if name.isdigit():
-            raise TournamentError(f"a team name cannot be only digits ({name!r}): it would read as a team number")
+            raise TournamentError(f"a team name cannot be only digits ({shown(name)}): it would read as a team number")
         if any(x.name.casefold() == name.casefold() for x in self.teams.values()):
-            raise TournamentError(f"a team named {name!r} is already registered")
+            raise TournamentError(f"a team named {shown(name)} is already registered")
         players = t["players"]
         if not (isinstance(players, list | tuple) and len(players) == 2
                 and all(isinstance(p, str) and p.strip() for p in players)):
-            raise TournamentError(f"a team is two players: give two names, not {players!r}")
+            raise TournamentError(f"a team is two players: give two names, not {shown(players)}")
         rating = t.get("rating")
         if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)):
-            raise TournamentError(f"a rating must be a number, not {rating!r}")
+            raise TournamentError(f"a rating must be a number, not {shown(rating)}")
         club = (t.get("club") or "").strip() or None
         tid = len(self.teams) + 1
         self.teams[tid] = Team(tid, name, (players[0].strip(), players[1].strip()), club,
@@ -633,7 +634,7 @@ class TournamentState:
             raise TournamentError("the arbiter's change of a table's deals needs a reason for the audit log")
         items = d["deals"]
         if not isinstance(items, list):
-            raise TournamentError(f"deals must be a list, not {items!r}")
+            raise TournamentError(f"deals must be a list, not {shown(items)}")
         lim = self.cfg.limits
         if lim.max_deals is not None and len(items) > lim.max_deals:
             raise TournamentError(f"{self._where(ts)}: {len(items)} deals is more than this event's limit of "
@@ -748,7 +749,7 @@ class TournamentState:
     def _on_names_forgotten(self, d: dict[str, Any]) -> None:
         people = d.get("people")
         if not isinstance(people, int) or isinstance(people, bool) or people < 1:
-            raise TournamentError(f"forgetting names forgets at least one, not {people!r}")
+            raise TournamentError(f"forgetting names forgets at least one, not {shown(people)}")
         if not str(d.get("reason") or "").strip():
             raise TournamentError("forgetting a name needs a reason for the audit log")
 
@@ -760,12 +761,12 @@ class TournamentState:
             raise TournamentError("replacing a player needs a reason for the audit log")
         keys = [p.casefold() for p in team.players]
         if old.casefold() not in keys:
-            raise TournamentError(f"{old!r} is not a player of team {team.name} ({' / '.join(team.players)})")
+            raise TournamentError(f"{shown(old)} is not a player of team {team.name} ({' / '.join(team.players)})")
         if not new or len(new) > 100:
-            raise TournamentError(f"a player's name must be 1…100 characters, not {d['new']!r}")
+            raise TournamentError(f"a player's name must be 1…100 characters, not {shown(d['new'])}")
         for t in self.teams.values():
             if t.id not in self.withdrawn and new.casefold() in (p.casefold() for p in t.players):
-                raise TournamentError(f"{new!r} already plays in team {t.name}")
+                raise TournamentError(f"{shown(new)} already plays in team {t.name}")
         players = [new if p.casefold() == old.casefold() else p for p in team.players]
         self.teams[team.id] = Team(team.id, team.name, (players[0], players[1]), team.club, team.rating)
 
@@ -925,7 +926,7 @@ class TournamentState:
             raise TournamentError(problem)
         rows = d["teams"]
         if not isinstance(rows, list):
-            raise TournamentError(f"a draw of partners is a list of teams, not {rows!r}")
+            raise TournamentError(f"a draw of partners is a list of teams, not {shown(rows)}")
         active = set(self.active_players)
         teams: dict[int, Team] = {}
         partners: dict[int, tuple[int, int]] = {}
@@ -934,7 +935,7 @@ class TournamentState:
             ids = row["players"]
             if not (isinstance(ids, list | tuple) and len(ids) == 2
                     and all(isinstance(x, int) and not isinstance(x, bool) for x in ids)):
-                raise TournamentError(f"a drawn team is two player numbers, not {ids!r}")
+                raise TournamentError(f"a drawn team is two player numbers, not {shown(ids)}")
             for x in ids:
                 if x not in active:
                     raise TournamentError(f"the draw places player {x}, who is not entered (or has withdrawn)")
@@ -1003,7 +1004,7 @@ def _by_ref(entries: dict[int, N], ref: int | str, kind: str) -> N:
     for x in entries.values():
         if x.name.casefold() == key:
             return x
-    raise NotFoundError(f"no {kind} named {ref!r}")
+    raise NotFoundError(f"no {kind} named {shown(ref)}")
 
 
 def replay(events: list[Event], tournament_id: int | None = None) -> TournamentState:

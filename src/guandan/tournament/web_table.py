@@ -26,7 +26,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..i18n import N_
 from .deals import SEATS, DealEntry
 from .desk import Desk
@@ -271,7 +271,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             if n is None:
                 n = len(d.state(tid).table(round_no, table_no).deals) + 1
             if not isinstance(n, int) or isinstance(n, bool):
-                raise TournamentError(f"deal must be a deal number, not {n!r}")
+                raise TournamentError(f"deal must be a deal number, not {shown(n)}")
             d.report_deal(tid, round_no, table_no, n, b.get("finish"), team, actor="api")
         return api_act(tid, round_no, table_no, body, run)
 
@@ -280,7 +280,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
         def run(d: Desk, team: int, b: dict[str, Any]) -> None:
             n = b.get("deal")
             if not isinstance(n, int) or isinstance(n, bool):
-                raise TournamentError(f"deal must be the number of the deal waiting, not {n!r}")
+                raise TournamentError(f"deal must be the number of the deal waiting, not {shown(n)}")
             _answer_deal(d, tid, round_no, table_no, n, str(b.get("action", "")), str(b.get("reason") or ""), team)
         return api_act(tid, round_no, table_no, body, run)
 
@@ -306,7 +306,7 @@ def _done_of(action: str) -> str:
 
 def _check_action(action: str) -> None:
     if action not in ACTIONS:
-        raise TournamentError(f"action must be confirm, reject or dispute, not {action!r}")
+        raise TournamentError(f"action must be confirm, reject or dispute, not {shown(action)}")
 
 
 def _answer_deal(d: Desk, tid: int, round_no: int, table_no: int, deal: int, action: str, reason: str,
@@ -334,7 +334,7 @@ def _slip(levels: Any, passed_a: Any, deals: Any, decider: Any = None) -> Result
     try:
         n_deals = None if deals in (None, "") else int(deals)
     except (TypeError, ValueError):
-        raise TournamentError(f"deals played must be a whole number, not {deals!r}") from None
+        raise TournamentError(f"deals played must be a whole number, not {shown(deals)}") from None
     return ResultSlip.from_dict({"levels": levels, "passed_a": None if passed_a in ("none", "", None) else passed_a,
                                  "deals": n_deals, "decider": None if decider in ("none", "", None) else decider})
 
