@@ -40,7 +40,7 @@ def test_moves_command() -> None:
     assert result.exit_code == 0
     assert json.loads(result.output) == [["PASS", "PASS", "PASS"]]
     result = runner.invoke(app, ["moves", "--hand", "S3 XX"])
-    assert result.exit_code == 2 and "'XX' at position 2" in result.output
+    assert result.exit_code == 2 and '"XX" at position 2' in result.output
     result = runner.invoke(app, ["moves", "--hand", "S3", "--preset", "nope"])
     assert result.exit_code == 2 and "unknown preset" in result.output
     result = runner.invoke(app, ["moves", "--hand", "S3", "--level", "1"])

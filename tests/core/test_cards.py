@@ -129,12 +129,12 @@ def test_a_bad_token_is_named_with_its_position(text: str, notation: str, bad: s
     with pytest.raises(NotationError) as err:
         parse_cards(text, notation)
     message = str(err.value)
-    assert repr(bad) in message
+    assert f"\"{bad}\"" in message
     assert f"position {position}" in message
 
 
 def test_a_bad_token_in_a_token_list_is_named_with_its_position() -> None:
-    with pytest.raises(NotationError, match=r"'Q2'.*position 3"):
+    with pytest.raises(NotationError, match=r'"Q2".*position 3'):
         parse_cards(["S3", "H4", "Q2"])
 
 

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
-from .errors import InvalidHandError, LevelError, NotationError
+from .errors import InvalidHandError, LevelError, NotationError, shown
 
 # re-exported: rank_index order (natural value = rank_index + 2) and suit index order
 from .vocab import RANKS as RANKS
@@ -97,7 +97,7 @@ def parse_level(level: object) -> int:
             text = "T"
         if len(text) == 1 and text in RANKS:
             return RANKS.index(text)
-    raise LevelError(f"level {level!r} is not one of 2 3 4 5 6 7 8 9 T J Q K A")
+    raise LevelError(f"level {shown(level)} is not one of 2 3 4 5 6 7 8 9 T J Q K A")
 
 
 def level_str(level_index: int) -> str:
@@ -182,13 +182,13 @@ def parse_card(token: str, notation: str = "rules", position: int | None = None)
     try:
         table = _TOKENS[notation]
     except KeyError:
-        raise NotationError(f"unknown card notation {notation!r} (rules, protocol, display)") from None
+        raise NotationError(f"unknown card notation {shown(notation)} (rules, protocol, display)") from None
     code = table.get(token) if isinstance(token, str) else None
     if code is None and isinstance(token, str):
         code = table.get(token.strip().upper()) if notation != "display" else table.get(token.strip())
     if code is None:
         where = f" at position {position}" if position is not None else ""
-        raise NotationError(f"bad card token {token!r}{where} ({notation} notation)")
+        raise NotationError(f"bad card token {shown(token)}{where} ({notation} notation)")
     return code
 
 
@@ -208,7 +208,7 @@ def check_physical(codes: Sequence[Card]) -> None:
     """Reject card lists that hold a physical card more than twice (two decks)."""
     for code, n in Counter(codes).items():
         if not isinstance(code, int) or not 0 <= code < N_CODES:
-            raise InvalidHandError(f"{code!r} is not a card code")
+            raise InvalidHandError(f"{shown(code)} is not a card code")
         if n > 2:
             raise InvalidHandError(f"{card_str(code)} appears {n} times; two decks hold only 2")
 
@@ -216,7 +216,7 @@ def check_physical(codes: Sequence[Card]) -> None:
 def format_cards(codes: Iterable[Card], notation: str = "rules") -> str:
     fmt = {"rules": card_str, "protocol": card_protocol, "display": card_display}.get(notation)
     if fmt is None:
-        raise NotationError(f"unknown card notation {notation!r} (rules, protocol, display)")
+        raise NotationError(f"unknown card notation {shown(notation)} (rules, protocol, display)")
     return " ".join(fmt(c) for c in codes)
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, card_str, parse_cards, wild_code
-from .errors import ComboError, InvalidHandError
+from .errors import ComboError, InvalidHandError, shown
 from .reduce import by_init
 from .rules import RuleSet
 from .vocab import BOMB_TYPES, BombOrder, ComboType
@@ -381,7 +381,7 @@ def classify(cards: Iterable[Card] | str, level: int, rules: RuleSet) -> list[Co
     """
     codes = tuple(sorted(parse_cards(cards) if isinstance(cards, str) else cards))
     if any(not isinstance(c, int) or not 0 <= c < 54 for c in codes):
-        raise InvalidHandError(f"not card codes: {codes!r}")
+        raise InvalidHandError(f"not card codes: {shown(codes)}")
     if not codes:
         return []
     return sort_strongest(_classify_cached(codes, level, rules))

@@ -16,7 +16,7 @@ from typing import Any, Final, NamedTuple
 
 from .cards import Card, card_str, physical_deck, wild_code
 from .combos import Combo, beats, classify
-from .errors import GuandanError, IllegalActionError
+from .errors import GuandanError, IllegalActionError, shown
 from .events import (
     AntiTribute,
     CardsReturned,
@@ -189,7 +189,7 @@ class DealState:
         try:
             kind = ActionKind(action.kind)
         except ValueError:
-            raise IllegalActionError(f"unknown action kind {action.kind!r}") from None
+            raise IllegalActionError(f"unknown action kind {shown(action.kind)}") from None
         if kind in (ActionKind.PLAY, ActionKind.PASS):
             if self.phase != PLAY:
                 raise IllegalActionError(f"cannot {kind.value} during the {self.phase.value} phase")
@@ -408,7 +408,7 @@ class DealState:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know: the public view, its own hand and, on its turn, its legal actions."""
         if seat not in range(4):
-            raise GuandanError(f"seat must be 0…3, not {seat!r}")
+            raise GuandanError(f"seat must be 0…3, not {shown(seat)}")
         legal = tuple(self.legal_actions()) if self.to_move == seat else ()
         return Observation(**self._public_fields(), seat=seat, hand=tuple(sorted(self.hands[seat])), legal=legal)
 

@@ -56,7 +56,7 @@ from .combos import (
     make_combo,
     sort_strongest,
 )
-from .errors import GuandanError, InvalidHandError
+from .errors import GuandanError, InvalidHandError, shown
 from .rules import RuleSet
 from .vocab import BombOrder, MoveMode
 
@@ -673,7 +673,7 @@ def _hand_counts(hand: Iterable[Card]) -> list[int]:
             if n > 2:
                 over = True
     except (IndexError, TypeError):
-        raise InvalidHandError(f"a hand holds something that is not a card code 0…53: {list(hand)!r}") from None
+        raise InvalidHandError(f"a hand holds something that is not a card code 0…53: {shown(list(hand))}") from None
     if over:
         raise InvalidHandError(f"card code {cnt.index(max(cnt))} appears more than twice")
     return cnt
@@ -696,7 +696,7 @@ def legal_moves(
     elif mode is _CANONICAL:
         canonical = True
     elif mode not in MODES:
-        raise GuandanError(f"unknown move mode {mode!r} (complete, canonical)")
+        raise GuandanError(f"unknown move mode {shown(mode)} (complete, canonical)")
     else:
         canonical = mode == MoveMode.CANONICAL
     cnt = _hand_counts(hand)
