@@ -43,19 +43,19 @@ def test_a_spec_has_one_canonical_spelling() -> None:
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("searchy", "unknown agent 'searchy'"),
-    ("external", "unknown agent 'external'"),
-    ("search:foo=1", "no option 'foo'; its options: bomb, break_any, breaks, confidence"),
-    ("heuristic:prior=1", "agent 'heuristic' has no option 'prior'; its options: none"),
-    ("search:prior", "'prior' is not key=value"),
-    ("search:prior=", "'prior=' is not key=value"),
-    ("search:", "'' is not key=value"),
-    ("search:prior=x", "prior must be a number, not 'x'"),
+    ("searchy", "unknown agent \"searchy\""),
+    ("external", "unknown agent \"external\""),
+    ("search:foo=1", 'no option "foo"; its options: bomb, break_any, breaks, confidence'),
+    ("heuristic:prior=1", "agent \"heuristic\" has no option \"prior\"; its options: none"),
+    ("search:prior", '"prior" is not key=value'),
+    ("search:prior=", '"prior=" is not key=value'),
+    ("search:", '"" is not key=value'),
+    ("search:prior=x", 'prior must be a number, not "x"'),
     ("search:prior=nan", "prior must be from 0 to 10, not nan"),
     ("search:prior=-1", "prior must be from 0 to 10, not -1"),
-    ("search:shortlist=2.5", "shortlist must be a whole number, not '2.5'"),
+    ("search:shortlist=2.5", 'shortlist must be a whole number, not "2.5"'),
     ("search:shortlist=0", "shortlist must be from 1 to 50, not 0"),
-    ("search:settle=maybe", "settle must be on or off, not 'maybe'"),
+    ("search:settle=maybe", "settle must be on or off, not \"maybe\""),
     ("search:endgame_cards=3", "endgame_cards must be from 4 to 54, not 3"),
     ("search:endgame_nodes=10", "endgame_nodes must be from 100 to 1000000, not 10"),
     ("search:max_worlds=-1", "max_worlds must be from 0 to 100000, not -1"),
@@ -101,4 +101,4 @@ def test_the_arena_records_the_canonical_spec(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert json.loads(f.read_text(encoding="utf-8"))["setup"]["a"] == "search:max_worlds=2"
     bad = cli.invoke(app, ["arena", "--a", "greedy", "--b", "search:prior=x", "--deals", "1"])
-    assert bad.exit_code == 2 and "--b: option prior must be a number, not 'x'" in bad.output
+    assert bad.exit_code == 2 and '--b: option prior must be a number, not "x"' in bad.output

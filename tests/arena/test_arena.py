@@ -132,8 +132,8 @@ def test_cli_sprt_and_match_modes(cli: CliRunner) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--a", "nobody"], "--a: unknown agent 'nobody'"),
-    (["--b", "x"], "--b: unknown agent 'x'"),
+    (["--a", "nobody"], "--a: unknown agent \"nobody\""),
+    (["--b", "x"], "--b: unknown agent \"x\""),
     (["--preset", "nope"], "unknown preset"),
     (["--deals", "0"], "--deals must be at least 1"),
     (["--jobs", "0"], "--jobs must be at least 1"),

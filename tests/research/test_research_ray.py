@@ -76,7 +76,7 @@ def test_league_on_ray_gives_the_same_report(cluster: None, tmp_path: Path) -> N
 
 @pytest.mark.parametrize("command", ["selfplay", "league"])
 @pytest.mark.parametrize(("args", "message"), [
-    (["--ray", "bogus"], "--ray must be local, auto, HOST:PORT or ray://HOST:PORT, not 'bogus'"),
+    (["--ray", "bogus"], "--ray must be local, auto, HOST:PORT or ray://HOST:PORT, not \"bogus\""),
     (["--ray", "--json"], "(--ray takes a value: --ray local)"),
     (["--ray", "head:99999"], "the port must be between 1 and 65535"),
     (["--ray", "head:6379", "--jobs", "2"], "uses that cluster's own CPUs: leave --jobs out"),

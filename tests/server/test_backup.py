@@ -210,7 +210,7 @@ def test_backup_refusals_change_nothing(tmp_path: Path) -> None:
     done = cli("backup", str(tmp_path), "--db", url)
     assert done.exit_code == 2 and "is a folder" in done.output
     done = cli("backup", str(tmp_path / "d.sqlite3"), "--db", "not a url")
-    assert done.exit_code == 2 and "--db 'not a url' is not a database URL" in done.output
+    assert done.exit_code == 2 and "--db \"not a url\" is not a database URL" in done.output
     done = cli("backup", str(tmp_path / "d.sqlite3"), "--db", "mysql://site@db/guandan")
     assert done.exit_code == 2 and "only SQLite and PostgreSQL databases are supported" in done.output
     other = tmp_path / "other.sqlite3"

@@ -81,12 +81,12 @@ def test_http_and_websocket_scopes_get_the_same_rule(kind: str) -> None:
 def test_bad_proxy_lists_are_refused_naming_the_entry(capsys: pytest.CaptureFixture[str]) -> None:
     assert parse_proxies("") == ()
     assert parse_proxies(" 127.0.0.1, 10.0.0.0/8 ,*") == ("127.0.0.1", "10.0.0.0/8", "*")
-    with pytest.raises(ValueError, match="'localhost'"):
+    with pytest.raises(ValueError, match='"localhost"'):
         parse_proxies("127.0.0.1,localhost")
     with pytest.raises(typer.Exit) as e:
         serve(forwarded_allow_ips="10.0.0.300")  # refused before anything starts
     assert e.value.exit_code == 2
-    assert "--forwarded-allow-ips: not an IP address or network: '10.0.0.300'" in capsys.readouterr().err
+    assert "--forwarded-allow-ips: not an IP address or network: \"10.0.0.300\"" in capsys.readouterr().err
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from guandan.server.cli import serve, uvicorn_config
 
 
 @pytest.mark.parametrize(("options", "said"), [
-    ({"metrics_allow": "127.0.0.1,localhost"}, "--metrics-allow: not an IP address or network: 'localhost'"),
-    ({"metrics_allow": "10.0.0.0/33"}, "--metrics-allow: not an IP address or network: '10.0.0.0/33'"),
+    ({"metrics_allow": "127.0.0.1,localhost"}, "--metrics-allow: not an IP address or network: \"localhost\""),
+    ({"metrics_allow": "10.0.0.0/33"}, "--metrics-allow: not an IP address or network: \"10.0.0.0/33\""),
     ({"log_format": "yaml"}, "--log-format must be one of text, json, not yaml"),
 ])
 def test_bad_operating_options_are_refused_before_anything_starts(options: dict[str, Any], said: str, tmp_path: Path,

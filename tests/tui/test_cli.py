@@ -18,8 +18,8 @@ runner = CliRunner()
 @pytest.mark.parametrize(("args", "message"), [
     (["--lang", "fr"], "--lang must be one of zh, en, not fr"),
     (["--preset", "nope"], "nope"),
-    (["--partner", "genius"], "unknown bot tier 'genius'; known: greedy, heuristic, random, search"),
-    (["--opponents", "external"], "unknown bot tier 'external'"),
+    (["--partner", "genius"], "unknown bot tier \"genius\"; known: greedy, heuristic, random, search"),
+    (["--opponents", "external"], "unknown bot tier \"external\""),
     (["--delay", "-1"], "greater than or equal to 0"),
 ])
 def test_bad_arguments_exit_2(args: list[str], message: str) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .. import plugins
 from ..core.cards import Card
 from ..core.deal import Action
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.events import Event
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
@@ -81,12 +81,12 @@ class Option:
                 return True
             if text.lower() in _FALSE:
                 return False
-            raise GuandanError(f"option {key} must be on or off, not {text!r}")
+            raise GuandanError(f"option {key} must be on or off, not {shown(text)}")
         try:
             value: int | float = int(text) if self.kind is int else float(text)
         except ValueError:
             raise GuandanError(f"option {key} must be {'a whole number' if self.kind is int else 'a number'}, "
-                               f"not {text!r}") from None
+                               f"not {shown(text)}") from None
         if not math.isfinite(value) or (self.low is not None and value < self.low) or \
                 (self.high is not None and value > self.high):
             raise GuandanError(f"option {key} must be {self.range()}, not {text}")
@@ -155,18 +155,18 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | bool]]:
     name, *parts = spec.split(":")
     if name not in _REGISTRY or name == "external":
         known = sorted(n for n in _REGISTRY if n != "external")
-        raise GuandanError(f"unknown agent {name!r}; known: {', '.join(known)}, external:module:Class")
+        raise GuandanError(f"unknown agent {shown(name)}; known: {', '.join(known)}, external:module:Class")
     options = _OPTIONS.get(name, {})  # a factory put straight into the registry takes no options
     values: dict[str, int | float | bool] = {}
     for part in parts:
         key, eq, text = part.partition("=")
         if not eq or not key or not text:
-            raise GuandanError(f"agent spec {spec!r}: {part!r} is not key=value")
+            raise GuandanError(f"agent spec {shown(spec)}: {shown(part)} is not key=value")
         if key not in options:
             names = ", ".join(sorted(options)) or "none"
-            raise GuandanError(f"agent {name!r} has no option {key!r}; its options: {names}")
+            raise GuandanError(f"agent {shown(name)} has no option {shown(key)}; its options: {names}")
         if key in values:
-            raise GuandanError(f"agent spec {spec!r} sets {key} twice")
+            raise GuandanError(f"agent spec {shown(spec)} sets {key} twice")
         values[key] = options[key].parse(key, text)
     return name, values
 
@@ -211,4 +211,4 @@ def _load_builtin() -> None:
     included); each registers its tier as it loads, under the entry point's name."""
     for name in plugins.load(plugins.AGENT_TIERS):
         if name not in _REGISTRY:
-            raise GuandanError(f"the module of agent tier {name!r} did not register it")
+            raise GuandanError(f"the module of agent tier {shown(name)} did not register it")

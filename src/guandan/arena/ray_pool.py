@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
 
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 
 S = TypeVar("S")  # what every task is given: the arena's Setup, self-play's SelfplaySetup, …
 T = TypeVar("T")
@@ -30,7 +30,7 @@ def check_address(value: str) -> str:
         return value
     m = _HOST_PORT.fullmatch(value)
     if m is None:
-        raise GuandanError(f"--ray must be local, auto, HOST:PORT or ray://HOST:PORT, not {value!r}"
+        raise GuandanError(f"--ray must be local, auto, HOST:PORT or ray://HOST:PORT, not {shown(value)}"
                            + (" (--ray takes a value: --ray local)" if value.startswith("-") else ""))
     if not 0 < int(m.group(1)) < 65536:
         raise GuandanError(f"--ray {value}: the port must be between 1 and 65535")

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..agents.base import resolved_options
 from ..cliutil import cell
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from .runner import HalfResult, PairResult, Setup
 
 FORMAT = "guandan-arena-pair/1"
@@ -100,7 +100,7 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
     except json.JSONDecodeError as e:
         raise GuandanError(f"{where}: not JSON ({e.msg})") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise GuandanError(f"{where}: not an arena pair line (format must be {FORMAT!r})")
+        raise GuandanError(f"{where}: not an arena pair line (format must be {shown(FORMAT)})")
     setup, p = d.get("setup"), d.get("pair")
     if not isinstance(setup, dict) or set(setup) not in (set(SETUP_KEYS), {*SETUP_KEYS, *OPTION_KEYS}):
         raise GuandanError(f"{where}: setup must have exactly {', '.join(SETUP_KEYS)} (and {' and '.join(OPTION_KEYS)})")

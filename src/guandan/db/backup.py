@@ -33,6 +33,7 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from ..core.errors import shown
 from .base import Base
 from .engine import default_url, make_engine
 from .migrate import current_revision, upgrade_to_head
@@ -73,14 +74,14 @@ def parse_url(url: str | None) -> URL:
     try:
         u = make_url(url or default_url())
     except ArgumentError:
-        raise BackupError(f"--db {url!r} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
+        raise BackupError(f"--db {shown(url)} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
                           "postgresql+psycopg://user@host/dbname)") from None
     backend = u.get_backend_name()
     if backend == "sqlite":
         if u.database in (None, "", ":memory:"):
             raise BackupError("--db names an in-memory SQLite database: there is no file to back up or restore into")
     elif backend != "postgresql":
-        raise BackupError(f"--db {u.render_as_string()!r}: only SQLite and PostgreSQL databases are supported")
+        raise BackupError(f"--db {shown(u.render_as_string())}: only SQLite and PostgreSQL databases are supported")
     return u
 
 

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ..core.deal import Action
-from ..core.errors import GuandanError, IllegalActionError
+from ..core.errors import GuandanError, IllegalActionError, shown
 from ..core.events import DealSettled, Event
 from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import PRESET_NAMES, RuleSet, preset
@@ -33,7 +33,7 @@ def rules_of(preset_name: str | RuleSet) -> RuleSet:
     if isinstance(preset_name, RuleSet):
         return preset_name
     if preset_name not in PRESET_NAMES:
-        raise GuandanError(f"unknown preset {preset_name!r} ({', '.join(PRESET_NAMES)})")
+        raise GuandanError(f"unknown preset {shown(preset_name)} ({', '.join(PRESET_NAMES)})")
     return preset(preset_name)
 
 

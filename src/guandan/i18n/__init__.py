@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 LANGUAGES = ("zh", "en")
@@ -95,8 +95,8 @@ def translator(domain: str, lang: str) -> gettext.GNUTranslations:
     if not path.is_file():
         have = languages(domain)
         if not have:
-            raise I18nError(f"no message catalogue for domain {domain!r} under {LOCALE_DIR}")
-        raise I18nError(f"no {domain!r} messages in language {lang!r}; available: {', '.join(have)}")
+            raise I18nError(f"no message catalogue for domain {shown(domain)} under {LOCALE_DIR}")
+        raise I18nError(f"no {shown(domain)} messages in language {shown(lang)}; available: {', '.join(have)}")
     return _load(domain, code, path.stat().st_mtime_ns)
 
 

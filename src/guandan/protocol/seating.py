@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from ..core.errors import shown
+
 PATH_PREFIX = "/game/"
 
 
@@ -35,7 +37,7 @@ def parse_seating(value: str) -> Seating:
     try:
         return Seating(value)
     except ValueError:
-        raise ValueError(f"--seating must be one of {', '.join(Seating)}, not {value!r}") from None
+        raise ValueError(f"--seating must be one of {', '.join(Seating)}, not {shown(value)}") from None
 
 
 def client_name(path: str) -> str | None:

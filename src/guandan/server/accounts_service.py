@@ -31,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
+from ..core.errors import shown
 from ..db import make_session_factory
 from ..db.accounts import LoginThrottle, User, UserReplay, UserSession
 from ..db.web import WebReplay, WebReplayOwner, WebRoom
@@ -137,7 +138,7 @@ def check_username(name: str) -> str:
                                "letter or a digit.")))
     key = name.lower()
     if key in RESERVED or RESERVED_PREFIXES.fullmatch(key):
-        raise AccountError(f"the username {name!r} is reserved", 422, "reserved_name",
+        raise AccountError(f"the username {shown(name)} is reserved", 422, "reserved_name",
                            words=say(N_("The name “{name}” is reserved: choose another."), name=name))
     return name
 
@@ -152,7 +153,7 @@ def check_display_name(name: str) -> str:
                                max=DISPLAY_MAX))
     key = name.lower()
     if key in RESERVED or RESERVED_PREFIXES.fullmatch(key.replace(" ", "")):
-        raise AccountError(f"the display name {name!r} is reserved", 422, "reserved_name",
+        raise AccountError(f"the display name {shown(name)} is reserved", 422, "reserved_name",
                            words=say(N_("The name “{name}” is reserved: choose another."), name=name))
     return name
 
@@ -311,7 +312,7 @@ class AccountService:
 
     @staticmethod
     def _taken(username: str) -> AccountError:
-        return AccountError(f"the username {username!r} is taken", 409, "username_taken",
+        return AccountError(f"the username {shown(username)} is taken", 409, "username_taken",
                             words=say(N_("The username “{name}” is taken: choose another."), name=username))
 
     def login(self, username: str, password: str, address: str, old_session_id: str | None = None,

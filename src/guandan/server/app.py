@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import event
 from starlette.exceptions import HTTPException
 
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
 from ..i18n import N_
@@ -213,7 +213,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
                             status_code=exc.status_code, headers=exc.headers)
 
     def no_replay(replay_id: str) -> ServiceError:
-        return ServiceError(f"no replay {replay_id!r}", 404, "no_replay",
+        return ServiceError(f"no replay {shown(replay_id)}", 404, "no_replay",
                             words=say(N_("There is no replay {id}."), id=replay_id))
 
     client = client_address  # a Request or a WebSocket: the same rule (server/clientaddr.py)

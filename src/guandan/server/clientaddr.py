@@ -20,6 +20,8 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from ..core.errors import shown
+
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -45,7 +47,7 @@ class TrustedProxies:
             try:
                 self.networks.append(ipaddress.ip_network(entry, strict=False))
             except ValueError:
-                raise ValueError(f"not an IP address or network: {entry!r} (e.g. 127.0.0.1, 10.0.0.0/8 or *)") from None
+                raise ValueError(f"not an IP address or network: {shown(entry)} (e.g. 127.0.0.1, 10.0.0.0/8 or *)") from None
 
     def __bool__(self) -> bool:
         return self.any or bool(self.networks)

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis import asyncio as aioredis
 
+from ..core.errors import shown
 from .protocol import say
 from .table import MOVING, Connection, ServiceError, TableService
 
@@ -116,9 +117,9 @@ def site_problem(redis: str | None, workers: int, db: str | None, site: str) -> 
     if redis is None:
         return "--workers above 1 needs --redis (the workers share their tables through it)" if workers > 1 else None
     if not re.fullmatch(r"(rediss?|unix)://\S+", redis):
-        return f"--redis must be a Redis URL such as redis://127.0.0.1:6379/0, not {redis!r}"
+        return f"--redis must be a Redis URL such as redis://127.0.0.1:6379/0, not {shown(redis)}"
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", site):
-        return f"--site must be 1 to 40 letters, digits, '.', '_' or '-', not {site!r}"
+        return f"--site must be 1 to 40 letters, digits, '.', '_' or '-', not {shown(site)}"
     if db is None or not db.startswith("postgresql"):
         return ("--redis needs --db with a PostgreSQL URL (postgresql+psycopg://…): the workers share one "
                 "database, and SQLite is one process's")

@@ -23,6 +23,8 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import IO, Any
 
+from ..core.errors import shown
+
 REQUEST_ID: ContextVar[str | None] = ContextVar("guandan_request_id", default=None)
 TABLE: ContextVar[str | None] = ContextVar("guandan_table", default=None)
 VALID_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -109,7 +111,7 @@ def configure(fmt: str = "text", access_log: bool = False, stream: IO[str] | Non
     loggers (uvicorn keeps its own lines). ``access_log``: one line per HTTP request (logger
     ``guandan.access``). Raises ValueError for another format."""
     if fmt not in LOG_FORMATS:
-        raise ValueError(f"the log format is one of {', '.join(LOG_FORMATS)}, not {fmt!r}")
+        raise ValueError(f"the log format is one of {', '.join(LOG_FORMATS)}, not {shown(fmt)}")
     handler = _Installed(stream if stream is not None else sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     for name in ("", "guandan"):

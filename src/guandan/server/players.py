@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..core.errors import shown
 from ..core.rules import PRESET_NAMES
 from ..db import make_session_factory
 from ..db import ratings as rt
@@ -169,7 +170,7 @@ def check_preset(preset: str) -> None:
 
 
 def no_player(username: str) -> ServiceError:
-    return ServiceError(f"no player {username!r}", 404, "no_player", words=say(NO_PLAYER, name=username))
+    return ServiceError(f"no player {shown(username)}", 404, "no_player", words=say(NO_PLAYER, name=username))
 
 
 # --- the pages ------------------------------------------------------------------------------------------

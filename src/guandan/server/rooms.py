@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..agents import agent_names
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..i18n import N_, translator
@@ -89,7 +89,7 @@ class RoomConfig(BaseModel):
         known = bot_tiers()
         for tier in v:
             if tier is not None and tier not in known:
-                raise ValueError(f"unknown bot tier {tier!r}; known: {', '.join(known)}")
+                raise ValueError(f"unknown bot tier {shown(tier)}; known: {', '.join(known)}")
         return v
 
     def seed_refusal(self) -> str | None:

@@ -32,7 +32,7 @@ from ..agents.arrange import arrange_hand
 from ..agents.base import Agent
 from ..core import record
 from ..core.deal import Action
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.events import DealOver, DealSettled, Passed, Played
 from ..core.match import MatchState
 from ..core.vocab import Phase
@@ -369,7 +369,7 @@ class TableService:
         if room is None:
             room = self._load(code.upper())
         if room is None:
-            raise ServiceError(f"no room with code {code!r}", 404, "no_room",
+            raise ServiceError(f"no room with code {shown(code)}", 404, "no_room",
                                words=say(N_("There is no room with the code {code}."), code=code.upper()))
         return room
 
@@ -420,7 +420,7 @@ class TableService:
             room.seats[seat] = Seat()
         else:
             if tier not in bot_tiers():
-                raise ServiceError(f"unknown bot tier {tier!r}; known: {', '.join(bot_tiers())}",
+                raise ServiceError(f"unknown bot tier {shown(tier)}; known: {', '.join(bot_tiers())}",
                                    words=say(N_("There is no bot strength called {tier}."), tier=tier))
             if s.kind != "empty":
                 raise ServiceError(f"seat {seat} is taken", 409, "seat_taken", words=_seat_taken(seat))
@@ -925,7 +925,7 @@ class TableService:
         """A quick phrase or emote from a seat, to everyone at the table: one of the fixed set, and at most
         Settings.talk_burst at once (refilled at Settings.talk_rate a second) per seat."""
         if not talk.known(phrase):
-            conn.send(error_frame("bad_phrase", f"unknown phrase {phrase!r}: table talk is one of the listed phrases "
+            conn.send(error_frame("bad_phrase", f"unknown phrase {shown(phrase)}: table talk is one of the listed phrases "
                                                 "and emotes",
                                   say(N_("Table talk is one of the listed phrases and emotes, and this is none of them."))))
             return

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..agents import Agent, agent_names, make_agent
 from ..core.deal import Action
-from ..core.errors import GuandanError
+from ..core.errors import GuandanError, shown
 from ..core.events import DealSettled, Event
 from ..core.match import MatchConfig, MatchObservation, MatchState, new_match
 from ..core.record import dumps, loads, replay
@@ -47,7 +47,7 @@ def resolve_tier(name: str) -> tuple[str, bool]:
         return name, False
     if name in STRONG_TIERS:
         return FALLBACK_TIER, True
-    raise GuandanError(f"unknown bot tier {name!r}; known: {', '.join(play_tiers())}")
+    raise GuandanError(f"unknown bot tier {shown(name)}; known: {', '.join(play_tiers())}")
 
 
 def data_dir() -> Path:
