@@ -3,7 +3,7 @@ input (a message naming the problem on stderr, exit status 2, nothing changed), 
 to prepare an output folder.
 
 A command's words come from a catalogue (:class:`Messages`): the ``cli`` domain for the general commands,
-``desk`` for the tournament desk. The language is the one ``LANGUAGE``/``LC_ALL``/``LANG`` ask for
+``desk`` for the tournament desk, ``game`` and ``tui`` for the replay, review and play commands. The language is the one ``LANGUAGE``/``LC_ALL``/``LANG`` ask for
 (:func:`~guandan.i18n.default_lang`, English when they name none we have), or a command's ``--lang``.
 """
 
