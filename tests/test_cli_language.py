@@ -5,6 +5,7 @@ every test; the Chinese cases set LANGUAGE=zh themselves.)"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,67 @@ def test_arena_compare_speaks_chinese(tmp_path: Path, monkeypatch: pytest.Monkey
     assert said.strip() == "错误：这些文件中没有复式牌"
     said = _refused("arena-compare", "--first", str(empty), "--second", str(empty))
     assert said.strip() == "错误：--first：这些文件中没有复式牌"
+
+
+RECORD_V1 = Path(__file__).parent / "data" / "record-v1.json"
+
+# the engine core's input errors, said by the commands from the ``cli`` catalogue
+ENGINE_CASES = [
+    (["moves", "--hand", "S3 XX"],
+     'error: bad card token "XX" at position 2 (rules notation)',
+     '错误：第 2 张牌 "XX" 无效（rules 记法）'),
+    (["moves", "--hand", "S3 S3 S3"],
+     "error: S3 appears 3 times; two decks hold only 2",
+     "错误：S3 出现了 3 次；两副牌中每张只有 2 张"),
+    (["moves", "--hand", "S3", "--level", "Z"],
+     'error: level "Z" is not one of 2 3 4 5 6 7 8 9 T J Q K A',
+     '错误：级数 "Z" 不是 2 3 4 5 6 7 8 9 T J Q K A 之一'),
+    (["moves", "--hand", "S3", "--preset", "nope"],
+     'error: unknown preset "nope"; presets: competition, huaian-traditional, huaian-2009, huopin',
+     '错误：未知的预设 "nope"；可用的预设：competition, huaian-traditional, huaian-2009, huopin'),
+    (["simulate", "--preset", "nope"],
+     'error: unknown preset "nope"; presets:',
+     '错误：未知的预设 "nope"；可用的预设：'),
+]
+
+
+@pytest.mark.parametrize(("args", "english", "chinese"), ENGINE_CASES, ids=[" ".join(c[0]) for c in ENGINE_CASES])
+def test_engine_errors_are_said_in_the_users_language(args: list[str], english: str, chinese: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    said = _refused(*args)
+    assert english in said and "错误" not in said
+    monkeypatch.setenv("LANGUAGE", "zh")
+    said = _refused(*args)
+    assert chinese in said, said
+    assert "error:" not in said and "bad card" not in said and "unknown preset" not in said
+
+
+def _broken_record(tmp_path: Path, change: str) -> Path:
+    data = json.loads(RECORD_V1.read_text(encoding="utf-8"))
+    if change == "no seed":
+        del data["seed"]
+    else:  # a bad card in the first deal's hands
+        data["deals"][0]["hands"][0][0] = "XX"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_broken_record_is_named_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = _broken_record(tmp_path, "no seed")
+    assert _refused("replay", str(record)).strip() == f'error: {record}: the record has no "seed" field'
+    monkeypatch.setenv("LANGUAGE", "zh")
+    for command in ("replay", "verify-deal", "review"):
+        said = _refused(command, str(record))
+        assert said.strip() == f'错误：{record}：记录中没有 "seed" 字段', (command, said)
+    monkeypatch.setenv("LANGUAGE", "en")
+    said = _refused("verify-deal", str(record), "--lang", "zh")  # a command's --lang says the engine's errors too
+    assert said.strip() == f'错误：{record}：记录中没有 "seed" 字段'
+
+
+def test_an_error_inside_a_record_is_said_whole_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = _broken_record(tmp_path, "bad card")
+    assert _refused("replay", str(record)).strip() == f'error: {record}: deal 0: bad card token "XX" (rules notation)'
+    monkeypatch.setenv("LANGUAGE", "zh")
+    assert _refused("replay", str(record)).strip() == f'错误：{record}：第 0 副：无效的牌 "XX"（rules 记法）'
+    assert _refused("verify-deal", str(record)).strip() == f'错误：{record}：第 1 副：无效的牌 "XX"（rules 记法）'

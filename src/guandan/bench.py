@@ -22,7 +22,7 @@ from .agents.decompose import Decomposer
 from .agents.heuristic import HeuristicAgent
 from .agents.search import SearchAgent
 from .agents.worlds import level_points, playout, tracker_from
-from .cliutil import Messages, cell, fail
+from .cliutil import Messages, cell, fail, said
 from .core.cards import physical_deck
 from .core.combos import _classify_codes
 from .core.deal import new_deal
@@ -388,7 +388,7 @@ def compiled_cmd(
     try:
         figures = compiled_figures(preset_name, hands, n, positions, worlds, seed, rounds)
     except RuntimeError as e:
-        fail(str(e), 1)
+        fail(said(e), 1)
     _print(figures, as_json)
 
 

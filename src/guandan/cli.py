@@ -15,7 +15,7 @@ from typer import core as typer_core
 from .agents.cli import agents_cmd
 from .arena.cli import arena_cmd, compare_cmd, summary_cmd
 from .bench import app as bench_app
-from .cliutil import Messages, choices, fail
+from .cliutil import Messages, choices, fail, said
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
 from .core.errors import GuandanError
@@ -90,7 +90,7 @@ def get_rules(name: str):  # type: ignore[no-untyped-def]
     try:
         return preset(name)
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
 
 
 @app.command()
@@ -99,7 +99,7 @@ def vectors(path: Annotated[Path, typer.Argument(help="a rules-vectors JSONL fil
     try:
         report = run_vectors(load_vectors(path))
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
     typer.echo(format_report(report))
     raise typer.Exit(1 if report.failed else 0)
 
@@ -135,7 +135,7 @@ def moves(
     except json.JSONDecodeError as e:
         fail(_("{option} is not valid JSON: {reason}").format(option="--top-as", reason=e.msg))
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
     out: list[object]
     if fmt == "protocol":
         out = [protocol_action(m.cards, m.combo, lvl) for m in found]

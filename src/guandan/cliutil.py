@@ -3,8 +3,10 @@ input (a message naming the problem on stderr, exit status 2, nothing changed), 
 to prepare an output folder.
 
 A command's words come from a catalogue (:class:`Messages`): the ``cli`` domain for the general commands,
-``desk`` for the tournament desk, ``game`` and ``tui`` for the replay, review and play commands. The language is the one ``LANGUAGE``/``LC_ALL``/``LANG`` ask for
-(:func:`~guandan.i18n.default_lang`, English when they name none we have), or a command's ``--lang``.
+``desk`` for the tournament desk, ``game`` and ``tui`` for the replay, review and play commands. The
+language is the one ``LANGUAGE``/``LC_ALL``/``LANG`` ask for (:func:`~guandan.i18n.default_lang`, English
+when they name none we have), or a command's ``--lang``. The engine core's input errors carry a msgid of
+the ``cli`` catalogue: a command says them with :func:`said`, never with ``str(e)``.
 """
 
 from __future__ import annotations
@@ -42,6 +44,24 @@ def cli_lang(lang: str | None = None) -> str:
 
 _messages = Messages("cli")
 _ = _messages.gettext
+
+
+def said(e: BaseException, lang: str | None = None) -> str:
+    """An error's message in the user's language (``lang``, else the environment's): an error that carries
+    a ``msgid`` (the engine core's input errors, :meth:`~guandan.core.errors.GuandanError.said`) is said
+    from the ``cli`` catalogue, its parameters that are catalogued errors too; any other, or one the
+    catalogue does not hold, is its own text."""
+    msgid = getattr(e, "msgid", None)
+    params = getattr(e, "params", None)
+    if not isinstance(msgid, str) or not isinstance(params, dict):
+        return str(e)
+    text = _messages.gettext(msgid, lang)
+    if text == msgid:  # not in the catalogue (another domain's message), or English: the error's own text
+        return str(e)
+    try:
+        return text.format(**{k: said(v, lang) if isinstance(v, BaseException) else v for k, v in params.items()})
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        return str(e)
 
 
 def fail(message: str, code: int = 2, lang: str | None = None) -> NoReturn:
@@ -90,4 +110,4 @@ def read_record(path: Path, lang: str | None = None) -> dict[str, Any]:
     except UnicodeDecodeError:
         fail(_messages.gettext("{path}: not a text file", lang).format(path=path), lang=lang)
     except GuandanError as e:
-        fail(_messages.gettext("{path}: {problem}", lang).format(path=path, problem=e), lang=lang)
+        fail(_messages.gettext("{path}: {problem}", lang).format(path=path, problem=said(e, lang)), lang=lang)

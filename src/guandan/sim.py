@@ -12,7 +12,7 @@ import typer
 
 from .agents import make_agent
 from .agents.runner import RunStats, run_match
-from .cliutil import Messages, ensure_dir
+from .cliutil import Messages, ensure_dir, said
 from .cliutil import fail as _fail
 from .core.deal import Action
 from .core.errors import GuandanError
@@ -66,7 +66,7 @@ def simulate(
         rules = preset(preset_name)
         seats = [make_agent(n, f"{seed}:{i}") for i, n in enumerate(names)]
     except GuandanError as e:
-        _fail(str(e), lang=lang)
+        _fail(said(e, lang), lang=lang)
     if out is not None:
         ensure_dir(out)
     played, matches, wins, results = 0, 0, Counter[str](), Counter[str]()
@@ -123,7 +123,7 @@ def replay_cmd(
     except UnicodeDecodeError:
         _fail(_("{path}: not a text file").format(path=file), lang=lang)
     except GuandanError as e:
-        _fail(_("{path}: {problem}").format(path=file, problem=e), lang=lang)
+        _fail(_("{path}: {problem}").format(path=file, problem=said(e, lang)), lang=lang)
     final = None
     try:
         for action, events, state in replay(data):
@@ -140,7 +140,7 @@ def replay_cmd(
             for line in describe(events, p):
                 typer.echo(line)
     except GuandanError as e:
-        _fail(_("{path}: {problem}").format(path=file, problem=e), lang=lang)
+        _fail(_("{path}: {problem}").format(path=file, problem=said(e, lang)), lang=lang)
     if as_json and final is not None:
         typer.echo(json.dumps({"ended": final.ended, "winner": final.winner, "deals": len(final.deals),
                                "levels": team_levels_str(final.levels)}))

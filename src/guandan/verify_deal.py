@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from .cliutil import Messages, fail, read_record
+from .cliutil import Messages, fail, read_record, said
 from .core.errors import GuandanError
 from .core.fair import check_deals
 from .i18n import LANGUAGES, default_lang, normalize_lang
@@ -41,7 +41,7 @@ def verify_deal_cmd(
     try:
         checks = check_deals(data, None if deal is None else [deal - 1])
     except GuandanError as e:
-        fail(_("{path}: {problem}", lang).format(path=record, problem=e), lang=lang)
+        fail(_("{path}: {problem}", lang).format(path=record, problem=said(e, lang)), lang=lang)
     typer.echo(seed_line(p, data["seed"], len(data["deals"])))
     for check in checks:
         for line in deal_check_lines(p, check):

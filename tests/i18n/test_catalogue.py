@@ -13,9 +13,10 @@ from guandan.i18n import I18nError, catalogue_path, default_lang, languages, nor
 from guandan.i18n.check import extract_msgids, main, missing
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "guandan"
-# the command-line modules of the ``cli`` domain (tui/cli.py speaks ``tui``; sim, review and schema ``game``)
+# the command-line modules of the ``cli`` domain (tui/cli.py speaks ``tui``; sim, review and schema ``game``), and
+# the engine core, whose input errors (guandan.core.errors.N_) the commands say from the ``cli`` catalogue
 CLI_MODULES = [SRC / m for m in ("cli.py", "cliutil.py", "bench.py", "verify_deal.py", "arena/cli.py", "research/cli.py",
-                                 "server/cli.py", "server/backup_cli.py", "agents/cli.py", "protocol/cli.py")]
+                                 "server/cli.py", "server/backup_cli.py", "agents/cli.py", "protocol/cli.py", "core")]
 DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present", SRC / "sim.py", SRC / "schema.py", SRC / "review"],
            "cli": CLI_MODULES}
 

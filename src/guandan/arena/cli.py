@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from ..agents.base import canonical_spec
-from ..cliutil import Messages, ensure_dir
+from ..cliutil import Messages, ensure_dir, said
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
@@ -39,7 +39,7 @@ def _check_agent(option: str, spec: str) -> str:
     try:
         return canonical_spec(spec)
     except GuandanError as e:
-        _fail(_("{option}: {problem}").format(option=option, problem=e))
+        _fail(_("{option}: {problem}").format(option=option, problem=said(e)))
 
 
 def arena_cmd(
@@ -79,14 +79,14 @@ def arena_cmd(
     try:
         preset(preset_name)
     except GuandanError as e:
-        _fail(str(e))
+        _fail(said(e))
     if mode not in MODES:
         _fail(_("{option} must be one of {choices}, not {value}").format(
             option="--mode", choices=", ".join(MODES), value=mode))
     try:
         moves = parse_choice(MoveMode, move_mode, "--move-mode")
     except GuandanError as e:
-        _fail(str(e))
+        _fail(said(e))
     for option, value, minimum in (("--deals", deals, 1), ("--jobs", jobs, 1), ("--sprt-batch", sprt_batch, 2)):
         if value < minimum:
             _fail(_("{option} must be at least {minimum}, not {value}").format(
@@ -106,7 +106,7 @@ def arena_cmd(
         try:
             check_address(ray)
         except GuandanError as e:
-            _fail(str(e))
+            _fail(said(e))
         if ray != LOCAL and jobs != 1:
             _fail(_("--jobs sets a local Ray cluster's CPUs; --ray {address} uses that cluster's own CPUs: "
                     "leave --jobs out").format(address=ray))
@@ -147,7 +147,7 @@ def arena_cmd(
                     if summary["sprt_decision"] != "continue":
                         break
     except GuandanError as e:
-        _fail(str(e))
+        _fail(said(e))
     except KeyboardInterrupt:
         stopped = (_("stopped; every finished pair is in {path}: the same command resumes from there").format(
                        path=results) if results is not None
@@ -218,7 +218,7 @@ def _read_files(files: list[Path], flag: str = "") -> tuple[dict[str, Any], dict
     try:
         setup, pairs = read_results(files)
     except GuandanError as e:
-        _fail(str(e))
+        _fail(said(e))
     if setup is None:
         none = _("the files hold no deal pairs")
         _fail(_("{option}: {problem}").format(option=flag, problem=none) if flag else none)

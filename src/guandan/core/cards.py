@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
-from .errors import InvalidHandError, LevelError, NotationError, shown
+from .errors import N_, InvalidHandError, LevelError, NotationError, shown
 
 # re-exported: rank_index order (natural value = rank_index + 2) and suit index order
 from .vocab import RANKS as RANKS
@@ -90,14 +90,14 @@ def parse_level(level: object) -> int:
     if isinstance(level, int) and not isinstance(level, bool):
         if 2 <= level <= 14:
             return level - 2
-        raise LevelError(f"level {level} is outside 2…A (2…14)")
+        raise LevelError.said(N_("level {level} is outside 2…A (2…14)"), level=level)
     if isinstance(level, str):
         text = level.strip().upper()
         if text == "10":
             text = "T"
         if len(text) == 1 and text in RANKS:
             return RANKS.index(text)
-    raise LevelError(f"level {shown(level)} is not one of 2 3 4 5 6 7 8 9 T J Q K A")
+    raise LevelError.said(N_("level {level} is not one of 2 3 4 5 6 7 8 9 T J Q K A"), level=shown(level))
 
 
 def level_str(level_index: int) -> str:
@@ -182,13 +182,17 @@ def parse_card(token: str, notation: str = "rules", position: int | None = None)
     try:
         table = _TOKENS[notation]
     except KeyError:
-        raise NotationError(f"unknown card notation {shown(notation)} (rules, protocol, display)") from None
+        raise NotationError.said(N_("unknown card notation {notation} (rules, protocol, display)"),
+                                 notation=shown(notation)) from None
     code = table.get(token) if isinstance(token, str) else None
     if code is None and isinstance(token, str):
         code = table.get(token.strip().upper()) if notation != "display" else table.get(token.strip())
     if code is None:
-        where = f" at position {position}" if position is not None else ""
-        raise NotationError(f"bad card token {shown(token)}{where} ({notation} notation)")
+        if position is None:
+            raise NotationError.said(N_("bad card token {token} ({notation} notation)"),
+                                     token=shown(token), notation=notation)
+        raise NotationError.said(N_("bad card token {token} at position {position} ({notation} notation)"),
+                                 token=shown(token), position=position, notation=notation)
     return code
 
 
@@ -208,15 +212,15 @@ def check_physical(codes: Sequence[Card]) -> None:
     """Reject card lists that hold a physical card more than twice (two decks)."""
     for code, n in Counter(codes).items():
         if not isinstance(code, int) or not 0 <= code < N_CODES:
-            raise InvalidHandError(f"{shown(code)} is not a card code")
+            raise InvalidHandError.said(N_("{code} is not a card code"), code=shown(code))
         if n > 2:
-            raise InvalidHandError(f"{card_str(code)} appears {n} times; two decks hold only 2")
+            raise InvalidHandError.said(N_("{card} appears {n} times; two decks hold only 2"), card=card_str(code), n=n)
 
 
 def format_cards(codes: Iterable[Card], notation: str = "rules") -> str:
     fmt = {"rules": card_str, "protocol": card_protocol, "display": card_display}.get(notation)
     if fmt is None:
-        raise NotationError(f"unknown card notation {shown(notation)} (rules, protocol, display)")
+        raise NotationError.said(N_("unknown card notation {notation} (rules, protocol, display)"), notation=shown(notation))
     return " ".join(fmt(c) for c in codes)
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, card_str, parse_cards, wild_code
-from .errors import ComboError, InvalidHandError, shown
+from .errors import N_, ComboError, InvalidHandError, shown
 from .reduce import by_init
 from .rules import RuleSet
 from .vocab import BOMB_TYPES, BombOrder, ComboType
@@ -381,7 +381,7 @@ def classify(cards: Iterable[Card] | str, level: int, rules: RuleSet) -> list[Co
     """
     codes = tuple(sorted(parse_cards(cards) if isinstance(cards, str) else cards))
     if any(not isinstance(c, int) or not 0 <= c < 54 for c in codes):
-        raise InvalidHandError(f"not card codes: {shown(codes)}")
+        raise InvalidHandError.said(N_("not card codes: {codes}"), codes=shown(codes))
     if not codes:
         return []
     return sort_strongest(_classify_cached(codes, level, rules))
@@ -396,7 +396,7 @@ def default_choice(cards: Iterable[Card], level: int, rules: RuleSet) -> Combo:
     """The strongest interpretation (§3.3's helper for UIs and bots)."""
     found = classify(cards, level, rules)
     if not found:
-        raise ComboError(f"{' '.join(card_str(c) for c in cards)} is not a legal play")
+        raise ComboError.said(N_("{cards} is not a legal play"), cards=" ".join(card_str(c) for c in cards))
     return found[0]
 
 
@@ -410,15 +410,16 @@ def resolve_combo(cards: Iterable[Card], level: int, rules: RuleSet, spec: dict[
     found = classify(cards, level, rules)
     text = " ".join(card_str(c) for c in cards)
     if not found:
-        raise ComboError(f"{text} is not a legal play")
+        raise ComboError.said(N_("{cards} is not a legal play"), cards=text)
     if spec:
         chosen = [c for c in found if c.matches(spec)]
         if not chosen:
             options = ", ".join(str(c) for c in found)
             asked = " ".join(f"{k}={v}" for k, v in spec.items())
-            raise ComboError(f"{text} cannot be declared as {asked}; its readings are: {options}")
+            raise ComboError.said(N_("{cards} cannot be declared as {asked}; its readings are: {options}"),
+                                  cards=text, asked=asked, options=options)
         found = chosen
     if len(found) > 1:
         options = ", ".join(str(c) for c in found)
-        raise ComboError(f"{text} has several readings ({options}); declare one")
+        raise ComboError.said(N_("{cards} has several readings ({options}); declare one"), cards=text, options=options)
     return found[0]

@@ -2,16 +2,43 @@
 
 Every error names the problem (the token, the key, the seat...) so that a user can fix the input.
 Nothing is mutated when one is raised.
+
+The errors a person meets through input (card notation, hands, levels, rule sets, record files) are
+*catalogued*: raised as ``NotationError.said(N_("bad card token {token} …"), token=…)``, their ``str`` is
+the English text and their ``msgid`` and ``params`` let a command or a page say them in the reader's
+language (the ``cli`` catalogue holds the core's msgids). The core imports nothing else of guandan, so
+it has its own :func:`N_`.
 """
 
 from __future__ import annotations
 
 import json
 from enum import Enum
+from typing import Any, Self
+
+
+def N_(message: str) -> str:
+    """Marks a msgid for the catalogue extractor (guandan.i18n.check); returns it unchanged."""
+    return message
 
 
 class GuandanError(Exception):
-    """Base of every error raised by the guandan package for bad input or illegal actions."""
+    """Base of every error raised by the guandan package for bad input or illegal actions.
+
+    A catalogued error (made by :meth:`said`) carries ``msgid``, an English text with ``str.format``
+    fields, and the ``params`` that fill them; its ``str`` is the filled English text. A parameter may
+    itself be a catalogued error (a record's deal that holds a bad card token), said in the same language.
+    """
+
+    msgid: str | None = None
+    params: dict[str, Any] = {}  # noqa: RUF012 -- never mutated: said() gives each error its own
+
+    @classmethod
+    def said(cls, msgid: str, /, **params: Any) -> Self:
+        """An error of this class whose text is ``msgid`` filled with ``params`` (mark ``msgid`` with N_)."""
+        error = cls(msgid.format(**params))
+        error.msgid, error.params = msgid, params
+        return error
 
 
 class NotationError(GuandanError, ValueError):

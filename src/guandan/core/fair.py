@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import Card, card_str, parse_card, parse_level
 from .deal import deal_cards
-from .errors import GuandanError, RecordError, shown
+from .errors import N_, GuandanError, RecordError, shown
 
 COMMITMENT_SCHEME = "sha256-hex of the UTF-8 text guandan:{seed}:{index}"
 
@@ -69,33 +69,35 @@ class DealCheck:
                 and self.commitment_match is not False)
 
 
-def _hands(value: Any, where: str) -> list[list[Card]]:
+def _hands(value: Any, deal: int) -> list[list[Card]]:
+    """A recorded deal's hands; ``deal`` is its number as a message gives it (counted from 1)."""
     if not isinstance(value, list) or len(value) != 4 or not all(isinstance(h, list) for h in value):
-        raise RecordError(f"{where}: 'hands' must be four lists of cards")
+        raise RecordError.said(N_("deal {deal}: 'hands' must be four lists of cards"), deal=deal)
     try:
         return [sorted(parse_card(t) for t in h) for h in value]
     except (GuandanError, TypeError) as e:
-        raise RecordError(f"{where}: {e}") from None
+        raise RecordError.said(N_("deal {deal}: {problem}"), deal=deal, problem=e) from None
 
 
 def check_deal(seed: int | str, deal: Any, position: int, fixed_first: bool = False,
                needs_commitment: bool = False) -> DealCheck:
     """Check one recorded deal (an entry of a record's ``deals``) against ``seed``. With
     ``needs_commitment`` (a version-2 record) a deal without a commitment does not verify."""
-    where = f"deal {position + 1}"
+    number = position + 1
     if not isinstance(deal, dict):
-        raise RecordError(f"{where}: not an object")
+        raise RecordError.said(N_("deal {deal}: not an object"), deal=number)
     index = deal.get("index", position)
     if not isinstance(index, int) or isinstance(index, bool) or index < 0:
-        raise RecordError(f"{where}: 'index' must be a deal number ≥ 0, not {shown(index)}")
+        raise RecordError.said(N_("deal {deal}: 'index' must be a deal number ≥ 0, not {index}"), deal=number,
+                               index=shown(index))
     try:
         level = parse_level(str(deal.get("level", "2")))
     except GuandanError as e:
-        raise RecordError(f"{where}: {e}") from None
-    recorded = _hands(deal.get("hands"), where)
+        raise RecordError.said(N_("deal {deal}: {problem}"), deal=number, problem=e) from None
+    recorded = _hands(deal.get("hands"), number)
     commitment = deal.get("commitment")
     if commitment is not None and not isinstance(commitment, str):
-        raise RecordError(f"{where}: 'commitment' must be a hex string")
+        raise RecordError.said(N_("deal {deal}: 'commitment' must be a hex string"), deal=number)
     if commitment is None:
         commitment_match = False if needs_commitment else None
     else:
@@ -116,18 +118,18 @@ def check_deals(data: dict[str, Any], only: Sequence[int] | None = None) -> list
     cannot be read; a deal that does not follow from the seed is a DealCheck that is not verified."""
     seed = data.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise RecordError("the record's 'seed' must be an integer or a string")
+        raise RecordError.said(N_("the record's 'seed' must be an integer or a string"))
     config = data.get("config")
     fixed_first = isinstance(config, dict) and config.get("first_hands") is not None
     deals = data.get("deals")
     if not isinstance(deals, list):
-        raise RecordError("'deals' must be a list")
+        raise RecordError.said(N_("'deals' must be a list"))
     version = data.get("version")
     needs_commitment = isinstance(version, int) and version >= 2
     positions = range(len(deals)) if only is None else only
     out = []
     for n in positions:
         if n not in range(len(deals)):
-            raise RecordError(f"the record has no deal {n + 1} (it has {len(deals)})")
+            raise RecordError.said(N_("the record has no deal {deal} (it has {count})"), deal=n + 1, count=len(deals))
         out.append(check_deal(seed, deals[n], n, fixed_first, needs_commitment))
     return out

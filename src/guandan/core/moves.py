@@ -56,7 +56,7 @@ from .combos import (
     make_combo,
     sort_strongest,
 )
-from .errors import GuandanError, InvalidHandError, shown
+from .errors import N_, GuandanError, InvalidHandError, shown
 from .rules import RuleSet
 from .vocab import BombOrder, MoveMode
 
@@ -673,9 +673,10 @@ def _hand_counts(hand: Iterable[Card]) -> list[int]:
             if n > 2:
                 over = True
     except (IndexError, TypeError):
-        raise InvalidHandError(f"a hand holds something that is not a card code 0…53: {shown(list(hand))}") from None
+        raise InvalidHandError.said(N_("a hand holds something that is not a card code 0…53: {hand}"),
+                                    hand=shown(list(hand))) from None
     if over:
-        raise InvalidHandError(f"card code {cnt.index(max(cnt))} appears more than twice")
+        raise InvalidHandError.said(N_("card code {code} appears more than twice"), code=cnt.index(max(cnt)))
     return cnt
 
 
@@ -696,7 +697,7 @@ def legal_moves(
     elif mode is _CANONICAL:
         canonical = True
     elif mode not in MODES:
-        raise GuandanError(f"unknown move mode {shown(mode)} (complete, canonical)")
+        raise GuandanError.said(N_("unknown move mode {mode} (complete, canonical)"), mode=shown(mode))
     else:
         canonical = mode == MoveMode.CANONICAL
     cnt = _hand_counts(hand)

@@ -15,7 +15,7 @@ from typing import Any
 from .cards import Card, card_str, parse_card
 from .combos import Combo, resolve_combo
 from .deal import Action, DealState
-from .errors import GuandanError, RecordError, shown
+from .errors import N_, GuandanError, RecordError, shown
 from .events import DealStart, Event
 from .fair import deal_commitment
 from .match import MatchConfig, MatchState, new_match
@@ -103,42 +103,49 @@ def loads(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"the record is not valid JSON (line {e.lineno}: {e.msg})") from None
+        raise RecordError.said(N_("the record is not valid JSON (line {line}: {reason})"), line=e.lineno, reason=e.msg) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(f"not a guandan record: the 'format' field must be {shown(FORMAT)}")
+        raise RecordError.said(N_("not a guandan record: the 'format' field must be {format}"), format=shown(FORMAT))
     version = data.get("version")
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         readable = ", ".join(map(str, READABLE_VERSIONS))
-        raise RecordError(f"record version {shown(version)} is not supported (this engine reads versions {readable})")
+        raise RecordError.said(N_("record version {version} is not supported (this engine reads versions {readable})"),
+                                version=shown(version), readable=readable)
     for key in ("rules", "seed", "config", "deals"):
         if key not in data:
-            raise RecordError(f"the record has no {shown(key)} field")
+            raise RecordError.said(N_("the record has no {key} field"), key=shown(key))
     if not isinstance(data["deals"], list):
-        raise RecordError("'deals' must be a list")
+        raise RecordError.said(N_("'deals' must be a list"))
     return data
 
 
-def _parse_action(d: Any, where: str, match: MatchState) -> Action:
+def _parse_action(d: Any, deal: int, action: int, match: MatchState) -> Action:
+    """Action ``action`` (counted from 0) of deal ``deal`` (counted from 0), as the record writes it."""
     if not isinstance(d, dict) or "seat" not in d or "kind" not in d:
-        raise RecordError(f"{where}: an action needs 'seat' and 'kind'")
+        raise RecordError.said(N_("deal {deal}, action {action}: an action needs 'seat' and 'kind'"),
+                               deal=deal, action=action)
     try:
         cards = tuple(parse_card(t) for t in d.get("cards", []))
     except GuandanError as e:
-        raise RecordError(f"{where}: {e}") from None
+        raise RecordError.said(N_("deal {deal}, action {action}: {problem}"), deal=deal, action=action,
+                               problem=e) from None
     combo: Combo | None = None
     if "combo" in d:
         assert match.deal is not None
         try:
             combo = resolve_combo(cards, match.deal.level, match.rules, d["combo"])
         except GuandanError as e:
-            raise RecordError(f"{where}: {e}") from None
+            raise RecordError.said(N_("deal {deal}, action {action}: {problem}"), deal=deal, action=action,
+                                   problem=e) from None
     try:
         kind = ActionKind(d["kind"])
     except ValueError:
-        raise RecordError(f"{where}: unknown action kind {shown(d['kind'])}") from None
+        raise RecordError.said(N_("deal {deal}, action {action}: unknown action kind {kind}"), deal=deal, action=action,
+                               kind=shown(d["kind"])) from None
     seat = d["seat"]
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
-        raise RecordError(f"{where}: seat must be 0…3, not {shown(seat)}")
+        raise RecordError.said(N_("deal {deal}, action {action}: seat must be 0…3, not {seat}"), deal=deal, action=action,
+                               seat=shown(seat))
     return Action(kind, seat, cards, combo)
 
 
@@ -150,31 +157,31 @@ def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], M
         rules = RuleSet.from_dict(data["rules"])
         config = MatchConfig.from_dict(data["config"])
     except (GuandanError, TypeError, ValueError) as e:
-        raise RecordError(f"the record's rules or config are invalid: {e}") from None
+        raise RecordError.said(N_("the record's rules or config are invalid: {problem}"), problem=e) from None
     match = new_match(rules, data["seed"], config)
     opening = match.deal.events if match.deal else []
     for n, deal in enumerate(data["deals"]):
-        where = f"deal {n}"
         if match.deal is None or match.ended:
-            raise RecordError(f"{where}: the match was already over")
+            raise RecordError.said(N_("deal {deal}: the match was already over"), deal=n)
         if not isinstance(deal, dict):
-            raise RecordError(f"{where}: not an object")
+            raise RecordError.said(N_("deal {deal}: not an object"), deal=n)
         try:
             hands = [[parse_card(t) for t in h] for h in deal.get("hands", [])]
         except GuandanError as e:
-            raise RecordError(f"{where}: {e}") from None
+            raise RecordError.said(N_("deal {deal}: {problem}"), deal=n, problem=e) from None
         if [sorted(h) for h in hands] != [sorted(h) for h in match.deal.initial_hands]:
-            raise RecordError(f"{where}: the recorded hands differ from the seeded deal")
+            raise RecordError.said(N_("deal {deal}: the recorded hands differ from the seeded deal"), deal=n)
         if "commitment" in deal and deal["commitment"] != match.commitment:
-            raise RecordError(f"{where}: the recorded commitment is not the hash of the seed's deal")
+            raise RecordError.said(N_("deal {deal}: the recorded commitment is not the hash of the seed's deal"), deal=n)
         yield None, [match.deal_start_event(), *opening], match
         events: list[Event] = []
         for i, a in enumerate(deal.get("actions", [])):
-            action = _parse_action(a, f"{where}, action {i}", match)
+            action = _parse_action(a, n, i, match)
             try:
                 events = match.apply(action)
             except GuandanError as e:
-                raise RecordError(f"{where}, action {i} ({action}): {e}") from None
+                raise RecordError.said(N_("deal {deal}, action {action} ({move}): {problem}"), deal=n, action=i,
+                                       move=str(action), problem=e) from None
             # the events of a deal's last action also open the next deal: show those at its start
             cut = next((k for k, e in enumerate(events) if isinstance(e, DealStart)), len(events))
             opening = events[cut + 1:]
@@ -182,7 +189,7 @@ def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], M
         if "finish" in deal:
             last = match.deals[-1] if match.deals else None
             if last is None or last.index != n or last.finish != deal["finish"]:
-                raise RecordError(f"{where}: the replay does not reproduce the recorded finishing order")
+                raise RecordError.said(N_("deal {deal}: the replay does not reproduce the recorded finishing order"), deal=n)
     result = data.get("result")
     if isinstance(result, dict) and result.get("ended") and (not match.ended or match.winner != result.get("winner")):
-        raise RecordError("the replay does not reproduce the recorded result")
+        raise RecordError.said(N_("the replay does not reproduce the recorded result"))

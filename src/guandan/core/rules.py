@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from .errors import RuleSetError, shown
+from .errors import N_, RuleSetError, shown
 from .vocab import (
     RANKS,
     BombOrder,
@@ -124,7 +124,7 @@ class RuleSet:
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         """A RuleSet from a dict: ``name`` picks the base preset (default competition), other keys override."""
         if not isinstance(data, dict):
-            raise RuleSetError(f"a RuleSet must be a JSON object, not {type(data).__name__}")
+            raise RuleSetError.said(N_("a RuleSet must be a JSON object, not {kind}"), kind=type(data).__name__)
         base = data.get("name", "competition")
         overrides = {k: v for k, v in data.items() if k != "name"}
         return preset(base, **overrides)
@@ -134,7 +134,7 @@ class RuleSet:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise RuleSetError(f"RuleSet JSON is malformed: {e}") from None
+            raise RuleSetError.said(N_("RuleSet JSON is malformed: {reason}"), reason=str(e)) from None
         return cls.from_dict(data)
 
     def with_overrides(self, **overrides: Any) -> RuleSet:
@@ -148,7 +148,7 @@ def _checked(overrides: dict[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(overrides) - _KEYS)
     if unknown:
         known = ", ".join(sorted(_KEYS))
-        raise RuleSetError(f"unknown RuleSet key(s): {', '.join(unknown)}; known keys: {known}")
+        raise RuleSetError.said(N_("unknown RuleSet key(s): {keys}; known keys: {known}"), keys=", ".join(unknown), known=known)
     return overrides
 
 
@@ -157,7 +157,7 @@ def _pair(key: str, v: Any) -> tuple[int, int]:
         return (v, v)
     if isinstance(v, list | tuple) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
         return (int(v[0]), int(v[1]))
-    raise RuleSetError(f"{key} must be [min, max] integers, not {shown(v)}")
+    raise RuleSetError.said(N_("{key} must be [min, max] integers, not {value}"), key=key, value=shown(v))
 
 
 def _coerce(key: str, v: Any) -> Any:
@@ -169,32 +169,33 @@ def _coerce(key: str, v: Any) -> Any:
             try:
                 return tuple(int(v[str(k)] if str(k) in v else v[k]) for k in (2, 3, 4))
             except (KeyError, TypeError, ValueError):
-                raise RuleSetError(f"upgrade_table needs integer entries for 2, 3 and 4, not {shown(v)}") from None
+                raise RuleSetError.said(N_("upgrade_table needs integer entries for 2, 3 and 4, not {value}"),
+                                        value=shown(v)) from None
         if isinstance(v, list | tuple) and len(v) == 3:
             return tuple(v)
-        raise RuleSetError(f"upgrade_table must be {{2: n, 3: n, 4: n}}, not {shown(v)}")
+        raise RuleSetError.said(N_("upgrade_table must be {{2: n, 3: n, 4: n}}, not {value}"), value=shown(v))
     if key == "a_pass_results":
         if isinstance(v, list | tuple | set | frozenset):
             return frozenset(v)
-        raise RuleSetError(f"a_pass_results must be a list of partner places (2, 3, 4), not {shown(v)}")
+        raise RuleSetError.said(N_("a_pass_results must be a list of partner places (2, 3, 4), not {value}"), value=shown(v))
     if key == "streaks":
         if v is None or isinstance(v, Streaks):
             return v
         if isinstance(v, dict):
             bad = sorted(set(v) - {"first_threshold", "last_threshold", "mode", "scope"})
             if bad:
-                raise RuleSetError(f"unknown streaks key(s): {', '.join(bad)}")
+                raise RuleSetError.said(N_("unknown streaks key(s): {keys}"), keys=", ".join(bad))
             fields_ = dict(v)
             if "mode" in fields_:
                 fields_["mode"] = parse_choice(StreakMode, fields_["mode"], "streaks.mode", RuleSetError)
             if "scope" in fields_:
                 fields_["scope"] = parse_choice(StreakScope, fields_["scope"], "streaks.scope", RuleSetError)
             return Streaks(**fields_)
-        raise RuleSetError(f"streaks must be null or an object, not {shown(v)}")
+        raise RuleSetError.said(N_("streaks must be null or an object, not {value}"), value=shown(v))
     if key == "match_points":
         if isinstance(v, list | tuple) and len(v) == 3:
             return tuple(v)
-        raise RuleSetError(f"match_points must be [win, draw, loss], not {shown(v)}")
+        raise RuleSetError.said(N_("match_points must be [win, draw, loss], not {value}"), value=shown(v))
     if key in _CHOICES:
         return parse_choice(_CHOICES[key], v, key, RuleSetError)
     return v
@@ -223,46 +224,51 @@ def _is_int(v: Any) -> bool:
 
 def _validate(r: RuleSet) -> None:
     if r.name not in PRESET_NAMES:
-        raise RuleSetError(f"name must be one of {', '.join(PRESET_NAMES)}, not {shown(r.name)}")
+        raise RuleSetError.said(N_("name must be one of {presets}, not {value}"), presets=", ".join(PRESET_NAMES),
+                                value=shown(r.name))
     for key, enum in _CHOICES.items():
         if not isinstance(getattr(r, key), enum):
             # a RuleSet built directly (not through preset/from_dict) may carry a plain string
             object.__setattr__(r, key, parse_choice(enum, getattr(r, key), key, RuleSetError))
     for key in _BOOLS:
         if not isinstance(getattr(r, key), bool):
-            raise RuleSetError(f"{key} must be true or false, not {shown(getattr(r, key))}")
+            raise RuleSetError.said(N_("{key} must be true or false, not {value}"), key=key, value=shown(getattr(r, key)))
     for key, lo, hi in (("straight_len", 5, 13), ("tube_pairs", 3, 13), ("plate_triples", 2, 9)):
         v = getattr(r, key)
         if not (isinstance(v, tuple) and len(v) == 2 and all(_is_int(x) for x in v) and lo <= v[0] <= v[1] <= hi):
-            raise RuleSetError(f"{key} must be [min, max] with {lo} <= min <= max <= {hi}, not {shown(v)}")
+            raise RuleSetError.said(N_("{key} must be [min, max] with {lo} <= min <= max <= {hi}, not {value}"),
+                                    key=key, lo=lo, hi=hi, value=shown(v))
     if not _is_int(r.max_bomb) or not 8 <= r.max_bomb <= 12:
-        raise RuleSetError(f"max_bomb must be an integer 8…12, not {shown(r.max_bomb)}")
+        raise RuleSetError.said(N_("max_bomb must be an integer 8…12, not {value}"), value=shown(r.max_bomb))
     ut = r.upgrade_table
     if not (isinstance(ut, tuple) and len(ut) == 3 and all(_is_int(x) and 0 <= x <= 12 for x in ut)):
-        raise RuleSetError(f"upgrade_table values must be integers 0…12, not {shown(ut)}")
+        raise RuleSetError.said(N_("upgrade_table values must be integers 0…12, not {value}"), value=shown(ut))
     if not (isinstance(r.a_pass_results, frozenset) and r.a_pass_results and r.a_pass_results <= {2, 3, 4}):
-        raise RuleSetError(f"a_pass_results must be a non-empty subset of {{2, 3, 4}}, not {shown(r.a_pass_results)}")
+        raise RuleSetError.said(N_("a_pass_results must be a non-empty subset of {{2, 3, 4}}, not {value}"),
+                                value=shown(r.a_pass_results))
     if r.a_max_failures is not None and (not _is_int(r.a_max_failures) or r.a_max_failures < 1):
-        raise RuleSetError(f"a_max_failures must be null or a positive integer, not {shown(r.a_max_failures)}")
+        raise RuleSetError.said(N_("a_max_failures must be null or a positive integer, not {value}"),
+                                value=shown(r.a_max_failures))
     if r.a_fail_reset_to not in tuple(RANKS):
-        raise RuleSetError(f"a_fail_reset_to must be a level 2…A, not {shown(r.a_fail_reset_to)}")
+        raise RuleSetError.said(N_("a_fail_reset_to must be a level 2…A, not {value}"), value=shown(r.a_fail_reset_to))
     if r.report_threshold is not None and (not _is_int(r.report_threshold) or not 0 <= r.report_threshold <= 27):
-        raise RuleSetError(f"report_threshold must be null or an integer 0…27, not {shown(r.report_threshold)}")
+        raise RuleSetError.said(N_("report_threshold must be null or an integer 0…27, not {value}"),
+                                value=shown(r.report_threshold))
     mp = r.match_points
     if not (isinstance(mp, tuple) and len(mp) == 3 and all(_is_int(x) for x in mp)):
-        raise RuleSetError(f"match_points must be three integers (win, draw, loss), not {shown(mp)}")
+        raise RuleSetError.said(N_("match_points must be three integers (win, draw, loss), not {value}"), value=shown(mp))
     s = r.streaks
     if s is not None:
         if not isinstance(s, Streaks):
-            raise RuleSetError(f"streaks must be null or an object, not {shown(s)}")
+            raise RuleSetError.said(N_("streaks must be null or an object, not {value}"), value=shown(s))
         if not isinstance(s.mode, StreakMode) or not isinstance(s.scope, StreakScope):
             object.__setattr__(s, "mode", parse_choice(StreakMode, s.mode, "streaks.mode", RuleSetError))
             object.__setattr__(s, "scope", parse_choice(StreakScope, s.scope, "streaks.scope", RuleSetError))
         if not (_is_int(s.first_threshold) and _is_int(s.last_threshold) and s.first_threshold >= 1
                 and s.last_threshold >= 1):
-            raise RuleSetError("streak thresholds must be positive integers")
+            raise RuleSetError.said(N_("streak thresholds must be positive integers"))
     if r.airplane and r.plate_triples[1] < 2:
-        raise RuleSetError("airplane needs triple runs")
+        raise RuleSetError.said(N_("airplane needs triple runs"))
 
 
 
@@ -296,9 +302,10 @@ _PRESETS: dict[str, dict[str, Any]] = {
 def preset(name: str, /, **overrides: Any) -> RuleSet:
     """A named preset, optionally with keys overridden (validated; unknown keys are errors)."""
     if "name" in overrides:
-        raise RuleSetError("'name' is the preset a RuleSet starts from; choose another preset instead of overriding it")
+        raise RuleSetError.said(N_("'name' is the preset a RuleSet starts from; choose another preset instead of overriding it"))
     if name not in _PRESETS:
-        raise RuleSetError(f"unknown preset {shown(name)}; presets: {', '.join(PRESET_NAMES)}")
+        raise RuleSetError.said(N_("unknown preset {name}; presets: {presets}"), name=shown(name),
+                                presets=", ".join(PRESET_NAMES))
     values = {k: _coerce(k, v) for k, v in _checked(dict(_PRESETS[name], **overrides)).items()}
     return RuleSet(name=name, **values)
 

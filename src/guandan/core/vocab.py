@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TypeVar
 
-from .errors import GuandanError, shown
+from .errors import N_, GuandanError, shown
 
 RANKS = "23456789TJQKA"  # rank_index order; a level is one of these characters on the wire
 SUITS = "SHCD"  # suit index order: ♠ ♥ ♣ ♦
@@ -186,7 +186,7 @@ def parse_choice(enum: type[E], value: object, what: str, error: type[GuandanErr
         except ValueError:
             pass
     choices = ", ".join(m.value for m in enum)
-    raise error(f"{what} must be one of {choices}, not {shown(value)}")
+    raise error.said(N_("{option} must be one of {choices}, not {value}"), option=what, choices=choices, value=shown(value))
 
 
 VOCABULARY: dict[str, type[StrEnum]] = {

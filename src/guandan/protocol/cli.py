@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from ..agents.base import make_agent
-from ..cliutil import Messages, choices, fail
+from ..cliutil import Messages, choices, fail, said
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from .errors import ProtocolError
@@ -27,7 +27,7 @@ def _rules(name: str) -> RuleSet:
     try:
         return preset(name)
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
 
 
 def _log(line: str) -> None:
@@ -57,12 +57,12 @@ def protocol_server(
     try:
         mode = parse_seating(seating)
     except ValueError as e:
-        fail(str(e))
+        fail(said(e))
     try:
         server = ProtocolServer(_rules(preset_name), games=games, out_dir=out, seed=seed, log=_log, rooms_to_play=rooms,
                                 seating=mode)
     except ProtocolError as e:
-        fail(str(e))
+        fail(said(e))
     try:
         asyncio.run(server.run(host, port))
     except OSError as e:
@@ -88,7 +88,7 @@ def protocol_client(
     try:
         bot = make_agent(agent, seed, time_budget)
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
     try:
         report = asyncio.run(play(url, bot, rules, log=_log))
     except InvalidURI:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..agents.base import canonical_spec
-from ..cliutil import Messages, ensure_dir, fail
+from ..cliutil import Messages, ensure_dir, fail, said
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 
@@ -39,7 +39,7 @@ def _specs(text: str, option: str = "--agents") -> list[str]:
         try:
             out.append(canonical_spec(p))
         except GuandanError as e:
-            fail(_("{option}: {problem}").format(option=option, problem=e))
+            fail(_("{option}: {problem}").format(option=option, problem=said(e)))
     return out
 
 
@@ -64,7 +64,7 @@ def _check_ray(ray: str, jobs: int) -> None:
     try:
         check_options(ray, jobs)
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
 
 
 def _cluster(ray: str | None, jobs: int) -> AbstractContextManager[RayPool | None]:
@@ -114,7 +114,7 @@ def selfplay_cmd(
         with cluster as pool:
             report = run_selfplay(setup, out, part_deals=part_deals, pool=pool)
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
     figures: dict[str, object] = {
         "deals": report.deals, "decisions": report.decisions, "illegal": report.illegal,
         "cpu_seconds": report.cpu_seconds, "wall_seconds": report.wall_seconds,
@@ -172,7 +172,7 @@ def league_cmd(
         with _cluster(ray, jobs) as pool:  # one cluster for every pairing, as the arena's SPRT has
             results = play_league(setup, pool)
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
     report = rate(setup, results)
     text = text_table(report)
     if out is not None:

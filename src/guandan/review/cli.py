@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..cliutil import Messages, cell, choices, fail, read_record
+from ..cliutil import Messages, cell, choices, fail, read_record, said
 from ..core.errors import GuandanError
 from ..i18n import LANGUAGES, default_lang, normalize_lang
 from ..native import with_build
@@ -93,7 +93,7 @@ def review_cmd(
     try:
         worlds_for(budget)
     except GuandanError as e:
-        fail(str(e), lang=language)
+        fail(said(e, language), lang=language)
     data = read_record(record, language)
     p = Presenter(language, names=player_names(data))
     seats = [0, 1, 2, 3] if all_seats else [seat - 1 if seat is not None else default_seat(data)]
@@ -101,7 +101,7 @@ def review_cmd(
     try:
         review = run_review(data, seats, None if deal is None else deal - 1, settings, jobs)
     except GuandanError as e:
-        fail(_("{path}: {problem}", language).format(path=record, problem=e), lang=language)
+        fail(_("{path}: {problem}", language).format(path=record, problem=said(e, language)), lang=language)
     if html is not None:
         try:
             html.write_text(review_html(p, review), encoding="utf-8")
@@ -132,7 +132,7 @@ def bench_review_cmd(
             figures = review_figures(deals, names, budget, seed, jobs,
                                      progress=lambda done, _total: bar.update(task, completed=done))
     except GuandanError as e:
-        fail(str(e))
+        fail(said(e))
     if as_json:
         typer.echo(json.dumps(with_build(figures)))
         return

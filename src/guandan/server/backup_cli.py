@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..cliutil import Messages, fail
+from ..cliutil import Messages, fail, said
 
 _ = Messages("cli").gettext
 
@@ -37,7 +37,7 @@ def backup_cmd(
     try:
         done = backup(db, out, force)
     except BackupError as e:
-        fail(str(e), 1 if isinstance(e, BackupFailed) else 2)  # 2: refused, nothing done
+        fail(said(e), 1 if isinstance(e, BackupFailed) else 2)  # 2: refused, nothing done
     if done.revision:
         typer.echo(_("backed up to {path} ({kind}, {size} bytes, schema {revision})").format(
             path=done.path, kind=done.kind, size=f"{done.size:,}", revision=done.revision))
@@ -59,7 +59,7 @@ def restore_cmd(
     try:
         done = restore(backup_file, db, force)
     except BackupError as e:
-        fail(str(e), 1 if isinstance(e, BackupFailed) else 2)  # 2: refused, nothing done
+        fail(said(e), 1 if isinstance(e, BackupFailed) else 2)  # 2: refused, nothing done
     if done.revision:
         typer.echo(_("restored {path} ({kind}); the schema is at {revision}").format(
             path=done.path, kind=done.kind, revision=done.revision))

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..cliutil import Messages, fail
+from ..cliutil import Messages, fail, said
 from ..native import with_build
 
 _messages = Messages("cli")
@@ -92,11 +92,11 @@ def serve(
     try:
         proxies = parse_proxies(forwarded_allow_ips)
     except ValueError as e:
-        fail(_("{option}: {problem}").format(option="--forwarded-allow-ips", problem=e))
+        fail(_("{option}: {problem}").format(option="--forwarded-allow-ips", problem=said(e)))
     try:
         metrics_peers = parse_proxies(metrics_allow)
     except ValueError as e:
-        fail(_("{option}: {problem}").format(option="--metrics-allow", problem=e))
+        fail(_("{option}: {problem}").format(option="--metrics-allow", problem=said(e)))
     if log_format not in LOG_FORMATS:
         fail(_("{option} must be one of {choices}, not {value}").format(
             option="--log-format", choices=", ".join(LOG_FORMATS), value=log_format))
@@ -233,7 +233,7 @@ def bench_page(
     try:
         report = run_page_bench(runs=runs, seed=seed)
     except RuntimeError as e:  # no chromium, no Playwright
-        fail(str(e), 1)
+        fail(said(e), 1)
     typer.echo(json.dumps(with_build(report)) if json_out else format_page_report(report))
 
 
@@ -292,7 +292,7 @@ def screenshots(
     except RuntimeError as e:  # a hook the table page lacks (HookMissing), no chromium, no Playwright
         for path in written:
             typer.echo(str(path))
-        fail(str(e), 1)
+        fail(said(e), 1)
     for path in written:
         typer.echo(str(path))
     total = sum(p.stat().st_size for p in written)

@@ -34,6 +34,8 @@ class InputProblem(GuandanError):
     """Bad input; ``msgid`` is a ``tui`` catalogue message and ``params`` its format fields
     (:class:`Cards` values are written by the game's presenter)."""
 
+    msgid: str
+
     def __init__(self, msgid: str, **params: object) -> None:
         super().__init__(msgid.format(**{k: typed_tokens(v) if isinstance(v, Cards) else v for k, v in params.items()}))
         self.msgid = msgid
