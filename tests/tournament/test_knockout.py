@@ -442,6 +442,10 @@ def test_the_company_event_through_the_cli(tmp_path: Path) -> None:
     assert code == 0 and "partners drawn at random (seed 2013)" in out
     assert "knockout of 5 teams: 3 round(s), a bracket of 8 with 3 bye(s)" in out and "bye:" in out
     state = Desk.open(db).state(1)
+    with pytest.MonkeyPatch.context() as mp:  # what blocks the next round, in the arbiter's language
+        mp.setenv("LANGUAGE", "zh")
+        code, out = cli(db, "status", "1")
+    assert code == 0 and "下一轮：第1轮第1桌（" in out and "：结果未录入" in out and "result missing" not in out, out
     code, out = cli(db, "result", "1", "-r", "1", "-t", "1", "--levels", "10:10")
     assert code == 2 and "a knockout match needs a winner" in out and "(10:10)" in out
     code, out = cli(db, "result", "1", "-r", "1", "-t", "1", "--levels", "10:10", "--decider", "home")
@@ -570,7 +574,7 @@ def test_a_level_round_entered_on_the_table_page(client: TestClient, desk: Desk)
     form = {"home_level": "9", "away_level": "9", "passed_a": "none", "deals": "8"}
     assert 'name="decider"' in client.get(f"/t/{tid}/table/1/1").text
     res = client.post(f"/t/{tid}/table/1/1/result", data=form)
-    assert res.status_code == 400 and "needs a winner" in res.text
+    assert res.status_code == 400 and "淘汰赛须决出胜方，而双方级数相同（9:9）" in res.text
     assert client.post(f"/t/{tid}/table/1/1/result", data={**form, "decider": "away"}).status_code == 200
     assert desk.state(tid).table(1, 1).pending == ResultSlip(("9", "9"), None, 8, None, 1)
     api = f"/api/t/{tid}/table/1/1/result"

@@ -183,7 +183,7 @@ def test_the_arbiter_settles_a_dispute_on_the_web(desk: Desk) -> None:
     assert ts.levels_now == (2, 5) and ts.status == "in_play" and ts.pending_deal is None
     assert 'data-testid="report"' in west.get(URL).text  # the table goes on with deal 2
     res = arbiter.post("/t/1/arbiter/deals", data={**form, "deals": "E W N; award:home", "reason": "x"})
-    assert res.status_code == 400 and "first deal only" in res.text  # the lateness rule credits deal 1
+    assert res.status_code == 400 and "迟到规则只判给第一副" in res.text  # the lateness rule credits deal 1
     assert desk.state(1).table(1, 1).levels_now == (2, 5)
 
 

@@ -197,10 +197,11 @@ def test_refusals_are_told_in_the_page_language(venue: Venue) -> None:
     assert "未被受理" in bad and "页码须为 1 到 10000 之间的整数，而不是“x”" in bad
     assert "The page number must be a whole number from 1 to 10000, not “x”" in venue.client(lang="en").get(
         f"/t/{t}/standings?page=x").text
-    # an action the desk refuses with an English text: a Chinese headline, the detail marked as English
+    # an action the desk refuses: the reasons, each a catalogued clause, are said in Chinese too
     blocked = zh.post(f"/t/{t}/arbiter/pair", data={"key": SECRET})
-    assert blocked.status_code == 400 and "未被受理" in blocked.text and '<span lang="en">' in blocked.text
-    assert "cannot be paired yet" in blocked.text
+    assert blocked.status_code == 400 and "未被受理" in blocked.text and '<span lang="en">' not in blocked.text
+    assert "第4轮暂不能编排：第3轮第2桌（" in blocked.text and "）：结果未录入；第3轮第3桌" in blocked.text
+    assert "round 4 cannot be paired yet: round 3 table 2 (" in en.post(f"/t/{t}/arbiter/pair", data={"key": SECRET}).text
 
 
 def test_explain_translates_a_catalogued_refusal() -> None:

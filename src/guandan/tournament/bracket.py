@@ -13,9 +13,10 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from ..i18n import N_
 from ..present import rank_text
 from . import knockout as ko
-from .errors import TournamentError
+from .errors import joined, refusal
 from .levels import level_name
 from .model import SIDES
 from .rounds import ResultSlip
@@ -27,8 +28,8 @@ Gettext = Callable[[str], str]
 
 def _require_knockout(state: TournamentState) -> None:
     if not state.is_knockout:
-        raise TournamentError(f"{state.cfg.name} is a Swiss event ({state.cfg.format}): it has no bracket; "
-                              "see its standings")
+        raise refusal(N_("{event} is a Swiss event ({format}): it has no bracket; see its standings"),
+                      event=state.cfg.name, format=state.cfg.format)
 
 
 def _simulate(work: TournamentState, entry: Entry) -> None:
@@ -43,7 +44,7 @@ def plan_pairing(state: TournamentState, seed: int | None = None) -> list[Entry]
     r = state.current_round + 1
     blockers = state.knockout_blockers()
     if blockers:
-        raise TournamentError(f"round {r} cannot be paired yet: " + "; ".join(blockers))
+        raise refusal(N_("round {round} cannot be paired yet: {reasons}"), round=r, reasons=joined(blockers))
     used = state.cfg.seed if seed is None else seed
     work = copy.deepcopy(state)
     out: list[Entry] = []
@@ -64,7 +65,7 @@ def plan_repair(state: TournamentState, seed: int | None = None, reason: str = "
     _require_knockout(state)
     r = state.current_round
     if r == 0:
-        raise TournamentError("no round has been paired yet: there is nothing to re-pair")
+        raise refusal(N_("no round has been paired yet: there is nothing to re-pair"))
     if r == 1 and seed is None:
         seed = (state.rounds[1].seed if state.rounds[1].seed is not None else state.cfg.seed) + 1
     return [("knockout_paired", _round_entry(state, r, seed, repair=True, reason=reason))]
@@ -92,7 +93,7 @@ def _round_entry(state: TournamentState, r: int, seed: int | None, *, repair: bo
         order, method, used = ko.seeding([state.teams[t] for t in state.active_teams],
                                          state.cfg.seed if seed is None else seed)
         if len(order) < 2:
-            raise TournamentError(f"a knockout needs at least two teams, {len(order)} entered")
+            raise refusal(N_("a knockout needs at least two teams, {n} entered"), n=len(order))
         slots = ko.place_teams(order)
         data = {"round": 1, "method": method, "seed": used, "slots": slots,
                 "matches": [list(m) for m in ko.pair_places(slots)]}

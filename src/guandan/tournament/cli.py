@@ -554,11 +554,15 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
 
 
 def _blockers(state: TournamentState) -> list[str]:
-    """Why the next round cannot be paired yet: the state's own words in English; in another language those of
-    a Swiss event's reasons that the catalogue has (as the arbiter's web page says them), else the state's."""
+    """Why the next round cannot be paired yet: the state's own words in English; in another language as the
+    arbiter's web page says them (a Swiss event's table-by-table reasons, else the state's catalogued ones)."""
     theirs = state.pairing_blockers()
-    if cli_lang() == "en" or state.is_knockout:
+    if cli_lang() == "en":
         return theirs
+    if state.is_knockout:
+        from .pagelang import in_words  # the web pages' module: loaded only when there is something to say
+
+        return [in_words(b, _) for b in theirs]
     nxt = state.current_round + 1
     mine: list[str] = []
     if nxt > state.rounds_total:

@@ -16,9 +16,12 @@ from typing import Any
 from ..core.errors import shown
 from ..core.rules import RuleSet
 from ..core.scoring import StreakCounts, settle_deal
-from .errors import TournamentError
+from ..i18n import N_
+from .errors import Word, refusal
 from .levels import LEVEL_A, level_name
 
+#: The sides as words of a refusal: North–South (home) and East–West (away).
+_SIDES = (N_("home"), N_("away"))
 #: Seat letters in engine order; North–South is the home team.
 SEATS = ("N", "E", "S", "W")
 _SEAT_WORDS = {
@@ -33,7 +36,7 @@ def seat_index(token: Any) -> int:
         return token
     if isinstance(token, str) and token.strip().lower() in _SEAT_WORDS:
         return _SEAT_WORDS[token.strip().lower()]
-    raise TournamentError(f"a seat is N, E, S or W, not {shown(token)}")
+    raise refusal(N_("a seat is N, E, S or W, not {seat}"), seat=shown(token))
 
 
 def parse_finish(value: Any) -> tuple[int, int, int, int]:
@@ -48,12 +51,12 @@ def parse_finish(value: Any) -> tuple[int, int, int, int]:
     elif isinstance(value, list | tuple):
         tokens = list(value)
     else:
-        raise TournamentError(f"a finishing order is three or four seats such as N S E, not {shown(value)}")
+        raise refusal(N_("a finishing order is three or four seats such as N S E, not {value}"), value=shown(value))
     seats = [seat_index(t) for t in tokens]
     if len(seats) not in (3, 4):
-        raise TournamentError(f"a finishing order names three or four seats (first out first), not {len(seats)}")
+        raise refusal(N_("a finishing order names three or four seats (first out first), not {n}"), n=len(seats))
     if len(set(seats)) != len(seats):
-        raise TournamentError(f"a seat appears twice in the finishing order {' '.join(SEATS[x] for x in seats)}")
+        raise refusal(N_("a seat appears twice in the finishing order {seats}"), seats=" ".join(SEATS[x] for x in seats))
     if len(seats) == 3:
         seats.append(next(x for x in range(4) if x not in seats))
     return (seats[0], seats[1], seats[2], seats[3])
@@ -114,13 +117,13 @@ def deal_list_text(deals: Sequence[DealEntry]) -> str:
 def _source(item: Any) -> tuple[tuple[int, int, int, int] | None, int | None]:
     """One deal's input: {"finish": …} or {"award": "home"|"away"}."""
     if not isinstance(item, dict) or len(item) != 1 or not ({"finish", "award"} & set(item)):
-        raise TournamentError(f"a deal is {{\"finish\": [seats]}} or {{\"award\": \"home\"|\"away\"}}, not {shown(item)}")
+        raise refusal(N_('a deal is {{"finish": [seats]}} or {{"award": "home"|"away"}}, not {value}'), value=shown(item))
     if "finish" in item:
         return parse_finish(item["finish"]), None
     award = item["award"]
     if award in ("home", "away"):
         return None, 0 if award == "home" else 1
-    raise TournamentError(f"a deal's award goes to home or away, not {shown(award)}")
+    raise refusal(N_("a deal's award goes to home or away, not {value}"), value=shown(award))
 
 
 @dataclass(frozen=True)
@@ -146,13 +149,13 @@ def settle_next(track: Track, item: Any, rules: RuleSet, award_levels: int, at: 
     """
     n = track.deals + 1
     if stop_on_pass_a and track.passed_a is not None:
-        raise TournamentError(f"deal {n}: the round was over, {('home', 'away')[track.passed_a]} "
-                              f"passed A in deal {n - 1}")
+        raise refusal(N_("deal {deal}: the round was over, {side} passed A in deal {previous}"), deal=n,
+                      side=Word(_SIDES[track.passed_a]), previous=n - 1)
     finish, award = _source(item)
     if finish is None:
         assert award is not None
         if track.deals:
-            raise TournamentError(f"deal {n}: the lateness rule credits the first deal only")
+            raise refusal(N_("deal {deal}: the lateness rule credits the first deal only"), deal=n)
         lv = list(track.levels)
         before = lv[award]
         lv[award] = min(LEVEL_A - 2, lv[award] + award_levels)

@@ -24,7 +24,7 @@ from ..db.tournament import StandingRow, TournamentEventRow, TournamentPerson, T
 from ..i18n import N_
 from .bracket import plan_override, plan_pairing, plan_repair
 from .deals import SEATS, DealEntry, parse_finish
-from .errors import NotFoundError, TournamentError, refusal
+from .errors import NotFoundError, TournamentError, joined, refusal
 from .knockout import Player
 from .levels import level_name, level_value
 from .model import EventConfig, Team
@@ -148,7 +148,8 @@ class Desk:
             return copy.deepcopy(self._append_all(tid, plan_pairing(st, seed), actor).rounds[st.current_round + 1])
         blockers = st.pairing_blockers()
         if blockers:
-            raise TournamentError(f"round {st.current_round + 1} cannot be paired yet: " + "; ".join(blockers))
+            raise refusal(N_("round {round} cannot be paired yet: {reasons}"), round=st.current_round + 1,
+                          reasons=joined(blockers))
         r = st.current_round + 1
         pairing, method, used = st.propose_pairing(r, seed)
         data = {"round": r, "method": method, "seed": used, "tables": [list(p) for p in pairing.pairs],
@@ -162,10 +163,10 @@ class Desk:
         r = st.current_round
         if st.is_knockout:
             if tables is not None or bye is not None:
-                raise TournamentError("a knockout's tables follow from its bracket: re-pair without tables and byes")
+                raise refusal(N_("a knockout's tables follow from its bracket: re-pair without tables and byes"))
             return copy.deepcopy(self._append_all(tid, plan_repair(st, seed, reason), actor).rounds[r])
         if r == 0:
-            raise TournamentError("no round has been paired yet: there is nothing to re-pair")
+            raise refusal(N_("no round has been paired yet: there is nothing to re-pair"))
         if tables is None:
             if r == 1 and st.cfg.first_round == "random" and seed is None:
                 seed = (st.rounds[1].seed or 0) + 1  # a fresh draw, not the same one again
@@ -314,8 +315,8 @@ class Desk:
     def _result(round_no: int, table_no: int, slip: ResultSlip, **extra: Any) -> dict[str, Any]:
         # Checked here rather than in ResultSlip, which older logs (that took 0) must still replay through.
         if slip.deals == 0:
-            raise TournamentError("deals played must be 1 or more: a round with no deal played is scored as a "
-                                  "forfeit (or by the arbiter's override)")
+            raise refusal(N_("deals played must be 1 or more: a round with no deal played is scored as a "
+                             "forfeit (or by the arbiter's override)"))
         return {"round": round_no, "table": table_no, "result": slip.to_dict(), **extra}
 
     # ---- storage -------------------------------------------------------------------------------
@@ -350,7 +351,7 @@ class Desk:
         case-blind) has one reference in a tournament."""
         name = name.strip()
         if not name or len(name) > 100:
-            raise TournamentError(f"a player's name must be 1…100 characters, not {shown(name)}")
+            raise refusal(N_("a player's name must be 1…100 characters, not {name}"), name=shown(name))
         with self._lock, self.sessions.begin() as s:
             self._row(s, tid)
             people = _people(s, tid)
@@ -369,7 +370,7 @@ class Desk:
         stays: the log is append-only."""
         key = name.strip().casefold()
         if not key or not pseudonym.strip() or not reason.strip():
-            raise TournamentError("forgetting a name needs the name, what to show instead and a reason")
+            raise refusal(N_("forgetting a name needs the name, what to show instead and a reason"))
         with self._lock:
             try:
                 with self.sessions.begin() as s:
@@ -433,7 +434,7 @@ class Desk:
                 self._cache.pop(tid, None)
                 self._written.pop(tid, None)
                 if attempt == 2:
-                    raise TournamentError("another change to this tournament was being recorded; try again") from None
+                    raise refusal(N_("another change to this tournament was being recorded; try again")) from None
             except BaseException:
                 self._cache.pop(tid, None)
                 self._written.pop(tid, None)

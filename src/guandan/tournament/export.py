@@ -25,9 +25,9 @@ from openpyxl import Workbook  # type: ignore[import-untyped]
 from openpyxl.styles import Font  # type: ignore[import-untyped]
 
 from ..core.errors import shown
-from ..i18n import LANGUAGES, translator
+from ..i18n import LANGUAGES, N_, translator
 from ..present import rank_text
-from .errors import TournamentError
+from .errors import refusal
 from .levels import level_name, level_value
 from .model import SIDES
 from .standings import describe_chain
@@ -462,7 +462,8 @@ QR_MM = 36.0
 
 def check_lang(lang: str) -> str:
     if lang not in LANGUAGES:
-        raise TournamentError(f"the language must be {' or '.join(LANGUAGES)}, not {shown(lang)}")
+        raise refusal(N_("the language must be {languages}, not {value}"), languages=" or ".join(LANGUAGES),
+                      value=shown(lang))
     return lang
 
 

@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import shown
+from ..i18n import N_
 from ..present import rank_text
-from .errors import TournamentError
+from .errors import refusal, refused, said
 from .levels import level_name
 from .model import Team
 from .rounds import RoundResult
@@ -65,18 +66,20 @@ def new_player(data: dict[str, Any], pid: int, existing: Iterable[Player]) -> Pl
     """Validate a ``player_registered`` entry's player against those already registered."""
     name = str(data["name"]).strip()
     if not name or len(name) > PLAYER_NAME_MAX:
-        raise TournamentError(f"a player's name must be 1…{PLAYER_NAME_MAX} characters, not {shown(data['name'])}")
+        raise refusal(N_("a player's name must be 1…{most} characters, not {name}"), most=PLAYER_NAME_MAX,
+                      name=shown(data["name"]))
     if name.isdigit():
-        raise TournamentError(f"a player's name cannot be only digits ({shown(name)}): it would read as a player number")
+        raise refusal(N_("a player's name cannot be only digits ({name}): it would read as a player number"),
+                      name=shown(name))
     if any(p.name.casefold() == name.casefold() for p in existing):
-        raise TournamentError(f"a player named {shown(name)} is already registered: tell the two apart, "
-                              f"e.g. {shown(name + ' (2)')}")
+        raise refusal(N_("a player named {name} is already registered: tell the two apart, e.g. {example}"),
+                      name=shown(name), example=shown(name + " (2)"))
     rating = data.get("rating")
     if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)):
-        raise TournamentError(f"a rating must be a number, not {shown(rating)}")
+        raise refusal(N_("a rating must be a number, not {rating}"), rating=shown(rating))
     club = str(data.get("club") or "").strip() or None
     if club is not None and len(club) > 100:
-        raise TournamentError(f"a club name must be at most 100 characters, not {len(club)}")
+        raise refusal(N_("a club name must be at most 100 characters, not {n}"), n=len(club))
     return Player(pid, name, club, None if rating is None else float(rating))
 
 
@@ -84,7 +87,7 @@ def new_player(data: dict[str, Any], pid: int, existing: Iterable[Player]) -> Pl
 def bracket_size(teams: int) -> int:
     """The smallest power of two that holds ``teams`` (at least 2)."""
     if teams < 2:
-        raise TournamentError(f"a knockout needs at least two teams, not {teams}")
+        raise refusal(N_("a knockout needs at least two teams, not {n}"), n=teams)
     return 1 << (teams - 1).bit_length()
 
 
@@ -97,15 +100,16 @@ def room_problem(teams: int, max_rounds: int) -> str | None:
     """Why ``teams`` do not fit an event that allows ``max_rounds`` rounds (0: any number), or None."""
     if max_rounds == 0 or teams <= 1 << max_rounds:
         return None
-    return (f"{teams} teams need {rounds_for(teams)} knockout rounds, and this event allows at most {max_rounds} "
-            f"(at most {1 << max_rounds} teams); create it with more rounds, or with --rounds 0 for no limit")
+    return said(N_("{teams} teams need {rounds} knockout rounds, and this event allows at most {most} (at most "
+                   "{room} teams); create it with more rounds, or with --rounds 0 for no limit"),
+                teams=teams, rounds=rounds_for(teams), most=max_rounds, room=1 << max_rounds)
 
 
 def stage(round_no: int, total_rounds: int) -> str:
     """The round's name as a key: ``final``, ``semi_final``, ``quarter_final`` or ``round_of_16`` (32, …)."""
     left = total_rounds - round_no
     if left < 0:
-        raise TournamentError(f"round {round_no} is past the final (round {total_rounds})")
+        raise refusal(N_("round {round} is past the final (round {final})"), round=round_no, final=total_rounds)
     return {0: "final", 1: "semi_final", 2: "quarter_final"}.get(left, f"round_of_{2 << left}")
 
 
@@ -119,7 +123,7 @@ def draw_partners(player_ids: Collection[int], seed: int) -> list[tuple[int, int
     """Pairs of players drawn at random (seeded): the first two of a shuffle form team 1, the next two team 2, …"""
     ids = sorted(player_ids)
     if len(ids) < 4 or len(ids) % 2:
-        raise TournamentError(partners_problem(len(ids)) or "the partners cannot be drawn")
+        raise refused(partners_problem(len(ids)) or "the partners cannot be drawn")
     random.Random(f"partners/{seed}").shuffle(ids)
     return [(ids[i], ids[i + 1]) for i in range(0, len(ids), 2)]
 
@@ -127,10 +131,10 @@ def draw_partners(player_ids: Collection[int], seed: int) -> list[tuple[int, int
 def partners_problem(players: int) -> str | None:
     """Why ``players`` cannot be drawn into pairs (an odd number, fewer than four), or None."""
     if players < 4:
-        return f"at least four players are needed to draw two teams, {players} registered"
+        return said(N_("at least four players are needed to draw two teams, {n} registered"), n=players)
     if players % 2:
-        return (f"{players} players are registered: partners are drawn in pairs, so the number must be even; "
-                "register one more player or withdraw one")
+        return said(N_("{n} players are registered: partners are drawn in pairs, so the number must be even; "
+                       "register one more player or withdraw one"), n=players)
     return None
 
 
@@ -151,11 +155,11 @@ def team_name(a: Player, b: Player) -> str:
 def check_team_name(name: Any, existing: Iterable[Team]) -> None:
     text = str(name).strip()
     if not text or len(text) > 100:
-        raise TournamentError(f"a team name must be 1…100 characters, not {shown(name)}")
+        raise refusal(N_("a team name must be 1…100 characters, not {name}"), name=shown(name))
     if text.isdigit():
-        raise TournamentError(f"a team name cannot be only digits ({shown(text)}): it would read as a team number")
+        raise refusal(N_("a team name cannot be only digits ({name}): it would read as a team number"), name=shown(text))
     if any(t.name.casefold() == text.casefold() for t in existing):
-        raise TournamentError(f"a team named {shown(text)} is already registered")
+        raise refusal(N_("a team named {name} is already registered"), name=shown(text))
 
 
 def seeding(teams: Sequence[Team], seed: int) -> tuple[list[int], str, int | None]:
@@ -178,7 +182,7 @@ def seed_positions(size: int) -> list[int]:
     ``size + 1 - s``, so 8 places give 1, 8, 4, 5, 2, 7, 3, 6.
     """
     if size < 2 or size & (size - 1):
-        raise TournamentError(f"a bracket has a power of two of places, not {size}")
+        raise refusal(N_("a bracket has a power of two of places, not {n}"), n=size)
     order = [1]
     while len(order) < size:
         n = 2 * len(order)
@@ -200,42 +204,43 @@ def pair_places(places: Sequence[int | None]) -> tuple[Match, ...]:
 def check_slots(slots: Any, active: Collection[int]) -> tuple[int | None, ...]:
     """Validate a drawn bracket: the right size, every active team exactly once, no two byes meeting."""
     if not isinstance(slots, list | tuple):
-        raise TournamentError(f"a bracket is a list of places (team numbers or null), not {shown(slots)}")
+        raise refusal(N_("a bracket is a list of places (team numbers or null), not {slots}"), slots=shown(slots))
     places: list[int | None] = []
     for x in slots:
         if x is not None and (isinstance(x, bool) or not isinstance(x, int)):
-            raise TournamentError(f"a bracket place holds a team number or null, not {shown(x)}")
+            raise refusal(N_("a bracket place holds a team number or null, not {place}"), place=shown(x))
         places.append(x)
     teams = [x for x in places if x is not None]
     dup = sorted({x for x in teams if teams.count(x) > 1})
     if dup:
-        raise TournamentError(f"the bracket places team(s) {', '.join(map(str, dup))} more than once")
+        raise refusal(N_("the bracket places team(s) {teams} more than once"), teams=", ".join(map(str, dup)))
     unknown = sorted(set(teams) - set(active))
     if unknown:
-        raise TournamentError(f"the bracket places team(s) {', '.join(map(str, unknown))} that are not in the event")
+        raise refusal(N_("the bracket places team(s) {teams} that are not in the event"),
+                      teams=", ".join(map(str, unknown)))
     missing = sorted(set(active) - set(teams))
     if missing:
-        raise TournamentError(f"the bracket leaves out team(s) {', '.join(map(str, missing))}")
+        raise refusal(N_("the bracket leaves out team(s) {teams}"), teams=", ".join(map(str, missing)))
     if len(active) < 2:
-        raise TournamentError(f"a knockout needs at least two teams, {len(active)} entered")
+        raise refusal(N_("a knockout needs at least two teams, {n} entered"), n=len(active))
     if len(places) != bracket_size(len(active)):
-        raise TournamentError(f"{len(active)} teams need a bracket of {bracket_size(len(active))} places, "
-                              f"not {len(places)}")
+        raise refusal(N_("{teams} teams need a bracket of {size} places, not {n}"), teams=len(active),
+                      size=bracket_size(len(active)), n=len(places))
     for i, (a, b) in enumerate(pair_places(places), 1):
         if a is None and b is None:
-            raise TournamentError(f"match {i} of round 1 would be a bye against a bye")
+            raise refusal(N_("match {match} of round 1 would be a bye against a bye"), match=i)
     return tuple(places)
 
 
 def check_matches(data: Any) -> tuple[Match, ...]:
     """A ``knockout_paired`` entry's matches as tuples, checked for shape only."""
     if not isinstance(data, list | tuple) or not data:
-        raise TournamentError(f"a knockout round is a list of matches [upper, lower], not {shown(data)}")
+        raise refusal(N_("a knockout round is a list of matches [upper, lower], not {matches}"), matches=shown(data))
     out: list[Match] = []
     for m in data:
         if not (isinstance(m, list | tuple) and len(m) == 2
                 and all(x is None or (isinstance(x, int) and not isinstance(x, bool)) for x in m)):
-            raise TournamentError(f"a match is two places, each a team number or null, not {shown(m)}")
+            raise refusal(N_("a match is two places, each a team number or null, not {match}"), match=shown(m))
         out.append((m[0], m[1]))
     return tuple(out)
 
@@ -246,16 +251,21 @@ def winning_side(result: RoundResult, decider: int | None) -> int | None:
     return result.winner if result.winner is not None else decider
 
 
-def result_problem(where: str, result: RoundResult, decider: int | None) -> str | None:
+def result_problem(round_no: int, table_no: int, result: RoundResult, decider: int | None) -> str | None:
     """Why a knockout table's result cannot stand (a draw with no decider, a decider with a winner), or None."""
     levels = f"{rank_text(level_name(result.levels[0]))}:{rank_text(level_name(result.levels[1]))}"
     if result.winner is None and decider is None:
-        return (f"{where}: a knockout match needs a winner, and the levels are equal ({levels}). One more deal is "
-                "played (加赛一副); enter the team whose player went out first as the decider (home or away)")
+        return said(N_("round {round} table {table}: a knockout match needs a winner, and the levels are equal "
+                       "({levels}). One more deal is played (加赛一副); enter the team whose player went out first as "
+                       "the decider (home or away)"), round=round_no, table=table_no, levels=levels)
     if result.winner is not None and decider is not None:
-        return (f"{where}: the match already has a winner ({levels}"
-                f"{', passed A' if result.passed_a is not None else ''}{', a forfeit' if result.forfeit is not None else ''}); "
-                "a decider is only for a round that ends level")
+        how = levels
+        if result.passed_a is not None:
+            how = said(N_("{levels}, passed A"), levels=how)
+        if result.forfeit is not None:
+            how = said(N_("{levels}, a forfeit"), levels=how)
+        return said(N_("round {round} table {table}: the match already has a winner ({how}); a decider is only "
+                       "for a round that ends level"), round=round_no, table=table_no, how=how)
     return None
 
 

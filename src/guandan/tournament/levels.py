@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from ..core.cards import level_str, parse_level
 from ..core.errors import LevelError
+from ..i18n import N_
 from .errors import TournamentError
+
+#: The core's refusals of a level, in the desk's catalogue too (a level is refused in the desk's words).
+LEVEL_MSGIDS = (N_("level {level} is outside 2…A (2…14)"), N_("level {level} is not one of 2 3 4 5 6 7 8 9 T J Q K A"))
 
 LEVEL_A = 14
 
@@ -18,7 +22,7 @@ def level_value(level: str | int) -> int:
     try:
         return parse_level(level) + 2
     except LevelError as e:
-        raise TournamentError(str(e)) from None
+        raise TournamentError(str(e), msgid=e.msgid if e.msgid in LEVEL_MSGIDS else None, params=e.params) from None
 
 
 def level_name(value: int) -> str:

@@ -12,7 +12,8 @@ from typing import Any
 from ..core.errors import GuandanError, shown
 from ..core.rules import RuleSet, preset
 from ..core.vocab import Scoring
-from .errors import TournamentError
+from ..i18n import N_
+from .errors import TournamentError, refusal
 from .levels import level_name, level_value
 
 #: Tie-break criteria an event may chain (RULES.md §5.4, "Final ranking").
@@ -36,25 +37,26 @@ def _int(value: Any, what: str, lo: int | None = None, hi: int | None = None, *,
     if value is None and optional:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TournamentError(f"{what} must be an integer, not {shown(value)}")
+        raise refusal(N_("{what} must be an integer, not {value}"), what=what, value=shown(value))
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         bounds = f"{lo if lo is not None else '…'}…{hi if hi is not None else '…'}"
-        raise TournamentError(f"{what} must be in {bounds}, not {value}")
+        raise refusal(N_("{what} must be in {bounds}, not {value}"), what=what, bounds=bounds, value=value)
     return value
 
 
 def _bool(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise TournamentError(f"{what} must be true or false, not {shown(value)}")
+        raise refusal(N_("{what} must be true or false, not {value}"), what=what, value=shown(value))
     return value
 
 
 def _known(data: dict[str, Any], keys: set[str], what: str) -> None:
     if not isinstance(data, dict):
-        raise TournamentError(f"{what} must be an object, not {type(data).__name__}")
+        raise refusal(N_("{what} must be an object, not {kind}"), what=what, kind=type(data).__name__)
     unknown = sorted(set(data) - keys)
     if unknown:
-        raise TournamentError(f"unknown {what} key(s): {', '.join(unknown)}; known: {', '.join(sorted(keys))}")
+        raise refusal(N_("unknown {what} key(s): {keys}; known: {known}"), what=what, keys=", ".join(unknown),
+                      known=", ".join(sorted(keys)))
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class RoundLimits:
         _bool(self.stop_on_pass_a, "stop_on_pass_a")
         _int(self.warning_minutes, "warning_minutes", 0, self.max_minutes or 24 * 60)
         if self.max_deals is None and self.max_minutes is None and not self.stop_on_pass_a:
-            raise TournamentError("a round needs at least one limit: max_deals, max_minutes or stop_on_pass_a")
+            raise refusal(N_("a round needs at least one limit: max_deals, max_minutes or stop_on_pass_a"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"max_deals": self.max_deals, "max_minutes": self.max_minutes,
@@ -115,10 +117,12 @@ class LatenessRules:
 def _score(value: Any, what: str) -> tuple[str, str]:
     """A fixed score such as A:6, winner first; both levels must be valid and the first higher."""
     if not (isinstance(value, list | tuple) and len(value) == 2):
-        raise TournamentError(f'{what} must be two levels (winner, loser) such as ["A", "6"], not {shown(value)}')
+        raise refusal(N_('{what} must be two levels (winner, loser) such as ["A", "6"], not {value}'), what=what,
+                      value=shown(value))
     w, loser = level_value(value[0]), level_value(value[1])
     if w <= loser:
-        raise TournamentError(f"{what}: the winner's level must be higher than the loser's, not {shown(value)}")
+        raise refusal(N_("{what}: the winner's level must be higher than the loser's, not {value}"), what=what,
+                      value=shown(value))
     return (level_name(w), level_name(loser))
 
 
@@ -145,18 +149,20 @@ class EventConfig:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
-            raise TournamentError(f"the event name must be 1…200 characters, not {shown(self.name)}")
+            raise refusal(N_("the event name must be 1…200 characters, not {name}"), name=shown(self.name))
         if self.format not in FORMATS:
-            raise TournamentError(f"format must be one of {', '.join(FORMATS)}, not {shown(self.format)}")
+            raise refusal(N_("format must be one of {formats}, not {value}"), formats=", ".join(FORMATS),
+                          value=shown(self.format))
         _int(self.rounds, "rounds", 0 if self.format == "knockout" else 1, 99)
         mp = self.match_points
         if not (isinstance(mp, tuple) and len(mp) == 3 and all(isinstance(x, int) and not isinstance(x, bool) for x in mp)):
-            raise TournamentError(f"match_points must be three integers (win, draw, loss), not {shown(mp)}")
+            raise refusal(N_("match_points must be three integers (win, draw, loss), not {value}"), value=shown(mp))
         if not mp[0] >= mp[1] >= mp[2]:
-            raise TournamentError(f"match_points must satisfy win >= draw >= loss, not {list(mp)}")
+            raise refusal(N_("match_points must satisfy win >= draw >= loss, not {value}"), value=list(mp))
         check_tiebreaks(self.tiebreaks)
         if self.first_round not in FIRST_ROUND_METHODS:
-            raise TournamentError(f"first_round must be one of {', '.join(FIRST_ROUND_METHODS)}, not {shown(self.first_round)}")
+            raise refusal(N_("first_round must be one of {methods}, not {value}"), methods=", ".join(FIRST_ROUND_METHODS),
+                          value=shown(self.first_round))
         _bool(self.avoid_same_club, "avoid_same_club")
         _score(self.bye_score, "bye_score")
         _int(self.seed, "seed", 0)
@@ -164,13 +170,14 @@ class EventConfig:
             raise TournamentError("rules must be a RuleSet")
         _bool(self.per_deal, "per_deal")
         if self.per_deal and self.rules.scoring != Scoring.LEVELS:
-            raise TournamentError(f"per-deal reporting follows the levels (升级); the {self.rules.name} rules "
-                                  "score points instead: report each round's result")
+            raise refusal(N_("per-deal reporting follows the levels (升级); the {rules} rules score points instead: "
+                             "report each round's result"), rules=self.rules.name)
         if self.partners not in PARTNERS:
-            raise TournamentError(f"partners must be one of {', '.join(PARTNERS)}, not {shown(self.partners)}")
+            raise refusal(N_("partners must be one of {choices}, not {value}"), choices=", ".join(PARTNERS),
+                          value=shown(self.partners))
         if self.partners == "random" and self.format != "knockout":
-            raise TournamentError("partners drawn at random (partners random) are for knockout events; "
-                                  "a Swiss event registers fixed teams")
+            raise refusal(N_("partners drawn at random (partners random) are for knockout events; "
+                             "a Swiss event registers fixed teams"))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -204,18 +211,19 @@ class EventConfig:
             try:
                 kw["rules"] = RuleSet.from_dict(kw["rules"])
             except GuandanError as e:
-                raise TournamentError(f"rules: {e}") from None
+                raise refusal(N_("rules: {problem}"), problem=str(e)) from None
         return cls(**kw)
 
 
 def check_tiebreaks(chain: Any) -> tuple[str, ...]:
     if not isinstance(chain, tuple) or not chain or not all(isinstance(c, str) for c in chain):
-        raise TournamentError(f"tiebreaks must be a non-empty list of names, not {shown(chain)}")
+        raise refusal(N_("tiebreaks must be a non-empty list of names, not {value}"), value=shown(chain))
     unknown = [c for c in chain if c not in TIEBREAKS]
     if unknown:
-        raise TournamentError(f"unknown tie-break(s) {', '.join(unknown)}; known: {', '.join(TIEBREAKS)}")
+        raise refusal(N_("unknown tie-break(s) {names}; known: {known}"), names=", ".join(unknown),
+                      known=", ".join(TIEBREAKS))
     if len(set(chain)) != len(chain):
-        raise TournamentError(f"a tie-break appears twice in {', '.join(chain)}")
+        raise refusal(N_("a tie-break appears twice in {chain}"), chain=", ".join(chain))
     return chain
 
 
@@ -250,7 +258,8 @@ class Table:
             return 0
         if team_id == self.away:
             return 1
-        raise TournamentError(f"team {team_id} does not play at round {self.round} table {self.number}")
+        raise refusal(N_("team {team} does not play at round {round} table {table}"), team=team_id, round=self.round,
+                      table=self.number)
 
     def teams(self) -> tuple[int, int]:
         return (self.home, self.away)

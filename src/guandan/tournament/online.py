@@ -22,9 +22,10 @@ from typing import Any
 from sqlalchemy import select
 
 from ..db.tournament import TournamentEventRow
+from ..i18n import N_
 from .deals import SEATS, parse_finish
 from .desk import Desk
-from .errors import TournamentError
+from .errors import refusal
 from .model import EventConfig
 from .rounds import ResultSlip
 from .state import FINAL, RoundState, TournamentState
@@ -41,8 +42,8 @@ def create_online(desk: Desk, config: EventConfig, *, secret: str | None = None,
 
 def check_online_config(config: EventConfig) -> None:
     if config.partners != "fixed":
-        raise TournamentError("an online event's teams register as pairs of accounts: partners drawn at random "
-                              "are for events at the venue")
+        raise refusal(N_("an online event's teams register as pairs of accounts: partners drawn at random "
+                         "are for events at the venue"))
 
 
 def is_online(desk: Desk, tid: int) -> bool:

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from ..i18n import N_, normalize_lang, translator
-from .errors import NotFoundError, TournamentError
+from .errors import NotFoundError, Said, TournamentError, Word
 from .export import templates
 
 DOMAIN = "desk"
@@ -117,13 +117,6 @@ class Refusal(TournamentError):
         self.params: dict[str, Any] = params
 
 
-class Word(str):
-    """A catalogued word given as a refusal's parameter (``field=Word(N_("page number"))``): a page says
-    it in its language with the rest of the message."""
-
-    __slots__ = ()
-
-
 class Missing(Refusal, NotFoundError):
     """A catalogued refusal for something that is not there (an unknown tournament, round, table)."""
 
@@ -164,11 +157,34 @@ def explain(e: BaseException, lang: str) -> Explained:
     headline = next(_(msgid) for cls, msgid in HEADLINES if isinstance(e, cls))
     msgid = getattr(e, "msgid", None)
     if isinstance(msgid, str) and msgid:
-        params = {k: _(v) if isinstance(v, Word) else v for k, v in (getattr(e, "params", None) or {}).items()}
-        text = _(msgid)
-        if text != msgid or lang == "en":
-            try:
-                return Explained(headline, text.format(**params), lang)
-            except (KeyError, IndexError, ValueError):  # a translation whose fields do not match: say it in English
-                pass
+        text = _said(msgid, getattr(e, "params", None) or {}, _, lang)
+        if text is not None:
+            return Explained(headline, text, lang)
     return Explained(headline, str(e), "en")
+
+
+def _said(msgid: str, params: dict[str, Any], _: Callable[[str], str], lang: str) -> str | None:
+    """``msgid`` with ``params`` in the catalogue's language (its words and clauses too), or None when the
+    catalogue lacks it or its fields do not match."""
+    text = _(msgid)
+    if text == msgid and lang != "en":
+        return None
+    try:
+        return text.format(**{k: _param(v, _, lang) for k, v in params.items()})
+    except (KeyError, IndexError, ValueError):  # a translation whose fields do not match: say it in English
+        return None
+
+
+def in_words(value: str, _: Callable[[str], str]) -> str:
+    """A reason that may be a catalogued clause (a :class:`~.errors.Said`, such as a pairing blocker) in the
+    language of ``_``; any other text as it is."""
+    return str(_param(value, _, "en"))
+
+
+def _param(value: Any, _: Callable[[str], str], lang: str) -> Any:
+    if isinstance(value, Word):
+        return _(value)
+    if isinstance(value, Said):
+        text = _said(value.msgid, value.params, _, lang)
+        return str(value) if text is None else text
+    return value

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 
 import networkx as nx  # type: ignore[import-untyped]
 
-from .errors import TournamentError
+from ..i18n import N_
+from .errors import Word, joined, refusal, refused, said
 
 _BYE = "bye"
 
@@ -69,9 +70,9 @@ def swiss_pairing(order: Sequence[int], points: Mapping[int, int], met: Collecti
     """
     n = len(order)
     if len(set(order)) != n:
-        raise TournamentError("a team appears twice in the pairing order")
+        raise refusal(N_("a team appears twice in the pairing order"))
     if n < 2:
-        raise TournamentError(f"at least two teams are needed to pair a round, not {n}")
+        raise refusal(N_("at least two teams are needed to pair a round, not {n}"), n=n)
     clubs = clubs or {}
     pos = {t: i for i, t in enumerate(order)}
     pts = {t: int(points.get(t, 0)) for t in order}
@@ -106,7 +107,7 @@ def swiss_pairing(order: Sequence[int], points: Mapping[int, int], met: Collecti
         partner = _match(order, {(a, b): cost(a, b) for a, b in every}, bye_costs)
     unpaired = [t for t in order if t not in partner]
     if unpaired or (odd and _BYE not in partner):
-        raise TournamentError(_explain(order, met, had_bye, unpaired, odd, round_no, names or {}))
+        raise refused(_explain(order, met, had_bye, unpaired, odd, round_no, names or {}))
 
     pairs: list[tuple[int, int]] = []
     bye: int | None = None
@@ -200,17 +201,24 @@ def _explain(order: Sequence[int], met: Collection[frozenset[int]], had_bye: Col
     def label(t: int) -> str:
         return names.get(t, str(t))
 
-    where = f"round {round_no}" if round_no is not None else "this round"
-    head = f"no valid pairing exists for {where}"
+    where = said(N_("round {round}"), round=round_no) if round_no is not None else Word(N_("this round"))
+    head = said(N_("no valid pairing exists for {where}"), where=where)
     def free(t: int) -> list[int]:
         return [o for o in order if o != t and frozenset((t, o)) not in met]
 
     stuck = [t for t in order if not free(t) and (not odd or t in had_bye)]
     if stuck:
-        who = f"team {label(stuck[0])} has" if len(stuck) == 1 else f"teams {', '.join(map(label, stuck))} have"
-        return f"{head}: {who} already met every other team" + (" and had a bye" if odd else "")
+        if len(stuck) == 1:
+            msgid = (N_("{head}: team {teams} has already met every other team and had a bye") if odd
+                     else N_("{head}: team {teams} has already met every other team"))
+        else:
+            msgid = (N_("{head}: teams {teams} have already met every other team and had a bye") if odd
+                     else N_("{head}: teams {teams} have already met every other team"))
+        return said(msgid, head=head, teams=", ".join(map(label, stuck)))
     if odd and all(t in had_bye for t in order):
-        return f"{head}: the number of teams is odd and every team has already had its bye"
-    detail = "; ".join(f"team {label(t)} may still meet {', '.join(map(label, free(t))) or 'nobody'}" for t in unpaired)
-    return (f"{head}: with no rematch and at most one bye per team, at most {len(order) - len(unpaired)} of "
-            f"{len(order)} teams can be placed ({detail}). Reduce the number of rounds or pair this round by hand.")
+        return said(N_("{head}: the number of teams is odd and every team has already had its bye"), head=head)
+    detail = joined(said(N_("team {team} may still meet {teams}"), team=label(t),
+                         teams=", ".join(map(label, free(t))) or Word(N_("nobody"))) for t in unpaired)
+    return said(N_("{head}: with no rematch and at most one bye per team, at most {placed} of {teams} teams can be "
+                   "placed ({detail}). Reduce the number of rounds or pair this round by hand."),
+                head=head, placed=len(order) - len(unpaired), teams=len(order), detail=detail)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from ..core.errors import shown
 from ..i18n import N_, translator
 from .bracket import bracket_data, page_context
-from .errors import TournamentError
+from .errors import TournamentError, refusal
 from .export import check_lang, slips_html, standing_records, table_records, team_records, templates
 from .state import TournamentState
 
@@ -85,7 +85,8 @@ def standings_html(state: TournamentState, through_round: int | None = None, lan
     _ = translator("desk", check_lang(lang)).gettext
     through = state.completed_rounds if through_round is None else through_round
     if not 0 <= through <= state.current_round:
-        raise TournamentError(f"the standings can be printed after round 0…{state.current_round}, not {through}")
+        raise refusal(N_("the standings can be printed after round 0…{last}, not {round}"), last=state.current_round,
+                      round=through)
     heading = _("Standings after round {n}").format(n=through) if through else _("Standings before round 1")
     rows = standing_records(state, through)
     return templates.get_template("print_standings.html").render(
@@ -142,6 +143,6 @@ def make_print(name: str, state: TournamentState, round_no: int | None = None, l
     """The print called ``name`` (see :data:`PRINTS`) as PDF bytes, or with ``pdf=False`` as its HTML page
     (UTF-8)."""
     if name not in PRINTS:
-        raise TournamentError(f"there is no print called {shown(name)}; prints: {', '.join(PRINTS)}")
+        raise refusal(N_("there is no print called {name}; prints: {prints}"), name=shown(name), prints=", ".join(PRINTS))
     html = PRINTS[name](state, round_no, check_lang(lang))
     return pdf_from_html(html) if pdf else html.encode()

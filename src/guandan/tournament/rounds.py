@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import shown
-from .errors import TournamentError
+from ..i18n import N_
+from .errors import refusal
 from .levels import LEVEL_A
 from .levels import level_name as level_name  # re-exported: older callers find them here
 from .levels import level_value as level_value
@@ -24,7 +25,7 @@ def side_index(side: str | int | None, what: str = "side") -> int | None:
         return int(side)
     if isinstance(side, str) and side.lower() in SIDES:
         return SIDES.index(side.lower())
-    raise TournamentError(f"{what} must be home, away or none, not {shown(side)}")
+    raise refusal(N_("{what} must be home, away or none, not {value}"), what=what, value=shown(side))
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ def round_status(limits: RoundLimits, deals_played: int, elapsed_min: float, pas
     time limit: the round is over only when no deal is in progress.
     """
     if deals_played < 0 or elapsed_min < 0:
-        raise TournamentError("deals played and elapsed minutes cannot be negative")
+        raise refusal(N_("deals played and elapsed minutes cannot be negative"))
     if passed_a is not None and limits.stop_on_pass_a:
         return RoundStatus(True, False, False, passed_a)
     warning = limits.max_minutes is not None and elapsed_min >= limits.max_minutes - limits.warning_minutes
@@ -88,9 +89,10 @@ def round_result(levels: tuple[str | int, str | int], passed_a: int | None,
     values = (level_value(levels[0]), level_value(levels[1]))
     if passed_a is not None:
         if passed_a not in (0, 1):
-            raise TournamentError(f"passed_a must be side 0 or 1, not {shown(passed_a)}")
+            raise refusal(N_("passed_a must be side 0 or 1, not {value}"), value=shown(passed_a))
         if values[passed_a] != LEVEL_A:
-            raise TournamentError(f"the team that passed A must be recorded at level A, not {level_name(values[passed_a])}")
+            raise refusal(N_("the team that passed A must be recorded at level A, not {level}"),
+                          level=level_name(values[passed_a]))
         winner: int | None = passed_a
     elif values[0] != values[1]:
         winner = 0 if values[0] > values[1] else 1
@@ -133,7 +135,7 @@ class LatenessRuling:
 
 def lateness_ruling(minutes_late: float, rules: LatenessRules) -> LatenessRuling:
     if minutes_late < 0:
-        raise TournamentError(f"minutes late cannot be negative, not {minutes_late}")
+        raise refusal(N_("minutes late cannot be negative, not {minutes}"), minutes=minutes_late)
     if minutes_late > rules.forfeit_after:
         return LatenessRuling(True, False, None)
     if minutes_late > rules.deal_award_after:
@@ -158,19 +160,19 @@ class ResultSlip:
 
     def __post_init__(self) -> None:
         if self.decider is not None and self.decider not in (0, 1):
-            raise TournamentError(f"decider must name side home or away, not {shown(self.decider)}")
+            raise refusal(N_("decider must name side home or away, not {value}"), value=shown(self.decider))
         if self.forfeit is not None:
             if self.forfeit not in (0, 1):
-                raise TournamentError(f"forfeit must name side home or away, not {shown(self.forfeit)}")
+                raise refusal(N_("forfeit must name side home or away, not {value}"), value=shown(self.forfeit))
             if self.levels is not None or self.passed_a is not None:
-                raise TournamentError("a forfeit is scored by rule: give no levels and no passed_a with it")
+                raise refusal(N_("a forfeit is scored by rule: give no levels and no passed_a with it"))
             if self.decider is not None:
-                raise TournamentError("a forfeit already has a winner: give no decider with it")
+                raise refusal(N_("a forfeit already has a winner: give no decider with it"))
             return
         if self.levels is None:
-            raise TournamentError("a result needs the final levels of both teams (e.g. A:6), or a forfeit")
+            raise refusal(N_("a result needs the final levels of both teams (e.g. A:6), or a forfeit"))
         if self.deals is not None and (not isinstance(self.deals, int) or isinstance(self.deals, bool) or self.deals < 0):
-            raise TournamentError(f"deals played must be a non-negative integer, not {shown(self.deals)}")
+            raise refusal(N_("deals played must be a non-negative integer, not {value}"), value=shown(self.deals))
 
     def score(self, match_points: tuple[int, int, int], lateness: LatenessRules,
               limits: RoundLimits | None = None) -> RoundResult:
@@ -178,7 +180,8 @@ class ResultSlip:
             return fixed_result(1 - self.forfeit, lateness.forfeit_score, match_points, forfeit=True)
         assert self.levels is not None
         if limits is not None and limits.max_deals is not None and self.deals is not None and self.deals > limits.max_deals:
-            raise TournamentError(f"{self.deals} deals played is more than this event's limit of {limits.max_deals}")
+            raise refusal(N_("{n} deals played is more than this event's limit of {limit}"), n=self.deals,
+                          limit=limits.max_deals)
         return round_result(self.levels, self.passed_a, match_points)
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,14 +195,14 @@ class ResultSlip:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ResultSlip:
         if not isinstance(d, dict):
-            raise TournamentError(f"a result must be an object, not {shown(d)}")
+            raise refusal(N_("a result must be an object, not {value}"), value=shown(d))
         unknown = sorted(set(d) - {"levels", "passed_a", "deals", "forfeit", "decider"})
         if unknown:
-            raise TournamentError(f"unknown result key(s): {', '.join(unknown)}")
+            raise refusal(N_("unknown result key(s): {keys}"), keys=", ".join(unknown))
         levels = d.get("levels")
         if levels is not None:
             if not (isinstance(levels, list | tuple) and len(levels) == 2):
-                raise TournamentError(f"levels must be two levels (home, away), not {shown(levels)}")
+                raise refusal(N_("levels must be two levels (home, away), not {value}"), value=shown(levels))
             levels = (level_name(level_value(levels[0])), level_name(level_value(levels[1])))
         return cls(levels, side_index(d.get("passed_a"), "passed_a"), d.get("deals"),
                    side_index(d.get("forfeit"), "forfeit"), side_index(d.get("decider"), "decider"))
@@ -212,7 +215,7 @@ class ResultSlip:
         if levels is not None and levels.strip():
             parts = levels.replace("：", ":").split(":")
             if len(parts) != 2:
-                raise TournamentError(f"levels must be written home:away such as A:6, not {shown(levels)}")
+                raise refusal(N_("levels must be written home:away such as A:6, not {value}"), value=shown(levels))
             pair = (level_name(level_value(parts[0])), level_name(level_value(parts[1])))
         pa = None if passed_a in (None, "", "none", "no") else passed_a
         dec = None if decider in (None, "", "none", "no") else decider

@@ -19,7 +19,7 @@ from ..core.errors import shown
 from ..i18n import N_
 from . import knockout as ko
 from .deals import DealEntry, Track, parse_finish, settle_deals, settle_next
-from .errors import NotFoundError, TournamentError, refusal
+from .errors import NotFoundError, TournamentError, Word, clause, joined, not_found, refusal, refused, said
 from .levels import level_name
 from .model import EventConfig, Table, Team
 from .pairing import Pairing, random_order, rating_order, swiss_pairing
@@ -34,6 +34,8 @@ EVENT_TYPES: tuple[str, ...] = (
 )
 #: Status of a table's result, as shown on the arbiter's dashboard. ``in_play``: deals are being reported.
 MISSING, ENTERED, REJECTED, DISPUTED, IN_PLAY, FINAL = "missing", "entered", "rejected", "disputed", "in_play", "final"
+#: The statuses as words a reader's language has (``Word(status)``).
+_STATUS_WORDS = (N_("missing"), N_("entered"), N_("rejected"), N_("disputed"), N_("in_play"), N_("final"))
 #: Wrong team codes a table may see in a round before it is locked until the arbiter unlocks it.
 CODE_LIMIT = 5
 #: How the round at a table ended, once it is final by its deals.
@@ -60,11 +62,12 @@ _NOT_YOURS = {
 def parse_time(value: Any, what: str = "time") -> datetime:
     """An ISO 8601 time from the log; one without a zone (SQLite drops it) is UTC."""
     if not isinstance(value, str):
-        raise TournamentError(f"{what} must be an ISO 8601 time, not {shown(value)}")
+        raise refusal(N_("{what} must be an ISO 8601 time, not {value}"), what=what, value=shown(value))
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
-        raise TournamentError(f"{what} must be an ISO 8601 time such as 2026-05-01T14:05:00+08:00, not {shown(value)}") from None
+        raise refusal(N_("{what} must be an ISO 8601 time such as 2026-05-01T14:05:00+08:00, not {value}"), what=what,
+                      value=shown(value)) from None
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
@@ -208,7 +211,7 @@ class TournamentState:
 
     def team(self, ref: int | str) -> Team:
         """A team by registration number or by name (case-insensitive)."""
-        return _by_ref(self.teams, ref, "team")
+        return _by_ref(self.teams, ref, N_("no team number {number}; teams are 1…{last}"), N_("no team named {name}"))
 
     def round(self, number: int) -> RoundState:
         if number not in self.rounds:
@@ -262,7 +265,7 @@ class TournamentState:
         so nothing extra is stored and a replay gives the same codes.
         """
         if side not in (0, 1):
-            raise TournamentError(f"side must be 0 (home) or 1 (away), not {shown(side)}")
+            raise refusal(N_("side must be 0 (home) or 1 (away), not {side}"), side=shown(side))
         mac = hmac.new(self.secret.encode(), f"code/{round_no}/{table_no}/{side}".encode(), hashlib.sha256)
         return f"{int(mac.hexdigest(), 16) % 1_000_000:06d}"
 
@@ -282,17 +285,18 @@ class TournamentState:
         cfg = self.cfg
         nxt = self.current_round + 1
         if nxt > cfg.rounds:
-            return [f"all {cfg.rounds} rounds have been paired"]
+            return [said(N_("all {n} rounds have been paired"), n=cfg.rounds)]
         if len(self.active_teams) < 2:
-            return [f"at least two teams are needed, {len(self.active_teams)} registered"]
+            return [said(N_("at least two teams are needed, {n} registered"), n=len(self.active_teams))]
         if nxt == 1:
             return []
-        out = []
+        out: list[str] = []
         for t in self.rounds[nxt - 1].tables.values():
             if t.status != FINAL:
                 tb = t.table
-                out.append(f"round {tb.round} table {tb.number} ({self.teams[tb.home].name} v "
-                           f"{self.teams[tb.away].name}): result {t.status}")
+                out.append(said(N_("round {round} table {table} ({home} v {away}): result {status}"), round=tb.round,
+                                table=tb.number, home=self.teams[tb.home].name, away=self.teams[tb.away].name,
+                                status=Word(t.status)))
         return out
 
     def propose_pairing(self, round_no: int, seed: int | None = None) -> tuple[Pairing, str, int | None]:
@@ -351,21 +355,22 @@ class TournamentState:
         self._check_team_entry()
         t = d["team"]
         if self.rounds:
-            raise TournamentError("registration is closed: round 1 has been paired")
+            raise refusal(N_("registration is closed: round 1 has been paired"))
         name = str(t["name"]).strip()
         if not name or len(name) > 100:
-            raise TournamentError(f"a team name must be 1…100 characters, not {shown(t['name'])}")
+            raise refusal(N_("a team name must be 1…100 characters, not {name}"), name=shown(t["name"]))
         if name.isdigit():
-            raise TournamentError(f"a team name cannot be only digits ({shown(name)}): it would read as a team number")
+            raise refusal(N_("a team name cannot be only digits ({name}): it would read as a team number"),
+                          name=shown(name))
         if any(x.name.casefold() == name.casefold() for x in self.teams.values()):
-            raise TournamentError(f"a team named {shown(name)} is already registered")
+            raise refusal(N_("a team named {name} is already registered"), name=shown(name))
         players = t["players"]
         if not (isinstance(players, list | tuple) and len(players) == 2
                 and all(isinstance(p, str) and p.strip() for p in players)):
-            raise TournamentError(f"a team is two players: give two names, not {shown(players)}")
+            raise refusal(N_("a team is two players: give two names, not {players}"), players=shown(players))
         rating = t.get("rating")
         if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int | float)):
-            raise TournamentError(f"a rating must be a number, not {shown(rating)}")
+            raise refusal(N_("a rating must be a number, not {rating}"), rating=shown(rating))
         club = (t.get("club") or "").strip() or None
         tid = len(self.teams) + 1
         self.teams[tid] = Team(tid, name, (players[0].strip(), players[1].strip()), club,
@@ -374,7 +379,7 @@ class TournamentState:
     def _on_team_withdrawn(self, d: dict[str, Any]) -> None:
         tid = self.team(d["team"]).id
         if tid in self.withdrawn:
-            raise TournamentError(f"team {tid} has already withdrawn")
+            raise refusal(N_("team {team} has already withdrawn"), team=tid)
         self.withdrawn.add(tid)
 
     def _check_pairable(self, r: int, repair: bool) -> None:
@@ -382,15 +387,16 @@ class TournamentState:
         again before any of its results is in (Swiss and knockout alike)."""
         if repair:
             if r != self.current_round or r == 0:
-                raise TournamentError(f"only the current round ({self.current_round}) can be re-paired, not {r}")
+                raise refusal(N_("only the current round ({current}) can be re-paired, not {round}"),
+                              current=self.current_round, round=r)
             if self.rounds[r].started:
-                raise TournamentError(f"round {r} has started (a result is in): it can no longer be re-paired")
+                raise refusal(N_("round {round} has started (a result is in): it can no longer be re-paired"), round=r)
             return
         if r != self.current_round + 1:
-            raise TournamentError(f"the next round to pair is {self.current_round + 1}, not {r}")
+            raise refusal(N_("the next round to pair is {next}, not {round}"), next=self.current_round + 1, round=r)
         blockers = self.pairing_blockers()
         if blockers:
-            raise TournamentError(f"round {r} cannot be paired yet: " + "; ".join(blockers))
+            raise refusal(N_("round {round} cannot be paired yet: {reasons}"), round=r, reasons=joined(blockers))
 
     def _on_round_paired(self, d: dict[str, Any]) -> None:
         r = int(d["round"])
@@ -402,23 +408,25 @@ class TournamentState:
         seen = [x for p in tables for x in p] + ([bye] if bye is not None else [])
         for x in seen:
             if x not in self.teams:
-                raise TournamentError(f"round {r}: no team number {x}")
+                raise refusal(N_("round {round}: no team number {team}"), round=r, team=x)
             if x in self.withdrawn:
-                raise TournamentError(f"round {r}: team {x} has withdrawn")
+                raise refusal(N_("round {round}: team {team} has withdrawn"), round=r, team=x)
         dup = sorted({x for x in seen if seen.count(x) > 1})
         if dup:
-            raise TournamentError(f"round {r}: team(s) {', '.join(map(str, dup))} placed more than once")
+            raise refusal(N_("round {round}: team(s) {teams} placed more than once"), round=r,
+                          teams=", ".join(map(str, dup)))
         missing = sorted(set(self.active_teams) - set(seen))
         if missing:
-            raise TournamentError(f"round {r}: team(s) {', '.join(map(str, missing))} not placed")
+            raise refusal(N_("round {round}: team(s) {teams} not placed"), round=r, teams=", ".join(map(str, missing)))
         if (bye is not None) != (len(seen) % 2 == 1):
-            raise TournamentError(f"round {r}: a bye is given only when the number of teams is odd")
+            raise refusal(N_("round {round}: a bye is given only when the number of teams is odd"), round=r)
         met = self.met(r)
         for h, a in tables:
             if frozenset((h, a)) in met:
-                raise TournamentError(f"round {r}: {self.teams[h].name} and {self.teams[a].name} have already met")
+                raise refusal(N_("round {round}: {home} and {away} have already met"), round=r,
+                              home=self.teams[h].name, away=self.teams[a].name)
         if bye is not None and bye in self.had_bye(r):
-            raise TournamentError(f"round {r}: {self.teams[bye].name} has already had a bye")
+            raise refusal(N_("round {round}: {team} has already had a bye"), round=r, team=self.teams[bye].name)
         seed = d.get("seed")
         rnd = RoundState(r, str(d.get("method", "manual")), None if seed is None else int(seed), bye=bye)
         for i, (h, a) in enumerate(tables, 1):
@@ -501,7 +509,8 @@ class TournamentState:
         ts = self.table(int(d["round"]), int(d["table"]))
         by = self._by(ts, d)
         if not self.cfg.per_deal:
-            raise TournamentError(f"{self._where(ts)}: this event reports each round's result, not every deal")
+            raise refusal(N_("round {round} table {table}: this event reports each round's result, not every deal"),
+                          round=ts.table.round, table=ts.table.number)
         self._open_for_teams(ts)
         return ts, by
 
@@ -511,7 +520,8 @@ class TournamentState:
             return settle_deals(items, cfg.rules, cfg.lateness.deal_award_levels, times,
                                 stop_on_pass_a=cfg.limits.stop_on_pass_a)
         except TournamentError as e:
-            raise TournamentError(f"{self._where(ts)}: {e}") from None
+            raise refusal(N_("round {round} table {table}: {problem}"), round=ts.table.round, table=ts.table.number,
+                          problem=clause(e)) from None
 
     def round_over_by(self, ts: TableState, deals: list[DealEntry], at: str | None) -> str | None:
         """Why the round at ``ts`` is over after ``deals`` (confirmed at ``at``), or None if it goes on.
@@ -578,7 +588,8 @@ class TournamentState:
             entry, track = settle_next(ts.track, {"finish": d["finish"]}, cfg.rules, cfg.lateness.deal_award_levels,
                                        self._at, stop_on_pass_a=cfg.limits.stop_on_pass_a)
         except TournamentError as e:
-            raise TournamentError(f"{self._where(ts)}: {e}") from None
+            raise refusal(N_("round {round} table {table}: {problem}"), round=ts.table.round, table=ts.table.number,
+                          problem=clause(e)) from None
         ts.pending_deal, ts.pending_deal_by, ts.pending_track, ts.note = entry, by, track, None
         if ts.status == MISSING:
             ts.status = IN_PLAY
@@ -626,25 +637,27 @@ class TournamentState:
         """The arbiter sets a table's deals (a correction, a dispute settled, a lateness award)."""
         ts = self.table(int(d["round"]), int(d["table"]))
         if not self.cfg.per_deal:
-            raise TournamentError(f"{self._where(ts)}: this event reports each round's result, not every deal")
+            raise refusal(N_("round {round} table {table}: this event reports each round's result, not every deal"),
+                          round=ts.table.round, table=ts.table.number)
         if ts.status == FINAL:
-            raise TournamentError(f"{self._where(ts)} already has a final result; override the round's result instead")
+            raise refusal(N_("round {round} table {table} already has a final result; override the round's result "
+                             "instead"), round=ts.table.round, table=ts.table.number)
         reason = str(d.get("reason") or "").strip()
         if not reason:
-            raise TournamentError("the arbiter's change of a table's deals needs a reason for the audit log")
+            raise refusal(N_("the arbiter's change of a table's deals needs a reason for the audit log"))
         items = d["deals"]
         if not isinstance(items, list):
-            raise TournamentError(f"deals must be a list, not {shown(items)}")
+            raise refusal(N_("deals must be a list, not {deals}"), deals=shown(items))
         lim = self.cfg.limits
         if lim.max_deals is not None and len(items) > lim.max_deals:
-            raise TournamentError(f"{self._where(ts)}: {len(items)} deals is more than this event's limit of "
-                                  f"{lim.max_deals}")
+            raise refusal(N_("round {round} table {table}: {n} deals is more than this event's limit of {limit}"),
+                          round=ts.table.round, table=ts.table.number, n=len(items), limit=lim.max_deals)
         old = {x.number: x.at for x in ts.deals}
         entries, track = self._score_deals(ts, items, [old.get(i + 1, self._at) for i in range(len(items))])
         end = bool(d.get("end"))
         if end and not entries:
-            raise TournamentError(f"{self._where(ts)}: no deal was played, so the round cannot end on its deals; "
-                                  "score it by an override (a forfeit, say)")
+            raise refusal(N_("round {round} table {table}: no deal was played, so the round cannot end on its deals; "
+                             "score it by an override (a forfeit, say)"), round=ts.table.round, table=ts.table.number)
         ended = "arbiter" if end else self.round_over_by(ts, entries, None)
         ts.deals, ts.track, ts.pending_deal, ts.pending_deal_by, ts.pending_track = entries, track, None, None, None
         ts.deciding, ts.decider_deal = False, None
@@ -657,11 +670,12 @@ class TournamentState:
         r = int(d["round"])
         rnd = self.round(r)
         if r != self.current_round:
-            raise TournamentError(f"only the current round ({self.current_round}) can be started, not {r}")
+            raise refusal(N_("only the current round ({current}) can be started, not {round}"),
+                          current=self.current_round, round=r)
         if rnd.started_at is not None:
-            raise TournamentError(f"round {r}'s clock has been running since {rnd.started_at}")
+            raise refusal(N_("round {round}'s clock has been running since {since}"), round=r, since=rnd.started_at)
         at = d.get("at") or self._at
-        parse_time(at, "the round's start")
+        parse_time(at, Word(N_("the round's start")))
         rnd.started_at = at
 
     def round_clock(self, round_no: int, now: datetime | None = None) -> dict[str, Any]:
@@ -691,19 +705,20 @@ class TournamentState:
     def _on_code_refused(self, d: dict[str, Any]) -> None:
         ts = self.table(int(d["round"]), int(d["table"]))
         if ts.locked:
-            raise TournamentError(f"{self._where(ts)} is locked: a wrong code is not even counted")
+            raise refusal(N_("round {round} table {table} is locked: a wrong code is not even counted"),
+                          round=ts.table.round, table=ts.table.number)
         ts.wrong_codes += 1
 
     def _on_table_locked(self, d: dict[str, Any]) -> None:
         ts = self.table(int(d["round"]), int(d["table"]))
         if ts.locked:
-            raise TournamentError(f"{self._where(ts)} is already locked")
+            raise refusal(N_("round {round} table {table} is already locked"), round=ts.table.round, table=ts.table.number)
         ts.locked = True
 
     def _on_table_unlocked(self, d: dict[str, Any]) -> None:
         ts = self.table(int(d["round"]), int(d["table"]))
         if not ts.locked:
-            raise TournamentError(f"{self._where(ts)} is not locked")
+            raise refusal(N_("round {round} table {table} is not locked"), round=ts.table.round, table=ts.table.number)
         ts.locked, ts.wrong_codes = False, 0
 
     def _on_result_overridden(self, d: dict[str, Any]) -> None:
@@ -711,7 +726,7 @@ class TournamentState:
         slip, res = self._slip(d)
         reason = str(d.get("reason") or "").strip()
         if not reason:
-            raise TournamentError("an arbiter's override needs a reason for the audit log")
+            raise refusal(N_("an arbiter's override needs a reason for the audit log"))
         self._finalise(ts, slip, res, "override")
         ts.note = reason
 
@@ -719,8 +734,8 @@ class TournamentState:
         ts = self.table(int(d["round"]), int(d["table"]))
         slip, res = self._slip(d)
         if ts.status == FINAL:
-            raise TournamentError(f"round {ts.table.round} table {ts.table.number} already has a final result "
-                                  f"({ts.source}); the server's report was not applied")
+            raise refusal(N_("round {round} table {table} already has a final result ({source}); the server's report "
+                             "was not applied"), round=ts.table.round, table=ts.table.number, source=ts.source)
         self._finalise(ts, slip, res, "server")
 
     @staticmethod
@@ -733,40 +748,42 @@ class TournamentState:
     def _on_table_paused(self, d: dict[str, Any]) -> None:
         ts = self.table(int(d["round"]), int(d["table"]))
         if not str(d.get("reason") or "").strip():
-            raise TournamentError("pausing a table needs a reason for the audit log")
+            raise refusal(N_("pausing a table needs a reason for the audit log"))
         if ts.status == FINAL:
-            raise TournamentError(f"{self._where(ts)} already has a final result: there is nothing to pause")
+            raise refusal(N_("round {round} table {table} already has a final result: there is nothing to pause"),
+                          round=ts.table.round, table=ts.table.number)
         if ts.paused:
-            raise TournamentError(f"{self._where(ts)} is already paused")
+            raise refusal(N_("round {round} table {table} is already paused"), round=ts.table.round, table=ts.table.number)
         ts.paused = True
 
     def _on_table_resumed(self, d: dict[str, Any]) -> None:
         ts = self.table(int(d["round"]), int(d["table"]))
         if not ts.paused:
-            raise TournamentError(f"{self._where(ts)} is not paused")
+            raise refusal(N_("round {round} table {table} is not paused"), round=ts.table.round, table=ts.table.number)
         ts.paused = False
 
     def _on_names_forgotten(self, d: dict[str, Any]) -> None:
         people = d.get("people")
         if not isinstance(people, int) or isinstance(people, bool) or people < 1:
-            raise TournamentError(f"forgetting names forgets at least one, not {shown(people)}")
+            raise refusal(N_("forgetting names forgets at least one, not {people}"), people=shown(people))
         if not str(d.get("reason") or "").strip():
-            raise TournamentError("forgetting a name needs a reason for the audit log")
+            raise refusal(N_("forgetting a name needs a reason for the audit log"))
 
     def _on_player_replaced(self, d: dict[str, Any]) -> None:
         team = self.team(d["team"])
         old, new = str(d["old"]).strip(), str(d["new"]).strip()
         reason = str(d.get("reason") or "").strip()
         if not reason:
-            raise TournamentError("replacing a player needs a reason for the audit log")
+            raise refusal(N_("replacing a player needs a reason for the audit log"))
         keys = [p.casefold() for p in team.players]
         if old.casefold() not in keys:
-            raise TournamentError(f"{shown(old)} is not a player of team {team.name} ({' / '.join(team.players)})")
+            raise refusal(N_("{old} is not a player of team {team} ({players})"), old=shown(old), team=team.name,
+                          players=" / ".join(team.players))
         if not new or len(new) > 100:
-            raise TournamentError(f"a player's name must be 1…100 characters, not {shown(d['new'])}")
+            raise refusal(N_("a player's name must be 1…100 characters, not {name}"), name=shown(d["new"]))
         for t in self.teams.values():
             if t.id not in self.withdrawn and new.casefold() in (p.casefold() for p in t.players):
-                raise TournamentError(f"{shown(new)} already plays in team {t.name}")
+                raise refusal(N_("{name} already plays in team {team}"), name=shown(new), team=t.name)
         players = [new if p.casefold() == old.casefold() else p for p in team.players]
         self.teams[team.id] = Team(team.id, team.name, (players[0], players[1]), team.club, team.rating)
 
@@ -797,7 +814,8 @@ class TournamentState:
 
     def player(self, ref: int | str) -> ko.Player:
         """A player entered alone, by registration number or by name (case-insensitive)."""
-        return _by_ref(self.players, ref, "player")
+        return _by_ref(self.players, ref, N_("no player number {number}; players are 1…{last}"),
+                       N_("no player named {name}"))
 
     def match_table(self, round_no: int, match: int) -> TableState | None:
         """The table of a knockout round's match (numbered from 0), or None for a bye or an empty match."""
@@ -839,48 +857,48 @@ class TournamentState:
                 if problem:
                     return [problem]
             elif len(self.active_teams) < 2:
-                return [f"at least two teams are needed, {len(self.active_teams)} registered"]
+                return [said(N_("at least two teams are needed, {n} registered"), n=len(self.active_teams))]
             room = ko.room_problem(self.knockout_entries(), self.cfg.rounds)
             return [room] if room else []
         if nxt > self.rounds_total:
-            return [f"the knockout is over: all {self.rounds_total} rounds have been paired"]
-        out = []
+            return [said(N_("the knockout is over: all {n} rounds have been paired"), n=self.rounds_total)]
+        out: list[str] = []
         for t in self.rounds[nxt - 1].tables.values():
             tb = t.table
-            where = f"round {tb.round} table {tb.number} ({self.teams[tb.home].name} v {self.teams[tb.away].name})"
+            where = dict(round=tb.round, table=tb.number, home=self.teams[tb.home].name, away=self.teams[tb.away].name)
             if t.status != FINAL:
-                out.append(f"{where}: result {t.status}")
+                out.append(said(N_("round {round} table {table} ({home} v {away}): result {status}"), **where,
+                                status=Word(t.status)))
             elif t.result is not None and t.final is not None and ko.winning_side(t.result, t.final.decider) is None:
                 # A final result reached some other way than the checked entry (a round scored deal by deal,
                 # say) may still be level: nobody would go through.
-                out.append(f"{where}: the round ended level and needs the winner of one more deal (加赛一副); "
-                           "set it with the decider")
+                out.append(said(N_("round {round} table {table} ({home} v {away}): the round ended level and needs "
+                                   "the winner of one more deal (加赛一副); set it with the decider"), **where))
         if not out and nxt > 2 and self.knockout_stale(nxt - 1):
-            out.append(f"round {nxt - 1} no longer pairs the winners of round {nxt - 2} (a result was corrected): "
-                       f"re-pair round {nxt - 1}")
+            out.append(said(N_("round {round} no longer pairs the winners of round {previous} (a result was "
+                               "corrected): re-pair round {round}"), round=nxt - 1, previous=nxt - 2))
         return out
 
     def _check_team_entry(self) -> None:
         if self.cfg.partners == "random":
-            raise TournamentError("this event draws the partners at random: register each player alone "
-                                  "(register TID --player NAME), not a team")
+            raise refusal(N_("this event draws the partners at random: register each player alone "
+                             "(register TID --player NAME), not a team"))
         if self.is_knockout:
             room = ko.room_problem(len(self.active_teams) + 1, self.cfg.rounds)
             if room:
-                raise TournamentError(f"no more teams: {room}")
+                raise refusal(N_("no more teams: {problem}"), problem=room)
 
     def _check_knockout_result(self, d: dict[str, Any], slip: ResultSlip, res: RoundResult) -> None:
         """A knockout result needs a winner (a decider on equal levels); a Swiss one takes no decider."""
         r, t = int(d["round"]), int(d["table"])
-        where = f"round {r} table {t}"
         if not self.is_knockout:
             if slip.decider is not None:
-                raise TournamentError(f"{where}: a deciding deal (decider) is for knockout events; in a Swiss "
-                                      "event a round that ends level is a draw")
+                raise refusal(N_("round {round} table {table}: a deciding deal (decider) is for knockout events; in "
+                                 "a Swiss event a round that ends level is a draw"), round=r, table=t)
             return
-        problem = ko.result_problem(where, res, slip.decider)
+        problem = ko.result_problem(r, t, res, slip.decider)
         if problem:
-            raise TournamentError(problem)
+            raise refused(problem)
         ts = self.table(r, t)
         if ts.result is None or ts.final is None or r == self.current_round:
             return
@@ -890,43 +908,45 @@ class TournamentState:
         later = [x for x in sorted(self.rounds) if x > r]
         started = [x for x in later if self.rounds[x].started]
         if started or len(later) > 1:
-            why = f"round {started[0]} has started" if started else f"round {later[-1]} has been paired"
-            raise TournamentError(f"{where}: the winner can no longer change, {why} with "
-                                  f"{self.teams[ts.table.teams()[before or 0]].name} through")
+            why = (said(N_("round {round} has started"), round=started[0]) if started
+                   else said(N_("round {round} has been paired"), round=later[-1]))
+            raise refusal(N_("round {round} table {table}: the winner can no longer change, {why} with {team} through"),
+                          round=r, table=t, why=why, team=self.teams[ts.table.teams()[before or 0]].name)
 
     def _on_player_registered(self, d: dict[str, Any]) -> None:
         if self.cfg.partners != "random":
-            raise TournamentError("this event has fixed partners: register teams of two "
-                                  "(register TID NAME --players A,B), not single players")
+            raise refusal(N_("this event has fixed partners: register teams of two "
+                             "(register TID NAME --players A,B), not single players"))
         if self.teams or self.rounds:
-            raise TournamentError("registration is closed: the partners have been drawn")
+            raise refusal(N_("registration is closed: the partners have been drawn"))
         player = ko.new_player(d["player"], len(self.players) + 1, self.players.values())
         teams = (len(self.active_players) + 2) // 2  # with this player, rounded up to a whole team
         room = ko.room_problem(teams, self.cfg.rounds)
         if room:
-            raise TournamentError(f"no more players: {len(self.active_players) + 1} players make {teams} teams, and {room}")
+            raise refusal(N_("no more players: {players} players make {teams} teams, and {problem}"),
+                          players=len(self.active_players) + 1, teams=teams, problem=room)
         self.players[player.id] = player
 
     def _on_player_withdrawn(self, d: dict[str, Any]) -> None:
         pid = self.player(d["player"]).id
         if self.teams:
-            raise TournamentError("the partners have been drawn: withdraw the team instead (its player cannot "
-                                  "be taken out of it)")
+            raise refusal(N_("the partners have been drawn: withdraw the team instead (its player cannot "
+                             "be taken out of it)"))
         if pid in self.players_withdrawn:
-            raise TournamentError(f"player {pid} has already withdrawn")
+            raise refusal(N_("player {player} has already withdrawn"), player=pid)
         self.players_withdrawn.add(pid)
 
     def _on_partners_drawn(self, d: dict[str, Any]) -> None:
         if self.cfg.partners != "random":
-            raise TournamentError("partners are drawn only in an event with partners drawn at random")
+            raise refusal(N_("partners are drawn only in an event with partners drawn at random"))
         if self.teams:
-            raise TournamentError("the partners have already been drawn")
+            raise refusal(N_("the partners have already been drawn"))
         problem = ko.partners_problem(len(self.active_players))
         if problem:
-            raise TournamentError(problem)
+            raise refused(problem)
         rows = d["teams"]
         if not isinstance(rows, list):
-            raise TournamentError(f"a draw of partners is a list of teams, not {shown(rows)}")
+            raise refusal(N_("a draw of partners is a list of teams, not {rows}"), rows=shown(rows))
         active = set(self.active_players)
         teams: dict[int, Team] = {}
         partners: dict[int, tuple[int, int]] = {}
@@ -935,46 +955,48 @@ class TournamentState:
             ids = row["players"]
             if not (isinstance(ids, list | tuple) and len(ids) == 2
                     and all(isinstance(x, int) and not isinstance(x, bool) for x in ids)):
-                raise TournamentError(f"a drawn team is two player numbers, not {shown(ids)}")
+                raise refusal(N_("a drawn team is two player numbers, not {ids}"), ids=shown(ids))
             for x in ids:
                 if x not in active:
-                    raise TournamentError(f"the draw places player {x}, who is not entered (or has withdrawn)")
+                    raise refusal(N_("the draw places player {player}, who is not entered (or has withdrawn)"), player=x)
             placed += ids
             teams[i] = ko.drawn_team(row["name"], [self.players[x] for x in ids], teams.values(), i)
             partners[i] = (ids[0], ids[1])
         dup = sorted({x for x in placed if placed.count(x) > 1})
         if dup:
-            raise TournamentError(f"the draw places player(s) {', '.join(map(str, dup))} more than once")
+            raise refusal(N_("the draw places player(s) {players} more than once"), players=", ".join(map(str, dup)))
         missing = sorted(active - set(placed))
         if missing:
-            raise TournamentError(f"the draw leaves out player(s) {', '.join(map(str, missing))}")
+            raise refusal(N_("the draw leaves out player(s) {players}"), players=", ".join(map(str, missing)))
         seed = d.get("seed")
         self.teams, self.partners = teams, partners
         self.partners_seed = None if seed is None else int(seed)
 
     def _on_knockout_paired(self, d: dict[str, Any]) -> None:
         if not self.is_knockout:
-            raise TournamentError("a knockout round cannot be paired in a Swiss event")
+            raise refusal(N_("a knockout round cannot be paired in a Swiss event"))
         r = int(d["round"])
         self._check_pairable(r, bool(d.get("repair")))
         matches = ko.check_matches(d["matches"])
         bracket = self.bracket
         if r == 1:
             if self.cfg.partners == "random" and not self.teams:
-                raise TournamentError("the partners have not been drawn yet")
+                raise refusal(N_("the partners have not been drawn yet"))
             bracket = ko.check_slots(d["slots"], self.active_teams)
             room = ko.room_problem(len(self.active_teams), self.cfg.rounds)
             if room:
-                raise TournamentError(room)
+                raise refused(room)
             expected = ko.pair_places(bracket)
         else:
             if "slots" in d:
-                raise TournamentError("only round 1 draws the bracket's places")
+                raise refusal(N_("only round 1 draws the bracket's places"))
             expected = self.knockout_expected(r)
         if matches != expected:
             shown = ", ".join(f"{a or 'bye'} v {b or 'bye'}" for a, b in expected)
-            raise TournamentError(f"round {r} must pair {'the bracket' if r == 1 else f'the winners of round {r - 1}'}"
-                                  f" in place: {shown}")
+            if r == 1:
+                raise refusal(N_("round {round} must pair the bracket in place: {matches}"), round=r, matches=shown)
+            raise refusal(N_("round {round} must pair the winners of round {previous} in place: {matches}"),
+                          round=r, previous=r - 1, matches=shown)
         seed = d.get("seed")
         rnd = RoundState(r, str(d.get("method", "bracket")), None if seed is None else int(seed), matches=matches)
         for a, b in matches:
@@ -993,18 +1015,19 @@ class _Named(Protocol):
 N = TypeVar("N", bound=_Named)
 
 
-def _by_ref(entries: dict[int, N], ref: int | str, kind: str) -> N:
-    """A registered team or player by number, or by name (case-insensitive)."""
+def _by_ref(entries: dict[int, N], ref: int | str, no_number: str, no_name: str) -> N:
+    """A registered team or player by number, or by name (case-insensitive); else the refusal ``no_number``
+    (fields ``number`` and ``last``) or ``no_name`` (field ``name``)."""
     if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
         number = int(ref)
         if number in entries:
             return entries[number]
-        raise NotFoundError(f"no {kind} number {number}; {kind}s are 1…{len(entries)}")
+        raise not_found(no_number, number=number, last=len(entries))
     key = ref.strip().casefold()
     for x in entries.values():
         if x.name.casefold() == key:
             return x
-    raise NotFoundError(f"no {kind} named {shown(ref)}")
+    raise not_found(no_name, name=shown(ref))
 
 
 def replay(events: list[Event], tournament_id: int | None = None) -> TournamentState:

@@ -36,10 +36,11 @@ from ..i18n import N_
 from ..present import rank_text
 from .deals import deal_list_text, parse_deal_list
 from .desk import Desk
+from .errors import Word
 from .export import qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
-from .pagelang import Explained, Forbidden, Missing, Refusal, Word, explain, gettext_of, lang_of, render, status_of
+from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_of, in_words, lang_of, render, status_of
 from .prints import slips_pdf
 from .rounds import ResultSlip
 from .state import FINAL, RoundState, TableState, TournamentState
@@ -246,7 +247,7 @@ def blockers_words(state: TournamentState, _: Gettext) -> list[str]:
                     round=tb.round, table=tb.number, home=state.teams[tb.home].name, away=state.teams[tb.away].name,
                     status=_(STATUS_WORDS.get(t.status, t.status))))
     # the state's own list decides; a reason written here for none of its kinds is shown as the state says it
-    return mine if len(mine) == len(theirs) else theirs
+    return mine if len(mine) == len(theirs) else [in_words(b, _) for b in theirs]
 
 
 # ---- the routes -------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ..core.errors import GuandanError, shown
 from ..i18n import N_
 from .deals import SEATS, DealEntry
 from .desk import Desk
-from .errors import NotFoundError, TournamentError
+from .errors import NotFoundError, TournamentError, refusal
 from .levels import level_label, level_name, level_value
 from .model import EventConfig, Team
 from .pagelang import explain, lang_of, render
@@ -238,7 +238,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
     def api_team(tid: int, round_no: int, table_no: int, body: dict[str, Any]) -> int:
         code = body.get("code")
         if not isinstance(code, str):
-            raise TournamentError("give your team's code as a string: {\"code\": \"123456\"}")
+            raise refusal(N_('give your team\'s code as a string: {{"code": "123456"}}'))
         side = get_desk().check_code(tid, round_no, table_no, code, actor="api")
         return get_desk().peek(tid, lambda st: st.table(round_no, table_no).table.teams()[side])
 
@@ -255,7 +255,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
                 ) -> Response:
         try:
             if not isinstance(body, dict):
-                raise TournamentError("the request body must be a JSON object")
+                raise refusal(N_("the request body must be a JSON object"))
             team = api_team(tid, round_no, table_no, body)
             d = get_desk()
             action(d, team, body)
@@ -271,7 +271,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             if n is None:
                 n = len(d.state(tid).table(round_no, table_no).deals) + 1
             if not isinstance(n, int) or isinstance(n, bool):
-                raise TournamentError(f"deal must be a deal number, not {shown(n)}")
+                raise refusal(N_("deal must be a deal number, not {value}"), value=shown(n))
             d.report_deal(tid, round_no, table_no, n, b.get("finish"), team, actor="api")
         return api_act(tid, round_no, table_no, body, run)
 
@@ -280,7 +280,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
         def run(d: Desk, team: int, b: dict[str, Any]) -> None:
             n = b.get("deal")
             if not isinstance(n, int) or isinstance(n, bool):
-                raise TournamentError(f"deal must be the number of the deal waiting, not {shown(n)}")
+                raise refusal(N_("deal must be the number of the deal waiting, not {value}"), value=shown(n))
             _answer_deal(d, tid, round_no, table_no, n, str(b.get("action", "")), str(b.get("reason") or ""), team)
         return api_act(tid, round_no, table_no, body, run)
 
@@ -306,7 +306,7 @@ def _done_of(action: str) -> str:
 
 def _check_action(action: str) -> None:
     if action not in ACTIONS:
-        raise TournamentError(f"action must be confirm, reject or dispute, not {shown(action)}")
+        raise refusal(N_("action must be confirm, reject or dispute, not {value}"), value=shown(action))
 
 
 def _answer_deal(d: Desk, tid: int, round_no: int, table_no: int, deal: int, action: str, reason: str,
@@ -334,7 +334,7 @@ def _slip(levels: Any, passed_a: Any, deals: Any, decider: Any = None) -> Result
     try:
         n_deals = None if deals in (None, "") else int(deals)
     except (TypeError, ValueError):
-        raise TournamentError(f"deals played must be a whole number, not {shown(deals)}") from None
+        raise refusal(N_("deals played must be a whole number, not {value}"), value=shown(deals)) from None
     return ResultSlip.from_dict({"levels": levels, "passed_a": None if passed_a in ("none", "", None) else passed_a,
                                  "deals": n_deals, "decider": None if decider in ("none", "", None) else decider})
 
