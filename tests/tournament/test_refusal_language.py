@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,6 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from guandan.db import make_engine
 from guandan.tournament.cli import app
 from guandan.tournament.deals import settle_deals
 from guandan.tournament.desk import Desk
@@ -32,13 +31,6 @@ from .conftest import unchanged
 SECRET = "refusal-secret"
 URL = "/t/1/table/1/1"
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def desk() -> Iterator[Desk]:
-    engine = make_engine("sqlite://")
-    yield Desk(engine)
-    engine.dispose()
 
 
 def _event(desk: Desk, per_deal: bool = True) -> int:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from guandan.db import make_engine
 from guandan.tournament.desk import Desk
 from guandan.tournament.model import EventConfig
 from guandan.tournament.state import CODE_LIMIT, DISPUTED, FINAL
@@ -17,13 +15,6 @@ from guandan.tournament.web import create_router
 from guandan.tournament.web_table import create_table_router
 
 URL = "/t/1/table/1/1"
-
-
-@pytest.fixture
-def desk() -> Iterator[Desk]:
-    engine = make_engine("sqlite://")
-    yield Desk(engine)
-    engine.dispose()
 
 
 def _event(desk: Desk, per_deal: bool = True) -> int:

@@ -555,28 +555,12 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
 
 def _blockers(state: TournamentState) -> list[str]:
     """Why the next round cannot be paired yet: the state's own words in English; in another language as the
-    arbiter's web page says them (a Swiss event's table-by-table reasons, else the state's catalogued ones)."""
-    theirs = state.pairing_blockers()
+    arbiter's web page says them."""
     if cli_lang() == "en":
-        return theirs
-    if state.is_knockout:
-        from .pagelang import in_words  # the web pages' module: loaded only when there is something to say
+        return state.pairing_blockers()
+    from .web import blockers_words  # the web pages' module: loaded only when there is something to translate
 
-        return [in_words(b, _) for b in theirs]
-    nxt = state.current_round + 1
-    mine: list[str] = []
-    if nxt > state.rounds_total:
-        mine = [_("All {n} rounds have been paired").format(n=state.rounds_total)]
-    elif len(state.active_teams) < 2:
-        mine = [_("At least two teams are needed; {n} registered").format(n=len(state.active_teams))]
-    elif nxt > 1:
-        for t in state.rounds[nxt - 1].tables.values():
-            if t.status != FINAL:
-                tb = t.table
-                mine.append(_("Round {round} table {table} ({home} v {away}): result {status}").format(
-                    round=tb.round, table=tb.number, home=state.teams[tb.home].name,
-                    away=state.teams[tb.away].name, status=_word(_STATUS_WORDS, t.status)))
-    return mine if len(mine) == len(theirs) else theirs
+    return blockers_words(state, _)
 
 
 def _table_notes(state: TournamentState) -> list[str]:
