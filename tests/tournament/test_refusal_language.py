@@ -117,8 +117,8 @@ def test_results_and_deals(desk: Desk) -> None:
     said_in(refused(lambda: desk.set_deals(tid, 1, 1, ["N S E"], reason=" ")),
             "the arbiter's change of a table's deals needs a reason for the audit log",
             "裁判更改一桌的各副须填写理由，以便记入审计日志")
-    said_in(refused(lambda: ResultSlip.parse("Z:6")), 'level "Z" is not one of 2 3 4 5 6 7 8 9 T J Q K A',
-            '级数 "Z" 不是 2 3 4 5 6 7 8 9 T J Q K A 之一')
+    said_in(refused(lambda: ResultSlip.parse("Z:6")), 'level "Z" is not one of 2 3 4 5 6 7 8 9 10 J Q K A',
+            '级数 "Z" 不是 2 3 4 5 6 7 8 9 10 J Q K A 之一')
     said_in(refused(lambda: ResultSlip.parse("A:6", forfeit="home")),
             "a forfeit is scored by rule: give no levels and no passed_a with it", "弃权按规则计分：不要同时填写级数或过A")
 

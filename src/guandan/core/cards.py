@@ -97,7 +97,7 @@ def parse_level(level: object) -> int:
             text = "T"
         if len(text) == 1 and text in RANKS:
             return RANKS.index(text)
-    raise LevelError.said(N_("level {level} is not one of 2 3 4 5 6 7 8 9 T J Q K A"), level=shown(level))
+    raise LevelError.said(N_("level {level} is not one of 2 3 4 5 6 7 8 9 10 J Q K A"), level=shown(level))
 
 
 def level_str(level_index: int) -> str:

@@ -12,7 +12,7 @@ from ..i18n import N_
 from .errors import TournamentError
 
 #: The core's refusals of a level, in the desk's catalogue too (a level is refused in the desk's words).
-LEVEL_MSGIDS = (N_("level {level} is outside 2…A (2…14)"), N_("level {level} is not one of 2 3 4 5 6 7 8 9 T J Q K A"))
+LEVEL_MSGIDS = (N_("level {level} is outside 2…A (2…14)"), N_("level {level} is not one of 2 3 4 5 6 7 8 9 10 J Q K A"))
 
 LEVEL_A = 14
 
