@@ -58,6 +58,7 @@ from .online import create_online
 from .prints import PRINTS, make_print, pdf_from_html
 from .rounds import ResultSlip, lateness_ruling
 from .state import FINAL, TournamentState, parse_time
+from .words import ENDED_WORDS, SOURCE_WORDS, STATUS_WORDS
 
 #: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
 _messages = Messages("desk")
@@ -110,14 +111,6 @@ _HEADERS = (
     N_("级差分 Level diff"), N_("升级数 Levels gained"), N_("Played"), N_("W"), N_("D"), N_("L"), N_("Byes"),
     N_("Round"), N_("Table"), N_("Home (N–S)"), N_("Away (E–W)"), N_("Result"), N_("Winner"), N_("Status"),
     N_("Source"), N_("Seats"), N_("Opponent"))
-#: A table's status, how its final result came and how its round ended, as the desk's pages write them.
-_STATUS_WORDS = {"missing": N_("missing"), "entered": N_("entered"), "rejected": N_("rejected"),
-                 "disputed": N_("disputed"), "in_play": N_("in play"), "final": N_("final")}
-_SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set by the arbiter"),
-                 "server": N_("reported by the game server"), "deals": N_("from the confirmed deals"),
-                 "arbiter": N_("set by the arbiter"), "rule": N_("by the rules")}
-_ENDED_WORDS = {"deals": N_("the deal limit was reached"), "pass_a": N_("a team passed A"),
-                "time": N_("time: no new deal after the warning"), "arbiter": N_("ended by the arbiter")}
 #: How a round was paired; the round clock's phase; an event's status in `list`.
 _METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("swiss"), "manual": N_("manual")}
 _PHASE_WORDS = {"play": N_("play"), "warning": N_("warning"), "over": N_("over")}
@@ -136,7 +129,7 @@ _SEAT_WORDS = {"N–S": N_("N–S"), "E–W": N_("E–W")}
 def _cells(row: dict[str, Any]) -> dict[str, str]:
     """A table's line with its coded values (status, source, seats, a bye) in words."""
     out = {k: str(v) for k, v in row.items()}
-    for key, words in (("Status", _STATUS_WORDS), ("Source", _SOURCE_WORDS), ("Seats", _SEAT_WORDS)):
+    for key, words in (("Status", STATUS_WORDS), ("Source", SOURCE_WORDS), ("Seats", _SEAT_WORDS)):
         if key in out:
             out[key] = _word(words, out[key])
     for key in ("Table", "Result"):
@@ -470,7 +463,7 @@ def deal(
             where = {"round": round_no, "table": table_no, "deal": n, "home": home, "away": away}
             if after.status == FINAL:
                 typer.echo(_("round {round} table {table} deal {deal}: confirmed, {home}:{away}; the round is over "
-                             "({why}): the result is final").format(**where, why=_word(_ENDED_WORDS, after.ended_by)))
+                             "({why}): the result is final").format(**where, why=_word(ENDED_WORDS, after.ended_by)))
             else:
                 typer.echo(_("round {round} table {table} deal {deal}: confirmed, {home}:{away}").format(**where))
         elif answers == ["reject"]:
@@ -510,9 +503,9 @@ def deals(
                 n=x.number, how=_pad(how, 10), home=level_text(x.levels[0]), away=level_text(x.levels[1])))
         if ts.pending_deal is not None:
             typer.echo(_("deal {n}: waiting for the other team").format(n=ts.pending_deal.number))
-        shown = _word(_STATUS_WORDS, ts.status)
+        shown = _word(STATUS_WORDS, ts.status)
         if ts.ended_by:
-            shown = _("{status} ({why})").format(status=shown, why=_word(_ENDED_WORDS, ts.ended_by))
+            shown = _("{status} ({why})").format(status=shown, why=_word(ENDED_WORDS, ts.ended_by))
         if ts.locked:
             shown = _("{status} — locked").format(status=shown)
         typer.echo(_("status: {status}").format(status=shown))

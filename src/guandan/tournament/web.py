@@ -46,17 +46,12 @@ from .rounds import ResultSlip
 from .state import FINAL, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
 from .web_table import create_table_router
+from .words import STATUS_WORDS
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 STATIC = Path(__file__).parent / "static"
 MEDIA = {".js": "text/javascript", ".css": "text/css"}
 
-#: A table's status and a final result's source as the pages write them.
-STATUS_WORDS = {"missing": N_("missing"), "entered": N_("entered"), "rejected": N_("rejected"),
-                "disputed": N_("disputed"), "in_play": N_("in play"), "final": N_("final")}
-SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set by the arbiter"),
-                "server": N_("reported by the game server"), "deals": N_("from the confirmed deals"),
-                "arbiter": N_("set by the arbiter")}
 #: The tie-break criteria by name (the column headers of the standings), and their short forms for the screen.
 CRITERIA = {"match_points": N_("Match points"), "opponents_points": N_("Opponents' points"),
             "level_diff": N_("Level difference"), "levels_gained": N_("Levels gained"),

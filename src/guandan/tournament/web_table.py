@@ -36,13 +36,12 @@ from .model import EventConfig, Team
 from .pagelang import explain, lang_of, render
 from .rounds import ResultSlip
 from .state import TableState, TournamentState
+from .words import ENDED_WORDS
 
 #: Seats as the page names them, in engine order (North–South is the home team).
 SEAT_WORDS = {0: N_("North"), 1: N_("East"), 2: N_("South"), 3: N_("West")}
 SIDE_WORDS = {0: N_("North–South"), 1: N_("East–West")}
 PLACE_WORDS = (N_("First out"), N_("Second out"), N_("Third out"))
-ENDED_WORDS = {"deals": N_("the deal limit was reached"), "pass_a": N_("a team passed A"),
-               "time": N_("time: no new deal after the warning"), "arbiter": N_("ended by the arbiter")}
 #: What the page says after an action (?done=…), by key.
 DONE_WORDS = {
     "signed_in": N_("Signed in. This phone now acts for your team at this table."),

@@ -1,0 +1,18 @@
+"""The desk's coded values as its pages and its command line write them (msgids of the ``desk`` catalogue).
+
+A module of its own so that the command line can say them without importing the web pages."""
+
+from __future__ import annotations
+
+from ..i18n import N_
+
+#: A table's status.
+STATUS_WORDS = {"missing": N_("missing"), "entered": N_("entered"), "rejected": N_("rejected"),
+                "disputed": N_("disputed"), "in_play": N_("in play"), "final": N_("final")}
+#: How a table's final result came.
+SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set by the arbiter"),
+                "server": N_("reported by the game server"), "deals": N_("from the confirmed deals"),
+                "arbiter": N_("set by the arbiter"), "rule": N_("by the rules")}
+#: How a table's round ended.
+ENDED_WORDS = {"deals": N_("the deal limit was reached"), "pass_a": N_("a team passed A"),
+               "time": N_("time: no new deal after the warning"), "arbiter": N_("ended by the arbiter")}
