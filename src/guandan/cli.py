@@ -10,11 +10,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+import typer.main
 from typer import core as typer_core
+from typer._click.core import Command
 
 from .agents.cli import agents_cmd
 from .arena.cli import arena_cmd, compare_cmd, summary_cmd
 from .bench import app as bench_app
+from .clihelp import lang_of, localize, speak
+from .clihelp import word as type_word
 from .cliutil import Messages, choices, fail, said
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
@@ -47,8 +51,8 @@ def _readable_help() -> None:
 
     def word(annotation: object, desc: typing.Any) -> str:
         if desc.is_path or annotation is Path:
-            return "PATH"
-        return words.get(annotation, "VALUE") if isinstance(annotation, type) else "VALUE"
+            return type_word("PATH")
+        return type_word(words.get(annotation, "VALUE") if isinstance(annotation, type) else "VALUE")
 
     normalize: typing.Any = typer_core.normalize_choice_value  # type: ignore[attr-defined]
 
@@ -63,7 +67,7 @@ def _readable_help() -> None:
         elif desc.is_tuple:
             label = " ".join(word(a, desc) for a in typing.get_args(desc.annotation))
         elif desc.is_datetime:
-            label = "|".join(desc.parameter_info.formats or ("DATETIME",))
+            label = "|".join(desc.parameter_info.formats or (type_word("DATETIME"),))
         else:
             label = word(desc.annotation, desc)
         return label
@@ -149,9 +153,21 @@ def moves(
 _mounted = False
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line ``argv`` (default: the process's), its help and Click's own words in the
+    language it asks for (:mod:`guandan.clihelp`)."""
+    args = sys.argv[1:] if argv is None else argv
+    command(lang_of(args))(args, prog_name="guandan")
+
+
+def command(lang: str | None) -> Command:
+    """The whole `guandan` command, every subsystem mounted, speaking ``lang`` (``None``: its texts as
+    written, the ``help`` catalogue's msgids): a fresh tree per call."""
     _mount()
-    app()
+    if lang is None:
+        return typer.main.get_command(app)
+    speak(lang)  # first: building the tree makes the root's --help option
+    return localize(typer.main.get_command(app), lang)
 
 
 def _mount() -> None:
