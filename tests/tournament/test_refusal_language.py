@@ -170,9 +170,10 @@ def test_the_table_page_says_a_refusal_in_chinese(desk: Desk) -> None:
     west.post(f"{URL}/code", data={"code": desk.state(tid).team_code(1, 1, 1)})
     form = {"deal": "1", "first": "N", "second": "N", "third": "E"}
     res = west.post(f"{URL}/deal", data=form)
-    assert res.status_code == 400 and "出完顺序 N N E 中有座位重复" in res.text
+    assert res.status_code == 400 and '未被受理：<span lang="zh">出完顺序（北、北、东）中有座位重复' in res.text
     res = west.post(f"{URL}/deal?lang=en", data=form)
-    assert res.status_code == 400 and "a seat appears twice in the finishing order N N E" in res.text
+    assert res.status_code == 400
+    assert 'Not accepted: <span lang="en">a seat appears twice in the finishing order North, North, East' in res.text
 
 
 runner = CliRunner()

@@ -17,13 +17,15 @@ from ..core.errors import shown
 from ..core.rules import RuleSet
 from ..core.scoring import StreakCounts, settle_deal
 from ..i18n import N_
-from .errors import Word, refusal
+from .errors import Word, listed, refusal
 from .levels import LEVEL_A, level_name
 
 #: The sides as words of a refusal: North–South (home) and East–West (away).
 _SIDES = (N_("home"), N_("away"))
 #: Seat letters in engine order; North–South is the home team.
 SEATS = ("N", "E", "S", "W")
+#: The seats as words a person reads, in engine order (北, 东, 南, 西 in Chinese).
+SEAT_NAMES = (N_("North"), N_("East"), N_("South"), N_("West"))
 _SEAT_WORDS = {
     "n": 0, "north": 0, "北": 0, "e": 1, "east": 1, "东": 1, "s": 2, "south": 2, "南": 2,
     "w": 3, "west": 3, "西": 3,
@@ -56,7 +58,8 @@ def parse_finish(value: Any) -> tuple[int, int, int, int]:
     if len(seats) not in (3, 4):
         raise refusal(N_("a finishing order names three or four seats (first out first), not {n}"), n=len(seats))
     if len(set(seats)) != len(seats):
-        raise refusal(N_("a seat appears twice in the finishing order {seats}"), seats=" ".join(SEATS[x] for x in seats))
+        raise refusal(N_("a seat appears twice in the finishing order {seats}"),
+                      seats=listed(Word(SEAT_NAMES[x]) for x in seats))
     if len(seats) == 3:
         seats.append(next(x for x in range(4) if x not in seats))
     return (seats[0], seats[1], seats[2], seats[3])

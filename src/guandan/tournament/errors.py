@@ -84,6 +84,18 @@ def joined(items: Iterable[str]) -> str:
     return out
 
 
+def listed(items: Iterable[str]) -> str:
+    """Items named in a row, ``North, North, East`` (``北、北、东`` in Chinese): a clause when there is more
+    than one, so a page says each catalogued item (a :class:`Word`) in its language."""
+    parts = list(items)
+    if not parts:
+        return ""
+    out = parts[-1]
+    for x in reversed(parts[:-1]):
+        out = said(N_("{first}, {rest}"), first=x, rest=out)
+    return out
+
+
 def refused(reason: str) -> TournamentError:
     """A refusal whose whole text is ``reason``: catalogued when it is a :class:`Said`."""
     if isinstance(reason, Said):

@@ -28,7 +28,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from ..core.errors import GuandanError, shown
 from ..i18n import N_
-from .deals import SEATS, DealEntry
+from .deals import SEAT_NAMES, SEATS, DealEntry
 from .desk import Desk
 from .errors import NotFoundError, TournamentError, refusal
 from .levels import level_label, level_name, level_value
@@ -39,7 +39,7 @@ from .state import TableState, TournamentState
 from .words import ENDED_WORDS
 
 #: Seats as the page names them, in engine order (North–South is the home team).
-SEAT_WORDS = {0: N_("North"), 1: N_("East"), 2: N_("South"), 3: N_("West")}
+SEAT_WORDS = dict(enumerate(SEAT_NAMES))
 SIDE_WORDS = {0: N_("North–South"), 1: N_("East–West")}
 PLACE_WORDS = (N_("First out"), N_("Second out"), N_("Third out"))
 #: What the page says after an action (?done=…), by key.
