@@ -10,30 +10,17 @@ that nothing uses any more are dropped. Existing translations are kept as they a
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from guandan import clihelp
 from guandan.cli import command
-from guandan.clihelp import LIBRARY_MODULES, SAY, TYPE_WORDS, help_texts
+from guandan.clihelp import TYPE_WORDS, click_msgids, help_texts
 from guandan.i18n import catalogue_path
-from guandan.i18n.check import extract_msgids
 
 TITLES = {
     "help": "Guandan command-line help: every command's, option's and argument's description.",
     "click": "The words Click and Typer print themselves in guandan's command line (usage, errors, panels).",
 }
-
-
-def library_msgids() -> set[str | tuple[str, str]]:
-    """Typer's own gettext words, and ours that say its Click's usage errors (clihelp's ``say``)."""
-    files = [Path(importlib.import_module(name).__file__ or "") for name in LIBRARY_MODULES]
-    ours = {m[1] for m in extract_from_file("python", clihelp.__file__ or "", keywords=SAY)}
-    return extract_msgids(files) | ours
 
 
 def update(domain: str, msgids: list[str | tuple[str, str]]) -> None:
@@ -44,7 +31,7 @@ def update(domain: str, msgids: list[str | tuple[str, str]]) -> None:
             with path.open("rb") as f:
                 old = read_po(f, locale=lang)
         new = Catalog(locale=lang, project="guandan", header_comment=f"# {TITLES[domain]} ({lang})",
-                      fuzzy=False)
+                      fuzzy=False, creation_date=old.creation_date)  # an unchanged catalogue stays byte for byte
         for mid in msgids:
             key = mid[0] if isinstance(mid, tuple) else mid
             have = old.get(key)
@@ -62,8 +49,8 @@ def update(domain: str, msgids: list[str | tuple[str, str]]) -> None:
 def main() -> None:
     texts: list[str | tuple[str, str]] = sorted(set(help_texts(command(None))) | set(TYPE_WORDS))
     update("help", texts)
-    update("click", sorted(library_msgids(), key=lambda m: m[0] if isinstance(m, tuple) else m))
-    print(f"help: {len(texts)} msgids; click: {len(library_msgids())} msgids")
+    update("click", sorted(click_msgids(), key=lambda m: m[0] if isinstance(m, tuple) else m))
+    print(f"help: {len(texts)} msgids; click: {len(click_msgids())} msgids")
 
 
 if __name__ == "__main__":

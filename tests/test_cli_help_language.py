@@ -4,23 +4,20 @@ command line is answered in the language its --lang or the environment asks for.
 
 from __future__ import annotations
 
-import importlib
 import re
 import string
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 from typer import rich_utils
 
-from guandan import clihelp
 from guandan.cli import command, main
-from guandan.clihelp import LIBRARY_MODULES, SAY, TYPE_WORDS, help_texts, lang_of, speak
+from guandan.clihelp import TYPE_WORDS, click_msgids, help_texts, lang_of, speak
 from guandan.i18n import catalogue_path
-from guandan.i18n.check import extract_msgids, missing
+from guandan.i18n.check import missing
+from test_cli_help import _paths
 
 
 @pytest.fixture(autouse=True)
@@ -28,12 +25,6 @@ def library_words_restored() -> Iterator[None]:
     """speak() rebinds Typer's words for the process: each test leaves them as the libraries have them."""
     yield
     speak(None)
-
-
-def _click_msgids() -> set[str | tuple[str, str]]:
-    files = [Path(importlib.import_module(name).__file__ or "") for name in LIBRARY_MODULES]
-    ours = {m[1] for m in extract_from_file("python", clihelp.__file__ or "", keywords=SAY)}
-    return extract_msgids(files) | ours
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -45,7 +36,7 @@ def test_every_help_text_of_the_command_tree_is_translated(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_word_typer_prints_is_translated(lang: str) -> None:
-    ids = _click_msgids()
+    ids = click_msgids()
     assert {"Options", "Usage: ", "[default: {}]", "no such option: {option}"} <= {
         i if isinstance(i, str) else i[0] for i in ids}
     assert missing("click", lang, ids) == []
@@ -168,13 +159,6 @@ _CJK = re.compile("[\u3000-\u9fff\uff00-\uffef]")
 
 def _commands(cmd: Any) -> list[Any]:
     return [cmd] + [c for sub in getattr(cmd, "commands", {}).values() for c in _commands(sub)]
-
-
-def _paths(cmd: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    found = [path]
-    for name, sub in getattr(cmd, "commands", {}).items():
-        found += _paths(sub, (*path, name))
-    return found
 
 
 def test_no_chinese_help_is_cut_short_in_an_80_column_terminal(capsys: pytest.CaptureFixture[str],

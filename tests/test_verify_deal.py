@@ -71,7 +71,7 @@ def test_records_carry_the_commitments_and_replay_checks_them(record_text: str) 
     assert sum(1 for _ in replay(data)) > 50
     forged = copy.deepcopy(data)
     forged["deals"][1]["commitment"] = deal_commitment("another seed", 1)
-    with pytest.raises(RecordError, match="deal 1: the recorded commitment"):
+    with pytest.raises(RecordError, match="deal 2: the recorded commitment"):
         for _ in replay(forged):
             pass
     assert all(c.verified for c in check_deals(data))

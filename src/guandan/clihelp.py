@@ -24,6 +24,7 @@ import gettext as _gettext
 import importlib
 import re
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -61,6 +62,20 @@ def lang_of(argv: Sequence[str]) -> str:
         elif arg.startswith("--lang="):
             named = arg.split("=", 1)[1]
     return cli_lang(named)
+
+
+def click_msgids() -> set[str | tuple[str, str]]:
+    """Every msgid the ``click`` catalogue must hold: Typer's own gettext words (extracted from the installed
+    modules) and ours that say its Click's usage errors."""
+    from babel.messages.extract import extract_from_file
+
+    from .i18n.check import extract_msgids
+
+    files = [Path(importlib.import_module(name).__file__ or "") for name in LIBRARY_MODULES]
+    found = extract_msgids(files)
+    for _line, message, _comments, _context in extract_from_file("python", __file__, keywords=SAY):  # type: ignore[arg-type]
+        found.add(message if isinstance(message, str) else (message[0], message[1]))
+    return found
 
 
 def _walk(command: Command) -> Iterator[Command]:
@@ -275,4 +290,5 @@ def wrap_cjk(on: bool) -> None:
     text.Text.rstrip_end = rstrip_cells  # type: ignore[method-assign]
 
 
-__all__ = ["LIBRARY_MODULES", "SAY", "TYPE_WORDS", "help_texts", "lang_of", "localize", "speak", "word", "wrap_cjk"]
+__all__ = ["LIBRARY_MODULES", "SAY", "TYPE_WORDS", "click_msgids", "help_texts", "lang_of", "localize", "speak", "word",
+           "wrap_cjk"]

@@ -219,4 +219,4 @@ def test_a_version_1_record_imports_and_replays_with_its_check(client: TestClien
     forged["version"] = 2
     forged["deals"][0]["commitment"] = "0" * 64
     r = client.post("/api/replays", json=forged)
-    assert r.status_code == 422 and "deal 0: the recorded commitment" in r.json()["detail"]
+    assert r.status_code == 422 and "deal 1: the recorded commitment" in r.json()["detail"]

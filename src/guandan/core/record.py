@@ -120,7 +120,8 @@ def loads(text: str) -> dict[str, Any]:
 
 
 def _parse_action(d: Any, deal: int, action: int, match: MatchState) -> Action:
-    """Action ``action`` (counted from 0) of deal ``deal`` (counted from 0), as the record writes it."""
+    """Action ``action`` of deal ``deal`` (both counted from 1, as a person counts them in a message), as the
+    record writes it."""
     if not isinstance(d, dict) or "seat" not in d or "kind" not in d:
         raise RecordError.said(N_("deal {deal}, action {action}: an action needs 'seat' and 'kind'"),
                                deal=deal, action=action)
@@ -162,25 +163,25 @@ def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], M
     opening = match.deal.events if match.deal else []
     for n, deal in enumerate(data["deals"]):
         if match.deal is None or match.ended:
-            raise RecordError.said(N_("deal {deal}: the match was already over"), deal=n)
+            raise RecordError.said(N_("deal {deal}: the match was already over"), deal=n + 1)
         if not isinstance(deal, dict):
-            raise RecordError.said(N_("deal {deal}: not an object"), deal=n)
+            raise RecordError.said(N_("deal {deal}: not an object"), deal=n + 1)
         try:
             hands = [[parse_card(t) for t in h] for h in deal.get("hands", [])]
         except GuandanError as e:
-            raise RecordError.said(N_("deal {deal}: {problem}"), deal=n, problem=e) from None
+            raise RecordError.said(N_("deal {deal}: {problem}"), deal=n + 1, problem=e) from None
         if [sorted(h) for h in hands] != [sorted(h) for h in match.deal.initial_hands]:
-            raise RecordError.said(N_("deal {deal}: the recorded hands differ from the seeded deal"), deal=n)
+            raise RecordError.said(N_("deal {deal}: the recorded hands differ from the seeded deal"), deal=n + 1)
         if "commitment" in deal and deal["commitment"] != match.commitment:
-            raise RecordError.said(N_("deal {deal}: the recorded commitment is not the hash of the seed's deal"), deal=n)
+            raise RecordError.said(N_("deal {deal}: the recorded commitment is not the hash of the seed's deal"), deal=n + 1)
         yield None, [match.deal_start_event(), *opening], match
         events: list[Event] = []
         for i, a in enumerate(deal.get("actions", [])):
-            action = _parse_action(a, n, i, match)
+            action = _parse_action(a, n + 1, i + 1, match)
             try:
                 events = match.apply(action)
             except GuandanError as e:
-                raise RecordError.said(N_("deal {deal}, action {action} ({move}): {problem}"), deal=n, action=i,
+                raise RecordError.said(N_("deal {deal}, action {action} ({move}): {problem}"), deal=n + 1, action=i + 1,
                                        move=str(action), problem=e) from None
             # the events of a deal's last action also open the next deal: show those at its start
             cut = next((k for k, e in enumerate(events) if isinstance(e, DealStart)), len(events))
@@ -189,7 +190,7 @@ def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], M
         if "finish" in deal:
             last = match.deals[-1] if match.deals else None
             if last is None or last.index != n or last.finish != deal["finish"]:
-                raise RecordError.said(N_("deal {deal}: the replay does not reproduce the recorded finishing order"), deal=n)
+                raise RecordError.said(N_("deal {deal}: the replay does not reproduce the recorded finishing order"), deal=n + 1)
     result = data.get("result")
     if isinstance(result, dict) and result.get("ended") and (not match.ended or match.winner != result.get("winner")):
         raise RecordError.said(N_("the replay does not reproduce the recorded result"))
