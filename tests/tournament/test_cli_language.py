@@ -121,3 +121,22 @@ def test_english_by_default_and_json_unchanged(db: str, monkeypatch: pytest.Monk
     assert json.loads(cli(db, "status", "1", "--json")[1]) == json.loads(english)
     code, out = cli(db, "withdraw", "1", "Red")
     assert code == 0 and out.strip() == "队伍 Red 已退赛"
+
+
+def test_bot_event_says_a_refusal_with_its_clauses_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    """A refusal made of other reasons (joined clauses, catalogued words) is said whole, at any depth."""
+    import typer
+
+    from guandan.i18n import N_, translator
+    from guandan.tournament.cli_botevent import _fail
+    from guandan.tournament.errors import Word, joined, refused, said
+
+    seats = said(N_("a seat appears twice in the finishing order {seats}"), seats=Word(N_("North")))
+    reason = joined([said(N_("round {round} table {table}: {problem}"), round=2, table=3, problem=seats),
+                     said(N_("round {round}: team(s) {teams} not placed"), round=2, teams="7")])
+    for lang, expected in (("zh", "错误：第2轮第3桌：出完顺序（北）中有座位重复；第2轮：队伍 7 未被编排"),
+                           ("en", "error: round 2 table 3: a seat appears twice in the finishing order North; "
+                                  "round 2: team(s) 7 not placed")):
+        with pytest.raises(typer.Exit):
+            _fail(translator("desk", lang).gettext, refused(reason))
+        assert capsys.readouterr().err.strip() == expected

@@ -34,7 +34,7 @@ from .botevent import (
 from .bracket import Gettext, bracket_data, placing_lines, width
 from .cli_words import desk_fail
 from .desk import Desk
-from .errors import TournamentError
+from .errors import Said, TournamentError
 from .export import export_json, standing_records, write_csv, write_xlsx
 from .levels import level_label, level_value
 from .state import TournamentState
@@ -64,9 +64,12 @@ def _gettext(lang: str | None) -> Gettext:
 
 
 def _fail(_: Gettext, e: GuandanError | str) -> NoReturn:
-    """``error: …`` in the reader's language where the refusal is catalogued."""
+    """``error: …`` in the reader's language where the refusal is catalogued, its catalogued words and clauses
+    (a team's problem inside an event's) too."""
     if isinstance(e, TournamentError) and e.msgid:
-        text = _(e.msgid).format(**e.params)
+        from .pagelang import in_words  # the web pages' module: loaded only when there is a refusal to say
+
+        text = in_words(Said(e.msgid, e.params, str(e)), _)
     else:
         text = str(e)
     typer.echo(_("error: {problem}").format(problem=text), err=True)
