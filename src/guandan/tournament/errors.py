@@ -75,24 +75,22 @@ def clause(e: TournamentError) -> str:
 
 def joined(items: Iterable[str]) -> str:
     """Reasons joined by ``; `` (``；`` in Chinese): a clause when there is more than one."""
-    parts = list(items)
-    if not parts:
-        return ""
-    out = parts[-1]
-    for x in reversed(parts[:-1]):
-        out = said(N_("{first}; {rest}"), first=x, rest=out)
-    return out
+    return _chained(N_("{first}; {rest}"), items)
 
 
 def listed(items: Iterable[str]) -> str:
     """Items named in a row, ``North, North, East`` (``北、北、东`` in Chinese): a clause when there is more
     than one, so a page says each catalogued item (a :class:`Word`) in its language."""
+    return _chained(N_("{first}, {rest}"), items)
+
+
+def _chained(msgid: str, items: Iterable[str]) -> str:
     parts = list(items)
     if not parts:
         return ""
     out = parts[-1]
     for x in reversed(parts[:-1]):
-        out = said(N_("{first}, {rest}"), first=x, rest=out)
+        out = said(msgid, first=x, rest=out)
     return out
 
 
