@@ -189,3 +189,22 @@ def test_an_error_inside_a_record_is_said_whole_in_chinese(tmp_path: Path, monke
     monkeypatch.setenv("LANGUAGE", "zh")
     assert _refused("replay", str(record)).strip() == f'错误：{record}：第 1 副：无效的牌 "XX"（rules 记法）'
     assert _refused("verify-deal", str(record)).strip() == f'错误：{record}：第 1 副：无效的牌 "XX"（rules 记法）'
+
+
+def test_the_figure_tables_name_their_figures_in_the_readers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """arena's, arena-summary's and league's tables label each figure from the catalogue; --json keeps the keys."""
+    monkeypatch.setenv("LANGUAGE", "zh")
+    arena = runner.invoke(app, ["arena", "--a", "greedy", "--b", "random", "--deals", "2", "--seed", "3"])
+    assert arena.exit_code == 0, arena.output
+    assert arena.output.startswith("对战场：greedy 对 random（duplicate，competition，种子 3）")
+    assert "A 胜副率 95% 区间" in arena.output and "复式牌组数" in arena.output
+    assert "a_deal_win_rate" not in arena.output and "deal_pairs" not in arena.output
+    keyed = runner.invoke(app, ["arena", "--a", "greedy", "--b", "random", "--deals", "2", "--seed", "3", "--json"])
+    assert json.loads(keyed.output)["deal_pairs"] == 2
+    league = runner.invoke(app, ["league", "--agents", "random,greedy", "--pairs", "1"])
+    assert league.exit_code == 0, league.output
+    assert "对阵（A 的胜副率" in league.output and "random 对 greedy：" in league.output
+    assert "pairings" not in league.output and "agent" not in league.output
+    monkeypatch.setenv("LANGUAGE", "en")
+    arena = runner.invoke(app, ["arena", "--a", "greedy", "--b", "random", "--deals", "2", "--seed", "3"])
+    assert "A's deal-win rate, 95% interval" in arena.output and "agent B" in arena.output

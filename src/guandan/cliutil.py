@@ -11,6 +11,7 @@ the ``cli`` catalogue: a command says them with :func:`said`, never with ``str(e
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -77,6 +78,16 @@ def ensure_dir(path: Path) -> Path:
     except OSError as e:
         fail(_("cannot create {path}: {reason}").format(path=path, reason=e.strerror))
     return path
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: a CJK character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, cols: int) -> str:
+    """``text`` padded with spaces to ``cols`` terminal columns."""
+    return text + " " * (cols - width(text))
 
 
 def choices(values: Iterable[str]) -> str:

@@ -16,7 +16,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "guandan"
 # the command-line modules of the ``cli`` domain (tui/cli.py speaks ``tui``; sim, review and schema ``game``), and
 # the engine core, whose input errors (guandan.core.errors.N_) the commands say from the ``cli`` catalogue
 CLI_MODULES = [SRC / m for m in ("cli.py", "cliutil.py", "bench.py", "verify_deal.py", "arena/cli.py", "research/cli.py",
-                                 "server/cli.py", "server/backup_cli.py", "agents/cli.py", "protocol/cli.py", "core")]
+                                 "server/cli.py", "server/backup_cli.py", "agents/cli.py", "protocol/cli.py", "core",
+                                 "arena/report.py", "research/league.py")]
 DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present", SRC / "sim.py", SRC / "schema.py", SRC / "review"],
            "cli": CLI_MODULES}
 

@@ -26,7 +26,8 @@ from .runner import PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
 
 MODES = ("duplicate", "sprt", "match")
 
-_ = Messages("cli").gettext
+_messages = Messages("cli")
+_ = _messages.gettext
 
 
 def _interrupted(signum: int, frame: object) -> None:
@@ -167,7 +168,8 @@ def arena_cmd(
     if as_json:
         typer.echo(json.dumps(summary, ensure_ascii=False))
     else:
-        typer.echo(table(summary, f"arena {a} vs {b} ({mode}, {preset_name}, seed {seed})"))
+        typer.echo(table(summary, _("arena: {a} vs {b} ({mode}, {preset}, seed {seed})").format(
+            a=a, b=b, mode=mode, preset=preset_name, seed=seed), _))
 
 
 def _load_results(setup: Setup, first: int, deals: int, results: Path | None) -> dict[int, PairResult]:
@@ -241,7 +243,9 @@ def summary_cmd(
         for k in OPTION_KEYS:  # spelled as a spec spells them, not as a Python dict
             if k in summary:
                 summary[k] = show_options(summary[k])
-        typer.echo(table(summary, f"arena {setup['a']} vs {setup['b']} ({len(files)} results file(s))"))
+        title = _messages.ngettext("arena: {a} vs {b} ({n} results file)", "arena: {a} vs {b} ({n} results files)",
+                                   len(files)).format(a=setup["a"], b=setup["b"], n=len(files))
+        typer.echo(table(summary, title, _))
 
 
 # what must agree for two runs to be compared deal by deal: the deals and the opponent; agent A and
@@ -274,7 +278,8 @@ def compare_cmd(
     if as_json:
         typer.echo(json.dumps(summary, ensure_ascii=False))
     else:
-        typer.echo(table(summary, f"arena {s1['a']} vs {s2['a']}, each against {s1['b']}, deal pair by deal pair"))
+        typer.echo(table(summary, _("arena: {first} and {second}, each against {b}, deal pair by deal pair").format(
+            first=s1["a"], second=s2["a"], b=s1["b"]), _))
 
 
 __all__ = ["arena_cmd", "compare_cmd", "summary_cmd"]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..cliutil import cell
+from ..cliutil import cell, pad, width
+from ..i18n import N_
 from .runner import MatchResult, PairResult
 from .stats import bootstrap_ci, mean, percentile, sprt, wilson_ci
 
@@ -110,12 +111,59 @@ def summarize_matches(results: Sequence[MatchResult]) -> dict[str, Any]:
     }
 
 
-def table(summary: dict[str, Any], title: str) -> str:
-    """A plain two-column table (fits a terminal and a README code block)."""
-    lines = [title, "-" * len(title)]
+#: What each figure of a summary is called in the table a person reads (``--json`` keeps the keys).
+LABELS: dict[str, str] = {
+    "a": N_("agent A"), "b": N_("agent B"), "preset": N_("rules"), "seed": N_("seed"), "mode": N_("mode"),
+    "budget_a": N_("A's seconds per decision"), "budget_b": N_("B's seconds per decision"),
+    "move_mode": N_("legal moves offered"), "a_options": N_("A's options"), "b_options": N_("B's options"),
+    "deal_pairs": N_("deal pairs"), "deals": N_("deals"),
+    "a_deal_win_rate": N_("A's deal-win rate"), "a_deal_win_ci95": N_("A's deal-win rate, 95% interval"),
+    "a_points_per_deal": N_("A's level points per deal"), "a_points_ci95": N_("A's level points, 95% interval"),
+    "a_double_win_rate": N_("A's double-win rate"),
+    "illegal_actions": N_("illegal actions"), "illegal_a": N_("illegal actions by A"),
+    "illegal_b": N_("illegal actions by B"),
+    "a_decision_ms_p50": N_("A's decision, median ms"), "a_decision_ms_p95": N_("A's decision, 95th percentile ms"),
+    "a_decision_ms_mean": N_("A's decision, mean ms"),
+    "b_decision_ms_p50": N_("B's decision, median ms"), "b_decision_ms_p95": N_("B's decision, 95th percentile ms"),
+    "b_decision_ms_mean": N_("B's decision, mean ms"),
+    "a_bot_failures": N_("A's bot failures"), "b_bot_failures": N_("B's bot failures"),
+    "cpu_seconds_per_deal": N_("CPU seconds per deal"), "wall_seconds": N_("wall-clock seconds"),
+    "first_pair": N_("first deal pair"), "last_pair": N_("last deal pair"),
+    "missing_pairs": N_("deal pairs missing in between"), "resumed_pairs": N_("deal pairs resumed from the file"),
+    "matches": N_("matches"), "finished": N_("matches finished"), "a_match_win_rate": N_("A's match-win rate"),
+    "a_match_win_ci95": N_("A's match-win rate, 95% interval"), "deals_per_match": N_("deals per match"),
+    "sprt_llr": N_("SPRT log-likelihood ratio"), "sprt_bounds": N_("SPRT bounds"),
+    "sprt_decision": N_("SPRT decision"), "sprt_p0": N_("SPRT deal-win rate under H0"),
+    "sprt_p1": N_("SPRT deal-win rate under H1"),
+    "ray": N_("Ray cluster"), "ray_workers": N_("Ray worker processes"),
+    "ray_play_seconds": N_("seconds of play on the cluster"),
+    "ray_pairs_per_second": N_("deal pairs per second on the cluster"),
+    "first": N_("the first run's A"), "second": N_("the second run's A"),
+    "first_budget": N_("the first run's seconds per decision"),
+    "second_budget": N_("the second run's seconds per decision"),
+    "common_pairs": N_("deal pairs in both runs"), "first_only_pairs": N_("deal pairs in the first run only"),
+    "second_only_pairs": N_("deal pairs in the second run only"),
+    "first_deal_win_rate": N_("the first run's deal-win rate"),
+    "second_deal_win_rate": N_("the second run's deal-win rate"),
+    "deal_win_diff": N_("deal-win rate, first − second"),
+    "deal_win_diff_ci95": N_("deal-win rate, first − second, 95% interval"),
+    "first_points_per_deal": N_("the first run's level points per deal"),
+    "second_points_per_deal": N_("the second run's level points per deal"),
+    "points_diff": N_("level points per deal, first − second"),
+    "points_diff_ci95": N_("level points per deal, first − second, 95% interval"),
+    "pairs_differing": N_("deal pairs where A's deal wins differ"),
+}
+
+
+def table(summary: dict[str, Any], title: str, gettext: Callable[[str], str] = str) -> str:
+    """A plain two-column table (fits a terminal and a README code block): each figure's name in the
+    language of ``gettext`` (a catalogue's; a figure without a name shows its key), then its value."""
+    names = {k: gettext(LABELS[k]) if k in LABELS else k for k in summary}
+    cols = max((width(n) for n in names.values()), default=0) + 2
+    lines = [title, "-" * width(title)]
     for k, v in summary.items():
-        lines.append(f"{k:<24} {cell(v)}")
+        lines.append(pad(names[k], cols) + cell(v))
     return "\n".join(lines)
 
 
-__all__ = ["compare_pairs", "summarize_matches", "summarize_pairs", "summarize_sprt", "table"]
+__all__ = ["LABELS", "compare_pairs", "summarize_matches", "summarize_pairs", "summarize_sprt", "table"]

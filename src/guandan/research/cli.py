@@ -174,11 +174,11 @@ def league_cmd(
     except GuandanError as e:
         fail(said(e))
     report = rate(setup, results)
-    text = text_table(report)
+    text = text_table(report, _)
     if out is not None:
         (out / "league.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         (out / "league.txt").write_text(text + "\n", encoding="utf-8")
-        (out / "league.svg").write_text(svg(report), encoding="utf-8")
+        (out / "league.svg").write_text(svg(report, _), encoding="utf-8")
     typer.echo(json.dumps(report, ensure_ascii=False) if as_json else text)
 
 

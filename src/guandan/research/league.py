@@ -13,7 +13,7 @@ with a bootstrap over deal pairs (the arena's interval), which does not.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from importlib.metadata import version
@@ -21,6 +21,7 @@ from typing import Any
 
 from ..arena.runner import PairResult, Pool, Setup, play_pairs
 from ..arena.stats import bootstrap_ci, mean
+from ..cliutil import pad, width
 from ..core.errors import GuandanError
 
 INTERVAL_SIGMAS = 2.0
@@ -90,26 +91,42 @@ def rate(setup: LeagueSetup, results: dict[tuple[str, str], list[PairResult]]) -
             "ratings": table, "pairings": pairings}
 
 
-def text_table(report: dict[str, Any]) -> str:
-    """The rating table and the pairings, as aligned text."""
-    head = f"{'#':>2}  {'agent':<24} {'mu':>6} {'sigma':>6}  {'interval (mu ± 2σ)':<18} {'deals':>6} {'won':>6}"
-    lines = [f"league: {report['preset']}, seed {report['seed']}, {report['deal_pairs_per_pairing']} deal pairs "
-             f"per pairing; {report['rating']['library']} {report['rating']['version']} "
-             f"{report['rating']['model']}", head]
+def text_table(report: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
+    """The rating table and the pairings, as aligned text in the language of ``gettext`` (a catalogue's)."""
+    _ = gettext
+    cols = [(_("agent"), 24), (_("mu"), 6), (_("sigma"), 6), (_("interval (mu ± 2σ)"), 18), (_("deals"), 6),
+            (_("won"), 6)]
+    head = "#".rjust(2) + "  " + "".join(_cell(name, w, i) for i, (name, w) in enumerate(cols))
+    lines = [_("league: {preset}, seed {seed}, {pairs} deal pairs per pairing; {library} {version} {model}").format(
+        preset=report["preset"], seed=report["seed"], pairs=report["deal_pairs_per_pairing"],
+        library=report["rating"]["library"], version=report["rating"]["version"], model=report["rating"]["model"]),
+        head.rstrip()]
     for r in report["ratings"]:
-        interval = f"[{r['low']:.2f}, {r['high']:.2f}]"
-        lines.append(f"{r['rank']:>2}  {r['agent']:<24} {r['mu']:6.2f} {r['sigma']:6.2f}  "
-                     f"{interval:<18} {r['deals']:>6} {r['deal_win_rate']:>6.1%}")
+        values = [r["agent"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"[{r['low']:.2f}, {r['high']:.2f}]",
+                  str(r["deals"]), f"{r['deal_win_rate']:.1%}"]
+        lines.append((f"{r['rank']:>2}  " + "".join(_cell(v, w, i) for i, (v, (_n, w)) in
+                                                   enumerate(zip(values, cols, strict=True)))).rstrip())
     lines.append("")
-    lines.append("pairings (A's deal-win rate, 95% bootstrap CI over deal pairs):")
+    lines.append(_("pairings (A's deal-win rate, 95% bootstrap interval over deal pairs):"))
     for p in report["pairings"]:
         lo, hi = p["a_deal_win_ci95"]
-        lines.append(f"  {p['a']} vs {p['b']}: {p['a_deal_win_rate']:.1%} [{lo:.1%}, {hi:.1%}] over "
-                     f"{p['deal_pairs']} pairs, {p['a_points_per_deal']:+.2f} levels/deal")
+        lines.append("  " + _("{a} vs {b}: {rate} [{low}, {high}] over {pairs} deal pairs, {points} levels a deal").format(
+            a=p["a"], b=p["b"], rate=f"{p['a_deal_win_rate']:.1%}", low=f"{lo:.1%}", high=f"{hi:.1%}",
+            pairs=p["deal_pairs"], points=f"{p['a_points_per_deal']:+.2f}"))
     return "\n".join(lines)
 
 
-def svg(report: dict[str, Any]) -> str:
+def _cell(text: str, cols: int, index: int) -> str:
+    """One column of the rating table: the agent's name left-aligned, the numbers right-aligned, a
+    column's gap before it (two before the interval), by terminal width (a Chinese word takes two)."""
+    if index == 0:
+        return pad(text, cols) + " "
+    if index == 3:
+        return " " + pad(text, cols) + " "
+    return " " * max(0, cols - width(text)) + text + " "
+
+
+def svg(report: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
     """A hand-written SVG of the ratings: one row per agent, the interval as a bar, mu as a dot (no
     plotting library needed)."""
     rows: Sequence[dict[str, Any]] = report["ratings"]
@@ -124,8 +141,8 @@ def svg(report: dict[str, Any]) -> str:
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 40}" height="{height}" '
              f'font-family="sans-serif" font-size="13">',
-             f'<text x="10" y="22">League ratings ({escape(report["rating"]["model"])}, mu ± 2σ), '
-             f'{escape(report["preset"])}, seed {report["seed"]}</text>']
+             '<text x="10" y="22">' + escape(gettext("League ratings ({model}, mu ± 2σ), {preset}, seed {seed}").format(
+                 model=report["rating"]["model"], preset=report["preset"], seed=report["seed"])) + "</text>"]
     for i, r in enumerate(rows):
         y = top + i * row_h + row_h / 2
         parts.append(f'<text x="10" y="{y + 4:.1f}" class="agent">{escape(r["agent"])}</text>')

@@ -9,10 +9,10 @@ partners, the bracket's places) are recorded as what they produced, never only a
 from __future__ import annotations
 
 import copy
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from ..cliutil import pad, width
 from ..i18n import N_
 from ..present import rank_text
 from . import knockout as ko
@@ -250,11 +250,6 @@ def bracket_data(state: TournamentState) -> dict[str, Any]:
 
 
 # ---- text for a terminal -------------------------------------------------------------------------------
-def width(text: str) -> int:
-    """Columns ``text`` takes in a terminal: CJK characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
 def fit(text: str, cols: int) -> str:
     """``text`` cut (with …) or padded to exactly ``cols`` terminal columns."""
     if width(text) > cols:
@@ -264,7 +259,7 @@ def fit(text: str, cols: int) -> str:
                 break
             out += c
         text = out + "…"
-    return text + " " * (cols - width(text))
+    return pad(text, cols)
 
 
 def stage_name(key: str, _: Gettext) -> str:

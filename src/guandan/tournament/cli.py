@@ -19,13 +19,13 @@ import typer
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from ..cliutil import Messages, cli_lang
+from ..cliutil import Messages, cli_lang, pad, width
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import Scoring
 from ..db.engine import default_url
 from ..i18n import LANGUAGES, N_, default_lang, translator
-from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines, width
+from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .cli_botevent import app as bot_event_app
 from .cli_online import app as online_app
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
@@ -138,17 +138,12 @@ def _cells(row: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def _pad(text: str, cols: int) -> str:
-    """``text`` padded to ``cols`` terminal columns (a Chinese character takes two)."""
-    return text + " " * (cols - width(text))
-
-
 def _print(columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
     head = [_(c) for c in columns]
     lines = [[str(r[c]) for c in columns] for r in map(_cells, rows)]
     widths = [max(width(x) for x in col) for col in zip(head, *lines, strict=True)]
     for line in (head, *lines):
-        typer.echo("  ".join(_pad(c, w) for c, w in zip(line, widths, strict=True)).rstrip())
+        typer.echo("  ".join(pad(c, w) for c, w in zip(line, widths, strict=True)).rstrip())
 
 
 #: How --by names a side: every seat, both partnerships, home/away, in English and Chinese.
@@ -500,7 +495,7 @@ def deals(
             else:
                 how = " ".join(SEATS[s] for s in x.finish)
             typer.echo(_("deal {n}: {how} {home}:{away}").format(
-                n=x.number, how=_pad(how, 10), home=level_text(x.levels[0]), away=level_text(x.levels[1])))
+                n=x.number, how=pad(how, 10), home=level_text(x.levels[0]), away=level_text(x.levels[1])))
         if ts.pending_deal is not None:
             typer.echo(_("deal {n}: waiting for the other team").format(n=ts.pending_deal.number))
         shown = _word(STATUS_WORDS, ts.status)

@@ -16,6 +16,7 @@ import typer
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from ..cliutil import pad, width
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db.engine import default_url
@@ -31,7 +32,7 @@ from .botevent import (
     parse_entry,
     run_event,
 )
-from .bracket import Gettext, bracket_data, placing_lines, width
+from .bracket import Gettext, bracket_data, placing_lines
 from .cli_words import desk_fail
 from .desk import Desk
 from .errors import Said, TournamentError
@@ -199,7 +200,7 @@ def summary_rows(_: Gettext, state: TournamentState) -> tuple[list[str], list[li
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     """Columns padded by terminal width (a Chinese header takes two columns a character)."""
     widths = [max(width(x) for x in col) for col in zip(head, *rows, strict=True)]
-    return ["  ".join(c + " " * (w - width(c)) for c, w in zip(row, widths, strict=True)).rstrip()
+    return ["  ".join(pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip()
             for row in (head, *rows)]
 
 
