@@ -208,3 +208,22 @@ def test_the_figure_tables_name_their_figures_in_the_readers_language(monkeypatc
     monkeypatch.setenv("LANGUAGE", "en")
     arena = runner.invoke(app, ["arena", "--a", "greedy", "--b", "random", "--deals", "2", "--seed", "3"])
     assert "A's deal-win rate, 95% interval" in arena.output and "agent B" in arena.output
+
+
+def test_a_damaged_or_mixed_results_file_is_named_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """arena-summary's refusals of a results file, the setup difference inside one included."""
+    f = tmp_path / "a.jsonl"
+    assert runner.invoke(app, ["arena", "--a", "greedy", "--b", "random", "--deals", "1", "--results", str(f)]).exit_code == 0
+    line = f.read_text(encoding="utf-8").splitlines()[0]
+    other = json.loads(line)
+    other["setup"]["seed"] = 9
+    other["pair"]["index"] = 1
+    monkeypatch.setenv("LANGUAGE", "zh")
+    g = tmp_path / "bad.jsonl"
+    for text, said in ((line + "\nnot json\n", f"错误：{g}:2：不是 JSON（"),
+                       (line + "\n" + line.replace('"a_won":', '"a_won":1,"was":') + "\n",
+                        f'错误：{g}:2：半组的字段 "a_won" 无效：1'),
+                       (line + "\n" + json.dumps(other) + "\n",
+                        f"错误：{g}:2：设置与前面各行不同（--seed 在前面各行中为 1，在这一行中为 9）")):
+        g.write_text(text, encoding="utf-8")
+        assert _refused("arena-summary", str(g)).startswith(said)

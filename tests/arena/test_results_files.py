@@ -74,7 +74,7 @@ def test_results_of_another_setup_are_refused_and_left_alone(cli: CliRunner, tmp
     other = tmp_path / "b.jsonl"
     _run(cli, "--deals", "1", "--results", str(other), "--budget-a", "0.5")
     r = cli.invoke(app, ["arena-summary", str(f), str(other)])
-    assert r.exit_code == 2 and "another setup" in r.output and "budget_a none vs 0.5" in r.output
+    assert r.exit_code == 2 and "another setup" in r.output and "--budget-a none vs 0.5" in r.output
     r = cli.invoke(app, ["arena-summary", str(other)])  # the plain table: no Python repr of a missing budget
     assert r.exit_code == 0 and re.search(r"B's seconds per decision +—", r.output) and "None" not in r.output, r.output
 
@@ -86,13 +86,16 @@ def test_damaged_results_lines_are_named(cli: CliRunner, tmp_path: Path) -> None
     cases = {
         "not json": "not JSON",
         json.dumps({"format": "x"}): "not an arena pair line",
-        good[0].replace('"a_won":', '"a_wins":'): "a half is malformed (no field a_won)",
+        good[0].replace('"a_won":', '"a_wins":'): 'a half has no field "a_won"',
+        good[0].replace('"index":', '"index":"x","was":'): 'the pair\'s field "index" is not valid: "x"',
+        good[0].replace('"a_won":', '"a_won":1,"was":'): 'a half\'s field "a_won" is not valid: 1',
     }
     for bad, message in cases.items():
         g = tmp_path / "bad.jsonl"
         g.write_text(good[0] + "\n" + bad + "\n", encoding="utf-8")
         r = cli.invoke(app, ["arena-summary", str(g)])
         assert r.exit_code == 2 and f"{g}:2" in r.output and message in r.output, r.output
+        assert "'" not in r.output.replace("pair's", "").replace("half's", ""), r.output  # no Python repr
     # the same pair index with another outcome: the files disagree
     d = json.loads(good[0])
     d["pair"]["halves"][0]["a_won"] = not d["pair"]["halves"][0]["a_won"]
@@ -205,7 +208,7 @@ def test_results_record_every_option_value_and_a_changed_default_is_not_resumed(
     before = f.read_bytes()
     r = cli.invoke(app, ["arena", "--a", "search:max_worlds=2:shortlist=2", "--b", "greedy", "--seed", "3",
                          "--deals", "2", "--results", str(f)])
-    assert r.exit_code == 2 and "a's win_bonus 0 in the file vs 1" in r.output, r.output
+    assert r.exit_code == 2 and "A's win_bonus 0 in the file vs 1" in r.output, r.output
     assert f.read_bytes() == before
     table_out = cli.invoke(app, ["arena-summary", str(f)])
     assert table_out.exit_code == 0 and "win_bonus=0" in table_out.output and "endgame=on" in table_out.output
@@ -240,7 +243,7 @@ def test_option_values_of_another_opponent_are_not_compared_pair_by_pair(cli: Cl
     assert r.exit_code == 0, r.output
     _rewrite(f2, lambda s: s["b_options"].update(depth=2))
     r = cli.invoke(app, ["arena-compare", "--first", str(f1), "--second", str(f2)])
-    assert r.exit_code == 2 and "b's depth — in --first vs 2" in r.output, r.output
+    assert r.exit_code == 2 and "B's depth — in --first vs 2" in r.output, r.output
     bad = tmp_path / "bad.jsonl"
     _rewrite(f1, lambda s: s.update(a_options={"prior": "high"}))
     bad.write_bytes(f1.read_bytes())

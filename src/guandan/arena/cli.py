@@ -178,7 +178,7 @@ def _load_results(setup: Setup, first: int, deals: int, results: Path | None) ->
     done: dict[int, PairResult] = {}
     if results is not None:
         if results.exists():
-            old_setup, old = read_results([results])
+            old_setup, old = read_results([results], _)
             mine = setup_key(setup)
             if old_setup is not None and old_setup != mine:
                 if not recorded_options(old_setup) and not setup_diff(old_setup, mine, note_unrecorded=False):
@@ -186,7 +186,7 @@ def _load_results(setup: Setup, first: int, deals: int, results: Path | None) ->
                             "the agents, and the defaults behind its specs may have changed since, so it cannot be "
                             "resumed; use another file (guandan arena-compare pairs the two runs deal by deal)"
                             ).format(path=results))
-                diff = setup_diff(old_setup, mine, " in the file")
+                diff = setup_diff(old_setup, mine, "file", gettext=_)
                 _fail(_("--results {path} holds another setup ({difference}); use another file").format(
                     path=results, difference=diff))
             done = {i: p for i, p in old.items() if first <= i < first + deals}
@@ -218,7 +218,7 @@ def _read_files(files: list[Path], flag: str = "") -> tuple[dict[str, Any], dict
         if not f.is_file():
             _fail(_("{path} is not a file").format(path=f))
     try:
-        setup, pairs = read_results(files)
+        setup, pairs = read_results(files, _)
     except GuandanError as e:
         _fail(said(e))
     if setup is None:
@@ -263,7 +263,7 @@ def compare_cmd(
     s1, p1 = _read_files(first, "--first")
     s2, p2 = _read_files(second, "--second")
     # B's option values are compared where both runs recorded them (older files did not)
-    diff = setup_diff(s1, s2, " in --first", keys=_SAME_DEALS, note_unrecorded=False)
+    diff = setup_diff(s1, s2, "first", keys=_SAME_DEALS, note_unrecorded=False, gettext=_)
     if diff:
         _fail(_("the runs were not played on the same deals against the same opponent: {difference}").format(
             difference=diff))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from typing import Any
 from ..agents.base import resolved_options
 from ..cliutil import cell
 from ..core.errors import GuandanError, shown
+from ..i18n import N_
 from .runner import HalfResult, PairResult, Setup
 
 FORMAT = "guandan-arena-pair/1"
@@ -54,43 +55,96 @@ def show_options(options: dict[str, Any]) -> str:
     return " ".join(f"{k}={show_value(v)}" for k, v in sorted(options.items())) or "—"
 
 
+#: How a setup field is named in a message: the option that sets it.
+_FIELD_OPTIONS = {"a": "--a", "b": "--b", "preset": "--preset", "seed": "--seed", "budget_a": "--budget-a",
+                  "budget_b": "--budget-b", "move_mode": "--move-mode"}
+#: One difference between two setups, by where the first setup comes from (``where``).
+_DIFFERENCES = {"": N_("{field} {old} vs {new}"), "file": N_("{field} {old} in the file vs {new}"),
+                "first": N_("{field} {old} in --first vs {new}")}
+_UNRECORDED = {("", True): N_("option values recorded vs not recorded"),
+               ("", False): N_("option values not recorded vs recorded"),
+               ("file", True): N_("option values recorded in the file vs not recorded"),
+               ("file", False): N_("option values not recorded in the file vs recorded")}
+
+
 def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "", keys: Sequence[str] = SETUP_KEYS,
-               note_unrecorded: bool = True) -> str:
-    """The fields two setups differ in, e.g. ``seed 3 in the file vs 4`` or ``a's win_bonus 0 in the
-    file vs 1``; the options of the agents among ``keys`` are compared where both setups record them
-    (and, with ``note_unrecorded``, a setup that records none against one that does is named too)."""
-    out = [f"{k} {show_value(old[k])}{where} vs {show_value(new[k])}" for k in keys if old[k] != new[k]]
+               note_unrecorded: bool = True, gettext: Callable[[str], str] = str) -> str:
+    """The fields two setups differ in, in the language of ``gettext``: ``--seed 3 in the file vs 4`` or
+    ``A's win_bonus 0 in the file vs 1`` (``where``: "file", "first" or "" for where ``old`` comes from);
+    the options of the agents among ``keys`` are compared where both setups record them (and, with
+    ``note_unrecorded``, a setup that records none against one that does is named too)."""
+    _ = gettext
+
+    def value(v: Any) -> str:
+        return _("none") if v is None else show_value(v)
+
+    out = [_(_DIFFERENCES[where]).format(field=_FIELD_OPTIONS.get(k, k), old=value(old[k]), new=value(new[k]))
+           for k in keys if old[k] != new[k]]
     for side in ("a", "b"):
         k = f"{side}_options"
         if side not in keys or k not in old or k not in new:
             continue
+        whose = _("A's {option}") if side == "a" else _("B's {option}")
         for name in sorted(set(old[k]) | set(new[k])):
             was, now = old[k].get(name, "—"), new[k].get(name, "—")
             if was != now:
-                out.append(f"{side}'s {name} {show_value(was)}{where} vs {show_value(now)}")
+                out.append(_(_DIFFERENCES[where]).format(field=whose.format(option=name), old=value(was),
+                                                         new=value(now)))
     if note_unrecorded and recorded_options(old) != recorded_options(new):
-        out.append(f"option values {'recorded' if recorded_options(old) else 'not recorded'}{where} vs "
-                   f"{'recorded' if recorded_options(new) else 'not recorded'}")
-    return ", ".join(out)
+        out.append(_(_UNRECORDED[where, recorded_options(old)]))
+    return _(", ").join(out)
 
 
 def pair_line(setup: Setup, pair: PairResult) -> str:
     return json.dumps({"format": FORMAT, "setup": setup_key(setup), "pair": asdict(pair)}, separators=(",", ":"))
 
 
-def _why(e: Exception) -> str:
-    """What was wrong with a line's field, in words (a KeyError's text is only the key's repr)."""
-    return f"no field {e.args[0]}" if isinstance(e, KeyError) and e.args else str(e)
+def _field(d: dict[str, Any], key: str, read: Callable[[Any], Any], where: str, half: bool) -> Any:
+    """``d[key]`` read with ``read``, or an error naming the line, the field and its value."""
+    if key not in d:
+        msgid = N_("{where}: a half has no field {field}") if half else N_("{where}: the pair has no field {field}")
+        raise GuandanError.said(msgid, where=where, field=shown(key))
+    try:
+        return read(d[key])
+    except (TypeError, ValueError, AttributeError):
+        msgid = (N_("{where}: a half's field {field} is not valid: {value}") if half
+                 else N_("{where}: the pair's field {field} is not valid: {value}"))
+        raise GuandanError.said(msgid, where=where, field=shown(key), value=shown(d[key])) from None
+
+
+def _ints(v: Any) -> list[int]:
+    return [_int(x) for x in v]
+
+
+def _int(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
+        raise ValueError(v)
+    return int(v)
+
+
+def _number(v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(v)
+    return float(v)
+
+
+def _truth(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(v)
+    return v
+
+
+def _counts(v: Any) -> dict[str, int]:
+    return {str(k): _int(n) for k, n in v.items()}
 
 
 def _half(d: Any, where: str) -> HalfResult:
     if not isinstance(d, dict):
-        raise GuandanError(f"{where}: a half must be an object")
-    try:
-        return HalfResult(int(d["a_seats"]), bool(d["a_won"]), float(d["a_points"]), bool(d["double"]),
-                          tuple(tuple(int(c) for c in h) for h in d["hands"]), [int(s) for s in d["finish"]])
-    except (KeyError, TypeError, ValueError) as e:
-        raise GuandanError(f"{where}: a half is malformed ({_why(e)})") from None
+        raise GuandanError.said(N_("{where}: a half must be an object"), where=where)
+    return HalfResult(_field(d, "a_seats", _int, where, True), _field(d, "a_won", _truth, where, True),
+                      _field(d, "a_points", _number, where, True), _field(d, "double", _truth, where, True),
+                      _field(d, "hands", lambda v: tuple(tuple(_ints(h)) for h in v), where, True),
+                      _field(d, "finish", _ints, where, True))
 
 
 def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
@@ -98,31 +152,36 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
-        raise GuandanError(f"{where}: not JSON ({e.msg})") from None
+        raise GuandanError.said(N_("{where}: not JSON ({reason})"), where=where, reason=e.msg) from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise GuandanError(f"{where}: not an arena pair line (format must be {shown(FORMAT)})")
+        raise GuandanError.said(N_("{where}: not an arena pair line (format must be {format})"), where=where,
+                                format=shown(FORMAT))
     setup, p = d.get("setup"), d.get("pair")
     if not isinstance(setup, dict) or set(setup) not in (set(SETUP_KEYS), {*SETUP_KEYS, *OPTION_KEYS}):
-        raise GuandanError(f"{where}: setup must have exactly {', '.join(SETUP_KEYS)} (and {' and '.join(OPTION_KEYS)})")
+        raise GuandanError.said(N_("{where}: setup must have exactly {keys} (and {options})"), where=where,
+                                keys=", ".join(SETUP_KEYS), options=", ".join(OPTION_KEYS))
     for k in OPTION_KEYS:
         opts = setup.get(k, {})
         if not isinstance(opts, dict) or not all(
                 isinstance(v, (bool, int, float)) for v in opts.values()):
-            raise GuandanError(f"{where}: setup's {k} must be an object of option values (numbers, true or false)")
+            raise GuandanError.said(N_("{where}: setup's {key} must be an object of option values (numbers, true "
+                                       "or false)"), where=where, key=k)
     if not isinstance(p, dict):
-        raise GuandanError(f"{where}: pair must be an object")
-    try:
-        halves = [_half(h, where) for h in p["halves"]]
-        pair = PairResult(int(p["index"]), halves, [float(t) for t in p["a_times"]], [float(t) for t in p["b_times"]],
-                          int(p["illegal_a"]), int(p["illegal_b"]), float(p["cpu_seconds"]),
-                          {str(k): int(v) for k, v in p.get("bot_failures_a", {}).items()},
-                          {str(k): int(v) for k, v in p.get("bot_failures_b", {}).items()})
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise GuandanError(f"{where}: pair is malformed ({_why(e)})") from None
+        raise GuandanError.said(N_("{where}: pair must be an object"), where=where)
+    halves = _field(p, "halves", lambda v: [_half(h, where) for h in v], where, False)
+    pair = PairResult(_field(p, "index", _int, where, False), halves,
+                      _field(p, "a_times", lambda v: [_number(t) for t in v], where, False),
+                      _field(p, "b_times", lambda v: [_number(t) for t in v], where, False),
+                      _field(p, "illegal_a", _int, where, False), _field(p, "illegal_b", _int, where, False),
+                      _field(p, "cpu_seconds", _number, where, False),
+                      _field(p, "bot_failures_a", _counts, where, False) if "bot_failures_a" in p else {},
+                      _field(p, "bot_failures_b", _counts, where, False) if "bot_failures_b" in p else {})
     if len(halves) != 2 or {h.a_seats for h in halves} != {0, 1} or pair.index < 0:
-        raise GuandanError(f"{where}: a pair has two halves, A at seats 0/2 then 1/3, and an index ≥ 0")
+        raise GuandanError.said(N_("{where}: a pair has two halves, A at seats 0/2 then 1/3, and an index ≥ 0"),
+                                where=where)
     if halves[0].hands != halves[1].hands:
-        raise GuandanError(f"{where}: the two halves of pair {pair.index} were dealt different hands")
+        raise GuandanError.said(N_("{where}: the two halves of pair {index} were dealt different hands"), where=where,
+                                index=pair.index)
     return setup, pair
 
 
@@ -132,18 +191,20 @@ def _read_text(path: Path) -> str:
         raw = path.read_bytes()
         return (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
     except gzip.BadGzipFile:  # an OSError too: caught first
-        raise GuandanError(f"{path} ends in .gz but is not gzip data") from None
+        raise GuandanError.said(N_("{path} ends in .gz but is not gzip data"), path=path) from None
     except OSError as e:
-        raise GuandanError(f"cannot read {path}: {e.strerror}") from None
+        raise GuandanError.said(N_("cannot read {path}: {reason}"), path=path, reason=e.strerror) from None
     except (EOFError, zlib.error):
-        raise GuandanError(f"{path} is cut short or damaged gzip data") from None
+        raise GuandanError.said(N_("{path} is cut short or damaged gzip data"), path=path) from None
     except UnicodeDecodeError:
-        raise GuandanError(f"{path} is not UTF-8 text: not an arena results file") from None
+        raise GuandanError.said(N_("{path} is not UTF-8 text: not an arena results file"), path=path) from None
 
 
-def read_results(paths: Iterable[Path]) -> tuple[dict[str, Any] | None, dict[int, PairResult]]:
+def read_results(paths: Iterable[Path], gettext: Callable[[str], str] = str
+                 ) -> tuple[dict[str, Any] | None, dict[int, PairResult]]:
     """Every pair in ``paths``, by index. All lines must share one setup; an index seen twice must
-    be the same games (the same deal spec played the same way), else the files disagree."""
+    be the same games (the same deal spec played the same way), else the files disagree. A setup's
+    difference is named in the language of ``gettext``."""
     setup: dict[str, Any] | None = None
     pairs: dict[int, PairResult] = {}
     for path in paths:
@@ -156,11 +217,13 @@ def read_results(paths: Iterable[Path]) -> tuple[dict[str, Any] | None, dict[int
             if setup is None:
                 setup = s
             elif s != setup:
-                raise GuandanError(f"{where}: another setup than the lines before ({setup_diff(setup, s)})")
+                raise GuandanError.said(N_("{where}: another setup than the lines before ({difference})"),
+                                        where=where, difference=setup_diff(setup, s, gettext=gettext))
             old = pairs.get(pair.index)
             if old is not None and [(h.a_won, h.a_points, h.hands) for h in old.halves] != [
                     (h.a_won, h.a_points, h.hands) for h in pair.halves]:
-                raise GuandanError(f"{where}: pair {pair.index} appears twice with different results")
+                raise GuandanError.said(N_("{where}: pair {index} appears twice with different results"), where=where,
+                                        index=pair.index)
             pairs.setdefault(pair.index, pair)
     return setup, pairs
 
