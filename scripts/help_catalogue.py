@@ -14,7 +14,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 from guandan.cli import command
-from guandan.clihelp import TYPE_WORDS, click_msgids, help_texts
+from guandan.clihelp import TYPE_WORDS, click_msgids, help_texts, option_help_texts
 from guandan.i18n import catalogue_path
 
 TITLES = {
@@ -47,7 +47,7 @@ def update(domain: str, msgids: list[str | tuple[str, str]]) -> None:
 
 
 def main() -> None:
-    texts: list[str | tuple[str, str]] = sorted(set(help_texts(command(None))) | set(TYPE_WORDS))
+    texts: list[str | tuple[str, str]] = sorted(set(help_texts(command(None))) | set(TYPE_WORDS) | option_help_texts())
     update("help", texts)
     update("click", sorted(click_msgids(), key=lambda m: m[0] if isinstance(m, tuple) else m))
     print(f"help: {len(texts)} msgids; click: {len(click_msgids())} msgids")

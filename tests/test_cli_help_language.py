@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from typer import rich_utils
 
 from guandan.cli import command, main
-from guandan.clihelp import TYPE_WORDS, click_msgids, help_texts, lang_of, speak
+from guandan.clihelp import TYPE_WORDS, click_msgids, help_texts, lang_of, option_help_texts, speak
 from guandan.i18n import catalogue_path
 from guandan.i18n.check import missing
 from test_cli_help import _paths
@@ -29,8 +29,8 @@ def library_words_restored() -> Iterator[None]:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_help_text_of_the_command_tree_is_translated(lang: str) -> None:
-    texts = set(help_texts(command(None))) | set(TYPE_WORDS)
-    assert len(texts) > 300  # every command, group, option and argument was walked
+    texts = set(help_texts(command(None))) | set(TYPE_WORDS) | option_help_texts()
+    assert len(texts) > 300  # every command, group, option and argument was walked, every agent option too
     assert missing("help", lang, texts) == []
 
 

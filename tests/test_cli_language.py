@@ -26,6 +26,12 @@ def _refused(*args: str) -> str:
 
 # (command line, the English message, the Chinese message): what each command says of bad input
 CASES = [
+    (["arena", "--a", "search:prior=99"],
+     "error: --a: option prior must be from 0 to 10, not 99",
+     "错误：--a：选项 prior 须在 0 到 10 之间，而不是 99"),
+    (["league", "--agents", "random,heuristic:prior=1"],
+     'agent "heuristic" has no option "prior": it takes none',
+     '机器人 "heuristic" 没有选项 "prior"：它不带任何选项'),
     (["arena", "--mode", "nope"],
      "error: --mode must be one of duplicate, sprt, match, not nope",
      "错误：--mode 须为 duplicate, sprt, match 之一，而不是 nope"),
@@ -227,3 +233,10 @@ def test_a_damaged_or_mixed_results_file_is_named_in_chinese(tmp_path: Path, mon
                         f"错误：{g}:2：设置与前面各行不同（--seed 在前面各行中为 1，在这一行中为 9）")):
         g.write_text(text, encoding="utf-8")
         assert _refused("arena-summary", str(g)).startswith(said)
+
+
+def test_the_agent_list_describes_each_option_in_the_readers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANGUAGE", "zh")
+    out = runner.invoke(app, ["agents"]).output
+    assert "替代着法须比 heuristic 的首选多得的升级数（0 到 10）" in out and "（on 或 off）" in out
+    assert "level points" not in out

@@ -98,6 +98,13 @@ def help_texts(command: Command) -> Iterator[str]:
                 yield text
 
 
+def option_help_texts() -> set[str]:
+    """The description of every agent tier's every option (``guandan agents`` shows them beside --help's)."""
+    from .agents.base import agent_names, agent_options
+
+    return {o.help for name in agent_names() for o in agent_options(name).values()}
+
+
 def localize(command: Command, lang: str) -> Command:
     """``command`` with every help text of its tree in ``lang`` (a text the catalogue lacks stays English),
     escaped for Typer's Rich help, which would otherwise take ``[type, rank, cards]`` for markup and drop
@@ -290,5 +297,5 @@ def wrap_cjk(on: bool) -> None:
     text.Text.rstrip_end = rstrip_cells  # type: ignore[method-assign]
 
 
-__all__ = ["LIBRARY_MODULES", "SAY", "TYPE_WORDS", "click_msgids", "help_texts", "lang_of", "localize", "speak", "word",
+__all__ = ["LIBRARY_MODULES", "SAY", "TYPE_WORDS", "click_msgids", "help_texts", "option_help_texts", "lang_of", "localize", "speak", "word",
            "wrap_cjk"]

@@ -46,7 +46,7 @@ def test_a_spec_has_one_canonical_spelling() -> None:
     ("searchy", "unknown agent \"searchy\""),
     ("external", "unknown agent \"external\""),
     ("search:foo=1", 'no option "foo"; its options: bomb, break_any, breaks, confidence'),
-    ("heuristic:prior=1", "agent \"heuristic\" has no option \"prior\"; its options: none"),
+    ("heuristic:prior=1", "agent \"heuristic\" has no option \"prior\": it takes none"),
     ("search:prior", '"prior" is not key=value'),
     ("search:prior=", '"prior=" is not key=value'),
     ("search:", '"" is not key=value'),

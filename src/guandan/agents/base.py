@@ -22,6 +22,7 @@ from ..core.errors import GuandanError, shown
 from ..core.events import Event
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
+from ..i18n import N_
 
 Shown = tuple[tuple[Card, ...], ...]
 """The cards each seat still held when a deal ended (empty for seats that went out)."""
@@ -81,26 +82,34 @@ class Option:
                 return True
             if text.lower() in _FALSE:
                 return False
-            raise GuandanError(f"option {key} must be on or off, not {shown(text)}")
+            raise GuandanError.said(N_("option {key} must be on or off, not {value}"), key=key, value=shown(text))
         try:
             value: int | float = int(text) if self.kind is int else float(text)
         except ValueError:
-            raise GuandanError(f"option {key} must be {'a whole number' if self.kind is int else 'a number'}, "
-                               f"not {shown(text)}") from None
+            msgid = N_("option {key} must be a whole number, not {value}") if self.kind is int else \
+                N_("option {key} must be a number, not {value}")
+            raise GuandanError.said(msgid, key=key, value=shown(text)) from None
         if not math.isfinite(value) or (self.low is not None and value < self.low) or \
                 (self.high is not None and value > self.high):
-            raise GuandanError(f"option {key} must be {self.range()}, not {text}")
+            low, high = self._bound(self.low), self._bound(self.high)
+            msgid = (N_("option {key} must be from {low} to {high}, not {value}") if low and high
+                     else N_("option {key} must be at least {low}, not {value}") if low
+                     else N_("option {key} must be at most {high}, not {value}") if high
+                     else N_("option {key} must be a finite number, not {value}"))
+            raise GuandanError.said(msgid, key=key, low=low, high=high, value=text)
         return value
 
-    def range(self) -> str:
+    def range(self, gettext: Callable[[str], str] = str) -> str:
+        """The values the option takes, in words (in the language of ``gettext``, a catalogue's)."""
+        _ = gettext
         if self.kind is bool:
-            return "on or off"
+            return _("on or off")
         low, high = self._bound(self.low), self._bound(self.high)
         if low and high:
-            return f"from {low} to {high}"
+            return _("from {low} to {high}").format(low=low, high=high)
         if low:
-            return f"at least {low}"
-        return f"at most {high}" if high else "any number"
+            return _("at least {low}").format(low=low)
+        return _("at most {high}").format(high=high) if high else _("any number")
 
     def _bound(self, x: float | None) -> str:
         """A bound as a person writes it: 1000000, not 1e+06."""
@@ -150,23 +159,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | bool]]:
     _load_builtin()
     if spec.startswith("external:"):
         if "external" not in _REGISTRY:
-            raise GuandanError("external agents need the protocol adapter (guandan.protocol)")
+            raise GuandanError.said(N_("external agents need the protocol adapter (guandan.protocol)"))
         return "external", {}
     name, *parts = spec.split(":")
     if name not in _REGISTRY or name == "external":
         known = sorted(n for n in _REGISTRY if n != "external")
-        raise GuandanError(f"unknown agent {shown(name)}; known: {', '.join(known)}, external:module:Class")
+        raise GuandanError.said(N_("unknown agent {name}; known: {known}, external:module:Class"), name=shown(name),
+                                known=", ".join(known))
     options = _OPTIONS.get(name, {})  # a factory put straight into the registry takes no options
     values: dict[str, int | float | bool] = {}
     for part in parts:
         key, eq, text = part.partition("=")
         if not eq or not key or not text:
-            raise GuandanError(f"agent spec {shown(spec)}: {shown(part)} is not key=value")
+            raise GuandanError.said(N_("agent spec {spec}: {part} is not key=value"), spec=shown(spec), part=shown(part))
         if key not in options:
-            names = ", ".join(sorted(options)) or "none"
-            raise GuandanError(f"agent {shown(name)} has no option {shown(key)}; its options: {names}")
+            if not options:
+                raise GuandanError.said(N_("agent {name} has no option {key}: it takes none"), name=shown(name),
+                                        key=shown(key))
+            raise GuandanError.said(N_("agent {name} has no option {key}; its options: {names}"), name=shown(name),
+                                    key=shown(key), names=", ".join(sorted(options)))
         if key in values:
-            raise GuandanError(f"agent spec {shown(spec)} sets {key} twice")
+            raise GuandanError.said(N_("agent spec {spec} sets {key} twice"), spec=shown(spec), key=key)
         values[key] = options[key].parse(key, text)
     return name, values
 
@@ -211,4 +224,4 @@ def _load_builtin() -> None:
     included); each registers its tier as it loads, under the entry point's name."""
     for name in plugins.load(plugins.AGENT_TIERS):
         if name not in _REGISTRY:
-            raise GuandanError(f"the module of agent tier {shown(name)} did not register it")
+            raise GuandanError.said(N_("the module of agent tier {name} did not register it"), name=shown(name))

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..cliutil import Messages
+from ..cliutil import Messages, cli_lang
+from ..i18n import translator
 from .base import agent_names, agent_options
 
 _ = Messages("cli").gettext
@@ -18,6 +19,7 @@ def agents_cmd(
 ) -> None:
     """List the agent tiers and their options; a spec is tier[:key=value…], e.g. search:prior=0.3:shortlist=8."""
     tiers = [n for n in agent_names() if n != "external"]
+    words = translator("help", cli_lang()).gettext  # an option's description is help text, as --help's are
     if as_json:
         out = {n: {k: {"type": o.kind.__name__, "default": o.default, "range": o.range(), "help": o.help}
                    for k, o in agent_options(n).items()} for n in tiers}
@@ -28,5 +30,5 @@ def agents_cmd(
         shown = {k: f"{k}={o.show(o.default)}" for k, o in agent_options(n).items()}
         width = max((len(v) for v in shown.values()), default=0)
         for k, o in agent_options(n).items():
-            typer.echo(f"  {shown[k]:<{width}} {o.help} ({o.range()})")
+            typer.echo(f"  {shown[k]:<{width}} " + _("{help} ({values})").format(help=words(o.help), values=o.range(_)))
     typer.echo("external:module:Class  " + _("a 2020-protocol bot class (see --path in guandan arena)"))
