@@ -297,5 +297,16 @@ def wrap_cjk(on: bool) -> None:
     text.Text.rstrip_end = rstrip_cells  # type: ignore[method-assign]
 
 
-__all__ = ["LIBRARY_MODULES", "SAY", "TYPE_WORDS", "click_msgids", "help_texts", "option_help_texts", "lang_of", "localize", "speak", "word",
-           "wrap_cjk"]
+__all__ = [
+    "LIBRARY_MODULES",
+    "SAY",
+    "TYPE_WORDS",
+    "click_msgids",
+    "help_texts",
+    "lang_of",
+    "localize",
+    "option_help_texts",
+    "speak",
+    "word",
+    "wrap_cjk",
+]
