@@ -97,6 +97,18 @@ def test_bad_ray_values_are_refused(cli: CliRunner, args: list[str], message: st
     assert r.exit_code == 2 and message in r.output, r.output
 
 
+def test_an_address_where_nothing_answers_is_refused_at_once(cli: CliRunner) -> None:
+    """Ray would retry an unreachable head for minutes, writing its own logs; the arena says so in seconds."""
+    import socket
+
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = cli.invoke(app, ["arena", "--deals", "1", "--ray", f"127.0.0.1:{port}"])
+    assert r.exit_code == 2 and f"--ray 127.0.0.1:{port}: nothing answers there" in r.output, r.output
+    assert not ray.is_initialized()
+
+
 def test_without_ray_installed_ray_is_refused_clearly(cli: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
     r = cli.invoke(app, ["arena", "--deals", "1", "--ray", "local"])

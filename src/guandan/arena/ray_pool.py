@@ -10,17 +10,19 @@ Ray is imported only here and only when a pool is opened: the other commands nev
 from __future__ import annotations
 
 import re
+import socket
 import time
 from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
 
 from ..core.errors import GuandanError, shown
+from ..i18n import N_
 
 S = TypeVar("S")  # what every task is given: the arena's Setup, self-play's SelfplaySetup, …
 T = TypeVar("T")
 LOCAL = "local"
-_HOST_PORT = re.compile(r"(?:ray://)?[A-Za-z0-9.\-]+:(\d{1,5})")
+_HOST_PORT = re.compile(r"(?:ray://)?([A-Za-z0-9.\-]+):(\d{1,5})")
 
 
 def check_address(value: str) -> str:
@@ -30,11 +32,27 @@ def check_address(value: str) -> str:
         return value
     m = _HOST_PORT.fullmatch(value)
     if m is None:
-        raise GuandanError(f"--ray must be local, auto, HOST:PORT or ray://HOST:PORT, not {shown(value)}"
-                           + (" (--ray takes a value: --ray local)" if value.startswith("-") else ""))
-    if not 0 < int(m.group(1)) < 65536:
-        raise GuandanError(f"--ray {value}: the port must be between 1 and 65535")
+        if value.startswith("-"):
+            raise GuandanError.said(N_("--ray must be local, auto, HOST:PORT or ray://HOST:PORT, not {value} (--ray "
+                                       "takes a value: --ray local)"), value=shown(value))
+        raise GuandanError.said(N_("--ray must be local, auto, HOST:PORT or ray://HOST:PORT, not {value}"),
+                                value=shown(value))
+    if not 0 < int(m.group(2)) < 65536:
+        raise GuandanError.said(N_("--ray {address}: the port must be between 1 and 65535"), address=value)
     return value
+
+
+def _answers(address: str, timeout: float = 5.0) -> None:
+    """Nothing, if something accepts a connection at ``address`` (``HOST:PORT``, ``ray://HOST:PORT``) within
+    ``timeout`` seconds; else a :class:`GuandanError` naming why. Ray itself would retry for minutes."""
+    m = _HOST_PORT.fullmatch(address)
+    if m is None:
+        return
+    try:
+        socket.create_connection((m.group(1), int(m.group(2))), timeout=timeout).close()
+    except OSError as e:
+        raise GuandanError.said(N_("--ray {address}: nothing answers there ({reason})"), address=address,
+                                reason=e.strerror or type(e).__name__) from None
 
 
 def check_options(address: str, jobs: int) -> str:
@@ -42,8 +60,8 @@ def check_options(address: str, jobs: int) -> str:
     CPUs): the checks every command with ``--ray`` makes, in the arena's words."""
     check_address(address)
     if address != LOCAL and jobs != 1:
-        raise GuandanError(f"--jobs sets a local Ray cluster's CPUs; --ray {address} uses that cluster's own CPUs: "
-                           "leave --jobs out")
+        raise GuandanError.said(N_("--jobs sets a local Ray cluster's CPUs; --ray {address} uses that cluster's own "
+                                   "CPUs: leave --jobs out"), address=address)
     return address
 
 
@@ -66,7 +84,8 @@ class RayPool:
         try:
             import ray  # here, not at the top: Ray costs a second to import and is optional
         except ImportError:
-            raise GuandanError("--ray needs Ray: pip install ray (the version pinned in pyproject.toml's dev extra)") from None
+            raise GuandanError.said(N_("--ray needs Ray: pip install ray (the version pinned in pyproject.toml's dev "
+                                       "extra)")) from None
         if ray.is_initialized():
             # a program (or a test) that already has a cluster: play on it, and leave it running
             self._ray, self._owned = ray, False
@@ -76,9 +95,11 @@ class RayPool:
                 if self.address == LOCAL:
                     ray.init(num_cpus=self.jobs, include_dashboard=False, **opts)
                 else:
+                    _answers(self.address)
                     ray.init(address=self.address, **opts)
             except (ConnectionError, RuntimeError, ValueError) as e:
-                raise GuandanError(f"--ray {self.address}: cannot reach the cluster ({e})") from None
+                raise GuandanError.said(N_("--ray {address}: cannot reach the cluster ({reason})"), address=self.address,
+                                        reason=str(e)) from None
             self._ray, self._owned = ray, True
         if self.address != LOCAL or not self._owned:
             resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]  # Ray leaves it unannotated
