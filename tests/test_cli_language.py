@@ -240,3 +240,20 @@ def test_the_agent_list_describes_each_option_in_the_readers_language(monkeypatc
     out = runner.invoke(app, ["agents"]).output
     assert "替代着法须比 heuristic 的首选多得的升级数（0 到 10）" in out and "（on 或 off）" in out
     assert "level points" not in out
+
+
+def test_the_commands_other_engines_say_their_errors_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """review's (game catalogue), play's (tui), selfplay's, vectors' and an external bot's (cli) input errors."""
+    monkeypatch.setenv("LANGUAGE", "zh")
+    assert f"错误：{RECORD_V1}：记录中共有 2 副，没有第 99 副" in _refused("review", str(RECORD_V1), "--deal", "99")
+    saved = tmp_path / "not-a-play.json"
+    saved.write_text(RECORD_V1.read_text(encoding="utf-8"), encoding="utf-8")
+    assert f"错误：{saved} 不是 `guandan play` 保存的比赛" in _refused("play", "--plain", "--resume", str(saved))
+    (tmp_path / "sp").mkdir()
+    (tmp_path / "sp" / "part-00000.parquet").write_bytes(b"")
+    said = _refused("selfplay", "--agents", "random,random,random,random", "--deals", "1", "--out", str(tmp_path / "sp"))
+    assert "中已有自对弈数据文件（part-*.parquet）；请选择一个空文件夹" in said
+    empty = tmp_path / "v.jsonl"
+    empty.write_text("{}\n", encoding="utf-8")
+    assert f"错误：{empty} 中没有规则向量（第 1 行：" in _refused("vectors", str(empty))
+    assert "外部机器人写作 external:MODULE:CLASS" in _refused("arena", "--a", "external:x", "--deals", "1")

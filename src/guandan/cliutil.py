@@ -47,20 +47,26 @@ _messages = Messages("cli")
 _ = _messages.gettext
 
 
-def said(e: BaseException, lang: str | None = None) -> str:
+def said(e: BaseException, lang: str | None = None, domain: str = "cli") -> str:
     """An error's message in the user's language (``lang``, else the environment's): an error that carries
     a ``msgid`` (the engine core's input errors, :meth:`~guandan.core.errors.GuandanError.said`) is said
-    from the ``cli`` catalogue, its parameters that are catalogued errors too; any other, or one the
-    catalogue does not hold, is its own text."""
+    from the catalogue of ``domain`` (a review's from ``game``, the terminal client's from ``tui``) or else
+    the ``cli`` one, its parameters that are catalogued errors too; any other, or one neither catalogue
+    holds, is its own text."""
     msgid = getattr(e, "msgid", None)
     params = getattr(e, "params", None)
     if not isinstance(msgid, str) or not isinstance(params, dict):
         return str(e)
-    text = _messages.gettext(msgid, lang)
-    if text == msgid:  # not in the catalogue (another domain's message), or English: the error's own text
+    text = msgid
+    for catalogue in dict.fromkeys((domain, "cli")):
+        text = translator(catalogue, cli_lang(lang)).gettext(msgid)
+        if text != msgid:
+            break
+    if text == msgid:  # in no catalogue (another domain's message), or English: the error's own text
         return str(e)
     try:
-        return text.format(**{k: said(v, lang) if isinstance(v, BaseException) else v for k, v in params.items()})
+        return text.format(**{k: said(v, lang, domain) if isinstance(v, BaseException) else v
+                              for k, v in params.items()})
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return str(e)
 

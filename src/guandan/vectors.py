@@ -22,6 +22,7 @@ from typing import Any
 
 from . import plugins
 from .core.errors import GuandanError
+from .i18n import N_
 
 Checker = Callable[[dict[str, Any]], Any]
 CHECKERS: dict[str, Checker] = {}
@@ -155,9 +156,9 @@ def load_vectors(path: str | Path) -> list[dict[str, Any]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise GuandanError(f"cannot read vector file {path}: {e.strerror or e}") from None
+        raise GuandanError.said(N_("cannot read vector file {path}: {reason}"), path=path, reason=e.strerror or str(e)) from None
     except UnicodeDecodeError:
-        raise GuandanError(f"vector file {path} is not UTF-8 text") from None
+        raise GuandanError.said(N_("vector file {path} is not UTF-8 text"), path=path) from None
     bad: list[Unreadable] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -176,7 +177,8 @@ def load_vectors(path: str | Path) -> list[dict[str, Any]]:
             continue
         out.append(v)
     if bad and len(bad) == len(out):
-        raise GuandanError(f"{path} holds no rules vector (line {bad[0].where.rsplit(':', 1)[1]}: {bad[0].problem})")
+        raise GuandanError.said(N_("{path} holds no rules vector (line {line}: {problem})"), path=path,
+                                line=bad[0].where.rsplit(':', 1)[1], problem=bad[0].problem)
     return out
 
 

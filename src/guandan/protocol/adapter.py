@@ -37,6 +37,7 @@ from ..core.errors import GuandanError, shown
 from ..core.events import DealSettled, DealStart, Event, MatchOver
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
+from ..i18n import N_
 from .errors import ProtocolError
 from .messages import Message, MessageStream, deal_start_event, encode
 from .notation import check_rules
@@ -59,7 +60,8 @@ def parse_spec(spec: str) -> tuple[str, str, bool, float]:
     """``external:MODULE:CLASS[:process][:timeout=S]`` → (module, class, isolated, timeout)."""
     parts = spec.split(":")
     if len(parts) < 3 or parts[0] != "external" or not parts[1] or not parts[2]:
-        raise GuandanError(f"an external bot is written external:MODULE:CLASS[:process][:timeout=S], not {shown(spec)}")
+        raise GuandanError.said(N_("an external bot is written external:MODULE:CLASS[:process][:timeout=S], not {spec}"),
+                                spec=shown(spec))
     isolated, timeout = False, DEFAULT_TIMEOUT
     for opt in parts[3:]:
         if opt == "process":
@@ -70,9 +72,10 @@ def parse_spec(spec: str) -> tuple[str, str, bool, float]:
             except ValueError:
                 timeout = -1.0
             if not timeout > 0:
-                raise GuandanError(f"timeout must be a positive number of seconds, not {shown(opt[8:])}")
+                raise GuandanError.said(N_("timeout must be a positive number of seconds, not {value}"), value=shown(opt[8:]))
         else:
-            raise GuandanError(f"unknown option {shown(opt)} in {shown(spec)} (process, timeout=SECONDS)")
+            raise GuandanError.said(N_("unknown option {option} in {spec} (process, timeout=SECONDS)"), option=shown(opt),
+                                    spec=shown(spec))
     return parts[1], parts[2], isolated, timeout
 
 
@@ -117,7 +120,7 @@ class ExternalAgent(Agent):
 
     def reset(self, seat: int, rules: RuleSet) -> None:
         if not self.module:
-            raise GuandanError("an external agent needs configure('external:MODULE:CLASS') before use")
+            raise GuandanError.said(N_("an external agent needs configure(\"external:MODULE:CLASS\") before use"))
         check_rules(rules)
         super().reset(seat, rules)
         # one stream per match, the game tallies carried over: the arena may reuse us for several

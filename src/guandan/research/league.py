@@ -23,6 +23,7 @@ from ..arena.runner import PairResult, Pool, Setup, play_pairs
 from ..arena.stats import bootstrap_ci, mean
 from ..cliutil import pad, width
 from ..core.errors import GuandanError
+from ..i18n import N_
 
 INTERVAL_SIGMAS = 2.0
 
@@ -43,9 +44,9 @@ def play_league(setup: LeagueSetup, pool: Pool | None = None) -> dict[tuple[str,
     arena's :class:`~guandan.arena.ray_pool.RayPool`) the pairs are Ray tasks, played from the
     same seeds, so the results equal a one-process run's."""
     if len(setup.agents) < 2:
-        raise GuandanError("a league needs at least two agents")
+        raise GuandanError.said(N_("a league needs at least two agents"))
     if len(set(setup.agents)) != len(setup.agents):
-        raise GuandanError("a league's agents must be distinct")
+        raise GuandanError.said(N_("a league's agents must be distinct"))
     out: dict[tuple[str, str], list[PairResult]] = {}
     for a, b in itertools.combinations(setup.agents, 2):
         arena = Setup(a=a, b=b, preset=setup.preset, seed=setup.seed, budget_a=setup.budget, budget_b=setup.budget)

@@ -39,6 +39,7 @@ from ..core.vocab import ActionKind, MoveMode
 from ..env.actions import action_index, index_actions
 from ..env.encoding import OBS_SIZE, Encoder
 from ..env.table import deal_rewards
+from ..i18n import N_
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -263,9 +264,9 @@ def run_selfplay(setup: SelfplaySetup, out: Path, part_deals: int = PART_DEALS,
     import pyarrow.parquet as pq
 
     if len(setup.agents) != 4:
-        raise GuandanError("self-play needs four agents, one per seat")
+        raise GuandanError.said(N_("self-play needs four agents, one per seat"))
     if existing_parts(out):
-        raise GuandanError(f"{out} already holds self-play parts (part-*.parquet); choose an empty folder")
+        raise GuandanError.said(N_("{out} already holds self-play parts (part-*.parquet); choose an empty folder"), out=out)
     report = SelfplayReport()
     t0, c0 = time.perf_counter(), time.process_time()
     chunks = batches(setup.deals, part_deals, row_group_deals)

@@ -93,7 +93,7 @@ def review_cmd(
     try:
         worlds_for(budget)
     except GuandanError as e:
-        fail(said(e, language), lang=language)
+        fail(said(e, language, "game"), lang=language)
     data = read_record(record, language)
     p = Presenter(language, names=player_names(data))
     seats = [0, 1, 2, 3] if all_seats else [seat - 1 if seat is not None else default_seat(data)]
@@ -101,7 +101,7 @@ def review_cmd(
     try:
         review = run_review(data, seats, None if deal is None else deal - 1, settings, jobs)
     except GuandanError as e:
-        fail(_("{path}: {problem}", language).format(path=record, problem=said(e, language)), lang=language)
+        fail(_("{path}: {problem}", language).format(path=record, problem=said(e, language, "game")), lang=language)
     if html is not None:
         try:
             html.write_text(review_html(p, review), encoding="utf-8")
@@ -132,7 +132,7 @@ def bench_review_cmd(
             figures = review_figures(deals, names, budget, seed, jobs,
                                      progress=lambda done, _total: bar.update(task, completed=done))
     except GuandanError as e:
-        fail(said(e))
+        fail(said(e, domain="game"))
     if as_json:
         typer.echo(json.dumps(with_build(figures)))
         return

@@ -51,6 +51,7 @@ from ..core.rules import RuleSet
 from ..core.tribute import partner, payers_of, plan_tribute, return_eligible
 from ..core.turns import TurnTracker
 from ..core.vocab import ActionKind, ComboType, DoubleTributeLeader, Phase
+from ..i18n import N_
 
 DEFAULT_BUDGET = 1.0  # seconds of effort per decision (see worlds_for)
 WORLDS_PER_SECOND = 400  # worlds one core values in a CPU second, averaged over the decisions of whole deals
@@ -63,7 +64,7 @@ def worlds_for(budget: float) -> int:
     """The fixed number of worlds a budget buys: ``budget × WORLDS_PER_SECOND`` (at least ``MIN_WORLDS``).
     The budget is effort, not wall time, so a review is the same on any machine."""
     if not math.isfinite(budget) or budget <= 0:
-        raise GuandanError(f"the budget must be a positive number of seconds, not {shown(budget)}")
+        raise GuandanError.said(N_("the budget must be a positive number of seconds, not {value}"), value=shown(budget))
     return max(MIN_WORLDS, min(MAX_WORLDS, round(budget * WORLDS_PER_SECOND)))
 
 
@@ -155,7 +156,7 @@ def candidates(obs: MatchObservation, played: Action, rules: RuleSet, shortlist:
     search takes it) and the played action; with each one's place in the shortlist."""
     legal = list(obs.deal.legal)
     if not legal:
-        raise GuandanError(f"seat {obs.deal.seat} has no decision to review here")
+        raise GuandanError.said(N_("seat {seat} has no decision to review here"), seat=obs.deal.seat)
     know = know or read(obs)
     agent = HeuristicAgent(0)
     agent.reset(obs.deal.seat, rules)
@@ -389,7 +390,7 @@ def evaluate(obs: MatchObservation, played: Action, rules: RuleSet, settings: Se
     drawn from ``obs`` only, with a generator seeded by ``key`` (a public name of the decision)."""
     d = obs.deal
     if d.to_move != d.seat or not d.legal:
-        raise GuandanError(f"it is not seat {d.seat}'s turn in this observation")
+        raise GuandanError.said(N_("it is not seat {seat}'s turn in this observation"), seat=d.seat)
     played = matching_action(played, d.legal)
     know = read(obs)
     actions, ranks = candidates(obs, played, rules, settings.shortlist, know)

@@ -28,6 +28,7 @@ from ..core.match import MatchObservation
 from ..core.record import replay
 from ..core.rules import RuleSet
 from ..core.vocab import ActionKind, Phase
+from ..i18n import N_
 from . import verdict
 from .engine import WORLDS_PER_SECOND, Evaluation, Hindsight, Settings, evaluate, hindsight
 from .verdict import Label, Reason, label_for, reason_for
@@ -104,13 +105,13 @@ def collect(data: dict[str, Any], seats: Iterable[int], deals: Iterable[int] | N
     """Replay ``data`` and take the decisions of ``seats`` in ``deals`` (all deals when None)."""
     wanted_seats = set(seats)
     if not wanted_seats or not wanted_seats <= {0, 1, 2, 3}:
-        raise GuandanError("seats are 0…3")
+        raise GuandanError.said(N_("seats are 0…3"))
     wanted = None if deals is None else set(deals)
     n_deals = len(data.get("deals", []))
     if wanted is not None:
         bad = sorted(d for d in wanted if not 0 <= d < n_deals)
         if bad:
-            raise GuandanError(f"the record has {n_deals} deal(s); there is no deal {bad[0] + 1}")
+            raise GuandanError.said(N_("the record has {count} deal(s); there is no deal {deal}"), count=n_deals, deal=bad[0] + 1)
     tasks: list[Task] = []
     forced: dict[tuple[int, int], int] = {}
     seen_keys: set[tuple[int, int]] = set()
@@ -149,7 +150,7 @@ def collect(data: dict[str, Any], seats: Iterable[int], deals: Iterable[int] | N
                 paid = tuple((a.seat, a.cards[0]) for a in match.deal.actions if a.kind == ActionKind.TRIBUTE)
         pending = (key[0], key[1], seat_to_move, match.observation(seat_to_move), truth, paid)
     if rules is None:
-        raise GuandanError("the record holds no deal")
+        raise GuandanError.said(N_("the record holds no deal"))
     players = [str(p) for p in data.get("players") or []]
     return Collected(rules, tasks, forced, reviewed, players)
 
@@ -172,7 +173,7 @@ def evaluate_all(tasks: Sequence[Task], rules: RuleSet, settings: Settings, jobs
                  progress: Callable[[int], None] | None = None) -> list[Decision]:
     """Review every task; ``progress(k)`` after each one (k done so far). Results in record order."""
     if jobs < 1:
-        raise GuandanError(f"--jobs must be at least 1, not {jobs}")
+        raise GuandanError.said(N_("--jobs must be at least 1, not {jobs}"), jobs=jobs)
     out: list[Decision] = []
     if jobs == 1 or len(tasks) < 2:
         for k, t in enumerate(tasks, 1):

@@ -26,6 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
 
 from ..agents.hints import Hint, hints
+from ..cliutil import said
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealOver, DealSettled, Event, MatchOver
@@ -377,7 +378,7 @@ class GuandanApp(App[None]):
         try:
             events = self.session.act(action)
         except GuandanError as e:  # the engine refused: nothing changed
-            self.say(str(e))
+            self.say(said(e, self.lang, "tui"))
             return
         self.choices, self.hinted = [], None
         self.after(events)

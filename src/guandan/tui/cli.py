@@ -60,7 +60,7 @@ def play(
             session = Session.new(rules, number, partner or "heuristic", opponents or "heuristic",
                                   save_path=save or default_save_path(number))
     except GuandanError as e:
-        _fail(said(e, language), lang=language)
+        _fail(said(e, language, "tui"), lang=language)
     if plain:
         raise typer.Exit(_run_plain(session, language))
     from .app import GuandanApp  # here, not at the top: Textual loads only for the full-screen client

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..agents.hints import hints
+from ..cliutil import said
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealSettled, Event
@@ -186,8 +187,8 @@ def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budg
             fresh = game.command(line)
         except InputProblem as e:
             game.say("! " + e.text(game.tr, game.present))
-        except GuandanError as e:  # an engine refusal: the engine's own words
-            game.say("! " + str(e))
+        except GuandanError as e:  # an engine refusal: in the catalogue's words where it has them
+            game.say("! " + said(e, game.lang, "tui"))
     path = session.save()
     if last_deal(session) is not None:  # one last offer: the review of the match's last deal
         game.say("> " + _("The match is over: review (r) for the engine's review of the last deal, or quit"))

@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..cliutil import said
 from ..core.errors import GuandanError
 from ..core.record import loads
 from ..i18n import N_, Translator
@@ -41,7 +42,7 @@ def review_last_deal(session: Session, lang: str, budget: float = REVIEW_BUDGET,
     """The review of the human seat's decisions in the last finished deal, as lines in ``lang``."""
     deal = last_deal(session)
     if deal is None:
-        raise GuandanError("no deal has finished yet")
+        raise GuandanError.said(N_("no deal has finished yet"))
     review = review_record(loads(session.record()), [HUMAN], [deal], Settings(budget=budget), 1, progress)
     return review_lines(presenter(lang), review)
 
@@ -81,7 +82,7 @@ class ReviewScreen(ModalScreen[None]):
         try:
             lines = review_last_deal(self.session, self.lang, self.budget, step)
         except GuandanError as e:
-            lines = [str(e)]
+            lines = [said(e, self.lang, "tui")]
         self.app.call_from_thread(self._show, lines)
 
     def _progress(self, done: int, total: int) -> None:

@@ -26,6 +26,7 @@ from ..core.events import DealSettled, Event
 from ..core.match import MatchConfig, MatchObservation, MatchState, new_match
 from ..core.record import dumps, loads, replay
 from ..core.rules import RuleSet
+from ..i18n import N_
 
 HUMAN = 0
 FALLBACK_TIER = "greedy"
@@ -47,7 +48,7 @@ def resolve_tier(name: str) -> tuple[str, bool]:
         return name, False
     if name in STRONG_TIERS:
         return FALLBACK_TIER, True
-    raise GuandanError(f"unknown bot tier {shown(name)}; known: {', '.join(play_tiers())}")
+    raise GuandanError.said(N_("unknown bot tier {name}; known: {known}"), name=shown(name), known=", ".join(play_tiers()))
 
 
 def data_dir() -> Path:
@@ -109,18 +110,18 @@ class Session:
         try:
             data = loads(path.read_text(encoding="utf-8"))
         except OSError as e:
-            raise GuandanError(f"cannot read {path}: {e.strerror}") from None
+            raise GuandanError.said(N_("cannot read {path}: {reason}"), path=path, reason=e.strerror) from None
         meta: dict[str, Any] = data.get("meta") or {}
         tiers = meta.get("tiers")
         if meta.get("app") != APP or not isinstance(tiers, list) or len(tiers) != 4:
-            raise GuandanError(f"{path} is not a match saved by `guandan play` (no seat tiers in its meta)")
+            raise GuandanError.said(N_("{path} is not a match saved by `guandan play` (no seat tiers in its meta)"), path=path)
         match: MatchState | None = None
         for _action, _events, state in replay(data):
             match = state
         if match is None:
-            raise GuandanError(f"{path} holds no deal to resume")
+            raise GuandanError.said(N_("{path} holds no deal to resume"), path=path)
         if match.ended:
-            raise GuandanError(f"the match in {path} is already over")
+            raise GuandanError.said(N_("the match in {path} is already over"), path=path)
         assert match.deal is not None
         # the current deal's events are shown again so the table can be redrawn
         return cls(match, [str(t) for t in tiers], save_path or path,
@@ -149,14 +150,14 @@ class Session:
     def act(self, action: Action) -> list[Event]:
         """The human's action. IllegalActionError leaves everything unchanged."""
         if action.seat != HUMAN or not self.human_to_move:
-            raise GuandanError("it is not your turn")
+            raise GuandanError.said(N_("it is not your turn"))
         return self._apply(action)
 
     def bot_step(self) -> list[Event]:
         """One bot decision (the seat to move must be a bot's)."""
         seat = self.match.to_move
         if seat is None or seat == HUMAN:
-            raise GuandanError("no bot is to move")
+            raise GuandanError.said(N_("no bot is to move"))
         agent = self.agents[seat]
         deal = self.match.deal
         assert deal is not None
