@@ -6,6 +6,7 @@ every test; the Chinese cases set LANGUAGE=zh themselves.)"""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -205,6 +206,9 @@ def test_the_figure_tables_name_their_figures_in_the_readers_language(monkeypatc
     assert arena.output.startswith("对战场：greedy 对 random（duplicate，competition，种子 3）")
     assert "A 胜副率 95% 区间" in arena.output and "复式牌组数" in arena.output
     assert "a_deal_win_rate" not in arena.output and "deal_pairs" not in arena.output
+    for mode in ("sprt", "match"):  # every mode's figures have a name (a figure without one shows its key)
+        other = runner.invoke(app, ["arena", "--a", "greedy", "--b", "random", "--deals", "2", "--mode", mode])
+        assert other.exit_code == 0 and not re.search(r"^[a-z0-9]+_[a-z0-9_]+ ", other.output, re.M), other.output
     keyed = runner.invoke(app, ["arena", "--a", "greedy", "--b", "random", "--deals", "2", "--seed", "3", "--json"])
     assert json.loads(keyed.output)["deal_pairs"] == 2
     league = runner.invoke(app, ["league", "--agents", "random,greedy", "--pairs", "1"])
