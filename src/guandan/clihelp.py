@@ -194,7 +194,8 @@ def speak(lang: str | None) -> None:
     rich_utils.rich_format_error = format_error  # type: ignore[assignment]
     decorators.help_option = translated_help_option
     formatting.HelpFormatter.write_usage = translated_write_usage  # type: ignore[method-assign]
-    _word = translator("help", lang).gettext if lang else _identity
+    assert lang is not None
+    _word = translator("help", lang).gettext
 
 
 #: The usage errors Typer's own Click writes as English f-strings: (pattern of its text, our msgid).
