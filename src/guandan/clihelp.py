@@ -105,14 +105,19 @@ def option_help_texts() -> set[str]:
     return {o.help for name in agent_names() for o in agent_options(name).values()}
 
 
+_LINE_BREAK = re.compile(r"(?<!\n)\n(?!\n)")  # one line break inside a paragraph (a blank line ends one)
+
+
 def localize(command: Command, lang: str) -> Command:
     """``command`` with every help text of its tree in ``lang`` (a text the catalogue lacks stays English),
-    escaped for Typer's Rich help, which would otherwise take ``[type, rank, cards]`` for markup and drop
-    it. The tree is changed in place: call it on a tree built for one run (:func:`typer.main.get_command`)."""
+    its paragraphs each on one line for Rich to wrap, and escaped for Typer's Rich help, which would
+    otherwise take ``[type, rank, cards]`` for markup and drop it. The tree is changed in place: call it on
+    a tree built for one run (:func:`typer.main.get_command`)."""
     tr = translator("help", lang).gettext
 
     def say(text: str) -> str:
-        return escape(tr(text))
+        # a docstring's line breaks are the source's, not the reader's: Rich would keep them mid-sentence
+        return escape(_LINE_BREAK.sub(" ", tr(text)))
 
     for cmd in _walk(command):
         if cmd.help:
