@@ -2,8 +2,9 @@
 
     .venv/bin/python scripts/help_catalogue.py
 
-Adds every help text of the mounted `guandan` command (:func:`guandan.clihelp.help_texts`) and every word
-Click and Typer look up (:data:`guandan.clihelp.LIBRARY_MODULES`) that a catalogue lacks: to ``en`` as
+Adds every help text of the mounted `guandan` command (:func:`guandan.clihelp.help_texts`), every agent
+option's description (:func:`guandan.clihelp.option_help_texts`) and every word Typer and its Click print
+(:func:`guandan.clihelp.click_msgids`) that a catalogue lacks: to ``en`` as
 itself, to ``zh`` untranslated (for a translator to fill; the catalogue test fails until then). Entries
 that nothing uses any more are dropped. Existing translations are kept as they are.
 """
