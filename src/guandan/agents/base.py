@@ -92,24 +92,16 @@ class Option:
         if not math.isfinite(value) or (self.low is not None and value < self.low) or \
                 (self.high is not None and value > self.high):
             low, high = self._bound(self.low), self._bound(self.high)
-            msgid = (N_("option {key} must be from {low} to {high}, not {value}") if low and high
-                     else N_("option {key} must be at least {low}, not {value}") if low
-                     else N_("option {key} must be at most {high}, not {value}") if high
-                     else N_("option {key} must be a finite number, not {value}"))
-            raise GuandanError.said(msgid, key=key, low=low, high=high, value=text)
+            refusal = _RANGES[bool(low), bool(high)][1]
+            raise GuandanError.said(refusal, key=key, low=low, high=high, value=text)
         return value
 
     def range(self, gettext: Callable[[str], str] = str) -> str:
         """The values the option takes, in words (in the language of ``gettext``, a catalogue's)."""
-        _ = gettext
         if self.kind is bool:
-            return _("on or off")
+            return gettext("on or off")
         low, high = self._bound(self.low), self._bound(self.high)
-        if low and high:
-            return _("from {low} to {high}").format(low=low, high=high)
-        if low:
-            return _("at least {low}").format(low=low)
-        return _("at most {high}").format(high=high) if high else _("any number")
+        return gettext(_RANGES[bool(low), bool(high)][0]).format(low=low, high=high)
 
     def _bound(self, x: float | None) -> str:
         """A bound as a person writes it: 1000000, not 1e+06."""
@@ -124,6 +116,14 @@ class Option:
         return repr(float(value)) if self.kind is float else str(int(value))
 
 
+#: A number option's bounds (whether it has a lower, an upper one) → its values in words, and the refusal
+#: of a value outside them.
+_RANGES = {
+    (True, True): (N_("from {low} to {high}"), N_("option {key} must be from {low} to {high}, not {value}")),
+    (True, False): (N_("at least {low}"), N_("option {key} must be at least {low}, not {value}")),
+    (False, True): (N_("at most {high}"), N_("option {key} must be at most {high}, not {value}")),
+    (False, False): (N_("any number"), N_("option {key} must be a finite number, not {value}")),
+}
 _TRUE = ("on", "true", "yes", "1")
 _FALSE = ("off", "false", "no", "0")
 _REGISTRY: dict[str, AgentFactory] = {}

@@ -38,8 +38,7 @@ from .rounds import ResultSlip
 from .state import TableState, TournamentState
 from .words import ENDED_WORDS
 
-#: Seats as the page names them, in engine order (North–South is the home team).
-SEAT_WORDS = dict(enumerate(SEAT_NAMES))
+#: The sides as the page names them (North–South is the home team); seats are deals.SEAT_NAMES.
 SIDE_WORDS = {0: N_("North–South"), 1: N_("East–West")}
 PLACE_WORDS = (N_("First out"), N_("Second out"), N_("Third out"))
 #: What the page says after an action (?done=…), by key.
@@ -142,7 +141,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             asked_side={"home": 0, "away": 1}.get(asked_side or ""),
             error=None if shown_error is None else explain(shown_error, lang),
             message=DONE_WORDS.get(done or ""), clock=clock, seats=SEATS,
-            seat_words=SEAT_WORDS, side_words=SIDE_WORDS, place_words=PLACE_WORDS, ended_words=ENDED_WORDS,
+            seat_words=SEAT_NAMES, side_words=SIDE_WORDS, place_words=PLACE_WORDS, ended_words=ENDED_WORDS,
             level=level_label, label_of=lambda name: level_label(level_value(name)), final_levels=_final_levels(ts),
             levels=[(level_name(v), level_label(v)) for v in range(2, 15)],
             base=table_path(tid, round_no, table_no), version=version(ts),
