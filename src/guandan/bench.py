@@ -22,7 +22,7 @@ from .agents.decompose import Decomposer
 from .agents.heuristic import HeuristicAgent
 from .agents.search import SearchAgent
 from .agents.worlds import level_points, playout, tracker_from
-from .cliutil import Messages, cell, fail, said
+from .cliutil import Messages, fail, figure_table, said, width
 from .core.cards import physical_deck
 from .core.combos import _classify_codes
 from .core.deal import new_deal
@@ -30,9 +30,11 @@ from .core.match import MatchConfig, new_match
 from .core.moves import legal_moves
 from .core.rules import PRESET_NAMES, preset
 from .core.vocab import ActionKind, MoveMode, Phase
-from .native import PURE_ENV, compiled, status, with_build
+from .i18n import N_
+from .native import PURE_ENV, compiled, reason, with_build
 
-_ = Messages("cli").gettext
+_messages = Messages("cli")
+_ = _messages.gettext
 
 app = typer.Typer(help="Benchmarks (fixed seeds, one core).", no_args_is_help=True)
 
@@ -231,17 +233,21 @@ def search_profile(preset_name: str, positions: int, worlds: int, seed: int, top
     stats = pstats.Stats(prof, stream=buf)
     total = sum(row[2] for row in stats.stats.values())  # type: ignore[attr-defined]
     rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]  # type: ignore[attr-defined]
-    lines = [f"{status()}: {len(sample)} decisions x {worlds} worlds; own time under the profiler",
-             f"{'share':>6} {'calls':>10}  function"]
+    share, calls_word, function = _("share"), _("calls"), _("function")
+    lines = [_messages.ngettext("{build}: {decisions} decision × {worlds} worlds; each function's own time under "
+                                "the profiler", "{build}: {decisions} decisions × {worlds} worlds; each function's own "
+                                "time under the profiler", len(sample)).format(
+        build=build_words(), decisions=len(sample), worlds=worlds),
+        f"{' ' * (6 - width(share))}{share} {' ' * (10 - width(calls_word))}{calls_word}  {function}"]
     for (path, line, name), (_cc, calls, own, _cum, _callers) in rows:
         where = path.split("/guandan/")[-1] if "/guandan/" in path else path
         lines.append(f"{own / total:6.1%} {calls:10,}  {where}:{line} {name}" if total else f"{calls:10,} {name}")
     by_module: dict[str, float] = {}
     for (path, _line, _name), (_cc, _calls, own, _cum, _callers) in stats.stats.items():  # type: ignore[attr-defined]
-        key = path.split("/guandan/")[-1] if "/guandan/" in path else "Python's built-ins and library"
+        key = path.split("/guandan/")[-1] if "/guandan/" in path else _("Python's built-ins and libraries")
         by_module[key] = by_module.get(key, 0.0) + own
-    lines.append("by module: " + ", ".join(f"{k} {v / total:.0%}" for k, v in
-                                           sorted(by_module.items(), key=lambda kv: -kv[1])[:8] if total))
+    top_modules = sorted(by_module.items(), key=lambda kv: -kv[1])[:8] if total else []
+    lines.append(_("by module: {modules}").format(modules=_(", ").join(f"{k} {v / total:.0%}" for k, v in top_modules)))
     return "\n".join(lines)
 
 
@@ -302,9 +308,66 @@ def compiled_figures(preset_name: str = "competition", hands: int = 300, n_deals
     return out
 
 
+def build_words() -> str:
+    """Whether this process runs the compiled modules, said for a person (the reason stays as found)."""
+    return _("compiled") if compiled() else _("pure Python ({reason})").format(reason=reason())
+
+
 def _unknown_preset(name: str) -> NoReturn:
     fail(_("{option} must be one of {choices}, not {value}").format(
         option="--preset", choices=", ".join(PRESET_NAMES), value=name))
+
+
+#: What each benchmark figure is called in the table a person reads (``--json`` keeps the keys).
+LABELS: dict[str, str] = {
+    "preset": N_("rules"), "seed": N_("seed"), "hands": N_("27-card hands"), "deals": N_("deals"),
+    "positions": N_("search decisions"), "rounds": N_("compiled and pure runs each"), "steps": N_("environment steps"),
+    "break_any": N_("follows that may break any unit"), "features": N_("legal-action features built"),
+    "compiled": N_("compiled"), "uncompiled_because": N_("not compiled because"),
+    "lead_complete_mean_ms": N_("leading, complete moves: mean ms"),
+    "lead_complete_p50_ms": N_("leading, complete moves: median ms"),
+    "lead_complete_p99_ms": N_("leading, complete moves: 99th percentile ms"),
+    "lead_complete_moves_mean": N_("leading, complete moves: moves per hand"),
+    "lead_canonical_mean_ms": N_("leading, canonical moves: mean ms"),
+    "lead_canonical_p50_ms": N_("leading, canonical moves: median ms"),
+    "lead_canonical_p99_ms": N_("leading, canonical moves: 99th percentile ms"),
+    "lead_canonical_moves_mean": N_("leading, canonical moves: moves per hand"),
+    "follow_mean_us": N_("following: mean µs"), "follow_p99_us": N_("following: 99th percentile µs"),
+    "classify_per_s": N_("card sets classified per second"),
+    "deals_per_s_complete": N_("deals per second, complete moves"),
+    "actions_per_deal_complete": N_("actions per deal, complete moves"),
+    "deals_per_s_canonical": N_("deals per second, canonical moves"),
+    "actions_per_deal_canonical": N_("actions per deal, canonical moves"),
+    "worlds_per_cpu_s": N_("sampled worlds per CPU second"),
+    "exact_world_share": N_("share of worlds solved exactly"), "budget_s": N_("seconds per decision"),
+    "decision_mean_ms": N_("decision: mean ms"), "decision_p50_ms": N_("decision: median ms"),
+    "decision_p95_ms": N_("decision: 95th percentile ms"), "worlds_per_decision_mean": N_("worlds per decision"),
+    "settled_share": N_("share of decisions settled early"),
+    "plain_winner_agrees": N_("plain playout: same winning team"),
+    "plain_outcome_agrees": N_("plain playout: same places and levels"),
+    "plain_playout_ms": N_("plain playout: CPU ms"),
+    "break_any_winner_agrees": N_("breaking playout: same winning team"),
+    "break_any_outcome_agrees": N_("breaking playout: same places and levels"),
+    "break_any_playout_ms": N_("breaking playout: CPU ms"),
+    "steps_per_s": N_("steps per second"), "us_per_step": N_("µs per step"),
+    "episodes_finished": N_("episodes finished"), "legal_mean": N_("legal actions per step, mean"),
+    "legal_max": N_("legal actions per step, most"),
+}
+#: ``compiled``'s figures: each compared figure, compiled, pure and the speed-up between them.
+SUFFIXES: dict[str, str] = {
+    "_compiled": N_("{figure} (compiled)"), "_pure": N_("{figure} (pure Python)"),
+    "_speedup": N_("{figure}: times faster compiled"),
+}
+
+
+def labels(figures: dict[str, Any]) -> dict[str, str]:
+    """The name of every figure in ``figures`` (in the catalogue's language), ``compiled``'s included."""
+    out = {k: _(v) for k, v in LABELS.items() if k in figures}
+    for k in figures:
+        for suffix, template in SUFFIXES.items():
+            if k.endswith(suffix) and k[: -len(suffix)] in LABELS:
+                out[k] = _(template).format(figure=_(LABELS[k[: -len(suffix)]]))
+    return out
 
 
 def _print(figures: dict[str, Any], as_json: bool) -> None:
@@ -312,8 +375,7 @@ def _print(figures: dict[str, Any], as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(figures))
         return
-    for k, v in figures.items():
-        typer.echo(f"{k:28} {cell(v, ',.3f')}")
+    typer.echo(figure_table(figures, labels(figures), _, float_format=",.3f"))
 
 
 @app.command()
@@ -382,7 +444,7 @@ def compiled_cmd(
 ) -> None:
     """Compiled against pure Python in one run: move generation, deals/s and search worlds/s, with ratios."""
     if not compiled():
-        fail(_("this process does not run compiled ({status}); nothing to compare").format(status=status()), 1)
+        fail(_("this process does not run compiled ({status}); nothing to compare").format(status=build_words()), 1)
     if preset_name not in PRESET_NAMES:
         _unknown_preset(preset_name)
     try:
@@ -411,5 +473,4 @@ def env(
     if as_json:
         typer.echo(json.dumps(figures))
         return
-    for k, v in figures.items():
-        typer.echo(f"{k:20} {cell(v, ',.3f')}")
+    typer.echo(figure_table(figures, labels(figures), _, float_format=",.3f"))

@@ -12,7 +12,7 @@ the ``cli`` catalogue: a command says them with :func:`said`, never with ``str(e
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -20,7 +20,7 @@ import typer
 
 from .core.errors import GuandanError
 from .core.record import loads
-from .i18n import LANGUAGES, default_lang, normalize_lang, translator
+from .i18n import LANGUAGES, N_, default_lang, normalize_lang, translator
 
 
 class Messages:
@@ -115,6 +115,24 @@ def cell(value: Any, float_format: str = ".4f", none: str = "—") -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={cell(v, float_format, none)}" for k, v in value.items())
     return str(value)
+
+
+def figure_table(figures: dict[str, Any], names: dict[str, str], gettext: Callable[[str], str] = str,
+                 title: str | None = None, float_format: str = ".4f") -> str:
+    """A benchmark's or an arena run's figures as a plain two-column table (fits a terminal and a README
+    code block): each figure's name from ``names`` (already in the reader's language; a figure without a
+    name shows its key), then its value, a truth value as yes or no in the language of ``gettext``."""
+    shown = {k: names.get(k, k) for k in figures}
+    cols = max((width(n) for n in shown.values()), default=0) + 2
+    lines = [title, "-" * width(title)] if title else []
+    for k, v in figures.items():
+        value = gettext(YES if v else NO) if isinstance(v, bool) else cell(v, float_format)
+        lines.append(pad(shown[k], cols) + value)
+    return "\n".join(lines)
+
+
+YES = N_("yes")
+NO = N_("no")
 
 
 def read_record(path: Path, lang: str | None = None) -> dict[str, Any]:

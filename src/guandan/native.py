@@ -146,6 +146,12 @@ def with_build(figures: dict[str, Any]) -> dict[str, Any]:
 
 
 def status() -> str:
-    """``compiled`` or ``pure Python (why)``, for a person reading a benchmark or ``guandan --version``."""
+    """``compiled`` or ``pure Python (why)``, for a log or a test (a person reads it from the catalogue)."""
     install()
     return "compiled" if _state["compiled"] else f"pure Python ({_state['reason']})"
+
+
+def reason() -> str:
+    """Why this process runs uncompiled (empty when it runs compiled)."""
+    install()
+    return "" if _state["compiled"] else str(_state["reason"])

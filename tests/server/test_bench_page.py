@@ -30,7 +30,7 @@ def test_one_run_reports_positive_figures() -> None:
     # the table the command prints without --json, from these figures
     table = format_page_report(report)
     number = r"(\d+\.\d+)"
-    for label in (r"usable \(ms\)", r"tap -> selected \(ms\)"):
+    for label in (r"usable \(ms\)", r"tap → selected \(ms\)"):
         m = re.search(rf"^{label}\s+{number}\s+{number}$", table, re.M)
         assert m, table
         assert 0 < float(m.group(1)) <= float(m.group(2))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..cliutil import cell, pad, width
+from ..cliutil import figure_table
 from ..i18n import N_
 from .runner import MatchResult, PairResult
 from .stats import bootstrap_ci, mean, percentile, sprt, wilson_ci
@@ -156,14 +156,8 @@ LABELS: dict[str, str] = {
 
 
 def table(summary: dict[str, Any], title: str, gettext: Callable[[str], str] = str) -> str:
-    """A plain two-column table (fits a terminal and a README code block): each figure's name in the
-    language of ``gettext`` (a catalogue's; a figure without a name shows its key), then its value."""
-    names = {k: gettext(LABELS[k]) if k in LABELS else k for k in summary}
-    cols = max((width(n) for n in names.values()), default=0) + 2
-    lines = [title, "-" * width(title)]
-    for k, v in summary.items():
-        lines.append(pad(names[k], cols) + cell(v))
-    return "\n".join(lines)
+    """A summary as the table a person reads: each figure under its name in the language of ``gettext``."""
+    return figure_table(summary, {k: gettext(v) for k, v in LABELS.items()}, gettext, title)
 
 
 __all__ = ["LABELS", "compare_pairs", "summarize_matches", "summarize_pairs", "summarize_sprt", "table"]

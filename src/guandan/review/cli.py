@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..cliutil import Messages, cell, choices, fail, read_record, said
+from ..cliutil import Messages, cell, choices, fail, pad, read_record, said, width
 from ..core.errors import GuandanError
 from ..i18n import LANGUAGES, default_lang, normalize_lang
 from ..native import with_build
@@ -20,7 +20,8 @@ from .bench import DEFAULT_TIERS, review_figures
 from .engine import DEFAULT_BUDGET, Settings, worlds_for
 from .html import review_html
 from .report import Review, review_record
-from .words import review_json, review_lines
+from .verdict import Label
+from .words import LABEL_PLURALS, review_json, review_lines
 
 _ = Messages("game").gettext
 
@@ -136,17 +137,23 @@ def bench_review_cmd(
     if as_json:
         typer.echo(json.dumps(with_build(figures)))
         return
-    typer.echo(f"deals {deals} · budget {budget:g} s ({figures['worlds']} worlds) · seed {seed} · jobs {jobs}")
+    typer.echo(_("deals {deals} · review effort {budget} s ({worlds} worlds) · seed {seed} · worker processes {jobs}").format(
+        deals=deals, budget=f"{budget:g}", worlds=figures["worlds"], seed=seed, jobs=jobs))
+    cols = max(width(t) for t in names) + 2
     for t in names:
         f = figures[t]
         acc = f["accuracy"]
         lo, hi = f["ci95"]
-        shown = "—" if acc is None else f"{acc:6.2f}  95% CI [{lo:.2f}, {hi:.2f}]"
-        typer.echo(f"{t:28} accuracy {shown}  seat-deals {f['seat_deals']}  mean loss "
-                   f"{cell(f['mean_loss'], '.3f')}  labels {cell(f['labels'])}")  # no Python None or dict
+        shown = (_("accuracy —") if acc is None else _("accuracy {accuracy}, 95% interval [{low}, {high}]").format(
+            accuracy=f"{acc:6.2f}", low=f"{lo:.2f}", high=f"{hi:.2f}"))
+        counts = _(" · ").join(_(LABEL_PLURALS[Label(k)]).format(n=n) for k, n in f["labels"].items())
+        typer.echo(pad(t, cols) + _(" · ").join([
+            shown, _("seat-deals {n}").format(n=f["seat_deals"]),
+            _("mean loss {loss}").format(loss=cell(f["mean_loss"], ".3f")), counts]))
     spd = figures["seconds_per_decision"]
-    typer.echo(f"decisions reviewed {figures['decisions']} · review {figures['review_seconds']:.1f} s · "
-               f"{'—' if spd is None else f'{spd:.3f}'} s per decision · play {figures['play_seconds']:.1f} s")
+    typer.echo(_("decisions reviewed {decisions} · review {review} s · {per} s per decision · play {play} s").format(
+        decisions=figures["decisions"], review=f"{figures['review_seconds']:.1f}",
+        per="—" if spd is None else f"{spd:.3f}", play=f"{figures['play_seconds']:.1f}"))
 
 
 def mount(app: typer.Typer, bench_app: typer.Typer) -> None:

@@ -24,15 +24,18 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import websockets
 
+from ..cliutil import pad, width
 from ..core.match import MatchConfig, new_match
 from ..core.rules import preset
 from ..core.vocab import ActionKind
+from ..i18n import N_
 
 
 @dataclass
@@ -312,26 +315,42 @@ def attack_report(a: Attack) -> dict[str, Any]:
     }
 
 
-def format_report(r: dict[str, Any]) -> str:
-    lines = [
-        f"tables            {r['tables']} (4 bot clients each, think {r['think_ms']} ms)",
-        f"measured          {r['seconds']} s",
-        f"actions           {r['actions']}  ({r['actions_per_s']} actions/s)",
-        f"latency p50/p99   {r['p50_ms']} / {r['p99_ms']} ms  (action sent -> its broadcast received)",
-        f"errors            {r['errors']}",
+def _table(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
+    """Label and value lines, the values aligned in one column whatever the labels' language."""
+    cols = max(width(label) for label, _value in rows) + 2
+    return [indent + pad(label, cols) + value for label, value in rows]
+
+
+def format_report(r: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
+    """The bench's figures as a person reads them, in the language of ``gettext`` (a catalogue's)."""
+    _ = gettext
+    rows = [
+        (_(N_("tables")), _(N_("{tables} (4 bot clients each, think {think} ms)")).format(
+            tables=r["tables"], think=r["think_ms"])),
+        (_(N_("measured")), _(N_("{seconds} s")).format(seconds=r["seconds"])),
+        (_(N_("actions")), _(N_("{actions} ({rate} actions/s)")).format(actions=r["actions"], rate=r["actions_per_s"])),
+        (_(N_("latency p50/p99")), _(N_("{p50} / {p99} ms (action sent → its broadcast received)")).format(
+            p50=r["p50_ms"], p99=r["p99_ms"])),
+        (_(N_("errors")), str(r["errors"])),
     ]
+    lines = _table(rows)
     lines.extend(f"  {e}" for e in r["first_errors"])
     a = r.get("abuse")
     if a is not None:
         sent, answered, refused = a["sent"], a["answered"], a["refused"]
-        lines += [
-            f"attacker          {a['sockets']} sockets on one seat of a {a['preset']} room ({a['plays']} legal plays)",
-            f"  sent            {sent.get('hint', 0)} hints, {sent.get('readings', 0)} readings",
-            f"  answered        {answered.get('hint', 0)} hints, {answered.get('readings', 0)} readings",
-            f"  refused         {a['refused_total']}  ({', '.join(f'{k} {v}' for k, v in sorted(refused.items())) or '-'})",
-            f"  errors          {a['errors']}",
-            f"GET /api/meta     p50 {a['meta_p50_ms']} ms, max {a['meta_max_ms']} ms  (during the attack)",
-        ]
+        reasons = _(", ").join(f"{k} {v}" for k, v in sorted(refused.items())) or "—"
+        lines += _table([
+            (_(N_("attacker")), _(N_("{sockets} sockets on one seat of a {preset} room ({plays} legal plays)")).format(
+                sockets=a["sockets"], preset=a["preset"], plays=a["plays"])),
+            ("  " + _(N_("sent")), _(N_("{hints} hints, {readings} readings")).format(
+                hints=sent.get("hint", 0), readings=sent.get("readings", 0))),
+            ("  " + _(N_("answered")), _(N_("{hints} hints, {readings} readings")).format(
+                hints=answered.get("hint", 0), readings=answered.get("readings", 0))),
+            ("  " + _(N_("refused")), _(N_("{total} ({reasons})")).format(total=a["refused_total"], reasons=reasons)),
+            ("  " + _(N_("errors")), str(a["errors"])),
+            ("GET /api/meta", _(N_("p50 {p50} ms, max {max} ms (during the attack)")).format(
+                p50=a["meta_p50_ms"], max=a["meta_max_ms"])),
+        ])
         lines.extend(f"    {e}" for e in a["first_errors"])
     return "\n".join(lines)
 
@@ -493,16 +512,23 @@ def run_soak(tables: int, seconds: float, think_ms: int, seed: int = 1, warmup: 
     }
 
 
-def format_soak(r: dict[str, Any]) -> str:
-    lines = [
-        f"tables            {r['tables']} (4 bot clients each, think {r['think_ms']} ms; one-deal matches back to back)",
-        f"soaked            {r['seconds']} s, {r['matches_over']} matches finished, {r['actions']} actions "
-        f"({r['actions_per_s']} actions/s)",
-        f"server RSS        {r['rss_warm_mib']} MiB after {r['warmup_s']:.0f} s warm-up -> {r['rss_end_mib']} MiB at the end "
-        f"({r['rss_growth_pct']:+}%), max {r['rss_max_mib']} MiB",
-        f"  with workers    {r['rss_all_warm_mib']} -> {r['rss_all_end_mib']} MiB ({r['rss_all_growth_pct']:+}%)",
-        f"latency p50/p99   {r['p50_ms']} / {r['p99_ms']} ms  (action sent -> its broadcast received)",
-        f"errors            {r['errors']}",
-    ]
+def format_soak(r: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
+    """The soak's figures as a person reads them, in the language of ``gettext`` (a catalogue's)."""
+    _ = gettext
+    lines = _table([
+        (_(N_("tables")), _(N_("{tables} (4 bot clients each, think {think} ms; one-deal matches back to back)")).format(
+            tables=r["tables"], think=r["think_ms"])),
+        (_(N_("soaked")), _(N_("{seconds} s, {matches} matches finished, {actions} actions ({rate} actions/s)")).format(
+            seconds=r["seconds"], matches=r["matches_over"], actions=r["actions"], rate=r["actions_per_s"])),
+        (_(N_("server RSS")), _(N_("{warm} MiB after {warmup} s warm-up → {end} MiB at the end ({growth}%), "
+                                   "max {max} MiB")).format(
+            warm=r["rss_warm_mib"], warmup=f"{r['warmup_s']:.0f}", end=r["rss_end_mib"],
+            growth=f"{r['rss_growth_pct']:+}", max=r["rss_max_mib"])),
+        ("  " + _(N_("with workers")), _(N_("{warm} → {end} MiB ({growth}%)")).format(
+            warm=r["rss_all_warm_mib"], end=r["rss_all_end_mib"], growth=f"{r['rss_all_growth_pct']:+}")),
+        (_(N_("latency p50/p99")), _(N_("{p50} / {p99} ms (action sent → its broadcast received)")).format(
+            p50=r["p50_ms"], p99=r["p99_ms"])),
+        (_(N_("errors")), str(r["errors"])),
+    ])
     lines.extend(f"  {e}" for e in r["first_errors"])
     return "\n".join(lines)

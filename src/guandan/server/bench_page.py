@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..cliutil import pad, width
+from ..i18n import N_
 from .live import LiveServer, chromium, practice_room, storage_script
 from .table import Settings
 
@@ -323,19 +325,29 @@ def run_page_bench(runs: int = 10, seed: int = 1) -> dict[str, Any]:
     }
 
 
-def format_page_report(r: dict[str, Any]) -> str:
+def format_page_report(r: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
+    """The page bench's figures as a person reads them, in the language of ``gettext`` (a catalogue's)."""
+    _ = gettext
     w = r["weight_kb"]
-    rows = [
-        ("", "median", "max"),
-        ("usable (ms)", f"{r['usable_ms_median']:.1f}", f"{r['usable_ms_max']:.1f}"),
-        ("tap -> selected (ms)", f"{r['tap_ms_median']:.2f}", f"{r['tap_ms_max']:.2f}"),
+    timed = [
+        ("", _(N_("median")), _(N_("max"))),
+        (_(N_("usable (ms)")), f"{r['usable_ms_median']:.1f}", f"{r['usable_ms_max']:.1f}"),
+        (_(N_("tap → selected (ms)")), f"{r['tap_ms_median']:.2f}", f"{r['tap_ms_max']:.2f}"),
     ]
-    lines = [f"{a:<22}{b:>10}{c:>10}" for a, b, c in rows]
-    lines += [
-        f"page weight           table {w['table.html']:.1f} KB, start page {w['index.html']:.1f} KB "
-        f"(limit {r['limit_kb']} KB each)",
-        f"received on load      {r['received_kb_median']:.1f} KB (median; the table page with its API answers)",
-        f"runs                  {r['runs']} (chromium on loopback, 844x390 touch, a fresh context per load; taps "
-        f"{r['tap_after_update_ms_median']:.1f} ms after another seat's play arrived, median)",
+    described = [
+        (_(N_("page weight")), _(N_("table {table} KB, start page {start} KB (limit {limit} KB each)")).format(
+            table=f"{w['table.html']:.1f}", start=f"{w['index.html']:.1f}", limit=r["limit_kb"])),
+        (_(N_("received on load")), _(N_("{kb} KB (median; the table page with its API answers)")).format(
+            kb=f"{r['received_kb_median']:.1f}")),
+        (_(N_("runs")), _(N_("{runs} (chromium on loopback, 844×390 touch, a fresh context per load; taps {after} ms "
+                             "after another seat's play arrived, median)")).format(
+            runs=r["runs"], after=f"{r['tap_after_update_ms_median']:.1f}")),
     ]
+    cols = max(width(row[0]) for row in [*timed, *described]) + 2
+
+    def right(text: str) -> str:
+        return " " * max(1, 10 - width(text)) + text
+
+    lines = [pad(a, cols) + right(b) + right(c) for a, b, c in timed]
+    lines += [pad(label, cols) + value for label, value in described]
     return "\n".join(lines)

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from ..i18n import N_
 from .bench import free_port, open_tables, play_one
 
 LOGS: dict[str, str] = {}  # site name -> the file its workers' standard error went to
@@ -270,16 +272,24 @@ def run_site_bench(workers: list[int], redis_url: str, db_url: str, tables: int,
     return {"mode": "site", "tables": tables, "think_ms": think_ms, "runs": runs}
 
 
-def format_site_report(report: dict[str, Any]) -> str:
-    lines = [f"{report['tables']} tables of 4 bot clients (think {report['think_ms']} ms), one address:"]
+def format_site_report(report: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
+    """The site bench's figures as a person reads them, in the language of ``gettext`` (a catalogue's)."""
+    _ = gettext
+    lines = [_(N_("{tables} tables of 4 bot clients (think {think} ms), one address:")).format(
+        tables=report["tables"], think=report["think_ms"])]
     for r in report["runs"]:
-        line = (f"  {r['workers']} worker(s): {r['actions_per_s']:,.1f} actions/s"
-                f" (×{r.get('ratio_to_fewest', 1.0):.2f}), p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms,"
-                f" {r['errors']} errors, {r['lost_actions']} lost; tables per worker {r['tables_per_worker']}")
         if "failover" in r:
             f = r["failover"]
-            line = (f"  failover drill, {r['workers']} workers, the busiest killed at {f['killed_at_s']} s: "
-                    f"{f['clients_resumed']} clients resumed, longest without service {f['outage_max_s']} s "
-                    f"(median {f['outage_median_s']} s), {r['lost_actions']} actions lost, {r['errors']} error frames")
-        lines.append(line)
+            line = _(N_("failover drill, {workers} workers, the busiest killed at {killed} s: {resumed} clients "
+                        "resumed, longest without service {longest} s (median {median} s), {lost} actions lost, "
+                        "{errors} error frames")).format(
+                workers=r["workers"], killed=f["killed_at_s"], resumed=f["clients_resumed"],
+                longest=f["outage_max_s"], median=f["outage_median_s"], lost=r["lost_actions"], errors=r["errors"])
+        else:
+            line = _(N_("{workers} worker(s): {rate} actions/s (×{ratio}), p50 {p50} ms, p99 {p99} ms, {errors} "
+                        "errors, {lost} lost; tables per worker {spread}")).format(
+                workers=r["workers"], rate=f"{r['actions_per_s']:,.1f}", ratio=f"{r.get('ratio_to_fewest', 1.0):.2f}",
+                p50=r["p50_ms"], p99=r["p99_ms"], errors=r["errors"], lost=r["lost_actions"],
+                spread="/".join(str(n) for n in r["tables_per_worker"]))
+        lines.append("  " + line)
     return "\n".join(lines)

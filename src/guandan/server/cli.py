@@ -197,7 +197,7 @@ def bench_server(
 
         assert redis is not None and db is not None
         site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
-        typer.echo(json.dumps(with_build(site_report)) if json_out else format_site_report(site_report))
+        typer.echo(json.dumps(with_build(site_report)) if json_out else format_site_report(site_report, _))
         bad = any((r["errors"] and "failover" not in r) or r["lost_actions"] for r in site_report["runs"])
         raise typer.Exit(1 if bad else 0)
     if failover or redis is not None or db is not None:
@@ -209,7 +209,7 @@ def bench_server(
         if soak <= 0 or (warmup is not None and not 0 <= warmup < soak) or abuse is not None:
             fail(_("--soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak"))
         soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
-        typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked))
+        typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked, _))
         raise typer.Exit(1 if soaked["errors"] else 0)
     if warmup is not None:
         fail(_("--warmup goes with --soak"))
@@ -217,7 +217,7 @@ def bench_server(
         fail(_("{option} must be one of {choices}, not {value}").format(
             option="--abuse", choices="hints", value=abuse))
     report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
-    typer.echo(json.dumps(with_build(report)) if json_out else format_report(report))
+    typer.echo(json.dumps(with_build(report)) if json_out else format_report(report, _))
     raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
 
 
@@ -234,7 +234,7 @@ def bench_page(
         report = run_page_bench(runs=runs, seed=seed)
     except RuntimeError as e:  # no chromium, no Playwright
         fail(said(e), 1)
-    typer.echo(json.dumps(with_build(report)) if json_out else format_page_report(report))
+    typer.echo(json.dumps(with_build(report)) if json_out else format_page_report(report, _))
 
 
 def bench_accounts(
@@ -254,8 +254,9 @@ def bench_accounts(
     if not fill and db is None:
         fail(_("--no-fill needs --db (the default database is a new temporary file)"))
     report = run_accounts_bench(db, accounts=accounts, matches=matches, requests=requests, seed=seed,
-                                progress=lambda line: typer.echo(line, err=True), fill_db=fill)
-    typer.echo(json.dumps(with_build(report)) if json_out else format_accounts_report(report))
+                                progress=lambda n: typer.echo(_("{n} rated matches stored").format(n=n), err=True),
+                                fill_db=fill)
+    typer.echo(json.dumps(with_build(report)) if json_out else format_accounts_report(report, _))
 
 
 def bench_bot_ratings(
@@ -270,7 +271,7 @@ def bench_bot_ratings(
     from .ratings_bench import format_bot_ratings, run_bot_ratings  # here: the arena loads only for this
 
     report = run_bot_ratings(list(arena or []), pairs=pairs, seed=seed, jobs=jobs)
-    typer.echo(json.dumps(with_build(report)) if json_out else format_bot_ratings(report))
+    typer.echo(json.dumps(with_build(report)) if json_out else format_bot_ratings(report, _))
 
 
 def screenshots(

@@ -19,6 +19,7 @@ import random
 import statistics
 import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,11 +28,13 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
+from ..cliutil import pad, width
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, make_session_factory, upgrade_to_head
 from ..db import ratings as rt
 from ..db.accounts import User
 from ..db.web import WebReplay
+from ..i18n import N_
 from ..ratings import ARENA_DEAL_WIN_RATES, TIER_ORDER, bot_mus
 
 PRESET_WEIGHTS = {"competition": 6, "huaian-traditional": 2, "huaian-2009": 1, "huopin": 1}
@@ -86,16 +89,17 @@ def fill(session: Session, accounts: int, matches: int, seed: int, commit_every:
 
 
 def run_accounts_bench(db_url: str | None = None, accounts: int = 1000, matches: int = 10_000, requests: int = 300,
-                       seed: int = 1, progress: Callable[[str], None] | None = None, fill_db: bool = True
+                       seed: int = 1, progress: Callable[[int], None] | None = None, fill_db: bool = True
                        ) -> dict[str, Any]:
     """Fill the database (unless ``fill_db`` is off: a database an earlier run filled with the same sizes), then
     time each kind of request ``requests`` times (after 20 warm-up requests)."""
-    from fastapi.testclient import TestClient  # here: the app and its test client load only for the bench
+    with warnings.catch_warnings():  # Starlette's notice to its own users, not to the bench's reader
+        warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+        from fastapi.testclient import TestClient  # here: the app and its test client load only for the bench
 
     from .app import create_app
     from .table import Settings
 
-    say = progress or (lambda _line: None)
     with tempfile.TemporaryDirectory(prefix="guandan-bench-accounts-") as tmp:
         url = db_url or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         engine = make_engine(url)
@@ -104,7 +108,7 @@ def run_accounts_bench(db_url: str | None = None, accounts: int = 1000, matches:
         t0 = time.perf_counter()
         if fill_db:
             with sessions() as s:
-                filled = fill(s, accounts, matches, seed, progress=lambda n: say(f"{n} rated matches stored"))
+                filled = fill(s, accounts, matches, seed, progress=progress)
         else:
             with sessions() as s:
                 count = s.query(rt.RatingHistory).count()
@@ -143,13 +147,26 @@ def run_accounts_bench(db_url: str | None = None, accounts: int = 1000, matches:
         return out
 
 
-def format_accounts_report(r: dict[str, Any]) -> str:
-    lines = [f"{r['database']}: {r['accounts']} accounts, {r['matches']} rated matches "
-             f"({r['history_rows']} rating-history rows, stored in {r['fill_seconds']} s); "
-             f"{r['requests_per_kind']} requests per kind"]
+#: What each kind of timed request is called in the report a person reads.
+KIND_WORDS: dict[str, str] = {
+    "leaderboard_api": N_("leaderboard, JSON"), "leaderboard_page": N_("leaderboard page"),
+    "leaderboard_deep_page": N_("leaderboard, a deep page"), "player_api": N_("player, JSON"),
+    "player_page": N_("player page"),
+}
+
+
+def format_accounts_report(r: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
+    """The accounts bench's figures as a person reads them, in the language of ``gettext`` (a catalogue's)."""
+    _ = gettext
+    lines = [_(N_("{database}: {accounts} accounts, {matches} rated matches ({rows} rating-history rows, stored in "
+                  "{seconds} s); {requests} requests per kind")).format(
+        database=r["database"], accounts=r["accounts"], matches=r["matches"], rows=r["history_rows"],
+        seconds=r["fill_seconds"], requests=r["requests_per_kind"])]
+    cols = max(width(_(KIND_WORDS[kind])) for kind in KINDS) + 2
     for kind in KINDS:
         k = r[kind]
-        lines.append(f"  {kind:<22} p50 {k['p50_ms']:7.2f} ms   p99 {k['p99_ms']:7.2f} ms   max {k['max_ms']:7.2f} ms")
+        lines.append("  " + pad(_(KIND_WORDS[kind]), cols) + _(N_("p50 {p50} ms   p99 {p99} ms   max {max} ms")).format(
+            p50=f"{k['p50_ms']:7.2f}", p99=f"{k['p99_ms']:7.2f}", max=f"{k['max_ms']:7.2f}"))
     return "\n".join(lines)
 
 
@@ -163,17 +180,17 @@ def run_bot_ratings(arena_files: list[Path], pairs: int = 1000, seed: int = 1, j
     from ..arena.stats import mean
 
     rates: dict[tuple[str, str], float] = {}
-    sources: dict[str, str] = {}
+    sources: dict[str, dict[str, Any]] = {}
     for path in arena_files:
         setup, results = read_results([path])
         if setup is None or setup.get("preset") != "competition" or setup.get("budget_a") not in (None, 1.0):
             continue  # the rooms' search bots think 1 s (the default); the ratings are the competition preset's
         key = (str(setup["a"]), str(setup["b"]))
         rates[key] = mean([p.a_score for p in results.values()])
-        sources[f"{key[0]} vs {key[1]}"] = f"{path.name}: {len(results)} deal pairs"
+        sources[f"{key[0]} vs {key[1]}"] = {"file": path.name, "deal_pairs": len(results)}
     played = play_pairs(Setup(a="greedy", b="random", preset="competition", seed=seed), range(pairs), jobs)
     rates[("greedy", "random")] = mean([p.a_score for p in played])
-    sources["greedy vs random"] = f"played here: {pairs} deal pairs, seed {seed}"
+    sources["greedy vs random"] = {"played_here": True, "deal_pairs": pairs, "seed": seed}
     chain = {f"{TIER_ORDER[i + 1]} vs {TIER_ORDER[i]}": rates.get((TIER_ORDER[i + 1], TIER_ORDER[i]))
              for i in range(len(TIER_ORDER) - 1)}
     full = {k: v for k, v in ARENA_DEAL_WIN_RATES.items()}
@@ -188,16 +205,36 @@ def run_bot_ratings(arena_files: list[Path], pairs: int = 1000, seed: int = 1, j
             "published_mu": bot_mus()}
 
 
-def format_bot_ratings(r: dict[str, Any]) -> str:
-    lines = ["deal-win rates of neighbouring tiers (competition, duplicate deal pairs):"]
+def format_bot_ratings(r: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
+    """The bots' ratings as a person reads them, in the language of ``gettext`` (a catalogue's)."""
+    _ = gettext
+
+    def source(pairing: str) -> str:
+        where = r["sources"].get(pairing)
+        if where is None:
+            return _(N_("not measured: the published figure is used"))
+        if where.get("played_here"):
+            return _(N_("played here: {pairs} deal pairs, seed {seed}")).format(pairs=where["deal_pairs"],
+                                                                                  seed=where["seed"])
+        return _(N_("{file}: {pairs} deal pairs")).format(file=where["file"], pairs=where["deal_pairs"])
+
+    def pairing(key: str) -> str:
+        stronger, weaker = key.split(" vs ")
+        return _(N_("{stronger} vs {weaker}")).format(stronger=stronger, weaker=weaker)
+
+    lines = [_(N_("deal-win rates of neighbouring tiers (competition, duplicate deal pairs):"))]
+    cols = max(width(pairing(k)) for k in r["deal_win_rates"]) + 2
     for k, v in r["deal_win_rates"].items():
-        lines.append(f"  {k:<22} {v:.4f}   ({r['sources'].get(k, 'not measured: the published figure is used')})"
-                     if v is not None else f"  {k:<22} –        (the published {r['published_rates'].get(k)})")
+        said = (f"{v:.4f}   " + _(N_("({source})")).format(source=source(k)) if v is not None else
+                "–        " + _(N_("(the published {rate})")).format(rate=r["published_rates"].get(k)))
+        lines.append("  " + pad(pairing(k), cols) + said)
     if r["mu"] is None:
-        lines.append(f"no ratings: {r['problem']}")
+        extreme = [pairing(k) for k, v in r["deal_win_rates"].items() if v is not None and not 0.0 < v < 1.0]
+        lines.append(_(N_("no ratings: {pairings} won every deal or none; play more pairs")).format(
+            pairings=_(", ").join(extreme) or "—"))
         return "\n".join(lines)
-    lines.append("fixed mu per tier (heuristic anchored at 25; gap = β·Φ⁻¹(p)/√2, β = 25/6):")
+    lines.append(_(N_("fixed mu per tier (heuristic anchored at 25; gap = β·Φ⁻¹(p)/√2, β = 25/6):")))
     for tier, mu in r["mu"].items():
-        lines.append(f"  {tier:<10} {mu:6.2f}   (published {r['published_mu'][tier]:.2f}, "
-                     f"shown as {round(1000 + 40 * r['published_mu'][tier])})")
+        lines.append("  " + f"{tier:<10} {mu:6.2f}   " + _(N_("(published {mu}, shown as {shown})")).format(
+            mu=f"{r['published_mu'][tier]:.2f}", shown=round(1000 + 40 * r["published_mu"][tier])))
     return "\n".join(lines)

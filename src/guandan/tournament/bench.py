@@ -35,7 +35,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..cliutil import width
 from ..db import make_engine
+from ..i18n import N_
 from .deals import SEATS
 from .desk import Desk
 from .errors import TournamentError
@@ -74,17 +76,19 @@ class Clock:
                 "mean_wall_ms": sum(self.wall) / n * 1e3, "max_wall_ms": max(self.wall, default=0.0) * 1e3}
 
 
-def check_options(teams: int, rounds: int, seed: int) -> str | None:
-    """Why these options cannot run (None when they can)."""
+def check_options(teams: int, rounds: int, seed: int, gettext: Callable[[str], str] = str) -> str | None:
+    """Why these options cannot run, in the language of ``gettext`` (None when they can)."""
     if not 4 <= teams <= 2000:
-        return f"--teams must be 4…2000, not {teams}"
+        return gettext(N_("{option} must be {low}…{high}, not {value}")).format(
+            option="--teams", low=4, high=2000, value=teams)
     # With fewer rounds behind than half the teams, the graph of unplayed pairs always has a perfect
     # matching (Dirac), so every round can be paired without a rematch; one team withdraws on the way.
     most = min(99, (teams - 1) // 2 - 1)
     if not 1 <= rounds <= most:
-        return f"--rounds must be 1…{most} for {teams} teams, not {rounds}"
+        return gettext(N_("--rounds must be 1…{most} for {teams} teams, not {rounds}")).format(
+            most=most, teams=teams, rounds=rounds)
     if seed < 0:
-        return f"--seed must be 0 or more, not {seed}"
+        return gettext(N_("{option} must be 0 or more, not {value}")).format(option="--seed", value=seed)
     return None
 
 
@@ -256,38 +260,45 @@ def bench_figures(teams: int = 300, rounds: int = 9, seed: int = 1, per_deal: bo
 
 #: The printed table: a column heading and how to read it from a round's row.
 COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
-    ("round", lambda x: str(x["round"])),
-    ("teams", lambda x: str(x["teams"])),
-    ("pair s", lambda x: f"{x['pair']['cpu_s']:.3f}"),
-    ("desk pair s", lambda x: f"{x['desk_pair']['cpu_s']:.3f}"),
-    ("standings ms", lambda x: f"{x['standings']['cpu_s'] * 1e3:.1f}"),
-    ("replay s", lambda x: f"{x['replay']['cpu_s']:.3f}"),
-    ("desk replay s", lambda x: f"{x['desk_replay']['cpu_s']:.3f}"),
-    ("report ms", lambda x: f"{x['desk_report']['mean_cpu_ms']:.1f}"),
-    ("confirm ms (max)", lambda x: f"{x['desk_confirm']['mean_cpu_ms']:.1f} ({x['desk_confirm']['max_cpu_ms']:.1f})"),
-    ("wall pair/replay s", lambda x: f"{x['pair']['wall_s']:.3f}/{x['replay']['wall_s']:.3f}"),
+    (N_("round"), lambda x: str(x["round"])),
+    (N_("teams"), lambda x: str(x["teams"])),
+    (N_("pair s"), lambda x: f"{x['pair']['cpu_s']:.3f}"),
+    (N_("desk pair s"), lambda x: f"{x['desk_pair']['cpu_s']:.3f}"),
+    (N_("standings ms"), lambda x: f"{x['standings']['cpu_s'] * 1e3:.1f}"),
+    (N_("replay s"), lambda x: f"{x['replay']['cpu_s']:.3f}"),
+    (N_("desk replay s"), lambda x: f"{x['desk_replay']['cpu_s']:.3f}"),
+    (N_("report ms"), lambda x: f"{x['desk_report']['mean_cpu_ms']:.1f}"),
+    (N_("confirm ms (max)"), lambda x: f"{x['desk_confirm']['mean_cpu_ms']:.1f} ({x['desk_confirm']['max_cpu_ms']:.1f})"),
+    (N_("wall pair/replay s"), lambda x: f"{x['pair']['wall_s']:.3f}/{x['replay']['wall_s']:.3f}"),
 )
 
 
-def header() -> str:
-    return "  ".join(c for c, _ in COLUMNS)
+def header(gettext: Callable[[str], str] = str) -> str:
+    return "  ".join(gettext(c) for c, _ in COLUMNS)
 
 
-def format_row(row: dict[str, Any]) -> str:
-    return "  ".join(f(row).rjust(len(c)) for c, f in COLUMNS)
+def format_row(row: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
+    return "  ".join(" " * max(0, width(gettext(c)) - len(f(row))) + f(row) for c, f in COLUMNS)
 
 
-def summary_lines(figures: dict[str, Any]) -> list[str]:
+def summary_lines(figures: dict[str, Any], gettext: Callable[[str], str] = str) -> list[str]:
     w, t, met = figures["worst"], figures["targets"], figures["met"]
     p = figures["parameters"]
+    _ = gettext
+
+    def verdict(key: str) -> str:
+        return _(N_("met")) if met[key] else _(N_("NOT met"))
+
     return [
-        f"{p['teams']} teams, {p['rounds']} rounds, seed {p['seed']}, "
-        f"{'every deal reported' if p['per_deal'] else 'round results'}; Python {figures['python']}; "
-        "CPU seconds of one process",
-        f"pairing a round, worst: {w['pair_cpu_s']:.3f} s (target ≤ {t['pair_cpu_s']:g} s: "
-        f"{'met' if met['pair_cpu_s'] else 'NOT met'}); through the desk {w['desk_pair_cpu_s']:.3f} s",
-        f"standings from the log, worst: {w['replay_cpu_s']:.3f} s (target ≤ {t['replay_cpu_s']:g} s: "
-        f"{'met' if met['replay_cpu_s'] else 'NOT met'}); through the desk {w['desk_replay_cpu_s']:.3f} s",
-        f"standings in memory, worst: {w['standings_cpu_s'] * 1e3:.1f} ms; a confirmation through the desk, "
-        f"worst: {w['desk_confirm_max_cpu_ms']:.1f} ms",
+        _(N_("{teams} teams, {rounds} rounds, seed {seed}, {reporting}; Python {python}; CPU seconds of one process"))
+        .format(teams=p["teams"], rounds=p["rounds"], seed=p["seed"], python=figures["python"],
+                reporting=_(N_("every deal reported")) if p["per_deal"] else _(N_("round results"))),
+        _(N_("pairing a round, worst: {worst} s (target ≤ {target} s: {verdict}); through the desk {desk} s")).format(
+            worst=f"{w['pair_cpu_s']:.3f}", target=f"{t['pair_cpu_s']:g}", verdict=verdict("pair_cpu_s"),
+            desk=f"{w['desk_pair_cpu_s']:.3f}"),
+        _(N_("standings from the log, worst: {worst} s (target ≤ {target} s: {verdict}); through the desk {desk} s"))
+        .format(worst=f"{w['replay_cpu_s']:.3f}", target=f"{t['replay_cpu_s']:g}", verdict=verdict("replay_cpu_s"),
+                desk=f"{w['desk_replay_cpu_s']:.3f}"),
+        _(N_("standings in memory, worst: {standings} ms; a confirmation through the desk, worst: {confirm} ms"))
+        .format(standings=f"{w['standings_cpu_s'] * 1e3:.1f}", confirm=f"{w['desk_confirm_max_cpu_ms']:.1f}"),
     ]

@@ -813,15 +813,15 @@ def bench(
     # a developer's command: the desk's other commands need not load it
     from .bench import bench_figures, check_options, format_row, header, summary_lines
 
-    problem = check_options(teams, rounds, seed)
+    problem = check_options(teams, rounds, seed, _)
     if problem:
         _fail(problem)
     if as_json:
         typer.echo(json.dumps(bench_figures(teams, rounds, seed, per_deal)))
         return
-    typer.echo(header())
-    figures = bench_figures(teams, rounds, seed, per_deal, progress=lambda row: typer.echo(format_row(row)))
-    for line in summary_lines(figures):
+    typer.echo(header(_))
+    figures = bench_figures(teams, rounds, seed, per_deal, progress=lambda row: typer.echo(format_row(row, _)))
+    for line in summary_lines(figures, _):
         typer.echo(line)
 # ---- knockout events (淘汰赛) ------------------------------------------------------------------------------
 TextLangOpt = Annotated[str | None, typer.Option("--lang", help=f"language of the text: {', '.join(LANGUAGES)} "
