@@ -170,6 +170,11 @@ class Player:
             elif f["type"] == "room" and f["room"]["status"] == "over":
                 self.over = True
             detail = f.get("seq", "") if f["type"] != "error" else f"{f.get('code')}: {f.get('message')}"
+            view = f.get("view")
+            if isinstance(view, dict):  # whose turn it was: a stalled table names the seat it waited for
+                detail = f"{detail} to_move={view.get('to_move')} legal={len(view.get('legal') or [])}"
+            if f["type"] == "room":
+                detail = f"{f['room'].get('status')} paused={f['room'].get('paused')}"
             self.trace.append(f"{time.monotonic():.2f} {f['type']} {detail}")
             yield f
 
@@ -199,6 +204,7 @@ class Player:
 
     def act(self, f: dict[str, Any]) -> None:
         a = f["view"]["legal"][0]
+        self.trace.append(f"{time.monotonic():.2f} act {a['kind']} at {f['seq']}")
         self.send({"type": "act", "kind": a["kind"], "cards": a["cards"], "combo": a.get("combo"), "seq": f["seq"]})
 
     def __repr__(self) -> str:
