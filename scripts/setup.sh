@@ -52,15 +52,19 @@ stamp=.venv/.installed-$(cat pyproject.toml requirements.lock | sha256sum | cut 
 if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade "pip==25.3"
   .venv/bin/python -m pip install -q -c requirements.lock "setuptools==80.9.0" "mypy==2.4.1"
-  .venv/bin/python -m pip install -q --no-build-isolation -c requirements.lock -e ".[dev]"
+  # mypyc type-checks the modules against their imports (Babel, FastAPI, ...), which a fresh venv has only
+  # once this install is done: so this install never compiles, and the block below builds the compiled
+  # modules with everything in place
+  GUANDAN_PURE_PYTHON=1 .venv/bin/python -m pip install -q --no-build-isolation -c requirements.lock -e ".[dev]"
   rm -f .venv/.installed-* .venv/.native-*
   touch "$stamp"
-  if [ -z "${GUANDAN_PURE_PYTHON:-}" ]; then touch ".venv/.native-$(native_digest)"; fi
 fi
 # sources of the compiled modules changed since the last build (or the last attempt): rebuild the project
 # alone; the import-time check in guandan/native.py never runs a stale build in the meantime
 if [ -z "${GUANDAN_PURE_PYTHON:-}" ] && [ ! -f ".venv/.native-$(native_digest)" ]; then
-  .venv/bin/python -m pip install -q --no-build-isolation --no-deps -e .
+  # the build's own words go to a log; on a fall-back its reason is shown (pip's -q would hide it)
+  .venv/bin/python -m pip install -v --no-build-isolation --no-deps -e . > .venv/native-build.log 2>&1
+  grep -h "guandan build:" .venv/native-build.log | sed 's/^ *//' >&2 || true
   rm -f .venv/.native-*
   touch ".venv/.native-$(native_digest)"
 fi

@@ -27,6 +27,17 @@ def _setup_py() -> ModuleType:
     return mod
 
 
+REQUIRE_COMPILED = "GUANDAN_REQUIRE_COMPILED"
+
+
+@pytest.mark.skipif(os.environ.get(REQUIRE_COMPILED) != "1" or native._pure_requested(),
+                    reason=f"the build may fall back to pure Python here; {REQUIRE_COMPILED}=1 (CI) makes that a failure")
+def test_the_project_installs_compiled_where_it_must() -> None:
+    # a fresh `scripts/setup.sh` must leave the hot paths compiled: a build that silently falls back runs
+    # every compiled-path test on the sources instead
+    assert native.compiled(), native.status()
+
+
 def test_this_process_reports_what_it_runs() -> None:
     import importlib
 
@@ -48,6 +59,7 @@ def test_pure_python_is_chosen_by_the_environment() -> None:
                "print(*[importlib.import_module(m).__file__ for m in n.MODULES])", GUANDAN_PURE_PYTHON="1")
     first, files = out.splitlines()
     assert first == "False pure Python (GUANDAN_PURE_PYTHON is set)"
+    assert _run("import guandan.native as n; print(n.why())", GUANDAN_PURE_PYTHON="1").strip() == "('pure_requested', ())"
     assert all(f.endswith(".py") for f in files.split())
 
 
@@ -78,12 +90,14 @@ def fake_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_complete_current_build_is_used(fake_build: Path) -> None:
     assert native._check() == (True, "")
+    assert native._diagnose() == ("", ())
 
 
 def test_a_changed_source_makes_the_build_stale(fake_build: Path) -> None:
     native.source_path("guandan.core.moves").write_text("# edited since the build\n")
     use, why = native._check()
     assert not use and why == "stale: guandan.core.moves changed since the build"
+    assert native._diagnose() == (native.STALE, ("guandan.core.moves",))
 
 
 def test_a_partial_build_is_not_used(fake_build: Path) -> None:
@@ -91,11 +105,13 @@ def test_a_partial_build_is_not_used(fake_build: Path) -> None:
     src.with_suffix(importlib.machinery.EXTENSION_SUFFIXES[0]).unlink()
     use, why = native._check()
     assert not use and why == "a partial build: no extension for guandan.agents.search"
+    assert native._diagnose() == (native.PARTIAL, ("guandan.agents.search",))
 
 
 def test_a_build_without_its_manifest_is_not_used(fake_build: Path) -> None:
     (fake_build / native.MANIFEST).unlink()
     assert native._check() == (False, f"the build left no readable {native.MANIFEST}")
+    assert native._diagnose() == (native.NO_MANIFEST, ())
 
 
 def test_the_environment_wins_over_a_good_build(fake_build: Path, monkeypatch: pytest.MonkeyPatch) -> None:
