@@ -9,8 +9,10 @@ import re
 import pytest
 from typer.testing import CliRunner
 
+from guandan import bench
 from guandan.cli import _mount, app
 from guandan.i18n import translator
+from guandan.native import MANIFEST, NO_MANIFEST, NOT_BUILT, PARTIAL, PURE_ENV, PURE_REQUESTED, STALE
 from guandan.server.bench import format_report, format_soak
 from guandan.server.bench_page import format_page_report
 from guandan.server.bench_site import format_site_report
@@ -47,6 +49,22 @@ def test_the_engine_benchmarks_name_their_figures_in_chinese(args: list[str], mo
     assert english_words(out.output) == set(), out.output
     keyed = json.loads(runner.invoke(app, [*args, "--json"]).output)
     assert "seed" in keyed and isinstance(keyed["compiled"], bool)
+
+
+@pytest.mark.parametrize("code", [PURE_REQUESTED, NOT_BUILT, PARTIAL, NO_MANIFEST, STALE])
+def test_why_a_run_is_uncompiled_is_said_in_the_readers_language(code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    modules = ("guandan.core.moves", "guandan.agents.search") if code in (PARTIAL, STALE) else ()
+    monkeypatch.setattr(bench, "why", lambda: (code, modules))
+    monkeypatch.setattr(bench, "compiled", lambda: False)
+    monkeypatch.setenv("LANGUAGE", "zh")
+    words = bench.build_words()
+    assert words.startswith("纯 Python"), words
+    assert all(m in words for m in modules), words
+    for m in modules:
+        words = words.replace(m, "")
+    assert english_words(words.replace(PURE_ENV, "").replace(MANIFEST, "")) == set(), words
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert bench.reason_words() and not re.search(r"[\u4e00-\u9fff]", bench.reason_words())
 
 
 def test_compiled_names_each_figure_three_ways(monkeypatch: pytest.MonkeyPatch) -> None:

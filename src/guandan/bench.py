@@ -31,7 +31,7 @@ from .core.moves import legal_moves
 from .core.rules import PRESET_NAMES, preset
 from .core.vocab import ActionKind, MoveMode, Phase
 from .i18n import N_
-from .native import PURE_ENV, compiled, reason, with_build
+from .native import MANIFEST, NO_MANIFEST, NOT_BUILT, PARTIAL, PURE_ENV, PURE_REQUESTED, STALE, compiled, why, with_build
 
 _messages = Messages("cli")
 _ = _messages.gettext
@@ -308,9 +308,25 @@ def compiled_figures(preset_name: str = "competition", hands: int = 300, n_deals
     return out
 
 
+#: Why a process runs uncompiled (guandan.native's codes), said for a person.
+REASONS: dict[str, str] = {
+    PURE_REQUESTED: N_("{variable} is set"),
+    NOT_BUILT: N_("no extension modules were built"),
+    PARTIAL: N_("a partial build: no extension for {modules}"),
+    NO_MANIFEST: N_("the build left no readable {file}"),
+    STALE: N_("the build is stale: {modules} changed since"),
+}
+
+
+def reason_words() -> str:
+    """Why this process runs uncompiled, in the catalogue's language (empty when it runs compiled)."""
+    code, modules = why()
+    return _(REASONS[code]).format(variable=PURE_ENV, modules=", ".join(modules), file=MANIFEST) if code else ""
+
+
 def build_words() -> str:
-    """Whether this process runs the compiled modules, said for a person (the reason stays as found)."""
-    return _("compiled") if compiled() else _("pure Python ({reason})").format(reason=reason())
+    """Whether this process runs the compiled modules, said for a person."""
+    return _("compiled") if compiled() else _("pure Python ({reason})").format(reason=reason_words())
 
 
 def _unknown_preset(name: str) -> NoReturn:
@@ -375,6 +391,8 @@ def _print(figures: dict[str, Any], as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(figures))
         return
+    if "uncompiled_because" in figures:  # --json keeps the log's words; the table says it in the reader's
+        figures["uncompiled_because"] = reason_words()
     typer.echo(figure_table(figures, labels(figures), _, float_format=",.3f"))
 
 

@@ -28,7 +28,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 MODULES: tuple[str, ...] = (
     "guandan.core.cards",
@@ -57,7 +57,7 @@ MANIFEST = "native-build.json"  # beside this file: {module: sha256 of its sourc
 REBUILD = "scripts/setup.sh (or: pip install --no-build-isolation -e .)"
 
 _ROOT = Path(__file__).resolve().parent  # the guandan package
-_state: dict[str, object] = {"compiled": False, "reason": "not checked"}
+_state: dict[str, object] = {"compiled": False, "reason": "not checked", "why": ("", ())}
 
 
 class NativeBuildWarning(UserWarning):
@@ -85,23 +85,45 @@ def _pure_requested() -> bool:
     return os.environ.get(PURE_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
-def _check() -> tuple[bool, str]:
-    """(use the compiled modules?, why not) without importing any of them."""
+#: Why a process runs uncompiled, as a code (a person reads it from the catalogue: ``bench.REASONS``).
+PURE_REQUESTED, NOT_BUILT, PARTIAL, NO_MANIFEST, STALE = "pure_requested", "not_built", "partial", "no_manifest", "stale"
+
+
+def _diagnose() -> tuple[str, tuple[str, ...]]:
+    """(why not compiled, the modules concerned), or ``("", ())`` to run compiled; imports none of them."""
     if _pure_requested():
-        return False, f"{PURE_ENV} is set"
-    missing = [m for m in MODULES if _extension(m) is None]
+        return PURE_REQUESTED, ()
+    missing = tuple(m for m in MODULES if _extension(m) is None)
     if len(missing) == len(MODULES):
-        return False, "not compiled (no extension modules were built)"
+        return NOT_BUILT, ()
     if missing:
-        return False, f"a partial build: no extension for {', '.join(missing)}"
+        return PARTIAL, missing
     try:
         built = json.loads((_ROOT / MANIFEST).read_text())
     except (OSError, ValueError):
-        return False, f"the build left no readable {MANIFEST}"
-    stale = [m for m in MODULES if not isinstance(built, dict) or built.get(m) != digest(source_path(m))]
+        return NO_MANIFEST, ()
+    stale = tuple(m for m in MODULES if not isinstance(built, dict) or built.get(m) != digest(source_path(m)))
     if stale:
-        return False, f"stale: {', '.join(stale)} changed since the build"
-    return True, ""
+        return STALE, stale
+    return "", ()
+
+
+def _english(code: str, modules: tuple[str, ...]) -> str:
+    """The reason in the words of a log line or a warning."""
+    names = ", ".join(modules)
+    return {
+        PURE_REQUESTED: f"{PURE_ENV} is set",
+        NOT_BUILT: "not compiled (no extension modules were built)",
+        PARTIAL: f"a partial build: no extension for {names}",
+        NO_MANIFEST: f"the build left no readable {MANIFEST}",
+        STALE: f"stale: {names} changed since the build",
+    }.get(code, "")
+
+
+def _check() -> tuple[bool, str]:
+    """(use the compiled modules?, why not) without importing any of them."""
+    code, modules = _diagnose()
+    return code == "", _english(code, modules)
 
 
 class _SourcesFirst(importlib.abc.MetaPathFinder):
@@ -119,13 +141,14 @@ def install() -> None:
     """Decide, once per process, whether the compiled modules run; if not, make the sources load."""
     if _state["reason"] != "not checked":
         return
-    use, why = _check()
-    _state["compiled"], _state["reason"] = use, why
+    code, modules = _diagnose()
+    use, why = code == "", _english(code, modules)
+    _state["compiled"], _state["reason"], _state["why"] = use, why, (code, modules)
     if use:
         return
     if not any(isinstance(f, _SourcesFirst) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourcesFirst())
-    if why.startswith(("stale", "a partial build", "the build left")):
+    if code in (STALE, PARTIAL, NO_MANIFEST):
         warnings.warn(f"guandan runs uncompiled: the compiled modules are {why}; rebuild with {REBUILD}",
                       NativeBuildWarning, stacklevel=2)
 
@@ -155,3 +178,9 @@ def reason() -> str:
     """Why this process runs uncompiled (empty when it runs compiled)."""
     install()
     return "" if _state["compiled"] else str(_state["reason"])
+
+
+def why() -> tuple[str, tuple[str, ...]]:
+    """Why this process runs uncompiled as (code, modules concerned); ``("", ())`` when it runs compiled."""
+    install()
+    return cast(tuple[str, tuple[str, ...]], _state["why"])
