@@ -23,7 +23,8 @@ runner = CliRunner()
 KEY = re.compile(r"^[a-z0-9]+_[a-z0-9_]+ ", re.M)  # a figure printed under its JSON key
 # English words that may stay in a Chinese report: names of tiers, presets, programs, units and wire codes
 KEPT = {"competition", "huopin", "heuristic", "greedy", "random", "search", "chromium", "sqlite", "Python", "JSON",
-        "GET", "api", "API", "meta", "CPU", "jsonl", "busy", "rate_limited", "MiB", "canonical", "complete", "desk", "compiled"}
+        "GET", "api", "API", "meta", "CPU", "jsonl", "busy", "rate_limited", "MiB", "canonical", "complete", "desk", "compiled",
+        PURE_ENV}
 
 
 def english_words(text: str) -> set[str]:

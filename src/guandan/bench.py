@@ -487,8 +487,4 @@ def env(
 
     if preset_name not in PRESET_NAMES:
         _unknown_preset(preset_name)
-    figures = with_build(env_figures(preset_name, steps, seed, features))
-    if as_json:
-        typer.echo(json.dumps(figures))
-        return
-    typer.echo(figure_table(figures, labels(figures), _, float_format=",.3f"))
+    _print(env_figures(preset_name, steps, seed, features), as_json)

@@ -142,14 +142,14 @@ def install() -> None:
     if _state["reason"] != "not checked":
         return
     code, modules = _diagnose()
-    use, why = code == "", _english(code, modules)
-    _state["compiled"], _state["reason"], _state["why"] = use, why, (code, modules)
+    use, words = code == "", _english(code, modules)
+    _state["compiled"], _state["reason"], _state["why"] = use, words, (code, modules)
     if use:
         return
     if not any(isinstance(f, _SourcesFirst) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourcesFirst())
     if code in (STALE, PARTIAL, NO_MANIFEST):
-        warnings.warn(f"guandan runs uncompiled: the compiled modules are {why}; rebuild with {REBUILD}",
+        warnings.warn(f"guandan runs uncompiled: the compiled modules are {words}; rebuild with {REBUILD}",
                       NativeBuildWarning, stacklevel=2)
 
 
@@ -172,12 +172,6 @@ def status() -> str:
     """``compiled`` or ``pure Python (why)``, for a log or a test (a person reads it from the catalogue)."""
     install()
     return "compiled" if _state["compiled"] else f"pure Python ({_state['reason']})"
-
-
-def reason() -> str:
-    """Why this process runs uncompiled (empty when it runs compiled)."""
-    install()
-    return "" if _state["compiled"] else str(_state["reason"])
 
 
 def why() -> tuple[str, tuple[str, ...]]:
