@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 import websockets
 
-from ..cliutil import pad, width
+from ..cliutil import figure_table
 from ..core.match import MatchConfig, new_match
 from ..core.rules import preset
 from ..core.vocab import ActionKind
@@ -315,10 +315,9 @@ def attack_report(a: Attack) -> dict[str, Any]:
     }
 
 
-def _table(rows: list[tuple[str, str]], indent: str = "") -> list[str]:
+def _table(rows: list[tuple[str, str]]) -> list[str]:
     """Label and value lines, the values aligned in one column whatever the labels' language."""
-    cols = max(width(label) for label, _value in rows) + 2
-    return [indent + pad(label, cols) + value for label, value in rows]
+    return figure_table(dict(rows), {}).splitlines()
 
 
 def format_report(r: dict[str, Any], gettext: Callable[[str], str] = str) -> str:
