@@ -56,6 +56,12 @@ def find_action(unit: Unit, legal: Sequence[Action], level: int) -> Action | Non
     return same_combo or same_cards
 
 
+def keep_score(decompose: Decomposer, hand: Sequence[Card], card: Card, level: int) -> float:
+    """How good ``hand`` is without ``card`` when ``card`` is given away (进贡 / 还贡): the rest's
+    decomposition score, less a little for the card's value, since a strong card helps the receiver."""
+    return decompose(remove_cards(hand, (card,))).score - 0.3 * lv(card, level)
+
+
 @dataclass
 class Scored:
     action: Action
@@ -101,12 +107,9 @@ class HeuristicAgent(Agent):
         dec = self.decomposer(obs.deal.level)
         hand = list(obs.deal.hand)
         word = "进贡 tribute" if legal[0].kind == ActionKind.TRIBUTE else "还贡 return"
-        scored = []
-        for a in legal:
-            rest = remove_cards(hand, a.cards)
-            # giving away a strong card helps the receiver: prefer losing low value at equal hand score
-            s = dec(rest).score - 0.3 * lv(a.cards[0], obs.deal.level)
-            scored.append(Scored(a, s, f"{word}: the card the hand misses least"))
+        level = obs.deal.level
+        scored = [Scored(a, keep_score(dec, hand, a.cards[0], level), f"{word}: the card the hand misses least")
+                  for a in legal]
         scored.sort(key=lambda x: -x.score)
         return scored[:k]
 
@@ -224,4 +227,4 @@ def _lead_reason(u: Unit, t: Table, first: bool) -> str:
 
 register("heuristic")(lambda seed, budget: HeuristicAgent(seed, budget))
 
-__all__ = ["HeuristicAgent", "Scored", "find_action", "remove_cards"]
+__all__ = ["HeuristicAgent", "Scored", "find_action", "keep_score", "remove_cards"]

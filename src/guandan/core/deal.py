@@ -36,9 +36,9 @@ from .events import (
 from .moves import Move, legal_moves
 from .reduce import by_init
 from .rules import RuleSet
-from .tribute import TributePlan, partner, plan_tribute, return_eligible
+from .tribute import TributePlan, leader_after_tribute, partner, plan_tribute, return_eligible
 from .turns import TurnTracker
-from .vocab import ActionKind, DoubleTributeLeader, EqualTributeAssignment, MoveMode, Phase
+from .vocab import ActionKind, EqualTributeAssignment, MoveMode, Phase
 
 TRIBUTE, CHOOSE, RETURN, PLAY, OVER = Phase.TRIBUTE, Phase.CHOOSE, Phase.RETURN, Phase.PLAY, Phase.OVER
 
@@ -341,7 +341,7 @@ class DealState:
         self.actions.append(Action(ActionKind.CHOOSE, f1, (card,)))
         hi = options[0]
         lo = next(p for p in self._paid if p != hi)
-        leader = hi if self.rules.double_tribute_leader == DoubleTributeLeader.PAYER_TO_FIRST else self.prev_finish[3]
+        leader = leader_after_tribute(hi, self.prev_finish, True, self.rules)
         pays = {p.payer: p for p in self.plan.payments}
         self.plan = TributePlan(False, (), (pays[hi], pays[lo]), leader, (hi, lo))
         self._receiver_of = {hi: f1, lo: partner(f1)}

@@ -91,7 +91,8 @@ def plan_tribute(
 
     if len(payers) == 1:
         (p,) = payers
-        return TributePlan(False, (), (Payment(p, f1, values[p], eligible(p)),), p, (p,))
+        leader = leader_after_tribute(p, prev_finish, False, rules)
+        return TributePlan(False, (), (Payment(p, f1, values[p], eligible(p)),), leader, (p,))
     a, b = payers
     if values[a] != values[b]:
         hi, lo = (a, b) if values[a] > values[b] else (b, a)
@@ -104,9 +105,17 @@ def plan_tribute(
         lo = b if hi == a else a
     else:  # winners_choose: the deal asks 头游; until then the order is provisional
         hi, lo = (f1 + 1) % 4, (f1 + 3) % 4
-    leader = hi if rules.double_tribute_leader == DoubleTributeLeader.PAYER_TO_FIRST else prev_finish[3]
+    leader = leader_after_tribute(hi, prev_finish, True, rules)
     payments = (Payment(hi, f1, values[hi], eligible(hi)), Payment(lo, partner(f1), values[lo], eligible(lo)))
     return TributePlan(False, (), payments, leader, (hi, lo))
+
+
+def leader_after_tribute(payer_to_first: int, prev_finish: Sequence[int], double: bool, rules: RuleSet) -> int:
+    """Who leads the play after a tribute (§4.2): the payer, or with two payers the one who paid
+    头游 — 末游 instead under ``double_tribute_leader = last_place``."""
+    if double and rules.double_tribute_leader != DoubleTributeLeader.PAYER_TO_FIRST:
+        return prev_finish[3]
+    return payer_to_first
 
 
 def return_eligible(
