@@ -215,6 +215,28 @@ def test_results_record_every_option_value_and_a_changed_default_is_not_resumed(
     assert "{" not in table_out.output and "True" not in table_out.output
 
 
+def test_an_option_added_since_a_file_was_written_reads_as_the_tier_played_then(cli: CliRunner,
+                                                                               tmp_path: Path) -> None:
+    """``returns`` and ``break_any`` came after option values were recorded: a file without them
+    ran as they are off, so it resumes and joins with today's runs; an option without such a value
+    (``prior``) missing from a file still refuses both."""
+    spec = ["--a", "search:max_worlds=2:shortlist=2", "--b", "greedy", "--seed", "3"]
+    f = tmp_path / "search.jsonl"
+    r = cli.invoke(app, ["arena", *spec, "--deals", "1", "--results", str(f)])
+    assert r.exit_code == 0, r.output
+    _rewrite(f, lambda s: [s["a_options"].pop(k) for k in ("returns", "break_any")])
+    later = tmp_path / "later.jsonl"
+    r = cli.invoke(app, ["arena", *spec, "--first", "1", "--deals", "1", "--results", str(later)])
+    assert r.exit_code == 0, r.output
+    r = cli.invoke(app, ["arena-summary", str(f), str(later), "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["deal_pairs"] == 2, r.output
+    r = cli.invoke(app, ["arena", *spec, "--deals", "2", "--results", str(f), "--json"])
+    assert r.exit_code == 0 and json.loads(r.output)["resumed_pairs"] == 1, r.output
+    _rewrite(later, lambda s: s["a_options"].pop("prior"))
+    r = cli.invoke(app, ["arena-summary", str(f), str(later)])
+    assert r.exit_code == 2 and "A's prior 0.15 vs —" in r.output, r.output
+
+
 def test_older_results_without_option_values_read_and_compare_but_do_not_resume(cli: CliRunner,
                                                                                 tmp_path: Path) -> None:
     old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"

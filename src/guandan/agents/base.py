@@ -75,6 +75,9 @@ class Option:
     help: str
     low: float | None = None  # inclusive bounds for numbers
     high: float | None = None
+    # for an option added after arena results began to record option values: the value that gives
+    # the tier as it played before, which a results file recorded then ran with without naming it
+    before: int | float | bool | None = None
 
     def parse(self, key: str, text: str) -> int | float | bool:
         if self.kind is bool:
@@ -206,6 +209,19 @@ def resolved_options(spec: str) -> dict[str, int | float | bool]:
         o = options[key]
         v = values.get(key, o.default)
         out[key] = bool(v) if o.kind is bool else int(v) if o.kind is int else float(v)
+    return out
+
+
+def recorded_options_of(spec: str, recorded: dict[str, int | float | bool]) -> dict[str, int | float | bool]:
+    """``recorded`` (the option values a results file holds for ``spec``) completed by every option
+    the tier gained since that file was written, at the value its behaviour had before
+    (:attr:`Option.before`), so a file stays comparable with, and resumable by, today's build."""
+    _load_builtin()
+    options = {} if spec.startswith("external:") else _OPTIONS.get(spec.split(":", 1)[0], {})
+    out = dict(recorded)
+    for key, o in options.items():
+        if key not in out and o.before is not None:
+            out[key] = o.before
     return out
 
 

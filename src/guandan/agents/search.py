@@ -5,7 +5,9 @@ spent, samples hidden hands consistent with everything public (:func:`worlds.sam
 plays each candidate out in that world with the unit policy for all four seats. It picks the
 candidate with the best mean level points (升级数) for its team (``win_bonus`` adds to that a
 fixed amount for winning the deal, whatever its margin); every candidate sees the same worlds, so
-their comparison is paired. Tribute and return decisions are the heuristic's.
+their comparison is paired. Tribute decisions are the heuristic's, and so is the return (还贡) unless
+``returns`` is on: then each shortlisted return card is valued by playing the whole deal out in
+sampled worlds, from the hands after the returns.
 
 The playout policy is the heuristic's own lead rule on a decomposition made once per world, and
 its follow rule including breaking a pair, triple or full house (拆牌, :func:`policy.follow`), so
@@ -26,9 +28,10 @@ redrawn while it leaves the other seats' latest plays and passes unexplained by 
 opponent's play is valued whenever the heuristic's shortlist holds no bomb. With ``break_any`` = K
 the first K follows of every playout may break any unit — a straight, tube or full house as well —
 weighed by a fresh decomposition as the heuristic weighs it (:func:`policy.follow_full`), so that
-playouts replay heuristic deals more faithfully. All three are off by default: the arena found no
-gain from any of them, inference costs about three worlds in four and ``break_any`` several times
-the cost of a world.
+playouts replay heuristic deals more faithfully. These three and ``returns`` are off by default:
+the arena found no gain from any of them (a searched return changes a deal's margin now and then,
+almost never its winner), inference costs about three worlds in four and ``break_any`` several
+times the cost of a world.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
 the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
@@ -41,6 +44,7 @@ speed.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -49,18 +53,20 @@ from mypy_extensions import mypyc_attr
 
 from ..core.cards import Card
 from ..core.combos import Combo, beats
-from ..core.deal import Action
+from ..core.deal import Action, Observation
+from ..core.events import TributeGiven
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
+from ..core.tribute import leader_after_tribute, partner, return_eligible
 from ..core.turns import TurnTracker
 from ..core.vocab import ActionKind, Phase
 from .base import Agent, Option, register
 from .counting import read
 from .decompose import Unit
 from .endgame import EndgameSolver, Exhausted
-from .heuristic import HeuristicAgent, find_action, remove_cards
+from .heuristic import HeuristicAgent, Scored, find_action, keep_score, remove_cards
 from .inference import PlayEvidence
-from .worlds import level_points, pass_evidence, playout, sample_weighted, tracker_from
+from .worlds import level_points, pass_evidence, playout, sample_hands, sample_weighted, tracker_from
 
 DEFAULT_BUDGET: Final = 1.0
 SHORTLIST: Final = 6
@@ -79,6 +85,7 @@ BREAK_ANY: Final = 0  # a playout's first follows that may break any unit, weigh
 BOMB: Final = False  # value the cheapest bomb as well when the heuristic's shortlist holds none
 INFER: Final = 0  # each other seat's latest decisions a world is checked against (读牌; 0: passes only)
 TRIES: Final = 4  # draws per world at most while it contradicts the evidence
+RETURNS: Final = False  # value the return (还贡) candidates by playing whole deals out (off: the heuristic's card)
 
 
 class _Candidate:
@@ -106,7 +113,7 @@ class SearchAgent(Agent):
                  prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST,
                  endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
                  win_bonus: float = WIN_BONUS, widen: int = WIDEN, infer: int = INFER, tries: int = TRIES,
-                 bomb: bool = BOMB, break_any: int = BREAK_ANY) -> None:
+                 bomb: bool = BOMB, break_any: int = BREAK_ANY, returns: bool = RETURNS) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget)
         self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
@@ -125,15 +132,20 @@ class SearchAgent(Agent):
         self.breaks = breaks  # playouts may break units to follow, as the heuristic does (off: whole units only)
         self.break_any = break_any  # a playout's first follows that may split any unit, not only a group (needs breaks)
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
+        self.returns = returns  # search the return (还贡) too, by playouts of the whole deal
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
         self.last_settled = False  # the last decision stopped early: its choice was settled
         self.last_candidates = 0  # candidates the last decision valued (more than the shortlist once widened)
         self.clock: Callable[[], float] = time.perf_counter  # what the budget is measured by (tests step it)
+        # the return's worlds draw from their own stream, so searching it leaves every later decision's
+        # worlds as they would have been (a duplicate comparison then differs only where the card does)
+        self.return_rng = random.Random(f"{self.name}:{seed}:return")
 
     def reset(self, seat: int, rules: RuleSet) -> None:
         super().reset(seat, rules)
         self.heuristic.reset(seat, rules)
+        self.return_rng = random.Random(f"{self.name}:{self.seed}:{seat}:return")
 
     def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
         start = self.clock()
@@ -148,6 +160,8 @@ class SearchAgent(Agent):
         self.last_exact = 0
         self.last_settled = False
         self.last_candidates = 0
+        if legal[0].kind == ActionKind.RETURN and self.returns and len(ranked) > 1:
+            return self._choose_return(obs, ranked, start, budget)
         if legal[0].kind not in (ActionKind.PLAY, ActionKind.PASS) or len(ranked) == 1:
             return ranked[0].action
         hand = list(obs.deal.hand)
@@ -206,11 +220,7 @@ class SearchAgent(Agent):
                     units[self.seat] = list(c.rest_units)
                     finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker, full=self.break_any)
                     results.append(level_points(finish, self.seat, rules, self.win_bonus))
-            for c, v in zip(cands, results, strict=True):
-                d = v - results[0]  # paired with the heuristic's choice on the same world
-                c.total += d
-                c.sq += d * d
-                c.n += 1
+            _record(cands, results)
             worlds += 1
             world_cost = max(world_cost, self.clock() - now)
             if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, self.prior):
@@ -223,6 +233,62 @@ class SearchAgent(Agent):
                 cands.extend(candidate(r.action) for r in reserve)
                 reserve = []
                 world_cost *= len(cands) / before  # a world now plays every candidate out
+        self.last_worlds = worlds
+        self.last_candidates = len(cands)
+        if worlds == 0:
+            return ranked[0].action
+        best = max(range(len(cands)),
+                   key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], self.prior, self.confidence))
+        return cands[best].action
+
+    def _choose_return(self, obs: MatchObservation, ranked: Sequence[Scored], start: float,
+                       budget: float) -> Action:
+        """还贡: value each shortlisted card by playing the whole deal out in sampled worlds, from
+        the hands after the returns to the end, with the leader the rules give. A partner who also
+        received a tribute returns, in each world, the card the heuristic would return from the
+        hand that world gives it (its choice is not public until both cards change hands)."""
+        assert self.rules is not None
+        rules = self.rules
+        deal = obs.deal
+        level = deal.level
+        hand = list(deal.hand)
+        payer_of, received, leader = tribute_of(deal, rules)
+        mine = payer_of[self.seat]
+        mate = partner(self.seat)
+        decompose = self.heuristic.decomposer(level)
+        breaker = decompose if self.breaks else None
+        cands = []
+        for r in ranked:
+            rest = remove_cards(hand, r.action.cards)
+            cands.append(_Candidate(r.action, rest, list(decompose(rest).units), TurnTracker(leader, rules), None, None))
+        know = read(obs)
+        deadline = start + budget * SAFETY
+        worlds = 0
+        world_cost = 0.0
+        while worlds < (self.max_worlds or 1_000_000):
+            now = self.clock()
+            if self.max_worlds is None and now + world_cost >= deadline:
+                break
+            hands = sample_hands(know, hand, self.return_rng)
+            if mate in payer_of:
+                back = return_eligible(hands[mate], received[mate], level, rules, to_partner=False)
+                card = max(back, key=lambda c: keep_score(decompose, hands[mate], c, level))
+                hands[mate].remove(card)
+                hands[payer_of[mate]].append(card)
+            shared = {s: list(decompose(hands[s]).units) for s in range(4) if s not in (self.seat, mine)}
+            results = []
+            for c in cands:
+                units = [list(shared.get(s, [])) for s in range(4)]
+                units[self.seat] = list(c.rest_units)
+                units[mine] = list(decompose(hands[mine] + list(c.action.cards)).units)
+                finish = playout(units, c.tracker.copy(), None, None, dec=breaker, full=self.break_any)
+                results.append(level_points(finish, self.seat, rules, self.win_bonus))
+            _record(cands, results)
+            worlds += 1
+            world_cost = max(world_cost, self.clock() - now)
+            if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, self.prior):
+                self.last_settled = True
+                break
         self.last_worlds = worlds
         self.last_candidates = len(cands)
         if worlds == 0:
@@ -254,6 +320,25 @@ class SearchAgent(Agent):
             hs[self.seat] = list(c.rest)
             out.append(solver.value(hs, c.tracker.copy(), c.top, c.owner))
         return out
+
+
+def tribute_of(deal: Observation, rules: RuleSet) -> tuple[dict[int, int], dict[int, Card], int]:
+    """From the public tribute (进贡) of a deal in its return phase: each receiver's payer, the card
+    each receiver got, and the seat that will lead once the cards are returned."""
+    given = next(e for e in deal.events if isinstance(e, TributeGiven)).transfers
+    assert deal.prev_finish is not None, "a tribute follows a previous deal"
+    to_first = next(t.giver for t in given if t.receiver == deal.prev_finish[0])
+    leader = leader_after_tribute(to_first, deal.prev_finish, len(given) == 2, rules)
+    return {t.receiver: t.giver for t in given}, {t.receiver: t.card for t in given}, leader
+
+
+def _record(cands: Sequence[_Candidate], results: Sequence[float]) -> None:
+    """Add one world's values: each candidate's gain is paired with the first choice's on that world."""
+    for c, v in zip(cands, results, strict=True):
+        d = v - results[0]
+        c.total += d
+        c.sq += d * d
+        c.n += 1
 
 
 def _stats(c: _Candidate) -> tuple[float, float]:
@@ -303,7 +388,9 @@ OPTIONS = {
     "tries": Option(int, TRIES, "draws per world at most while it contradicts the evidence", 1, 64),
     "breaks": Option(bool, True, "playouts break pairs, triples and full houses to follow"),
     "break_any": Option(int, BREAK_ANY, "a playout's first follows that may break any unit, each break weighed by a "
-                        "fresh decomposition as the heuristic weighs it (with breaks; 0: none)", 0, 1000),
+                        "fresh decomposition as the heuristic weighs it (with breaks; 0: none)", 0, 1000, before=0),
+    "returns": Option(bool, RETURNS, "choose the return (还贡) card by playing whole deals out in sampled worlds "
+                      "(off: the heuristic's card)", before=False),
     "settle": Option(bool, True, "stop before the budget once the choice is settled"),
     "widen": Option(int, WIDEN, "candidates added from the heuristic's ranking when the choice settles with budget left",
                     0, 50),
@@ -312,4 +399,4 @@ OPTIONS = {
 }
 register("search", OPTIONS)(lambda seed, budget, **options: SearchAgent(seed, budget, **options))
 
-__all__ = ["DEFAULT_BUDGET", "SearchAgent"]
+__all__ = ["DEFAULT_BUDGET", "SearchAgent", "tribute_of"]

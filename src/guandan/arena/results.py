@@ -7,7 +7,9 @@ agent ran with, its tier's defaults included: ``a_options`` / ``b_options``); pa
 setups never mix. A pair index identifies one deal spec, so the same index in two files is the same deal.
 
 Files written before the option values were recorded lack the two keys: they still read, summarize
-and compare, but cannot be resumed, since the defaults behind their specs may have changed since.
+and compare, but cannot be resumed, since the defaults behind their specs may have changed since. An
+option a tier gained after a file was written is read as the value that plays as the tier did then
+(:attr:`~guandan.agents.base.Option.before`), so such a file joins and resumes with today's runs.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ..agents.base import resolved_options
+from ..agents.base import recorded_options_of, resolved_options
 from ..cliutil import cell
 from ..core.errors import GuandanError, shown
 from ..i18n import N_
@@ -160,12 +162,14 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
     if not isinstance(setup, dict) or set(setup) not in (set(SETUP_KEYS), {*SETUP_KEYS, *OPTION_KEYS}):
         raise GuandanError.said(N_("{where}: setup must have exactly {keys} (and {options})"), where=where,
                                 keys=", ".join(SETUP_KEYS), options=", ".join(OPTION_KEYS))
-    for k in OPTION_KEYS:
+    for side, k in zip(("a", "b"), OPTION_KEYS, strict=True):
         opts = setup.get(k, {})
         if not isinstance(opts, dict) or not all(
                 isinstance(v, (bool, int, float)) for v in opts.values()):
             raise GuandanError.said(N_("{where}: setup's {key} must be an object of option values (numbers, true "
                                        "or false)"), where=where, key=k)
+        if k in setup and isinstance(setup[side], str):
+            setup[k] = recorded_options_of(setup[side], opts)
     if not isinstance(p, dict):
         raise GuandanError.said(N_("{where}: pair must be an object"), where=where)
     halves = _field(p, "halves", lambda v: [_half(h, where) for h in v], where, False)
