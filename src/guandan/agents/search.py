@@ -237,9 +237,7 @@ class SearchAgent(Agent):
         self.last_candidates = len(cands)
         if worlds == 0:
             return ranked[0].action
-        best = max(range(len(cands)),
-                   key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], self.prior, self.confidence))
-        return cands[best].action
+        return _pick(cands, self.prior, self.confidence)
 
     def _choose_return(self, obs: MatchObservation, ranked: Sequence[Scored], start: float,
                        budget: float) -> Action:
@@ -293,9 +291,7 @@ class SearchAgent(Agent):
         self.last_candidates = len(cands)
         if worlds == 0:
             return ranked[0].action
-        best = max(range(len(cands)),
-                   key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], self.prior, self.confidence))
-        return cands[best].action
+        return _pick(cands, self.prior, self.confidence)
 
     @staticmethod
     def _cheapest_bomb(units: Sequence[Unit], top: Combo, legal: Sequence[Action], level: int,
@@ -339,6 +335,12 @@ def _record(cands: Sequence[_Candidate], results: Sequence[float]) -> None:
         c.total += d
         c.sq += d * d
         c.n += 1
+
+
+def _pick(cands: Sequence[_Candidate], prior: float, confidence: float) -> Action:
+    """The first choice, unless an alternative's pessimistic gain over it (:func:`_lower_bound`) is positive."""
+    best = max(range(len(cands)), key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], prior, confidence))
+    return cands[best].action
 
 
 def _stats(c: _Candidate) -> tuple[float, float]:
