@@ -4,7 +4,9 @@ action applied twice."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import secrets
 import signal
 import threading
 import time
@@ -13,6 +15,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
+
+from guandan.server.app import create_app
+from guandan.server.cluster import Cluster, ClusterSettings
+from guandan.server.table import Settings
 
 from .conftest import free_port
 from .site import Player, Site, fresh_database
@@ -86,6 +93,37 @@ def test_clients_on_different_processes_play_one_table(site: Site) -> None:
         assert p.seen == list(range(1, final + 1))
         assert p.reconnects == 0
         p.close()
+
+
+def test_a_stopping_worker_is_not_held_up_by_a_loop_that_swallowed_its_cancellation(
+        postgres_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library awaited inside a background loop may catch the cancellation meant for the loop (redis-py
+    did, now and then, at shutdown): the worker still stops at once instead of waiting to be killed."""
+    swallowed: list[bool] = []
+
+    async def stubborn(self: Cluster) -> None:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            swallowed.append(True)
+
+    monkeypatch.setattr(Cluster, "_renew_once", stubborn)
+    cluster = ClusterSettings(redis_url, prefix=f"t{secrets.token_hex(3)}")
+    app = create_app(fresh_database(postgres_url), Settings(bot_delay_ms=0), cluster=cluster)
+    stopped: list[float] = []
+
+    def serve_then_stop() -> None:
+        with TestClient(app) as c:
+            assert c.get("/api/meta").status_code == 200
+            time.sleep(0.3)  # the renewal loop is inside its stubborn call by now
+            start = time.monotonic()
+        stopped.append(time.monotonic() - start)
+
+    t = threading.Thread(target=serve_then_stop, daemon=True)
+    t.start()
+    t.join(timeout=30)
+    assert not t.is_alive(), "the worker's shutdown hung on its renewal loop"
+    assert swallowed and stopped and stopped[0] < 5.0, (swallowed, stopped)
 
 
 def test_a_killed_worker_s_table_resumes_on_another(site: Site) -> None:

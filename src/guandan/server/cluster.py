@@ -238,6 +238,9 @@ class Cluster:
         self.app: ASGIApp | None = None  # the app a relayed REST request runs in (set by the app)
         self.draining = False
         self.started = False
+        # set by close(): the background loops end at their next turn even when a library they await has
+        # swallowed the cancellation meant for them (redis-py can), so a stopping worker never hangs on them
+        self._closing = False
         self._tasks: list[asyncio.Task[None]] = []
         self._spawned: set[asyncio.Task[Any]] = set()
         self._pubsub: Any = None
@@ -292,11 +295,7 @@ class Cluster:
         for cid, remote in list(self.remotes.items()):
             with contextlib.suppress(Exception):
                 await self._send(remote.front, "close", cid, str(SERVICE_RESTART))
-        for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        await self._stop_tasks()
         with contextlib.suppress(Exception):
             await self._release_worker(keys=[self.keys.owned(self.me), self.keys.worker(self.me), self.keys.workers,
                                              self.keys.open_list(self.me)], args=[self.me, self.keys.lease_prefix])
@@ -307,6 +306,24 @@ class Cluster:
         await self.redis.aclose(close_connection_pool=True)  # a pool passed in is not closed by default
         self._sync.close()
         log.info("worker %s left the site", self.me)
+
+    async def _stop_tasks(self) -> None:
+        """End the background loops: cancel them, and cancel again any that swallowed it and is still
+        running after a renewal's time; one that will not end is left behind, with a warning, rather
+        than holding the worker's shutdown (and its tables' hand-over) up."""
+        self._closing = True
+        pending = {t for t in self._tasks if not t.done()}
+        for _attempt in range(3):
+            if not pending:
+                break
+            for t in pending:
+                t.cancel()
+            _done, pending = await asyncio.wait(pending, timeout=2 * self.settings.renew_s + 0.5)
+        for t in self._tasks:
+            if t.done() and not t.cancelled() and t.exception() is not None:  # retrieved: asyncio stays quiet
+                log.debug("a background task of worker %s ended with %r", self.me, t.exception())
+        if pending:
+            log.warning("worker %s leaves %d background tasks running as it stops", self.me, len(pending))
 
     async def ready(self) -> bool:
         """Whether Redis answers and this worker has joined the site (the readiness check)."""
@@ -361,7 +378,7 @@ class Cluster:
             await asyncio.sleep(self.settings.renew_s / 2)
 
     async def _renew_forever(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 await self._renew_once()
             except asyncio.CancelledError:
@@ -396,7 +413,7 @@ class Cluster:
             self.service.forget(room)
 
     async def _scan_forever(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.settings.scan_s * (0.75 + 0.5 * secrets.randbelow(1000) / 1000))
             try:
                 await self.scan()
@@ -466,6 +483,8 @@ class Cluster:
     async def _listen(self) -> None:
         assert self._pubsub is not None
         async for message in self._pubsub.listen():
+            if self._closing:
+                return
             data = message.get("data")
             if message.get("type") != "message" or not isinstance(data, str):
                 continue
