@@ -269,7 +269,7 @@ class SearchAgent(Agent):
                 break
             hands = sample_hands(know, hand, self.return_rng)
             if mate in payer_of:
-                back = return_eligible(hands[mate], received[mate], level, rules, to_partner=False)
+                back = return_eligible(hands[mate], received[mate], level, rules, partner(mate) == payer_of[mate])
                 card = max(back, key=lambda c: keep_score(decompose, hands[mate], c, level))
                 hands[mate].remove(card)
                 hands[payer_of[mate]].append(card)
