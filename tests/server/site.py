@@ -122,7 +122,9 @@ class Player:
         while True:
             port = self.ports[self.at % len(self.ports)]
             try:
-                self.ws = connect(f"ws://127.0.0.1:{port}/ws/{self.code}{suffix}", open_timeout=5)
+                # legacy=True: this page holds its socket across calls and closes it itself (close()), so
+                # it asks for the connection directly rather than a context manager's
+                self.ws = connect(f"ws://127.0.0.1:{port}/ws/{self.code}{suffix}", open_timeout=5, legacy=True)
                 self.trace.append(f"{time.monotonic():.2f} connected to {port}")
                 if self.seq >= 0:
                     self.ws.send(json.dumps({"type": "resume", "since": self.seq}))
