@@ -123,6 +123,20 @@ def test_gzipped_results_read_like_plain_ones_and_binary_files_are_refused(cli: 
         assert r.exit_code == 2 and message in r.output, r.output
 
 
+def test_a_run_written_to_a_gz_file_is_gzip_and_resumes(cli: CliRunner, tmp_path: Path) -> None:
+    plain, z = tmp_path / "a.jsonl", tmp_path / "a.jsonl.gz"
+    _run(cli, "--deals", "4", "--results", str(plain))
+    _run(cli, "--deals", "2", "--results", str(z))
+    resumed = _run(cli, "--deals", "4", "--results", str(z))  # appends one more gzip member
+    assert resumed["resumed_pairs"] == 2
+    lines = [json.loads(x) for x in gzip.decompress(z.read_bytes()).decode("utf-8").splitlines()]
+    assert [(d["pair"]["index"], d["pair"]["halves"]) for d in lines] == [
+        (d["pair"]["index"], d["pair"]["halves"]) for d in map(json.loads, _lines(plain))]
+    summaries = [json.loads(cli.invoke(app, ["arena-summary", str(p), "--json"]).output) for p in (plain, z)]
+    for k in ("deal_pairs", "a_deal_win_rate", "a_deal_win_ci95", "a_points_per_deal", "a_double_win_rate"):
+        assert summaries[0][k] == summaries[1][k], k
+
+
 @pytest.mark.parametrize("args, message", [
     (["--first", "-1"], "--first must be 0 or more"),
     (["--mode", "sprt", "--first", "3"], "apply to --mode duplicate only"),

@@ -63,8 +63,9 @@ def arena_cmd(
     out: Annotated[Path | None, typer.Option(help="write one record file per played deal (or match) here")] = None,
     path: Annotated[list[Path] | None, typer.Option("--path", help="a folder where external:module:Class bots are found")] = None,
     first: Annotated[int, typer.Option(help="duplicate: index of the first deal pair (split a run over machines)")] = 0,
-    results: Annotated[Path | None, typer.Option(help="duplicate: append each finished pair here as a JSON line; "
-                                                      "pairs already in the file are not played again")] = None,
+    results: Annotated[Path | None, typer.Option(help="duplicate: append each finished pair here as a JSON line "
+                                                      "(gzipped when the name ends in .gz); pairs already in the file "
+                                                      "are not played again")] = None,
     ray: Annotated[str | None, typer.Option("--ray", metavar="local|ADDRESS",
                                             help="play on a Ray cluster: local (started here with --jobs CPUs, "
                                                  "stopped at the end), or auto, HOST:PORT, ray://HOST:PORT "

@@ -233,10 +233,11 @@ def read_results(paths: Iterable[Path], gettext: Callable[[str], str] = str
 
 
 def append_pairs(path: Path, setup: Setup, pairs: Sequence[PairResult]) -> None:
-    """Append and flush at once: what is written survives the run being stopped."""
-    with path.open("a", encoding="utf-8") as f:
-        for p in pairs:
-            f.write(pair_line(setup, p) + "\n")
+    """Append and flush at once: what is written survives the run being stopped. A ``*.gz`` file
+    gets each batch as one more gzip member, which a reader unzips as the lines of all members."""
+    text = "".join(pair_line(setup, p) + "\n" for p in pairs).encode("utf-8")
+    with path.open("ab") as f:
+        f.write(gzip.compress(text) if path.suffix == ".gz" else text)
         f.flush()
 
 
