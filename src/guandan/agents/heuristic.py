@@ -4,7 +4,8 @@ Leads follow the decomposition's plan (:func:`guandan.agents.policy.lead_unit`).
 beats with a whole unit if it has one, otherwise it weighs breaking a unit by how much the rest of
 the hand loses (a fresh decomposition), and bombs only when that stops an opponent or wins the deal.
 Tribute (进贡) and return (还贡) keep the card whose loss hurts the hand least. A few milliseconds per
-decision.
+decision. Its one option, ``danger``, is how few cards make an opponent close to going out (default 6;
+the arena finds 10 stronger against this default, which stays the yardstick of every arena row).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..core.deal import Action
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
 from ..core.vocab import ActionKind
-from .base import Agent, register
+from .base import Agent, Option, register
 from .counting import read
 from .decompose import Decomposer, Decomposition, Unit
 from .policy import DANGER, MAX_BREAK_CANDIDATES, Table, bomb_choice, lead_unit, partner_of
@@ -73,9 +74,10 @@ class Scored:
 class HeuristicAgent(Agent):
     name = "heuristic"
 
-    def __init__(self, seed: int | str = 0, time_budget: float | None = None) -> None:
+    def __init__(self, seed: int | str = 0, time_budget: float | None = None, danger: int = DANGER) -> None:
         super().__init__(seed, time_budget)
         self._decomposer: Decomposer | None = None
+        self.danger = danger  # an opponent with this many cards or fewer is close to going out: bomb, break more
 
     def reset(self, seat: int, rules: RuleSet) -> None:
         super().reset(seat, rules)
@@ -117,7 +119,7 @@ class HeuristicAgent(Agent):
         know = read(obs)
         counts = [0 if s in obs.deal.finish else know.counts[s] for s in range(4)]
         top = obs.deal.top
-        return Table(obs.deal.seat, counts, top[2] if top else None, top[0] if top else None)
+        return Table(obs.deal.seat, counts, top[2] if top else None, top[0] if top else None, self.danger)
 
     def _play(self, obs: MatchObservation, legal: Sequence[Action], k: int) -> list[Scored]:
         level = obs.deal.level
@@ -175,7 +177,7 @@ class HeuristicAgent(Agent):
         normal = [a for a in plays if a.combo is not None and not a.combo.is_bomb]
         if t.owner == mate and passing is not None:
             add(passing, 50.0, "让队友走 partner is winning the round")
-        threat = t.owner is not None and t.owner != mate and t.counts[t.owner] <= DANGER
+        threat = t.owner is not None and t.owner != mate and t.counts[t.owner] <= t.danger
         units = [u for u in dec.units if not u.is_bomb and u.combo.type == t.top.type and u.combo.size == t.top.size]
         exact = [find_action(u, legal, level) for u in sorted(units, key=lambda u: u.value)]
         exact_ok = [a for a in exact if a is not None and a in set(normal)]
@@ -225,6 +227,11 @@ def _lead_reason(u: Unit, t: Table, first: bool) -> str:
     return f"领出 lead from the plan: {u.combo}"
 
 
-register("heuristic")(lambda seed, budget: HeuristicAgent(seed, budget))
+OPTIONS: Final = {
+    "danger": Option(int, DANGER, "an opponent with this many cards or fewer is close to going out: "
+                     "worth a bomb, and a costlier break to stop", 0, 27, before=DANGER),
+}
+
+register("heuristic", OPTIONS)(lambda seed, budget, **options: HeuristicAgent(seed, budget, **options))
 
 __all__ = ["HeuristicAgent", "Scored", "find_action", "keep_score", "remove_cards"]

@@ -43,14 +43,17 @@ class Table:
     """The public situation a policy decides on. A plain class, not a dataclass: a playout makes one
     per turn, and a compiled dataclass still runs its generated ``__init__`` interpreted."""
 
-    def __init__(self, seat: int, counts: Sequence[int], top: Combo | None, owner: int | None) -> None:
+    def __init__(self, seat: int, counts: Sequence[int], top: Combo | None, owner: int | None,
+                 danger: int = DANGER) -> None:
         self.seat = seat
         self.counts = counts  # cards each seat holds (0 once out)
         self.top = top  # the play to beat; None when leading
         self.owner = owner  # who made it
+        self.danger = danger  # an opponent with this many cards or fewer may go out soon: the player's style
 
     def __repr__(self) -> str:
-        return f"Table(seat={self.seat!r}, counts={self.counts!r}, top={self.top!r}, owner={self.owner!r})"
+        return (f"Table(seat={self.seat!r}, counts={self.counts!r}, top={self.top!r}, owner={self.owner!r}, "
+                f"danger={self.danger!r})")
 
     def active(self, s: int) -> bool:
         return self.counts[s] > 0
@@ -140,7 +143,7 @@ def _follow_whole(units: Sequence[Unit], t: Table, same: Sequence[Unit]) -> Unit
         return None
     if same:
         u = same[_first_min([x.value for x in same])]
-        if (u.value >= CONTROL and top.type == SINGLE and top.value < 11 and t.min_opponent() > DANGER
+        if (u.value >= CONTROL and top.type == SINGLE and top.value < 11 and t.min_opponent() > t.danger
                 and len(units) > 4):
             return None  # keep a control card for later
         return u
@@ -170,7 +173,7 @@ def follow(units: Sequence[Unit], t: Table, dec: Decomposer) -> tuple[Unit, Unit
 
 def _threatened(t: Table) -> bool:
     """The play to beat is an opponent's who is about to go out (堵牌): breaks may cost more."""
-    return t.owner is not None and t.counts[t.owner] <= DANGER
+    return t.owner is not None and t.counts[t.owner] <= t.danger
 
 
 def _break_wins(loss: float, bomb: bool, threat: bool) -> bool:
@@ -314,7 +317,7 @@ def bomb_choice(units: Sequence[Unit], t: Table) -> Unit | None:
         return None
     normal = sum(1 for u in units if not u.is_bomb)
     owner_left = t.counts[t.owner]
-    if owner_left <= DANGER or t.min_opponent() <= DANGER // 2 or normal <= 1 or (normal <= 2 and len(bombs) >= 2):
+    if owner_left <= t.danger or t.min_opponent() <= t.danger // 2 or normal <= 1 or (normal <= 2 and len(bombs) >= 2):
         return bombs[_first_min([u.combo.power for u in bombs])]
     return None
 

@@ -28,10 +28,12 @@ redrawn while it leaves the other seats' latest plays and passes unexplained by 
 opponent's play is valued whenever the heuristic's shortlist holds no bomb. With ``break_any`` = K
 the first K follows of every playout may break any unit — a straight, tube or full house as well —
 weighed by a fresh decomposition as the heuristic weighs it (:func:`policy.follow_full`), so that
-playouts replay heuristic deals more faithfully. These three and ``returns`` are off by default:
-the arena found no gain from any of them (a searched return changes a deal's margin now and then,
-almost never its winner), inference costs about three worlds in four and ``break_any`` several
-times the cost of a world.
+playouts replay heuristic deals more faithfully. ``danger`` sets how few cards make an opponent a
+threat worth a bomb, in the shortlist and for every seat of the playouts (:class:`policy.Table`).
+These three and ``returns`` are off by default and ``danger`` stays the heuristic's 6: the arena
+found no gain from any of them (a searched return changes a deal's margin now and then, almost
+never its winner; a sooner bomb wins the heuristic deals and loses the search's), inference costs
+about three worlds in four and ``break_any`` several times the cost of a world.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
 the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
@@ -66,6 +68,7 @@ from .decompose import Unit
 from .endgame import EndgameSolver, Exhausted
 from .heuristic import HeuristicAgent, Scored, find_action, keep_score, remove_cards
 from .inference import PlayEvidence
+from .policy import DANGER
 from .worlds import level_points, pass_evidence, playout, sample_hands, sample_weighted, tracker_from
 
 DEFAULT_BUDGET: Final = 1.0
@@ -113,9 +116,11 @@ class SearchAgent(Agent):
                  prior: float = PRIOR, confidence: float = CONFIDENCE, shortlist: int = SHORTLIST,
                  endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
                  win_bonus: float = WIN_BONUS, widen: int = WIDEN, infer: int = INFER, tries: int = TRIES,
-                 bomb: bool = BOMB, break_any: int = BREAK_ANY, returns: bool = RETURNS) -> None:
+                 bomb: bool = BOMB, break_any: int = BREAK_ANY, returns: bool = RETURNS,
+                 danger: int = DANGER) -> None:
         super().__init__(seed, time_budget)
-        self.heuristic = HeuristicAgent(seed, time_budget)
+        self.heuristic = HeuristicAgent(seed, time_budget, danger)
+        self.danger = danger  # the style of its shortlist and of every seat in its playouts
         self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
         self.prior = prior
         self.confidence = confidence
@@ -218,7 +223,8 @@ class SearchAgent(Agent):
                 for c in cands:
                     units = [list(others.get(s, [])) for s in range(4)]
                     units[self.seat] = list(c.rest_units)
-                    finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker, full=self.break_any)
+                    finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker, full=self.break_any,
+                                     danger=self.danger)
                     results.append(level_points(finish, self.seat, rules, self.win_bonus))
             _record(cands, results)
             worlds += 1
@@ -279,7 +285,8 @@ class SearchAgent(Agent):
                 units = [list(shared.get(s, [])) for s in range(4)]
                 units[self.seat] = list(c.rest_units)
                 units[mine] = list(decompose(hands[mine] + list(c.action.cards)).units)
-                finish = playout(units, c.tracker.copy(), None, None, dec=breaker, full=self.break_any)
+                finish = playout(units, c.tracker.copy(), None, None, dec=breaker, full=self.break_any,
+                                 danger=self.danger)
                 results.append(level_points(finish, self.seat, rules, self.win_bonus))
             _record(cands, results)
             worlds += 1
@@ -396,6 +403,9 @@ OPTIONS = {
     "settle": Option(bool, True, "stop before the budget once the choice is settled"),
     "widen": Option(int, WIDEN, "candidates added from the heuristic's ranking when the choice settles with budget left",
                     0, 50),
+    "danger": Option(int, DANGER, "an opponent with this many cards or fewer is close to going out, in the "
+                     "shortlist and in every seat of the playouts: worth a bomb, and a costlier break to stop",
+                     0, 27, before=DANGER),
     "win_bonus": Option(float, WIN_BONUS, "level points a world adds for winning the deal and takes for losing it",
                         0, 10),
 }

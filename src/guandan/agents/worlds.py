@@ -28,7 +28,7 @@ from ..core.turns import TurnTracker
 from .counting import NO_CEILING, Knowledge
 from .decompose import Decomposer, Unit
 from .inference import PlayEvidence
-from .policy import Table, follow, follow_full, follow_unit, lead_unit
+from .policy import DANGER, Table, follow, follow_full, follow_unit, lead_unit
 
 
 def sample_hands(know: Knowledge, hand: Sequence[Card], rng: random.Random) -> list[list[Card]]:
@@ -160,12 +160,13 @@ def tracker_from(obs: Observation, rules: RuleSet) -> TurnTracker:
 
 
 def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, owner: int | None,
-            max_steps: int = 600, dec: Decomposer | None = None, full: int = 0) -> list[int]:
+            max_steps: int = 600, dec: Decomposer | None = None, full: int = 0, danger: int = DANGER) -> list[int]:
     """Play the deal to its end with the unit policy; returns the finishing order. Mutates its inputs.
     With ``dec`` a follow may break a pair, triple or full house (:func:`policy.follow`) as the
     heuristic agent does, and the first ``full`` follows any unit, weighed by a fresh decomposition
     (:func:`policy.follow_full`: closer to the heuristic, and several times the cost of a follow);
-    without ``dec`` only whole units are played."""
+    without ``dec`` only whole units are played. ``danger`` is every seat's style (:class:`policy.Table`):
+    an opponent with that many cards or fewer is close to going out."""
     counts = [sum(len(u.cards) for u in us) for us in units]
     follows = 0
     for _ in range(max_steps):
@@ -175,7 +176,7 @@ def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, ow
         mine = units[s]
         if not mine:  # inconsistent world (should not happen): end the seat to keep going
             return tracker.finish + [x for x in range(4) if x not in tracker.finish]
-        table = Table(s, counts, top if not tracker.leading else None, owner)
+        table = Table(s, counts, top if not tracker.leading else None, owner, danger)
         rest: tuple[Unit, ...] = ()
         src: Unit | None
         if tracker.leading:
