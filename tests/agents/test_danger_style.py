@@ -53,6 +53,9 @@ def test_the_spec_sets_the_style_of_the_heuristic_and_of_searchs_shortlist() -> 
     assert (plain.danger, wary.danger) == (6, 10)
     search = make_agent("search:danger=10", 1)
     assert isinstance(search, SearchAgent) and search.danger == 10 and search.heuristic.danger == 10
+    assert search.rival_danger == -1  # the rivals play the same style in its playouts
+    split = make_agent("search:danger=10:rival_danger=6", 1)
+    assert isinstance(split, SearchAgent) and (split.danger, split.rival_danger) == (10, 6)
     # the two styles differ in real deals, and each choice stays legal
     differ = 0
     for game in range(4):
@@ -77,14 +80,18 @@ def test_the_spec_sets_the_style_of_the_heuristic_and_of_searchs_shortlist() -> 
 def test_a_playout_bombs_sooner_in_a_wary_style() -> None:
     # seat 1 has just led a K and holds 8 cards; seat 2 cannot beat it and seat 3 lets its partner run,
     # so seat 0 decides on the third step: its bomb or a pass, by style
-    def after_three_steps(danger: int) -> list[Unit]:
+    def after_three_steps(danger: int, rivals: int = -1, side: int = 0) -> list[Unit]:
         units = [list(HAND), [_unit("S6 H6 C6 S8 H8"), _unit("S3 H3 C3")],
                  [_unit("D3"), _unit("D4 C4"), _unit("D7"), _unit("D9 C9")], [_unit("HQ CQ"), _unit("HJ CJ DJ SJ")]]
         tracker = TurnTracker(1, RULES)
         tracker.play(1, goes_out=False)
-        playout(units, tracker, _top("SK"), 1, max_steps=3, dec=DEC, danger=danger)
+        playout(units, tracker, _top("SK"), 1, max_steps=3, dec=DEC, danger=danger, rivals=rivals, side=side)
         return units[0]
 
     calm, wary = after_three_steps(6), after_three_steps(10)
     assert calm == HAND  # passed: eight cards are not yet a threat
     assert [u for u in HAND if u not in wary] == [HAND[0]]  # bombed with its four fives
+    # one style for the searching team, another for its rivals: seat 0 plays its own team's
+    assert after_three_steps(10, rivals=6, side=0) == wary
+    assert after_three_steps(10, rivals=6, side=1) == calm
+    assert after_three_steps(6, rivals=10, side=1) == wary

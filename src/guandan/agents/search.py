@@ -29,7 +29,8 @@ opponent's play is valued whenever the heuristic's shortlist holds no bomb. With
 the first K follows of every playout may break any unit — a straight, tube or full house as well —
 weighed by a fresh decomposition as the heuristic weighs it (:func:`policy.follow_full`), so that
 playouts replay heuristic deals more faithfully. ``danger`` sets how few cards make an opponent a
-threat worth a bomb, in the shortlist and for every seat of the playouts (:class:`policy.Table`).
+threat worth a bomb, in the shortlist and for the playouts' seats (:class:`policy.Table`), the
+opponents' seats too unless ``rival_danger`` gives theirs.
 These three and ``returns`` are off by default and ``danger`` stays the heuristic's 6: the arena
 found no gain from any of them (a searched return changes a deal's margin now and then, almost
 never its winner; a sooner bomb wins the heuristic deals and loses the search's), inference costs
@@ -117,10 +118,11 @@ class SearchAgent(Agent):
                  endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
                  win_bonus: float = WIN_BONUS, widen: int = WIDEN, infer: int = INFER, tries: int = TRIES,
                  bomb: bool = BOMB, break_any: int = BREAK_ANY, returns: bool = RETURNS,
-                 danger: int = DANGER) -> None:
+                 danger: int = DANGER, rival_danger: int = 0) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget, danger)
-        self.danger = danger  # the style of its shortlist and of every seat in its playouts
+        self.danger = danger  # the style of its shortlist and of its playouts' seats
+        self.rival_danger = rival_danger or -1  # the opponents' style in its playouts (0: danger's)
         self.max_worlds = max_worlds or None  # 0 (the spec's default): the clock decides
         self.prior = prior
         self.confidence = confidence
@@ -224,7 +226,7 @@ class SearchAgent(Agent):
                     units = [list(others.get(s, [])) for s in range(4)]
                     units[self.seat] = list(c.rest_units)
                     finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker, full=self.break_any,
-                                     danger=self.danger)
+                                     danger=self.danger, rivals=self.rival_danger, side=self.seat % 2)
                     results.append(level_points(finish, self.seat, rules, self.win_bonus))
             _record(cands, results)
             worlds += 1
@@ -286,7 +288,7 @@ class SearchAgent(Agent):
                 units[self.seat] = list(c.rest_units)
                 units[mine] = list(decompose(hands[mine] + list(c.action.cards)).units)
                 finish = playout(units, c.tracker.copy(), None, None, dec=breaker, full=self.break_any,
-                                 danger=self.danger)
+                                 danger=self.danger, rivals=self.rival_danger, side=self.seat % 2)
                 results.append(level_points(finish, self.seat, rules, self.win_bonus))
             _record(cands, results)
             worlds += 1
@@ -406,6 +408,7 @@ OPTIONS = {
     "danger": Option(int, DANGER, "an opponent with this many cards or fewer is close to going out, in the "
                      "shortlist and in every seat of the playouts: worth a bomb, and a costlier break to stop",
                      0, 27, before=DANGER),
+    "rival_danger": Option(int, 0, "the opponents' danger in the playouts (0: the same as danger)", 0, 27, before=0),
     "win_bonus": Option(float, WIN_BONUS, "level points a world adds for winning the deal and takes for losing it",
                         0, 10),
 }

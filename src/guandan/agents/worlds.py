@@ -160,14 +160,17 @@ def tracker_from(obs: Observation, rules: RuleSet) -> TurnTracker:
 
 
 def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, owner: int | None,
-            max_steps: int = 600, dec: Decomposer | None = None, full: int = 0, danger: int = DANGER) -> list[int]:
+            max_steps: int = 600, dec: Decomposer | None = None, full: int = 0, danger: int = DANGER,
+            rivals: int = -1, side: int = 0) -> list[int]:
     """Play the deal to its end with the unit policy; returns the finishing order. Mutates its inputs.
     With ``dec`` a follow may break a pair, triple or full house (:func:`policy.follow`) as the
     heuristic agent does, and the first ``full`` follows any unit, weighed by a fresh decomposition
     (:func:`policy.follow_full`: closer to the heuristic, and several times the cost of a follow);
-    without ``dec`` only whole units are played. ``danger`` is every seat's style (:class:`policy.Table`):
-    an opponent with that many cards or fewer is close to going out."""
+    without ``dec`` only whole units are played. ``danger`` is the style (:class:`policy.Table`: an opponent
+    with that many cards or fewer is close to going out) of the seats of team ``side`` (seats 0 and 2 for
+    0), and of the other team's too unless ``rivals`` ≥ 0 gives theirs."""
     counts = [sum(len(u.cards) for u in us) for us in units]
+    style = [danger if s % 2 == side or rivals < 0 else rivals for s in range(4)]
     follows = 0
     for _ in range(max_steps):
         if tracker.over:
@@ -176,7 +179,7 @@ def playout(units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, ow
         mine = units[s]
         if not mine:  # inconsistent world (should not happen): end the seat to keep going
             return tracker.finish + [x for x in range(4) if x not in tracker.finish]
-        table = Table(s, counts, top if not tracker.leading else None, owner, danger)
+        table = Table(s, counts, top if not tracker.leading else None, owner, style[s])
         rest: tuple[Unit, ...] = ()
         src: Unit | None
         if tracker.leading:
