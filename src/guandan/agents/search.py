@@ -28,13 +28,13 @@ redrawn while it leaves the other seats' latest plays and passes unexplained by 
 opponent's play is valued whenever the heuristic's shortlist holds no bomb. With ``break_any`` = K
 the first K follows of every playout may break any unit — a straight, tube or full house as well —
 weighed by a fresh decomposition as the heuristic weighs it (:func:`policy.follow_full`), so that
-playouts replay heuristic deals more faithfully. ``danger`` sets how few cards make an opponent a
-threat worth a bomb, in the shortlist and for the playouts' seats (:class:`policy.Table`), the
-opponents' seats too unless ``rival_danger`` gives theirs.
-These three and ``returns`` are off by default and ``danger`` stays the heuristic's 6: the arena
-found no gain from any of them (a searched return changes a deal's margin now and then, almost
-never its winner; a sooner bomb wins the heuristic deals and loses the search's), inference costs
-about three worlds in four and ``break_any`` several times the cost of a world.
+playouts replay heuristic deals more faithfully. These three and ``returns`` are off by default:
+the arena found no gain from any of them (a searched return changes a deal's margin now and then,
+almost never its winner), inference costs about three worlds in four and ``break_any`` several
+times the cost of a world. ``danger`` sets how few cards make an opponent a threat worth a bomb,
+in the shortlist and for the playouts' seats (:class:`policy.Table`), the opponents' too unless
+``rival_danger`` gives theirs; it stays the heuristic's 6, since bombing sooner, which wins the
+heuristic more deals, made the search's choices no better in the arena.
 
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
 the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
@@ -406,8 +406,8 @@ OPTIONS = {
     "widen": Option(int, WIDEN, "candidates added from the heuristic's ranking when the choice settles with budget left",
                     0, 50),
     "danger": Option(int, DANGER, "an opponent with this many cards or fewer is close to going out, in the "
-                     "shortlist and in every seat of the playouts: worth a bomb, and a costlier break to stop",
-                     0, 27, before=DANGER),
+                     "shortlist and for the playouts' seats (the opponents' too unless rival_danger gives theirs): "
+                     "worth a bomb, and a costlier break to stop", 0, 27, before=DANGER),
     "rival_danger": Option(int, 0, "the opponents' danger in the playouts (0: the same as danger)", 0, 27, before=0),
     "win_bonus": Option(float, WIN_BONUS, "level points a world adds for winning the deal and takes for losing it",
                         0, 10),
