@@ -33,7 +33,7 @@ HAND = [_unit("S5 H5 C5 D5"), _unit("S3"), _unit("S4 H4"), _unit("S7 H7 C7"), _u
 
 
 def test_an_opponent_with_nine_cards_is_bombed_only_by_a_wary_style() -> None:
-    # the opponent on the right (seat 1) leads a K with 9 cards left; the partner holds 20
+    # the next seat, an opponent, leads a K with 9 cards left; the partner holds 20
     calm = Table(0, [13, 9, 20, 20], _top("SK"), 1)
     wary = Table(0, [13, 9, 20, 20], _top("SK"), 1, danger=10)
     assert calm.danger == DANGER == 6
