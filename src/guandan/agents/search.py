@@ -65,7 +65,7 @@ from ..core.turns import TurnTracker
 from ..core.vocab import ActionKind, Phase
 from .base import Agent, Option, register
 from .counting import read
-from .decompose import Unit
+from .decompose import Decomposer, Unit
 from .endgame import EndgameSolver, Exhausted
 from .heuristic import HeuristicAgent, Scored, find_action, keep_score, remove_cards
 from .inference import PlayEvidence
@@ -225,9 +225,7 @@ class SearchAgent(Agent):
                 for c in cands:
                     units = [list(others.get(s, [])) for s in range(4)]
                     units[self.seat] = list(c.rest_units)
-                    finish = playout(units, c.tracker.copy(), c.top, c.owner, dec=breaker, full=self.break_any,
-                                     danger=self.danger, rivals=self.rival_danger, side=self.seat % 2)
-                    results.append(level_points(finish, self.seat, rules, self.win_bonus))
+                    results.append(self._play_out(units, c.tracker.copy(), c.top, c.owner, breaker, rules))
             _record(cands, results)
             worlds += 1
             world_cost = max(world_cost, self.clock() - now)
@@ -287,9 +285,7 @@ class SearchAgent(Agent):
                 units = [list(shared.get(s, [])) for s in range(4)]
                 units[self.seat] = list(c.rest_units)
                 units[mine] = list(decompose(hands[mine] + list(c.action.cards)).units)
-                finish = playout(units, c.tracker.copy(), None, None, dec=breaker, full=self.break_any,
-                                 danger=self.danger, rivals=self.rival_danger, side=self.seat % 2)
-                results.append(level_points(finish, self.seat, rules, self.win_bonus))
+                results.append(self._play_out(units, c.tracker.copy(), None, None, breaker, rules))
             _record(cands, results)
             worlds += 1
             world_cost = max(world_cost, self.clock() - now)
@@ -301,6 +297,14 @@ class SearchAgent(Agent):
         if worlds == 0:
             return ranked[0].action
         return _pick(cands, self.prior, self.confidence)
+
+    def _play_out(self, units: list[list[Unit]], tracker: TurnTracker, top: Combo | None, owner: int | None,
+                  breaker: Decomposer | None, rules: RuleSet) -> float:
+        """One world played to the end from ``tracker``'s turn with the unit policy, in this agent's
+        style (``danger``, ``rival_danger``), as a value for its team (level points and ``win_bonus``)."""
+        finish = playout(units, tracker, top, owner, dec=breaker, full=self.break_any,
+                         danger=self.danger, rivals=self.rival_danger, side=self.seat % 2)
+        return level_points(finish, self.seat, rules, self.win_bonus)
 
     @staticmethod
     def _cheapest_bomb(units: Sequence[Unit], top: Combo, legal: Sequence[Action], level: int,
