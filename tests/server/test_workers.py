@@ -167,6 +167,46 @@ def test_workers_are_other_processes_at_a_lower_cpu_priority() -> None:
     assert nice >= min(19, os.nice(0) + workers.WORKER_NICE)
 
 
+def _pids_now(seconds: float) -> int:
+    import time
+
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_every_worker_starts_with_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool of two has two processes from its first job, even where the first worker is free again
+    before the second is asked for (a busy machine): ProcessPoolExecutor hands a job to an idle worker
+    rather than start another, so a pool started one job at a time could stay at one process."""
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    submit = ProcessPoolExecutor.submit
+
+    def slow_submit(self: ProcessPoolExecutor, fn: Callable[..., object], /, *args: object) -> object:
+        f = submit(self, fn, *args)
+        time.sleep(1.0)  # long enough for a worker to start, run a trivial job and be idle again
+        return f
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", slow_submit)
+
+    async def main() -> tuple[int, set[int]]:
+        pool = WorkerPool(2)
+        try:
+            await pool.run(Priority.TABLE, _whoami)
+            assert pool._executor is not None
+            processes = len(getattr(pool._executor, "_processes", {}))
+            # two jobs at once run in two processes
+            pids = await asyncio.gather(*(pool.run(Priority.TABLE, _pids_now, 0.5) for _ in range(2)))
+            return processes, set(pids)
+        finally:
+            pool.close()
+
+    processes, pids = run(main)
+    assert processes == 2
+    assert len(pids) == 2
+
+
 def test_a_killed_server_leaves_no_pool_behind(tmp_path: Path) -> None:
     """SIGKILL the server: its fork server (started before the first client) and the pool's workers go too."""
     import os

@@ -175,16 +175,25 @@ def readings_job(seat: int, cards: tuple[Card, ...], top: Combo | None, level: i
     return [Action(ActionKind.PLAY, seat, cards, c) for c in classify(cards, level, rules) if beats(c, top, rules)]
 
 
-def _init_worker(nice: int) -> None:
+_started: Any = None  # in a worker: the pool's start-up gate (a multiprocessing Event), set once all are up
+START_WAIT_S = 60.0  # a worker that is not joined by the others in this time lets its pool start short
+
+
+def _init_worker(nice: int, started: Any = None) -> None:
     from .forkserver import die_with_parent
 
+    global _started
+    _started = started
     die_with_parent()  # forked from the fork server: it goes when that does
     with contextlib.suppress(OSError, AttributeError):
         os.nice(nice)
 
 
 def _ready() -> None:
-    """A no-op: submitted once per worker at start-up so that every process is started there."""
+    """Submitted once per worker at start-up: it holds its worker until every one has been asked
+    for, because the executor starts a process for a job only when no worker is idle."""
+    if _started is not None:
+        _started.wait(START_WAIT_S)
 
 
 # --- the pool -----------------------------------------------------------------------------------
@@ -241,8 +250,13 @@ class WorkerPool:
         # server itself would copy its threads' locks; spawn would import everything per worker)
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload([f"{__package__}.forkserver", __name__])  # first: it dies with the server
-        ex = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker, initargs=(self.nice,))
-        for f in [ex.submit(_ready) for _ in range(self.workers)]:  # each submit starts one more process
+        started = ctx.Event()
+        ex = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(self.nice, started))
+        # each submit starts one more process while the earlier ones wait at the gate (busy, not idle)
+        ready = [ex.submit(_ready) for _ in range(self.workers)]
+        started.set()
+        for f in ready:
             f.result()
         return ex
 
