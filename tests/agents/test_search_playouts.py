@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from guandan.agents.decompose import Decomposer, Unit
 from guandan.agents.policy import Table, break_unit, follow
-from guandan.agents.search import PRIOR, SETTLE_EVERY, SETTLE_MIN, SearchAgent, _Candidate, _settled
+from guandan.agents.search import PRIOR, SETTLE_EVERY, SETTLE_MIN, SearchAgent, _Candidate, _prune, _settled
 from guandan.core.cards import parse_cards
 from guandan.core.combos import PAIR, SINGLE, beats, classify
 from guandan.core.deal import Action
@@ -214,3 +214,49 @@ def test_the_cheapest_bomb_over_an_opponents_play_is_valued_when_the_shortlist_h
     bomb_action = Action(ActionKind.PLAY, 0, four, classify(four, LEVEL, RULES)[0])
     assert SearchAgent._cheapest_bomb([_unit("S5 H5 C5 D5")], _top("S3"), [bomb_action], LEVEL, []) == bomb_action
     assert SearchAgent._cheapest_bomb([_unit("S5 H5 C5 D5")], _top("S3"), [bomb_action], LEVEL, [bomb_action]) is None
+
+
+def test_racing_drops_what_cannot_be_chosen_and_keeps_the_contenders() -> None:
+    n = SETTLE_MIN
+    first = _cand([0.0] * n)
+    hopeless = _cand([-1.0, 0.0] * (n // 2))  # clearly below the prior: it can no longer be chosen
+    noisy = _cand([PRIOR + 3.0, PRIOR - 3.0] * (n // 2))  # might still clear it
+    _prune([first, hopeless, noisy])
+    assert first.live and not hopeless.live and noisy.live
+    # once one alternative clears the prior, another that cannot catch it goes too, however good
+    leader, behind, close = _cand([2.0] * n), _cand([0.5, 0.7] * (n // 2)), _cand([2.5, 1.5] * (n // 2))
+    _prune([first, leader, behind, close])
+    assert leader.live and not behind.live and close.live
+    late = _cand([-5.0] * (SETTLE_MIN - 1))  # too few worlds of its own to be judged
+    _prune([first, late])
+    assert late.live
+
+
+def test_racing_spends_the_worlds_on_the_contenders_and_chooses_legally() -> None:
+    """With a fixed number of worlds and no settling, racing values fewer candidates per world as it
+    goes (a plain search values every candidate in every world), and stays deterministic."""
+    from guandan.agents.heuristic import HeuristicAgent
+
+    m = new_match(RULES, "race", MatchConfig(max_deals=1, first_leader=0))
+    players = [HeuristicAgent(s) for s in range(4)]
+    for s, p in enumerate(players):
+        p.reset(s, RULES)
+    raced = 0
+    for _ in range(30):
+        seat = m.to_move
+        assert seat is not None
+        obs, legal = m.observation(seat), m.legal_actions()
+        if legal[0].kind in (ActionKind.PLAY, ActionKind.PASS) and len(legal) > 4:
+            plain = SearchAgent(3, None, max_worlds=96, endgame=False, settle=False)
+            race = SearchAgent(3, None, max_worlds=96, endgame=False, settle=False, prune=True)
+            again = SearchAgent(3, None, max_worlds=96, endgame=False, settle=False, prune=True)
+            for agent in (plain, race, again):
+                agent.reset(seat, RULES)
+            plain.choose(obs, legal)
+            choice = race.choose(obs, legal)
+            assert choice in legal and again.choose(obs, legal) == choice
+            assert plain.last_valuations == 96 * plain.last_candidates
+            assert race.last_worlds == 96 and race.last_valuations <= plain.last_valuations
+            raced += race.last_valuations < plain.last_valuations
+        m.apply(players[seat].choose(obs, legal))
+    assert raced >= 3

@@ -39,7 +39,10 @@ heuristic more deals, made the search's choices no better in the arena.
 Anytime: it stops at ``time_budget`` (default 1 s) and answers with what it has, or earlier once
 the choice is settled (:func:`_settled`: no candidate is within 2 standard errors of changing it;
 on 166 recorded decisions the settled choice, after 221 worlds on average, equalled the choice
-after 1,000 worlds in 165). Deterministic for a seed when the number of worlds is fixed (``max_worlds``);
+after 1,000 worlds in 165). With ``prune`` (racing) the same test is applied to each alternative on
+its own as the worlds come in: one that more worlds would almost surely leave unchosen stops being
+played out (:func:`_prune`), so that in a decision that does not settle the contenders share the
+budget. Deterministic for a seed when the number of worlds is fixed (``max_worlds``);
 under a pure time budget the number of worlds, and so rarely the choice, depends on the machine's
 speed.
 """
@@ -90,10 +93,11 @@ BOMB: Final = False  # value the cheapest bomb as well when the heuristic's shor
 INFER: Final = 0  # each other seat's latest decisions a world is checked against (读牌; 0: passes only)
 TRIES: Final = 4  # draws per world at most while it contradicts the evidence
 RETURNS: Final = False  # value the return (还贡) candidates by playing whole deals out (off: the heuristic's card)
+PRUNE: Final = False  # stop playing out alternatives that can no longer be chosen (racing)
 
 
 class _Candidate:
-    __slots__ = ("action", "n", "owner", "rest", "rest_units", "sq", "top", "total", "tracker")
+    __slots__ = ("action", "live", "n", "owner", "rest", "rest_units", "sq", "top", "total", "tracker")
 
     def __init__(self, action: Action, rest: list[Card], rest_units: list[Unit], tracker: TurnTracker,
                  top: Combo | None, owner: int | None) -> None:
@@ -106,6 +110,7 @@ class _Candidate:
         self.total = 0.0  # sum over worlds of (this candidate's value − the first choice's)
         self.sq = 0.0  # sum of the squares of those differences
         self.n = 0  # worlds it was valued in: a candidate added by widening joins late
+        self.live = True  # still valued in each new world (racing drops the hopeless: :func:`_prune`)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # an agent is an extension point: tests and plugins subclass it
@@ -118,7 +123,7 @@ class SearchAgent(Agent):
                  endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
                  win_bonus: float = WIN_BONUS, widen: int = WIDEN, infer: int = INFER, tries: int = TRIES,
                  bomb: bool = BOMB, break_any: int = BREAK_ANY, returns: bool = RETURNS,
-                 danger: int = DANGER, rival_danger: int = 0) -> None:
+                 danger: int = DANGER, rival_danger: int = 0, prune: bool = PRUNE) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget, danger)
         self.danger = danger  # the style of its shortlist and of its playouts' seats
@@ -140,10 +145,12 @@ class SearchAgent(Agent):
         self.break_any = break_any  # a playout's first follows that may split any unit, not only a group (needs breaks)
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
         self.returns = returns  # search the return (还贡) too, by playouts of the whole deal
+        self.prune = prune  # racing: alternatives that can no longer be chosen stop being played out
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
         self.last_settled = False  # the last decision stopped early: its choice was settled
         self.last_candidates = 0  # candidates the last decision valued (more than the shortlist once widened)
+        self.last_valuations = 0  # candidate values it computed, over all its worlds (fewer when racing)
         self.clock: Callable[[], float] = time.perf_counter  # what the budget is measured by (tests step it)
         # the return's worlds draw from their own stream, so searching it leaves every later decision's
         # worlds as they would have been (a duplicate comparison then differs only where the card does)
@@ -167,6 +174,7 @@ class SearchAgent(Agent):
         self.last_exact = 0
         self.last_settled = False
         self.last_candidates = 0
+        self.last_valuations = 0
         if legal[0].kind == ActionKind.RETURN and self.returns and len(ranked) > 1:
             return self._choose_return(obs, ranked, start, budget)
         if legal[0].kind not in (ActionKind.PLAY, ActionKind.PASS) or len(ranked) == 1:
@@ -223,12 +231,20 @@ class SearchAgent(Agent):
                 others = {s: list(decompose(hands[s]).units) for s in range(4) if s != self.seat and hands[s]}
                 results = []
                 for c in cands:
+                    if not c.live:
+                        results.append(0.0)  # not recorded
+                        continue
                     units = [list(others.get(s, [])) for s in range(4)]
                     units[self.seat] = list(c.rest_units)
                     results.append(self._play_out(units, c.tracker.copy(), c.top, c.owner, breaker, rules))
+            self.last_valuations += sum(c.live for c in cands)
             _record(cands, results)
             worlds += 1
             world_cost = max(world_cost, self.clock() - now)
+            if self.prune and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0:
+                before = sum(c.live for c in cands)
+                _prune(cands, self.prior)
+                world_cost *= sum(c.live for c in cands) / before  # a world now plays fewer candidates out
             if self.settle and worlds >= SETTLE_MIN and worlds % SETTLE_EVERY == 0 and _settled(cands, self.prior):
                 if not reserve:
                     self.last_settled = True
@@ -325,6 +341,9 @@ class SearchAgent(Agent):
         solver = EndgameSolver(self.seat, level, rules, self.endgame_nodes, deadline, self.clock, self.win_bonus)
         out = []
         for c in cands:
+            if not c.live:
+                out.append(0.0)  # not recorded
+                continue
             hs = [list(h) for h in hands]
             hs[self.seat] = list(c.rest)
             out.append(solver.value(hs, c.tracker.copy(), c.top, c.owner))
@@ -344,6 +363,8 @@ def tribute_of(deal: Observation, rules: RuleSet) -> tuple[dict[int, int], dict[
 def _record(cands: Sequence[_Candidate], results: Sequence[float]) -> None:
     """Add one world's values: each candidate's gain is paired with the first choice's on that world."""
     for c, v in zip(cands, results, strict=True):
+        if not c.live:
+            continue
         d = v - results[0]
         c.total += d
         c.sq += d * d
@@ -352,7 +373,8 @@ def _record(cands: Sequence[_Candidate], results: Sequence[float]) -> None:
 
 def _pick(cands: Sequence[_Candidate], prior: float, confidence: float) -> Action:
     """The first choice, unless an alternative's pessimistic gain over it (:func:`_lower_bound`) is positive."""
-    best = max(range(len(cands)), key=lambda i: 0.0 if i == 0 else _lower_bound(cands[i], prior, confidence))
+    best = max(range(len(cands)), key=lambda i: 0.0 if i == 0 else
+               _lower_bound(cands[i], prior, confidence) if cands[i].live else -math.inf)
     return cands[best].action
 
 
@@ -367,14 +389,33 @@ def _settled(cands: Sequence[_Candidate], prior: float = PRIOR) -> bool:
     """Whether more worlds would almost surely leave the choice as it is: either no alternative
     can plausibly clear the prior, or one clears it and can plausibly be caught by no other. A
     candidate valued in fewer than ``SETTLE_MIN`` worlds (one added late) keeps it open."""
-    if any(c.n < SETTLE_MIN for c in cands):
+    if any(c.n < SETTLE_MIN for c in cands if c.live):
         return False
-    stats = [_stats(c) for c in cands[1:]]
+    stats = [_stats(c) for c in cands[1:] if c.live]
+    if not stats:
+        return True
     if all(m + SETTLE_Z * se < prior for m, se in stats):
         return True
     best = max(range(len(stats)), key=lambda i: stats[i][0] - SETTLE_Z * stats[i][1])
     low = stats[best][0] - SETTLE_Z * stats[best][1]
     return low > prior and all(m + SETTLE_Z * se < low for i, (m, se) in enumerate(stats) if i != best)
+
+
+def _prune(cands: Sequence[_Candidate], prior: float = PRIOR) -> None:
+    """Racing: stop valuing each alternative that more worlds would almost surely leave unchosen,
+    by the test :func:`_settled` applies to all of them at once — it cannot plausibly clear the
+    prior, or another clears it and it cannot plausibly catch that one. The first choice stays:
+    every gain is paired with its value in the same world."""
+    alive = [c for c in cands[1:] if c.live and c.n >= SETTLE_MIN]
+    if not alive:
+        return
+    stats = {id(c): _stats(c) for c in alive}
+    low = max(m - SETTLE_Z * se for m, se in stats.values())
+    bar = max(prior, low)
+    for c in alive:
+        m, se = stats[id(c)]
+        if m + SETTLE_Z * se < bar:
+            c.live = False
 
 
 def _lower_bound(c: _Candidate, prior: float = PRIOR, confidence: float = CONFIDENCE) -> float:
@@ -407,6 +448,8 @@ OPTIONS = {
     "returns": Option(bool, RETURNS, "choose the return (还贡) card by playing whole deals out in sampled worlds "
                       "(off: the heuristic's card)", before=False),
     "settle": Option(bool, True, "stop before the budget once the choice is settled"),
+    "prune": Option(bool, PRUNE, "racing: stop playing out the alternatives that more worlds would almost surely leave "
+                    "unchosen, so that the rest get more worlds in the same time", before=False),
     "widen": Option(int, WIDEN, "candidates added from the heuristic's ranking when the choice settles with budget left",
                     0, 50),
     "danger": Option(int, DANGER, "an opponent with this many cards or fewer is close to going out, in the "
