@@ -140,3 +140,17 @@ def test_the_server_benchmarks_speak_chinese(name: str) -> None:
     assert english_words(chinese) == set(), chinese
     assert "[" not in chinese.replace("[4, 4]", "") and "None" not in chinese and "[4, 4]" not in chinese, chinese
     assert len(english.splitlines()) == len(chinese.splitlines())
+
+
+def test_bench_search_times_the_search_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--agent`` picks the search's options for the timed decisions; anything but the search tier, or a
+    bad option, is refused by name before any work."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    args = ["bench", "search", "--positions", "2", "--worlds", "2", "--budget", "0.05", "--json"]
+    raced = json.loads(runner.invoke(app, [*args, "--agent", "search:prune=on"]).output)
+    assert raced["agent"] == "search:prune=on" and raced["positions"] == 2
+    assert 0 <= raced["budget_decisions"] <= 2
+    assert ("worlds_per_budget_decision_mean" in raced) == (raced["budget_decisions"] > 0)
+    for bad, words in (("heuristic", "--agent must be the search tier"), ("search:prune=maybe", "prune")):
+        out = runner.invoke(app, [*args, "--agent", bad])
+        assert out.exit_code == 2 and words in out.output, out.output

@@ -18,6 +18,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from .agents.base import make_agent, parse_spec
 from .agents.decompose import Decomposer
 from .agents.heuristic import HeuristicAgent
 from .agents.search import SearchAgent
@@ -26,6 +27,7 @@ from .cliutil import Messages, fail, figure_table, said, width
 from .core.cards import physical_deck
 from .core.combos import _classify_codes
 from .core.deal import new_deal
+from .core.errors import GuandanError
 from .core.match import MatchConfig, new_match
 from .core.moves import legal_moves
 from .core.rules import PRESET_NAMES, preset
@@ -190,28 +192,35 @@ def playouts_figures(preset_name: str = "competition", deals: int = 300, break_a
 
 
 def search_figures(preset_name: str = "competition", positions: int = 40, worlds: int = 100, budget: float = 1.0,
-                   seed: int = 1) -> dict[str, Any]:
+                   seed: int = 1, spec: str = "search") -> dict[str, Any]:
     """The search tier's speed: worlds per CPU second at a fixed effort, then real decisions under
-    ``budget`` (wall clock, as the agent itself counts it) with early settling on."""
+    ``budget`` (wall clock, as the agent itself counts it) by the search ``spec`` (its options: early
+    settling is on unless it says otherwise)."""
     rules = preset(preset_name)
     sample = search_positions(preset_name, positions, seed)
-    out: dict[str, Any] = {"preset": preset_name, "positions": len(sample), "seed": seed}
+    out: dict[str, Any] = {"preset": preset_name, "positions": len(sample), "seed": seed, "agent": spec}
     out.update(_worlds_speed(rules, sample, worlds, seed))
-    times, counts, settled = [], [], 0
+    times, counts, settled, full = [], [], 0, []
     for seat, obs, legal in sample:
-        agent = SearchAgent(seed, budget)
+        agent = make_agent(spec, seed, budget)
+        assert isinstance(agent, SearchAgent)
         agent.reset(seat, rules)
         t0 = time.perf_counter()
         agent.choose(obs, legal)
         times.append(time.perf_counter() - t0)
         counts.append(agent.last_worlds)
         settled += agent.last_settled
+        if agent.last_worlds and not agent.last_settled and agent.max_worlds is None:
+            full.append(agent.last_worlds)  # searched until the budget ran out
     out["budget_s"] = budget
     out["decision_mean_ms"] = statistics.fmean(times) * 1e3
     out["decision_p50_ms"] = _pct(times, 0.5) * 1e3
     out["decision_p95_ms"] = _pct(times, 0.95) * 1e3
     out["worlds_per_decision_mean"] = statistics.fmean(counts)
     out["settled_share"] = settled / len(sample)
+    out["budget_decisions"] = len(full)
+    if full:
+        out["worlds_per_budget_decision_mean"] = statistics.fmean(full)
     return out
 
 
@@ -358,7 +367,9 @@ LABELS: dict[str, str] = {
     "exact_world_share": N_("share of worlds solved exactly"), "budget_s": N_("seconds per decision"),
     "decision_mean_ms": N_("decision: mean ms"), "decision_p50_ms": N_("decision: median ms"),
     "decision_p95_ms": N_("decision: 95th percentile ms"), "worlds_per_decision_mean": N_("worlds per decision"),
-    "settled_share": N_("share of decisions settled early"),
+    "settled_share": N_("share of decisions settled early"), "agent": N_("agent"),
+    "budget_decisions": N_("decisions that searched until the budget"),
+    "worlds_per_budget_decision_mean": N_("worlds per decision that searched until the budget"),
     "plain_winner_agrees": N_("plain playout: same winning team"),
     "plain_outcome_agrees": N_("plain playout: same places and levels"),
     "plain_playout_ms": N_("plain playout: CPU ms"),
@@ -427,12 +438,21 @@ def search(
     budget: Annotated[float, typer.Option(min=0.01, help="seconds per decision for the timing figures")] = 1.0,
     seed: int = 1,
     profile: Annotated[int, typer.Option(min=0, help="instead: the N functions taking the most time (cProfile)")] = 0,
+    agent: Annotated[str, typer.Option(help="the search tier, with options, that makes the timed decisions "
+                                            "(search:prune=on)")] = "search",
 ) -> None:
     """The search tier: sampled worlds per CPU second, and decision times under a budget."""
+    try:
+        name, _values = parse_spec(agent)
+    except GuandanError as e:
+        fail(said(e))
+    if name != "search":
+        fail(_("{option} must be the search tier with its options (search:OPTION=VALUE), not {value}").format(
+            option="--agent", value=agent))
     if profile:
         typer.echo(search_profile(preset_name, positions, worlds, seed, profile))
         return
-    _print(search_figures(preset_name, positions, worlds, budget, seed), as_json)
+    _print(search_figures(preset_name, positions, worlds, budget, seed, agent), as_json)
 
 
 @app.command()
