@@ -207,6 +207,45 @@ def test_every_worker_starts_with_the_pool(monkeypatch: pytest.MonkeyPatch) -> N
     assert len(pids) == 2
 
 
+def test_a_pool_that_cannot_start_whole_fails_its_jobs_and_leaves_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second process cannot start: the job waiting for the pool gets the error, the first process
+    is stopped rather than left waiting at the start-up gate, and the next job tries again."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    submit = ProcessPoolExecutor.submit
+    calls: list[int] = []
+    started: list[object] = []  # the processes of the pool that failed to start
+
+    def failing_submit(self: ProcessPoolExecutor, fn: Callable[..., object], /, *args: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            started.extend(getattr(self, "_processes", {}).values())
+            raise OSError("no more processes")
+        return submit(self, fn, *args)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", failing_submit)
+
+    async def main() -> int:
+        pool = WorkerPool(2)
+        try:
+            with pytest.raises(OSError, match="no more processes"):
+                await pool.run(Priority.TABLE, _whoami)
+            assert pool._executor is None
+            pid, _nice = await pool.run(Priority.TABLE, _whoami)  # a fresh start, whole this time
+            return pid
+        finally:
+            pool.close()
+
+    import time
+
+    assert run(main) != os.getpid()
+    assert len(started) == 1
+    deadline = time.monotonic() + 10
+    while any(p.is_alive() for p in started):  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "the first process of the failed pool outlived it"
+        time.sleep(0.1)
+
+
 def test_a_killed_server_leaves_no_pool_behind(tmp_path: Path) -> None:
     """SIGKILL the server: its fork server (started before the first client) and the pool's workers go too."""
     import os

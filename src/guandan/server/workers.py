@@ -253,11 +253,16 @@ class WorkerPool:
         started = ctx.Event()
         ex = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_init_worker,
                                  initargs=(self.nice, started))
-        # each submit starts one more process while the earlier ones wait at the gate (busy, not idle)
-        ready = [ex.submit(_ready) for _ in range(self.workers)]
-        started.set()
-        for f in ready:
-            f.result()
+        try:
+            try:  # each submit starts one more process while the earlier ones wait at the gate (busy, not idle)
+                ready = [ex.submit(_ready) for _ in range(self.workers)]
+            finally:
+                started.set()
+            for f in ready:
+                f.result()
+        except BaseException:
+            _stop(ex)  # a pool that could not start whole leaves no process behind
+            raise
         return ex
 
     def _start(self) -> None:
