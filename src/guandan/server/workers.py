@@ -38,6 +38,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, fields, replace
 from enum import IntEnum
+from multiprocessing.synchronize import Event as EventType
 from typing import Any, TypeVar
 
 from ..agents.base import Agent
@@ -175,11 +176,11 @@ def readings_job(seat: int, cards: tuple[Card, ...], top: Combo | None, level: i
     return [Action(ActionKind.PLAY, seat, cards, c) for c in classify(cards, level, rules) if beats(c, top, rules)]
 
 
-_started: Any = None  # in a worker: the pool's start-up gate (a multiprocessing Event), set once all are up
+_started: EventType | None = None  # in a worker: the pool's start-up gate, set once all are asked for
 START_WAIT_S = 60.0  # a worker that is not joined by the others in this time lets its pool start short
 
 
-def _init_worker(nice: int, started: Any = None) -> None:
+def _init_worker(nice: int, started: EventType | None = None) -> None:
     from .forkserver import die_with_parent
 
     global _started
