@@ -446,7 +446,7 @@ def search(
         name, _values = parse_spec(agent)
     except GuandanError as e:
         fail(said(e))
-    if name != SearchAgent.name:
+    if name != "search":  # the tier's registered name (a compiled class hides its class attribute)
         fail(_("{option} must be the search tier with its options (search:OPTION=VALUE), not {value}").format(
             option="--agent", value=agent))
     if profile:
