@@ -65,5 +65,9 @@ $("replace-form").addEventListener("submit", async (ev) => {
       new: $("replace-new").value, reason: $("replace-reason").value }));
   } catch (e) { $("arbiter-error").textContent = errorText(e); }
 });
+// The page's buttons start disabled: a click before their handlers exist would do nothing (start-round waits for
+// the event's state as well, which render() reads).
+$("key-btn").disabled = false;
+$("replace-btn").disabled = false;
 await refresh();
 setInterval(refresh, 3000);

@@ -70,6 +70,9 @@ document.getElementById("join").addEventListener("submit", async (ev) => {
   try { await api(`/api/rooms/${encodeURIComponent(code)}`); location.href = `/r/${encodeURIComponent(code)}`; }
   catch (e) { error.textContent = errorText(e); }
 });
+// The buttons above start disabled in the page: a tap before their handlers exist would do nothing, or send the
+// form the browser's own way and reload the page.
+for (const id of ["quick-play", "create-btn", "join-btn"]) document.getElementById(id).disabled = false;
 
 // Open rooms: the lobbies with an empty seat that their creators listed (GET /api/rooms/open), refreshed every
 // 5 s while this page is in view; a hidden tab asks nothing and catches up as soon as it is shown again.
