@@ -1,7 +1,8 @@
 """The table fits every screen it is played on: at phone landscape (844×390, 667×375), phone portrait
-(390×844), tablet (1024×768) and desktop (1280×800, 1920×1080), with 27 cards in hand, every card and
+(390×844, 360×780), tablet (1024×768) and desktop (1280×800, 1920×1080), with 27 cards in hand, every card and
 the play, pass, hint and 理牌 controls lie inside the viewport and the page does not scroll; on touch
-screens no control is under 40×40 CSS px; and a deal can be played by taps and swipes on a phone."""
+screens no control is under 40×40 CSS px; every overlapped card, in the hand, a trick or the deal's end
+panel, shows its whole rank; and a deal can be played by taps and swipes on a phone."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from playwright.sync_api import Browser, Page
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.timeout(240)
-SIZES = [(844, 390, True), (667, 375, True), (390, 844, True), (1024, 768, True), (1280, 800, False),
-         (1920, 1080, False)]
+SIZES = [(844, 390, True), (667, 375, True), (390, 844, True), (360, 780, True), (1024, 768, True),
+         (1280, 800, False), (1920, 1080, False)]
 CONTROLS = ["play", "pass", "hint", "sort", "column", "talk", "mute"]
 
 
@@ -136,3 +137,52 @@ def test_play_now_seats_you_against_three_bots_in_one_tap(browser: Browser, live
         assert page.evaluate("localStorage.getItem('guandan:quick-tier')") == "random"  # remembered for next time
     finally:
         ctx.close()
+
+
+FANS = """async () => {
+  const { cardNode } = await import('/static/common.js');
+  const hands = [['HT', 'ST', 'DT', 'CT', 'HT'], ['DT', 'SJ', 'HQ', 'CK', 'DA'], ['H2', 'ST', 'SJ', 'HA']];
+  const fan = (cards) => { const f = document.createElement('span'); f.className = 'cards-fan';
+    f.append(...cards.map((c) => cardNode(c, '2', { small: true }))); return f; };
+  const trick = document.getElementById('trick-top');
+  trick.replaceChildren(fan(hands[0]));
+  const summary = document.getElementById('summary');
+  summary.classList.remove('hidden');
+  const reveal = document.createElement('div'); reveal.className = 'reveal';
+  for (const cards of hands) {
+    const row = document.createElement('div'); row.className = 'reveal-row team-0';
+    const who = document.createElement('span'); who.className = 'who'; who.textContent = 'Bot 2';
+    row.append(who, fan(cards)); reveal.append(row);
+  }
+  summary.replaceChildren(reveal);
+  const hidden = [];
+  const rows = [...document.querySelectorAll('#trick-top .cards-fan, #summary .cards-fan')].map((f) => [...f.children]);
+  const hand = {};  // the hand's rows, by their top
+  for (const c of document.querySelectorAll('[data-testid=hand] [data-testid=card]')) {
+    (hand[Math.round(c.getBoundingClientRect().top)] ||= []).push(c);
+  }
+  rows.push(...Object.values(hand));
+  for (const cards of rows) {
+    cards.sort((a, b) => a.getBoundingClientRect().left - b.getBoundingClientRect().left);
+    for (let i = 0; i + 1 < cards.length; i++) {
+      const rank = cards[i].querySelector('.rk').getBoundingClientRect();
+      const next = cards[i + 1].getBoundingClientRect();
+      if (rank.right > next.left + 0.5) {
+        hidden.push(`${cards[i].closest('#summary') ? 'end panel' : cards[i].closest('.hand') ? 'hand' : 'trick'} ${cards[i].dataset.card}: ${rank.right} > ${next.left}`);
+      }
+    }
+  }
+  return hidden;
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h, _ in SIZES])
+def test_every_overlapped_card_shows_its_whole_rank(browser: Browser, live_server: LiveServer,
+                                                    size: tuple[int, int, bool]) -> None:
+    """A fanned card shows its rank whole ("10", not "1"), in a trick and in the deal's end panel."""
+    page = open_table(browser, live_server, size, lang="en")
+    try:
+        hidden = page.evaluate(FANS)
+        assert hidden == [], "\n".join(hidden)
+    finally:
+        page.context.close()
