@@ -5,6 +5,7 @@ and a spectator whose page and WebSocket frames hold no hidden card."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,22 @@ def take_turn(page: Page, prefer_pass: bool) -> str:
     return phase
 
 
+def tribute_cards_in_view(page: Page) -> None:
+    """A double tribute (this seat's team paid both): one line a card given, and on a phone held sideways
+    each line's card in view, whatever the names leave."""
+    expect(page.locator("#tribute-info [data-type=tribute]")).to_have_count(2)
+    expect(page.locator("#tribute-info [data-type=return]")).to_have_count(2)
+    page.set_viewport_size({"width": 844, "height": 390})
+    try:
+        info = page.locator("#info").bounding_box()
+        for card in page.locator("#tribute-info .tcard").all():
+            assert re.fullmatch(r"[♠♥♣♦](10|[2-9JQKA])|[^\x00-\x7f]+", card.inner_text()), card.inner_text()
+            box = card.bounding_box()
+            assert info and box and box["x"] + box["width"] <= info["x"] + info["width"], (box, info)
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})
+
+
 def sit_and_ready(page: Page, url: str) -> None:
     page.goto(url)
     page.fill("#name", "Tester")
@@ -82,16 +99,19 @@ def test_play_a_match_against_bots_with_the_tribute_flow(live_server: LiveServer
     page.click("#sit-0")
     page.click("#ready")
     phases: list[str] = []
+    checked_tribute_lines = False
     while wait_turn_or_over(page) != "over":
         deal = int(page.evaluate("document.body.dataset.deal"))
+        if deal == 1 and page.evaluate("document.body.dataset.phase") == "play" and not checked_tribute_lines:
+            tribute_cards_in_view(page)
+            checked_tribute_lines = True
         # passing whenever allowed in the first deal makes this seat finish last and pay tribute (进贡) in the second
         phases.append(take_turn(page, prefer_pass=deal == 0))
         if len(phases) == 3:
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "table.png"))
     assert "tribute" in phases, phases  # this seat paid its tribute through the UI
-    expect(page.locator("#tribute-info [data-type=tribute]")).to_have_count(1)
-    expect(page.locator("#tribute-info [data-type=return]")).to_have_count(1)
+    assert checked_tribute_lines
     expect(page.locator("#match-over")).to_be_visible()
     page.click("#replay-link")
     page.wait_for_url("**/replay/*")

@@ -168,7 +168,8 @@ FANS = """async () => {
       const rank = cards[i].querySelector('.rk').getBoundingClientRect();
       const next = cards[i + 1].getBoundingClientRect();
       if (rank.right > next.left + 0.5) {
-        hidden.push(`${cards[i].closest('#summary') ? 'end panel' : cards[i].closest('.hand') ? 'hand' : 'trick'} ${cards[i].dataset.card}: ${rank.right} > ${next.left}`);
+        const where = cards[i].closest('#summary') ? 'end panel' : cards[i].closest('.hand') ? 'hand' : 'trick';
+        hidden.push(`${where} ${cards[i].dataset.card}: ${rank.right} > ${next.left}`);
       }
     }
   }

@@ -43,7 +43,8 @@ export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, now
   parts.push(el("div", { class: "reveal", "data-testid": "reveal" }, [0, 1, 2, 3].map((s) => {
     const place = finish.indexOf(s);
     const cards = (end.reveal || [])[s] || [];
-    return el("div", { class: `reveal-row team-${s % 2}`, "data-seat": s },
+    // a long hand takes the panel's whole width, where it fits in fewer rows
+    return el("div", { class: `reveal-row team-${s % 2}${cards.length > 10 ? " wide" : ""}`, "data-seat": s },
       el("span", { class: "who" }, seatName(s), place >= 0 ? el("span", { class: "badge" }, placeName(place + 1)) : null),
       cards.length ? el("span", { class: "cards-fan" }, cards.map((c) => cardNode(c, view.level, { small: true })))
         : el("span", { class: "none" }, t("No cards left")));

@@ -451,7 +451,7 @@ function renderTable() {
     S.room.rated ? el("div", {}, el("a", { class: "badge", id: "rated", href: "/leaderboard?preset=" + S.room.preset }, t("Rated"))) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
     el("div", { id: "tribute-info" }, S.events.filter((e) => [E.TRIBUTE, E.RETURN, E.ANTI_TRIBUTE].includes(e.type))
-      .map((e) => el("div", { "data-type": e.type }, describe(e)))),
+      .flatMap(tributeLines)),
   ].filter(Boolean));
   const log = $("log");
   log.replaceChildren(...S.events.slice(-40).reverse().filter((e) => eventLines(e).length)
@@ -459,6 +459,17 @@ function renderTable() {
   renderCounter();
   renderSummary();
   renderHand();
+}
+
+// One line a card given (a double tribute has two): the card before the names, so that a narrow corner cuts a
+// name, never the card; the whole sentence is the line's tooltip.
+function tributeLines(e) {
+  if (!e.transfers) return [el("div", { "data-type": e.type, title: describe(e) }, describe(e))];
+  const said = eventLines(e);
+  return e.transfers.map((tr, i) => el("div", { "data-type": e.type, title: said[i] || describe(e) },
+    `${t(e.type === E.TRIBUTE ? "Tribute" : "Return")} `,
+    el("span", { class: `tcard${/^[HD]|^BJ$/.test(tr.card) ? " red" : ""}`, "data-card": tr.card }, cardText(tr.card)),
+    ` ${seatName(tr.giver)} → ${seatName(tr.receiver)}`));
 }
 
 // In the tribute and return phases the middle of the table says who pays whom (进贡/还贡): who pays comes
