@@ -155,3 +155,31 @@ def test_results_names_and_the_deal_end_panel(page: Page, live_server: LiveServe
     expect(panel.locator("#next-deal")).to_have_count(0)
     _check_language(page, lang)
     assert not problems, problems
+
+
+def test_the_arrow_keys_step_and_the_controls_stay_in_view(page: Page, live_server: LiveServer,
+                                                           replay: tuple[str, dict[str, Any]]) -> None:
+    """On a phone held sideways the table lies below the step controls: scrolled to it, the controls stay in
+    view; ← and → step through the deal from anywhere on the page, and the slider moves by one as before."""
+    rid, _ = replay
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.goto(f"{live_server.url}/replay/{rid}")
+    expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+    step = lambda: page.evaluate("Number(document.body.dataset.step)")  # noqa: E731
+    assert step() == 0
+    page.locator("#rtable").scroll_into_view_if_needed()
+    page.mouse.wheel(0, 400)
+    page.wait_for_function("window.scrollY > 0")
+    controls = page.locator("section.controls").bounding_box()
+    assert controls and controls["y"] >= 0 and controls["y"] + controls["height"] <= 390, controls
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert step() == 2
+    page.keyboard.press("ArrowLeft")
+    assert step() == 1
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # not below the deal's start
+    assert step() == 0
+    page.focus("#step")
+    page.keyboard.press("ArrowRight")  # the slider's own key, not stepped twice
+    assert step() == 1

@@ -317,6 +317,15 @@ $("prev").onclick = () => goStep(step - 1);
 $("next").onclick = () => goStep(step + 1);
 $("to-end").onclick = () => goStep(data.deals[deal].steps.length - 1);
 $("step").oninput = () => goStep(Number($("step").value));
+// ← and → step through the deal wherever the page is scrolled; not while a field has the keys (the step slider
+// moves by them itself), nor with a modifier (the browser's own shortcuts)
+document.addEventListener("keydown", (ev) => {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.target.closest("input, select, textarea")) return;
+  const by = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+  if (!by) return;
+  ev.preventDefault();
+  goStep(step + by);
+});
 show();
 pollReviews(true);
 window.addEventListener("resize", () => { if (reviewed()) showReview(); });
