@@ -64,5 +64,6 @@ def test_the_arbiter_can_start_a_round_only_once_the_page_holds_the_event(live_s
     expect(page.locator("#event-name")).to_have_text("Ready Cup")
     expect(page.locator("#key-btn")).to_be_enabled()
     expect(page.locator("#replace-btn")).to_be_enabled()
-    # no team has entered, so the event names what blocks a round and the button stays disabled
+    # no team has entered: the button stays disabled and the page says why, as the desk words it
     expect(page.locator("#start-round")).to_be_disabled()
+    expect(page.locator("[data-testid=round-blockers] li")).to_have_text(["At least two teams are needed; 0 registered"])

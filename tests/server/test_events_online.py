@@ -577,3 +577,20 @@ def test_a_level_knockout_round_is_reported_with_its_deciding_deal(site: Site) -
     ts = site.events.desk.state(tid).table(1, 1)
     assert ts.status == FINAL and ts.final is not None and ts.final.decider == 1 and ts.final.levels == ("3", "3")
     assert ts.final.deals == 2 and site.events.desk.state(tid).match_winner(1, 0) == ts.table.away
+
+
+def test_the_arbiter_is_told_why_the_next_round_cannot_start(site: Site) -> None:
+    tid = new_event(site)
+    team_up(site, tid, "Red", "ann", "bob")
+    view = site.client.post(f"/api/events/{tid}/arbiter", json={"key": "arbiter-key-123"}).json()
+    assert view["blocker_texts"] == [{"en": "At least two teams are needed; 1 registered",
+                                      "zh": "至少需要两支队伍，现有1支"}]
+    team_up(site, tid, "Blue", "cat", "dan")
+    view = site.client.post(f"/api/events/{tid}/arbiter", json={"key": "arbiter-key-123"}).json()
+    assert view["blockers"] == [] and view["blocker_texts"] == []
+    start_round(site, tid)
+    view = site.client.post(f"/api/events/{tid}/arbiter", json={"key": "arbiter-key-123"}).json()
+    [texts] = view["blocker_texts"]  # the one table of round 1 is still being played
+    home, away = sorted(("Red", "Blue"), key=texts["en"].index)
+    assert texts == {"en": f"Round 1 table 1 ({home} v {away}): result missing",
+                     "zh": f"第1轮第1桌（{home} 对 {away}）：结果未录入"}

@@ -42,13 +42,16 @@ from ..core.rules import PRESET_NAMES, preset
 from ..db import make_session_factory
 from ..db.accounts import User
 from ..db.online import OnlineEntry, OnlineRoom
+from ..i18n import translator
 from ..tournament import online
 from ..tournament.desk import Desk, report_table_result, status_of
 from ..tournament.errors import NotFoundError, TournamentError
 from ..tournament.rounds import ResultSlip
 from ..tournament.state import FINAL, TournamentState, parse_time
+from ..tournament.web import blockers_words
 from . import events_text as tx
 from .accounts_service import current_user, require_user
+from .i18n_web import LANGS
 from .protocol import Words, say
 from .rooms import Room, RoomConfig, Seat, hash_token, new_token
 from .table import ServiceError, TableService
@@ -388,8 +391,11 @@ class OnlineEvents:
                            "room_status": room.status if room is not None else None,
                            "levels": list(ts.levels_now), "deals": len(ts.deals),
                            "result": ts.final.to_dict() if ts.final is not None else None})
-        return {**self.view(tid, None), "tables": tables,
-                "blockers": [] if st.finished else st.pairing_blockers()}
+        blockers = [] if st.finished else st.pairing_blockers()
+        # why the next round cannot start, as the desk's own arbiter page says it, in every page language
+        said = {lang: blockers_words(st, translator("desk", lang).gettext) for lang in LANGS} if blockers else {}
+        return {**self.view(tid, None), "tables": tables, "blockers": blockers,
+                "blocker_texts": [{lang: said[lang][i] for lang in LANGS} for i in range(len(blockers))]}
 
     # ---- keeping the tables in step with the desk ------------------------------------------------
     def start(self) -> None:

@@ -42,6 +42,8 @@ function render(ev) {
   $("pairings-link").href = `${ev.pairings}?lang=${lang()}`;
   $("desk-link").href = `/t/${tid}/arbiter?key=${encodeURIComponent(key)}&lang=${lang()}`;
   $("start-round").disabled = ev.finished || ev.blockers.length > 0;
+  // why the round cannot start yet, as the desk says it (the disabled button alone does not tell)
+  $("round-blockers").replaceChildren(...(ev.blocker_texts || []).map((b) => el("li", {}, b[lang()] || b.en)));
   $("tables").replaceChildren(...ev.tables.map((table) => tableRow(ev, table)));
 }
 
