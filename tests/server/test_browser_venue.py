@@ -1,6 +1,7 @@
 """The venue screen in Debian's chromium at 1920×1080, with the app's Content-Security-Policy enforced: all 16
 teams of a 16-team event on one screen in big type, the round's clock counting down and turning to the warning
-by itself, and a 300-team event's every team across the pages, which turn by themselves."""
+by itself, a 300-team event's every team across the pages, which turn by themselves, and the same page on a
+phone held upright, read without sideways scrolling."""
 
 from __future__ import annotations
 
@@ -161,3 +162,27 @@ def test_three_hundred_teams_across_the_pages(venue: Venue, browser: Browser) ->
     expect(page.locator(".pager")).to_have_text("第2页，共10页")
     assert complaints == []
     page.context.close()
+
+
+def test_a_phone_held_upright_reads_the_standings_without_sideways_scrolling(venue: Venue, browser: Browser) -> None:
+    """A player follows the event on a phone: every column within the width, each team's name readable, the
+    order of the tie-breaks inside the footer (the page may scroll down, not sideways)."""
+    tid = venue.event(16, 2, started=None)
+    ctx = browser.new_context(viewport={"width": 360, "height": 780})
+    page = ctx.new_page()
+    page.goto(f"{venue.url}/t/{tid}/standings?lang=en")
+    shown = page.evaluate("""() => ({
+      scroll: document.scrollingElement.scrollWidth, width: innerWidth,
+      cells: [...document.querySelectorAll('thead th:not(.players), tr[data-team] td:not(.players)')]
+        .map((c) => { const b = c.getBoundingClientRect(); return [c.textContent.trim(), b.left, b.right]; }),
+      names: [...document.querySelectorAll('tr[data-team] td.name')].map((c) => [c.scrollWidth, c.clientWidth]),
+      footer: (({scrollHeight, clientHeight}) => [scrollHeight, clientHeight])(document.querySelector('footer')),
+    })""")
+    assert shown["scroll"] <= shown["width"], shown["scroll"]
+    assert len(shown["names"]) == 16
+    for text, left, right in shown["cells"]:
+        assert left >= 0 and right <= shown["width"] and right - left > 0, (text, left, right)
+    for full, box in shown["names"]:
+        assert full <= box, (full, box)  # 第N队 and its club, not cut
+    assert shown["footer"][0] <= shown["footer"][1], shown["footer"]
+    ctx.close()
