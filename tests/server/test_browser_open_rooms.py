@@ -1,6 +1,7 @@
 """The start page's open rooms on a phone: a listed room shows (in Chinese, no English word of ours in the
-list), fits the width held either way with a thumb-sized Join, a tap on Join opens the room; the list
-says so when it is empty, and refreshes every 5 s only while the page is visible."""
+list), fits the width held either way with a thumb-sized Join, a tap on Join opens the room, whose lobby
+names its rules and each seat's team and fits the width too; the list says so when it is empty, and
+refreshes every 5 s only while the page is visible."""
 
 from __future__ import annotations
 
@@ -71,6 +72,15 @@ def test_a_listed_room_is_shown_and_joined_by_a_tap(browser: Browser, live_serve
         entry.locator("[data-testid=open-room-join]").tap()
         page.wait_for_url(f"**/r/{code}")
         page.wait_for_function("document.body.dataset.status === 'lobby'")  # the room's page, showing its lobby
+        # the room's own lobby: its name and rules, each seat's team, the bots by their catalogued names
+        facts = page.locator("[data-testid=lobby-facts]").inner_text()
+        assert "周末牌局" in facts and "比赛规则" in facts and "不限时" in facts, facts
+        seats = page.locator("#lobby-seats .seat-box").all_inner_texts()
+        assert [("队 1" in t, "队 2" in t) for t in seats] == [(True, False), (False, True)] * 2, seats
+        assert "机器人2·贪心" in seats[1] and "机器人4·贪心" in seats[3], seats
+        assert not re.search(r"[A-Za-z]", "".join(seats)), seats  # no "greedy bot" of the server's
+        width = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], width
     finally:
         page.context.close()
 

@@ -236,12 +236,20 @@ async function lobbyCall(path, body) {
 }
 
 function renderLobby() {
+  // what a player agrees to by sitting down: the room's name, its rules, its clock, whether it is rated
+  const r = S.room;
+  $("lobby-facts").replaceChildren(...[r.name ? el("strong", {}, r.name) : null,
+    el("span", { class: "tag" }, t(r.preset)),
+    el("span", { class: "tag" }, r.timer ? t("{n} s per turn").replace("{n}", r.timer) : t("No timer")),
+    r.rated ? el("span", { class: "tag" }, t("Rated")) : null,
+    r.practice ? el("span", { class: "tag" }, t("Practice")) : null].filter(Boolean));
   const box = $("lobby-seats");
   box.replaceChildren();
   const token = tokenFor(code);
   const authority = token || hostTokenFor(code);
   S.room.seats.forEach((seat, i) => {
-    const parts = [el("div", {}, `${t("Seat")} ${i + 1}`)];
+    // partners sit across: seats 1 and 3 are team 1, 2 and 4 team 2 (a player picks a partner by the seat)
+    const parts = [el("div", {}, `${t("Seat")} ${i + 1} `, el("span", { class: `badge team-${i % 2}` }, `${t("Team")} ${(i % 2) + 1}`))];
     if (seat.kind === "empty") {
       parts.push(el("div", {}, t("Open seat")));
       if (!token) {
@@ -251,12 +259,14 @@ function renderLobby() {
           try {
             const res = S.room.rated ? await joinRated(code, i) : await api(`/api/rooms/${code}/join`, { seat: i, name });
             saveToken(code, res.token); reconnectNow();
-          } catch (e) { $("lobby-error").textContent = S.room.rated ? errorText(e) : e.message; }
+          } catch (e) { $("lobby-error").textContent = errorText(e); }
         } }, t("Sit here")));
       }
       if (authority) parts.push(el("button", { id: `bot-${i}`, disabled: !S.online, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: META.default_tier }) }, t("Add bot")));
     } else {
-      parts.push(el("div", {}, seat.name, seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
+      // a bot's stored name is the server's English: its catalogued name instead, as at the table
+      parts.push(el("div", {}, seat.kind === "bot" ? seatName(i) : seat.name || seatName(i),
+        seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
         seat.kind === "human" ? el("span", { class: `badge${seat.ready ? " ok" : ""}` }, seat.ready ? t("Is ready") : t("Is not ready")) : null));
       // a practice room's chosen seed is accepted only while every seat but one is a bot: its bots stay
       const keeps = S.room.practice && S.room.seats.some((x) => x.kind !== "bot");
