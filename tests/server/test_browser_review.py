@@ -5,6 +5,7 @@ decisions listed — in Chinese and in English."""
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import httpx
@@ -64,6 +65,9 @@ def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer,
         assert page.evaluate("document.body.dataset.step") == str(worst["action"])
         move = page.locator("#review-move").inner_text()
         assert worst["best"]["text"] in move
+        # its loss in words, as the list says it: not a bare negative number beside the better move's value
+        loss = str(Decimal(worst["loss"]).quantize(Decimal("0.01"), ROUND_HALF_UP))  # as toFixed(2) rounds a tie
+        assert (f"损失 {loss}" if lang == "zh" else f"loss {loss}") in move and f"−{loss}" not in move, move
         best_cards = worst["best"]["action"].get("cards", [])
         assert page.locator(f"[data-hand='{seat}'] .card.better").count() == len(best_cards)
     else:

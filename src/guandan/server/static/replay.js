@@ -295,7 +295,9 @@ function showVerdict() {
     return;
   }
   const parts = [el("div", {}, `${t("Next move")}: ${name(d.seat)} · ${d.text} `,
-    el("span", { class: `verdict ${d.label}` }, `${d.label_text} ${d.loss > 0 ? points(-d.loss) : ""}`))];
+    // the loss in words ("loss 0.75"), as the costliest decisions say it: a bare "−0.75" beside the better move's
+    // value ("+2.25") read as a gap of three points
+    el("span", { class: `verdict ${d.label}` }, d.loss > 0 ? `${d.label_text} · ${fmt("loss {loss}", { loss: d.loss.toFixed(2) })}` : d.label_text))];
   if (d.reason_text) parts.push(el("div", { class: "reason" }, d.reason_text));
   const better = d.loss > 0 && JSON.stringify(d.best.action) !== JSON.stringify(d.played);
   if (better) parts.push(el("div", { class: "better-move" }, `${t("Better")}: ${d.best.text} (${points(d.best.value)})`));
