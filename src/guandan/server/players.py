@@ -191,10 +191,10 @@ def _shell(lang: str, title: str, body: str, here: str) -> str:
 <link rel="stylesheet" href="/static/players.css">
 </head>
 <body>
-<header><h1><a href="/">掼蛋</a> · {esc(title)}</h1><span class="spacer"></span>
+<header><h1><a href="/?lang={lang}">掼蛋</a> · {esc(title)}</h1><span class="spacer"></span>
 <a href="/leaderboard?lang={lang}">{esc(_("Leaderboard"))}</a>
 <nav class="langs" aria-label="{esc(_("Language"))}">{switch}</nav>
-<a href="/">{esc(_("Back to lobby"))}</a></header>
+<a href="/?lang={lang}">{esc(_("Back to lobby"))}</a></header>
 <main class="players">
 {body}</main>
 </body>

@@ -155,9 +155,9 @@ def page(lang: str, text: str | None = None) -> str:
 <link rel="stylesheet" href="/static/rules.css">
 </head>
 <body>
-<header><h1><a href="/">掼蛋</a> · {esc(_("Rules"))}</h1><span class="spacer"></span>
+<header><h1><a href="/?lang={lang}">掼蛋</a> · {esc(_("Rules"))}</h1><span class="spacer"></span>
 <nav class="langs" aria-label="{esc(_("Language"))}">{esc(_("Language"))}: {switch}</nav>
-<a href="/">{esc(_("Back to lobby"))}</a></header>
+<a href="/?lang={lang}">{esc(_("Back to lobby"))}</a></header>
 <main class="rules"><article class="panel doc">
 {body}</article></main>
 <script src="/static/rules.js"></script>

@@ -8,12 +8,22 @@ const LANG_KEY = "guandan:lang";
 let STRINGS = {};
 export let META = {};
 
+// a ?lang= in the address (the server-rendered pages link back with theirs) is the reader's choice from then on
+const ASKED = new URLSearchParams(location.search).get("lang");
+if (ASKED === "zh" || ASKED === "en") localStorage.setItem(LANG_KEY, ASKED);
+
 export function lang() {
   const saved = localStorage.getItem(LANG_KEY);
   if (saved === "zh" || saved === "en") return saved;
   return (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
+// a same-site link with the page's language as its ?lang=
+export function withLang(href) {
+  const url = new URL(href, location.origin);
+  url.searchParams.set("lang", lang());
+  return url.pathname + url.search + url.hash;
+}
 export function setLang(value) { localStorage.setItem(LANG_KEY, value); location.reload(); }
 
 export function t(msgid) { return STRINGS[msgid] || msgid; }
@@ -23,6 +33,11 @@ export async function init() {
   STRINGS = strings; Object.assign(META, meta);
   document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+  // the pages the server renders (rules, leaderboard, player pages) read the language from ?lang=: links to them
+  // carry this page's, so that a language chosen here holds there (a browser's own would decide otherwise)
+  document.querySelectorAll('a[href^="/leaderboard"], a[href^="/rules"], a[href^="/u/"]').forEach((a) => {
+    a.setAttribute("href", withLang(a.getAttribute("href")));
+  });
   const toggle = document.getElementById("lang");
   if (toggle) {
     toggle.textContent = lang() === "zh" ? "English" : "中文";

@@ -3,7 +3,7 @@
 // actions the server checks again.
 import {
   ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, frameErrorText, hostTokenFor, init,
-  lang, placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor,
+  lang, placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor, withLang,
 } from "./common.js";
 import { dealEndPanel } from "./dealend.js";
 import { joinRated } from "./rated.js";
@@ -458,7 +458,7 @@ function renderTable() {
       `${t("Deal commitment")} ${v.commitment.slice(0, 10)}…`),
     S.room.practice ? el("div", {}, el("span", { class: "badge", id: "practice", title: t("Practice: the creator chose the seed") },
       t("Practice"))) : null,
-    S.room.rated ? el("div", {}, el("a", { class: "badge", id: "rated", href: "/leaderboard?preset=" + S.room.preset }, t("Rated"))) : null,
+    S.room.rated ? el("div", {}, el("a", { class: "badge", id: "rated", href: withLang(`/leaderboard?preset=${encodeURIComponent(S.room.preset)}`) }, t("Rated"))) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
     el("div", { id: "tribute-info" }, S.events.filter((e) => [E.TRIBUTE, E.RETURN, E.ANTI_TRIBUTE].includes(e.type))
       .flatMap(tributeLines)),

@@ -1,0 +1,50 @@
+"""A language chosen on the app's pages holds on the pages the server renders (the rules, the leaderboard, a
+player's page), which read it from ``?lang=``: a browser that asks for English still gets the Chinese chosen;
+and one switched on a server page holds back in the lobby."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.mark.parametrize("chosen", ["zh", "en"])
+def test_the_lobby_links_carry_the_chosen_language(browser: Browser, live_server: LiveServer, chosen: str) -> None:
+    other = "zh-CN" if chosen == "en" else "en-US"  # the browser's own language is the other one
+    ctx = browser.new_context(locale=other, extra_http_headers={"Accept-Language": other}, bypass_csp=True)
+    page = ctx.new_page()
+    page.add_init_script(f"localStorage.setItem('guandan:lang', '{chosen}')")
+    try:
+        for link, heading in (("Leaderboard", {"zh": "排行榜", "en": "Leaderboard"}),
+                              ("Rules", {"zh": "规则", "en": "Rules"})):
+            page.goto(f"{live_server.url}/")
+            page.wait_for_selector("#quick-play:enabled")  # the page's script has run
+            page.locator(f"header a[data-t='{link}']").click()
+            page.wait_for_load_state()
+            assert page.evaluate("document.documentElement.lang") == ("zh-CN" if chosen == "zh" else "en"), link
+            assert heading[chosen] in page.locator("body").inner_text(), link
+    finally:
+        ctx.close()
+
+
+def test_a_language_switched_on_a_server_page_holds_back_in_the_lobby(browser: Browser, live_server: LiveServer) -> None:
+    ctx = browser.new_context(locale="en-US", bypass_csp=True)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server.url}/leaderboard?lang=en")
+        page.locator("nav.langs a[hreflang=zh]").click()  # the leaderboard's own switch
+        page.wait_for_load_state()
+        assert page.evaluate("document.documentElement.lang") == "zh-CN"
+        page.locator("header a", has_text="返回大厅").click()
+        page.wait_for_selector("#quick-play:enabled")
+        assert page.evaluate("document.documentElement.lang") == "zh-CN"
+        assert page.locator("#quick-play").inner_text() == "对战三个机器人"
+        page.goto(f"{live_server.url}/")  # and stays the choice without the parameter
+        page.wait_for_selector("#quick-play:enabled")
+        assert page.evaluate("document.documentElement.lang") == "zh-CN"
+    finally:
+        ctx.close()
