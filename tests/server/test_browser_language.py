@@ -46,5 +46,11 @@ def test_a_language_switched_on_a_server_page_holds_back_in_the_lobby(browser: B
         page.goto(f"{live_server.url}/")  # and stays the choice without the parameter
         page.wait_for_selector("#quick-play:enabled")
         assert page.evaluate("document.documentElement.lang") == "zh-CN"
+        page.goto(f"{live_server.url}/?lang=zh")  # the page's own switch still wins over an address's language
+        page.wait_for_selector("#quick-play:enabled")
+        page.click("#lang")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert page.locator("#quick-play").inner_text() == "Play against three bots"
+        assert "lang=" not in page.url
     finally:
         ctx.close()

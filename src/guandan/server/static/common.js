@@ -24,7 +24,13 @@ export function withLang(href) {
   url.searchParams.set("lang", lang());
   return url.pathname + url.search + url.hash;
 }
-export function setLang(value) { localStorage.setItem(LANG_KEY, value); location.reload(); }
+export function setLang(value) {
+  localStorage.setItem(LANG_KEY, value);
+  const url = new URL(location.href);
+  if (!url.searchParams.has("lang")) { location.reload(); return; }
+  url.searchParams.delete("lang");  // else the address's language would win again on the reload
+  location.replace(url.href);
+}
 
 export function t(msgid) { return STRINGS[msgid] || msgid; }
 
