@@ -165,7 +165,10 @@ def test_the_arrow_keys_step_and_the_controls_stay_in_view(page: Page, live_serv
     page.set_viewport_size({"width": 844, "height": 390})
     page.goto(f"{live_server.url}/replay/{rid}")
     expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
-    step = lambda: page.evaluate("Number(document.body.dataset.step)")  # noqa: E731
+
+    def step() -> int:
+        return int(page.evaluate("Number(document.body.dataset.step)"))
+
     assert step() == 0
     page.locator("#rtable").scroll_into_view_if_needed()
     page.mouse.wheel(0, 400)

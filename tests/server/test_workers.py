@@ -10,6 +10,7 @@ import os
 import pickle
 import random
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
@@ -168,7 +169,6 @@ def test_workers_are_other_processes_at_a_lower_cpu_priority() -> None:
 
 
 def _pids_now(seconds: float) -> int:
-    import time
 
     time.sleep(seconds)
     return os.getpid()
@@ -178,7 +178,6 @@ def test_every_worker_starts_with_the_pool(monkeypatch: pytest.MonkeyPatch) -> N
     """A pool of two has two processes from its first job, even where the first worker is free again
     before the second is asked for (a busy machine): ProcessPoolExecutor hands a job to an idle worker
     rather than start another, so a pool started one job at a time could stay at one process."""
-    import time
     from concurrent.futures import ProcessPoolExecutor
 
     submit = ProcessPoolExecutor.submit
@@ -236,8 +235,6 @@ def test_a_pool_that_cannot_start_whole_fails_its_jobs_and_leaves_no_process(mon
         finally:
             pool.close()
 
-    import time
-
     assert run(main) != os.getpid()
     assert len(started) == 1
     deadline = time.monotonic() + 10
@@ -250,7 +247,6 @@ def test_a_killed_server_leaves_no_pool_behind(tmp_path: Path) -> None:
     """SIGKILL the server: its fork server (started before the first client) and the pool's workers go too."""
     import os
     import signal
-    import time
 
     import httpx
 

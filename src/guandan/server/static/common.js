@@ -119,10 +119,16 @@ export function cardValue(card, level) {
   return order.indexOf(rankOf(card)) * 4 + suit;
 }
 
+// hearts, diamonds and the big joker are printed red
+export function isRed(card) { return card === "BJ" || card[0] === "H" || card[0] === "D"; }
+
+// A room's turn clock as a tag says it ("15 s per turn", "No timer")
+export function timerText(seconds) { return seconds ? t("{n} s per turn").replace("{n}", seconds) : t("No timer"); }
+
 // A card face: rank over suit in the corner (what stays visible when cards overlap); a joker's name runs
 // down its edge. The full name is the tooltip and the accessible label.
 export function cardNode(card, level, extra = {}) {
-  const red = card === "BJ" || card[0] === "H" || card[0] === "D";
+  const red = isRed(card);
   const wild = level && card === `H${level}`;
   const joker = JOKERS.includes(card);
   const cls = ["card", red ? "red" : "", wild ? "wild" : "", joker ? "joker" : "", extra.small ? "small" : ""].join(" ");

@@ -1,7 +1,7 @@
 // The start page: the open rooms to join, create a room (preset, timer, counter, a bot tier or an open seat per
 // seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
-import { META, allTokens, api, el, errorText, hostTokenFor, init, saveHostToken, saveReplayToken, saveToken, t, tokenFor }
+import { META, allTokens, api, el, errorText, hostTokenFor, init, saveHostToken, saveReplayToken, saveToken, t, timerText, tokenFor }
   from "./common.js";
 
 await init();
@@ -91,7 +91,7 @@ function openRoomNode(r) {
       el("span", { class: "open-room-name" }, r.name || `${t("Room")} ${r.code}`),
       r.name ? el("span", { class: "open-room-code" }, r.code) : null,
       el("span", { class: "tag" }, t(r.preset)),
-      el("span", { class: "tag" }, r.timer ? t("{n} s per turn").replace("{n}", r.timer) : t("No timer")),
+      el("span", { class: "tag" }, timerText(r.timer)),
       mine ? el("span", { class: "tag" }, t("yours")) : null),
     el("div", { class: "open-room-seats" },
       el("strong", { class: "open-room-count", title: t("Seats taken") }, `${taken.length}/${r.seats.length}`),

@@ -3,7 +3,7 @@
 // actions the server checks again.
 import {
   ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, frameErrorText, hostTokenFor, init,
-  lang, placeName, rankOf, RANKS, sameCards, saveToken, t, tokenFor, withLang,
+  isRed, lang, placeName, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang,
 } from "./common.js";
 import { dealEndPanel } from "./dealend.js";
 import { joinRated } from "./rated.js";
@@ -240,7 +240,7 @@ function renderLobby() {
   const r = S.room;
   $("lobby-facts").replaceChildren(...[r.name ? el("strong", {}, r.name) : null,
     el("span", { class: "tag" }, t(r.preset)),
-    el("span", { class: "tag" }, r.timer ? t("{n} s per turn").replace("{n}", r.timer) : t("No timer")),
+    el("span", { class: "tag" }, timerText(r.timer)),
     r.rated ? el("span", { class: "tag" }, t("Rated")) : null,
     r.practice ? el("span", { class: "tag" }, t("Practice")) : null].filter(Boolean));
   const box = $("lobby-seats");
@@ -478,7 +478,7 @@ function tributeLines(e) {
   const said = eventLines(e);
   return e.transfers.map((tr, i) => el("div", { "data-type": e.type, title: said[i] || describe(e) },
     `${t(e.type === E.TRIBUTE ? "Tribute" : "Return")} `,
-    el("span", { class: `tcard${/^[HD]|^BJ$/.test(tr.card) ? " red" : ""}`, "data-card": tr.card }, cardText(tr.card)),
+    el("span", { class: `tcard${isRed(tr.card) ? " red" : ""}`, "data-card": tr.card }, cardText(tr.card)),
     ` ${seatName(tr.giver)} → ${seatName(tr.receiver)}`));
 }
 
