@@ -103,6 +103,8 @@ def test_play_a_match_against_bots_with_the_tribute_flow(live_server: LiveServer
     while wait_turn_or_over(page) != "over":
         deal = int(page.evaluate("document.body.dataset.deal"))
         if deal == 1 and page.evaluate("document.body.dataset.phase") == "play" and not checked_tribute_lines:
+            expect(page.locator("#info")).to_contain_text("Deal 2")
+            expect(page.locator("#info")).to_contain_text("Declarer: Team")  # the first deal's winners
             tribute_cards_in_view(page)
             checked_tribute_lines = True
         # passing whenever allowed in the first deal makes this seat finish last and pay tribute (进贡) in the second
@@ -130,6 +132,9 @@ def test_refresh_mid_deal_lands_back_in_the_game(live_server: LiveServer, page: 
     page.add_init_script("localStorage.setItem('guandan:lang', 'zh')")
     sit_and_ready(page, f"{live_server.url}/r/{code}")
     expect(page.locator("#pass")).to_have_text("不要")
+    # a deal is 副 here as in the deal-end panel and the rules; the first deal has no declarer (庄家) to name
+    expect(page.locator("#info")).to_contain_text("第 1 副")
+    expect(page.locator("#info")).not_to_contain_text("庄家")
     for _ in range(3):
         wait_turn_or_over(page)
         take_turn(page, prefer_pass=False)

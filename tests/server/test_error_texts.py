@@ -245,7 +245,7 @@ def test_every_msgid_of_a_refusal_is_a_translated_browser_string() -> None:
 
 @pytest.mark.parametrize(("err", "zh"), [
     ({"type": "less_than_equal", "loc": ("body", "timer"), "ctx": {"le": 600}}, "“出牌限时”一项无效：不能大于600。"),
-    ({"type": "greater_than_equal", "loc": ("body", "max_deals"), "ctx": {"ge": 1.0}}, "“局数”一项无效：不能小于1。"),
+    ({"type": "greater_than_equal", "loc": ("body", "max_deals"), "ctx": {"ge": 1.0}}, "“副数”一项无效：不能小于1。"),
     ({"type": "string_too_long", "loc": ("body", "name"), "ctx": {"max_length": 24}}, "“名字”一项无效：最多24个字符。"),
     ({"type": "too_long", "loc": ("body", "tokens"), "ctx": {"max_length": 500}}, "“凭证”一项无效：最多500项。"),
     ({"type": "int_parsing", "loc": ("body", "seed")}, "“种子”一项无效：必须是整数。"),

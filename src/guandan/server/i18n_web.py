@@ -23,7 +23,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Choose the reading"), N_("Not a legal play"), N_("Level"), N_("Declarer"), N_("A attempts"),
     N_("Finishing order"), N_("Deal over"), N_("Match over"), N_("Cards left"), N_("Spectating"),
     N_("Reconnecting…"), N_("Winner"), N_("Team"), N_("Replay"),
-    N_("Export record"), N_("Previous"), N_("Next"), N_("Deal"), N_("Step"), N_("bot"), N_("human"),
+    N_("Export record"), N_("Previous"), N_("Next"), N_("Deal {n}"), N_("Deals played: {n}"), N_("Step"), N_("bot"), N_("human"),
     N_("Tribute"), N_("Anti-tribute: no tribute"), N_("Reported"), N_("cards left"), N_("Result"),
     N_("Levels"), N_("Leave"), N_("Room"), N_("Played"), N_("Remaining"), N_("online"), N_("offline"),
     N_("Seed (practice only)"), N_("Rules"),

@@ -33,6 +33,8 @@ export function setLang(value) {
 }
 
 export function t(msgid) { return STRINGS[msgid] || msgid; }
+/** The catalogue's text for `msgid` with each `{name}` replaced by `args[name]`. */
+export function fmt(msgid, args) { return t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(args[k])); }
 
 export async function init() {
   const [strings, meta] = await Promise.all([api(`/api/i18n/${lang()}`), api("/api/meta")]);

@@ -1,11 +1,10 @@
 // The end of a deal at the table (局终): every hand turned up, the result in words with every reason a level
 // moved (the server's settlement lines: A attempts, streaks, 火拼 points as base × multiplier + bombs), a
 // level board for both teams, the coming tribute, and 继续 with the pause's countdown.
-import { cardNode, el, eventLines, lang, placeName, RANKS, t } from "./common.js";
+import { cardNode, el, eventLines, fmt, lang, placeName, RANKS, t } from "./common.js";
 import { countdown } from "./logic.js";
 import { EVENT_TYPE as E, NAMES } from "./vocab.js";
 
-const fmt = (msgid, args) => t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(args[k]));
 const rankText = (r) => (r === "T" ? "10" : r);
 
 function levelBoard(view) {

@@ -1,7 +1,7 @@
 // The arbiter's page of an online event (/events/{id}/arbiter?key=…): start the next round (the server then
 // opens its tables), each table's seats (taken or not, connected, on 托管), pause and resume a table, replace a
 // player; the result's override is the desk's own arbiter page. Every command needs the event's arbiter key.
-import { api, el, errorText, init, lang, t } from "./common.js";
+import { api, el, errorText, fmt, init, lang, t } from "./common.js";
 
 const tid = Number(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
@@ -25,7 +25,7 @@ function tableRow(ev, table) {
     el("td", {}, String(table.table)),
     el("td", {}, el("strong", {}, table.home), " ", t("vs"), " ", el("strong", {}, table.away),
       table.room ? el("div", {}, el("a", { href: `/r/${table.room}` }, `${t("Room")} ${table.room}`)) : null,
-      el("div", { class: "muted" }, `${t("Deal")} ${table.deals} `, table.paused ? el("span", { class: "tag" }, t("paused")) : null,
+      el("div", { class: "muted" }, `${fmt("Deals played: {n}", { n: table.deals })} `, table.paused ? el("span", { class: "tag" }, t("paused")) : null,
         done ? el("span", { class: "tag" }, t("Done")) : null),
       done ? null : el("div", { class: "inline actions" }, reason,
         table.paused ? el("button", { onclick: () => command("resume") }, t("Resume"))

@@ -1,7 +1,7 @@
 // Step through a finished match with every hand shown (the match is over: nothing is secret any more).
 // The server has dealt every deal again from the revealed seed: its verdicts are shown below the table.
 import {
-  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, init, lang, placeName, replayTokenFor, t,
+  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, fmt, init, lang, placeName, replayTokenFor, t,
   tokenFor,
 } from "./common.js";
 
@@ -27,7 +27,6 @@ function name(s) { return (data.seats[s] && said(data.seats[s].name)) || `${t("S
 const team = (s) => s % 2;
 const teamName = (k) => said(data.teams[k])[0];
 const rk = (r) => (r === "T" ? "10" : r);  // 10 is written "10", never the record's T
-function fmt(msgid, vars) { return t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(vars[k])); }
 const seatName = (s, extra = {}) => el("span", { ...extra, class: `seat-name team-${team(s)} ${extra.class || ""}` }, name(s));
 
 // the match at the top: how it ended, and who sat where in which team (the table's team colours)

@@ -2,7 +2,7 @@
 // renders the frames it receives (its own seat's view, or the public view when spectating) and sends
 // actions the server checks again.
 import {
-  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, frameErrorText, hostTokenFor, init,
+  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init,
   isRed, lang, placeName, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang,
 } from "./common.js";
 import { dealEndPanel } from "./dealend.js";
@@ -442,13 +442,13 @@ function renderTable() {
   $("center-note").replaceChildren(S.room.paused  // said in the middle of the table, where every player looks
     ? el("span", { id: "paused", class: "badge warn" }, t("The table is paused: no player is connected. It goes on when one returns."))
     : showLast ? t("Last trick") : tributeNote());
-  const declarer = v.declarer === null ? "-" : `${t("Team")} ${v.declarer + 1}`;
   $("info").replaceChildren(...[
     // both teams' levels as two badges in their colours: short enough for a phone's corner
     el("div", { id: "levels", class: "levels", title: t("Levels") }, [0, 1].map((k) =>
       el("span", { class: `badge team-${k}` }, `${t("Team")} ${k + 1} · ${rankLabel(v.levels[k])}`))),
-    el("div", {}, `${t("Level")}: ${rankLabel(v.level)} · ${t("Deal")} ${v.deal_index + 1}`),
-    el("div", {}, `${t("Declarer")}: ${declarer}`),
+    el("div", {}, `${t("Level")}: ${rankLabel(v.level)} · ${fmt("Deal {n}", { n: v.deal_index + 1 })}`),
+    // the first deal has no declarer (庄家) yet: the line waits for one
+    v.declarer === null ? null : el("div", {}, `${t("Declarer")}: ${t("Team")} ${v.declarer + 1}`),
     v.levels.includes("A") ? el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")}`) : null,
     v.finish.length ? el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ")}`) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
