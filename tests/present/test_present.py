@@ -10,7 +10,7 @@ import pytest
 
 from guandan.core import parse_cards, preset
 from guandan.core.combos import classify
-from guandan.core.events import DealSettled, Event, Note
+from guandan.core.events import DealSettled, Event, MatchOver, Note
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.vocab import ComboType, EventType, SettlementNote
 from guandan.present import COMBO_NAMES, Presenter
@@ -81,6 +81,14 @@ def test_seats_relative_named_or_numbered() -> None:
     assert Presenter("en", viewer=1).seat(0) == "Previous opponent"
     assert Presenter("en").seat(0) == "Seat 1"
     assert Presenter("en", names=["Ann", "", "Cy", "Di"]).seat(1) == "Seat 2"
+
+
+def test_the_match_end_counts_its_deals_in_words() -> None:
+    one = MatchOver(winner=None, levels=(1, 0), deals=1, points=(0, 0, 0, 0))
+    assert Presenter("en").event(one) == ["Match over after 1 deal (deal limit): no winner · final levels 3 : 2"]
+    three = MatchOver(winner=1, levels=(1, 12), deals=3, points=(0, 0, 0, 0))
+    assert Presenter("en").event(three)[0].startswith("Match over after 3 deals: Team 2")
+    assert Presenter("zh").event(one)[0].startswith("打满 1 副，比赛结束：无胜方")
 
 
 def test_settlement_notes_say_what_happened() -> None:

@@ -111,6 +111,12 @@ def test_a_deal_played_by_taps_ends_with_every_hand_shown_and_continue(browser: 
         assert page.locator("[data-testid=reveal] .card").count() > 0  # the losers' cards, face up
         assert page.locator("[data-testid=level-board] .lv-row").count() == 2
         assert page.locator("[data-testid=level-board] .lv.here").count() == 2
+        # the declarer (庄家) of the next deal is marked in its own team's cell, and both tracks line up
+        declarer = page.locator("[data-testid=level-board] .lv-team [data-testid=declarer]")
+        assert declarer.count() == 1
+        boxes = [t.bounding_box() for t in page.locator("[data-testid=level-board] .lv-track").all()]
+        tracks = [box["x"] for box in boxes if box]
+        assert len(tracks) == 2 and abs(tracks[0] - tracks[1]) < 1, tracks
         result = visible_text(page, "[data-testid=deal-result]")
         assert re.search(r"1-[234]", result) and "+" not in result.split("·")[0]
         button = page.locator("[data-testid=continue]")

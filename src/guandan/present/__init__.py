@@ -240,9 +240,11 @@ class Presenter:
                 return self.settlement(event)
             case MatchOver(winner=w, levels=lvs, deals=n):
                 if w is None:
-                    head = _("Match over after {n} deals (deal limit): no winner").format(n=n)
+                    head = self.tr.ngettext("Match over after {n} deal (deal limit): no winner",
+                                            "Match over after {n} deals (deal limit): no winner", n).format(n=n)
                 else:
-                    head = _("Match over after {n} deals: {team} wins").format(n=n, team=self.team(w))
+                    head = self.tr.ngettext("Match over after {n} deal: {team} wins", "Match over after {n} deals: {team} wins",
+                                            n).format(n=n, team=self.team(w))
                 return [head + " · " + _("final levels {levels}").format(levels=self.levels(lvs))]
         return []
 

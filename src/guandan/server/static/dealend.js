@@ -14,10 +14,11 @@ function levelBoard(view) {
       class: `lv${r === at ? " here" : ""}${RANKS.indexOf(r) < RANKS.indexOf(at) ? " past" : ""}`,
     }, rankText(r)));
     const tries = view.a_failures[team];
-    return el("div", { class: `lv-row team-${team}` }, el("span", { class: "lv-team" }, `${t("Team")} ${team + 1}`),
+    return el("div", { class: `lv-row team-${team}` },
+      el("span", { class: "lv-team" }, `${t("Team")} ${team + 1}`,
+        view.declarer === team ? el("span", { class: "badge", "data-testid": "declarer" }, t("Declarer")) : null),
       el("span", { class: "lv-track" }, cells),
-      at === "A" ? el("span", { class: "lv-a" }, fmt("A attempts: {n}", { n: tries })) : null,
-      view.declarer === team ? el("span", { class: "badge" }, t("Declarer")) : null);
+      at === "A" ? el("span", { class: "lv-a" }, fmt("A attempts: {n}", { n: tries })) : null);
   }));
 }
 
