@@ -40,6 +40,10 @@ def test_lobby_refusals_are_shown_in_chinese(zh_page: Page, live_server: LiveSer
     page.locator("#quick-play").click()
     page.wait_for_function("document.getElementById('quick-error').textContent !== ''")
     assert page.locator("#quick-error").inner_text() == "“出牌限时”一项无效：不能大于600。"
+    # the import is a button in the page's language; the browser's own file button ("Choose File") is not drawn
+    assert page.locator("[data-testid=import-button]").inner_text() == "导入牌谱…"
+    native = page.locator("#import").bounding_box()
+    assert native is not None and native["width"] <= 1 and native["height"] <= 1, native
     page.set_input_files("#import", files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{nope"}])
     page.wait_for_function("document.getElementById('import-error').textContent !== ''")
     assert page.locator("#import-error").inner_text() == "这个文件不是本服务器能重放的牌谱。"

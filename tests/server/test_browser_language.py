@@ -54,3 +54,22 @@ def test_a_language_switched_on_a_server_page_holds_back_in_the_lobby(browser: B
         assert "lang=" not in page.url
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_lobby_header_keeps_each_item_on_one_line_on_an_upright_phone(browser: Browser, live_server: LiveServer,
+                                                                          width: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": 780}, bypass_csp=True)
+    page = ctx.new_page()
+    page.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    try:
+        page.goto(f"{live_server.url}/")
+        page.wait_for_selector("#quick-play:enabled")
+        # one line box per item: "Log in" over two lines, or 中文 stacked, read as two controls
+        lines = page.evaluate("[...document.querySelectorAll('header > :not(.spacer)')].map((n) => [n.textContent, "
+                              "new Set([...n.getClientRects(), ...[...n.querySelectorAll('*')].flatMap((c) => "
+                              "[...c.getClientRects()])].map((r) => Math.round(r.top))).size])")
+        assert all(n == 1 for _text, n in lines), lines
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    finally:
+        ctx.close()

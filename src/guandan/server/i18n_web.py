@@ -17,7 +17,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Card counter"), N_("Deals (empty = whole match)"), N_("Seat"), N_("Open seat"), N_("Create"),
     N_("Join by code"), N_("Room code"), N_("Join"), N_("Your name"), N_("Sit here"), N_("Add bot"),
     N_("Remove bot"), N_("Ready"), N_("Not ready"), N_("Spectate"), N_("Share this link"),
-    N_("Waiting for players"), N_("Replays"), N_("Import a record"), N_("Play"), N_("Pass"), N_("Hint"),
+    N_("Waiting for players"), N_("Replays"), N_("Import a record…"), N_("Play"), N_("Pass"), N_("Hint"),
     N_("Sort"), N_("Auto-play"), N_("Auto-play is on: a bot plays for you"), N_("Take back control"),
     N_("Your turn"), N_("Pay tribute: pick your card"), N_("Return a card"), N_("Choose a tribute card"),
     N_("Choose the reading"), N_("Not a legal play"), N_("Level"), N_("Declarer"), N_("A attempts"),
