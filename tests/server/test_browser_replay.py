@@ -159,12 +159,17 @@ def test_results_names_and_the_deal_end_panel(page: Page, live_server: LiveServe
 
 def test_the_arrow_keys_step_and_the_controls_stay_in_view(page: Page, live_server: LiveServer,
                                                            replay: tuple[str, dict[str, Any]]) -> None:
-    """On a phone held sideways the table lies below the step controls: scrolled to it, the controls stay in
-    view; ← and → step through the deal from anywhere on the page, and the slider moves by one as before."""
+    """On a phone held sideways the page opens on the step controls and the table (the match's result and the
+    deal list follow them); scrolled down the table, the controls stay in view; ← and → step through the deal
+    from anywhere on the page, and the slider moves by one as before."""
     rid, _ = replay
     page.set_viewport_size({"width": 844, "height": 390})
     page.goto(f"{live_server.url}/replay/{rid}")
     expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+    table = page.locator("#rtable").bounding_box()
+    assert table and table["y"] < 390 / 3, table  # the table starts in the screen's top third, before any scroll
+    results = page.locator("#match").bounding_box()
+    assert results and results["y"] > table["y"], (results, table)
 
     def step() -> int:
         return int(page.evaluate("Number(document.body.dataset.step)"))
