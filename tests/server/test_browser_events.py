@@ -99,6 +99,9 @@ def test_two_teams_of_accounts_play_a_round_of_an_online_event(browser: Browser,
         me = pages["evt_ann"]
         me.goto(f"{url}/events/{tid}")
         expect(me.locator("#table-note")).to_have_text("Your table's result is in")
+        expect(me.locator("[data-testid=table-result]")).to_contain_text("Result, North–South first: ")
+        arbiter.reload()
+        expect(arbiter.locator("[data-testid=table-result]")).to_contain_text("Result, North–South first: ")
         assert problems == []
     finally:
         for p in [*pages.values(), screen]:

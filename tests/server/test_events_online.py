@@ -27,6 +27,7 @@ from guandan.server.table import Settings
 from guandan.tournament import online
 from guandan.tournament.model import EventConfig, RoundLimits
 from guandan.tournament.state import FINAL
+from guandan.tournament.web import level_text
 
 from .conftest import counting_seeds
 from .test_ws import recv_until
@@ -274,7 +275,13 @@ def test_every_deal_is_reported_by_the_server_and_the_standings_follow(site: Sit
     assert {e.actor for e in reports} == {"server"}
     standings = site.client.get(f"/api/t/{tid}/standings").json()
     assert {row["team"] if "team" in row else row["name"] for row in standings["standings"]} == {"Red", "Blue"}
-    assert site.players["ann"].client.get(f"/api/events/{tid}").json()["me"]["table"]["final"]
+    mine = site.players["ann"].client.get(f"/api/events/{tid}").json()["me"]["table"]
+    # the player reads the result, not only that there is one: the levels home first, as the desk writes them
+    assert ts.result is not None
+    levels = f"{level_text(ts.result.levels[0])} : {level_text(ts.result.levels[1])}"
+    assert mine["final"] and mine["result_text"]["en"].startswith(levels) and mine["result_text"]["zh"].startswith(levels)
+    arbiter = site.client.post(f"/api/events/{tid}/arbiter", json={"key": "arbiter-key-123"}).json()
+    assert arbiter["tables"][0]["result_text"] == mine["result_text"]
 
 
 def test_an_event_reported_by_round_gets_the_tables_result_from_the_server(site: Site) -> None:

@@ -47,8 +47,8 @@ from ..tournament import online
 from ..tournament.desk import Desk, report_table_result, status_of
 from ..tournament.errors import NotFoundError, TournamentError
 from ..tournament.rounds import ResultSlip
-from ..tournament.state import FINAL, TournamentState, parse_time
-from ..tournament.web import blockers_words
+from ..tournament.state import FINAL, TableState, TournamentState, parse_time
+from ..tournament.web import blockers_words, result_words
 from . import events_text as tx
 from .accounts_service import current_user, require_user
 from .i18n_web import LANGS
@@ -305,7 +305,7 @@ class OnlineEvents:
                 mine["table"] = {"round": r, "table": tb.number, "side": "home" if tb.home == team else "away",
                                  "opponents": st.teams[tb.away if tb.home == team else tb.home].name,
                                  "final": ts.status == FINAL, "open": code is not None and ts.status != FINAL,
-                                 "room": code, "paused": ts.paused}
+                                 "room": code, "paused": ts.paused, "result_text": _result_texts(st, ts)}
             elif r and st.rounds[r].bye == team:
                 mine["bye"] = r
         out["me"] = mine
@@ -390,7 +390,8 @@ class OnlineEvents:
                            "status": ts.status, "paused": ts.paused, "room": code, "seats": seats,
                            "room_status": room.status if room is not None else None,
                            "levels": list(ts.levels_now), "deals": len(ts.deals),
-                           "result": ts.final.to_dict() if ts.final is not None else None})
+                           "result": ts.final.to_dict() if ts.final is not None else None,
+                           "result_text": _result_texts(st, ts)})
         blockers = [] if st.finished else st.pairing_blockers()
         # why the next round cannot start, as the desk's own arbiter page says it, in every page language
         said = {lang: blockers_words(st, translator("desk", lang).gettext) for lang in LANGS} if blockers else {}
@@ -751,3 +752,11 @@ def install(app: FastAPI, engine: Engine, service: TableService, *, tick_s: floa
     app.include_router(create_router(events))
     app.state.online_events = events
     return events
+
+
+def _result_texts(st: TournamentState, ts: TableState) -> dict[str, str] | None:
+    """A final table's result as the desk writes it (levels home first, who passed A, a forfeit), in every
+    page language; None before the result is final."""
+    if ts.status != FINAL:
+        return None
+    return {lang: result_words(st, ts, translator("desk", lang).gettext) for lang in LANGS}

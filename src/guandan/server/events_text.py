@@ -33,7 +33,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Confirm"), N_("Decline"), N_("Withdraw the entry"), N_("Your team"), N_("Teams entered"),
     N_("Log in to enter this event"), N_("Standings"), N_("Pairings"), N_("Round {n}"),
     N_("Your table: table {table}, {side}"), N_("North–South"), N_("East–West"), N_("Go to your table"),
-    N_("Your table's result is in"), N_("Waiting for the arbiter to start the next round"),
+    N_("Your table's result is in"), N_("Result, North–South first: {result}"),
+    N_("Waiting for the arbiter to start the next round"),
     N_("The event is over"), N_("Registration is open"),
     # the arbiter's page
     N_("Arbiter"), N_("Arbiter key"), N_("Start the next round"), N_("Pause"), N_("Resume"), N_("Reason"),

@@ -1,7 +1,7 @@
 // The account page (/account): log in or sign up as a guest; once logged in, the display name, the games,
 // log-out (here, or every other device), the password and deletion. The server's answers carry the session's
 // CSRF token, which every change sends back in X-CSRF-Token; the session id itself stays in an HttpOnly cookie.
-import { allTokens, el, errorText, init, lang, t } from "./common.js";
+import { allTokens, el, errorText, fmt, init, lang, t } from "./common.js";
 
 let csrf = "";
 
@@ -29,7 +29,6 @@ async function call(path, body, method) {
 }
 
 const $ = (id) => document.getElementById(id);
-const fill = (text, params) => Object.entries(params).reduce((s, [k, v]) => s.replace(`{${k}}`, v), t(text));
 
 function showGames(replays) {
   const list = $("my-games");
@@ -53,7 +52,7 @@ async function showMember(me) {
   const { replays } = tokens.length ? await call("/api/me/replays/claim", { tokens }) : await call("/api/me/replays");
   showGames(replays);
   const full = await call("/api/me");
-  $("sessions").textContent = fill("Open sessions: {n}", { n: full.sessions });
+  $("sessions").textContent = fmt("Open sessions: {n}", { n: full.sessions });
 }
 
 function showGuest() {
@@ -98,8 +97,8 @@ form("password-form", "password-error", async () => {
   const { ended } = await call("/api/auth/password", { old_password: $("old-password").value,
     new_password: $("new-password").value });
   $("old-password").value = $("new-password").value = "";
-  $("password-msg").textContent = fill("Password changed. Other sessions logged out: {n}", { n: ended });
-  $("sessions").textContent = fill("Open sessions: {n}", { n: 1 });
+  $("password-msg").textContent = fmt("Password changed. Other sessions logged out: {n}", { n: ended });
+  $("sessions").textContent = fmt("Open sessions: {n}", { n: 1 });
 });
 form("delete-form", "delete-error", async () => {
   await call("/api/me", { password: $("delete-password").value }, "DELETE");
@@ -113,8 +112,8 @@ $("logout").addEventListener("click", async () => {
 $("logout-others").addEventListener("click", async () => {
   try {
     const { ended } = await call("/api/auth/logout", { scope: "others" });
-    $("logout-msg").textContent = fill("Other sessions logged out: {n}", { n: ended });
-    $("sessions").textContent = fill("Open sessions: {n}", { n: 1 });
+    $("logout-msg").textContent = fmt("Other sessions logged out: {n}", { n: ended });
+    $("sessions").textContent = fmt("Open sessions: {n}", { n: 1 });
   } catch (e) { $("logout-msg").textContent = errorText(e); }
 });
 

@@ -1,11 +1,10 @@
 // An online event's page for its players (/events/{id}): enter a team (the partner confirms), then, each round,
 // the link to one's own table (its seat token is handed to this account's session alone), the standings and
 // pairings of the desk. It asks the server again every few seconds.
-import { el, errorText, init, lang, saveToken, t } from "./common.js";
+import { el, errorText, fmt, init, lang, saveToken, t } from "./common.js";
 
 const tid = Number(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
-const fill = (text, params) => Object.entries(params).reduce((s, [k, v]) => s.replace(`{${k}}`, v), t(text));
 let csrf = "";
 
 async function call(path, body) {
@@ -40,8 +39,8 @@ function showClock() {
   const warned = clock.warning_at && left <= (Date.parse(clock.ends_at) - Date.parse(clock.warning_at)) / 1000;
   const mm = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   box.textContent = left <= 0 ? t("Time is up: only the deals in play are finished")
-    : warned ? `${fill("Round clock: {time} left", { time: mm })} · ${t("Time warning: no new deal is started")}`
-      : fill("Round clock: {time} left", { time: mm });
+    : warned ? `${fmt("Round clock: {time} left", { time: mm })} · ${t("Time warning: no new deal is started")}`
+      : fmt("Round clock: {time} left", { time: mm });
   box.classList.toggle("warn", Boolean(warned) || left <= 0);
 }
 
@@ -50,7 +49,7 @@ function render(ev) {
   showClock();
   $("event-name").textContent = ev.name;
   $("event-status").textContent = ev.finished ? t("The event is over")
-    : ev.registration_open ? t("Registration is open") : fill("Round {n}", { n: ev.current_round });
+    : ev.registration_open ? t("Registration is open") : fmt("Round {n}", { n: ev.current_round });
   $("standings-link").href = `${ev.standings}?lang=${lang()}`;
   $("pairings-link").href = `${ev.pairings}?lang=${lang()}`;
   $("teams").replaceChildren(...ev.teams.map((team) => el("li", {}, el("strong", {}, team.name),
@@ -61,23 +60,26 @@ function render(ev) {
   show("my-team", Boolean(team));
   if (team) $("team-line").textContent = `${team.name} · ${team.players.join(" / ")}`;
   show("waiting", Boolean(me && me.entry));
-  if (me && me.entry) $("waiting-line").textContent = `${me.entry.team_name} · ${fill("Waiting for {name} to confirm", { name: me.entry.partner })}`;
+  if (me && me.entry) $("waiting-line").textContent = `${me.entry.team_name} · ${fmt("Waiting for {name} to confirm", { name: me.entry.partner })}`;
   show("invited", Boolean(me && me.invitation));
-  if (me && me.invitation) $("invited-line").textContent = fill("{name} asks you to play as their partner in team “{team}”", { name: me.invitation.partner, team: me.invitation.team_name });
+  if (me && me.invitation) $("invited-line").textContent = fmt("{name} asks you to play as their partner in team “{team}”", { name: me.invitation.partner, team: me.invitation.team_name });
   show("enter-form", Boolean(me && ev.registration_open && !team && !me.entry && !me.invitation));
   const table = me && me.table;
   show("my-table", Boolean(table) || Boolean(team && !ev.registration_open));
   if (table) {
-    $("table-round").textContent = fill("Round {n}", { n: table.round });
-    $("table-where").textContent = `${fill("Your table: table {table}, {side}", { table: table.table, side: t(table.side === "home" ? "North–South" : "East–West") })} · ${t("vs")} ${table.opponents}`;
+    $("table-round").textContent = fmt("Round {n}", { n: table.round });
+    $("table-where").textContent = `${fmt("Your table: table {table}, {side}", { table: table.table, side: t(table.side === "home" ? "North–South" : "East–West") })} · ${t("vs")} ${table.opponents}`;
     show("go-table", table.open);
     $("table-note").textContent = table.final ? t("Your table's result is in") : table.open ? ""
       : t("Your table is not open yet: the arbiter has not started the round.");
+    const said = table.result_text && (table.result_text[lang()] || table.result_text.en);
+    $("table-result").textContent = said ? fmt("Result, North–South first: {result}", { result: said }) : "";
   } else if (team) {
-    $("table-round").textContent = ev.current_round ? fill("Round {n}", { n: ev.current_round }) : "";
+    $("table-round").textContent = ev.current_round ? fmt("Round {n}", { n: ev.current_round }) : "";
     $("table-where").textContent = me.bye ? t("bye this round") : "";
     show("go-table", false);
     $("table-note").textContent = ev.finished ? t("The event is over") : t("Waiting for the arbiter to start the next round");
+    $("table-result").textContent = "";
   }
 }
 

@@ -5,7 +5,6 @@ import { api, el, errorText, fmt, init, lang, t } from "./common.js";
 
 const tid = Number(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
-const fill = (text, params) => Object.entries(params).reduce((s, [k, v]) => s.replace(`{${k}}`, v), t(text));
 let key = new URLSearchParams(location.search).get("key") || "";
 
 function seatLine(seat) {
@@ -27,6 +26,8 @@ function tableRow(ev, table) {
       table.room ? el("div", {}, el("a", { href: `/r/${table.room}` }, `${t("Room")} ${table.room}`)) : null,
       el("div", { class: "muted" }, `${fmt("Deals played: {n}", { n: table.deals })} `, table.paused ? el("span", { class: "tag" }, t("paused")) : null,
         done ? el("span", { class: "tag" }, t("Done")) : null),
+      table.result_text ? el("div", { "data-testid": "table-result" },
+        fmt("Result, North–South first: {result}", { result: table.result_text[lang()] || table.result_text.en })) : null,
       done ? null : el("div", { class: "inline actions" }, reason,
         table.paused ? el("button", { onclick: () => command("resume") }, t("Resume"))
           : el("button", { onclick: () => command("pause") }, t("Pause")))),
@@ -37,7 +38,7 @@ function render(ev) {
   $("arbiter-error").textContent = "";
   $("event-name").textContent = ev.name;
   $("event-status").textContent = ev.finished ? t("The event is over")
-    : ev.registration_open ? t("Registration is open") : fill("Round {n}", { n: ev.current_round });
+    : ev.registration_open ? t("Registration is open") : fmt("Round {n}", { n: ev.current_round });
   $("standings-link").href = `${ev.standings}?lang=${lang()}`;
   $("pairings-link").href = `${ev.pairings}?lang=${lang()}`;
   $("desk-link").href = `/t/${tid}/arbiter?key=${encodeURIComponent(key)}&lang=${lang()}`;
