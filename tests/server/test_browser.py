@@ -115,6 +115,12 @@ def test_play_a_match_against_bots_with_the_tribute_flow(live_server: LiveServer
     assert "tribute" in phases, phases  # this seat paid its tribute through the UI
     assert checked_tribute_lines
     expect(page.locator("#match-over")).to_be_visible()
+    # the last deal's panel stays up: the match's end reads above its Close, the links on Close's row
+    close = page.locator("[data-testid=deal-end-close]").bounding_box()
+    said = page.locator("#match-over").bounding_box()
+    link = page.locator("#replay-link").bounding_box()
+    assert close and said and link and said["y"] + said["height"] <= close["y"] + 1, (said, close)
+    assert abs((link["y"] + link["height"] / 2) - (close["y"] + close["height"] / 2)) < 4, (link, close)
     page.click("#replay-link")
     page.wait_for_url("**/replay/*")
     expect(page.locator("[data-hand='0'] .card")).to_have_count(27)

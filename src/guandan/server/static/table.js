@@ -531,13 +531,21 @@ function renderSummary() {
   if (over) {
     const w = S.view.winner;
     const said = S.events.find((e) => e.type === E.MATCH_OVER);  // who won, after how many deals, the final levels
-    parts.push(el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said).join(" ")
-      : w !== null ? t("{team} wins the match").replace("{team}", `${t("Team")} ${w + 1}`) : t("Match over")));
+    const end = [el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said).join(" ")
+      : w !== null ? fmt("{team} wins the match", { team: `${t("Team")} ${w + 1}` }) : t("Match over"))];
     if (S.room.replay_id) {
-      parts.push(el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ");
       const mine = S.me === null || S.me === undefined ? "" : `?review=${S.me}`;  // the review of this player's seat
-      parts.push(el("a", { id: "review-link", href: `/replay/${S.room.replay_id}${mine}#review` }, t("Review (复盘)")));
+      end.push(el("div", { class: "match-links" },
+        el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ",
+        el("a", { id: "review-link", href: `/replay/${S.room.replay_id}${mine}#review` }, t("Review (复盘)"))));
     }
+    // the match's end reads before the deal panel's Close, its links on Close's row (a phone held sideways has
+    // no height to spare)
+    if (showEnd) {
+      const buttons = parts[parts.length - 1];
+      if (end.length > 1) buttons.prepend(end.pop());
+      parts.splice(parts.length - 1, 0, ...end);
+    } else parts.push(...end);
   }
   box.replaceChildren(...parts);
 }
