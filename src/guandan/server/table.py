@@ -16,7 +16,6 @@ that arrives after its table moved on is dropped.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import json
 import logging
@@ -87,6 +86,7 @@ from .wire import (
 from .workers import Busy, Priority, WorkerPool, default_workers
 
 log = logging.getLogger("guandan.server")
+CLOSE_GRACE_S = 5.0  # how long a cancelled room task may take to stop at shutdown
 FAST_TIERS = frozenset({"random", "greedy"})  # decide in microseconds: on the event loop (but not under 火拼 rules)
 JSON = dict[str, Any]
 # work units charged to the budgets (Settings.work_rate …): a hint under 火拼 rules lists tens of thousands of
@@ -1245,16 +1245,20 @@ class TableService:
             del self.agents[key]
 
     async def close(self) -> None:
-        if self.sweeper is not None:
-            self.sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.sweeper
-            self.sweeper = None
-        for t in list(self.tasks.values()):
+        """Stop the sweeper and every room's task, then commit what is queued. A task that does not stop within
+        ``CLOSE_GRACE_S`` of its cancellation is left behind (and logged): the queued commits are written all the
+        same, so a stuck task never keeps a shutdown from saving the tables."""
+        tasks = [t for t in (self.sweeper, *self.tasks.values()) if t is not None]
+        for t in tasks:
             t.cancel()
-        for t in list(self.tasks.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        if tasks:
+            done, stuck = await asyncio.wait(tasks, timeout=CLOSE_GRACE_S)
+            for t in done:
+                if not t.cancelled():
+                    t.exception()  # retrieved: asyncio would otherwise report it as never retrieved
+            if stuck:
+                log.warning("%d room task(s) had not stopped %.0f s after shutdown began", len(stuck), CLOSE_GRACE_S)
+        self.sweeper = None
         self.tasks.clear()
         for job in list(self.jobs) + [j for _, _, j in self.legal_jobs.values()]:
             job.cancel()
