@@ -1248,16 +1248,19 @@ class TableService:
         """Stop the sweeper and every room's task, then commit what is queued. A task that does not stop within
         ``CLOSE_GRACE_S`` of its cancellation is left behind (and logged): the queued commits are written all the
         same, so a stuck task never keeps a shutdown from saving the tables."""
+        # only this loop's tasks can be cancelled and waited for: a test's earlier loop may have left some behind
+        loop = asyncio.get_running_loop()
         tasks = [t for t in (self.sweeper, *self.tasks.values()) if t is not None]
-        for t in tasks:
+        running = [t for t in tasks if not t.done() and t.get_loop() is loop]
+        for t in running:
             t.cancel()
-        if tasks:
-            done, stuck = await asyncio.wait(tasks, timeout=CLOSE_GRACE_S)
-            for t in done:
-                if not t.cancelled():
-                    t.exception()  # retrieved: asyncio would otherwise report it as never retrieved
+        if running:
+            _done, stuck = await asyncio.wait(running, timeout=CLOSE_GRACE_S)
             if stuck:
                 log.warning("%d room task(s) had not stopped %.0f s after shutdown began", len(stuck), CLOSE_GRACE_S)
+        for t in tasks:
+            if t.done() and not t.cancelled():
+                t.exception()  # retrieved: asyncio would otherwise report it as never retrieved
         self.sweeper = None
         self.tasks.clear()
         for job in list(self.jobs) + [j for _, _, j in self.legal_jobs.values()]:
