@@ -125,7 +125,7 @@ export function cardValue(card, level) {
 export function isRed(card) { return card === "BJ" || card[0] === "H" || card[0] === "D"; }
 
 // A room's turn clock as a tag says it ("15 s per turn", "No timer")
-export function timerText(seconds) { return seconds ? t("{n} s per turn").replace("{n}", seconds) : t("No timer"); }
+export function timerText(seconds) { return seconds ? fmt("{n} s per turn", { n: seconds }) : t("No timer"); }
 
 // A card face: rank over suit in the corner (what stays visible when cards overlap); a joker's name runs
 // down its edge. The full name is the tooltip and the accessible label.

@@ -25,9 +25,11 @@ function levelBoard(view) {
 /**
  * The panel's content. `end` is `{deal, reveal, events, waiting, deadline}` (`waiting`/`deadline`
  * absent once the pause is over or for a table that does not pause); `view` the table's current view
- * (the next deal, already dealt); `seatName(s)`; `me` the page's seat or null; `onContinue`, `onClose`.
+ * (the next deal, already dealt); `seatName(s)`; `me` the page's seat or null; `onContinue`, `onClose`; at the
+ * match's end `matchLine` (read before the buttons) and `matchLinks` (on the buttons' row: a phone held
+ * sideways has no height to spare).
  */
-export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, now = Date.now() }) {
+export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, matchLine = null, matchLinks = null, now = Date.now() }) {
   const settled = end.events.find((e) => e.type === E.DEAL_SETTLED);
   const parts = [el("h3", {}, fmt("Deal {n} is over", { n: end.deal + 1 }))];
   if (settled) {
@@ -59,7 +61,8 @@ export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, now
   }
   const left = end.deadline ? countdown(end.deadline, now) : null;
   const waitingMe = me !== null && (end.waiting || []).includes(me);
-  const buttons = el("div", { class: "end-buttons" });
+  if (matchLine) parts.push(matchLine);
+  const buttons = el("div", { class: "end-buttons" }, matchLinks);
   if (waitingMe) {
     buttons.append(el("button", { class: "primary", "data-testid": "continue", onclick: onContinue },
       left !== null ? `${t("Continue")} (${left})` : t("Continue")));

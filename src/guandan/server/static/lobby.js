@@ -1,7 +1,7 @@
 // The start page: the open rooms to join, create a room (preset, timer, counter, a bot tier or an open seat per
 // seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
-import { META, allTokens, api, el, errorText, hostTokenFor, init, saveHostToken, saveReplayToken, saveToken, t, timerText, tokenFor }
+import { META, allTokens, api, el, errorText, fmt, hostTokenFor, init, saveHostToken, saveReplayToken, saveToken, t, timerText, tokenFor }
   from "./common.js";
 
 await init();
@@ -81,7 +81,7 @@ const openError = document.getElementById("open-rooms-error");
 let openShown = null;  // what the list shows, ages left out: a refresh that changes nothing keeps the nodes under a finger
 let openLoading = false;
 // a bot's stored name is the server's English; a player who joined without a name is "Player N" (rooms.seat_names)
-const seatName = (s, i) => (s.kind === "bot" ? `${t("bot")}: ${t(s.tier)}` : s.name || t("Player {n}").replace("{n}", i + 1));
+const seatName = (s, i) => (s.kind === "bot" ? `${t("bot")}: ${t(s.tier)}` : s.name || fmt("Player {n}", { n: i + 1 }));
 
 function openRoomNode(r) {
   const taken = r.seats.map((s, i) => [s, i]).filter(([s]) => s.kind !== "empty");

@@ -290,8 +290,8 @@ const rankLabel = (r) => (r === "T" ? "10" : r);  // 10 is written "10"
 
 function seatName(s) {
   const seat = S.room.seats[s];
-  if (seat.kind === "bot") return t("Bot {n} · {tier}").replace("{n}", s + 1).replace("{tier}", t(seat.tier));
-  return seat.name || t("Player {n}").replace("{n}", s + 1);
+  if (seat.kind === "bot") return fmt("Bot {n} · {tier}", { n: s + 1, tier: t(seat.tier) });
+  return seat.name || fmt("Player {n}", { n: s + 1 });
 }
 
 // An event's lines come from the server, written by the presentation layer in every language.
@@ -489,7 +489,7 @@ function tributeNote() {
   const payers = v.tribute_payers || [];
   if (payers.length) {
     const msgid = payers.length > 1 ? "{who} pay tribute" : "{who} pays tribute";
-    return el("span", { class: "tribute-note" }, t(msgid).replace("{who}", payers.map(seatName).join(t(", "))));
+    return el("span", { class: "tribute-note" }, fmt(msgid, { who: payers.map(seatName).join(t(", ")) }));
   }
   if (v.phase === PHASE.RETURN) {
     return el("span", { class: "tribute-note" }, S.events.filter((e) => e.type === E.TRIBUTE).flatMap(eventLines).join(" · "));
@@ -520,34 +520,25 @@ function renderSummary() {
   $("table").classList.toggle("ending", !!showEnd);
   if (!showEnd && !over) { box.classList.add("hidden"); box.replaceChildren(); return; }
   box.classList.remove("hidden");
-  const parts = [];
-  if (showEnd) {
-    parts.push(...dealEndPanel(S.end, {
-      view: S.view, seatName, me: S.me,
-      onContinue: () => { send({ type: "continue" }); S.endClosed = S.end.deal; render(); },
-      onClose: () => { S.endClosed = S.end.deal; render(); },
-    }));
-  }
-  if (over) {
-    const w = S.view.winner;
-    const said = S.events.find((e) => e.type === E.MATCH_OVER);  // who won, after how many deals, the final levels
-    const end = [el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said).join(" ")
-      : w !== null ? fmt("{team} wins the match", { team: `${t("Team")} ${w + 1}` }) : t("Match over"))];
-    if (S.room.replay_id) {
-      const mine = S.me === null || S.me === undefined ? "" : `?review=${S.me}`;  // the review of this player's seat
-      end.push(el("div", { class: "match-links" },
-        el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ",
-        el("a", { id: "review-link", href: `/replay/${S.room.replay_id}${mine}#review` }, t("Review (复盘)"))));
-    }
-    // the match's end reads before the deal panel's Close, its links on Close's row (a phone held sideways has
-    // no height to spare)
-    if (showEnd) {
-      const buttons = parts[parts.length - 1];
-      if (end.length > 1) buttons.prepend(end.pop());
-      parts.splice(parts.length - 1, 0, ...end);
-    } else parts.push(...end);
-  }
-  box.replaceChildren(...parts);
+  const { line, links } = over ? matchEnd() : { line: null, links: null };
+  box.replaceChildren(...(showEnd ? dealEndPanel(S.end, {
+    view: S.view, seatName, me: S.me, matchLine: line, matchLinks: links,
+    onContinue: () => { send({ type: "continue" }); S.endClosed = S.end.deal; render(); },
+    onClose: () => { S.endClosed = S.end.deal; render(); },
+  }) : [line, links].filter(Boolean)));
+}
+
+// the match's end: who won, after how many deals, the final levels; and the links to its replay and review
+function matchEnd() {
+  const w = S.view.winner;
+  const said = S.events.find((e) => e.type === E.MATCH_OVER);
+  const line = el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said).join(" ")
+    : w !== null ? fmt("{team} wins the match", { team: `${t("Team")} ${w + 1}` }) : t("Match over"));
+  if (!S.room.replay_id) return { line, links: null };
+  const mine = S.me === null || S.me === undefined ? "" : `?review=${S.me}`;  // the review of this player's seat
+  return { line, links: el("div", { class: "match-links" },
+    el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ",
+    el("a", { id: "review-link", href: `/replay/${S.room.replay_id}${mine}#review` }, t("Review (复盘)"))) };
 }
 
 function renderHand() {
