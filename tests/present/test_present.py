@@ -85,7 +85,7 @@ def test_seats_relative_named_or_numbered() -> None:
 
 def test_the_match_end_counts_its_deals_in_words() -> None:
     one = MatchOver(winner=None, levels=(1, 0), deals=1, points=(0, 0, 0, 0))
-    assert Presenter("en").event(one) == ["Match over after 1 deal (deal limit): no winner · final levels 3 : 2"]
+    assert Presenter("en").event(one) == ["Match over after 1 deal (deal limit): no winner · final levels 3\u00a0:\u00a02"]
     three = MatchOver(winner=1, levels=(1, 12), deals=3, points=(0, 0, 0, 0))
     assert Presenter("en").event(three)[0].startswith("Match over after 3 deals: Team 2")
     assert Presenter("zh").event(one)[0].startswith("打满 1 副，比赛结束：无胜方")
@@ -98,7 +98,7 @@ def test_settlement_notes_say_what_happened() -> None:
                            Note(SettlementNote.STREAK_BONUS, team=1, amount=1, streak=3)),
                     points=(3, -3, 3, -3))
     en = Presenter("en").settlement(s)
-    assert en[0] == "Result 1-2 (double win): Team 2 (seats 2 and 4) +3 · levels now A : 6"
+    assert en[0] == "Result 1-2 (double win): Team 2 (seats 2 and 4) +3 · levels now A\u00a0:\u00a06"
     assert "failed at A (failure 2)" in en[1] and "back to level 2" in en[2] and "3 times in a row" in en[3]
     assert en[4] == "Points this deal: Seat 1 +3, Seat 2 -3, Seat 3 +3, Seat 4 -3"
     zh = Presenter("zh").settlement(s)

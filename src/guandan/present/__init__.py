@@ -128,7 +128,8 @@ class Presenter:
         return level_text(level)
 
     def levels(self, levels: Sequence[int]) -> str:
-        return f"{level_text(levels[0])} : {level_text(levels[1])}"
+        """``3 : 2``, joined by no-break spaces so that a narrow line never parts the two levels."""
+        return f"{level_text(levels[0])}\u00a0:\u00a0{level_text(levels[1])}"
 
     def combo_type(self, type_: ComboType) -> str:
         return self._(COMBO_NAMES[type_])
