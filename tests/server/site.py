@@ -22,6 +22,8 @@ import redis
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
+from guandan.server.bench import client_actions
+
 SERVE = [sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--no-rate-limits", "--bot-delay-ms", "0",
          "--max-rooms", "100000", "--max-rooms-per-address", "100000"]
 
@@ -99,7 +101,7 @@ class Site:
 
 
 class Player:
-    """A page at the table: it acts on its turn (the first legal action), and when its socket drops it
+    """A page at the table: it acts on its turn (the first action bench.client_actions offers), and when its socket drops it
     reconnects, to the next address of ``ports`` that answers, and resumes from the last update it saw."""
 
     def __init__(self, ports: Sequence[int], code: str, token: str | None, seat: int | None) -> None:
@@ -202,10 +204,10 @@ class Player:
     def my_turn(self, f: dict[str, Any]) -> bool:
         v = f.get("view")
         return (self.seat is not None and f["type"] in ("update", "snapshot") and bool(v) and v["to_move"] == self.seat
-                and bool(v["legal"]) and f["seq"] == self.seq)
+                and bool(client_actions(v)) and f["seq"] == self.seq)
 
     def act(self, f: dict[str, Any]) -> None:
-        a = f["view"]["legal"][0]
+        a = client_actions(f["view"])[0]
         self.trace.append(f"{time.monotonic():.2f} act {a['kind']} at {f['seq']}")
         self.send({"type": "act", "kind": a["kind"], "cards": a["cards"], "combo": a.get("combo"), "seq": f["seq"]})
 

@@ -19,3 +19,28 @@ def test_bench_server_plays_over_real_websockets() -> None:
     assert r["actions_per_s"] == pytest.approx(r["actions"] / r["seconds"], rel=0.05)
     text = format_report(r)
     assert "actions/s" in text and "p50/p99" in text
+
+
+def test_bench_clients_lead_from_a_view_too_long_to_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lead of more than LEGAL_INLINE_MAX plays (27 ordinary cards reach it now and then) lists no play:
+    a client still leads, with a single the engine accepts, and when following it passes."""
+    from guandan.core.match import new_match
+    from guandan.core.rules import preset
+    from guandan.server import wire
+    from guandan.server.bench import client_actions, client_turn
+
+    monkeypatch.setattr(wire, "LEGAL_INLINE_MAX", 1)
+    match = new_match(preset("competition"), "long-lead")
+    match.start_deal()
+    for step in ("lead", "follow"):
+        seat = match.to_move
+        view = wire.seat_view(match.observation(seat), with_events=False)
+        assert view["legal_complete"] is False and not any(a["kind"] == "play" for a in view["legal"])
+        assert client_turn(view, seat) and not client_turn(view, (seat + 1) % 4)
+        actions = client_actions(view)
+        if step == "lead":
+            assert actions == [{"kind": "play", "cards": [view["hand"][0]], "combo": None}]
+        else:
+            assert [a["kind"] for a in actions] == ["pass"]
+        a = actions[0]
+        match.apply(wire.parse_action(match, seat, a["kind"], a["cards"], a.get("combo")))

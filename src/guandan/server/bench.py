@@ -73,12 +73,29 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start within 60 s")
 
 
+def client_actions(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The actions a client may send from a seat view it is to move in. A view too long to list whole
+    (``legal_complete`` false: a lead of more than wire.LEGAL_INLINE_MAX plays, which 27 ordinary cards
+    reach now and then) lists only the other actions, so a lead gets one play of its own: a single, which
+    leads always. The browser asks for the plays of a selection instead (a readings frame)."""
+    legal = list(view.get("legal") or [])
+    if (not view.get("legal_complete", True) and view.get("can_play") and view.get("top") is None
+            and view.get("hand") and not any(a["kind"] == ActionKind.PLAY for a in legal)):
+        legal.append({"kind": ActionKind.PLAY.value, "cards": [view["hand"][0]], "combo": None})
+    return legal
+
+
+def client_turn(view: dict[str, Any], seat: int) -> bool:
+    """Whether a client at ``seat`` is to act on this view."""
+    return view["to_move"] == seat and not view["ended"] and bool(client_actions(view))
+
+
 async def play_one(ws: Any, view: dict[str, Any], seq: int, rng: random.Random, think: float,
                    sent: dict[int, float]) -> None:
     """A bench client's turn: a pause around ``think``, then a legal action (a play 80% of the time when
     there is one), its send time kept in ``sent`` by sequence number."""
     await asyncio.sleep(think * (0.5 + rng.random()))
-    legal = view["legal"]
+    legal = client_actions(view)
     plays = [a for a in legal if a["kind"] != ActionKind.PASS]
     choice = rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)
     sent[seq] = time.perf_counter()
@@ -114,7 +131,7 @@ async def bot_client(url: str, seat: int, rng: random.Random, think: float, tall
                 tally.latencies.append(time.perf_counter() - t0)
                 tally.actions += 1
             view = frame["view"]
-            if view["to_move"] == seat and view["legal"] and not view["ended"]:
+            if client_turn(view, seat):
                 pending = asyncio.create_task(act(view, seq))
         if pending is not None:
             pending.cancel()
@@ -413,7 +430,7 @@ async def soak_client(url: str, seat: int, rng: random.Random, think: float, tal
                     tally.latencies.append(time.perf_counter() - t0)
                     tally.actions += 1
                 view = frame["view"]
-                if view["to_move"] == seat and view["legal"] and not view["ended"]:
+                if client_turn(view, seat):
                     pending = asyncio.create_task(act(view, seq))
         finally:
             if pending is not None:

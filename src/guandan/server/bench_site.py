@@ -32,7 +32,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from ..i18n import N_
-from .bench import free_port, open_tables, play_one
+from .bench import client_turn, free_port, open_tables, play_one
 
 LOGS: dict[str, str] = {}  # site name -> the file its workers' standard error went to
 
@@ -81,7 +81,7 @@ async def site_client(url: str, code: str, seat: int, rng: random.Random, think:
                         tally.latencies.append(time.perf_counter() - t0)
                         tally.actions += 1
                     view = frame["view"]
-                    if view["to_move"] == seat and view["legal"] and not view["ended"]:
+                    if client_turn(view, seat):
                         pending = asyncio.create_task(_play(ws, view, seq, rng, think, sent))
                 if pending is not None:
                     pending.cancel()
