@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  arrangementKey, countdown, CUSTOM, flatten, makeColumn, moveToGroup, reconcile, REST, swipe, talkAllowed,
+  arrangementKey, chosenPlay, countdown, CUSTOM, flatten, makeColumn, moveToGroup, reconcile, REST, swipe, talkAllowed,
   timerState, toggleSingle,
 } from "../../src/guandan/server/static/logic.js";
 
@@ -380,5 +380,36 @@ describe("talkAllowed", () => {
     assert.equal(talkAllowed([now + 5000, now + 1, now], now), false);
     assert.equal(talkAllowed([null, "x", NaN, now - 1, now - 2], now), true);
     assert.equal(talkAllowed(null, now), true);
+  });
+});
+
+describe("chosenPlay", () => {
+  const fh = (key) => ({ kind: "play", cards: ["H2", "H3", "C3", "SQ", "CQ"], combo: { type: "full_house", key, size: 5 } });
+  const sel = ["CQ", "H3", "H2", "SQ", "C3"];
+  const hint = (combo, cards = fh("3").cards) => ({ action: { kind: "play", cards, combo } });
+
+  test("the only play of the selection is the one", () => {
+    assert.deepEqual(chosenPlay([fh("3")], sel, null), fh("3"));
+  });
+
+  test("no play, no choice", () => {
+    assert.equal(chosenPlay([], sel, hint(fh("3").combo)), null);
+    assert.equal(chosenPlay(null, sel, null), null);
+  });
+
+  test("several readings and no hint: the player picks", () => {
+    assert.equal(chosenPlay([fh("Q"), fh("3")], sel, null), null);
+  });
+
+  test("several readings of the hint's own cards: the reading the hint named", () => {
+    assert.deepEqual(chosenPlay([fh("Q"), fh("3")], sel, hint(fh("3").combo)), fh("3"));
+    assert.deepEqual(chosenPlay([fh("Q"), fh("3")], sel, hint(fh("Q").combo)), fh("Q"));
+  });
+
+  test("a selection that is not the hint's cards, or a hint naming no reading of them, chooses nothing", () => {
+    assert.equal(chosenPlay([fh("Q"), fh("3")], ["H2", "H3", "C3", "SQ", "DQ"], hint(fh("3").combo)), null);
+    assert.equal(chosenPlay([fh("Q"), fh("3")], sel, hint({ type: "full_house", key: "9", size: 5 })), null);
+    assert.equal(chosenPlay([fh("Q"), fh("3")], sel, hint(null)), null);
+    assert.equal(chosenPlay([fh("Q"), fh("3")], sel, { action: { cards: "H2" } }), null);
   });
 });

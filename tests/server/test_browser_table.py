@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import LiveServer
 
@@ -127,6 +127,38 @@ def test_a_deal_played_by_taps_ends_with_every_hand_shown_and_continue(browser: 
         page.wait_for_function("document.querySelector('[data-testid=deal-end]').classList.contains('hidden')")
         page.wait_for_function("document.body.dataset.deal === '1'")
         page.wait_for_function("Number(document.body.dataset.seq) > 0")  # the next deal goes on
+    finally:
+        page.context.close()
+
+
+def test_a_lead_too_long_to_list_is_played_by_selection(browser: Browser, pausing_server: LiveServer) -> None:
+    """Seed 258 gives seat 0 a first lead of 3,127 plays, more than a view lists: the page asks the server
+    for the plays of the selection, and a hint and a tapped single are played all the same."""
+    page = seat_me(browser, pausing_server, "en", seed=258)
+    try:
+        page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+        assert page.evaluate("document.body.dataset.toMove") == "0"
+        hints = page.evaluate("Number(document.body.dataset.hints || 0)")
+        page.tap("[data-testid=hint]")
+        page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+        assert page.locator("#hand .card.selected").count() > 0  # the hint: a play, though none was listed
+        # its cards (a full house with the ♥2 wildcard) read two ways: Play sends the reading the hint named
+        expect(page.locator("button.reading")).to_have_count(2)
+        expect(page.locator("button.reading.chosen")).to_have_count(1)
+        expect(page.locator("[data-testid=play]")).to_be_enabled()
+        page.screenshot(path="/tmp/shots/hint-reading.png")
+        picked = page.locator("#hand .card.selected")
+        for _ in range(picked.count()):  # a single of one's own instead
+            picked.first.tap()
+        expect(page.locator("#hand .card.selected")).to_have_count(0)
+        before = card_order(page)
+        page.locator("#hand .card").last.tap()
+        expect(page.locator("[data-testid=play]")).to_be_enabled()
+        page.tap("[data-testid=play]")
+        page.wait_for_function("Number(document.body.dataset.seq) > 0")
+        expect(page.locator("#hand .card")).to_have_count(26)
+        after = card_order(page)
+        assert len(before) - len(after) == 1 and all(before.count(c) >= after.count(c) for c in after)
     finally:
         page.context.close()
 

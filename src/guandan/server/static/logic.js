@@ -202,3 +202,29 @@ export function talkAllowed(history, nowMs, { rate = 3, perMs = 10000 } = {}) {
   const recent = history.filter((t) => Number.isFinite(t) && t > nowMs - perMs).length;
   return recent < rate;
 }
+
+/**
+ * The play the Play button sends for the selected cards, among `matches` (the legal plays of exactly those
+ * cards): the only one; or, when the cards have several readings (a wildcard in a full house: 3s or Qs)
+ * and they are the cards of the hint on show, the reading that hint named — the player asked for that
+ * play. Otherwise null: the player picks a reading.
+ */
+export function chosenPlay(matches, selected, hint) {
+  if (!Array.isArray(matches) || !matches.length) return null;
+  if (matches.length === 1) return matches[0];
+  const action = hint && hint.action;
+  if (!action || !action.combo || !sameMultiset(codes(action.cards), codes(selected))) return null;
+  const named = matches.filter((a) => a.combo && sameCombo(a.combo, action.combo));
+  return named.length === 1 ? named[0] : null;
+}
+
+function sameMultiset(a, b) {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort(), y = [...b].sort();
+  return x.every((c, i) => c === y[i]);
+}
+
+function sameCombo(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => a[k] === b[k]);
+}

@@ -7,7 +7,9 @@ import {
 } from "./common.js";
 import { dealEndPanel } from "./dealend.js";
 import { joinRated } from "./rated.js";
-import { arrangementKey, flatten, makeColumn, moveToGroup, reconcile, REST, talkAllowed, timerState } from "./logic.js";
+import {
+  arrangementKey, chosenPlay, flatten, makeColumn, moveToGroup, reconcile, REST, talkAllowed, timerState,
+} from "./logic.js";
 import { muted, setMuted } from "./sound.js";
 import { dealIn, playSound, showEvents } from "./table_fx.js";
 import { EVENT_TYPE as E, PHASE } from "./vocab.js";
@@ -587,12 +589,16 @@ function renderHand() {
       const found = playsFor(sel);
       const pending = found === null;
       const matches = found || [];
-      canPlay = matches.length === 1;
+      const chosen = chosenPlay(matches, sel, shownHint());
+      canPlay = chosen !== null;
       if (pending) msg.textContent = "…";
       else if (sel.length && !matches.length) msg.textContent = whyNot(sel) || t("Not a legal play");
       else if (matches.length > 1) {
-        msg.textContent = t("Choose the reading");
-        for (const a of matches) readings.append(el("button", { class: "reading", disabled: !S.online, onclick: () => act(a) }, comboName(a.combo)));
+        msg.textContent = chosen ? comboName(chosen.combo) : t("Choose the reading");
+        for (const a of matches) {
+          readings.append(el("button", { class: a === chosen ? "reading chosen" : "reading", disabled: !S.online,
+            "aria-pressed": a === chosen ? "true" : "false", onclick: () => act(a) }, comboName(a.combo)));
+        }
       } else msg.textContent = matches.length === 1 ? comboName(matches[0].combo) : t("Your turn");
     } else if (!msg.dataset.sticky) msg.textContent = "";
   }
@@ -705,6 +711,11 @@ function act(a) {
   send({ type: "act", kind: a.kind, cards: a.cards, combo: a.combo ?? null, seq: S.seq });
 }
 
+// The hint on show (the last one showHint selected), or null.
+function shownHint() {
+  return S.hints.length && S.hintIndex > 0 ? S.hints[(S.hintIndex - 1) % S.hints.length] : null;
+}
+
 function showHint() {
   if (!S.hints.length) return;
   const h = S.hints[S.hintIndex % S.hints.length];
@@ -813,7 +824,7 @@ $("play").onclick = () => {
   const kind = legal.length ? legal[0].kind : null;
   const match = (kind === K.TRIBUTE || kind === K.RETURN)
     ? legal.find((a) => sel.length === 1 && a.cards[0] === sel[0])
-    : (playsFor(sel) || [])[0];
+    : chosenPlay(playsFor(sel) || [], sel, shownHint());
   if (match) act(match);
 };
 $("center").addEventListener("click", (ev) => {
