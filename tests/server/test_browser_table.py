@@ -146,7 +146,8 @@ def test_a_lead_too_long_to_list_is_played_by_selection(browser: Browser, pausin
         expect(page.locator("button.reading")).to_have_count(2)
         expect(page.locator("button.reading.chosen")).to_have_count(1)
         expect(page.locator("[data-testid=play]")).to_be_enabled()
-        page.screenshot(path="/tmp/shots/hint-reading.png")
+        expect(page.locator("#msg")).to_contain_text("full house 3: ")  # the hint's words outlive the answer
+        expect(page.locator("#msg")).to_contain_text(" — ")
         picked = page.locator("#hand .card.selected")
         for _ in range(picked.count()):  # a single of one's own instead
             picked.first.tap()

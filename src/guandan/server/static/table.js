@@ -589,17 +589,22 @@ function renderHand() {
       const found = playsFor(sel);
       const pending = found === null;
       const matches = found || [];
-      const chosen = chosenPlay(matches, sel, shownHint());
+      const hint = shownHint();
+      const chosen = chosenPlay(matches, sel, hint);
+      // the hint's own cards keep its words (its play and why) through a re-render, e.g. a readings answer
+      const hinted = hint && sameCards(hint.action.cards, sel) ? eventLines(hint).join(" — ") : "";
       canPlay = chosen !== null;
-      if (pending) msg.textContent = "…";
-      else if (sel.length && !matches.length) msg.textContent = whyNot(sel) || t("Not a legal play");
-      else if (matches.length > 1) {
-        msg.textContent = chosen ? comboName(chosen.combo) : t("Choose the reading");
+      if (matches.length > 1) {
         for (const a of matches) {
           readings.append(el("button", { class: a === chosen ? "reading chosen" : "reading", disabled: !S.online,
             "aria-pressed": a === chosen ? "true" : "false", onclick: () => act(a) }, comboName(a.combo)));
         }
-      } else msg.textContent = matches.length === 1 ? comboName(matches[0].combo) : t("Your turn");
+      }
+      if (pending) msg.textContent = "…";
+      else if (sel.length && !matches.length) msg.textContent = whyNot(sel) || t("Not a legal play");
+      else if (hinted && (chosen || !sel.length)) msg.textContent = hinted;
+      else if (matches.length > 1) msg.textContent = chosen ? comboName(chosen.combo) : t("Choose the reading");
+      else msg.textContent = matches.length === 1 ? comboName(matches[0].combo) : t("Your turn");
     } else if (!msg.dataset.sticky) msg.textContent = "";
   }
   if (!S.online) msg.textContent = t("Your controls come back when the connection does");
