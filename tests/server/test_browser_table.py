@@ -244,3 +244,34 @@ def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, pausing_
             assert durations and max(durations) <= 300, durations
     finally:
         page.context.close()
+
+
+def test_a_room_of_four_bots_says_how_it_starts(browser: Browser, live_server: LiveServer) -> None:
+    """Four bots never start by themselves: the creator is told to make a seat, anyone else why it waits;
+    once the creator sits in a seat a bot made way for and is ready, the match begins."""
+    with httpx.Client(base_url=live_server.url, timeout=30) as c:
+        created = c.post("/api/rooms", json={"bots": ["greedy"] * 4, "max_deals": 1, "timer": 0}).json()
+    code, host = created["code"], created["host_token"]
+    pages = []
+    try:
+        for who in ("host", "visitor"):
+            page = browser.new_context(**PHONE).new_page()
+            pages.append(page)
+            page.goto(f"{live_server.url}/")
+            page.evaluate("localStorage.setItem('guandan:lang', 'en')" +
+                          (f"; localStorage.setItem('guandan:host:{code}', '{host}')" if who == "host" else ""))
+            page.goto(f"{live_server.url}/r/{code}")
+        host_page, visitor = pages
+        expect(host_page.locator("#lobby-msg")).to_have_text(
+            "Every seat is a bot: remove one and take its seat to start the match")
+        expect(visitor.locator("#lobby-msg")).to_have_text(
+            "Every seat is a bot: the match waits until the room's creator opens a seat for a player")
+        host_page.tap("#unbot-0")
+        expect(host_page.locator("#lobby-msg")).to_have_text("Waiting for players")
+        expect(visitor.locator("#lobby-msg")).to_have_text("Waiting for players")  # told as the room changes
+        host_page.tap("#sit-0")
+        host_page.locator("#ready").tap()
+        host_page.wait_for_function("document.body.dataset.status === 'playing'")
+    finally:
+        for page in pages:
+            page.context.close()

@@ -276,6 +276,12 @@ function renderLobby() {
     }
     box.append(el("div", { class: "seat-box", "data-seat": i }, parts));
   });
+  // four bots never start by themselves: whoever can change that is told how, everyone else why it waits
+  const msgid = !S.room.seats.every((x) => x.kind === "bot") ? "Waiting for players"
+    : authority ? "Every seat is a bot: remove one and take its seat to start the match"
+      : "Every seat is a bot: the match waits until the room's creator opens a seat for a player";
+  $("lobby-msg").dataset.t = msgid;
+  $("lobby-msg").textContent = t(msgid);
   const mine = S.me !== null && S.room.seats[S.me];
   $("ready").classList.toggle("hidden", !mine);
   $("leave").classList.toggle("hidden", !mine);
