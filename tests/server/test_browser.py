@@ -63,7 +63,7 @@ def take_turn(page: Page, prefer_pass: bool) -> str:
 
 def tribute_cards_in_view(page: Page) -> None:
     """A double tribute (this seat's team paid both): one line a card given, and on a phone held sideways
-    each line's card in view, whatever the names leave."""
+    each line's card in view, whatever the names leave, and who holds it now after it (the giver gives way)."""
     expect(page.locator("#tribute-info [data-type=tribute]")).to_have_count(2)
     expect(page.locator("#tribute-info [data-type=return]")).to_have_count(2)
     page.set_viewport_size({"width": 844, "height": 390})
@@ -73,6 +73,11 @@ def tribute_cards_in_view(page: Page) -> None:
             assert re.fullmatch(r"[♠♥♣♦](10|[2-9JQKA])|[^\x00-\x7f]+", card.inner_text()), card.inner_text()
             box = card.bounding_box()
             assert info and box and box["x"] + box["width"] <= info["x"] + info["width"], (box, info)
+        for line in page.locator("#tribute-info > div").all():
+            assert not line.locator(".giver").is_visible()
+            # "→" and the receiver's first characters are in view: the ellipsis, if any, comes after them
+            arrow = line.locator(".receiver").bounding_box()
+            assert info and arrow and arrow["x"] + 40 <= info["x"] + info["width"], (arrow, info)
     finally:
         page.set_viewport_size({"width": 1280, "height": 720})
 

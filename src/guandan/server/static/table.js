@@ -485,9 +485,10 @@ function tributeLines(e) {
   if (!e.transfers) return [el("div", { "data-type": e.type, title: describe(e) }, describe(e))];
   const said = eventLines(e);
   return e.transfers.map((tr, i) => el("div", { "data-type": e.type, title: said[i] || describe(e) },
-    `${t(e.type === E.TRIBUTE ? "Tribute" : "Return")} `,
+    el("span", { class: "tlabel" }, `${t(e.type === E.TRIBUTE ? "Tribute" : "Return")} `),
     el("span", { class: `tcard${isRed(tr.card) ? " red" : ""}`, "data-card": tr.card }, cardText(tr.card)),
-    ` ${seatName(tr.giver)} → ${seatName(tr.receiver)}`));
+    // a narrow column keeps who holds the card now: the giver gives way first (style.css)
+    el("span", { class: "giver" }, ` ${seatName(tr.giver)}`), el("span", { class: "receiver" }, ` → ${seatName(tr.receiver)}`)));
 }
 
 // In the tribute and return phases the middle of the table says who pays whom (进贡/还贡): who pays comes
