@@ -40,7 +40,16 @@ function showGames(replays) {
     : [el("li", { class: "muted" }, t("No games yet: the matches you play appear here once they are over"))]));
 }
 
-async function showMember(me) {
+// The member view's own requests: each answer renews the session cookie, so a logout waits for them — an
+// answer landing after the logout's would set the ended session's cookie again.
+let memberLoad = Promise.resolve();
+
+function showMember(me) {
+  memberLoad = loadMember(me);
+  return memberLoad;
+}
+
+async function loadMember(me) {
   csrf = me.csrf;
   $("guest").classList.add("hidden");
   $("member").classList.remove("hidden");
@@ -101,11 +110,13 @@ form("password-form", "password-error", async () => {
   $("sessions").textContent = fmt("Open sessions: {n}", { n: 1 });
 });
 form("delete-form", "delete-error", async () => {
+  await memberLoad.catch(() => {});
   await call("/api/me", { password: $("delete-password").value }, "DELETE");
   $("delete-password").value = "";
   showGuest();
 });
 $("logout").addEventListener("click", async () => {
+  await memberLoad.catch(() => {});
   try { await call("/api/auth/logout", { scope: "this" }); showGuest(); }
   catch (e) { $("logout-msg").textContent = errorText(e); }
 });
