@@ -26,6 +26,7 @@ def test_bench_clients_lead_from_a_view_too_long_to_list(monkeypatch: pytest.Mon
     a client still leads, with a single the engine accepts, and when following it passes."""
     from guandan.core.match import new_match
     from guandan.core.rules import preset
+    from guandan.core.vocab import ActionKind
     from guandan.server import wire
     from guandan.server.bench import client_actions, client_turn
 
@@ -35,12 +36,12 @@ def test_bench_clients_lead_from_a_view_too_long_to_list(monkeypatch: pytest.Mon
     for step in ("lead", "follow"):
         seat = match.to_move
         view = wire.seat_view(match.observation(seat), with_events=False)
-        assert view["legal_complete"] is False and not any(a["kind"] == "play" for a in view["legal"])
+        assert view["legal_complete"] is False and not any(a["kind"] == ActionKind.PLAY for a in view["legal"])
         assert client_turn(view, seat) and not client_turn(view, (seat + 1) % 4)
         actions = client_actions(view)
         if step == "lead":
-            assert actions == [{"kind": "play", "cards": [view["hand"][0]], "combo": None}]
+            assert actions == [{"kind": ActionKind.PLAY, "cards": [view["hand"][0]], "combo": None}]
         else:
-            assert [a["kind"] for a in actions] == ["pass"]
+            assert [a["kind"] for a in actions] == [ActionKind.PASS]
         a = actions[0]
         match.apply(wire.parse_action(match, seat, a["kind"], a["cards"], a.get("combo")))

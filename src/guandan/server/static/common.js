@@ -4,6 +4,7 @@
 import { ACTION_KIND, COMBO_TYPE, NAMES, RANK_ORDER, RANKS, RANKS_PER_CARD, SEQUENCES, SUIT_SYMBOLS, SUITS } from "./vocab.js";
 
 export { ACTION_KIND, COMBO_TYPE, RANKS };
+export { sameCards } from "./logic.js";
 const LANG_KEY = "guandan:lang";
 let STRINGS = {};
 export let META = {};
@@ -186,8 +187,3 @@ export function allTokens() {
   return out.slice(-500);  // the server takes up to 500
 }
 
-export function sameCards(a, b) {
-  if (a.length !== b.length) return false;
-  const x = [...a].sort(), y = [...b].sort();
-  return x.every((c, i) => c === y[i]);
-}

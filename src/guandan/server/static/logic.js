@@ -213,12 +213,13 @@ export function chosenPlay(matches, selected, hint) {
   if (!Array.isArray(matches) || !matches.length) return null;
   if (matches.length === 1) return matches[0];
   const action = hint && hint.action;
-  if (!action || !action.combo || !sameMultiset(codes(action.cards), codes(selected))) return null;
+  if (!action || !action.combo || !sameCards(codes(action.cards), codes(selected))) return null;
   const named = matches.filter((a) => a.combo && sameCombo(a.combo, action.combo));
   return named.length === 1 ? named[0] : null;
 }
 
-function sameMultiset(a, b) {
+/** Whether two lists hold the same cards, as multisets (two decks: a code may occur twice). */
+export function sameCards(a, b) {
   if (a.length !== b.length) return false;
   const x = [...a].sort(), y = [...b].sort();
   return x.every((c, i) => c === y[i]);
