@@ -195,6 +195,21 @@ def test_the_cookie_is_renewed_when_the_session_is_used(site: Site) -> None:
     assert guest.json() == {"user": None} and "set-cookie" not in guest.headers
 
 
+def test_the_cookie_of_a_session_ended_elsewhere_is_cleared(site: Site) -> None:
+    phone, laptop = site.client, site.browser()
+    me = signup(phone)
+    other = login(laptop)
+    assert laptop.post("/api/auth/logout", json={"scope": "everywhere"}, headers=csrf(other["csrf"])).json() == {
+        "ended": 2}
+    assert SESSION_COOKIE in phone.cookies and me["csrf"]
+    r = phone.get("/api/auth/session")
+    assert r.json() == {"user": None}
+    assert f'{SESSION_COOKIE}=""' in r.headers["set-cookie"] and "Max-Age=0" in r.headers["set-cookie"]
+    assert SESSION_COOKIE not in phone.cookies
+    again = phone.get("/api/auth/session")  # nothing left to clear
+    assert again.json() == {"user": None} and "set-cookie" not in again.headers
+
+
 # --- names and passwords --------------------------------------------------------------------------------
 @pytest.mark.parametrize(("body", "status", "code", "given"), [
     ({"username": "", "password": PASSWORD}, 422, "bad_username", ()),

@@ -157,6 +157,8 @@ def create_router(accounts: AccountService) -> APIRouter:
         """Who this browser is, without a refusal for a guest (``user`` null): what the pages ask on load."""
         mine = current_me(req)
         if mine is None:
+            if SESSION_COOKIE in req.cookies:  # a session ended elsewhere (another tab's logout, its idle time)
+                _end_session(req, resp)
             return {"user": None}
         _set_session(req, resp, accounts, mine.session_id)  # the cookie lasts as long as the session: from its use
         return logged_in(mine.user, mine.session_id)
