@@ -106,6 +106,13 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture(scope="session")
+def base_url() -> None:
+    """The browser tests open absolute addresses of their own live servers: no base address. Defined here, so
+    pytest-playwright's own fallback fixture (an instance method, which pytest 9 warns of) is not used."""
+    return None
+
+
+@pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     # Playwright's wait_for_function evaluates its predicate with eval, which the app's Content-Security-Policy
     # forbids (no 'unsafe-eval'): the tests' pages ignore the policy. tests/server/test_browser_csp.py loads
