@@ -293,6 +293,8 @@ def test_a_player_with_no_matches_and_bad_requests(site: TestClient) -> None:
     assert site.get("/api/leaderboard?page=0").status_code == 422
     empty = site.get("/leaderboard?lang=zh")
     assert empty.status_code == 200 and "还没有积分赛" in empty.text and "机器人（固定等级分）" in empty.text
+    assert 'href="/leaderboard?lang=zh"' not in empty.text  # no link to the page itself
+    assert 'href="/leaderboard?lang=zh"' in site.get("/u/carol?lang=zh").text
 
 
 def test_the_avatar_and_the_chart_are_drawn_here() -> None:

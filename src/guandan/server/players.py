@@ -182,6 +182,8 @@ def _shell(lang: str, title: str, body: str, here: str) -> str:
         f'<span aria-current="true">{LANG_NAMES[code]}</span>' if code == lang
         else f'<a href="{esc(here)}{sep}lang={code}" hreflang="{code}" lang="{code}">{LANG_NAMES[code]}</a>'
         for code in LANGS)
+    # the leaderboard's own header names it in its title: a link there would lead to the page itself
+    board_link = "" if here.startswith("/leaderboard") else f'<a href="/leaderboard?lang={lang}">{esc(_("Leaderboard"))}</a>'
     return f"""<!doctype html>
 <html lang="{'zh-CN' if lang == 'zh' else 'en'}" data-lang="{lang}">
 <head>
@@ -192,7 +194,7 @@ def _shell(lang: str, title: str, body: str, here: str) -> str:
 </head>
 <body>
 <header><h1><a href="/?lang={lang}">掼蛋</a> · {esc(title)}</h1><span class="spacer"></span>
-<a href="/leaderboard?lang={lang}">{esc(_("Leaderboard"))}</a>
+{board_link}
 <nav class="langs" aria-label="{esc(_("Language"))}">{switch}</nav>
 <a href="/?lang={lang}">{esc(_("Back to lobby"))}</a></header>
 <main class="players">
