@@ -177,6 +177,22 @@ def test_out_of_turn_and_forged_seats_are_refused(client: TestClient) -> None:
         assert ws.receive_json()["code"] == "no_room"
 
 
+def test_a_seat_left_takes_its_sockets_with_it(client: TestClient) -> None:
+    code = new_room(client, bots=[None, "greedy", "greedy", "greedy"])
+    a = join(client, code, 0, "a")
+    with client.websocket_connect(f"/ws/{code}?token={a}") as old:
+        recv_until(old, lambda f: f["type"] == "snapshot")
+        assert client.post(f"/api/rooms/{code}/leave", json={"token": a}).status_code == 200
+        with pytest.raises(WebSocketDisconnect) as exc:  # ended: it neither sees nor plays the next occupant's hand
+            recv_until(old, lambda f: False)
+        assert exc.value.code == 4403
+    b = join(client, code, 0, "b")
+    with client.websocket_connect(f"/ws/{code}?token={b}") as ws:
+        start(client, code, b)
+        f = recv_until(ws, lambda f: f["type"] == "room" and f["room"]["status"] == "playing")
+        assert f["room"]["seats"][0]["online"] is True
+
+
 def test_hint_suggests_legal_actions(client: TestClient) -> None:
     code = new_room(client)
     tok = join(client, code, 0)
@@ -324,6 +340,13 @@ def test_message_rate_limit(tmp_path: Path) -> None:
                 ws.send_json({"type": "ping"})
             kinds = [recv_until(ws, lambda f: f["type"] in ("pong", "error"))["type"] for _ in range(4)]
     assert kinds == ["pong", "pong", "pong", "error"]
+    with TestClient(app) as c:  # binary frames are charged too
+        code = new_room(c)
+        with c.websocket_connect(f"/ws/{code}") as ws:
+            for _ in range(4):
+                ws.send_bytes(b"{}")
+            codes = [recv_until(ws, lambda f: f["type"] == "error")["code"] for _ in range(4)]
+    assert codes == ["bad_message"] * 3 + ["rate_limited"]
 
 
 class _Sleepy(Agent):

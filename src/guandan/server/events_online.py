@@ -500,11 +500,7 @@ class OnlineEvents:
                 continue
             room.seats[i] = Seat(kind="human", name=_name(user) if user is not None else player, user_id=uid,
                                  auto=room.status == "playing")
-            for c in self.service.conns.get(room.code, []):
-                if c.seat == i:
-                    c.seat = None
-                    c.close_code = 4403
-                    c.queue.put_nowait(None)
+            self.service.drop_seat_connections(room, i)
             changed = True
         if changed and room.code in self.codes:
             self.service._room_changed(room)

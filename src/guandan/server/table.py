@@ -398,7 +398,17 @@ class TableService:
         self._unbound(room)
         seat = self._require_seat(room, token)
         room.seats[seat] = Seat()
+        self.drop_seat_connections(room, seat)
         self._room_changed(room)
+
+    def drop_seat_connections(self, room: Room, seat: int) -> None:
+        """End the sockets opened with a seat's former token (4403: the page forgets the token and comes back
+        as a spectator), so none of them sees or plays the hand of whoever sits there next."""
+        for c in self.conns.get(room.code, []):
+            if c.seat == seat:
+                c.seat = None
+                c.close_code = 4403
+                c.queue.put_nowait(None)
 
     def set_bot(self, code: str, seat: int, tier: str | None, token: str) -> None:
         """Add a bot to an empty seat or remove one (tier None): host or a seated player only."""
@@ -428,6 +438,7 @@ class TableService:
                 raise ServiceError("a rated room keeps at least one seat for a player", 409, "not_ratable",
                                    words=say(RATED_REFUSAL))
             room.seats[seat] = Seat(kind="bot", name=f"{tier} bot", tier=tier)
+        self.drop_seat_connections(room, seat)
         self._room_changed(room)
 
     def ready(self, code: str, token: str, ready: bool) -> None:
@@ -808,13 +819,13 @@ class TableService:
 
     def frame_in(self, conn: Connection, raw: str | None) -> None:
         """One message from a socket, as text (None: a binary one). Refusals answer an error frame."""
-        if raw is None:
-            conn.send(error_frame("bad_message", "frames must be JSON text, not binary",
-                                  say(N_("Messages to the table must be JSON text, not binary."))))
-            return
         if conn.bucket is not None and not conn.bucket.allow():
             conn.send(error_frame("rate_limited", "too many messages; slow down",
                                   say(N_("Too many messages from this page: slow down."))))
+            return
+        if raw is None:
+            conn.send(error_frame("bad_message", "frames must be JSON text, not binary",
+                                  say(N_("Messages to the table must be JSON text, not binary."))))
             return
         if self.frozen:
             conn.send(error_frame("unavailable", "the table is moving to another server", say(MOVING)))
