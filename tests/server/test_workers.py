@@ -286,3 +286,16 @@ def test_a_killed_server_leaves_no_pool_behind(tmp_path: Path) -> None:
                    and b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()]:
         assert time.monotonic() < deadline, f"{left} outlived the killed server"
         time.sleep(0.2)
+
+
+def test_only_the_light_presets_hand_shapes_are_listed_on_the_loop() -> None:
+    from guandan.core.rules import RuleSet
+    assert [workers.heavy_rules(preset(n)) for n in ("competition", "huaian-traditional", "huaian-2009", "huopin")] == [
+        False, False, False, True]
+    assert not workers.heavy_rules(RuleSet.from_dict({"report_threshold": 6, "jiefeng": "next_player"}))  # no new plays
+    # a room's own overrides that add plays: big jokers as wildcards with declared readings list 100,000 and more
+    for override in ({"big_joker_wild": True}, {"name": "huopin", "wild_resolution": "declare"},
+                     {"straight_len": [5, 8]}, {"allow_wild_underdeclare": True}):
+        assert workers.heavy_rules(RuleSet.from_dict(override)), override
+    names = {f.name for f in dataclasses.fields(RuleSet)}
+    assert set(workers._MOVE_KEYS) <= names
