@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from ..cliutil import Messages, cli_lang, pad, width
 from ..core.errors import GuandanError
@@ -28,6 +28,7 @@ from ..i18n import LANGUAGES, N_, default_lang, translator
 from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .cli_botevent import app as bot_event_app
 from .cli_online import app as online_app
+from .cli_words import database_refusal, folder_problem, open_desk
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
 from .deals import SEATS, parse_deal_list
 from .desk import Desk
@@ -85,14 +86,19 @@ def _desk(db: str | None, create: bool = False, lang: str | None = None) -> Iter
             url = make_url(db or default_url())
         except ArgumentError:
             _fail(_("--db {db} is not a database URL", lang).format(db=db), lang)
+        folder = folder_problem(db)
+        if folder is not None:
+            _fail(folder, lang)
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and \
                 not Path(url.database).expanduser().exists():
             _fail(_("no tournament database at {path}; `guandan tournament new` creates one", lang).format(
                 path=url.database), lang)
     try:
-        yield Desk.open(db)
+        yield open_desk(db)
     except GuandanError as e:
         _fail(e, lang)
+    except SQLAlchemyError as e:  # the database failed during the command (a file damaged, a server gone)
+        _fail(database_refusal(db, e), lang)
     except ValueError as e:  # a malformed URL, say
         _fail(str(e), lang)
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from ..cliutil import pad, width
 from ..core.errors import GuandanError
@@ -33,7 +33,7 @@ from .botevent import (
     run_event,
 )
 from .bracket import Gettext, bracket_data, placing_lines
-from .cli_words import desk_fail
+from .cli_words import database_refusal, desk_fail, folder_problem, open_desk
 from .desk import Desk
 from .errors import Said, TournamentError
 from .export import export_json, standing_records, write_csv, write_xlsx
@@ -84,13 +84,18 @@ def _desk(_: Gettext, db: str | None, create: bool = False) -> Iterator[Desk]:
         url = make_url(db or default_url())
     except ArgumentError:
         _fail(_, _("--db {db} is not a database URL").format(db=db))
+    folder = folder_problem(db)
+    if folder is not None:
+        _fail(_, folder)
     if not create and url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:") and \
             not Path(url.database).expanduser().exists():
         _fail(_, _("There is no tournament database at {path}; `bot-event new` creates one").format(path=url.database))
     try:
-        yield Desk.open(db)
+        yield open_desk(db)
     except GuandanError as e:
         _fail(_, e)
+    except SQLAlchemyError as e:  # the database failed during the command (a file damaged, a server gone)
+        _fail(_, database_refusal(db, e))
 
 
 def _entries(_: Gettext, texts: list[str]) -> list[Entry]:

@@ -13,12 +13,13 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..cliutil import Messages
 from ..core.errors import GuandanError
 from ..i18n import N_
 from . import online
-from .cli_words import desk_fail
+from .cli_words import database_refusal, desk_fail, open_desk
 from .desk import Desk
 from .errors import refusal
 
@@ -37,18 +38,20 @@ ReasonOpt = Annotated[str, typer.Option(help="why, for the audit log")]
 
 
 def _desk(db: str | None, tid: int) -> Desk:
-    desk = Desk.open(db)
+    desk = open_desk(db)
     if not online.is_online(desk, tid):
         raise refusal(N_("tournament {id} is not an online event (make one with new NAME --online)"), id=tid)
     return desk
 
 
-def _run(action: object) -> None:
+def _run(action: object, db: str | None) -> None:
     try:
         assert callable(action)
         action()
     except GuandanError as e:
         desk_fail(e)
+    except SQLAlchemyError as e:  # the database failed during the command (a file damaged, a server gone)
+        desk_fail(database_refusal(db, e))
 
 
 @app.command("round")
@@ -59,19 +62,19 @@ def round_(tid: TidArg, seed: Annotated[int | None, typer.Option(help="seed of a
         rnd = online.open_round(_desk(db, tid), tid, seed=seed)
         typer.echo(_("round {round} started at {time}: {tables} table(s) open on the server").format(
             round=rnd.number, time=rnd.started_at, tables=len(rnd.tables)))
-    _run(act)
+    _run(act, db)
 
 
 @app.command()
 def pause(tid: TidArg, round_no: RoundOpt, table_no: TableOpt, reason: ReasonOpt, db: DbOpt = None) -> None:
     """Hold a table: nothing is played there until it is resumed."""
-    _run(lambda: online.pause_table(_desk(db, tid), tid, round_no, table_no, reason))
+    _run(lambda: online.pause_table(_desk(db, tid), tid, round_no, table_no, reason), db)
 
 
 @app.command()
 def resume(tid: TidArg, round_no: RoundOpt, table_no: TableOpt, reason: ReasonOpt = "", db: DbOpt = None) -> None:
     """Let a paused table play on."""
-    _run(lambda: online.resume_table(_desk(db, tid), tid, round_no, table_no, reason))
+    _run(lambda: online.resume_table(_desk(db, tid), tid, round_no, table_no, reason), db)
 
 
 @app.command()
@@ -80,4 +83,4 @@ def replace(tid: TidArg, team: Annotated[str, typer.Argument(help="team name or 
             new: Annotated[str, typer.Argument(help="the new player's username (an account)")],
             reason: ReasonOpt, db: DbOpt = None) -> None:
     """Put another account in a player's place from now on (the team's results stay)."""
-    _run(lambda: online.replace_player(_desk(db, tid), tid, team, old, new.strip().lower(), reason))
+    _run(lambda: online.replace_player(_desk(db, tid), tid, team, old, new.strip().lower(), reason), db)

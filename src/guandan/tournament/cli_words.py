@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NoReturn
 
 import typer
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
 from ..cliutil import Messages, cli_lang, said
 from ..core.errors import GuandanError
-from .errors import TournamentError
+from ..db.engine import default_url
+from ..i18n import N_
+from .desk import Desk
+from .errors import TournamentError, refusal
 
 _ = Messages("desk").gettext
 
@@ -30,3 +36,65 @@ def desk_fail(problem: GuandanError | str, lang: str | None = None) -> NoReturn:
     """``error: …`` on stderr in the reader's language, exit status 2 (bad input; nothing was changed)."""
     typer.echo(_("error: {problem}", lang).format(problem=desk_problem(problem, lang)), err=True)
     raise typer.Exit(2)
+
+
+#: What opening or using a database may raise that is no fault of the desk: the driver's errors, a driver
+#: that is not installed, a folder that cannot be made.
+DATABASE_ERRORS = (SQLAlchemyError, ImportError, OSError)
+
+
+def database_name(db: str | None) -> str:
+    """The database a command uses, as a person reads it: ``--db``'s URL (its password hidden), else the
+    default SQLite file."""
+    try:
+        return make_url(db or default_url()).render_as_string(hide_password=True)
+    except ArgumentError:
+        return db or default_url()
+
+
+def database_refusal(db: str | None, e: BaseException) -> TournamentError:
+    """A database that cannot be opened or used (a file that is no database, a server that does not answer, a
+    driver that is not installed, a data folder that is a file) as a refusal naming it; the driver's own first
+    line is the detail, never a traceback."""
+    name = database_name(db)
+    if isinstance(e, NoSuchModuleError):
+        return refusal(N_("cannot use the tournament database {db}: no kind of database called {kind} is known"),
+                       db=name, kind=make_url(name).get_backend_name())
+    if isinstance(e, ImportError):
+        return refusal(N_("cannot use the tournament database {db}: its driver {module} is not installed"),
+                       db=name, module=e.name or str(e))
+    if isinstance(e, OSError):
+        return refusal(N_("cannot use the tournament database {db}: {problem}"), db=name,
+                       problem=e.strerror or str(e))
+    text = str(getattr(e, "orig", None) or e).strip()
+    first = text.splitlines()[0] if text else type(e).__name__
+    return refusal(N_("cannot use the tournament database {db}: {problem}"), db=name, problem=first)
+
+
+def folder_problem(db: str | None) -> TournamentError | None:
+    """Why a SQLite database cannot be kept where ``db`` (or ``$GUANDAN_DATA_DIR``) puts it: a part of its
+    folder's path is a file. None when there is no such problem (or it is no SQLite file)."""
+    try:
+        url = make_url(db or default_url())
+    except ArgumentError:
+        return None
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    for folder in Path(url.database).expanduser().parents:
+        if folder.exists() or folder.is_symlink():
+            if folder.is_dir():
+                return None
+            return refusal(N_("cannot use the tournament database {db}: {folder} is a file, not a folder (check "
+                              "--db and GUANDAN_DATA_DIR)"), db=database_name(db), folder=str(folder))
+    return None
+
+
+def open_desk(db: str | None) -> Desk:
+    """The desk on ``db``, or a :class:`TournamentError` naming the database when it cannot be opened."""
+    problem = folder_problem(db)
+    if problem is not None:
+        raise problem
+    try:
+        return Desk.open(db)
+    except DATABASE_ERRORS as e:
+        raise database_refusal(db, e) from None
