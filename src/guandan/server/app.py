@@ -30,6 +30,7 @@ from ..i18n import N_
 from . import health, metrics, talk
 from .accounts_service import AccountService, AccountSettings, require_user
 from .auth import install as install_accounts
+from .bodies import BodyGuardMiddleware
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .cluster import Cluster, ClusterSettings, RoutingMiddleware, migration_lock, relayed
 from .headers import SecurityHeadersMiddleware
@@ -164,9 +165,13 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
                   docs_url="/docs" if dev else None, redoc_url="/redoc" if dev else None)
     # innermost: it reads the route the router matched from the scope (server/metrics.py)
     app.add_middleware(metrics.MetricsMiddleware)
-    app.add_middleware(SecurityHeadersMiddleware, dev=dev)
     # inside the client-address rewrite: a relayed request carries the address the limits count against
     app.add_middleware(RoutingMiddleware, cluster=lambda: site)
+    # a body too large, or with a broken character, is refused before anything parses or relays it
+    # (server/bodies.py)
+    app.add_middleware(BodyGuardMiddleware)
+    # outside the two above: their own answers (a relayed one, a refused body) carry the headers too
+    app.add_middleware(SecurityHeadersMiddleware, dev=dev)
     # the client address every limit counts against, for HTTP and WebSocket alike (server/clientaddr.py)
     app.add_middleware(ClientAddressMiddleware, proxies=TrustedProxies(service.settings.forwarded_allow_ips))
     # outermost: every log record of a request names it and its table (server/logs.py)
