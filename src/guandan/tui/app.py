@@ -15,6 +15,8 @@ play can be seen.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
@@ -37,7 +39,7 @@ from .hand import counter_rows
 from .handview import HandView, translate_bindings
 from .review import REVIEW_BUDGET, ReviewScreen
 from .selection import GIVE_KINDS, InputProblem, candidates, describe_selection, parse_tokens, pass_action
-from .session import Session, display_path
+from .session import SaveError, Session, display_path
 from .text import HUMAN, SeatInfo, counter_lines, level_line, presenter, seat_infos
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -206,6 +208,8 @@ class GuandanApp(App[None]):
         self.log_lines: list[str] = []  # what the log shows, kept for tests and screen readers
         self.message = ""
         self.selected_text = ""
+        self.saved: tuple[Path | None, SaveError | None] | None = None  # set by q: where the match went
+        self.quit_unsaved = False  # q found nowhere to save: the next q quits anyway
 
     # --- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -333,7 +337,10 @@ class GuandanApp(App[None]):
             title = _("The match is over") if over else _("Deal {n} is over").format(n=n)
             self.say(_("The match is over: press Enter to see the final table") if over else _(
                 "Deal {n} is over: press Enter for the next deal").format(n=n))
-            if self.session.save_path is not None:
+            if self.session.save_problem is not None:
+                summary.append(said(self.session.save_problem, self.lang, "tui"))
+                summary.append(_("The match goes on; q saves it to the data folder if this file still cannot be written."))
+            elif self.session.save_path is not None:
                 summary.append(_("Saved to {path}").format(path=display_path(self.session.save_path)))
             self.update_selected()
             self.push_screen(SummaryScreen(title, summary, self), self.summary_closed)
@@ -491,7 +498,18 @@ class GuandanApp(App[None]):
             self.prompt()
 
     def action_quit_game(self) -> None:
-        self.session.save()
+        """Save and leave. A file that cannot be written sends the match to the data folder instead;
+        when nothing at all can be written, the match stays on the screen and a second q leaves anyway."""
+        saved = self.session.save_somewhere()
+        path, problem = saved
+        if path is None and problem is not None and not self.quit_unsaved:
+            self.quit_unsaved = True
+            text = said(problem, self.lang, "tui") + " " + self.tr.gettext(
+                "Nothing could be saved: press q again to quit without saving.")
+            self.say(text)
+            self.notify(text, severity="error", timeout=30)  # seen above a summary box too
+            return
+        self.saved = saved
         self.exit()
 
 

@@ -15,7 +15,8 @@ from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..i18n import LANGUAGES, default_lang, normalize_lang
 from .plain import run_plain
-from .session import Session, default_save_path, play_tiers
+from .session import Session, check_save_path, default_save_path, play_tiers
+from .text import saved_lines
 
 TIERS = play_tiers()
 
@@ -53,23 +54,32 @@ def play(
             if given:
                 _fail(_("--resume continues a saved match with its own settings; drop {options}", language).format(
                     options=", ".join(given)), lang=language)
+            if save is not None:  # before the (slow) replay: a path that cannot be written is said first
+                check_save_path(save)
             session = Session.resume(resume, save)
+            if save is None:
+                check_save_path(resume)
         else:
             rules = preset(preset_name or "competition")
             number = seed if seed is not None else random.SystemRandom().randrange(10**9)
-            session = Session.new(rules, number, partner or "heuristic", opponents or "heuristic",
-                                  save_path=save or default_save_path(number))
+            # a match that could not be saved would be lost at the first deal's end or at q: refuse it now
+            target = save or default_save_path(number)
+            check_save_path(target, make_folder=save is None)
+            session = Session.new(rules, number, partner or "heuristic", opponents or "heuristic", save_path=target)
     except GuandanError as e:
         _fail(said(e, language, "tui"), lang=language)
     if plain:
         raise typer.Exit(_run_plain(session, language))
     from .app import GuandanApp  # here, not at the top: Textual loads only for the full-screen client
 
-    GuandanApp(session, language, bot_delay=delay).run()
-    path = session.save()
-    if path:
-        typer.echo(_("Saved to {path}", language).format(path=path))
-
+    game = GuandanApp(session, language, bot_delay=delay)
+    game.run()
+    # the app saves at q; if it ended any other way (an error inside Textual), save on the way out
+    saved = game.saved if game.saved is not None else session.save_somewhere()
+    for line in saved_lines(saved, language):
+        typer.echo(line)
+    if saved[0] is None and saved[1] is not None:
+        raise typer.Exit(1)
 
 def _run_plain(session: Session, lang: str) -> int:
     return run_plain(session, lang, sys.stdin, sys.stdout)

@@ -38,7 +38,7 @@ from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
 from .review import REVIEW_BUDGET, last_deal, review_last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, parse_tokens, pass_action
 from .session import Session, display_path
-from .text import counter_entries, level_line, presenter, table_lines, typed_tokens
+from .text import counter_entries, level_line, presenter, saved_lines, table_lines, typed_tokens
 
 
 class PlainGame:
@@ -58,6 +58,8 @@ class PlainGame:
         for e in events:
             for line in self.present.event(e):
                 self.say(line)
+            if isinstance(e, DealSettled) and self.s.save_problem is not None:
+                self.say("! " + said(self.s.save_problem, self.lang, "tui"))
             if isinstance(e, DealSettled) and not self.s.ended:
                 self.say(self.tr.gettext("Type review (r) at your next turn for the engine's review of this deal (复盘)"))
         self.out.flush()
@@ -179,24 +181,25 @@ def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budg
         except KeyboardInterrupt:  # Ctrl+C at the prompt: stop like quit, keeping the match
             line = ""
         if not line or line.strip().lower() in ("quit", "q"):
-            path = session.save()
-            game.say(_("Saved to {path}").format(path=path) if path else _("Stopped (not saved)"))
+            saved = session.save_somewhere()
+            for text in saved_lines(saved, lang) if session.save_path is not None else [_("Stopped (not saved)")]:
+                game.say(text)
             out.flush()
-            return 0
+            return 1 if saved[0] is None and saved[1] is not None else 0
         try:
             fresh = game.command(line)
         except InputProblem as e:
             game.say("! " + e.text(game.tr, game.present))
         except GuandanError as e:  # an engine refusal: in the catalogue's words where it has them
             game.say("! " + said(e, game.lang, "tui"))
-    path = session.save()
+    saved = session.save_somewhere()
     if last_deal(session) is not None:  # one last offer: the review of the match's last deal
         game.say("> " + _("The match is over: review (r) for the engine's review of the last deal, or quit"))
         out.flush()
         line = inp.readline()
         if line.strip().lower() in ("review", "r"):
             game.review()
-    if path:
-        game.say(_("Saved to {path}").format(path=path))
+    for text in saved_lines(saved, lang):
+        game.say(text)
     out.flush()
-    return 0
+    return 1 if saved[0] is None and saved[1] is not None else 0

@@ -61,7 +61,8 @@ def default_save_path(seed: int | str, now: datetime | None = None) -> Path:
     """A file of its own for each match: ``<data dir>/20261201-161000-seed3.json`` (a suffix is added
     when two matches start in the same second with the same seed), so no game overwrites another."""
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", str(seed)).strip("-")[:40] or "x"
+    # a number keeps its sign (seed -5 is not seed 5); other text keeps only what every file system allows
+    safe = str(seed) if isinstance(seed, int) else re.sub(r"[^A-Za-z0-9_-]+", "-", seed).strip("-")[:40] or "x"
     folder = data_dir()
     path = folder / f"{stamp}-seed{safe}.json"
     n = 2
@@ -69,6 +70,55 @@ def default_save_path(seed: int | str, now: datetime | None = None) -> Path:
         path = folder / f"{stamp}-seed{safe}-{n}.json"
         n += 1
     return path
+
+
+class SaveError(GuandanError):
+    """The match could not be written where it was to be saved (a folder, a missing folder, no permission)."""
+
+
+def _unusable(path: Path) -> SaveError | None:
+    """Why a match could not be saved to ``path`` (None when it can): named before anything is written."""
+    if path.is_dir():
+        return SaveError.said(N_("{path} is a folder: give a file name to save the match to"), path=path)
+    folder = path.parent
+    if not folder.exists():
+        return SaveError.said(N_("cannot save the match to {path}: the folder {folder} does not exist"),
+                              path=path, folder=folder)
+    if not folder.is_dir():
+        return SaveError.said(N_("cannot save the match to {path}: {folder} is not a folder"), path=path, folder=folder)
+    if path.exists() and not path.is_file():
+        return SaveError.said(N_("cannot save the match to {path}: it is not a regular file"), path=path)
+    return None
+
+
+def check_save_path(path: Path, *, make_folder: bool = False) -> None:
+    """Refuse, before the match starts, a path it could not be saved to: a folder, a missing folder
+    (created when ``make_folder``, as for the default path in the data folder), or one that cannot be
+    written. Writing is tried for real (the temporary file a save writes first, removed at once), since
+    permission bits say nothing of read-only disks or of running as root."""
+    if make_folder and not path.parent.exists():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise SaveError.said(N_("cannot create {path}: {reason}"), path=path.parent, reason=e.strerror) from None
+    problem = _unusable(path)
+    if problem is not None:
+        raise problem
+    probe = _temporary(path)
+    try:
+        with probe.open("a", encoding="utf-8"):
+            pass
+        if path.exists():
+            with path.open("a", encoding="utf-8"):
+                pass
+    except OSError as e:
+        raise SaveError.said(N_("cannot save the match to {path}: {reason}"), path=path, reason=e.strerror) from None
+    finally:
+        probe.unlink(missing_ok=True)
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(path.name + ".tmp")
 
 
 def display_path(path: Path) -> str:
@@ -86,6 +136,7 @@ class Session:
     save_path: Path | None = None
     agents: dict[int, Agent] = field(default_factory=dict)
     opening: list[Event] = field(default_factory=list)  # events to show before the first move
+    save_problem: SaveError | None = None  # why the last automatic save (at a deal's end) failed
 
     def __post_init__(self) -> None:
         for seat in range(1, 4):
@@ -178,7 +229,13 @@ class Session:
     def _apply(self, action: Action) -> list[Event]:
         events = self.match.apply(action)
         if any(isinstance(e, DealSettled) for e in events):
-            self.save()
+            # a failed save must not stop the game: the problem is kept for the client to say, and
+            # quitting tries again (and elsewhere, see save_somewhere)
+            try:
+                self.save()
+                self.save_problem = None
+            except SaveError as e:
+                self.save_problem = e
         return events
 
     # --- records ------------------------------------------------------------------------------
@@ -187,11 +244,36 @@ class Session:
         return dumps(self.match, players=list(self.tiers), meta=meta)
 
     def save(self) -> Path | None:
-        """Write the record (atomically: a crash mid-write keeps the previous save)."""
+        """Write the record (atomically: a crash mid-write keeps the previous save). Raises SaveError
+        naming the path and the reason when it cannot be written; no temporary file is left behind."""
         if self.save_path is None:
             return None
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.save_path.with_name(self.save_path.name + ".tmp")
-        tmp.write_text(self.record(), encoding="utf-8")
-        tmp.replace(self.save_path)
-        return self.save_path
+        return self._write(self.save_path)
+
+    def _write(self, path: Path) -> Path:
+        problem = _unusable(path)
+        if problem is not None:
+            raise problem
+        tmp = _temporary(path)
+        try:
+            tmp.write_text(self.record(), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise SaveError.said(N_("cannot save the match to {path}: {reason}"), path=path, reason=e.strerror) from None
+        return path
+
+    def save_somewhere(self) -> tuple[Path | None, SaveError | None]:
+        """Save on the way out, so that quitting never loses the match: to ``save_path``, or, when that
+        cannot be written, to a new file in the data folder. Returns (where it was saved, or None when
+        nowhere could be written; the problem with ``save_path``, if any)."""
+        try:
+            return self.save(), None
+        except SaveError as e:
+            problem = e
+        try:
+            fallback = default_save_path(self.match.seed)
+            check_save_path(fallback, make_folder=True)
+            return self._write(fallback), problem
+        except SaveError:
+            return None, problem

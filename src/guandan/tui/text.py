@@ -11,14 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from ..cliutil import said
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, rank_index, suit_of, wild_code
 from ..core.deal import Action
+from ..core.errors import GuandanError
 from ..core.events import FirstLead, Lead, Passed, Played, RoundWon
 from ..core.match import MatchObservation
 from ..core.vocab import RANKS, ActionKind, Phase
-from ..i18n import Translator
+from ..i18n import Translator, translator
 from ..present import Presenter, rank_text
+from .session import display_path
 
 HUMAN = 0
 PARTNER = (HUMAN + 2) % 4
@@ -138,5 +142,18 @@ def counter_lines(rows: Sequence[tuple[Card | None, str, int]], p: Presenter, wi
     return ["  ".join(jokers), *(" ".join(ranks[i:i + width]).rstrip() for i in range(0, len(ranks), width))]
 
 
-__all__ = ["HUMAN", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "level_line", "presenter", "seat_infos",
-           "table_lines", "typed_token", "typed_tokens"]
+def saved_lines(saved: tuple[Path | None, GuandanError | None], lang: str) -> list[str]:
+    """What to tell the player about the save on the way out: where the match went, and, when the chosen
+    file could not be written, why (the match then went to the data folder, or nowhere)."""
+    tr = translator("tui", lang)
+    path, problem = saved
+    lines = [said(problem, lang, "tui")] if problem is not None else []
+    if path is not None:
+        lines.append(tr.gettext("Saved to {path}").format(path=display_path(path)))
+    elif problem is not None:
+        lines.append(tr.gettext("The match could not be saved anywhere."))
+    return lines
+
+
+__all__ = ["HUMAN", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "level_line", "presenter", "saved_lines",
+           "seat_infos", "table_lines", "typed_token", "typed_tokens"]
