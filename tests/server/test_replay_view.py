@@ -168,3 +168,19 @@ def test_a_web_match_with_three_bots_names_them_apart(client: TestClient) -> Non
         names = [s["name"][lang] for s in frames["seats"]]
         assert names[0] == "me" and len(set(names)) == 4, names
     assert frames["deals"][0]["result"] is not None and frames["summary"]["ended"]
+
+
+def test_a_replay_is_re_run_by_a_worker_once_and_then_kept(client: TestClient) -> None:
+    from guandan.server.app import REPLAYS_KEPT
+    pool = client.app.state.service.pool  # type: ignore[attr-defined]
+    ids = [client.post("/api/replays", content=_record(seed=s, deals=1), headers={"Content-Type": "application/json"})
+           .json()["id"] for s in range(REPLAYS_KEPT + 1)]
+    before = pool.done
+    first = client.get(f"/api/replays/{ids[0]}").json()
+    assert pool.done == before + 1  # not on the event loop the tables share
+    assert client.get(f"/api/replays/{ids[0]}").json() == first and pool.done == before + 1
+    for rid in ids[1:]:
+        assert client.get(f"/api/replays/{rid}").status_code == 200
+    assert pool.done == before + REPLAYS_KEPT + 1
+    client.get(f"/api/replays/{ids[0]}")  # the oldest opened left the memory: re-run
+    assert pool.done == before + REPLAYS_KEPT + 2

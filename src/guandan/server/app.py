@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -44,7 +45,8 @@ from .reviews import ReviewError, ReviewService
 from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
 from .rules_page import router as rules_router
 from .store import Store
-from .table import ServiceError, Settings, TableService
+from .table import REFUSALS, ServiceError, Settings, TableService
+from .workers import Busy, Priority
 
 STATIC = Path(__file__).parent / "static"
 # what a person is told of a refusal that is none of ours (an address nothing answers at, a wrong method)
@@ -114,6 +116,9 @@ def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+
+
+REPLAYS_KEPT = 16  # replays whose frames stay in memory once opened (the latest opened)
 
 
 def create_app(db_url: str | None = None, settings: Settings | None = None, *, dev: bool = False,
@@ -329,17 +334,28 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="guandan-{replay_id}.json"'})
 
+    # a replay's frames never change: the latest few opened are kept, the others re-run in a worker
+    replayed: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
     @app.get("/api/replays/{replay_id}")
     async def replay(replay_id: str) -> dict[str, Any]:
         text = store.replay(replay_id)
         if text is None:
             raise no_replay(replay_id)
-        try:
-            return {**replay_frames(text), "id": replay_id, "public": bool(store.replay_public(replay_id))}
-        except GuandanError as e:
-            raise ServiceError(f"the stored record does not replay: {e}", 422, "bad_record",
-                               words=say(N_("The stored record of this replay does not replay: it cannot be shown."))) \
-                from None
+        frames = replayed.get(replay_id)
+        if frames is None:
+            try:  # re-running a whole match takes tens of milliseconds: never on the loop the tables share
+                frames = await service.pool.run(Priority.HINT, replay_frames, text)
+            except Busy:
+                raise ServiceError("the server is busy", 503, "busy", words=say(REFUSALS["busy"])) from None
+            except GuandanError as e:
+                raise ServiceError(f"the stored record does not replay: {e}", 422, "bad_record", words=say(
+                    N_("The stored record of this replay does not replay: it cannot be shown."))) from None
+            replayed[replay_id] = frames
+            while len(replayed) > REPLAYS_KEPT:
+                replayed.popitem(last=False)
+        replayed.move_to_end(replay_id)
+        return {**frames, "id": replay_id, "public": bool(store.replay_public(replay_id))}
 
     # --- reviews (复盘) of a replay: whoever may open the replay may ask for one and see it ----------
     @app.exception_handler(ReviewError)
