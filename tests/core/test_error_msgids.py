@@ -106,8 +106,8 @@ def test_a_record_error_holds_the_error_it_reports() -> None:
     data = _record()
     data["deals"][0]["hands"][0][0] = "XX"
     e = _raised(RecordError, lambda: list(replay(data)))
-    assert str(e) == 'deal 1: bad card token "XX" (rules notation)'
-    assert e.msgid == "deal {deal}: {problem}" and e.params["deal"] == 1
+    assert str(e) == 'deal 1, hand of seat 1: bad card token "XX" (rules notation)'
+    assert e.msgid == "deal {deal}, hand of seat {seat}: {problem}" and e.params["deal"] == 1
     inner = e.params["problem"]
     assert isinstance(inner, NotationError) and inner.msgid == "bad card token {token} ({notation} notation)"
     e = _raised(RecordError, check_deals, data)
