@@ -270,6 +270,37 @@ def test_resume_catches_up_from_a_sequence_number(client: TestClient) -> None:
         assert [u["seq"] for u in c["updates"]] == list(range(1, seq + 1))
 
 
+def test_catching_up_is_charged_by_what_it_carries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catch-up is built on the loop: one from far back costs by the updates it carries, and a refusal
+    says so; a recent one costs next to nothing."""
+    from guandan.server import table
+    monkeypatch.setattr(table, "RESUME_UPDATES_PER_UNIT", 1)
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}",
+                     Settings(bot_delay_ms=0, next_deal_s=0, work_rate=0.001, work_burst=3.0))
+    with TestClient(app) as c:
+        code = new_room(c)
+        tok = join(c, code, 0)
+        with c.websocket_connect(f"/ws/{code}?token={tok}") as ws, c.websocket_connect(f"/ws/{code}") as spectator:
+            start(c, code, tok)
+            f = recv_until(ws, my_turn(0))
+            ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
+            seq = recv_until(ws, my_turn(0))["seq"]
+            assert seq >= 4
+
+            def resume(since: int) -> Frame:
+                spectator.send_json({"type": "resume", "since": since})
+                return recv_until(spectator, lambda g: g["type"] in ("catchup", "error"))
+
+            for _ in range(5):  # nothing to carry: a tenth of a unit each
+                assert resume(seq)["type"] == "catchup"
+            refused = resume(0)  # seq units, more than the 2.5 left
+            assert refused["code"] == "rate_limited"
+            assert refused["text"]["en"] == "This page asked to catch up with the table too often: wait a moment."
+            assert resume(seq - 1)["type"] == "catchup"  # one update: one unit, still there
+            ws.send_json({"type": "resume", "since": seq - 2})  # another connection's budget is its own
+            assert recv_until(ws, lambda g: g["type"] in ("catchup", "error"))["type"] == "catchup"
+
+
 def _cards_in(obj: Any, out: set[str]) -> None:
     if isinstance(obj, dict):
         for k, v in obj.items():

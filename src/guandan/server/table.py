@@ -92,6 +92,9 @@ JSON = dict[str, Any]
 # work units charged to the budgets (Settings.work_rate …): a hint under 火拼 rules lists tens of thousands of
 # plays (about half a second of a worker), elsewhere a few hundred (milliseconds); readings classify one selection
 HEAVY_HINT_COST, HINT_COST, READINGS_COST = 5.0, 1.0, 1.0
+# a catch-up (resume) is built on the loop: charged by the updates it carries (a whole match's log, 600 and more
+# updates, about 6 units), so a page reconnecting now and then never notices and a flood of them is refused
+RESUME_UPDATES_PER_UNIT, RESUME_MIN_COST = 100, 0.1
 BACKLOG_MAX = 64  # a connection's frames that may wait behind its hint or readings request
 LEGAL_LATER = "legal_later"  # in a seat view: the legal fields a worker is listing (Connection.send waits for them)
 _NO_LEGAL: JSON = {"legal": [], "legal_complete": False, "can_play": True}  # if that work was abandoned
@@ -102,6 +105,7 @@ REFUSALS = {
     "address": N_("Too many hints and readings from this address: wait a moment."),
     "hint_in_flight": N_("A hint for your seat is still being worked out."),
     "busy": N_("The server is busy: try again in a moment."),
+    "resume": N_("This page asked to catch up with the table too often: wait a moment."),
 }
 # an action the engine refuses (GuandanError): the page offers only legal ones, so a person meets this only
 # from a stale page or a second tab of the seat, and the table's next frame shows where it is. The core's
@@ -969,10 +973,14 @@ class TableService:
                                   say(N_("Your page was ahead of the table: it now shows the table as it is."))))
             return
         first = room.log[0]["seq"] if room.log else room.seq + 1
-        if since + 1 < first or room.match is None:
+        too_old = since + 1 < first or room.match is None
+        updates = [] if too_old else [e for e in room.log if e["seq"] > since]
+        carried = len(room.log) if too_old else len(updates)  # a snapshot carries the deal's events
+        if self._over_budget(conn, max(RESUME_MIN_COST, carried / RESUME_UPDATES_PER_UNIT), "resume"):
+            return
+        if too_old or room.match is None:
             conn.send(self.snapshot(conn))  # too old to catch up event by event
             return
-        updates = [e for e in room.log if e["seq"] > since]
         frame: JSON = {"type": "catchup", "seq": room.seq, "updates": updates,
                        "view": self._view(room.match, conn.seat, with_events=False), "clock": self._turn_clock(room)}
         if room.interval is not None:
@@ -1019,19 +1027,22 @@ class TableService:
             b = self.work_buckets[key] = Bucket(rate, burst, self.clock)
         return b
 
-    def _over_budget(self, conn: Connection, cost: float) -> bool:
-        """Charge a hint or readings request to the connection, its seat (every socket of one token) and
-        its client address. When one of them is spent the request is answered with an error frame saying
-        which, nothing is charged, and nothing else is slowed."""
+    def _over_budget(self, conn: Connection, cost: float, why: str | None = None) -> bool:
+        """Charge a hint, readings or catch-up request to the connection, its seat (every socket of one
+        token; a spectator has none) and its client address. When one of them is spent the request is
+        answered with an error frame saying which (or ``why``, a key of REFUSALS), nothing is charged, and
+        nothing else is slowed."""
         st = self.settings
-        budgets = [("connection", conn.work),
-                   ("seat", self._work_bucket(("seat", conn.room.code, str(conn.seat)), st.work_rate, st.work_burst))]
+        budgets: list[tuple[str, Bucket | None]] = [("connection", conn.work)]
+        if conn.seat is not None:
+            budgets.append(("seat", self._work_bucket(("seat", conn.room.code, str(conn.seat)), st.work_rate,
+                                                      st.work_burst)))
         if conn.client is not None:
             budgets.append(("address", self._work_bucket(("address", conn.client), st.address_work_rate,
                                                          st.address_work_burst)))
         for who, bucket in budgets:
             if bucket is not None and not bucket.has(cost):
-                conn.send(self._refusal("rate_limited", who))
+                conn.send(self._refusal("rate_limited", why or who))
                 return True
         for _, bucket in budgets:
             if bucket is not None:
