@@ -103,3 +103,65 @@ def test_settlement_notes_say_what_happened() -> None:
     assert en[4] == "Points this deal: Seat 1 +3, Seat 2 -3, Seat 3 +3, Seat 4 -3"
     zh = Presenter("zh").settlement(s)
     assert zh[0].startswith("结果 1-2（双上）")
+
+
+def _subject_events(seat: int) -> list[Event]:
+    """One event of every kind whose sentence has ``seat`` as its subject."""
+    from guandan.core.events import AntiTribute, FirstLead, Lead, Reported, RoundWon, WentOut
+
+    return [FirstLead(leader=seat, flipped=parse_cards("D5")[0]), FirstLead(leader=seat), AntiTribute(seats=(seat, seat)),
+            Lead(leader=seat), Reported(player=seat, count=9), Reported(player=seat, count=1),
+            WentOut(player=seat, place=1), RoundWon(winner=seat, leader=seat, jiefeng=False),
+            RoundWon(winner=(seat + 2) % 4, leader=seat, jiefeng=True)]
+
+
+def _team_events(team: int) -> list[Event]:
+    notes = tuple(Note(kind, team=team, amount=1, level=0, streak=2) for kind in SettlementNote)
+    return [MatchOver(winner=team, levels=(12, 12), deals=10, points=(0, 0, 0, 0)),
+            DealSettled(finish=(team, 1 - team, team + 2, 3 - team), levels=(12, 12), next_declarer=team, upgrade=1,
+                        partner_place=3, notes=notes)]
+
+
+def test_sentences_about_you_are_in_the_second_person() -> None:
+    en = [line for e in _subject_events(0) for line in Presenter("en", viewer=0).event(e)]
+    assert en == ["You lead first (flipped card ♦5)", "You lead first",
+                  "Anti-tribute: you hold both big jokers; no tribute this deal", "You lead",
+                  "Report: you have 9 cards left", "Report: you have 1 card left", "You are out: 1st",
+                  "You win the round and lead", "Jiefeng: you take the lead"]
+    zh = [line for e in _subject_events(0) for line in Presenter("zh", viewer=0).event(e)]
+    assert zh[2] == "抗贡：你握有两张大王，本副不进贡" and zh[3] == "你先出" and zh[6] == "你出完：头游"
+
+
+def test_one_player_holding_both_big_jokers_is_named_once() -> None:
+    from guandan.core.events import AntiTribute
+
+    assert Presenter("en", viewer=0).event(AntiTribute(seats=(3, 3))) == [
+        "Anti-tribute: Previous opponent holds both big jokers; no tribute this deal"]
+    assert Presenter("zh", viewer=0).event(AntiTribute(seats=(3, 3))) == ["抗贡：上家握有两张大王，本副不进贡"]
+    assert Presenter("en", viewer=0).event(AntiTribute(seats=(1, 3))) == [
+        "Anti-tribute: Next opponent, Previous opponent hold both big jokers; no tribute this deal"]
+
+
+# a verb that does not agree with its subject: "You leads", "Opponents wins"
+_DISAGREES = re.compile(r"\b(You|you) (leads|wins|is|has|takes|holds)\b|\b[Oo]pponents (wins|is|has|goes|leads)\b"
+                        r"|[Oo]pponents (passed|went past) A and wins")
+
+
+@pytest.mark.parametrize("viewer", [None, 0, 1, 2, 3])
+def test_every_sentence_agrees_with_its_subject(viewer: int | None) -> None:
+    p = Presenter("en", viewer=viewer)
+    lines = [line for seat in range(4) for e in _subject_events(seat) for line in p.event(e)]
+    lines += [line for team in (0, 1) for e in _team_events(team) for line in p.event(e)]
+    assert lines and not [line for line in lines if _DISAGREES.search(line)]
+
+
+def test_the_opponents_win_in_the_plural() -> None:
+    p = Presenter("en", viewer=0)
+    over, settled = (line for e in _team_events(1) for line in p.event(e)[:1]), _team_events(1)[1]
+    assert next(over).startswith("Match over after 10 deals: the opponents win · ")
+    notes = p.event(settled)
+    assert "The opponents passed A and win the match" in notes
+    assert "The opponents go back to level 2 after too many failures at A" in notes
+    ours = [line for e in _team_events(0) for line in p.event(e)]
+    assert ours[0].startswith("Match over after 10 deals: Your team wins")
+    assert "Your team passed A and wins the match" in ours

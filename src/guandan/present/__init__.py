@@ -109,6 +109,15 @@ class Presenter:
             return self.names[seat]
         return self._("Seat {n}").format(n=seat + 1)
 
+    def _you(self, seat: int) -> bool:
+        """Whether ``seat`` is named "You": its sentences then have their own, second-person msgids
+        ("You lead", not "You leads"), which a translation may word differently too."""
+        return self._seat_label is None and self.viewer is not None and seat == self.viewer
+
+    def _opponents(self, team: int) -> bool:
+        """Whether ``team`` is named "Opponents", a plural subject with sentences of its own."""
+        return self.viewer is not None and team != self.viewer % 2
+
     def seats(self, seats: Sequence[int]) -> str:
         return self._(", ").join(self.seat(s) for s in seats)
 
@@ -207,11 +216,19 @@ class Presenter:
                     n=i + 1, level=level_text(lv), levels=self.levels(lvs), team=declarer)]
             case FirstLead(leader=s, flipped=c):
                 if c is not None:
+                    if self._you(s):
+                        return [_("You lead first (flipped card {card})").format(card=self.card(c))]
                     return [_("{who} leads first (flipped card {card})").format(who=self.seat(s), card=self.card(c))]
-                return [_("{who} leads first").format(who=self.seat(s))]
+                return [_("You lead first") if self._you(s) else _("{who} leads first").format(who=self.seat(s))]
             case AntiTribute(seats=seats):
-                return [_("Anti-tribute: {who} hold both big jokers; no tribute this deal").format(
-                    who=self.seats(seats))]
+                holders = list(dict.fromkeys(seats))  # one player may hold both big jokers: named once
+                if len(holders) > 1:
+                    return [_("Anti-tribute: {who} hold both big jokers; no tribute this deal").format(
+                        who=self.seats(holders))]
+                if self._you(holders[0]):
+                    return [_("Anti-tribute: you hold both big jokers; no tribute this deal")]
+                return [_("Anti-tribute: {who} holds both big jokers; no tribute this deal").format(
+                    who=self.seat(holders[0]))]
             case TributePaid():
                 return [_("The tribute cards are down; the winner of the last deal picks one")]
             case TributeGiven(transfers=ts):
@@ -221,19 +238,28 @@ class Presenter:
                 return [_("Return: {giver} → {receiver}: {card}").format(
                     giver=self.seat(t.giver), receiver=self.seat(t.receiver), card=self.card(t.card)) for t in ts]
             case Lead(leader=s):
-                return [_("{who} leads").format(who=self.seat(s))]
+                return [_("You lead") if self._you(s) else _("{who} leads").format(who=self.seat(s))]
             case Played(player=s, cards=cards, combo=combo):
                 return [_("{who}: {play}").format(who=self.seat(s), play=self.play(cards, combo))]
             case Passed(player=s):
                 return [_("{who}: pass").format(who=self.seat(s))]
             case Reported(player=s, count=n):
+                if self._you(s):
+                    return [self.tr.ngettext("Report: you have {n} card left", "Report: you have {n} cards left",
+                                             n).format(n=n)]
                 return [self.tr.ngettext("Report: {who} has {n} card left", "Report: {who} has {n} cards left",
                                          n).format(who=self.seat(s), n=n)]
             case WentOut(player=s, place=p):
+                if self._you(s):
+                    return [_("You are out: {place}").format(place=self.place(p))]
                 return [_("{who} is out: {place}").format(who=self.seat(s), place=self.place(p))]
             case RoundWon(winner=w, leader=ld, jiefeng=j):
                 if j:
+                    if self._you(ld):
+                        return [_("Jiefeng: you take the lead")]
                     return [_("Jiefeng: {who} takes the lead").format(who=self.seat(ld))]
+                if self._you(w):
+                    return [_("You win the round and lead")]
                 return [_("{who} wins the round and leads").format(who=self.seat(w))]
             case DealOver(finish=f):
                 return [_("Finishing order: {order}").format(order=self.order(f))]
@@ -243,6 +269,9 @@ class Presenter:
                 if w is None:
                     head = self.tr.ngettext("Match over after {n} deal (deal limit): no winner",
                                             "Match over after {n} deals (deal limit): no winner", n).format(n=n)
+                elif self._opponents(w):
+                    head = self.tr.ngettext("Match over after {n} deal: the opponents win",
+                                            "Match over after {n} deals: the opponents win", n).format(n=n)
                 else:
                     head = self.tr.ngettext("Match over after {n} deal: {team} wins", "Match over after {n} deals: {team} wins",
                                             n).format(n=n, team=self.team(w))
@@ -274,14 +303,22 @@ class Presenter:
     def note(self, n: Note) -> str:
         _ = self._
         team = self.team(n.team) if n.team is not None else ""
+        they = n.team is not None and self._opponents(n.team)  # "Opponents" takes a plural verb
         if n.kind == SettlementNote.PASSED_A:
+            if they:
+                return _("The opponents passed A and win the match")
             return _("{team} passed A and wins the match").format(team=team)
         if n.kind == SettlementNote.OVERSHOOT:
+            if they:
+                return _("The opponents went past A and win the match")
             return _("{team} went past A and wins the match").format(team=team)
         if n.kind == SettlementNote.A_FAILED:
             return _("{team} failed at A (failure {n})").format(team=team, n=n.amount)
         if n.kind == SettlementNote.A_RESET:
             assert n.level is not None
+            if they:
+                return _("The opponents go back to level {level} after too many failures at A").format(
+                    level=level_text(n.level))
             return _("{team} goes back to level {level} after too many failures at A").format(
                 team=team, level=level_text(n.level))
         if n.kind == SettlementNote.STREAK_BONUS:
