@@ -171,3 +171,23 @@ def test_bad_records_are_refused_and_nothing_is_stored(client: TestClient) -> No
     assert client.get("/api/replays").json() == before
     assert client.get("/api/replays/nope").status_code == 404
     assert client.get("/api/replays/nope/record").status_code == 404
+
+
+def test_names_with_control_characters_or_direction_marks_are_refused(client: TestClient) -> None:
+    code = new_room(client)
+    for name in ("a\u0000b", "evil\u202e", "two\nlines", "tab\there", "\u2066x"):
+        r = client.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": name})
+        assert r.status_code == 422 and r.json()["error"] == "bad_name", name
+        assert r.json()["text"]["zh"] == "名字里不能有控制字符、换行或文字方向标记。"
+        r = client.post("/api/rooms", json={"name": name})
+        assert r.status_code == 422 and r.json()["error"] == "bad_name", name
+    assert client.get(f"/api/rooms/{code}").json()["seats"][0]["kind"] == "empty"  # nothing changed
+    ok = client.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": " 张三 \U0001f600 "})
+    assert ok.status_code == 200 and client.get(f"/api/rooms/{code}").json()["seats"][0]["name"] == "张三 \U0001f600"
+
+
+def test_a_refusal_never_repeats_a_control_character_of_the_address() -> None:
+    from guandan.server.protocol import say
+    words = say("There is no replay {id}.", id='x"\r\nX-Evil: 1\u202e')
+    for text in words.texts().values():
+        assert "\r" not in text and "\n" not in text and "\u202e" not in text and "X-Evil: 1" in text

@@ -39,7 +39,7 @@ from .i18n_web import LANGS, strings
 from .lobby_list import OPEN_ROOMS_MAX, open_rooms
 from .logs import RequestContextMiddleware
 from .players import create_router as create_players_router
-from .protocol import invalid, say
+from .protocol import has_hidden, invalid, say
 from .replays import import_record, replay_frames
 from .reviews import ReviewError, ReviewService
 from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
@@ -53,6 +53,14 @@ STATIC = Path(__file__).parent / "static"
 HTTP_REFUSALS = {404: ("not_found", N_("There is nothing at this address.")),
                  405: ("method_not_allowed", N_("This address does not take this kind of request."))}
 HTTP_REFUSED = N_("The server refused this request.")
+
+
+def _plain_name(name: str) -> str:
+    """A seat's or a room's name as given, or a refusal when it holds a character no name may have."""
+    if has_hidden(name):
+        raise ServiceError("a name may not hold control characters, line breaks or direction marks", 422, "bad_name",
+                           words=say(N_("A name may not hold control characters, line breaks or direction marks.")))
+    return name
 
 
 class JoinBody(BaseModel):
@@ -257,6 +265,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:
         await check_join_rate(req)
+        _plain_name(config.name)
         if config.award is not None:  # an online event's lateness award is the server's to give
             raise ServiceError("award is set by the server for an online event's table only", 400, "bad_request",
                                words=say(N_("These rule settings are not valid: the room was not created.")))
@@ -279,7 +288,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
         await check_join_rate(req)
-        name, user_id = body.name.strip(), None
+        name, user_id = _plain_name(body.name.strip()), None
         if service.room(code).config.rated:  # a rated seat is an account's: its session, with the CSRF token
             me = require_user(req, write=True)
             name, user_id = me.user.display_name or me.user.username or "", me.user.id
