@@ -238,6 +238,30 @@ def test_auto_play_takes_over_and_can_be_switched_off(client: TestClient) -> Non
             assert current_seq(ws) == f["seq"]  # nobody plays for seat 0 any more: the table waits
 
 
+def test_switching_auto_play_is_budgeted_per_seat(tmp_path: Path) -> None:
+    """Each switch of 托管 is a commit and a frame to every socket: a seat gets Settings.auto_burst of them
+    at once; switching to what it already is costs and sends nothing."""
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", Settings(bot_delay_ms=0, next_deal_s=0, auto_rate=0.001,
+                                                                         auto_burst=4))
+    with TestClient(app) as c:
+        code = new_room(c, bots=[None, "greedy", None, "greedy"])
+        a, b = join(c, code, 0), join(c, code, 2)
+        with c.websocket_connect(f"/ws/{code}?token={a}") as ws, c.websocket_connect(f"/ws/{code}?token={b}"):
+            start(c, code, a, b)
+            recv_until(ws, lambda f: f["type"] == "snapshot" and f["view"] is not None)
+            frames: list[Frame] = []
+            for on in (False, False, True, False, True, False, True, False):  # the first two: already off
+                ws.send_json({"type": "auto", "on": on})
+            ws.send_json({"type": "ping"})
+            while (f := ws.receive_json())["type"] != "pong":
+                frames.append(f)
+    switched = [f["room"]["seats"][0]["auto"] for f in frames if f["type"] == "room"]
+    refused = [f for f in frames if f["type"] == "error"]
+    assert switched == [True, False, True, False]
+    assert [f["code"] for f in refused] == ["rate_limited"]  # the last asks for what is so: no cost, no answer
+    assert refused[0]["text"]["en"] == "Auto-play was switched on and off too often from your seat: wait a moment."
+
+
 def test_timer_expiry_hands_the_seat_to_a_bot(client: TestClient) -> None:
     code = new_room(client, timer=1)
     tok = join(client, code, 0)

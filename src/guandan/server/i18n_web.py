@@ -97,6 +97,7 @@ MESSAGES += (
     N_("The server is busy: try again in a moment."), N_("The server refused this request."),
     N_("This page asked to catch up with the table too often: wait a moment."),
     N_("A name may not hold control characters, line breaks or direction marks."),
+    N_("Auto-play was switched on and off too often from your seat: wait a moment."),
     N_("The request is too large: at most {n} bytes are taken here."),
     N_("The request holds a broken character (half of a surrogate pair): send text as valid Unicode."),
     N_("The stored record of this replay does not replay: it cannot be shown."),

@@ -178,6 +178,8 @@ class Settings:
     next_deal_s: float | None = None  # overrides every room's deal-end pause (tests and benchmarks use 0)
     talk_rate: float = 0.3  # quick phrases and emotes a second per seat (table talk)
     talk_burst: float = 3.0
+    auto_rate: float = 0.5  # switches of 托管 a second per seat (each is a commit and a frame to every socket)
+    auto_burst: float = 6.0
 
 
 class Bucket:
@@ -878,6 +880,14 @@ class TableService:
             if room.status != "playing":
                 conn.send(error_frame("not_playing", "托管 is only for a match in progress",
                                       say(N_("Auto-play is only for a match in progress."))))
+                return
+            if room.seats[seat].auto == msg.on:
+                return  # already so: nothing to write or tell
+            st = self.settings
+            if not self._work_bucket(("auto", room.code, str(seat)), st.auto_rate, st.auto_burst).allow():
+                conn.send(error_frame("rate_limited", "托管 switched too often from this seat: wait a moment",
+                                      say(N_("Auto-play was switched on and off too often from your seat: wait a "
+                                             "moment."))))
                 return
             room.seats[seat].auto = msg.on
             self._commit(room, self.store.save_room, room)
