@@ -65,11 +65,31 @@ def test_table_after_jiefeng(en: Translator, pen: Presenter) -> None:
 
 def test_level_line_shows_levels_declarer_and_a_attempts(en: Translator, pen: Presenter) -> None:
     obs = observe([], to_move=0, top=None, reported={}, levels=(3, 12))
-    assert level_line(obs, pen, en) == ["Deal 5 · playing 2", "Your team 5 : Opponents A", "declarer: Opponents",
-                                        "Opponents failed at A 2 times"]
+    assert level_line(obs, pen, en) == ["Deal 5 · playing 2", "Your team 5 : Opponents A (failed 2×)",
+                                        "declarer: Opponents"]
     zh = level_line(observe([], to_move=0, top=None, reported={}, declarer=None), presenter("zh"),
                     translator("tui", "zh"))
     assert zh == ["第 5 副 · 打 2", "我方 2 : 对方 2", "庄家：暂无"]
+
+
+def test_the_level_line_fits_an_80_column_border_when_both_teams_failed_at_a() -> None:
+    from rich.cells import cell_len
+
+    for lang in ("en", "zh"):
+        obs = replace(observe([], to_move=0, top=None, reported={}, levels=(12, 12), declarer=0), a_failures=(2, 2))
+        parts = level_line(obs, presenter(lang), translator("tui", lang))
+        bottom = translator("tui", lang).gettext(" · ").join(parts[1:])
+        assert cell_len(bottom) <= 80 - 6, bottom  # "╰─ " and " ─╯" around it
+        assert bottom.count("2") == 2  # both teams' failures are told
+
+
+def test_the_final_table_counts_the_deals_played(en: Translator, pen: Presenter) -> None:
+    # after the tenth deal the engine's deal index is 10 (the deal that would come next); A failures no
+    # longer count once a team has passed A
+    obs = replace(observe([], to_move=0, top=None, reported={}, levels=(4, 12)), deal_index=10, ended=True, winner=1)
+    assert level_line(obs, pen, en) == ["Match over after 10 deals", "Your team 6 : Opponents A", "declarer: Opponents"]
+    zh = level_line(obs, presenter("zh"), translator("tui", "zh"))
+    assert zh[0] == "10 副后比赛结束"
 
 
 def test_nothing_on_the_table_leaks_a_python_value(en: Translator) -> None:

@@ -114,20 +114,30 @@ def table_lines(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str
 
 
 def level_line(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]:
-    """``Deal 5 · playing 2``, ``Your team 5 : Opponents A``, ``declarer: Opponents`` and any A attempts."""
+    """``Deal 5 · playing 2`` (``Match over after 10 deals`` at the end), ``Your team 5 : Opponents A (failed
+    2×)`` and ``declarer: Opponents``. Failures at A are told beside the level they belong to, so that the
+    line fits an 80-column border even when both teams have failed at A."""
     _ = tr.gettext
     declarer = p.team(obs.declarer) if obs.declarer is not None else _("no declarer yet")
-    parts = [
-        _("Deal {n} · playing {level}").format(n=obs.deal_index + 1, level=p.level(obs.deal.level)),
-        _("{us} {a} : {them} {b}").format(us=p.team(HUMAN % 2), a=p.level(obs.levels[HUMAN % 2]),
-                                          them=p.team(1 - HUMAN % 2), b=p.level(obs.levels[1 - HUMAN % 2])),
+
+    def level(team: int) -> str:
+        text = p.level(obs.levels[team])
+        # once the match is over the failures no longer count: a team that passed A kept its old tally
+        if obs.levels[team] == RANKS.index("A") and obs.a_failures[team] and not obs.ended:
+            text = _("{level} (failed {n}×)").format(level=text, n=obs.a_failures[team])
+        return text
+
+    if obs.ended:  # the engine counts the deal that would come next: the match ended with the one before
+        head = tr.ngettext("Match over after {n} deal", "Match over after {n} deals", obs.deal_index).format(
+            n=obs.deal_index)
+    else:
+        head = _("Deal {n} · playing {level}").format(n=obs.deal_index + 1, level=p.level(obs.deal.level))
+    return [
+        head,
+        _("{us} {a} : {them} {b}").format(us=p.team(HUMAN % 2), a=level(HUMAN % 2), them=p.team(1 - HUMAN % 2),
+                                          b=level(1 - HUMAN % 2)),
         _("declarer: {team}").format(team=declarer),
     ]
-    for team in (0, 1):
-        if obs.levels[team] == RANKS.index("A") and obs.a_failures[team]:
-            parts.append(tr.ngettext("{team} failed at A {n} time", "{team} failed at A {n} times",
-                                     obs.a_failures[team]).format(team=p.team(team), n=obs.a_failures[team]))
-    return parts
 
 
 def counter_entries(rows: Sequence[tuple[Card | None, str, int]], p: Presenter) -> list[str]:
