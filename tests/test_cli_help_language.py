@@ -121,7 +121,9 @@ def test_lang_option_picks_the_help_language(capsys: pytest.CaptureFixture[str],
 # (command line, the Chinese message): what Typer's Click says of a bad command line, in Chinese
 USAGE_ERRORS = [
     (["arena", "--deals", "x"], "'--deals' 的值无效：不是整数"),
-    (["arena", "--budget-a", "x"], "'--budget-a' 的值无效：不是数"),
+    (["arena", "--budget-a", "x"], "'--budget-a' 的值无效：不是数字"),
+    (["play", "--delay", "20"], "'--delay' 的值无效：20 超出范围：须在 0 到 10 之间"),
+    (["simulate", "--deals", "0"], "'--deals' 的值无效：0 太小：至少须为 1"),
     (["arena", "--deals"], "选项 --deals 需要一个值"),
     (["arena", "extra"], "多余的参数：extra"),
     (["moves"], "缺少选项 '--hand'"),
@@ -145,6 +147,18 @@ def test_usage_errors_in_english(capsys: pytest.CaptureFixture[str], wide: None)
     assert code == 2 and "invalid value for '--deals': not an integer" in out and "Usage: guandan arena" in out
     code, out = _run(capsys, "arena", "--dels", "3")
     assert code == 2 and "no such option: --dels (did you mean --deals, --help, --mode?)" in out
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["play", "--delay", "20"], "invalid value for '--delay': 20 is out of range: it must be from 0 to 10"),
+    (["play", "--delay", "-1"], "invalid value for '--delay': -1 is out of range: it must be from 0 to 10"),
+    (["simulate", "--deals", "0"], "invalid value for '--deals': 0 is too small: it must be at least 1"),
+    (["play", "--delay", "x"], "invalid value for '--delay': not a number"),
+])
+def test_a_number_out_of_range_is_told_its_range(args: list[str], said: str, capsys: pytest.CaptureFixture[str],
+                                                 wide: None) -> None:
+    code, out = _run(capsys, *args)
+    assert code == 2 and said in out
 
 
 def test_speak_none_gives_typer_its_own_words_back() -> None:

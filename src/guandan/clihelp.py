@@ -239,7 +239,10 @@ def usage_error(e: Any, say: Callable[[str], str]) -> str:
     if isinstance(e, ce.BadParameter):
         hint = _hint(e)
         annotation = getattr(getattr(e.param, "type_descriptor", None), "annotation", None)
-        problem = say(_NOT_A[annotation]) if annotation in _NOT_A else e.message
+        if annotation in _NOT_A:
+            problem = _out_of_range(e, say) or say(_NOT_A[annotation])
+        else:
+            problem = e.message
         return say("invalid value for {name}: {problem}").format(name=hint, problem=problem)
     message = e.format_message()
     for pattern, msgid in _USAGE_PATTERNS:
@@ -247,6 +250,33 @@ def usage_error(e: Any, say: Callable[[str], str]) -> str:
         if found:
             return say(msgid).format(**found.groupdict())
     return say(message)  # Typer's own words ("No such command …") are said already
+
+
+#: The checks of an option's min= and max= that a number can fail (Typer checks them with Pydantic).
+_RANGE_ERRORS = frozenset({"greater_than_equal", "less_than_equal", "greater_than", "less_than"})
+
+
+def _out_of_range(e: Any, say: Callable[[str], str]) -> str | None:
+    """A number outside its option's min=…max=, said with the range it must be in; None when the value was
+    no number at all. Typer's Pydantic check is the error's cause: its first error names the kind."""
+    errors = getattr(e.__cause__, "errors", None)
+    found = errors() if callable(errors) else []
+    if not found or found[0].get("type") not in _RANGE_ERRORS:
+        return None
+    value = found[0].get("input")
+    low, high = getattr(e.param, "min", None), getattr(e.param, "max", None)
+
+    def number(x: float) -> str:
+        return f"{x:g}"  # 0.0 is written 0, as a person types it
+
+    if low is not None and high is not None:
+        return say("{value} is out of range: it must be from {low} to {high}").format(
+            value=value, low=number(low), high=number(high))
+    if low is not None:
+        return say("{value} is too small: it must be at least {low}").format(value=value, low=number(low))
+    if high is not None:
+        return say("{value} is too big: it must be at most {high}").format(value=value, high=number(high))
+    return None
 
 
 def _hint(e: Any) -> str:
