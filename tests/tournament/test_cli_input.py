@@ -74,3 +74,85 @@ def test_a_working_database_still_opens(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'cup.sqlite3'}"
     assert cli("new", "Cup", "--db", url)[0] == 0
     assert [t.name for t in Desk.open(url).tournaments()] == ["Cup"]
+
+
+# ---- registration --------------------------------------------------------------------------------------
+@pytest.fixture
+def cup(tmp_path: Path) -> str:
+    """A Swiss event (per round) with team 队1 of 甲1 and 乙1 registered."""
+    url = f"sqlite:///{tmp_path / 'cup.sqlite3'}"
+    assert cli("new", "Cup", "--rounds", "3", "--seed", "1", "--per-round", "--db", url)[0] == 0
+    assert cli("register", "1", "队1", "--players", "甲1,乙1", "--db", url)[0] == 0
+    return url
+
+
+def log_size(url: str) -> int:
+    return len(Desk.open(url).events(1))
+
+
+@pytest.mark.parametrize(("rating", "shown"), [("nan", "nan"), ("inf", "inf"), ("-inf", "-inf"), ("-5", "-5")])
+def test_a_rating_must_be_a_finite_number_of_0_or_more(cup: str, rating: str, shown: str) -> None:
+    refused(["register", "1", "N", "--players", "a,b", f"--rating={rating}", "--db", cup],
+            f"a rating must be a finite number, 0 or more, not {shown}")
+    assert log_size(cup) == 2
+    assert cli("register", "1", "N", "--players", "a,b", "--rating=0", "--db", cup)[0] == 0
+
+
+def test_a_random_partners_player_rating_too(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ko.sqlite3'}"
+    assert cli("new", "KO", "--format", "knockout", "--partners", "random", "--db", url)[0] == 0
+    refused(["register", "1", "--player", "Ann", "--rating=nan", "--db", url], "not nan")
+    assert log_size(url) == 1
+
+
+@pytest.mark.parametrize("minutes", ["nan", "inf"])
+def test_late_minutes_must_be_finite(cup: str, minutes: str) -> None:
+    assert cli("register", "1", "队2", "--players", "丙,丁", "--db", cup)[0] == 0
+    assert cli("pair", "1", "--db", cup)[0] == 0
+    before = log_size(cup)
+    refused(["result", "1", "-r", "1", "-t", "1", "--forfeit", "home", f"--late-minutes={minutes}", "--db", cup],
+            f"minutes late must be a finite number, not {minutes}")
+    assert log_size(cup) == before
+
+
+@pytest.mark.parametrize(("players", "message"), [
+    ("x,X", 'a team is two different players, not "X" twice'),
+    ("甲1,丙", '"甲1" already plays in team 队1'),
+    ("丙,乙1", '"乙1" already plays in team 队1'),
+])
+def test_one_person_plays_in_one_team(cup: str, players: str, message: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    refused(["register", "1", "V", "--players", players, "--db", cup], message)
+    assert log_size(cup) == 2
+    monkeypatch.setenv("LANGUAGE", "zh")
+    code, out = cli("register", "1", "V", "--players", players, "--db", cup)
+    assert code == 2 and out.startswith("错误：") and CHINESE.search(out.split("：", 1)[1]), out
+
+
+def test_a_withdrawn_teams_player_may_join_another(cup: str) -> None:
+    assert cli("withdraw", "1", "队1", "--db", cup)[0] == 0
+    assert cli("register", "1", "队3", "--players", "甲1,丁", "--db", cup)[0] == 0
+
+
+@pytest.mark.parametrize(("args", "what", "quoted"), [
+    (["register", "1", "A\tB", "--players", "p,q"], "a team's name", "“A\\u0009B”"),
+    (["register", "1", "A\u202eB", "--players", "p,q"], "a team's name", "“A\\u202eB”"),
+    (["register", "1", "W", "--players", "p\nq,r"], "a player's name", "“p\\u000aq”"),
+    (["register", "1", "W", "--players", "p,r\x00"], "a player's name", "“r\\u0000”"),
+    (["register", "1", "W", "--players", "p,r", "--club", "C\u2028D"], "a club's name", "“C\\u2028D”"),
+])
+def test_names_hold_no_control_characters(cup: str, args: list[str], what: str, quoted: str,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    out = refused([*args, "--db", cup], f"{what} cannot hold control characters", quoted)
+    assert "\u202e" not in out and "\t" not in out
+    assert log_size(cup) == 2
+    monkeypatch.setenv("LANGUAGE", "zh")
+    code, out = cli(*args, "--db", cup)
+    assert code == 2 and "不能含控制字符" in out and quoted in out, out
+
+
+def test_an_event_name_and_a_random_partners_player_too(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ko.sqlite3'}"
+    refused(["new", "Cup\n2", "--db", url], "the event's name cannot hold control characters", "“Cup\\u000a2”")
+    assert cli("new", "KO", "--format", "knockout", "--partners", "random", "--db", url)[0] == 0
+    refused(["register", "1", "--player", "A\u202eB", "--db", url], "a player's name cannot hold control characters")
+    assert log_size(url) == 1

@@ -10,10 +10,11 @@ from sqlalchemy.exc import DatabaseError
 
 from guandan.tournament.desk import Desk, report_table_result
 from guandan.tournament.errors import NotFoundError, TournamentError
+from guandan.tournament.model import EventConfig
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import DISPUTED, ENTERED, FINAL, MISSING, REJECTED, Event, TournamentState, replay
 
-from .conftest import unchanged
+from .conftest import SECRET, unchanged
 
 NewEvent = Callable[..., int]
 
@@ -177,3 +178,24 @@ def test_verify_notices_a_tampered_projection(desk: Desk, new_event: NewEvent) -
         conn.execute(text("UPDATE tournament_standings SET match_points = 9 WHERE team_id = 2"))
     with pytest.raises(TournamentError, match="differ from a replay"):
         desk.verify(tid)
+
+
+def test_a_log_written_before_the_registration_checks_still_replays() -> None:
+    """The checks on new registrations (finite ratings, one person per team, plain names) refuse only entries
+    being added: an older log that holds such entries replays as it did."""
+    config = EventConfig(name="Old Cup", rounds=3).to_dict()
+    old = [Event(1, "created", {"config": config, "secret": SECRET}),
+           Event(2, "team_registered", {"team": {"name": "A\tB", "players": ["x", "x"], "rating": -5}}),
+           Event(3, "team_registered", {"team": {"name": "C", "players": ["x", "y"], "rating": None}})]
+    state = replay(old, 1)
+    assert [t.players for t in state.teams.values()] == [("x", "x"), ("x", "y")]
+    with pytest.raises(TournamentError, match="two different players"):
+        state.check_new(Event(4, "team_registered", {"team": {"name": "D", "players": ["z", "Z"]}}))
+
+
+def test_a_bot_may_sit_in_many_teams_a_person_in_one(desk: Desk) -> None:
+    tid = desk.create(EventConfig(name="Bots", rounds=1), secret=SECRET)
+    desk.register(tid, "A", ["heuristic", "heuristic"])
+    desk.register(tid, "B", ["heuristic", "search:max_worlds=4"])
+    assert len(desk.state(tid).teams) == 2
+    unchanged(desk, tid, lambda: desk.register(tid, "C", ["Heuristics", "heuristics"]), "not \"heuristics\" twice")

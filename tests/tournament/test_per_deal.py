@@ -260,7 +260,7 @@ def test_cli_round_result_words(tmp_path: Path) -> None:
 
     assert cli("new", "Round Cup", "--rounds", "1", "--per-round", "--seed", "2")[0] == 0
     for name in ("Red", "Blue"):
-        cli("register", "1", name, "--players", "a,b")
+        cli("register", "1", name, "--players", f"{name} 1,{name} 2")
     cli("pair", "1")
     code, out = cli("result", "1", "-r", "1", "-t", "1", "--levels", "A:6", "--deals", "0", "--by", "east")
     assert code == 2 and "deals played must be 1 or more" in out

@@ -72,7 +72,7 @@ def test_random_events(teams: int, rounds: int, seed: int, rating: bool, clubs: 
     tid = desk.create(EventConfig(name=f"P{seed}", rounds=rounds, seed=seed,
                                   first_round="rating" if rating else "random"))
     for i in range(1, teams + 1):
-        desk.register(tid, f"T{i}", ["a", "b"], club=f"C{rng.randrange(clubs)}", rating=rng.random() * 2000)
+        desk.register(tid, f"T{i}", [f"a{i}", f"b{i}"], club=f"C{rng.randrange(clubs)}", rating=rng.random() * 2000)
     byes: list[int] = []
     for r in range(1, rounds + 1):
         before = desk.state(tid)
@@ -108,7 +108,7 @@ def test_pairing_is_deterministic_given_the_seed() -> None:
         desk = Desk(make_engine("sqlite://"))
         tid = desk.create(EventConfig(name="D", rounds=4, seed=77), secret="deterministic")
         for i in range(1, 12):
-            desk.register(tid, f"T{i}", ["a", "b"], club=f"C{i % 3}")
+            desk.register(tid, f"T{i}", [f"a{i}", f"b{i}"], club=f"C{i % 3}")
         rng, out = random.Random(5), []
         for r in range(1, 5):
             rnd = desk.pair_next(tid)
@@ -126,7 +126,7 @@ def test_every_pair_meets_in_a_full_round_robin_of_six() -> None:
         desk, rng = Desk(make_engine("sqlite://")), random.Random(seed)
         tid = desk.create(EventConfig(name="RR", rounds=5, seed=seed), secret="round-robin")
         for i in range(1, 7):
-            desk.register(tid, f"T{i}", ["a", "b"])
+            desk.register(tid, f"T{i}", [f"a{i}", f"b{i}"])
         for r in range(1, 6):
             before = desk.state(tid)
             try:

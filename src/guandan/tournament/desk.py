@@ -444,8 +444,10 @@ class Desk:
     def _write(self, s: Session, row: TournamentRow, state: TournamentState, ev: Event, now: datetime) -> None:
         # validates first: raises before anything is added to the session; the state reads the names an
         # entry refers to, the log keeps the references
-        state.apply(Event(ev.seq, ev.type, _resolved(ev.data, _people(s, row.id)), ev.actor, ev.at)
-                    if _names_someone(ev.data) else ev)
+        read = Event(ev.seq, ev.type, _resolved(ev.data, _people(s, row.id)), ev.actor, ev.at) \
+            if _names_someone(ev.data) else ev
+        state.check_new(read)
+        state.apply(read)
         s.add(TournamentEventRow(tournament_id=row.id, seq=ev.seq, type=ev.type, data=ev.data, actor=ev.actor[:80],
                                  created_at=now))
         row.last_seq, row.current_round, row.status = ev.seq, state.current_round, status_of(state)

@@ -5,6 +5,7 @@ Sides are 0 and 1 (home and away at a table; team "0" and "1" in the vectors). L
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,6 +135,8 @@ class LatenessRuling:
 
 
 def lateness_ruling(minutes_late: float, rules: LatenessRules) -> LatenessRuling:
+    if not math.isfinite(minutes_late):  # NaN compares false with every limit, infinity is no time at all
+        raise refusal(N_("minutes late must be a finite number, not {minutes}"), minutes=format(minutes_late, "g"))
     if minutes_late < 0:
         raise refusal(N_("minutes late cannot be negative, not {minutes}"), minutes=minutes_late)
     if minutes_late > rules.forfeit_after:

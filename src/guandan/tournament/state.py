@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
-from ..core.errors import shown
+from ..core.errors import GuandanError, shown
 from ..i18n import N_
 from . import knockout as ko
 from .deals import DealEntry, Track, parse_finish, settle_deals, settle_next
@@ -325,6 +327,48 @@ class TournamentState:
         return pairing, "swiss", None
 
     # ---- changing ------------------------------------------------------------------------------
+    def check_new(self, ev: Event) -> None:
+        """Refuse a new entry that :meth:`apply` would take but the desk no longer records: names with control
+        characters, a rating that is not a finite number of 0 or more, one person in two teams (or twice in
+        one). Logs written before these checks may hold such entries and must still replay, so they are made
+        only on entries being added, never on a replay. A malformed entry is left for :meth:`apply` to refuse."""
+        d = ev.data
+        if ev.type == "created":
+            config = d.get("config")
+            if isinstance(config, dict):
+                check_plain(config.get("name"), Word(N_("the event's name")))
+        elif ev.type == "team_registered" and isinstance(d.get("team"), dict):
+            team = d["team"]
+            check_plain(team.get("name"), Word(N_("a team's name")))
+            check_plain(team.get("club"), Word(N_("a club's name")))
+            check_rating(team.get("rating"))
+            players = team.get("players")
+            if isinstance(players, list | tuple) and all(isinstance(p, str) for p in players):
+                for p in players:
+                    check_plain(p, Word(N_("a player's name")))
+                self._check_people(players)
+        elif ev.type == "player_registered" and isinstance(d.get("player"), dict):
+            player = d["player"]
+            check_plain(player.get("name"), Word(N_("a player's name")))
+            check_plain(player.get("club"), Word(N_("a club's name")))
+            check_rating(player.get("rating"))
+        elif ev.type == "player_replaced":
+            check_plain(d.get("new"), Word(N_("a player's name")))
+
+    def _check_people(self, players: list[str] | tuple[str, ...]) -> None:
+        """A new team's players are two people, neither of them in a team already entered (one that has
+        withdrawn aside), as :meth:`_on_player_replaced` has it. A bot is no person: the same agent spec
+        ("greedy") may sit twice in a team and in many teams (bot events, and events of bots made by hand)."""
+        keys = [p.strip().casefold() for p in players]
+        if len(keys) == 2 and keys[0] == keys[1] and keys[0] and not _is_bot(players[1]):
+            raise refusal(N_("a team is two different players, not {name} twice"), name=shown(players[1].strip()))
+        for t in self.teams.values():
+            if t.id in self.withdrawn:
+                continue
+            for p, key in zip(players, keys, strict=True):
+                if key in (x.casefold() for x in t.players) and not _is_bot(p):
+                    raise refusal(N_("{name} already plays in team {team}"), name=shown(p.strip()), team=t.name)
+
     def apply(self, ev: Event) -> None:
         """Validate ``ev`` against the current state and apply it; raises without changing anything."""
         if ev.type not in EVENT_TYPES:
@@ -1028,6 +1072,41 @@ def _by_ref(entries: dict[int, N], ref: int | str, no_number: str, no_name: str)
         if x.name.casefold() == key:
             return x
     raise not_found(no_name, name=shown(ref))
+
+
+def _is_bot(player: str) -> bool:
+    """Whether a player's name is an agent spec (``greedy``, ``search:max_worlds=4``): a bot, not a person."""
+    from ..agents.base import parse_spec  # the agents load only when a name repeats
+
+    try:
+        parse_spec(player.strip())
+    except GuandanError:
+        return False
+    return True
+
+
+def _unprintable(c: str) -> bool:
+    """A character a text table cannot show in place: a control, format or unassigned character (a tab, a
+    line break, NUL, a bidi override such as U+202E), or a line or paragraph separator."""
+    return unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")
+
+
+def check_plain(value: Any, what: str) -> None:
+    """Refuse a name (``what`` says which) that holds a character that would break the desk's tables and
+    prints; it is quoted with such characters written as ``\\uXXXX``, so the message cannot be broken by
+    them either. Anything that is not a string is left to the entry's own checks."""
+    if not isinstance(value, str) or not any(_unprintable(c) for c in value):
+        return
+    quoted = "".join(f"\\u{ord(c):04x}" if _unprintable(c) else c for c in value)
+    raise refusal(N_("{what} cannot hold control characters (tabs, line breaks, direction marks): “{name}”"),
+                  what=what, name=quoted)
+
+
+def check_rating(rating: Any) -> None:
+    """Refuse a rating that is a number but not a finite one of 0 or more (NaN and infinity would also make
+    the JSON exports invalid); anything that is not a number is left to the entry's own checks."""
+    if isinstance(rating, int | float) and not isinstance(rating, bool) and not (math.isfinite(rating) and rating >= 0):
+        raise refusal(N_("a rating must be a finite number, 0 or more, not {rating}"), rating=format(rating, "g"))
 
 
 def replay(events: list[Event], tournament_id: int | None = None) -> TournamentState:
