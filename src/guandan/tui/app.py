@@ -55,7 +55,7 @@ class SummaryScreen(ModalScreen[None]):
                              padding: 1 2; background: $panel; }
     """
     BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False),  # noqa: RUF012
-                Binding("r", "review", N_("review"))]
+                Binding("r", "review", N_("review")), Binding("q", "quit_game", N_("quit"))]
 
     def __init__(self, title: str, lines: list[str], app: GuandanApp) -> None:
         super().__init__()
@@ -70,12 +70,67 @@ class SummaryScreen(ModalScreen[None]):
         box = Static(Text("\n".join([*self.lines, "", offer, self.tr.gettext("Press Enter to continue")])), id="summary")
         box.border_title = self.title_text
         yield box
+        yield Footer()  # over the table's own, whose keys wait while this box is open
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     def action_review(self) -> None:
         self.app.push_screen(ReviewScreen(self.game.session, self.game.lang, self.tr, self.game.review_budget))
+
+    def action_quit_game(self) -> None:  # a modal screen keeps the table's keys from it: q is its own here too
+        self.game.action_quit_game()
+
+
+#: The help screen's rows: the keys, as the keyboard writes them, and what they do.
+HELP_KEYS: tuple[tuple[str, str], ...] = (
+    ("←/→  Home/End", N_("move along the hand (first card, last card)")),
+    ("space", N_("select or unselect the card")),
+    ("Enter", N_("play the selected cards (or give the selected card)")),
+    ("p", N_("pass")),
+    ("h", N_("hint (提示); press again for the next one")),
+    ("t", N_("type cards like H3 H3 S10; Enter plays, Esc goes back")),
+    ("1–9", N_("choose a reading when several are listed")),
+    ("Esc", N_("clear the selection")),
+    ("g", N_("group the hand (理牌) or sort it again")),
+    ("c", N_("show or hide the card counter (记牌器)")),
+    ("q  Ctrl+C", N_("save and quit")),
+    ("?  F1", N_("this help")),
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the table and what it does; any of Esc, Enter, ? and F1 closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Static { width: 90%; max-width: 76; height: auto; max-height: 20; border: double $accent;
+                          padding: 1 2; background: $panel; }
+    """
+    BINDINGS = [Binding("escape", "close", N_("close")), Binding("enter", "close", show=False),  # noqa: RUF012
+                Binding("question_mark", "close", show=False), Binding("f1", "close", show=False)]
+
+    def __init__(self, app: GuandanApp) -> None:
+        super().__init__()
+        self.tr = app.tr
+        translate_bindings(self, app.tr)
+
+    def compose(self) -> ComposeResult:
+        width = max(cell_len(keys) for keys, _ in HELP_KEYS) + 2
+        rows = [keys + " " * (width - cell_len(keys)) + self.tr.gettext(what) for keys, what in HELP_KEYS]
+        box = Static(Text("\n".join(rows)), id="help")
+        box.border_title = self.tr.gettext("Keys")
+        yield box
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class CardInput(Input):
+    """The line where cards are typed, with its own keys in the key bar (the table's wait meanwhile)."""
+
+    BINDINGS = [Binding("enter", "submit", N_("play")), Binding("escape", "app.cancel", N_("back"))]  # noqa: RUF012
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -183,9 +238,14 @@ class GuandanApp(App[None]):
         Binding("h", "hint", N_("hint")),
         Binding("t", "type_cards", N_("type")),
         Binding("g", "group", N_("group")),
-        Binding("c", "counter", N_("counter")),
+        Binding("c", "counter", N_("counter"), show=False),  # the panel names itself; the bar keeps room for ?
         Binding("escape", "cancel", show=False),
         Binding("q", "quit_game", N_("quit")),
+        Binding("question_mark", "help", N_("help"), key_display="?"),
+        Binding("f1", "help", show=False),
+        # Textual's own Ctrl+C only tells, in English, to press Ctrl+Q, and its Ctrl+Q quits without saving
+        Binding("ctrl+c", "quit_game", show=False, priority=True),
+        Binding("ctrl+q", "quit_game", show=False, priority=True),
         *[Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)],
     ]
 
@@ -219,7 +279,9 @@ class GuandanApp(App[None]):
             yield Static(id="counter", markup=False)
         yield Static(id="message", markup=False)
         yield Static(id="selected", markup=False)
-        yield Input(placeholder=self.tr.gettext("type cards, e.g. H3 H3 S10, then Enter (Esc: back)"), id="typed")
+        typed = CardInput(placeholder=self.tr.gettext("type cards, e.g. H3 H3 S10, then Enter (Esc: back)"), id="typed")
+        translate_bindings(typed, self.tr)
+        yield typed
         yield HandView(self.tr, self.present, id="hand")
         yield Footer()
 
@@ -482,6 +544,10 @@ class GuandanApp(App[None]):
         self.query_one("#selected").remove_class("hidden")
         self.query_one(HandView).focus()
 
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self))
+
     def action_group(self) -> None:
         self.query_one(HandView).toggle_grouping()
 
@@ -513,4 +579,5 @@ class GuandanApp(App[None]):
         self.exit()
 
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "GuandanApp", "SummaryScreen", "TooSmallScreen"]
+__all__ = ["HELP_KEYS", "MIN_HEIGHT", "MIN_WIDTH", "CardInput", "GuandanApp", "HelpScreen", "SummaryScreen",
+           "TooSmallScreen"]
