@@ -424,7 +424,12 @@ class GuandanApp(App[None]):
         d = self.session.observation().deal
         given = sorted({a.cards[0] for a in d.legal if a.kind in GIVE_KINDS})
         if d.phase in (Phase.TRIBUTE, Phase.RETURN, Phase.CHOOSE):
-            if len(given) <= 4:
+            if len(given) == 1:  # two copies of one card are one choice: "one of ♥A" would puzzle
+                cards = self.present.cards(given, d.level)
+                text = {Phase.TRIBUTE: _("Tribute: your card is {cards}; select it (←/→, space) and press Enter"),
+                        Phase.RETURN: _("Return a card: only {cards} can go back; select it (←/→, space), then Enter"),
+                        Phase.CHOOSE: _("Take a tribute card: {cards}; select it and press Enter")}[d.phase]
+            elif len(given) <= 4:
                 cards = self.present.cards(given, d.level)
                 text = {Phase.TRIBUTE: _("Tribute: pick one of {cards} (←/→, space) and press Enter"),
                         Phase.RETURN: _("Return a card: pick one of {cards} (←/→, space) and press Enter"),

@@ -86,8 +86,12 @@ class PlainGame:
     def prompt(self) -> None:
         _ = self.tr.gettext
         d = self.s.observation().deal
-        options = typed_tokens(sorted({a.cards[0] for a in d.legal if a.kind in GIVE_KINDS}), d.level)
-        if d.phase == Phase.TRIBUTE:
+        given = sorted({a.cards[0] for a in d.legal if a.kind in GIVE_KINDS})
+        options = typed_tokens(given, d.level)
+        if len(given) == 1 and d.phase in (Phase.TRIBUTE, Phase.RETURN, Phase.CHOOSE):  # one card: no "one of"
+            line = {Phase.TRIBUTE: _("Tribute: give {cards}"), Phase.RETURN: _("Return a card: give {cards}"),
+                    Phase.CHOOSE: _("Take a tribute card: {cards}")}[d.phase].format(cards=options)
+        elif d.phase == Phase.TRIBUTE:
             line = _("Tribute: give one of {cards}").format(cards=options)
         elif d.phase == Phase.RETURN:
             line = _("Return a card: give one of {cards}").format(cards=options)

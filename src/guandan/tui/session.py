@@ -21,7 +21,7 @@ from typing import Any
 
 from ..agents import Agent, agent_names, make_agent
 from ..core.deal import Action
-from ..core.errors import GuandanError, shown
+from ..core.errors import GuandanError, RecordError, shown
 from ..core.events import DealSettled, Event
 from ..core.match import MatchConfig, MatchObservation, MatchState, new_match
 from ..core.record import dumps, loads, replay
@@ -162,13 +162,20 @@ class Session:
             data = loads(path.read_text(encoding="utf-8"))
         except OSError as e:
             raise GuandanError.said(N_("cannot read {path}: {reason}"), path=path, reason=e.strerror) from None
+        except UnicodeDecodeError:
+            raise GuandanError.said(N_("{path}: not a text file"), path=path) from None
+        except RecordError as e:  # the record's own words do not say which file they are about
+            raise GuandanError.said(N_("{path}: {problem}"), path=path, problem=e) from None
         meta: dict[str, Any] = data.get("meta") or {}
         tiers = meta.get("tiers")
         if meta.get("app") != APP or not isinstance(tiers, list) or len(tiers) != 4:
             raise GuandanError.said(N_("{path} is not a match saved by `guandan play` (no seat tiers in its meta)"), path=path)
         match: MatchState | None = None
-        for _action, _events, state in replay(data):
-            match = state
+        try:
+            for _action, _events, state in replay(data):
+                match = state
+        except RecordError as e:
+            raise GuandanError.said(N_("{path}: {problem}"), path=path, problem=e) from None
         if match is None:
             raise GuandanError.said(N_("{path} holds no deal to resume"), path=path)
         if match.ended:
