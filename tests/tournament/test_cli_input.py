@@ -156,3 +156,50 @@ def test_an_event_name_and_a_random_partners_player_too(tmp_path: Path) -> None:
     assert cli("new", "KO", "--format", "knockout", "--partners", "random", "--db", url)[0] == 0
     refused(["register", "1", "--player", "A\u202eB", "--db", url], "a player's name cannot hold control characters")
     assert log_size(url) == 1
+
+
+# ---- what the tables and reasons say ---------------------------------------------------------------------
+@pytest.fixture
+def per_deal(tmp_path: Path) -> str:
+    """A per-deal event of four teams, round 1 paired, one deal reported at table 1."""
+    url = f"sqlite:///{tmp_path / 'deals.sqlite3'}"
+    assert cli("new", "Deal Cup", "--rounds", "3", "--seed", "1", "--per-deal", "--db", url)[0] == 0
+    for i in range(1, 5):
+        assert cli("register", "1", f"T{i}", "--players", f"a{i},b{i}", "--db", url)[0] == 0
+    assert cli("pair", "1", "--db", url)[0] == 0
+    assert cli("deal", "1", "-r", "1", "-t", "1", "--finish", "N,S,E", "--db", url)[0] == 0
+    return url
+
+
+def test_a_table_in_play_is_said_in_words(per_deal: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = cli("status", "1", "--db", per_deal)
+    assert code == 0 and "): result in play;" in out and "in_play" not in out, out
+    out = refused(["pair", "1", "--db", per_deal], "): result in play;")
+    assert "in_play" not in out
+    monkeypatch.setenv("LANGUAGE", "zh")
+    code, out = cli("status", "1", "--db", per_deal)
+    assert code == 0 and "：结果进行中；" in out, out
+
+
+def test_a_drawn_table_is_said_in_the_readers_language(cup: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert cli("register", "1", "draw", "--players", "丙,丁", "--db", cup)[0] == 0  # a team may be called so
+    for name, players in (("队3", "戊,己"), ("队4", "庚,辛")):
+        assert cli("register", "1", name, "--players", players, "--db", cup)[0] == 0
+    assert cli("pair", "1", "--db", cup)[0] == 0
+    state = Desk.open(cup).state(1)
+    drawn = next(ts.table.number for ts in state.rounds[1].tables.values() if state.teams[ts.table.home].name != "draw"
+                 and state.teams[ts.table.away].name != "draw")
+    won = 3 - drawn
+    assert cli("result", "1", "-r", "1", "-t", str(drawn), "--levels", "7:7", "--override", "--reason", "r",
+               "--db", cup)[0] == 0
+    side = "home" if state.teams[state.table(1, won).table.home].name == "draw" else "away"
+    levels = "A:5" if side == "home" else "5:A"
+    assert cli("result", "1", "-r", "1", "-t", str(won), "--levels", levels, "--passed-a", side, "--override",
+               "--reason", "r", "--db", cup)[0] == 0
+    monkeypatch.setenv("LANGUAGE", "zh")
+    for command in (["status", "1"], ["standings", "1", "--tables"]):
+        code, out = cli(*command, "--db", cup)
+        lines = {line.split()[0 if command[0] == "status" else 1]: line.split() for line in out.splitlines()
+                 if line[:1].isdigit()}
+        assert code == 0 and "平局" in lines[str(drawn)] and "draw" in lines[str(won)], out
+        assert "draw" not in lines[str(drawn)], out

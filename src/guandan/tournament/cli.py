@@ -32,6 +32,7 @@ from .cli_words import database_refusal, folder_problem, open_desk
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
 from .deals import SEATS, parse_deal_list
 from .desk import Desk
+from .errors import Word
 from .export import (
     STANDING_COLUMNS,
     STANDING_FIELDS,
@@ -133,8 +134,8 @@ _SEAT_WORDS = {"N–S": N_("N–S"), "E–W": N_("E–W")}
 
 
 def _cells(row: dict[str, Any]) -> dict[str, str]:
-    """A table's line with its coded values (status, source, seats, a bye) in words."""
-    out = {k: str(v) for k, v in row.items()}
+    """A table's line with its coded values (status, source, seats, a bye, a draw) in words."""
+    out = {k: _(v) if isinstance(v, Word) else str(v) for k, v in row.items()}
     for key, words in (("Status", STATUS_WORDS), ("Source", SOURCE_WORDS), ("Seats", _SEAT_WORDS)):
         if key in out:
             out[key] = _word(words, out[key])

@@ -27,7 +27,7 @@ from openpyxl.styles import Font  # type: ignore[import-untyped]
 from ..core.errors import shown
 from ..i18n import LANGUAGES, N_, translator
 from ..present import rank_text
-from .errors import refusal
+from .errors import Word, refusal
 from .levels import level_name, level_value
 from .model import SIDES
 from .standings import describe_chain
@@ -209,6 +209,8 @@ def table_rows(state: TournamentState, round_no: int | None = None) -> list[dict
         row = {label: cell(rec[key]) for key, label in zip(_TABLE_LABEL_KEYS, TABLE_COLUMNS, strict=True)}
         if rec["bye"]:
             row["Table"] = "bye"
+        if rec["winner"] == "draw":  # a Word, so that a reader's language says it and a team called "draw" stays
+            row["Winner"] = Word(N_("draw"))
         rows.append(row)
     return rows
 

@@ -27,6 +27,7 @@ from .model import EventConfig, Table, Team
 from .pairing import Pairing, random_order, rating_order, swiss_pairing
 from .rounds import ResultSlip, RoundResult, fixed_result
 from .standings import Game, Standing, compute_standings
+from .words import STATUS_WORDS
 
 EVENT_TYPES: tuple[str, ...] = (
     "created", "team_registered", "team_withdrawn", "round_paired", "result_entered", "result_confirmed",
@@ -36,8 +37,6 @@ EVENT_TYPES: tuple[str, ...] = (
 )
 #: Status of a table's result, as shown on the arbiter's dashboard. ``in_play``: deals are being reported.
 MISSING, ENTERED, REJECTED, DISPUTED, IN_PLAY, FINAL = "missing", "entered", "rejected", "disputed", "in_play", "final"
-#: The statuses as words a reader's language has (``Word(status)``).
-_STATUS_WORDS = (N_("missing"), N_("entered"), N_("rejected"), N_("disputed"), N_("in_play"), N_("final"))
 #: Wrong team codes a table may see in a round before it is locked until the arbiter unlocks it.
 CODE_LIMIT = 5
 #: How the round at a table ended, once it is final by its deals.
@@ -298,7 +297,7 @@ class TournamentState:
                 tb = t.table
                 out.append(said(N_("round {round} table {table} ({home} v {away}): result {status}"), round=tb.round,
                                 table=tb.number, home=self.teams[tb.home].name, away=self.teams[tb.away].name,
-                                status=Word(t.status)))
+                                status=Word(STATUS_WORDS[t.status])))
         return out
 
     def propose_pairing(self, round_no: int, seed: int | None = None) -> tuple[Pairing, str, int | None]:
@@ -912,7 +911,7 @@ class TournamentState:
             where = dict(round=tb.round, table=tb.number, home=self.teams[tb.home].name, away=self.teams[tb.away].name)
             if t.status != FINAL:
                 out.append(said(N_("round {round} table {table} ({home} v {away}): result {status}"), **where,
-                                status=Word(t.status)))
+                                status=Word(STATUS_WORDS[t.status])))
             elif t.result is not None and t.final is not None and ko.winning_side(t.result, t.final.decider) is None:
                 # A final result reached some other way than the checked entry (a round scored deal by deal,
                 # say) may still be level: nobody would go through.
