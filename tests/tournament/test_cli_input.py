@@ -203,3 +203,20 @@ def test_a_drawn_table_is_said_in_the_readers_language(cup: str, monkeypatch: py
                  if line[:1].isdigit()}
         assert code == 0 and "平局" in lines[str(drawn)] and "draw" in lines[str(won)], out
         assert "draw" not in lines[str(drawn)], out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_placings_show_every_label_whole_and_the_teams_in_one_column(lang: str) -> None:
+    from guandan.cliutil import width
+    from guandan.i18n import translator
+    from guandan.tournament.bracket import place_text, placing_lines
+
+    _ = translator("desk", lang).gettext
+    rows = [{"place": 1, "team": "Red"}, {"place": 2, "team": "Blue"}, {"place": 3, "team": "Green"},
+            {"place": 3, "team": "红队"}, {"place": None, "team": "Late"}]
+    lines = placing_lines({"placings": rows}, _)[1:]
+    labels = [place_text(1, False, _), place_text(2, False, _), place_text(3, True, _), place_text(3, True, _),
+              place_text(None, False, _)]
+    assert "…" not in "".join(lines) and all(line.startswith("  " + label) for line, label in zip(lines, labels, strict=True))
+    starts = {width(line[:line.index(row["team"])]) for line, row in zip(lines, rows, strict=True)}
+    assert len(starts) == 1, lines

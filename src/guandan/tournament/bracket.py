@@ -344,9 +344,10 @@ def placing_lines(data: dict[str, Any], _: Gettext) -> list[str]:
     for row in rows:
         counts[row["place"]] = counts.get(row["place"], 0) + 1
     out = [_("Placings")]
-    for row in rows:
-        place = place_text(row["place"], counts[row["place"]] > 1 and row["place"] is not None, _)
-        out.append(f"  {fit(place, 14)} {row['team']}")
+    places = [place_text(row["place"], counts[row["place"]] > 1 and row["place"] is not None, _) for row in rows]
+    cols = max(width(p) for p in places)  # the longest label whole: a shared place must not read "(shar…"
+    for place, row in zip(places, rows, strict=True):
+        out.append(f"  {pad(place, cols)} {row['team']}")
     return out
 
 
