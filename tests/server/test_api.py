@@ -191,3 +191,15 @@ def test_a_refusal_never_repeats_a_control_character_of_the_address() -> None:
     words = say("There is no replay {id}.", id='x"\r\nX-Evil: 1\u202e')
     for text in words.texts().values():
         assert "\r" not in text and "\n" not in text and "\u202e" not in text and "X-Evil: 1" in text
+
+
+def test_a_value_of_the_wrong_json_type_is_refused_not_converted(client: TestClient) -> None:
+    code = new_room(client)
+    for body in ({"seat": True}, {"seat": "0"}, {"seat": 0.0}, {"seat": 0, "name": 7}):
+        r = client.post(f"/api/rooms/{code}/join", json=body)
+        assert r.status_code == 422 and r.json()["error"] == "bad_request", body
+    for body in ({"timer": "15"}, {"seed": "12"}, {"counter": "yes"}, {"listed": "off"}, {"max_deals": True},
+                 {"bot_delay_ms": 1.5}, {"name": 3}):
+        r = client.post("/api/rooms", json=body)
+        assert r.status_code == 422 and r.json()["error"] == "bad_request", body
+    assert client.get(f"/api/rooms/{code}").json()["seats"][0]["kind"] == "empty"

@@ -34,14 +34,15 @@ def refused(r: object, status: int, code: str) -> dict[str, str]:
 
 def test_half_a_surrogate_pair_is_refused_wherever_it_is_sent(client: TestClient) -> None:
     code = new_room(client)
-    bodies = [("/api/rooms", r'{"bots": [null, "\ud800", null, null]}'),
-              ("/api/rooms", r'{"rules": {"\ud800": 1}}'),
-              (f"/api/rooms/{code}/join", r'{"seat": 0, "name": "a\udc00"}'),
-              ("/api/replays", r'{"version": 1, "players": ["\ud800"]}')]
-    for path, body in bodies:
-        text = refused(client.post(path, content=body, headers={"content-type": "application/json"}), 400,
+    bodies = [("/api/rooms", r'{"bots": [null, "\ud800", null, null]}', "“bots”"),
+              ("/api/rooms", r'{"rules": {"\ud800": 1}}', "“rules”"),
+              (f"/api/rooms/{code}/join", r'{"seat": 0, "name": "a\udc00"}', "“name”"),
+              ("/api/replays", r'{"version": 1, "players": ["\ud800"]}', "“players”")]
+    for path, body, field in bodies:
+        text = refused(client.post(path, content=body, headers={"content-type": "application/json"}), 422,
                        "bad_request")
-        assert "Unicode" in text["en"]
+        assert text["en"].startswith(f"The field {field}") and "half of a surrogate pair" in text["en"], text
+        assert "代理对" in text["zh"]
     assert client.get(f"/api/rooms/{code}").json()["seats"][0]["kind"] == "empty"  # nothing changed
     ok = client.post(f"/api/rooms/{code}/join", content=r'{"seat": 0, "name": "\ud83d\ude00"}',
                      headers={"content-type": "application/json"})

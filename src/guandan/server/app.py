@@ -64,13 +64,13 @@ def _plain_name(name: str) -> str:
 
 
 class JoinBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int = Field(ge=0, le=3)
     name: str = Field(default="", max_length=24)
 
 
 class TokenBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     token: str = Field(min_length=1, max_length=100)
 
 
@@ -85,7 +85,7 @@ class ReadyBody(TokenBody):
 
 class TokensBody(BaseModel):
     """The seat tokens (and import tokens) a browser holds: whose replays to list."""
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     tokens: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(max_length=500)
 
 
@@ -94,7 +94,7 @@ class PublicBody(TokenBody):
 
 
 class ReviewBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int = Field(ge=0, le=3)
 
 

@@ -39,7 +39,7 @@ Text = Annotated[str, Field(max_length=1000)]
 
 
 class SignupBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     username: Text = ""
     password: Text = ""
     display_name: Text = ""
@@ -47,35 +47,35 @@ class SignupBody(BaseModel):
 
 
 class LoginBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     username: Text = ""
     password: Text = ""
     tokens: list[Token] = Field(default_factory=list, max_length=500)
 
 
 class LogoutBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     scope: Literal["this", "others", "everywhere"] = "this"
 
 
 class PasswordBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     old_password: Text = ""
     new_password: Text = ""
 
 
 class DeleteBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     password: Text = ""
 
 
 class ProfileBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     display_name: Text = ""
 
 
 class ClaimBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     tokens: list[Token] = Field(max_length=500)
 
 

@@ -7,7 +7,7 @@
   JSON would hold every table up for a second and more.
 * **Text.** A JSON body may spell half of a UTF-16 surrogate pair as an escape (``"\\ud800"``); Python
   decodes it into a string that cannot be encoded again, so it would fail wherever it is written (the
-  database, an answer echoing it). Such a body is refused with 400, naming the problem.
+  database, an answer echoing it). Such a body is refused with 422, naming the field that holds it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from ..i18n import N_
-from .protocol import say
+from .protocol import invalid, say
 from .replays import MAX_RECORD_BYTES
 from .table import ServiceError
 
@@ -81,15 +81,41 @@ def too_large(limit: int) -> ServiceError:
                         words=say(N_("The request is too large: at most {n} bytes are taken here."), n=f"{limit:,}"))
 
 
-def bad_text() -> ServiceError:
-    return ServiceError("the body escapes half of a UTF-16 surrogate pair (e.g. \\ud800): not a character", 400,
-                        "bad_request",
-                        words=say(N_("The request holds a broken character (half of a surrogate pair): send text "
-                                     "as valid Unicode.")))
+def _broken_at(value: Any, where: tuple[str | int, ...] = ()) -> tuple[str | int, ...] | None:
+    """Where in a decoded JSON value the first string (a key or a value) with a lone surrogate is."""
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return where
+        return None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = _broken_at(k, where) if isinstance(k, str) else None  # a broken key: its object is named
+            found = found if found is not None else _broken_at(v, (*where, k))
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _broken_at(v, (*where, i))
+            if found is not None:
+                return found
+    return None
+
+
+def bad_text(body: bytes) -> ServiceError:
+    """The refusal of a body with a lone surrogate, naming the field that holds it as any invalid field is."""
+    try:
+        where = _broken_at(json.loads(body))
+    except ValueError:
+        where = None
+    loc = ("body", *(where or ()))
+    detail = f"{'.'.join(str(x) for x in loc)}: half of a UTF-16 surrogate pair (e.g. \\ud800) is not a character"
+    return ServiceError(detail, 422, "bad_request", words=invalid([{"type": "lone_surrogate", "loc": loc}]))
 
 
 async def _refuse(send: Send, error: ServiceError) -> None:
-    payload = json.dumps(error.body(), ensure_ascii=False).encode()
+    payload = json.dumps(error.body()).encode()  # ASCII: whatever the refusal quotes, it encodes
     await send({"type": "http.response.start", "status": error.status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
                             (b"connection", b"close")]})
@@ -128,7 +154,7 @@ class BodyGuardMiddleware:
                 break
         body = b"".join(chunks)
         if _is_json(scope) and lone_surrogate(body):
-            await _refuse(send, bad_text())
+            await _refuse(send, bad_text(body))
             return
         handed = False
 

@@ -63,13 +63,13 @@ Text = Annotated[str, Field(max_length=500)]
 
 
 class EntryBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     team_name: Text = ""
     partner: Text = ""
 
 
 class KeyBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     key: Annotated[str, Field(min_length=1, max_length=100)]
 
 

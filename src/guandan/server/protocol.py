@@ -183,6 +183,8 @@ PROBLEMS: dict[str, tuple[str, str | None]] = {
     "string_type": (N_("it must be text"), None), "list_type": (N_("it must be a list"), None),
     "literal_error": (N_("it must be one of the values this field takes"), None),
     "union_tag_invalid": (N_("it must be one of the values this field takes"), None),
+    # JSON may escape half of a surrogate pair ("\ud800"), which is no character (server/bodies.py)
+    "lone_surrogate": (N_("it holds a broken character (half of a surrogate pair)"), None),
 }
 RANGE = frozenset({"greater_than_equal", "less_than_equal", "greater_than", "less_than"})
 WHERE = frozenset({"body", "query", "path", "header", "cookie"})  # FastAPI's first part of a REST error's place

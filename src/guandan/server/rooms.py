@@ -43,25 +43,25 @@ class RoomConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    preset: str = "competition"
+    preset: str = Field(default="competition", strict=True)
     rules: dict[str, Any] = Field(default_factory=dict)  # overrides of the preset's options
     bots: list[str | None] = Field(default_factory=lambda: _open_seats())  # a tier per seat, None = open
     # turn timers as in competition practice: longer for the first play of a deal (and for tribute and
     # return), shorter after; 0 = no timer at all. Rooms stored before first_timer existed get the default
-    timer: int = Field(default=15, ge=0, le=600)
-    first_timer: int = Field(default=40, ge=0, le=600)
-    next_deal_s: int = Field(default=15, ge=0, le=120)  # the deal-end pause: players tap 继续, or it runs out
-    counter: bool = True  # 记牌器 allowed in this room
-    max_deals: int | None = Field(default=None, ge=1, le=100)
-    seed: int | None = Field(default=None, ge=0, le=2**53)  # practice rooms only: see seed_refusal()
-    bot_delay_ms: int = Field(default=700, ge=0, le=10_000)
-    name: str = Field(default="", max_length=40)
+    timer: int = Field(default=15, ge=0, le=600, strict=True)
+    first_timer: int = Field(default=40, ge=0, le=600, strict=True)
+    next_deal_s: int = Field(default=15, ge=0, le=120, strict=True)  # the deal-end pause: players tap 继续, or it runs out
+    counter: bool = Field(default=True, strict=True)  # 记牌器 allowed in this room
+    max_deals: int | None = Field(default=None, ge=1, le=100, strict=True)
+    seed: int | None = Field(default=None, ge=0, le=2**53, strict=True)  # practice rooms only: see seed_refusal()
+    bot_delay_ms: int = Field(default=700, ge=0, le=10_000, strict=True)
+    name: str = Field(default="", max_length=40, strict=True)
     # shown in the start page's open-room list (server/lobby_list.py) while it is a lobby with an open seat;
     # configs stored before this field existed load as listed
-    listed: bool = True
+    listed: bool = Field(default=True, strict=True)
     # rated (guandan.ratings): every human seat is a logged-in account, the preset's own rules, a server-drawn
     # seed; the finished match updates its players' ratings. Configs stored before this field load as unrated
-    rated: bool = False
+    rated: bool = Field(default=False, strict=True)
     # an online event's table where one team came late (the lateness rule's first deal): [side, levels], the
     # side that starts the match that many levels up, as declarer. Set by the server only (events_online):
     # the lobby's create form refuses it
