@@ -192,9 +192,11 @@ def test_a_broken_record_is_named_in_chinese(tmp_path: Path, monkeypatch: pytest
 def test_an_error_inside_a_record_is_said_whole_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # replay and verify-deal count the record's deals alike, from 1
     record = _broken_record(tmp_path, "bad card")
-    assert _refused("replay", str(record)).strip() == f'error: {record}: deal 1: bad card token "XX" (rules notation)'
+    # (replay names the hand too, seats counted from 1 as its output counts them)
+    assert _refused("replay", str(record)).strip() == (
+        f'error: {record}: deal 1, hand of seat 1: bad card token "XX" (rules notation)')
     monkeypatch.setenv("LANGUAGE", "zh")
-    assert _refused("replay", str(record)).strip() == f'错误：{record}：第 1 副：无效的牌 "XX"（rules 记法）'
+    assert _refused("replay", str(record)).strip() == f'错误：{record}：第 1 副，座位 1 的手牌：无效的牌 "XX"（rules 记法）'
     assert _refused("verify-deal", str(record)).strip() == f'错误：{record}：第 1 副：无效的牌 "XX"（rules 记法）'
 
 
