@@ -3,6 +3,7 @@ a record that cannot be resumed is named with its file."""
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 from pathlib import Path
 
@@ -56,3 +57,76 @@ def test_a_broken_record_is_named_with_its_file_on_resume(tmp_path: Path) -> Non
                       encoding="utf-8")
     result = CliRunner().invoke(app, ["play", "--plain", "--lang", "zh", "--resume", str(nulled)])
     assert result.exit_code == 2 and f"{nulled}：'config' 须为 JSON 对象，而不是 null" in result.output
+
+
+def test_the_selected_line_keeps_its_instruction_when_readings_are_listed() -> None:
+    from guandan.core.cards import parse_cards
+    from guandan.tui.handview import HandView
+
+    from .conftest import session_with_hand
+
+    # 444 55 or 555 44 with the wildcard: the line is longer than the 80-column screen
+    cards = parse_cards("C4 D4 S5 S5 H2")
+    s = session_with_hand(cards)
+    game = GuandanApp(s, "en", bot_delay=0)
+
+    async def select() -> tuple[str, int, int]:
+        async with game.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            game.query_one(HandView).select_cards(cards)
+            await pilot.pause()
+            box = game.query_one("#selected")
+            needed = box.get_content_height(box.content_region.size, game.size, box.content_region.width)
+            return game.selected_text, needed, box.content_region.height
+
+    text, needed, shown = async_support.run(select())
+    assert "several readings (Enter, then pick a number): " in text and len(text) > 78
+    assert needed <= shown  # nothing of it is cut
+
+
+def test_the_log_shows_its_latest_lines_after_a_resize(tmp_path: Path) -> None:
+    from textual.widgets import RichLog
+
+    game = GuandanApp(_tribute_session(tmp_path / "r.json"), "en", bot_delay=0)
+
+    async def resize() -> tuple[float, float]:
+        async with game.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            game.write_log([f"line {i}" for i in range(60)])
+            await pilot.pause()
+            for size in ((100, 30), (80, 24)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+            await pilot.pause()
+            log = game.query_one("#log", RichLog)
+            return log.scroll_y, log.max_scroll_y
+
+    offset, end = async_support.run(resize())
+    assert end > 0 and offset == end
+
+
+def test_the_hand_never_parts_a_card_or_a_group_name_across_lines() -> None:
+    from rich.cells import cell_len
+
+    from guandan.core.cards import BIG_JOKER, SMALL_JOKER, parse_cards
+    from guandan.i18n import translator
+    from guandan.tui.hand import GROUP_NAMES
+    from guandan.tui.handview import HandView
+    from guandan.tui.text import presenter
+
+    hand = [*parse_cards("S3 S3 C3 C3 H6 C6 S9 C9 ST HT CT HQ HJ H7 SA SA HA DA"), BIG_JOKER, SMALL_JOKER]
+    for lang in ("en", "zh"):
+        tr, p = translator("tui", lang), presenter(lang)
+        view = HandView(tr, p)
+        view.grouped = True
+        view.set_hand(hand, 0)
+        names = [tr.gettext(GROUP_NAMES[g]) + tr.gettext(": ") for g, _a, _b in view.groups]
+        for width in range(24, 80):  # a unit is at most "jokers: Small Joker" wide
+            lines = [line.plain for line in view._lines(width)]
+            assert all(cell_len(line) <= width for line in lines), (width, lines)
+            joined = "\n".join(lines)
+            for name in set(names):  # a group's name stays whole, with its first card after it
+                assert joined.count(name) == names.count(name), (width, lines)
+                assert not re.search(re.escape(name) + r"\s", joined), (width, lines)
+            for joker in (p.card(BIG_JOKER), p.card(SMALL_JOKER)):
+                assert joker in joined, (width, lines)

@@ -86,7 +86,7 @@ def test_wildcard_selection_has_several_readings() -> None:
     assert len({a.combo for a in found}) == len(found)
     line = describe_selection(parse_cards("H2 S4 H5 S6 S7"), d.hand, d.legal, d.level, s.rules,
                               translator("tui", "en"), presenter("en"))
-    assert line == "Selected: ♥2* ♠4 ♥5 ♠6 ♠7 — plays as straight 4–8 or straight 3–7 (Enter, then pick a number)"
+    assert line == "Selected: ♥2* ♠4 ♥5 ♠6 ♠7 — several readings (Enter, then pick a number): straight 4–8 or straight 3–7"
     one = describe_selection(parse_cards("S4"), d.hand, d.legal, d.level, s.rules, translator("tui", "zh"),
                              presenter("zh"))
     assert one == "已选：♠4 — 出作单张 4"

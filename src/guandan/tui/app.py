@@ -162,6 +162,14 @@ class TooSmallScreen(ModalScreen[None]):
         app.action_quit_game()
 
 
+class GameLog(RichLog):
+    """The log. After a resize it shows its latest lines: a log made taller and then shorter again kept
+    its scroll offset, and with it older lines than the ones just played."""
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+
 class TableView(Widget):
     """The four seats around the table: partner at the top, 上家 left, 下家 right, you at the bottom."""
 
@@ -226,7 +234,7 @@ class GuandanApp(App[None]):
     #log { width: 1fr; border: round $primary; padding: 0 1; scrollbar-size-vertical: 1; }
     #counter { width: 30; border: round $primary; padding: 0 1; }
     #message { height: auto; max-height: 2; padding: 0 1; color: $warning; }
-    #selected { height: 1; padding: 0 1; }
+    #selected { height: auto; max-height: 2; padding: 0 1; }
     #typed { display: none; height: 1; border: none; padding: 0 1; }
     #typed:focus { border: none; }
     #typed.shown { display: block; }
@@ -275,7 +283,7 @@ class GuandanApp(App[None]):
     def compose(self) -> ComposeResult:
         yield TableView(id="table")
         with Horizontal(id="middle"):
-            yield RichLog(id="log", wrap=True, min_width=20, max_lines=1000)
+            yield GameLog(id="log", wrap=True, min_width=20, max_lines=1000)
             yield Static(id="counter", markup=False)
         yield Static(id="message", markup=False)
         yield Static(id="selected", markup=False)

@@ -13,6 +13,7 @@ from dataclasses import replace
 from rich.text import Text
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
+from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
@@ -22,6 +23,7 @@ from ..present import Presenter
 from .hand import GROUP_NAMES, Group, group_hand, level_sorted
 
 RED_SUITS = frozenset({"H", "D"})
+FALLBACK_WIDTH = 80 - 4  # the hand's width in an 80-column screen, before the widget knows its own
 
 
 def translate_bindings(node: DOMNode, tr: Translator) -> None:
@@ -147,22 +149,46 @@ class HandView(Widget, can_focus=True):
             style += " reverse"
         if i == self.cursor and self.has_focus:
             style += " underline"
-        # the label and a no-break space carry the style, so a selected card reads as one block and
-        # the line wraps only between cards
-        return Text(label + "\u00a0", style=style.strip()) + Text(" ")
+        # the label and a no-break space carry the style, so a selected card reads as one block
+        return Text(label + "\u00a0", style=style.strip())
+
+    def _units(self) -> list[tuple[Text, Text]]:
+        """What may not be parted across lines: each card, and a group's name with its first card. Each as
+        (its text after others on a line, its text starting a line: without the bar between groups)."""
+        if not self.groups:
+            return [(card, card) for card in (self._card(i) for i in range(len(self.cards)))]
+        units = []
+        for n, (group, a, b) in enumerate(self.groups):  # grouped: the groups run on, each named
+            head = Text(self.tr.gettext(GROUP_NAMES[group]) + self.tr.gettext(": "), style="italic") + self._card(a)
+            units.append((Text("│ ", style="dim") + head if n else head, head))
+            units += [(card, card) for card in (self._card(i) for i in range(a + 1, b))]
+        return units
+
+    def _lines(self, width: int) -> list[Text]:
+        """The hand laid out in lines of ``width`` cells. Laid out here, not by Rich: Rich breaks a line at
+        any space ("Big Joker") and, with Chinese wrapping on (guandan.clihelp.wrap_cjk), between any
+        two ideographs, which parted 大王 and a group's name (对 / 子：)."""
+        lines: list[Text] = []
+        line, used = Text(), 0
+        for after, first in self._units():
+            if used and used + 1 + after.cell_len > width:
+                lines.append(line)
+                line, used = Text(), 0
+            unit = after if used else first
+            if used:
+                line.append(" ")
+                used += 1
+            line.append_text(unit)
+            used += unit.cell_len
+        lines.append(line)
+        return lines
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width)) if self.cards else 1
 
     def render(self) -> Text:
         if not self.cards:
             return Text(self.tr.gettext("(no cards)"))
-        out = Text()
-        if not self.groups:
-            for i in range(len(self.cards)):
-                out.append_text(self._card(i))
-            return out
-        for n, (group, a, b) in enumerate(self.groups):  # grouped: the groups run on, each named
-            if n:
-                out.append(" │ ", style="dim")
-            out.append(self.tr.gettext(GROUP_NAMES[group]) + self.tr.gettext(": "), style="italic")
-            for i in range(a, b):
-                out.append_text(self._card(i))
-        return out
+        text = Text("\n").join(self._lines(self.content_size.width or FALLBACK_WIDTH))
+        text.no_wrap = True  # already laid out in lines that fit
+        return text

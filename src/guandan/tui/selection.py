@@ -136,5 +136,7 @@ def describe_selection(cards: Sequence[Card], hand: Sequence[Card], legal: Seque
             cards=shown, combo=names)
     names = _(" or ").join(present.combo(a.combo) for a in found if a.combo is not None)
     if len(found) > 1:
-        return _("Selected: {cards} — plays as {combo} (Enter, then pick a number)").format(cards=shown, combo=names)
+        # the instruction before the readings: a long list wraps or is cut at its end, never the keys
+        return _("Selected: {cards} — several readings (Enter, then pick a number): {combo}").format(
+            cards=shown, combo=names)
     return _("Selected: {cards} — plays as {combo}").format(cards=shown, combo=names)
