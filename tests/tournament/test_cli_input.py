@@ -220,3 +220,31 @@ def test_placings_show_every_label_whole_and_the_teams_in_one_column(lang: str) 
     assert "…" not in "".join(lines) and all(line.startswith("  " + label) for line, label in zip(lines, labels, strict=True))
     starts = {width(line[:line.index(row["team"])]) for line, row in zip(lines, rows, strict=True)}
     assert len(starts) == 1, lines
+
+
+def test_the_log_a_person_reads_writes_10_and_the_json_log_reads_back(tmp_path: Path) -> None:
+    import json
+
+    from openpyxl import load_workbook  # type: ignore[import-untyped]
+
+    from guandan.tournament.state import Event, replay
+
+    url = f"sqlite:///{tmp_path / 'ten.sqlite3'}"
+    assert cli("new", "Ten Cup", "--rounds", "2", "--seed", "1", "--per-round", "--bye-score", "A:10", "--db", url)[0] == 0
+    for i in range(1, 4):
+        assert cli("register", "1", f"T{i}", "--players", f"a{i},b{i}", "--db", url)[0] == 0
+    assert cli("pair", "1", "--db", url)[0] == 0
+    assert cli("result", "1", "-r", "1", "-t", "1", "--levels", "J:10", "--override", "--reason", "r", "--db", url)[0] == 0
+    code, out = cli("log", "1", "--db", url)
+    assert code == 0 and '"levels": ["J", "10"]' in out and '"bye_score": ["A", "10"]' in out, out
+    assert not re.search(r'"T"', out), out
+    assert cli("export", "1", "--format", "xlsx", "--out", str(tmp_path / "cup.xlsx"), "--db", url)[0] == 0
+    sheet = load_workbook(tmp_path / "cup.xlsx")["Audit log"]
+    data = [str(row[4]) for row in sheet.iter_rows(min_row=3, values_only=True)]
+    assert any('"levels": ["J", "10"]' in d for d in data) and not any('"T"' in d for d in data), data
+    # the JSON log is the log as stored: it replays to the same event
+    code, out = cli("log", "1", "--json", "--db", url)
+    entries = [json.loads(line) for line in out.splitlines()]
+    entries[0]["data"]["secret"] = "a-secret-of-the-test"
+    state = replay([Event(e["seq"], e["type"], e["data"], e["actor"], e["at"]) for e in entries], 1)
+    assert state.table(1, 1).final is not None and state.table(1, 1).final.levels == ("J", "T")

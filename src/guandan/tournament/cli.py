@@ -42,6 +42,7 @@ from .export import (
     entry_url,
     export_json,
     log_json,
+    readable_data,
     slips_html,
     standing_records,
     standings_json,
@@ -781,7 +782,8 @@ def log(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="one J
         for e in desk.events(tid):
             d = e.to_dict()
             typer.echo(json.dumps(d, ensure_ascii=False) if as_json else
-                       f"{e.seq:4d} {e.at} {e.actor:8s} {e.type:18s} {json.dumps(d['data'], ensure_ascii=False)}")
+                       f"{e.seq:4d} {e.at} {e.actor:8s} {e.type:18s} "
+                       f"{json.dumps(readable_data(d['data']), ensure_ascii=False)}")
     _run(db, act)
 
 

@@ -355,6 +355,22 @@ def log_records(events: Iterable[Event]) -> list[dict[str, Any]]:
     return [e.to_dict() for e in events]
 
 
+#: The keys of an entry's data whose lists are levels in the stored notation ("T" for 10, as records write it).
+_LEVEL_KEYS = frozenset({"levels", "bye_score"})
+
+
+def readable_data(value: Any, key: str | None = None) -> Any:
+    """An entry's data as people read it: every level written as people write it ("10", not the stored "T").
+    The JSON exports of the log keep the data as stored, so that they read back as the log itself."""
+    if isinstance(value, dict):
+        return {k: readable_data(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        if key in _LEVEL_KEYS:
+            return [rank_text(x) if isinstance(x, str) else x for x in value]
+        return [readable_data(v) for v in value]
+    return value
+
+
 def log_json(events: Iterable[Event]) -> str:
     """The audit log as one JSON array, one entry per line."""
     items = [json.dumps(d, ensure_ascii=False, sort_keys=True) for d in log_records(events)]
@@ -399,7 +415,8 @@ def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event]
            title=f"{cfg.name} — cross-table (opponent, side, result, 场分 per round)")
     if events:
         rows = [{"Seq": d["seq"], "Type": d["type"], "Actor": d["actor"], "At": cell(d["at"]),
-                 "Data": json.dumps(d["data"], ensure_ascii=False, sort_keys=True)} for d in log_records(events)]
+                 "Data": json.dumps(readable_data(d["data"]), ensure_ascii=False, sort_keys=True)}
+                for d in log_records(events)]
         _sheet(wb.create_sheet("Audit log"), ("Seq", "Type", "Actor", "At", "Data"), rows,
                title="Audit log (data as JSON)")
     out = Path(path)
