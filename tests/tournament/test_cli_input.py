@@ -248,3 +248,29 @@ def test_the_log_a_person_reads_writes_10_and_the_json_log_reads_back(tmp_path: 
     entries[0]["data"]["secret"] = "a-secret-of-the-test"
     state = replay([Event(e["seq"], e["type"], e["data"], e["actor"], e["at"]) for e in entries], 1)
     assert state.table(1, 1).final is not None and state.table(1, 1).final.levels == ("J", "T")
+
+
+# ---- a damaged log -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("data", "english", "chinese"), [
+    ("{not json", "its data or its time cannot be read", "其数据或时间无法读取"),
+    ('{"team": 3}', 'malformed "team_registered" entry: a field is missing or of the wrong kind',
+     '"team_registered" 条目格式有误'),
+    ('{"team": {"name": "队1", "players": ["x", "y"]}}', "a team named \"队1\" is already registered",
+     "名为\"队1\"的队伍已经报名"),
+])
+def test_a_damaged_log_names_the_tournament_and_the_entry(cup: str, data: str, english: str, chinese: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    path = cup.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as conn:  # the log refuses changes, not a new row: a hand-made entry 3
+        conn.execute("INSERT INTO tournament_events (tournament_id, seq, type, data, actor, created_at) "
+                     "SELECT tournament_id, 3, 'team_registered', ?, actor, created_at FROM tournament_events "
+                     "WHERE seq = 2", (data,))
+        conn.execute("UPDATE tournaments SET last_seq = 3")
+    for command in (["status", "1"], ["standings", "1"], ["pair", "1"]):
+        refused([*command, "--db", cup], "the audit log of tournament 1 is damaged at entry 3: " + english)
+    monkeypatch.delenv("LANGUAGE")  # the suite's English, so that LANG speaks
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    code, out = cli("status", "1", "--db", cup)
+    assert code == 2 and out.startswith("错误：比赛 1 的审计日志第3条已损坏：") and chinese in out, out

@@ -24,13 +24,13 @@ from ..db.tournament import StandingRow, TournamentEventRow, TournamentPerson, T
 from ..i18n import N_
 from .bracket import plan_override, plan_pairing, plan_repair
 from .deals import SEATS, DealEntry, parse_finish
-from .errors import NotFoundError, TournamentError, joined, refusal
+from .errors import NotFoundError, TournamentError, clause, joined, refusal, said
 from .knockout import Player
 from .levels import level_name, level_value
 from .model import EventConfig, Team
 from .rounds import ResultSlip
 from .standings import Standing
-from .state import CODE_LIMIT, Event, RoundState, TournamentState, replay
+from .state import CODE_LIMIT, Event, RoundState, TournamentState, apply_stored, damaged, replay
 
 T = TypeVar("T")
 
@@ -336,13 +336,22 @@ class Desk:
         row = TournamentEventRow
         q = (select(row.seq, row.type, row.data, row.actor, row.created_at)
              .where(row.tournament_id == tid, row.seq > after).order_by(row.seq))
-        events = [Event(seq, type_, data, actor, at.isoformat()) for seq, type_, data, actor, at in s.execute(q)]
+        try:
+            events = [Event(seq, type_, data, actor, at.isoformat()) for seq, type_, data, actor, at in s.execute(q)]
+        except (ValueError, TypeError, AttributeError):  # an entry edited by hand: its data no JSON, its time none
+            raise _unreadable(s, tid, q) from None
         # one small query rather than a walk through every entry: most events keep no names beside the log
         people = _people(s, tid)
         if not people:
             return events
-        return [Event(e.seq, e.type, _resolved(e.data, people), e.actor, e.at) if _names_someone(e.data) else e
-                for e in events]
+        out = []
+        for e in events:
+            try:
+                out.append(Event(e.seq, e.type, _resolved(e.data, people), e.actor, e.at) if _names_someone(e.data)
+                           else e)
+            except TournamentError as problem:
+                raise damaged(tid, e.seq, clause(problem)) from None
+        return out
 
     # ---- names kept beside the log (people who may ask to be forgotten: online events' accounts) ----------
     def keep_name(self, tid: int, name: str) -> dict[str, int]:
@@ -405,7 +414,7 @@ class Desk:
                     state, news = TournamentState(id=tid), self._events(s, tid, 0)
                     self._written.pop(tid, None)
                 for ev in news:
-                    state.apply(ev)
+                    apply_stored(state, ev)
             except TournamentError:
                 self._cache.pop(tid, None)
                 raise
@@ -463,6 +472,18 @@ class Desk:
                      "losses": x.losses, "byes": x.byes, "as_of_seq": ev.seq}
                     for x in table])
             self._written[row.id] = table
+
+
+def _unreadable(s: Session, tid: int, q: Any) -> TournamentError:
+    """The refusal of a log whose entries cannot all be read back, naming the first that cannot. Reads them
+    one by one, which only a damaged log pays for."""
+    row = TournamentEventRow
+    for seq in s.scalars(q.with_only_columns(row.seq)):
+        try:
+            s.execute(q.where(row.seq == seq)).one()[4].isoformat()
+        except (ValueError, TypeError, AttributeError):
+            return damaged(tid, seq, said(N_("its data or its time cannot be read")))
+    return refusal(N_("the audit log of tournament {id} cannot be read back"), id=tid)
 
 
 def status_of(state: TournamentState) -> str:

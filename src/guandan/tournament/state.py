@@ -381,8 +381,12 @@ class TournamentState:
         self._at = parse_time(ev.at, "an entry's time").isoformat() if ev.at else None
         try:
             handler(ev.data)
-        except (KeyError, TypeError) as e:
-            raise TournamentError(f"malformed {ev.type} entry: {e}") from None
+        except TournamentError:
+            raise
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+            # Python's own words ("'int' object is not subscriptable") tell an arbiter nothing
+            raise refusal(N_("malformed {type} entry: a field is missing or of the wrong kind"),
+                          type=shown(ev.type)) from None
         finally:
             self._at = None
         self.last_seq = ev.seq
@@ -1108,8 +1112,25 @@ def check_rating(rating: Any) -> None:
         raise refusal(N_("a rating must be a finite number, 0 or more, not {rating}"), rating=format(rating, "g"))
 
 
+def damaged(tournament_id: int | None, seq: int, problem: str) -> TournamentError:
+    """The refusal of a log that cannot be read back: it names the tournament and the entry."""
+    if tournament_id is None:
+        return refusal(N_("the audit log is damaged at entry {seq}: {problem}"), seq=seq, problem=problem)
+    return refusal(N_("the audit log of tournament {id} is damaged at entry {seq}: {problem}"), id=tournament_id,
+                   seq=seq, problem=problem)
+
+
+def apply_stored(state: TournamentState, ev: Event) -> None:
+    """Apply an entry read back from the log: an entry the state refuses means the log is damaged there (it was
+    accepted when it was written), and the refusal says where."""
+    try:
+        state.apply(ev)
+    except TournamentError as e:
+        raise damaged(state.id, ev.seq, clause(e)) from None
+
+
 def replay(events: list[Event], tournament_id: int | None = None) -> TournamentState:
     state = TournamentState(id=tournament_id)
     for ev in events:
-        state.apply(ev)
+        apply_stored(state, ev)
     return state
