@@ -199,3 +199,23 @@ def test_a_bot_may_sit_in_many_teams_a_person_in_one(desk: Desk) -> None:
     desk.register(tid, "B", ["heuristic", "search:max_worlds=4"])
     assert len(desk.state(tid).teams) == 2
     unchanged(desk, tid, lambda: desk.register(tid, "C", ["Heuristics", "heuristics"]), "not \"heuristics\" twice")
+
+
+def test_a_round_start_given_by_hand_is_neither_in_the_future_nor_before_the_pairing() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from guandan.db import make_engine
+
+    now = datetime(2026, 5, 1, 14, 0, tzinfo=UTC)
+    desk = Desk(make_engine("sqlite://"), clock=lambda: now)
+    tid = desk.create(EventConfig(name="Clock Cup", rounds=2), secret=SECRET)
+    for i in (1, 2):
+        desk.register(tid, f"T{i}", [f"a{i}", f"b{i}"])
+    desk.pair_next(tid)
+    now += timedelta(minutes=10)
+    unchanged(desk, tid, lambda: desk.start_round(tid, 1, now + timedelta(days=1)),
+              r"start 2026-05-02T14:10:00\+00:00 is in the future \(it is now 2026-05-01T14:10:00\+00:00\)")
+    unchanged(desk, tid, lambda: desk.start_round(tid, 1, now - timedelta(minutes=11)),
+              r"is before round 1 was paired \(2026-05-01T14:00:00\+00:00\)")
+    desk.start_round(tid, 1, now + timedelta(minutes=1))  # the arbiter's watch may be a little ahead
+    assert desk.state(tid).rounds[1].started_at == "2026-05-01T14:11:00+00:00"

@@ -37,6 +37,9 @@ EVENT_TYPES: tuple[str, ...] = (
 )
 #: Status of a table's result, as shown on the arbiter's dashboard. ``in_play``: deals are being reported.
 MISSING, ENTERED, REJECTED, DISPUTED, IN_PLAY, FINAL = "missing", "entered", "rejected", "disputed", "in_play", "final"
+#: How far ahead of the desk's clock a round's given start time may be (the arbiter's watch and the desk's
+#: clock differ a little).
+START_TOLERANCE = timedelta(minutes=2)
 #: Wrong team codes a table may see in a round before it is locked until the arbiter unlocks it.
 CODE_LIMIT = 5
 #: How the round at a table ended, once it is final by its deals.
@@ -141,6 +144,7 @@ class RoundState:
     tables: dict[int, TableState] = field(default_factory=dict)
     bye: int | None = None
     started_at: str | None = None  # when the arbiter started the round's clock (ISO 8601)
+    paired_at: str | None = None  # when the round was first paired (its entry's time; a re-pair keeps it)
     # A knockout round: every match in bracket order, a team or None (empty) per place; the matches with
     # two teams are the tables, numbered in this order, and those with one are byes.
     matches: tuple[ko.Match, ...] = ()
@@ -353,6 +357,21 @@ class TournamentState:
             check_rating(player.get("rating"))
         elif ev.type == "player_replaced":
             check_plain(d.get("new"), Word(N_("a player's name")))
+        elif ev.type == "round_started" and isinstance(d.get("at"), str) and ev.at:
+            self._check_start(d, parse_time(ev.at))
+
+    def _check_start(self, d: dict[str, Any], now: datetime) -> None:
+        """A round's clock given a start time (``--at``) starts neither in the future, which could not be
+        undone (a started clock is not started again), nor before the round was paired."""
+        at = parse_time(d["at"], Word(N_("the round's start")))
+        if at > now + START_TOLERANCE:
+            raise refusal(N_("the round's start {at} is in the future (it is now {now})"), at=at.isoformat(),
+                          now=now.isoformat(timespec="seconds"))
+        r = d.get("round")
+        rnd = self.rounds.get(r) if isinstance(r, int) else None
+        if rnd is not None and rnd.paired_at is not None and at < parse_time(rnd.paired_at):
+            raise refusal(N_("the round's start {at} is before round {round} was paired ({paired})"),
+                          at=at.isoformat(), round=rnd.number, paired=parse_time(rnd.paired_at).isoformat(timespec="seconds"))
 
     def _check_people(self, players: list[str] | tuple[str, ...]) -> None:
         """A new team's players are two people, neither of them in a team already entered (one that has
@@ -478,6 +497,7 @@ class TournamentState:
         rnd = RoundState(r, str(d.get("method", "manual")), None if seed is None else int(seed), bye=bye)
         for i, (h, a) in enumerate(tables, 1):
             rnd.tables[i] = TableState(Table(r, i, h, a))
+        rnd.paired_at = self.rounds[r].paired_at if r in self.rounds else self._at
         self.rounds[r] = rnd
 
     def _slip(self, d: dict[str, Any]) -> tuple[ResultSlip, RoundResult]:
@@ -1051,6 +1071,7 @@ class TournamentState:
                 n = len(rnd.tables) + 1
                 rnd.tables[n] = TableState(Table(r, n, a, b))
         self.bracket = bracket
+        rnd.paired_at = self.rounds[r].paired_at if r in self.rounds else self._at
         self.rounds[r] = rnd
 
 
