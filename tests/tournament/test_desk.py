@@ -219,3 +219,27 @@ def test_a_round_start_given_by_hand_is_neither_in_the_future_nor_before_the_pai
               r"is before round 1 was paired \(2026-05-01T14:00:00\+00:00\)")
     desk.start_round(tid, 1, now + timedelta(minutes=1))  # the arbiter's watch may be a little ahead
     assert desk.state(tid).rounds[1].started_at == "2026-05-01T14:11:00+00:00"
+
+
+def test_a_team_is_withdrawn_from_the_standings_after_the_round_it_withdrew_in(desk: Desk, new_event: NewEvent) -> None:
+    from guandan.tournament.export import standing_records
+
+    tid = new_event(4, rounds=3)
+
+    def play_round() -> None:
+        st = desk.pair_next(tid)
+        for n in st.tables:
+            desk.override(tid, st.number, n, ResultSlip.parse("9:8"), reason="t")
+
+    play_round()
+    play_round()
+    desk.withdraw(tid, "T1", reason="left")
+    state = desk.state(tid)
+
+    def withdrawn(after: int | None) -> list[str]:
+        return [r["team"] for r in standing_records(state, after) if r["withdrawn"]]
+
+    assert (withdrawn(1), withdrawn(2), withdrawn(None)) == ([], ["T1"], ["T1"])
+    play_round()
+    assert desk.state(tid).finished
+    unchanged(desk, tid, lambda: desk.withdraw(tid, "T2", reason="late"), "the event is over")

@@ -104,7 +104,7 @@ def standing_records(state: TournamentState, through_round: int | None = None) -
                     "match_points": s.match_points, "opponents_points": s.opponents_points,
                     "level_diff": s.level_diff, "levels_gained": s.levels_gained, "played": s.played,
                     "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes,
-                    "withdrawn": t.id in state.withdrawn})
+                    "withdrawn": state.withdrawn_by(t.id, through_round)})
     return out
 
 

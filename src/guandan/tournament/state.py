@@ -175,6 +175,7 @@ class TournamentState:
     secret: str = ""
     teams: dict[int, Team] = field(default_factory=dict)
     withdrawn: set[int] = field(default_factory=set)
+    withdrawn_in: dict[int, int] = field(default_factory=dict)  # team -> the current round when it withdrew
     rounds: dict[int, RoundState] = field(default_factory=dict)
     last_seq: int = 0
     _at: str | None = field(default=None, repr=False, compare=False)  # the time of the entry being applied
@@ -333,8 +334,9 @@ class TournamentState:
     def check_new(self, ev: Event) -> None:
         """Refuse a new entry that :meth:`apply` would take but the desk no longer records: names with control
         characters, a rating that is not a finite number of 0 or more, one person in two teams (or twice in
-        one). Logs written before these checks may hold such entries and must still replay, so they are made
-        only on entries being added, never on a replay. A malformed entry is left for :meth:`apply` to refuse."""
+        one), a round's start in the future or before its pairing, a withdrawal after the event is over. Logs
+        written before these checks may hold such entries and must still replay, so they are made only on
+        entries being added, never on a replay. A malformed entry is left for :meth:`apply` to refuse."""
         d = ev.data
         if ev.type == "created":
             config = d.get("config")
@@ -357,6 +359,8 @@ class TournamentState:
             check_rating(player.get("rating"))
         elif ev.type == "player_replaced":
             check_plain(d.get("new"), Word(N_("a player's name")))
+        elif ev.type == "team_withdrawn" and self.config is not None and self.finished:
+            raise refusal(N_("the event is over: a team can no longer withdraw"))
         elif ev.type == "round_started" and isinstance(d.get("at"), str) and ev.at:
             self._check_start(d, parse_time(ev.at))
 
@@ -447,6 +451,14 @@ class TournamentState:
         if tid in self.withdrawn:
             raise refusal(N_("team {team} has already withdrawn"), team=tid)
         self.withdrawn.add(tid)
+        self.withdrawn_in[tid] = self.current_round
+
+    def withdrawn_by(self, team_id: int, through_round: int | None = None) -> bool:
+        """Whether the team had withdrawn in the standings after ``through_round`` (None: now): a team that
+        withdrew while round R was the current one is withdrawn from the standings after round R on."""
+        if team_id not in self.withdrawn:
+            return False
+        return through_round is None or self.withdrawn_in.get(team_id, 0) <= through_round
 
     def _check_pairable(self, r: int, repair: bool) -> None:
         """Round ``r`` may be paired now: the next one once the current one is final, or the current one

@@ -127,7 +127,7 @@ def standing_lines(state: TournamentState, through: int) -> list[Line]:
         values = {"match_points": str(s.match_points), "opponents_points": str(s.opponents_points),
                   "level_diff": signed(s.level_diff), "levels_gained": str(s.levels_gained), "wins": str(s.wins)}
         out.append(Line(str(s.rank) if through else "–", t.id, t.name, t.club or "", " / ".join(t.players),
-                        t.id in state.withdrawn, values, f"{s.wins}-{s.draws}-{s.losses}"))
+                        state.withdrawn_by(t.id, through), values, f"{s.wins}-{s.draws}-{s.losses}"))
     return out
 
 
@@ -473,7 +473,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     def api_standings(request: Request, tid: int, after_round: int | None = None) -> Response:
         try:
             state = load(tid)
-            out = [s.to_dict() | {"team": state.teams[s.team_id].name, "withdrawn": s.team_id in state.withdrawn}
+            out = [s.to_dict() | {"team": state.teams[s.team_id].name,
+                                  "withdrawn": state.withdrawn_by(s.team_id, after_round)}
                    for s in state.standings(after_round)]
         except GuandanError as e:
             return problem(request, e, json=True)
