@@ -246,19 +246,26 @@ def test_switching_auto_play_is_budgeted_per_seat(tmp_path: Path) -> None:
     with TestClient(app) as c:
         code = new_room(c, bots=[None, "greedy", None, "greedy"])
         a, b = join(c, code, 0), join(c, code, 2)
-        with c.websocket_connect(f"/ws/{code}?token={a}") as ws, c.websocket_connect(f"/ws/{code}?token={b}"):
+        with c.websocket_connect(f"/ws/{code}?token={a}") as ws, c.websocket_connect(f"/ws/{code}?token={b}") as other:
             start(c, code, a, b)
             recv_until(ws, lambda f: f["type"] == "snapshot" and f["view"] is not None)
+            recv_until(other, lambda f: f["type"] == "snapshot" and f["view"] is not None)
             frames: list[Frame] = []
             for on in (False, False, True, False, True, False, True, False):  # the first two: already off
                 ws.send_json({"type": "auto", "on": on})
             ws.send_json({"type": "ping"})
             while (f := ws.receive_json())["type"] != "pong":
                 frames.append(f)
-    switched = [f["room"]["seats"][0]["auto"] for f in frames if f["type"] == "room"]
+            other.send_json({"type": "ping"})
+            told = []  # what every other socket of the room was sent
+            while (f := other.receive_json())["type"] != "pong":
+                told.append(f)
+    answers = [f["room"]["seats"][0]["auto"] for f in frames if f["type"] == "room"]
     refused = [f for f in frames if f["type"] == "error"]
-    assert switched == [True, False, True, False]
-    assert [f["code"] for f in refused] == ["rate_limited"]  # the last asks for what is so: no cost, no answer
+    # the asker hears every answer: the state as it already was (twice), four switches, the last as it is
+    assert answers == [False, False, True, False, True, False, False]
+    assert [f["code"] for f in refused] == ["rate_limited"]  # the seventh: past the budget of four
+    assert [f["room"]["seats"][0]["auto"] for f in told if f["type"] == "room"] == [True, False, True, False]
     assert refused[0]["text"]["en"] == "Auto-play was switched on and off too often from your seat: wait a moment."
 
 
@@ -508,3 +515,21 @@ def test_views_carry_the_whole_legal_list_when_it_fits(client: TestClient) -> No
         f = recv_until(ws, my_turn(0))
         assert f["view"]["legal_complete"] is True
         assert f["view"]["can_play"] == any(a["kind"] == "play" for a in f["view"]["legal"])
+
+
+def test_a_declared_reading_takes_only_the_fields_of_a_combo(client: TestClient) -> None:
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws:
+        start(client, code, tok)
+        f = recv_until(ws, my_turn(0))
+        play = next(a for a in f["view"]["legal"] if a["kind"] == "play")
+        for combo in ({**play["combo"], "bogus": "x"}, {"bogus": 1}, {**play["combo"], "type": None},
+                      {**play["combo"], "key": [3, 3]}, {**play["combo"], "size": "5"}):
+            ws.send_json({**act_frame(play, f["seq"]), "combo": combo})
+            err = recv_until(ws, lambda g: g["type"] == "error")
+            assert err["code"] == "bad_message", combo
+            assert "None" not in err["text"]["en"] and "[3, 3]" not in err["text"]["en"]
+        assert current_seq(ws) == f["seq"]  # nothing was played
+        ws.send_json(act_frame(play, f["seq"]))
+        assert recv_until(ws, lambda g: g["type"] in ("update", "error"))["type"] == "update"

@@ -27,13 +27,30 @@ class _Msg(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class ComboSpec(_Msg):
+    """The reading a play declares, as the views write a combo (the engine's ``Combo.to_dict``): its type
+    and any of the fields that tell two readings of the same cards apart; no other field."""
+
+    type: Annotated[str, Field(min_length=1, max_length=20)]
+    key: Annotated[str, Field(min_length=1, max_length=6)] | None = None
+    size: int | None = Field(default=None, ge=1, le=27)
+    suit: Annotated[str, Field(min_length=1, max_length=1)] | None = None
+    x: int | None = Field(default=None, ge=0, le=27)
+    y: int | None = Field(default=None, ge=0, le=27)
+    stars: int | None = Field(default=None, ge=0, le=27)
+
+    def spec(self) -> dict[str, Any]:
+        """The fields given, as the engine matches a reading against them."""
+        return self.model_dump(exclude_none=True)
+
+
 class Act(_Msg):
     """An action of the seat's own: 出牌 play, 不要 pass, 进贡 tribute, 还贡 return, or choose (头游 picks)."""
 
     type: Literal["act"]
     kind: Literal["play", "pass", "tribute", "return", "choose"]
     cards: list[Annotated[str, Field(min_length=2, max_length=3)]] = Field(default_factory=list, max_length=27)
-    combo: dict[str, Any] | None = None
+    combo: ComboSpec | None = None
     seq: int | None = Field(default=None, ge=0)  # the sequence number the client acted on (stale-frame guard)
 
 

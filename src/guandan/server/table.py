@@ -881,8 +881,9 @@ class TableService:
                 conn.send(error_frame("not_playing", "托管 is only for a match in progress",
                                       say(N_("Auto-play is only for a match in progress."))))
                 return
-            if room.seats[seat].auto == msg.on:
-                return  # already so: nothing to write or tell
+            if room.seats[seat].auto == msg.on:  # already so: nothing to write; the asker is told how it is
+                conn.send({"type": "room", "room": room.summary(player=True)})
+                return
             st = self.settings
             if not self._work_bucket(("auto", room.code, str(seat)), st.auto_rate, st.auto_burst).allow():
                 conn.send(error_frame("rate_limited", "托管 switched too often from this seat: wait a moment",
@@ -941,7 +942,7 @@ class TableService:
                 N_("The table moved on before your move arrived: look at the current position and play again."))))
             return
         try:
-            action = parse_action(match, seat, msg.kind, msg.cards, msg.combo)
+            action = parse_action(match, seat, msg.kind, msg.cards, None if msg.combo is None else msg.combo.spec())
             self.act(room, action)
         except GuandanError as e:
             conn.send(error_frame("illegal", str(e), say(ENGINE_REFUSAL)))
