@@ -66,3 +66,9 @@ def test_a_body_past_its_routes_limit_is_refused_before_it_is_read(client: TestC
             "too_large")
     small = client.post("/api/replays", json={"not": "a record"})  # under the limit: the route answers
     assert small.status_code == 422 and small.json()["error"] == "bad_record"
+
+
+def test_a_refusal_quotes_a_long_wrong_input_cut_short(client: TestClient) -> None:
+    r = client.post("/api/rooms", json={"name": "x" * 100_000})
+    assert r.status_code == 422 and len(r.content) < 2000
+    assert r.json()["detail"][0]["input"] == "x" * 200 + "…"

@@ -126,6 +126,7 @@ def _sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     cur.close()
 
 
+ECHO_MAX = 200  # characters of a wrong input a refusal's detail quotes
 REPLAYS_KEPT = 16  # replays whose frames stay in memory once opened (the latest opened)
 
 
@@ -218,7 +219,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         """A body or query that does not validate: FastAPI's list of errors (each its place and problem) stays
         the detail; the text names the first one's field and problem (protocol.invalid)."""
         errors = exc.errors()
-        body = {"error": "bad_request", "detail": jsonable_encoder(errors), "text": invalid(errors).texts()}
+        # the detail quotes each wrong input: a long one is cut (a request may be up to server/bodies.py's limit)
+        detail = [{**e, "input": e["input"][:ECHO_MAX] + "…"} if isinstance(e.get("input"), str)
+                  and len(e["input"]) > ECHO_MAX else e for e in errors]
+        body = {"error": "bad_request", "detail": jsonable_encoder(detail), "text": invalid(errors).texts()}
         try:
             return JSONResponse(body, status_code=422)
         except UnicodeEncodeError:  # the detail echoes an input with a lone surrogate (JSON allows \ud800)
