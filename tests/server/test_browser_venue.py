@@ -65,8 +65,13 @@ class Venue:
                 levels = ["A:9", "T:8", "K:Q", "5:J", "7:7"][(n + r) % 5]
                 d.override(tid, r, n, ResultSlip.parse(levels, None, 8), "记分单")
         if started is not None:
-            d.pair_next(tid)
-            d.start_round(tid, at=datetime.now(UTC) - started)
+            at = datetime.now(UTC) - started
+            now, d.now = d.now, lambda: at - timedelta(minutes=1)  # paired a minute before its clock started
+            try:
+                d.pair_next(tid)
+            finally:
+                d.now = now
+            d.start_round(tid, at=at)
         return tid
 
 
