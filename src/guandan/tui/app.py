@@ -89,7 +89,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Enter", N_("play the selected cards (or give the selected card)")),
     ("p", N_("pass")),
     ("h", N_("hint (提示); press again for the next one")),
-    ("t", N_("type cards like H3 H3 S10; Enter plays, Esc goes back")),
+    ("t", N_("type cards (H3 S10): Enter plays, Esc goes back")),
     ("1–9", N_("choose a reading when several are listed")),
     ("Esc", N_("clear the selection")),
     ("g", N_("group the hand (理牌) or sort it again")),
