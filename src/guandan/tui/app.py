@@ -46,14 +46,22 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 SUMMARY_EVENTS = (DealOver, DealSettled, MatchOver)
 
 
-class SummaryScreen(ModalScreen[None]):
-    """The end-of-deal (or end-of-match) summary; Enter or Esc continues."""
+class BoxScreen(ModalScreen[None]):
+    """A framed box of text over the table (the summary, the help), closed by its own keys."""
 
     DEFAULT_CSS = """
-    SummaryScreen { align: center middle; }
-    SummaryScreen > Static { width: 90%; max-width: 76; height: auto; max-height: 20; border: double $accent;
-                             padding: 1 2; background: $panel; }
+    BoxScreen { align: center middle; }
+    BoxScreen > Static { width: 90%; max-width: 76; height: auto; max-height: 20; border: double $accent;
+                         padding: 1 2; background: $panel; }
     """
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class SummaryScreen(BoxScreen):
+    """The end-of-deal (or end-of-match) summary; Enter or Esc continues."""
+
     BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False),  # noqa: RUF012
                 Binding("r", "review", N_("review")), Binding("q", "quit_game", N_("quit"))]
 
@@ -71,9 +79,6 @@ class SummaryScreen(ModalScreen[None]):
         box.border_title = self.title_text
         yield box
         yield Footer()  # over the table's own, whose keys wait while this box is open
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
     def action_review(self) -> None:
         self.app.push_screen(ReviewScreen(self.game.session, self.game.lang, self.tr, self.game.review_budget))
@@ -99,14 +104,9 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(BoxScreen):
     """Every key of the table and what it does; any of Esc, Enter, ? and F1 closes it."""
 
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > Static { width: 90%; max-width: 76; height: auto; max-height: 20; border: double $accent;
-                          padding: 1 2; background: $panel; }
-    """
     BINDINGS = [Binding("escape", "close", N_("close")), Binding("enter", "close", show=False),  # noqa: RUF012
                 Binding("question_mark", "close", show=False), Binding("f1", "close", show=False)]
 
@@ -122,9 +122,6 @@ class HelpScreen(ModalScreen[None]):
         box.border_title = self.tr.gettext("Keys")
         yield box
         yield Footer()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 class CardInput(Input):
