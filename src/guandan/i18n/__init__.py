@@ -30,6 +30,7 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -127,6 +128,14 @@ def compile_po(po: Path, lang: str) -> bytes:
     return buf.getvalue()
 
 
+def unprintable(c: str) -> bool:
+    """A character a line of text cannot show in place, so no name may hold it: a control, format or
+    unassigned character (a tab, a line break, NUL, a direction mark such as U+202E), or a line or
+    paragraph separator."""
+    category = unicodedata.category(c)
+    return category[0] == "C" or category in ("Zl", "Zp")
+
+
 __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
@@ -140,4 +149,5 @@ __all__ = [
     "languages",
     "normalize_lang",
     "translator",
+    "unprintable",
 ]

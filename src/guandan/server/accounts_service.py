@@ -35,7 +35,7 @@ from ..core.errors import shown
 from ..db import make_session_factory
 from ..db.accounts import LoginThrottle, User, UserReplay, UserSession
 from ..db.web import WebReplay, WebReplayOwner, WebRoom
-from ..i18n import N_
+from ..i18n import N_, unprintable
 from .passwords import Passwords
 from .protocol import say
 from .rooms import hash_token
@@ -146,7 +146,7 @@ def check_username(name: str) -> str:
 def check_display_name(name: str) -> str:
     """A display name trimmed, or an AccountError: 1 to 24 characters, no control characters, not reserved."""
     name = unicodedata.normalize("NFC", name.strip())
-    if not 1 <= len(name) <= DISPLAY_MAX or any(unicodedata.category(c).startswith("C") for c in name):
+    if not 1 <= len(name) <= DISPLAY_MAX or any(unprintable(c) for c in name):
         raise AccountError(f"a display name is 1 to {DISPLAY_MAX} characters, none of them control characters", 422,
                            "bad_display_name", words=say(N_(
                                "A display name is 1 to {max} characters long, with no control characters."),

@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException
 from ..core.errors import GuandanError, shown
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
-from ..i18n import N_
+from ..i18n import N_, unprintable
 from . import health, metrics, talk
 from .accounts_service import AccountService, AccountSettings, require_user
 from .auth import install as install_accounts
@@ -39,7 +39,7 @@ from .i18n_web import LANGS, strings
 from .lobby_list import OPEN_ROOMS_MAX, open_rooms
 from .logs import RequestContextMiddleware
 from .players import create_router as create_players_router
-from .protocol import has_hidden, invalid, say
+from .protocol import invalid, say
 from .replays import import_record, replay_frames
 from .reviews import ReviewError, ReviewService
 from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
@@ -57,7 +57,7 @@ HTTP_REFUSED = N_("The server refused this request.")
 
 def _plain_name(name: str) -> str:
     """A seat's or a room's name as given, or a refusal when it holds a character no name may have."""
-    if has_hidden(name):
+    if any(unprintable(c) for c in name):
         raise ServiceError("a name may not hold control characters, line breaks or direction marks", 422, "bad_name",
                            words=say(N_("A name may not hold control characters, line breaks or direction marks.")))
     return name

@@ -10,14 +10,13 @@ names (:func:`invalid`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..i18n import N_, translator
+from ..i18n import N_, translator, unprintable
 from .i18n_web import LANGS
 
 MAX_FRAME_BYTES = 8192
@@ -144,23 +143,14 @@ def say(msgid: str, **params: Param) -> Words:
     return Words(msgid, params)
 
 
-# what a sentence never shows of a value it quotes (a name, a code from an address): control characters, line
-# and paragraph breaks, and the marks that turn the direction of the text after them
-_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def has_hidden(text: str) -> bool:
-    """Whether ``text`` holds a character a name may not have: a control character, a line or paragraph
-    break, or a direction mark (which would turn the rest of a line where the name is shown)."""
-    return _HIDDEN.search(text) is not None
-
-
 def _shown(value: Param, lang: str) -> str:
     if isinstance(value, SeatNo):
         return str(value.seat + 1)
     if isinstance(value, Words):
         return value.render(lang)
-    return _HIDDEN.sub("\ufffd", str(value))
+    # what a sentence never shows of a value it quotes (a name, a code from an address): such characters
+    # would break its line or turn the direction of the text after them
+    return "".join("\ufffd" if unprintable(c) else c for c in str(value))
 
 
 def error_frame(code: str, message: str, words: Words) -> dict[str, Any]:

@@ -11,14 +11,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from ..core.errors import GuandanError, shown
-from ..i18n import N_
+from ..i18n import N_, unprintable
 from . import knockout as ko
 from .deals import DealEntry, Track, parse_finish, settle_deals, settle_next
 from .errors import NotFoundError, TournamentError, Word, clause, joined, not_found, refusal, refused, said
@@ -1121,19 +1120,13 @@ def _is_bot(player: str) -> bool:
     return True
 
 
-def _unprintable(c: str) -> bool:
-    """A character a text table cannot show in place: a control, format or unassigned character (a tab, a
-    line break, NUL, a bidi override such as U+202E), or a line or paragraph separator."""
-    return unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")
-
-
 def check_plain(value: Any, what: str) -> None:
     """Refuse a name (``what`` says which) that holds a character that would break the desk's tables and
     prints; it is quoted with such characters written as ``\\uXXXX``, so the message cannot be broken by
     them either. Anything that is not a string is left to the entry's own checks."""
-    if not isinstance(value, str) or not any(_unprintable(c) for c in value):
+    if not isinstance(value, str) or not any(unprintable(c) for c in value):
         return
-    quoted = "".join(f"\\u{ord(c):04x}" if _unprintable(c) else c for c in value)
+    quoted = "".join(f"\\u{ord(c):04x}" if unprintable(c) else c for c in value)
     raise refusal(N_("{what} cannot hold control characters (tabs, line breaks, direction marks): “{name}”"),
                   what=what, name=quoted)
 
