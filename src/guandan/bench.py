@@ -23,7 +23,7 @@ from .agents.decompose import Decomposer
 from .agents.heuristic import HeuristicAgent
 from .agents.search import SearchAgent
 from .agents.worlds import level_points, playout, tracker_from
-from .cliutil import Messages, fail, figure_table, said, width
+from .cliutil import Messages, fail, figure_table, width
 from .core.cards import physical_deck
 from .core.combos import _classify_codes
 from .core.deal import new_deal
@@ -34,6 +34,7 @@ from .core.rules import PRESET_NAMES, preset
 from .core.vocab import ActionKind, MoveMode, Phase
 from .i18n import N_
 from .native import MANIFEST, NO_MANIFEST, NOT_BUILT, PARTIAL, PURE_ENV, PURE_REQUESTED, STALE, compiled, why, with_build
+from .present import said
 
 _messages = Messages("cli")
 _ = _messages.gettext

@@ -19,12 +19,13 @@ from .arena.cli import arena_cmd, compare_cmd, summary_cmd
 from .bench import app as bench_app
 from .clihelp import lang_of, localize, speak
 from .clihelp import word as type_word
-from .cliutil import Messages, choices, fail, said
+from .cliutil import Messages, choices, fail
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
 from .core.errors import GuandanError
 from .core.moves import MODES, legal_moves
 from .core.rules import PRESET_NAMES, preset
+from .present import said
 from .protocol.cli import protocol_client, protocol_server
 from .protocol_names import protocol_action
 from .review.cli import mount as mount_review

@@ -14,11 +14,13 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 import typer
 
+from .core.cards import card_str
 from .core.errors import GuandanError
+from .core.params import CardList, Listed, SeatNo
 from .core.record import loads
 from .i18n import LANGUAGES, N_, default_lang, normalize_lang, translator
 
@@ -47,28 +49,49 @@ _messages = Messages("cli")
 _ = _messages.gettext
 
 
-def said(e: BaseException, lang: str | None = None, domain: str = "cli") -> str:
+class Describes(Protocol):
+    """What names an error's parameters for a person in one language (guandan.present.Presenter): a combo,
+    cards, an action kind or a phase; ``None`` for a value it does not describe."""
+
+    def param(self, value: object) -> str | None: ...
+
+
+def said(e: BaseException, lang: str | None = None, domain: str = "cli", present: Describes | None = None) -> str:
     """An error's message in the user's language (``lang``, else the environment's): an error that carries
-    a ``msgid`` (the engine core's input errors, :meth:`~guandan.core.errors.GuandanError.said`) is said
-    from the catalogue of ``domain`` (a review's from ``game``, the terminal client's from ``tui``) or else
-    the ``cli`` one, its parameters that are catalogued errors too; any other, or one neither catalogue
-    holds, is its own text."""
+    a ``msgid`` (the engine core's errors, :meth:`~guandan.core.errors.GuandanError.said`) is said from the
+    catalogue of ``domain`` (a review's from ``game``, the terminal client's from ``tui``) or else the
+    ``cli`` one, its parameters as a person reads them: a seat counted from 1, cards and combos as
+    ``present`` describes them (else with 10 written "10"), a catalogued error in the same language. Any
+    other error is its own text."""
     msgid = getattr(e, "msgid", None)
     params = getattr(e, "params", None)
     if not isinstance(msgid, str) or not isinstance(params, dict):
         return str(e)
+    language = cli_lang(lang)
     text = msgid
     for catalogue in dict.fromkeys((domain, "cli")):
-        text = translator(catalogue, cli_lang(lang)).gettext(msgid)
+        text = translator(catalogue, language).gettext(msgid)
         if text != msgid:
             break
-    if text == msgid:  # in no catalogue (another domain's message), or English: the error's own text
-        return str(e)
     try:
-        return text.format(**{k: said(v, lang, domain) if isinstance(v, BaseException) else v
-                              for k, v in params.items()})
+        return text.format(**{k: _param(v, language, domain, present) for k, v in params.items()})
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return str(e)
+
+
+def _param(value: object, lang: str, domain: str, present: Describes | None) -> object:
+    """One parameter of an error as a person reads it (see :func:`said`)."""
+    if isinstance(value, BaseException):
+        return said(value, lang, domain, present)
+    if present is not None and (text := present.param(value)) is not None:
+        return text
+    if isinstance(value, SeatNo):
+        return int(value) + 1
+    if isinstance(value, CardList):
+        return " ".join(card_str(c).replace("T", "10") for c in value)
+    if isinstance(value, Listed):
+        return ", ".join(str(_param(v, lang, domain, present)) for v in value)
+    return value
 
 
 def fail(message: str, code: int = 2, lang: str | None = None) -> NoReturn:

@@ -12,7 +12,7 @@ import typer
 
 from .agents import make_agent
 from .agents.runner import RunStats, run_match
-from .cliutil import Messages, ensure_dir, said
+from .cliutil import Messages, ensure_dir
 from .cliutil import fail as _fail
 from .core.deal import Action
 from .core.errors import GuandanError
@@ -22,7 +22,7 @@ from .core.record import dumps, loads, replay
 from .core.rules import PRESET_NAMES, preset
 from .core.vocab import MoveMode
 from .i18n import LANGUAGES, default_lang, normalize_lang
-from .present import Presenter
+from .present import Presenter, said
 
 
 def describe(events: list[Event], p: Presenter) -> list[str]:

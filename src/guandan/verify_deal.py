@@ -13,11 +13,11 @@ from typing import Annotated
 
 import typer
 
-from .cliutil import Messages, fail, read_record, said
+from .cliutil import Messages, fail, read_record
 from .core.errors import GuandanError
 from .core.fair import check_deals
 from .i18n import LANGUAGES, default_lang, normalize_lang
-from .present import Presenter
+from .present import Presenter, said
 from .present.fairness import checks_summary, deal_check_lines, seed_line
 
 LANG_HELP = "language of the verdicts: zh or en (default from $LANG)"

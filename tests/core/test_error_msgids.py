@@ -24,6 +24,7 @@ from guandan.core.errors import (
 )
 from guandan.core.fair import check_deals
 from guandan.core.moves import legal_moves
+from guandan.core.params import CardList
 from guandan.core.record import loads, replay
 from guandan.core.rules import RuleSet, preset
 from guandan.i18n import translator
@@ -76,7 +77,7 @@ def test_a_catalogued_error_keeps_its_english_text() -> None:
     (RuleSetError, lambda: RuleSet.from_dict([]),  # type: ignore[arg-type]
      "a RuleSet must be a JSON object, not list", "a RuleSet must be a JSON object, not {kind}", {"kind": "list"}),
     (ComboError, lambda: resolve_combo(parse_cards("S3 H4"), 0, preset("competition")), "S3 H4 is not a legal play",
-     "{cards} is not a legal play", {"cards": "S3 H4"}),
+     "{cards} is not a legal play", {"cards": CardList(parse_cards("S3 H4"))}),
     (GuandanError, lambda: legal_moves(parse_cards("S3"), None, 0, preset("competition"), "all"),
      'unknown move mode "all" (complete, canonical)', "unknown move mode {mode} (complete, canonical)",
      {"mode": '"all"'}),

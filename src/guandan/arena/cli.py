@@ -13,11 +13,12 @@ from typing import Annotated, Any
 import typer
 
 from ..agents.base import canonical_spec
-from ..cliutil import Messages, ensure_dir, said
+from ..cliutil import Messages, ensure_dir
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..core.vocab import MoveMode, parse_choice
+from ..present import said
 from ..protocol.adapter import add_bot_path
 from .ray_pool import LOCAL, RayPool, check_address
 from .report import compare_pairs, summarize_matches, summarize_pairs, summarize_sprt, table

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Final
 
-from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, card_str, parse_cards, wild_code
+from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUITS, Card, parse_cards, wild_code
 from .errors import N_, ComboError, InvalidHandError, shown
+from .params import CardList, Listed
 from .reduce import by_init
 from .rules import RuleSet
 from .vocab import BOMB_TYPES, BombOrder, ComboType
@@ -394,9 +395,10 @@ def sort_strongest(combos: Iterable[Combo]) -> list[Combo]:
 
 def default_choice(cards: Iterable[Card], level: int, rules: RuleSet) -> Combo:
     """The strongest interpretation (§3.3's helper for UIs and bots)."""
-    found = classify(cards, level, rules)
+    codes = list(cards)
+    found = classify(codes, level, rules)
     if not found:
-        raise ComboError.said(N_("{cards} is not a legal play"), cards=" ".join(card_str(c) for c in cards))
+        raise ComboError.said(N_("{cards} is not a legal play"), cards=CardList(codes))
     return found[0]
 
 
@@ -408,18 +410,16 @@ def resolve_combo(cards: Iterable[Card], level: int, rules: RuleSet, spec: dict[
     """
     cards = list(cards)
     found = classify(cards, level, rules)
-    text = " ".join(card_str(c) for c in cards)
     if not found:
-        raise ComboError.said(N_("{cards} is not a legal play"), cards=text)
+        raise ComboError.said(N_("{cards} is not a legal play"), cards=CardList(cards))
     if spec:
         chosen = [c for c in found if c.matches(spec)]
-        if not chosen:
-            options = ", ".join(str(c) for c in found)
-            asked = " ".join(f"{k}={v}" for k, v in spec.items())
+        if not chosen:  # the declaration is quoted as it was written: it names no reading
+            asked = " ".join(f"{k}={shown(v)}" for k, v in spec.items())
             raise ComboError.said(N_("{cards} cannot be declared as {asked}; its readings are: {options}"),
-                                  cards=text, asked=asked, options=options)
+                                  cards=CardList(cards), asked=asked, options=Listed(found))
         found = chosen
     if len(found) > 1:
-        options = ", ".join(str(c) for c in found)
-        raise ComboError.said(N_("{cards} has several readings ({options}); declare one"), cards=text, options=options)
+        raise ComboError.said(N_("{cards} has several readings ({options}); declare one"), cards=CardList(cards),
+                              options=Listed(found))
     return found[0]

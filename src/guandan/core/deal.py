@@ -16,7 +16,7 @@ from typing import Any, Final, NamedTuple
 
 from .cards import Card, card_str, physical_deck, wild_code
 from .combos import Combo, beats, classify
-from .errors import GuandanError, IllegalActionError, shown
+from .errors import N_, GuandanError, IllegalActionError, shown
 from .events import (
     AntiTribute,
     CardsReturned,
@@ -34,6 +34,7 @@ from .events import (
     WentOut,
 )
 from .moves import Move, legal_moves
+from .params import CardList, Listed, SeatNo
 from .reduce import by_init
 from .rules import RuleSet
 from .tribute import TributePlan, leader_after_tribute, partner, plan_tribute, return_eligible
@@ -181,18 +182,19 @@ class DealState:
     # --- transitions ----------------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
         """Apply one action; returns the events it caused. Raises IllegalActionError, unchanged."""
-        if self.phase == OVER:
-            raise IllegalActionError("the deal is over")
         seat = self.to_move
+        if seat is None:  # only once the deal is over
+            raise IllegalActionError.said(N_("the deal is over"))
         if action.seat != seat:
-            raise IllegalActionError(f"it is seat {seat}'s turn ({self.phase.value}), not seat {action.seat}'s")
+            raise IllegalActionError.said(N_("it is seat {seat}'s turn ({phase}), not seat {actor}'s"),
+                                          seat=SeatNo(seat), phase=self.phase, actor=SeatNo(action.seat))
         try:
             kind = ActionKind(action.kind)
         except ValueError:
-            raise IllegalActionError(f"unknown action kind {shown(action.kind)}") from None
+            raise IllegalActionError.said(N_("unknown action kind {kind}"), kind=shown(action.kind)) from None
         if kind in (ActionKind.PLAY, ActionKind.PASS):
             if self.phase != PLAY:
-                raise IllegalActionError(f"cannot {kind.value} during the {self.phase.value} phase")
+                raise IllegalActionError.said(N_("{kind} is not possible during {phase}"), kind=kind, phase=self.phase)
             action = action._replace(kind=kind)
             cache = self._moves_cache
             # an action built from legal_actions() is one of the cached moves: apply_move's trusted
@@ -201,9 +203,10 @@ class DealState:
                 return self._play(action, trusted=True)
             return self._play(action)
         if kind.value != self.phase.value:
-            raise IllegalActionError(f"expected a {self.phase.value} action from seat {seat}, got {kind.value}")
+            raise IllegalActionError.said(N_("{kind} is not possible during {phase}"), kind=kind, phase=self.phase)
         if len(action.cards) != 1:
-            raise IllegalActionError(f"a {kind.value} is exactly one card")
+            raise IllegalActionError.said(N_("a tribute, a choice or a return is exactly one card, not {count}"),
+                                          count=len(action.cards))
         card = action.cards[0]
         if kind == ActionKind.TRIBUTE:
             return self._tribute(seat, card)
@@ -216,7 +219,7 @@ class DealState:
         legal and skips re-validation; any other goes through :meth:`apply`'s checks."""
         seat = self.to_move
         if seat is None or self.phase != PLAY:
-            raise IllegalActionError(f"no play is expected now (phase {self.phase.value})")
+            raise IllegalActionError.said(N_("no play is possible during {phase}"), phase=self.phase)
         kind = ActionKind.PASS if move.combo is None else ActionKind.PLAY
         action = _new_action(Action, (kind, seat, move.cards, move.combo))
         cache = self._moves_cache
@@ -233,9 +236,9 @@ class DealState:
         seat = action.seat
         if action.kind == ActionKind.PASS:
             if action.cards or action.combo is not None:
-                raise IllegalActionError("a pass takes no cards")
+                raise IllegalActionError.said(N_("a pass takes no cards"))
             if tracker.leading:
-                raise IllegalActionError("the leader must play: passing is not allowed when leading")
+                raise IllegalActionError.said(N_("the leader must play: passing is not allowed when leading"))
             self.actions.append(action)
             ev: list[Event] = [Passed(seat)]
             leader = tracker.pass_(seat)
@@ -284,27 +287,29 @@ class DealState:
     def _validate_play(self, seat: int, cards: tuple[Card, ...], combo: Combo | None) -> Combo:
         """The declared combo (interned) if ``cards`` are a legal play for ``seat`` now."""
         if not cards:
-            raise IllegalActionError("a play needs cards (use a pass action to pass)")
+            raise IllegalActionError.said(N_("a play needs cards (use a pass action to pass)"))
         need = Counter(cards)
         have = Counter(self.hands[seat])
-        missing = [card_str(c) for c, n in need.items() if have[c] < n]
+        missing = [c for c, n in need.items() if have[c] < n]
         if missing:
-            raise IllegalActionError(f"seat {seat} does not hold {' '.join(missing)}")
-        text = " ".join(card_str(c) for c in cards)
+            raise IllegalActionError.said(N_("seat {seat} does not hold {cards}"), seat=SeatNo(seat),
+                                          cards=CardList(missing))
         readings = classify(cards, self.level, self.rules)
         if not readings:
-            raise IllegalActionError(f"{text} is not a legal play")
+            raise IllegalActionError.said(N_("{cards} is not a legal play"), cards=CardList(cards))
         if combo is None:
             if len(readings) > 1:
-                raise IllegalActionError(f"{text} has several readings ({', '.join(map(str, readings))}); declare one")
+                raise IllegalActionError.said(N_("{cards} has several readings ({options}); declare one"),
+                                              cards=CardList(cards), options=Listed(readings))
             combo = readings[0]
         elif combo not in readings:
-            raise IllegalActionError(f"{text} cannot be declared as {combo}; readings: {', '.join(map(str, readings))}")
+            raise IllegalActionError.said(N_("{cards} cannot be declared as {combo}; its readings are: {options}"),
+                                          cards=CardList(cards), combo=combo, options=Listed(readings))
         else:
             combo = readings[readings.index(combo)]  # the interned combo made at this level
         top = self.top_combo
         if top is not None and not beats(combo, top, self.rules):
-            raise IllegalActionError(f"{combo} does not beat {top}")
+            raise IllegalActionError.said(N_("{combo} does not beat {top}"), combo=combo, top=top)
         return combo
 
     def _round_end(self, leader: int) -> Event:
@@ -317,8 +322,8 @@ class DealState:
         assert self.plan is not None
         pay = next(p for p in self.plan.payments if p.payer == seat)
         if card not in pay.eligible:
-            allowed = " ".join(card_str(c) for c in pay.eligible)
-            raise IllegalActionError(f"seat {seat} must pay one of {allowed}, not {card_str(card)}")
+            raise IllegalActionError.said(N_("seat {seat} must pay one of {allowed}, not {card}"), seat=SeatNo(seat),
+                                          allowed=CardList(pay.eligible), card=CardList((card,)))
         self.actions.append(Action(ActionKind.TRIBUTE, seat, (card,)))
         self.hands[seat].remove(card)
         self._paid[seat] = card
@@ -337,7 +342,7 @@ class DealState:
         f1 = self.prev_finish[0]
         options = [p for p, c in self._paid.items() if c == card]
         if not options:
-            raise IllegalActionError(f"{card_str(card)} is not one of the tribute cards")
+            raise IllegalActionError.said(N_("{card} is not one of the tribute cards"), card=CardList((card,)))
         self.actions.append(Action(ActionKind.CHOOSE, f1, (card,)))
         hi = options[0]
         lo = next(p for p in self._paid if p != hi)
@@ -364,8 +369,8 @@ class DealState:
     def _return(self, seat: int, card: Card) -> list[Event]:
         options = self.return_options(seat)
         if card not in options:
-            raise IllegalActionError(
-                f"seat {seat} may return one of {' '.join(card_str(c) for c in options)}, not {card_str(card)}")
+            raise IllegalActionError.said(N_("seat {seat} may return one of {allowed}, not {card}"), seat=SeatNo(seat),
+                                          allowed=CardList(options), card=CardList((card,)))
         self.actions.append(Action(ActionKind.RETURN, seat, (card,)))
         self._returned[seat] = card
         if len(self._returned) < len(self._receiver_of):

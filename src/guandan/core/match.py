@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from .cards import Card
 from .deal import Action, DealState, DealView, Observation, new_deal
-from .errors import GuandanError, IllegalActionError, shown
+from .errors import N_, GuandanError, IllegalActionError, shown
 from .events import DealSettled, DealStart, Event, MatchOver
 from .fair import deal_commitment
 from .fair import deal_rng as seeded_rng
@@ -183,7 +183,7 @@ class MatchState:
     def apply(self, action: Action) -> list[Event]:
         """Apply an action of the current deal; settles the deal when it ends and starts the next."""
         if self.ended or self.deal is None:
-            raise IllegalActionError("the match is over" if self.ended else "no deal in progress")
+            raise IllegalActionError.said(N_("the match is over") if self.ended else N_("no deal in progress"))
         events = self.deal.apply(action)
         if self.deal.over:
             events = events + self._settle()
@@ -192,7 +192,7 @@ class MatchState:
     def apply_move(self, move: Move) -> list[Event]:
         seat = self.to_move
         if seat is None:
-            raise IllegalActionError("nobody is to move")
+            raise IllegalActionError.said(N_("nobody is to move"))
         return self.apply(Action(ActionKind.PASS if move.combo is None else ActionKind.PLAY, seat, move.cards, move.combo))
 
     def _settle(self) -> list[Event]:
@@ -257,9 +257,9 @@ def new_match(rules: RuleSet, seed: int | str, config: MatchConfig | None = None
     config = config or MatchConfig()
     parse_choice(MoveMode, config.move_mode, "move_mode")
     if config.start_declarer not in (None, 0, 1):
-        raise GuandanError(f"start_declarer must be null, 0 or 1, not {shown(config.start_declarer)}")
+        raise GuandanError.said(N_("start_declarer must be null, 0 or 1, not {value}"), value=shown(config.start_declarer))
     if config.max_deals is not None and config.max_deals < 1:
-        raise GuandanError("max_deals must be at least 1")
+        raise GuandanError.said(N_("max_deals must be at least 1"))
     m = MatchState(rules=rules, seed=seed, config=config, levels=config.start_levels,
                    declarer=config.start_declarer, a_failures=config.start_a_failures,
                    prev_finish=config.start_prev_finish)

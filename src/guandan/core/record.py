@@ -19,6 +19,7 @@ from .errors import N_, GuandanError, RecordError, shown
 from .events import DealStart, Event
 from .fair import deal_commitment
 from .match import MatchConfig, MatchState, new_match
+from .params import SeatNo
 from .rules import RuleSet
 from .vocab import RANKS, ActionKind
 
@@ -198,22 +199,24 @@ def _parse_action(d: Any, deal: int, action: int, match: MatchState) -> Action:
     except GuandanError as e:
         raise RecordError.said(N_("deal {deal}, action {action}: {problem}"), deal=deal, action=action,
                                problem=e) from None
+    try:
+        kind = ActionKind(d["kind"])
+    except ValueError:
+        raise RecordError.said(N_("deal {deal}, action {action}: unknown action kind {kind}"), deal=deal, action=action,
+                               kind=shown(d["kind"])) from None
     combo: Combo | None = None
+    if d.get("combo") is not None and kind != ActionKind.PLAY:
+        raise RecordError.said(N_("deal {deal}, action {action}: only a play declares a combo"), deal=deal, action=action)
     if d.get("combo") is not None and not isinstance(d["combo"], dict):
         raise RecordError.said(N_("deal {deal}, action {action}: 'combo' must be an object (type, key, size), not {value}"),
                                deal=deal, action=action, value=_quoted(d["combo"]))
-    if "combo" in d:
+    if kind == ActionKind.PLAY and "combo" in d:
         assert match.deal is not None
         try:
             combo = resolve_combo(cards, match.deal.level, match.rules, d["combo"])
         except GuandanError as e:
             raise RecordError.said(N_("deal {deal}, action {action}: {problem}"), deal=deal, action=action,
                                    problem=e) from None
-    try:
-        kind = ActionKind(d["kind"])
-    except ValueError:
-        raise RecordError.said(N_("deal {deal}, action {action}: unknown action kind {kind}"), deal=deal, action=action,
-                               kind=shown(d["kind"])) from None
     seat = d["seat"]
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(4):
         raise RecordError.said(N_("deal {deal}, action {action}: seat must be 0…3, not {seat}"), deal=deal, action=action,
@@ -272,8 +275,8 @@ def replay(data: dict[str, Any]) -> Iterator[tuple[Action | None, list[Event], M
             try:
                 events = match.apply(action)
             except GuandanError as e:
-                raise RecordError.said(N_("deal {deal}, action {action} ({move}): {problem}"), deal=n + 1, action=i + 1,
-                                       move=str(action), problem=e) from None
+                raise RecordError.said(N_("deal {deal}, action {action} (seat {seat}: {move}): {problem}"), deal=n + 1,
+                                       action=i + 1, seat=SeatNo(action.seat), move=action, problem=e) from None
             # the events of a deal's last action also open the next deal: show those at its start
             cut = next((k for k, e in enumerate(events) if isinstance(e, DealStart)), len(events))
             opening = events[cut + 1:]

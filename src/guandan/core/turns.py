@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .errors import IllegalActionError
+from .errors import N_, IllegalActionError
+from .params import SeatNo
 from .rules import RuleSet
 from .tribute import partner
 from .vocab import Jiefeng
@@ -23,7 +24,7 @@ class TurnTracker:
     def __init__(self, leader: int, rules: RuleSet, already_out: Iterable[int] = ()) -> None:
         self.finish: list[int] = list(already_out)
         if leader in self.finish:
-            raise IllegalActionError(f"seat {leader} is out and cannot lead")
+            raise IllegalActionError.said(N_("seat {seat} is out and cannot lead"), seat=SeatNo(leader))
         self.turn = leader
         self.owner: int | None = None  # owner of the current top play; None while leading
         self.waiting: set[int] = set()
@@ -59,19 +60,20 @@ class TurnTracker:
             s = (seat + i) % 4
             if s not in self.finish:
                 return s
-        raise IllegalActionError("no active seat left")
+        raise IllegalActionError.said(N_("no active seat left"))
 
     def check_turn(self, seat: int) -> None:
         if self.over:
-            raise IllegalActionError("the deal is over")
+            raise IllegalActionError.said(N_("the deal is over"))
         if seat != self.turn:
-            raise IllegalActionError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+            raise IllegalActionError.said(N_("it is seat {seat}'s turn, not seat {actor}'s"), seat=SeatNo(self.turn),
+                                          actor=SeatNo(seat))
 
     def pass_(self, seat: int) -> int | None:
         """A pass. Returns the new leader if this pass ended the round, else None."""
         self.check_turn(seat)
         if self.owner is None:
-            raise IllegalActionError("the leader must play: passing is not allowed when leading")
+            raise IllegalActionError.said(N_("the leader must play: passing is not allowed when leading"))
         self.waiting.discard(seat)
         if not self.waiting:
             return self._round_won()

@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from functools import cache, cached_property
 
 from ..agents.hints import HintReason
+from ..cliutil import cli_lang
+from ..cliutil import said as said_with
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, rank_index, suit_of, wild_code
 from ..core.combos import Combo
 from ..core.deal import Action
@@ -37,7 +39,8 @@ from ..core.events import (
     TributePaid,
     WentOut,
 )
-from ..core.vocab import RANKS, ActionKind, ComboKey, ComboType, SettlementNote
+from ..core.params import CardList, Listed
+from ..core.vocab import RANKS, ActionKind, ComboKey, ComboType, Phase, SettlementNote
 from ..i18n import N_, Translator, translator
 
 DOMAIN = "game"
@@ -62,6 +65,20 @@ COMBO_NAMES: dict[ComboType, str] = {
 }
 PLACE_NAMES = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("last")}
 RESULT_NAMES = {2: N_("1-2 (double win)"), 3: N_("1-3"), 4: N_("1-4")}
+ACTION_NAMES = {
+    ActionKind.PLAY: N_("a play"),
+    ActionKind.PASS: N_("a pass"),
+    ActionKind.TRIBUTE: N_("a tribute"),
+    ActionKind.CHOOSE: N_("a choice of tribute card"),
+    ActionKind.RETURN: N_("a card given back"),
+}
+PHASE_NAMES = {
+    Phase.TRIBUTE: N_("the tribute"),
+    Phase.CHOOSE: N_("the choice of tribute cards"),
+    Phase.RETURN: N_("the giving back"),
+    Phase.PLAY: N_("the play"),
+    Phase.OVER: N_("the end of the deal"),
+}
 RELATIVE_SEATS = (N_("You"), N_("Next opponent"), N_("Partner"), N_("Previous opponent"))
 SEQUENCES = frozenset({ComboType.STRAIGHT, ComboType.TUBE, ComboType.PLATE, ComboType.PAIR_RUN, ComboType.TRIPLE_RUN,
                        ComboType.AIRPLANE, ComboType.STRAIGHT_FLUSH, ComboType.CHAIN_BOMB})
@@ -205,6 +222,23 @@ class Presenter:
             return self._("take {card} from the tribute").format(card=card)
         return self._("give back {card}").format(card=card)
 
+    def param(self, value: object) -> str | None:
+        """A parameter of an engine error as a person reads it (guandan.cliutil.said): a combo, cards, an
+        action (without its seat), several of those, an action kind or a phase; ``None`` for anything else."""
+        if isinstance(value, Combo):
+            return self.combo(value)
+        if isinstance(value, CardList):
+            return self.cards(value)
+        if isinstance(value, Action):
+            return self.action(value)
+        if isinstance(value, Listed):
+            return self._(", ").join(self.param(v) or str(v) for v in value)
+        if isinstance(value, ActionKind):
+            return self._(ACTION_NAMES[value])
+        if isinstance(value, Phase):
+            return self._(PHASE_NAMES[value])
+        return None
+
     # --- events -------------------------------------------------------------------------------
     def event(self, event: Event) -> list[str]:
         """The lines that tell one public event (some events, e.g. ``tribute_paid``, say little)."""
@@ -331,6 +365,13 @@ class Presenter:
         return self._(hint_reason_msgids()[reason])
 
 
+def said(e: BaseException, lang: str | None = None, domain: str = "cli") -> str:
+    """An error in the reader's language (``lang``, else the environment's), its cards, combos and actions
+    described as everywhere else: :func:`guandan.cliutil.said` with a :class:`Presenter`."""
+    language = cli_lang(lang)
+    return said_with(e, language, domain, Presenter(language))
+
+
 @cache
 def hint_reason_msgids() -> dict[HintReason, str]:
     """The msgid of each hint reason."""
@@ -349,4 +390,4 @@ def hint_reason_msgids() -> dict[HintReason, str]:
     }
 
 
-__all__ = ["COMBO_NAMES", "DOMAIN", "PLACE_NAMES", "Presenter", "hint_reason_msgids", "level_text", "rank_text"]
+__all__ = ["COMBO_NAMES", "DOMAIN", "PLACE_NAMES", "Presenter", "hint_reason_msgids", "level_text", "rank_text", "said"]

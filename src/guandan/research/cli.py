@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..agents.base import canonical_spec
-from ..cliutil import Messages, ensure_dir, fail, said
+from ..cliutil import Messages, ensure_dir, fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
+from ..present import said
 
 if TYPE_CHECKING:
     from ..arena.ray_pool import RayPool

@@ -11,11 +11,11 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..cliutil import Messages, cell, choices, fail, pad, read_record, said, width
+from ..cliutil import Messages, cell, choices, fail, pad, read_record, width
 from ..core.errors import GuandanError
 from ..i18n import LANGUAGES, default_lang, normalize_lang
 from ..native import with_build
-from ..present import Presenter
+from ..present import Presenter, said
 from .bench import DEFAULT_TIERS, review_figures
 from .engine import DEFAULT_BUDGET, Settings, worlds_for
 from .html import review_html

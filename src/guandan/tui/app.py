@@ -28,13 +28,12 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
 
 from ..agents.hints import Hint, hints
-from ..cliutil import said
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealOver, DealSettled, Event, MatchOver
 from ..core.vocab import Phase
 from ..i18n import N_, translator
-from ..present import Presenter
+from ..present import Presenter, said
 from .hand import counter_rows
 from .handview import HandView, translate_bindings
 from .review import REVIEW_BUDGET, ReviewScreen

@@ -9,11 +9,12 @@ from typing import Annotated
 
 import typer
 
-from ..cliutil import Messages, choices, said
+from ..cliutil import Messages, choices
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..i18n import LANGUAGES, default_lang, normalize_lang
+from ..present import said
 from .plain import run_plain
 from .session import Session, check_save_path, default_save_path, play_tiers
 from .text import saved_lines

@@ -28,12 +28,12 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..agents.hints import hints
-from ..cliutil import said
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealSettled, Event
 from ..core.vocab import Phase
 from ..i18n import N_, translator
+from ..present import said
 from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
 from .review import REVIEW_BUDGET, last_deal, review_last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, parse_tokens, pass_action

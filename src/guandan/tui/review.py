@@ -18,10 +18,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..cliutil import said
 from ..core.errors import GuandanError
 from ..core.record import loads
 from ..i18n import N_, Translator
+from ..present import said
 from ..review.engine import DEFAULT_BUDGET, Settings
 from ..review.report import review_record
 from ..review.words import review_lines

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cliutil import said
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, rank_index, suit_of, wild_code
 from ..core.deal import Action
 from ..core.errors import GuandanError
@@ -21,7 +20,7 @@ from ..core.events import FirstLead, Lead, Passed, Played, RoundWon
 from ..core.match import MatchObservation
 from ..core.vocab import RANKS, ActionKind, Phase
 from ..i18n import Translator, translator
-from ..present import Presenter, rank_text
+from ..present import Presenter, rank_text, said
 from .session import display_path
 
 HUMAN = 0
