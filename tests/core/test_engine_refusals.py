@@ -122,3 +122,11 @@ def test_the_plain_rendering_without_a_presenter() -> None:
     assert plain_said(e, "en") == "seat 4 must pay one of H10 S10, not S3"
     assert said(e, "en") == "seat 4 must pay one of ♥10 ♠10, not ♠3"
     assert classify(parse_cards("S3"), 0, RULES)  # the notation above is the rules'
+
+
+def test_a_deal_set_up_wrongly_is_told_in_the_readers_language() -> None:
+    e = _refused(lambda: new_deal(RULES, random.Random(0), 0, (0, 0, 1, 2)))
+    assert str(e) == "prev_finish must be the four seats in finishing order, not [0, 0, 1, 2]"
+    assert said(e, "zh") == "prev_finish 须为按出完顺序排列的四个座位，而不是 [0, 0, 1, 2]"
+    e = _refused(lambda: new_deal(RULES, random.Random(0), 0, None, hands=[[0] * 27] * 4, first_leader=0))
+    assert said(e, "zh") == "手牌须为四手，恰好是全部 108 张牌"

@@ -499,10 +499,10 @@ def new_deal(
     else:
         dealt = [sorted(h) for h in hands]
         if len(dealt) != 4 or sorted(c for h in dealt for c in h) != sorted(pc.code for pc in physical_deck()):
-            raise GuandanError("hands must be four hands holding the 108 cards exactly")
+            raise GuandanError.said(N_("hands must be four hands holding the 108 cards exactly"))
         flip_leader = 0
         if prev_finish is None and first_leader is None:
-            raise GuandanError("given hands for a first deal need an explicit first_leader")
+            raise GuandanError.said(N_("given hands for a first deal need an explicit first_leader"))
     state = DealState(
         rules=rules,
         level=level,
@@ -518,7 +518,8 @@ def new_deal(
         state._start_play(leader)
         return state
     if sorted(prev_finish) != [0, 1, 2, 3]:
-        raise GuandanError(f"prev_finish must be the four seats in finishing order, not {list(prev_finish)}")
+        raise GuandanError.said(N_("prev_finish must be the four seats in finishing order, not {value}"),
+                                value=shown(list(prev_finish)))
     plan = plan_tribute(prev_finish, {s: dealt[s] for s in range(4)}, level, rules, rng)
     state.plan = plan
     if plan.anti_tribute:
