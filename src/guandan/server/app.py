@@ -274,7 +274,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
             raise ServiceError("award is set by the server for an online event's table only", 400, "bad_request",
                                words=say(N_("These rule settings are not valid: the room was not created.")))
         room, host_token = service.create_room(config, client(req))
-        return {"code": room.code, "host_token": host_token, "link": f"/r/{room.code}", "room": room.summary()}
+        answer = {"code": room.code, "host_token": host_token, "link": f"/r/{room.code}", "room": room.summary()}
+        await service.committed(room.code)  # the room is told of once its row is in the database
+        return answer
 
     @app.get("/api/rooms/open")  # before /api/rooms/{code}: routes match in the order they are declared
     async def rooms_open() -> dict[str, Any]:
@@ -286,33 +288,42 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.get("/api/rooms/{code}")
     async def get_room(code: str, token: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
         """``token``: a seat token of this room, which also gets the finished match's ``replay_id``."""
-        room = service.room(code)
+        room = await service.find(code)
         return room.summary(player=room.seat_of(token) is not None)
 
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
         await check_join_rate(req)
         name, user_id = _plain_name(body.name.strip()), None
-        if service.room(code).config.rated:  # a rated seat is an account's: its session, with the CSRF token
+        if (await service.find(code)).config.rated:  # a rated seat is an account's: its session, with the CSRF token
             me = require_user(req, write=True)
             name, user_id = me.user.display_name or me.user.username or "", me.user.id
         token = service.join(code, body.seat, name, user_id)
-        return {"token": token, "seat": body.seat, "room": service.room(code).summary()}
+        return await committed(code, {"token": token, "seat": body.seat, "room": service.room(code).summary()})
+
+    # a lobby change is answered once the room's row holds it: the answer (the room as the change left it)
+    # is taken first, and the loop, shared by every table, awaits the commit rather than waits for it
+    async def committed(code: str, answer: dict[str, Any]) -> dict[str, Any]:
+        await service.committed(code)
+        return answer
 
     @app.post("/api/rooms/{code}/leave")
     async def leave(code: str, body: TokenBody) -> dict[str, Any]:
+        await service.find(code)
         service.leave(code, body.token)
-        return service.room(code).summary()
+        return await committed(code, service.room(code).summary())
 
     @app.post("/api/rooms/{code}/bots")
     async def bots(code: str, body: BotBody) -> dict[str, Any]:
+        await service.find(code)
         service.set_bot(code, body.seat, body.tier, body.token)
-        return service.room(code).summary()
+        return await committed(code, service.room(code).summary())
 
     @app.post("/api/rooms/{code}/ready")
     async def ready(code: str, body: ReadyBody) -> dict[str, Any]:
+        await service.find(code)
         service.ready(code, body.token, body.ready)
-        return service.room(code).summary()
+        return await committed(code, service.room(code).summary())
 
     # --- replays --------------------------------------------------------------------------
     # Private by default: a replay is listed to its owners (the seat tokens that played it, the token an
@@ -425,6 +436,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
                 await websocket.close(code=1012)
                 return
         try:
+            await service.find(code)  # a room that left memory is read without waiting on other rooms' writes
             conn = service.connect(code, token, client(websocket))  # hints and readings are budgeted per address
         except ServiceError as e:
             await websocket.send_text(json.dumps(e.frame(), ensure_ascii=False))

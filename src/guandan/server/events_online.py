@@ -338,7 +338,7 @@ class OnlineEvents:
             else:
                 self.service._room_changed(room)
         else:
-            self.service.store.save_room(room)
+            self.service.save(room)
         return {"code": room.code, "token": token, "seat": seat, "link": f"/r/{room.code}"}
 
     # ---- the arbiter -----------------------------------------------------------------------------
@@ -598,7 +598,7 @@ class OnlineEvents:
             return
         match.config = replace(match.config, max_deals=last)
         room.config.max_deals = last  # a restarted table is rebuilt with the same end
-        self.service.store.save_room(room)
+        self.service.save(room)
 
     # ---- the tables' own news (TableService.watchers) --------------------------------------------
     def acted(self, room: Room, events: list[Any]) -> None:
@@ -667,7 +667,7 @@ class OnlineEvents:
         room.config.max_deals = max(1, played)
         room.status, room.interval, room.held, room.paused = "over", None, False, False
         room.replay_id = svc._save_replay(room) if played else None
-        svc.store.save_room(room)
+        svc.save(room)
         task = svc.tasks.pop(room.code, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
@@ -679,7 +679,7 @@ class OnlineEvents:
         """A player of an online table who is back takes their seat over from the bot (托管 ends)."""
         if room.code in self.codes and room.seats[seat].auto and room.status == "playing":
             room.seats[seat].auto = False
-            self.service.store.save_room(room)
+            self.service.save(room)
 
 
 def create_router(events: OnlineEvents) -> APIRouter:
@@ -712,7 +712,9 @@ def create_router(events: OnlineEvents) -> APIRouter:
 
     @router.post("/api/events/{tid}/seat")
     async def seat(req: Request, tid: int) -> dict[str, Any]:
-        return events.take_seat(tid, require_user(req, write=True).user)
+        answer = events.take_seat(tid, require_user(req, write=True).user)
+        await events.service.committed(answer["code"])  # the seat's token is told of once its row holds it
+        return answer
 
     @router.post("/api/events/{tid}/arbiter")
     async def arbiter(tid: int, body: KeyBody) -> dict[str, Any]:

@@ -2,11 +2,13 @@
 transaction, committed before the matching update is broadcast, so whatever a client has seen survives
 a crash.
 
-Every write runs in the store's one writer thread (:class:`Writer`), in the order it was asked for: the
-table service queues an action's commit with :meth:`Store.later` and holds the action's broadcast
-until the commit is done, so the event loop never waits on the database; the other writes (lobby
-changes) are asked for in the same order and waited for. Reads that rebuild a room wait until the writes
-queued before them are done.
+Every write runs in the store's one writer thread (:class:`Writer`), in the order it was asked for. Code on
+the event loop queues its writes with :meth:`Store.later` and never waits on the thread: the table service
+holds a room's frames until the room's writes are committed, and an HTTP answer awaits the commit of what
+it reports (``asyncio.wrap_future``), so no client's request stalls another's table behind the queue.
+Called directly (start-up, the command line, tests) a write is queued all the same and waited for. Reads
+that rebuild a room wait until the writes queued before them are done; the ``peek_`` ones read what is
+committed now, for a caller that knows nothing of that room is still queued.
 """
 
 from __future__ import annotations
@@ -113,7 +115,8 @@ class Writer:
 
 
 def _written(method: Callable[Concatenate[Store, P], R]) -> Callable[Concatenate[Store, P], R]:
-    """A write: it runs in the writer thread after every write asked for before it; the caller waits."""
+    """A write: it runs in the writer thread after every write asked for before it; the caller waits (so
+    code on the event loop queues it with :meth:`Store.later` instead, and awaits that if it must)."""
 
     @functools.wraps(method)
     def write(self: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -152,11 +155,12 @@ class Store:
         self.sessions: sessionmaker[Session] = make_session_factory(engine)
         self.writer = Writer()
 
-    def later(self, write: Callable[P, Any], /, *args: P.args, **kwargs: P.kwargs) -> Future[None]:
+    def later(self, write: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
         """Queue one of this store's writes (``store.append_action`` …) without waiting for it: it runs
-        after every write asked for before it. The Future answers when it is committed (or failed). The
-        write reads its arguments when it runs: pass values that no longer change (a room row is written
-        as the room is then, never older than when it was asked for)."""
+        after every write asked for before it. The Future answers its result once it is committed (or its
+        error); on the event loop, await it with ``asyncio.wrap_future``. The write reads its arguments
+        when it runs: pass values that no longer change (a room row is written as the room is then, never
+        older than when it was asked for)."""
         return self.writer.submit(write, *args, **kwargs)
 
     def close(self) -> None:
@@ -210,6 +214,11 @@ class Store:
 
     @_after_writes
     def room_row(self, code: str) -> StoredRoom | None:
+        return self.peek_room_row(code)
+
+    def peek_room_row(self, code: str) -> StoredRoom | None:
+        """:meth:`room_row` as committed now, without waiting for the queued writes (which may hold this
+        room's: the caller knows they do not)."""
         with self.sessions() as s:
             row = s.get(WebRoom, code)
             if row is None:
@@ -217,8 +226,9 @@ class Store:
             acts = s.scalars(select(WebAction.action).where(WebAction.room_code == code).order_by(WebAction.seq)).all()
             return StoredRoom(row, list(acts))
 
-    @_after_writes
     def code_taken(self, code: str) -> bool:
+        """Whether a room row holds ``code``, as committed now: a room whose row is still queued is in its
+        table service's memory or gates, and in a site under another worker's lease (TableService.create_room)."""
         with self.sessions() as s:
             return s.get(WebRoom, code) is not None
 
@@ -231,6 +241,11 @@ class Store:
     @_after_writes
     def room_status(self, code: str) -> tuple[WebRoom, int] | None:
         """A room's row without its log, and how many actions it holds (a finished room's ``seq``)."""
+        return self.peek_room_status(code)
+
+    def peek_room_status(self, code: str) -> tuple[WebRoom, int] | None:
+        """:meth:`room_status` as committed now, without waiting for the queued writes (which may hold this
+        room's: the caller knows they do not)."""
         with self.sessions() as s:
             row = s.get(WebRoom, code)
             if row is None:

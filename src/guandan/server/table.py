@@ -5,12 +5,13 @@ validate against the engine, apply, log (committed), then broadcast. Frames to a
 from ``match.observation(seat)``; spectators get the public projection. Bots and turn timers are
 asyncio tasks, one per room, rescheduled after every change.
 
-The event loop never waits: an action's commit is queued to the store's writer thread and the room's
-frames leave once it is committed (:class:`Gate`, :meth:`Connection.send`), so what a client has seen
-survives a crash; hints, thinking bots, ``readings`` and the legal lists of 火拼 views run in the worker
-processes (server/workers.py), each hint and readings request charged to the connection, the seat and
-the client address (a spent budget is answered with an error frame, and nobody else waits). A result
-that arrives after its table moved on is dropped.
+The event loop never waits: every write of a room (an action, a seat, a pause) is queued to the store's
+writer thread and the room's frames leave once it is committed (:class:`Gate`, :meth:`Connection.send`),
+so what a client has seen survives a crash; an HTTP answer awaits the same commit
+(:meth:`TableService.committed`), so nothing a client was told is lost either. Hints, thinking bots,
+``readings`` and the legal lists of 火拼 views run in the worker processes (server/workers.py), each hint
+and readings request charged to the connection, the seat and the client address (a spent budget is
+answered with an error frame, and nobody else waits). A result that arrives after its table moved on is dropped.
 """
 
 from __future__ import annotations
@@ -242,7 +243,8 @@ class Connection:
     client: str | None = None  # the client address (hints and readings are budgeted per address too)
     gate: Gate | None = None  # the room's uncommitted writes: frames leave once they are committed
     work: Bucket | None = None  # this connection's budget of CPU-heavy requests (hints, readings)
-    held: deque[tuple[JSON, tuple[asyncio.Future[Any], ...]]] = field(default_factory=deque)
+    # frames held back, each with what it waits for (None: the socket's end, after the frames before it)
+    held: deque[tuple[JSON | None, tuple[asyncio.Future[Any], ...]]] = field(default_factory=deque)
     working: bool = False  # a hint or readings request of this connection is with the workers
     backlog: deque[ClientFrame] = field(default_factory=deque)  # its frames since: answered in order after it
 
@@ -265,10 +267,18 @@ class Connection:
         for w in waits:
             w.add_done_callback(self._release)
 
+    def end(self, close_code: int) -> None:
+        """Close the socket with ``close_code`` once the frames queued for it (those held too) are sent."""
+        self.close_code = close_code
+        if self.held:
+            self.held.append((None, ()))
+        else:
+            self.queue.put_nowait(None)
+
     def _release(self, _done: object = None) -> None:
         while self.held and all(w.done() for w in self.held[0][1]):
             frame, _ = self.held.popleft()
-            self.queue.put_nowait(_frame_text(frame))
+            self.queue.put_nowait(None if frame is None else _frame_text(frame))
 
 
 def _frame_text(frame: JSON) -> str:
@@ -344,7 +354,10 @@ class TableService:
         if refusal is not None:
             raise ServiceError(refusal, 400, "not_ratable", words=say(RATED_REFUSAL))
         code = new_code()
-        while code in self.rooms or self.store.code_taken(code) or not self.claim(code):
+        # a code whose row is still queued is in memory or has a write pending (_writing), so the database
+        # is read as it is, without waiting on the writer; in a site the lease comes first: another worker
+        # holds it while that room's row may be queued there, and lets it go only once the row is in
+        while code in self.rooms or self._writing(code) or not self.claim(code) or self.store.code_taken(code):
             code = new_code()
         host_token = new_token()
         seed = config.seed if config.seed is not None else self.settings.seed_source()
@@ -354,7 +367,7 @@ class TableService:
                 room.seats[i] = Seat(kind="bot", name=f"{tier} bot", tier=tier)
         room.creator, room.touched = client, self.clock()
         self.rooms[code] = room
-        self.store.save_room(room)
+        self.save(room)  # an HTTP answer awaits its commit (committed)
         return room, host_token
 
     def _check_room_caps(self, client: str | None) -> None:
@@ -371,6 +384,8 @@ class TableService:
                                             "one first."), n=mine))
 
     def room(self, code: str) -> Room:
+        """The room with ``code``, from memory or from the database (_load). On the event loop :meth:`find`
+        reads a room that left memory without waiting on other rooms' writes."""
         room = self.rooms.get(code.upper())
         if room is None:
             room = self._load(code.upper())
@@ -482,7 +497,7 @@ class TableService:
 
     def _room_changed(self, room: Room) -> None:
         room.touched = self.clock()
-        self.store.save_room(room)
+        self.save(room)
         self._broadcast_room(room)
 
     def _broadcast_room(self, room: Room) -> None:
@@ -496,7 +511,7 @@ class TableService:
         room.turn_started = self.clock()
         # readied over REST with nobody at the table: it pauses unless a player connects in time
         room.unattended_since = None if self._humans_connected(room) else self.clock()
-        self.store.save_room(room)
+        self.save(room)
         self._broadcast_room(room)
         for c in self.conns.get(room.code, ()):
             c.send(self.snapshot(c))
@@ -730,7 +745,7 @@ class TableService:
         if room.paused:
             return
         room.seats[seat].auto = True  # 托管: the player switches it off on return
-        self._commit(room, self.store.save_room, room)
+        self.save(room)
         self._broadcast_room(room)
         await self._bot_move(room, seat)
 
@@ -795,7 +810,7 @@ class TableService:
             if room.paused and not room.held:  # a player is back: the table plays on, the turn's timer from the start
                 room.paused = False
                 room.turn_started = self.clock()
-                self.store.save_room(room)
+                self.save(room)  # the frames below leave once it is committed
         conn.send({"type": "welcome", "role": "player" if seat is not None else "spectator", "seat": seat})
         conn.send(self.snapshot(conn))
         if seat is not None:
@@ -891,7 +906,7 @@ class TableService:
                                              "moment."))))
                 return
             room.seats[seat].auto = msg.on
-            self._commit(room, self.store.save_room, room)
+            self.save(room)
             self._broadcast_room(room)
             if msg.on and room.interval is not None:
                 self._continue(room, seat)  # a bot plays this seat now: the pause does not wait for it
@@ -1112,6 +1127,35 @@ class TableService:
             gate = self.gates[code] = Gate()
         return gate
 
+    def _writing(self, code: str) -> bool:
+        """Whether a write of room ``code`` is queued and not yet committed."""
+        gate = self.gates.get(code)
+        return gate is not None and gate.pending() is not None
+
+    def save(self, room: Room) -> None:
+        """Queue the write of the room's row (its seats, status, config) as the room is when it runs: the
+        room's frames from now on leave once it is committed; an HTTP answer awaits :meth:`committed`.
+        Without a running loop it is waited for here."""
+        self._commit(room, self.store.save_room, room)
+
+    async def committed(self, code: str) -> None:
+        """Wait until every write queued so far for room ``code`` is committed (at once when none is),
+        without holding the event loop: an answer that tells a client of a change awaits this before it
+        leaves. Raises the error of the last of those writes (the caller's own, when it just asked for one:
+        each write is its own transaction, and one that failed is logged besides). Cancelling the wait
+        leaves the writes and the room's frames as they were."""
+        gate = self.gates.get(code.upper())
+        pending = gate.pending() if gate is not None else None
+        if pending is not None:
+            await asyncio.shield(pending)
+
+    async def find(self, code: str) -> Room:
+        """:meth:`room` for a caller on the event loop: a room that left memory is read back once its own
+        queued writes are committed, never waiting on other rooms' writes."""
+        if code.upper() not in self.rooms:
+            await self.committed(code)
+        return self.room(code)
+
     def _commit(self, room: Room, write: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Queue one of the store's writes for ``room`` in the writer thread; the room's frames from now on
         leave once it is committed. Without a running loop (start-up) it is waited for here."""
@@ -1159,14 +1203,17 @@ class TableService:
             if match.ended:  # the process died between the last action and the room row
                 room.status, room.paused = "over", False
                 room.replay_id = self._save_replay(room)
-                self.store.save_room(room)
+                self.save(room)
         return room
 
     def _load(self, code: str) -> Room | None:
         """A room that is not in memory, from the database: a paused table is rebuilt (and stays paused until
         a player connects); a finished match is answered from its row (its page shows the end and the
-        replay link), without being kept; a closed lobby is refused."""
-        found = self.store.room_status(code)
+        replay link), without being kept; a closed lobby is refused. Read as committed, unless a write of
+        this room is still queued (it just left memory): then after the writer's queue, which only a caller
+        off the event loop, or one that did not await :meth:`committed` (see :meth:`find`), waits for."""
+        writing = self._writing(code)
+        found = (self.store.room_status if writing else self.store.peek_room_status)(code)
         if found is None:
             return None
         row, seq = found
@@ -1177,7 +1224,7 @@ class TableService:
             config = RoomConfig.model_validate(row.config)
             return Room(code=row.code, config=config, rules=config.ruleset(), seed=0, host_hash=row.host_hash,
                         seats=[Seat.from_store(d) for d in row.seats], status="over", seq=seq, replay_id=row.replay_id)
-        stored = self.store.room_row(code)
+        stored = (self.store.room_row if writing else self.store.peek_room_row)(code)
         assert stored is not None
         room = self._rebuild(stored)
         self.rooms[room.code] = room
@@ -1251,18 +1298,17 @@ class TableService:
         if task is not None:
             task.cancel()
         room.paused = True
-        self.store.save_room(room)
+        self.save(room)
         self._broadcast_room(room)
         self._drop_agents(room.code)
 
     def _close_lobby(self, room: Room) -> None:
-        self.store.close_room(room.code)
+        self._commit(room, self.store.close_room, room.code)
         self._forget(room)
         for c in self.conns.pop(room.code, []):
             c.send(error_frame("room_closed", f"room {room.code} closed after {self.settings.lobby_idle_s:g} s "
                                               "without activity", say(ROOM_CLOSED)))
-            c.close_code = 4410
-            c.queue.put_nowait(None)
+            c.end(4410)  # after that frame, which waits for the commit
 
     def _forget(self, room: Room) -> None:
         """The room leaves memory (its row and log stay): connections still open keep their own reference."""
