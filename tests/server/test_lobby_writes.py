@@ -8,6 +8,7 @@ order: nothing queued after it commits until the test lets it go)."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,11 +22,13 @@ from starlette.testclient import WebSocketTestSession
 
 from guandan.db import make_engine
 from guandan.server.app import create_app
+from guandan.server.reviews import ReviewService
 from guandan.server.rooms import Room, RoomConfig, hash_token
 from guandan.server.store import Store
 from guandan.server.table import Settings, TableService
 
 from .conftest import counting_seeds, join, new_room
+from .test_api import _finished_record
 from .test_ws import recv_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -251,6 +254,34 @@ def test_a_room_that_left_memory_with_a_write_queued_is_read_once_it_is_committe
         answer: Response = got.wait(30, "the request was not answered once the writer went on")
     assert answer.status_code == 410 and answer.json()["error"] == "room_closed", answer.text
     assert code not in service.rooms and row(db, code).status == "closed"
+
+
+def test_importing_a_replay_and_asking_for_a_review_await_their_commit(c: TestClient, db: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ReviewService, "start", lambda self: None)  # queued, not worked out: only its row matters
+    service = service_of(c)
+    text = _finished_record()
+    with another_table(c) as ws:
+        with writer_held(service.store) as release:
+            imported = Background(lambda: c.post("/api/replays", content=text,
+                                                  headers={"Content-Type": "application/json"}))
+            wait_for(lambda: service.store.writer.pending >= 2, "the replay's write was never asked for")
+            Background(lambda: ping(ws)).wait(ANSWERED_S, "another table waited for the import's write")
+            assert not imported.done.is_set(), "the import was answered before its replay was committed"
+            release.set()
+            answer: Response = imported.wait(30, "the import was not answered once the writer went on")
+        assert answer.status_code == 201, answer.text
+        rid = answer.json()["id"]
+        stored = service.store.replay(rid)
+        assert stored is not None and json.loads(stored) == json.loads(text)
+        with writer_held(service.store) as release:
+            asked = Background(lambda: c.post(f"/api/replays/{rid}/reviews", json={"seat": 1}))
+            wait_for(lambda: service.store.writer.pending >= 2, "the review's rows were never read")
+            Background(lambda: ping(ws)).wait(ANSWERED_S, "another table waited for the review's write")
+            release.set()
+            review: Response = asked.wait(30, "the review request was not answered once the writer went on")
+        assert review.status_code == 202, review.text
+        assert [r.seat for r in service.store.reviews(rid)] == [1]
 
 
 def test_without_an_event_loop_the_lobby_calls_commit_before_they_return(db: str) -> None:

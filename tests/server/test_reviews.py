@@ -116,7 +116,8 @@ def test_reviews_are_limited_per_address_and_in_total(db: str, record_text: str,
         third = c.post(f"/api/replays/{rid}/reviews", json={"seat": 2})
         assert third.status_code == 429 and third.json()["error"] == "rate_limited" and "address" in third.json()["detail"]
         service: ReviewService = c.app.state.reviews  # type: ignore[attr-defined]
-        service.request(rid, 2, "198.51.100.7")  # another address: queued (3 in all now)
+        assert c.portal is not None
+        c.portal.call(service.request, rid, 2, "198.51.100.7")  # another address: queued (3 in all now)
         full = c.post(f"/api/replays/{rid}/reviews", json={"seat": 3})
         assert full.status_code == 503 and full.json()["error"] == "busy"
         states = c.get(f"/api/replays/{rid}/reviews").json()["reviews"]

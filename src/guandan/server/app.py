@@ -40,11 +40,11 @@ from .lobby_list import OPEN_ROOMS_MAX, open_rooms
 from .logs import RequestContextMiddleware
 from .players import create_router as create_players_router
 from .protocol import invalid, say
-from .replays import import_record, replay_frames
+from .replays import check_record, replay_frames
 from .reviews import ReviewError, ReviewService
 from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
 from .rules_page import router as rules_router
-from .store import Store
+from .store import Store, new_replay_id
 from .table import REFUSALS, ServiceError, Settings, TableService
 from .workers import Busy, Priority
 
@@ -340,7 +340,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     @app.post("/api/replays/{replay_id}/public")
     async def mark_public(replay_id: str, body: PublicBody) -> dict[str, Any]:
-        done = store.set_public(replay_id, hash_token(body.token), body.public)
+        # queued behind the tables' writes, and awaited: the loop they share never waits for the writer
+        done = await asyncio.wrap_future(store.later(store.set_public, replay_id, hash_token(body.token), body.public))
         if done is None:
             raise no_replay(replay_id)
         if not done:
@@ -391,14 +392,14 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         """Every review of the replay's seats: status and progress, the review once done."""
         if store.replay_public(replay_id) is None:
             raise no_replay(replay_id)
-        return {"reviews": reviews.states(replay_id), "settings": reviews.settings_json()}
+        return {"reviews": await reviews.states(replay_id), "settings": reviews.settings_json()}
 
     @app.post("/api/replays/{replay_id}/reviews", status_code=202)
     async def ask_review(replay_id: str, req: Request, body: ReviewBody) -> dict[str, Any]:
         """Ask for the review of one seat (0–3); asking again for one that exists answers its state."""
         if store.replay_public(replay_id) is None:
             raise no_replay(replay_id)
-        return reviews.request(replay_id, body.seat, client(req))
+        return await reviews.request(replay_id, body.seat, client(req))
 
     @app.post("/api/replays", status_code=201)
     async def import_replay(req: Request, body: Annotated[Any, Body()]) -> dict[str, Any]:
@@ -406,10 +407,13 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         text = json.dumps(body, ensure_ascii=False)
         token = new_token()  # the importer's: lists the record and may mark it public
         try:
-            replay_id = import_record(store, text, owners=[hash_token(token)])
+            check_record(text)
         except GuandanError as e:
             raise ServiceError(str(e), 422, "bad_record",
                                words=say(N_("This file is not a game record that this server can replay."))) from None
+        replay_id = new_replay_id()
+        await asyncio.wrap_future(store.later(store.save_replay, replay_id, text, None, imported=True,
+                                              owners=[hash_token(token)]))
         return {"id": replay_id, "link": f"/replay/{replay_id}", "token": token}
 
     # --- translations ---------------------------------------------------------------------

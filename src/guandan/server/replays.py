@@ -23,7 +23,6 @@ from ..i18n import LANGUAGES, translator
 from ..present import Presenter
 from ..present.fairness import checks_summary, deal_check_lines, seed_line
 from .rooms import PLAYER_NAME
-from .store import Store, new_replay_id
 from .wire import Texts, action_json, cards_json, event_json, texts_for
 
 MAX_RECORD_BYTES = 5_000_000
@@ -181,14 +180,11 @@ def _team(team: int, p: Presenter) -> list[str]:
     return [p.team(team)]
 
 
-def import_record(store: Store, text: str, owners: Iterable[str] = ()) -> str:
-    """Check a record file by replaying it completely, then keep it under a new replay id, private to
-    ``owners`` (token hashes)."""
+def check_record(text: str) -> None:
+    """Check a record file by replaying it completely: a :class:`RecordError` (a GuandanError) says why
+    it is not one this server keeps."""
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"a record is limited to {MAX_RECORD_BYTES} bytes")
     data = record.loads(text)
     for _ in record.replay(data):
         pass
-    replay_id = new_replay_id()
-    store.save_replay(replay_id, text, None, imported=True, owners=owners)
-    return replay_id

@@ -101,15 +101,20 @@ class ReviewService:
         if self.runner is None and self.queue and not self.closed:
             self.runner = asyncio.get_running_loop().create_task(self._run())
 
-    def request(self, replay_id: str, seat: int, address: str | None) -> dict[str, Any]:
+    async def request(self, replay_id: str, seat: int, address: str | None) -> dict[str, Any]:
         """Ask for the review of ``seat``: its state if it exists (asking twice changes nothing), else
-        queued. Refused (:class:`ReviewError`) when the queue is full or this address has
-        ``per_address`` reviews waiting already."""
+        queued, answered once its row is committed (a restart works it out). Refused (:class:`ReviewError`)
+        when the queue is full or this address has ``per_address`` reviews waiting already. The store is
+        read in a thread and written through its queue: the loop every table shares never waits on it."""
         key = (replay_id, seat)
         known = self.progress.get(key)
         if known is not None and known.status in (QUEUED, RUNNING):
             return self._state(seat, known)
-        row = next((r for r in self.store.reviews(replay_id) if r.seat == seat), None)
+        rows = await asyncio.to_thread(self.store.reviews, replay_id)
+        known = self.progress.get(key)  # asked for meanwhile
+        if known is not None and known.status in (QUEUED, RUNNING):
+            return self._state(seat, known)
+        row = next((r for r in rows if r.seat == seat), None)
         if row is not None and row.status == DONE:
             return {"seat": seat, "status": DONE}
         if len(self.queue) >= self.queue_max:
@@ -121,15 +126,18 @@ class ReviewService:
                               "rate_limited",
                               words=say(N_("You have reviews waiting already; ask again once they are done")))
         progress = self.progress[key] = Progress(QUEUED, address)
-        self.store.save_review(replay_id, seat, QUEUED, self.settings_json())
+        # queued before the runner's own writes of this review (the writer keeps their order)
+        saved = self.store.later(self.store.save_review, replay_id, seat, QUEUED, self.settings_json())
         self.queue.append(key)
         self.start()
-        return self._state(seat, progress)
+        answer = self._state(seat, progress)
+        await asyncio.wrap_future(saved)
+        return answer
 
-    def states(self, replay_id: str) -> list[dict[str, Any]]:
+    async def states(self, replay_id: str) -> list[dict[str, Any]]:
         """Every review of a replay: status, progress, and the review itself once done."""
         out = []
-        for row in self.store.reviews(replay_id):
+        for row in await asyncio.to_thread(self.store.reviews, replay_id):
             live = self.progress.get((replay_id, row.seat))
             if live is not None and live.status in (QUEUED, RUNNING):
                 out.append(self._state(row.seat, live))
