@@ -208,15 +208,16 @@ def test_a_round_start_given_by_hand_is_neither_in_the_future_nor_before_the_pai
 
     now = datetime(2026, 5, 1, 14, 0, tzinfo=UTC)
     desk = Desk(make_engine("sqlite://"), clock=lambda: now)
-    tid = desk.create(EventConfig(name="Clock Cup", rounds=2), secret=SECRET)
+    tid = desk.create(EventConfig(name="Clock Cup", rounds=2, time_zone="Asia/Shanghai"), secret=SECRET)
     for i in (1, 2):
         desk.register(tid, f"T{i}", [f"a{i}", f"b{i}"])
     desk.pair_next(tid)
     now += timedelta(minutes=10)
+    # said on the venue's clocks, the zone named
     unchanged(desk, tid, lambda: desk.start_round(tid, 1, now + timedelta(days=1)),
-              r"start 2026-05-02T14:10:00\+00:00 is in the future \(it is now 2026-05-01T14:10:00\+00:00\)")
+              r"start 2026-05-02 22:10:00 Asia/Shanghai \(UTC\+08:00\) is in the future \(it is now 2026-05-01 22:10:00\)")
     unchanged(desk, tid, lambda: desk.start_round(tid, 1, now - timedelta(minutes=11)),
-              r"is before round 1 was paired \(2026-05-01T14:00:00\+00:00\)")
+              r"is before round 1 was paired \(2026-05-01 22:00:00\)")
     desk.start_round(tid, 1, now + timedelta(minutes=1))  # the arbiter's watch may be a little ahead
     assert desk.state(tid).rounds[1].started_at == "2026-05-01T14:11:00+00:00"
 

@@ -31,6 +31,7 @@ from .model import EventConfig, Team
 from .rounds import ResultSlip
 from .standings import Standing
 from .state import CODE_LIMIT, Event, RoundState, TournamentState, apply_stored, damaged, replay
+from .venuetime import check_zone, localized, typing_zone
 
 T = TypeVar("T")
 
@@ -202,11 +203,15 @@ class Desk:
     # ---- per-deal reporting and the round clock ---------------------------------------------------
     def start_round(self, tid: int, round_no: int | None = None, at: datetime | None = None,
                     actor: str = "arbiter") -> RoundState:
-        """Start the round's clock (by default the current round, now)."""
-        r = self.state(tid).current_round if round_no is None else round_no
+        """Start the round's clock (by default the current round, now). ``at`` without a zone is the venue's
+        time (:attr:`TournamentState.zone`); the log keeps it in UTC."""
+        st = self.state(tid)
+        r = st.current_round if round_no is None else round_no
         data: dict[str, Any] = {"round": r}
         if at is not None:
-            data["at"] = at.isoformat()
+            if at.tzinfo is None:
+                at = localized(at, typing_zone(st.time_zone), "at")
+            data["at"] = at.astimezone(UTC).isoformat()
         return copy.deepcopy(self._append(tid, "round_started", data, actor).rounds[r])
 
     def report_deal(self, tid: int, round_no: int, table_no: int, deal: int, finish: Any, by: int | str,
@@ -245,6 +250,13 @@ class Desk:
                  else x for x in deals]
         data = {"round": round_no, "table": table_no, "deals": items, "reason": reason, "end": end}
         self._append(tid, "deals_set", data, actor)
+
+    def set_time_zone(self, tid: int, zone: str, reason: str = "", actor: str = "arbiter") -> str:
+        """Set the venue's time zone (an IANA name this machine knows, such as ``Asia/Shanghai``): the zone
+        people's times are typed and shown in from now on. The log's times do not change (they are UTC)."""
+        name = check_zone(zone)
+        self._append(tid, "time_zone_set", {"time_zone": name, "reason": reason}, actor)
+        return name
 
     # ---- codes -----------------------------------------------------------------------------------
     def check_code(self, tid: int, round_no: int, table_no: int, code: str, actor: str = "web") -> int:

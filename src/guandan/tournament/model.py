@@ -15,6 +15,7 @@ from ..core.vocab import Scoring
 from ..i18n import N_
 from .errors import TournamentError, refusal
 from .levels import level_name, level_value
+from .venuetime import check_zone_form
 
 #: Tie-break criteria an event may chain (RULES.md §5.4, "Final ranking").
 TIEBREAKS: dict[str, str] = {
@@ -146,6 +147,10 @@ class EventConfig:
     # Off for logs written before it existed; `guandan tournament new` turns it on for the competition preset.
     per_deal: bool = False
     partners: str = "fixed"  # "random": players register alone and the desk draws the pairs (knockout only)
+    # The venue's time zone (an IANA name such as Asia/Shanghai): what people type and read wall-clock times in
+    # (venuetime.py). None: the zone of the machine the desk runs on. Written to the log only when set, so an
+    # event made without it records what events made before it existed did.
+    time_zone: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > 200:
@@ -178,6 +183,7 @@ class EventConfig:
         if self.partners == "random" and self.format != "knockout":
             raise refusal(N_("partners drawn at random (partners random) are for knockout events; "
                              "a Swiss event registers fixed teams"))
+        check_zone_form(self.time_zone)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -187,12 +193,12 @@ class EventConfig:
             "first_round": self.first_round, "avoid_same_club": self.avoid_same_club,
             "bye_score": list(self.bye_score), "seed": self.seed, "rules": self.rules.to_dict(),
             "per_deal": self.per_deal, "partners": self.partners,
-        }
+        } | ({"time_zone": self.time_zone} if self.time_zone is not None else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> EventConfig:
         keys = {"name", "rounds", "format", "limits", "lateness", "match_points", "tiebreaks", "first_round",
-                "avoid_same_club", "bye_score", "seed", "rules", "per_deal", "partners"}
+                "avoid_same_club", "bye_score", "seed", "rules", "per_deal", "partners", "time_zone"}
         _known(d, keys, "event config")
         kw = dict(d)
         if "limits" in kw:

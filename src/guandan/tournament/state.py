@@ -13,7 +13,7 @@ import hmac
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Protocol, TypeVar
 
 from ..core.errors import GuandanError, shown
@@ -26,6 +26,7 @@ from .model import EventConfig, Table, Team
 from .pairing import Pairing, random_order, rating_order, swiss_pairing
 from .rounds import ResultSlip, RoundResult, fixed_result
 from .standings import Game, Standing, compute_standings
+from .venuetime import check_zone, check_zone_form, read_time, shown_time, typing_zone, venue_zone, wall_time
 from .words import STATUS_WORDS
 
 EVENT_TYPES: tuple[str, ...] = (
@@ -82,6 +83,8 @@ EVENT_TYPES += ("table_paused", "table_resumed", "player_replaced")
 #: Names kept beside the log were erased (Desk.forget_name: a deleted account); the entry says how many and
 #: why, never the name.
 EVENT_TYPES += ("names_forgotten",)
+#: The arbiter sets the venue's time zone (venuetime.py): what people type and read wall-clock times in.
+EVENT_TYPES += ("time_zone_set",)
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,7 @@ class TournamentState:
     partners: dict[int, tuple[int, int]] = field(default_factory=dict)  # drawn team -> its two players
     partners_seed: int | None = None
     bracket: tuple[int | None, ...] = ()  # round 1's places, top to bottom (None: a bye)
+    time_zone: str | None = None  # the venue's (an IANA name), set when the event was made or since; None: the machine's
 
     # ---- reading -------------------------------------------------------------------------------
     @property
@@ -191,6 +195,16 @@ class TournamentState:
         if self.config is None:
             raise TournamentError("the tournament has not been created")
         return self.config
+
+    @property
+    def zone(self) -> tzinfo:
+        """The zone wall-clock times are shown to people in: the venue's (see venuetime.py)."""
+        return venue_zone(self.time_zone)
+
+    def typed_time(self, value: Any, now: datetime, what: str) -> datetime:
+        """A time a person typed (``what`` names where, ``--at``): without an offset it is the venue's time
+        (``14:05`` is today's at the venue at ``now``); an offset given is honoured."""
+        return read_time(value, lambda: typing_zone(self.time_zone), now, what)
 
     @property
     def current_round(self) -> int:
@@ -362,19 +376,24 @@ class TournamentState:
             raise refusal(N_("the event is over: a team can no longer withdraw"))
         elif ev.type == "round_started" and isinstance(d.get("at"), str) and ev.at:
             self._check_start(d, parse_time(ev.at))
+        if ev.type == "created" and isinstance(d.get("config"), dict) and d["config"].get("time_zone") is not None:
+            check_zone(d["config"]["time_zone"])
+        elif ev.type == "time_zone_set":
+            check_zone(d.get("time_zone"))
 
     def _check_start(self, d: dict[str, Any], now: datetime) -> None:
         """A round's clock given a start time (``--at``) starts neither in the future, which could not be
         undone (a started clock is not started again), nor before the round was paired."""
         at = parse_time(d["at"], Word(N_("the round's start")))
+        zone = self.zone  # both times on the venue's clocks, the zone named once
         if at > now + START_TOLERANCE:
-            raise refusal(N_("the round's start {at} is in the future (it is now {now})"), at=at.isoformat(),
-                          now=now.isoformat(timespec="seconds"))
+            raise refusal(N_("the round's start {at} is in the future (it is now {now})"), at=shown_time(at, zone),
+                          now=wall_time(now, zone))
         r = d.get("round")
         rnd = self.rounds.get(r) if isinstance(r, int) else None
         if rnd is not None and rnd.paired_at is not None and at < parse_time(rnd.paired_at):
             raise refusal(N_("the round's start {at} is before round {round} was paired ({paired})"),
-                          at=at.isoformat(), round=rnd.number, paired=parse_time(rnd.paired_at).isoformat(timespec="seconds"))
+                          at=shown_time(at, zone), round=rnd.number, paired=wall_time(parse_time(rnd.paired_at), zone))
 
     def _check_people(self, players: list[str] | tuple[str, ...]) -> None:
         """A new team's players are two people, neither of them in a team already entered (one that has
@@ -418,7 +437,17 @@ class TournamentState:
         secret = d["secret"]
         if not isinstance(secret, str) or len(secret) < 8:
             raise TournamentError("a tournament secret must be a string of 8 or more characters")
-        self.config, self.secret = config, secret
+        self.config, self.secret, self.time_zone = config, secret, config.time_zone
+
+    def _on_time_zone_set(self, d: dict[str, Any]) -> None:
+        zone = d["time_zone"]
+        if zone is None:
+            raise refusal(N_("the venue's time zone must be an IANA name such as Asia/Shanghai, not {zone}"),
+                          zone=shown(zone))
+        check_zone_form(zone)
+        if zone == self.time_zone:
+            raise refusal(N_("the venue's time zone is already {zone}"), zone=zone)
+        self.time_zone = zone
 
     def _on_team_registered(self, d: dict[str, Any]) -> None:
         self._check_team_entry()
@@ -751,7 +780,8 @@ class TournamentState:
             raise refusal(N_("only the current round ({current}) can be started, not {round}"),
                           current=self.current_round, round=r)
         if rnd.started_at is not None:
-            raise refusal(N_("round {round}'s clock has been running since {since}"), round=r, since=rnd.started_at)
+            raise refusal(N_("round {round}'s clock has been running since {since}"), round=r,
+                          since=shown_time(parse_time(rnd.started_at), self.zone))
         at = d.get("at") or self._at
         parse_time(at, Word(N_("the round's start")))
         rnd.started_at = at
