@@ -12,6 +12,7 @@ import json
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -61,6 +62,7 @@ from .online import create_online
 from .prints import PRINTS, make_print, pdf_from_html
 from .rounds import ResultSlip, lateness_ruling
 from .state import FINAL, TournamentState, parse_time
+from .venuetime import check_zone, clock_time, shown_time, stamp, zone_label
 from .words import ENDED_WORDS, SOURCE_WORDS, STATUS_WORDS
 
 #: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
@@ -200,10 +202,14 @@ def new(
     online_event: Annotated[bool, typer.Option(
         "--online", help="played on the web app's tables: teams of two accounts register there, the server "
                          "opens each round's rooms and reports every result (see `online --help`)")] = False,
+    time_zone: Annotated[str | None, typer.Option(
+        "--time-zone", help="the venue's time zone, an IANA name such as Asia/Shanghai: times typed without an "
+                            "offset are read in it, and times are shown in it (default: this machine's zone)")] = None,
     db: DbOpt = None,
 ) -> None:
     """Create an event and print its number and arbiter key."""
     try:
+        zone = check_zone(time_zone) if time_zone is not None else None
         rules = RuleSet.from_json(rules_json) if rules_json else preset(preset_name)
         try:
             mp = [int(x) for x in _split(match_points, "--match-points")] if match_points else list(rules.match_points)
@@ -223,7 +229,7 @@ def new(
             bye_score=(level_name(level_value(bye[0])), level_name(level_value(bye[1]))),
             seed=secrets.randbelow(10**6) if seed is None else seed, rules=rules,
             per_deal=(rules.name == "competition" and rules.scoring == Scoring.LEVELS) if per_deal is None
-            else per_deal)
+            else per_deal, time_zone=zone)
     except GuandanError as e:
         _fail(e)
     with _desk(db, create=True) as desk:
@@ -234,6 +240,38 @@ def new(
         state = desk.state(tid)
     typer.echo(_("created tournament {id}: {name}").format(id=tid, name=config.name))
     typer.echo(_("arbiter key: {key}  (needed on the web arbiter page; keep it private)").format(key=state.secret))
+    typer.echo(_zone_line(state, desk.now()))
+
+
+def _zone_line(state: TournamentState, now: datetime) -> str:
+    """Which zone the event's times are typed and shown in, and whether the event or the machine says so."""
+    label = zone_label(state.zone, now)
+    if state.time_zone is None:
+        return _("times are in {zone}, this machine's time zone (set the venue's with `time-zone`)").format(zone=label)
+    return _("times are in {zone}, the venue's time zone").format(zone=label)
+
+
+@app.command("time-zone")
+def time_zone_(
+    tid: TidArg,
+    zone: Annotated[str | None, typer.Argument(
+        help="an IANA name such as Asia/Shanghai (without it: say which zone the event's times are in)")] = None,
+    reason: Annotated[str, typer.Option(help="for the audit log")] = "",
+    db: DbOpt = None,
+) -> None:
+    """The venue's time zone: times typed without an offset (start --at 14:05) are read in it, and the
+    desk shows times in it. The log's own times stay in UTC."""
+    if zone is not None:
+        try:
+            check_zone(zone)  # before the database: a wrong name changes nothing wherever --db points
+        except GuandanError as e:
+            _fail(e)
+
+    def act(desk: Desk) -> None:
+        if zone is not None:
+            desk.set_time_zone(tid, zone, reason)
+        typer.echo(_zone_line(desk.state(tid), desk.now()))
+    _run(db, act)
 
 
 def _run(db: str | None, action: Callable[[Desk], None], lang: str | None = None) -> None:
@@ -403,25 +441,25 @@ def confirm(
 def start(
     tid: TidArg,
     round_no: Annotated[int | None, typer.Option("--round", "-r", help="round (default: the current one)")] = None,
-    at: Annotated[str | None, typer.Option(help="when it started, ISO 8601 (default: now)")] = None,
+    at: Annotated[str | None, typer.Option(
+        help="when it started (default: now): 14:05 or 2026-12-05 14:05 on the venue's clocks (see `time-zone`), "
+             "or with an offset, 2026-12-05 14:05+08:00")] = None,
     db: DbOpt = None,
 ) -> None:
     """Start the round's clock: after the warning no new deal is started, and a deal confirmed then ends it."""
-    when = None
-    if at is not None:
-        try:
-            when = parse_time(at, "--at")
-        except GuandanError as e:
-            _fail(e)
-
     def act(desk: Desk) -> None:
+        when = None if at is None else desk.state(tid).typed_time(at, desk.now(), "--at")
         rnd = desk.start_round(tid, round_no, when)
-        clock = desk.state(tid).round_clock(rnd.number)
+        state = desk.state(tid)
+        clock = state.round_clock(rnd.number)
+        assert rnd.started_at is not None
+        started, zone = parse_time(rnd.started_at), state.zone
         if clock["ends_at"]:
             typer.echo(_("round {n} started at {time}; it ends at {end}, no new deal from {warning}").format(
-                n=rnd.number, time=rnd.started_at, end=clock["ends_at"], warning=clock["warning_at"]))
+                n=rnd.number, time=shown_time(started, zone), end=clock_time(parse_time(clock["ends_at"]), zone, started),
+                warning=clock_time(parse_time(clock["warning_at"]), zone, started)))
         else:
-            typer.echo(_("round {n} started at {time}").format(n=rnd.number, time=rnd.started_at))
+            typer.echo(_("round {n} started at {time}").format(n=rnd.number, time=shown_time(started, zone)))
     _run(db, act)
 
 
@@ -579,8 +617,12 @@ def _table_notes(state: TournamentState) -> list[str]:
         out.append(_("round clock: not started (`start`)"))
     elif clock["phase"] != "untimed":
         left = int(clock["seconds_left"])
-        out.append(_("round clock: {phase}, {time} left").format(
-            phase=_word(_PHASE_WORDS, clock["phase"]), time=f"{left // 60}:{left % 60:02d}"))
+        words = {"phase": _word(_PHASE_WORDS, clock["phase"]), "time": f"{left // 60}:{left % 60:02d}",
+                 "end": shown_time(parse_time(clock["ends_at"]), state.zone)}
+        if clock["phase"] == "over":
+            out.append(_("round clock: {phase}, {time} left; time was up at {end}").format(**words))
+        else:
+            out.append(_("round clock: {phase}, {time} left; it ends at {end}").format(**words))
     return out
 
 
@@ -779,11 +821,15 @@ def log(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="one J
         db: DbOpt = None) -> None:
     """The audit log (secrets redacted)."""
     def act(desk: Desk) -> None:
+        zone = None if as_json else desk.state(tid).zone  # people read the venue's clocks; --json keeps UTC
         for e in desk.events(tid):
             d = e.to_dict()
-            typer.echo(json.dumps(d, ensure_ascii=False) if as_json else
-                       f"{e.seq:4d} {e.at} {e.actor:8s} {e.type:18s} "
-                       f"{json.dumps(readable_data(d['data']), ensure_ascii=False)}")
+            if zone is None:
+                typer.echo(json.dumps(d, ensure_ascii=False))
+                continue
+            at = stamp(parse_time(e.at), zone) if e.at else "-"
+            typer.echo(f"{e.seq:4d} {at} {e.actor:8s} {e.type:18s} "
+                       f"{json.dumps(readable_data(d['data'], zone=zone), ensure_ascii=False)}")
     _run(db, act)
 
 

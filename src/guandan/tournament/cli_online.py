@@ -22,6 +22,8 @@ from . import online
 from .cli_words import database_refusal, desk_fail, open_desk
 from .desk import Desk
 from .errors import refusal
+from .state import parse_time
+from .venuetime import shown_time
 
 #: The desk's catalogue, in the language of ``--lang`` where a command has one, else the environment's.
 _ = Messages("desk").gettext
@@ -59,9 +61,11 @@ def round_(tid: TidArg, seed: Annotated[int | None, typer.Option(help="seed of a
            db: DbOpt = None) -> None:
     """Pair the next round and start its clock: the server opens one room per table."""
     def act() -> None:
-        rnd = online.open_round(_desk(db, tid), tid, seed=seed)
+        desk = _desk(db, tid)
+        rnd = online.open_round(desk, tid, seed=seed)
+        started = shown_time(parse_time(rnd.started_at), desk.state(tid).zone) if rnd.started_at else "-"
         typer.echo(_("round {round} started at {time}: {tables} table(s) open on the server").format(
-            round=rnd.number, time=rnd.started_at, tables=len(rnd.tables)))
+            round=rnd.number, time=started, tables=len(rnd.tables)))
     _run(act, db)
 
 

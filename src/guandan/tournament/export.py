@@ -14,6 +14,7 @@ import io
 import json
 import re
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,11 +28,12 @@ from openpyxl.styles import Font  # type: ignore[import-untyped]
 from ..core.errors import shown
 from ..i18n import LANGUAGES, N_, translator
 from ..present import rank_text
-from .errors import Word, refusal
+from .errors import TournamentError, Word, refusal
 from .levels import level_name, level_value
 from .model import SIDES
 from .standings import describe_chain
-from .state import DISPUTED, ENTERED, FINAL, IN_PLAY, MISSING, REJECTED, Event, TableState, TournamentState
+from .state import DISPUTED, ENTERED, FINAL, IN_PLAY, MISSING, REJECTED, Event, TableState, TournamentState, parse_time
+from .venuetime import stamp, zone_label
 
 #: (JSON key, column header) of a standings line, in the order the columns are shown.
 STANDING_FIELDS: tuple[tuple[str, str], ...] = (
@@ -359,16 +361,29 @@ def log_records(events: Iterable[Event]) -> list[dict[str, Any]]:
 _LEVEL_KEYS = frozenset({"levels", "bye_score"})
 
 
-def readable_data(value: Any, key: str | None = None) -> Any:
-    """An entry's data as people read it: every level written as people write it ("10", not the stored "T").
-    The JSON exports of the log keep the data as stored, so that they read back as the log itself."""
+def readable_data(value: Any, key: str | None = None, *, zone: tzinfo | None = None) -> Any:
+    """An entry's data as people read it: every level written as people write it ("10", not the stored "T"),
+    and with ``zone`` a time (a round's given start) on the venue's clocks with its offset. The JSON exports
+    of the log keep the data as stored, so that they read back as the log itself."""
     if isinstance(value, dict):
-        return {k: readable_data(v, k) for k, v in value.items()}
+        return {k: readable_data(v, k, zone=zone) for k, v in value.items()}
     if isinstance(value, list):
         if key in _LEVEL_KEYS:
             return [rank_text(x) if isinstance(x, str) else x for x in value]
-        return [readable_data(v) for v in value]
+        return [readable_data(v, zone=zone) for v in value]
+    if key == "at" and zone is not None and isinstance(value, str):
+        return _stamp(value, zone)
     return value
+
+
+def _stamp(at: str | None, zone: tzinfo) -> str | None:
+    """A logged time on the venue's clocks, with its offset; one that cannot be read as it is."""
+    if at is None:
+        return None
+    try:
+        return stamp(parse_time(at), zone)
+    except TournamentError:
+        return at
 
 
 def log_json(events: Iterable[Event]) -> str:
@@ -414,14 +429,23 @@ def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event]
     _sheet(wb.create_sheet("Cross-table"), cross_columns(state), cross_rows(state),
            title=f"{cfg.name} — cross-table (opponent, side, result, 场分 per round)")
     if events:
-        rows = [{"Seq": d["seq"], "Type": d["type"], "Actor": d["actor"], "At": cell(d["at"]),
-                 "Data": json.dumps(readable_data(d["data"]), ensure_ascii=False, sort_keys=True)}
+        zone = state.zone  # people read the sheet: its times on the venue's clocks, each with its offset
+        rows = [{"Seq": d["seq"], "Type": d["type"], "Actor": d["actor"], "At": cell(_stamp(d["at"], zone)),
+                 "Data": json.dumps(readable_data(d["data"], zone=zone), ensure_ascii=False, sort_keys=True)}
                 for d in log_records(events)]
         _sheet(wb.create_sheet("Audit log"), ("Seq", "Type", "Actor", "At", "Data"), rows,
-               title="Audit log (data as JSON)")
+               title=f"Audit log (data as JSON; times in {zone_label(zone, _last_time(events))})")
     out = Path(path)
     wb.save(out)
     return out
+
+
+def _last_time(events: Sequence[Event]) -> datetime:
+    """When the log's newest entry was written (the zone's offset then names it), else now."""
+    try:
+        return parse_time(events[-1].at)
+    except TournamentError:
+        return datetime.now(UTC)
 
 
 def _sheet(ws: Any, columns: Sequence[str], rows: list[dict[str, Any]], title: str, note: str = "") -> None:
