@@ -61,8 +61,9 @@ def said(e: BaseException, lang: str | None = None, domain: str = "cli", present
     a ``msgid`` (the engine core's errors, :meth:`~guandan.core.errors.GuandanError.said`) is said from the
     catalogue of ``domain`` (a review's from ``game``, the terminal client's from ``tui``) or else the
     ``cli`` one, its parameters as a person reads them: a seat counted from 1, cards and combos as
-    ``present`` describes them (else with 10 written "10"), a catalogued error in the same language. Any
-    other error is its own text."""
+    ``present`` describes them (else with 10 written "10"), a catalogued error in the same language. An
+    English reader gets an error's own text where it says more than its msgid; any other error is its own
+    text."""
     msgid = getattr(e, "msgid", None)
     params = getattr(e, "params", None)
     if not isinstance(msgid, str) or not isinstance(params, dict):
@@ -73,10 +74,19 @@ def said(e: BaseException, lang: str | None = None, domain: str = "cli", present
         text = translator(catalogue, language).gettext(msgid)
         if text != msgid:
             break
+    if text == msgid and not _own_text_is_msgid(e, msgid, params):
+        return str(e)  # English, and the error has words of its own beside its msgid: those say more
     try:
         return text.format(**{k: _param(v, language, domain, present) for k, v in params.items()})
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return str(e)
+
+
+def _own_text_is_msgid(e: BaseException, msgid: str, params: dict[str, Any]) -> bool:
+    try:
+        return str(e) == msgid.format(**params)
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        return False
 
 
 def _param(value: object, lang: str, domain: str, present: Describes | None) -> object:
