@@ -8,9 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # WeasyPrint (the desk's PDF prints) draws text with Pango and HarfBuzz; poppler-utils' pdftotext reads the
-# PDFs back in the tests.
+# PDFs back in the tests. tzdata is the time zone database the desk reads a venue's zone from (zoneinfo).
 SYSTEM_PACKAGES=(chromium fonts-wqy-zenhei fonts-noto-color-emoji postgresql redis-server
-                 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils)
+                 libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils tzdata)
 # Node.js runs the browser modules' unit tests (tests/js/) with node:test, which came in Node 18. A node
 # already on PATH that is new enough, from wherever it came, is left alone; Debian's is installed only
 # when there is none or it is older.
