@@ -47,11 +47,12 @@ def test_lobby_refusals_are_shown_in_chinese(zh_page: Page, live_server: LiveSer
     page.set_input_files("#import", files=[{"name": "x.json", "mimeType": "application/json", "buffer": b"{nope"}])
     page.wait_for_function("document.getElementById('import-error').textContent !== ''")
     assert page.locator("#import-error").inner_text() == "这个文件不是本服务器能重放的牌谱。"
-    # JSON that is no record: the server's refusal (bad_record), the same words
+    # JSON that is no record: the server's refusal (bad_record), the same words and what is wrong
     page.evaluate("document.getElementById('import-error').textContent = ''")
     page.set_input_files("#import", files=[{"name": "y.json", "mimeType": "application/json", "buffer": b'{"a": 1}'}])
     page.wait_for_function("document.getElementById('import-error').textContent !== ''")
-    assert page.locator("#import-error").inner_text() == "这个文件不是本服务器能重放的牌谱。"
+    assert page.locator("#import-error").inner_text() == (
+        "这个文件不是本服务器能重放的牌谱：不是掼蛋记录：'format' 字段须为 \"guandan-record\"")  # and why
 
 
 def test_frame_error_text_picks_the_pages_language(zh_page: Page, live_server: LiveServer) -> None:

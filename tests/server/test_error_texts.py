@@ -40,20 +40,24 @@ LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 REPR = ("None", "[", "]", "{", "}", "'", "True", "False")
 
 
-def told(text: Any, *, seats: tuple[int, ...] = (), given: tuple[str, ...] = ()) -> dict[str, str]:
+def told(text: Any, *, seats: tuple[int, ...] = (), given: tuple[str, ...] = (),
+         quoted: tuple[str, ...] = ()) -> dict[str, str]:
     """Check a refusal's ``text``: both languages, Chinese in the zh one and no English word of ours (only
     what the person gave, e.g. a room code, may be Latin), no Python value in either, and ``seats`` (wire
-    seats, from 0) shown counted from 1. Returns the text."""
+    seats, from 0) shown counted from 1. ``quoted``: what the text quotes of a file as the file writes it
+    (a record's field name, a JSON value). Returns the text."""
     assert isinstance(text, dict) and set(text) == {"zh", "en"}, text
     for lang, line in text.items():
         assert isinstance(line, str) and line.strip(), text
+        for q in quoted:
+            line = line.replace(q, "")
         assert not any(r in line for r in REPR), (lang, line)
         for seat in seats:
             assert str(seat + 1) in line, (lang, line, seat)
     zh = text["zh"]
     assert CJK.search(zh), zh
     rest = zh
-    for g in given:
+    for g in (*quoted, *given):
         rest = rest.replace(g, "")
     assert not LATIN_WORD.search(rest), zh
     assert not CJK.search(text["en"]), text["en"]
@@ -129,7 +133,7 @@ def test_rate_limits_closed_rooms_and_unknown_addresses(web: App, tmp_path: Path
     refused(c.get("/api/nothing-here"), 404, "not_found")
     refused(c.get("/api/rooms"), 405, "method_not_allowed")
     refused(c.get("/api/replays/nope"), 404, "no_replay", given=("nope",))
-    refused(c.post("/api/replays", json={"not": "a record"}), 422, "bad_record")
+    refused(c.post("/api/replays", json={"not": "a record"}), 422, "bad_record", quoted=("'format'", '"guandan-record"'))
     refused(c.get("/api/i18n/fr"), 404, "no_language", given=("fr", "zh", "en"))
     app = create_app(f"sqlite:///{tmp_path / 'rate.sqlite3'}", Settings(join_rate_per_min=1, join_burst=1, workers=0))
     with TestClient(app) as limited:

@@ -406,11 +406,13 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         await check_join_rate(req)
         text = json.dumps(body, ensure_ascii=False)
         token = new_token()  # the importer's: lists the record and may mark it public
-        try:
-            check_record(text)
+        try:  # a long match takes a second to re-run: never on the loop the tables share
+            await service.pool.run(Priority.HINT, check_record, text)
+        except Busy:
+            raise ServiceError("the server is busy", 503, "busy", words=say(REFUSALS["busy"])) from None
         except GuandanError as e:
-            raise ServiceError(str(e), 422, "bad_record",
-                               words=say(N_("This file is not a game record that this server can replay."))) from None
+            raise ServiceError(str(e), 422, "bad_record", words=say(
+                N_("This file is not a game record that this server can replay: {problem}"), problem=e)) from None
         replay_id = new_replay_id()
         await asyncio.wrap_future(store.later(store.save_replay, replay_id, text, None, imported=True,
                                               owners=[hash_token(token)]))

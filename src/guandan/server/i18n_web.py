@@ -109,6 +109,7 @@ MESSAGES += (
     N_("This address does not take this kind of request."),
     N_("This address has {n} open rooms, as many as it may have: finish or leave one first."),
     N_("This file is not a game record that this server can replay."),
+    N_("This file is not a game record that this server can replay: {problem}"),
     N_("This move is not allowed now; the table shows the current position."),
     N_("This request could not be read: it is not valid JSON."),
     N_("This request is not in a form the server understands."),

@@ -16,7 +16,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..core.errors import GuandanError
 from ..i18n import N_, translator, unprintable
+from ..present import said
 from .i18n_web import LANGS
 
 MAX_FRAME_BYTES = 8192
@@ -121,8 +123,9 @@ class SeatNo:
 @dataclass(frozen=True)
 class Words:
     """A sentence of the web catalogue and its named parameters, rendered in each page language when it is
-    sent. A parameter is shown as it is (a room code, a count), a :class:`SeatNo` counted from 1, or another
-    Words in the same language (a field's name or the problem inside a sentence): no Python value is shown."""
+    sent. A parameter is shown as it is (a room code, a count), a :class:`SeatNo` counted from 1, another
+    Words in the same language (a field's name or the problem inside a sentence) or an engine error in the
+    catalogue's words (guandan.present.said): no Python value is shown."""
 
     msgid: str
     params: Mapping[str, Param] = field(default_factory=dict)
@@ -136,7 +139,7 @@ class Words:
         return {lang: self.render(lang) for lang in LANGS}
 
 
-Param = str | int | SeatNo | Words  # what a sentence's parameter may be (Words._shown)
+Param = str | int | SeatNo | Words | GuandanError  # what a sentence's parameter may be (Words._shown)
 
 
 def say(msgid: str, **params: Param) -> Words:
@@ -148,6 +151,8 @@ def _shown(value: Param, lang: str) -> str:
         return str(value.seat + 1)
     if isinstance(value, Words):
         return value.render(lang)
+    if isinstance(value, GuandanError):  # the engine's words for what it refused (a record's bad action)
+        value = said(value, lang)
     # what a sentence never shows of a value it quotes (a name, a code from an address): such characters
     # would break its line or turn the direction of the text after them
     return "".join("\ufffd" if unprintable(c) else c for c in str(value))
