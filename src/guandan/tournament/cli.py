@@ -613,13 +613,14 @@ def _table_notes(state: TournamentState) -> list[str]:
     if deciding:
         out.append(_("level, waiting for the deciding deal: table {tables}").format(tables=sep.join(deciding)))
     clock = state.round_clock(rnd.number)
-    if clock["phase"] == "not_started":
+    clock_phase = clock["phase"]  # the round clock's own phases (not_started, play, warning, over, untimed)
+    if clock_phase == "not_started":
         out.append(_("round clock: not started (`start`)"))
-    elif clock["phase"] != "untimed":
+    elif clock_phase != "untimed":
         left = int(clock["seconds_left"])
-        words = {"phase": _word(_PHASE_WORDS, clock["phase"]), "time": f"{left // 60}:{left % 60:02d}",
+        words = {"phase": _word(_PHASE_WORDS, clock_phase), "time": f"{left // 60}:{left % 60:02d}",
                  "end": shown_time(parse_time(clock["ends_at"]), state.zone)}
-        if clock["phase"] == "over":
+        if clock_phase == "over":
             out.append(_("round clock: {phase}, {time} left; time was up at {end}").format(**words))
         else:
             out.append(_("round clock: {phase}, {time} left; it ends at {end}").format(**words))
