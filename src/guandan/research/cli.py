@@ -78,7 +78,7 @@ def _cluster(ray: str | None, jobs: int) -> AbstractContextManager[RayPool | Non
 
 
 def selfplay_cmd(
-    agents: Annotated[str, typer.Option("--agents", help=AGENTS_HELP + "; four, for seats 0–3")],
+    agents: Annotated[str, typer.Option("--agents", help=AGENTS_HELP + "; four, for seats 1–4 in order")],
     deals: Annotated[int, typer.Option(help="deals to play (the arena's duplicate deal specs 0 … N-1, each once)")],
     out: Annotated[Path, typer.Option(help="folder for part-NNNNN.parquet files (must hold none yet)")],
     preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
