@@ -72,7 +72,9 @@ class LiveServer:
                                   "seed_source": counting_seeds("live"), "review_budget": 0.02, **settings}
         # every browser test signs its accounts up from 127.0.0.1: the per-address sign-up limit is lifted
         self.app = create_app(db_url, Settings(**wanted), accounts=AccountSettings(signups_per_address=1_000_000))
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
+        # uvicorn's proxy handling off, as `guandan serve` has it: a test cannot pose as another address
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    proxy_headers=False))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:
