@@ -126,6 +126,51 @@ def test_jobs_run_by_priority_and_hints_keep_to_their_share() -> None:
     assert run(main) == ["table", "readings", "hint", "review"]
 
 
+def test_a_watched_tables_bots_wait_for_players_work_and_keep_to_the_background_share() -> None:
+    """A bot of a table of four bots that people watch (Priority.WATCHED) runs after what tables with players,
+    readings and hints need and before reviews; it shares the background's workers (all but one) with hints
+    and reviews, so a table with players always has a worker; and a full queue never refuses it."""
+
+    async def main() -> None:
+        pool = WorkerPool(0, queue_limit=2)
+        started, release = threading.Event(), threading.Event()
+        order: list[str] = []
+
+        async def job(priority: Priority, tag: str) -> None:
+            order.append(await pool.run(priority, _tag, tag))
+
+        first = asyncio.create_task(pool.run(Priority.TABLE, _blocker, started, release))
+        await asyncio.to_thread(started.wait, 30)
+        tasks = [asyncio.create_task(job(p, t)) for p, t in
+                 [(Priority.REVIEW, "review"), (Priority.WATCHED, "watched"), (Priority.HINT, "hint"),
+                  (Priority.WATCHED, "watched 2"), (Priority.TABLE, "table")]]
+        await asyncio.sleep(0)
+        # the hint and the review fill the queue's two places: the watched bots wait all the same
+        assert pool.waiting() == 5 and pool.waiting(Priority.WATCHED) == 2 and pool.refused == 0
+        with pytest.raises(Busy):
+            await pool.run(Priority.READINGS, _tag, "one too many")
+        release.set()
+        assert await first == "blocker"
+        await asyncio.gather(*tasks)
+        assert order == ["table", "hint", "watched", "watched 2", "review"]
+        # two workers: while a watched bot thinks in one, the next waits and a table's job takes the other
+        pool.slots, pool.hint_slots = 2, 1
+        started.clear()
+        release.clear()
+        thinking = asyncio.create_task(pool.run(Priority.WATCHED, _blocker, started, release))
+        await asyncio.to_thread(started.wait, 30)
+        waiting = asyncio.create_task(pool.run(Priority.WATCHED, _tag, "waits"))
+        table = asyncio.create_task(pool.run(Priority.TABLE, _tag, "table"))
+        await asyncio.sleep(0)
+        assert pool.running == 2 and pool.running_hints == 1
+        assert pool.waiting(Priority.WATCHED) == 1 and pool.waiting(Priority.TABLE) == 0
+        release.set()
+        assert await thinking == "blocker" and await table == "table" and await waiting == "waits"
+        pool.close()
+
+    run(main)
+
+
 def test_a_full_queue_refuses_readings_and_hints_but_never_a_table() -> None:
     async def main() -> None:
         pool = WorkerPool(0, queue_limit=2)

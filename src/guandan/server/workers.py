@@ -16,11 +16,12 @@ its own move-generator cache); a bot travels with its state (its random generato
 with it.
 
 **Scheduling**: the pool keeps its own queue, in priority order (:class:`Priority`: what a table
-needs to move on, then readings, then hints, then reviews), and hands a job to a process only when one
-is free, so a queue of hints delays a bot's move by at most the job already running. Hints and review
-decisions together may occupy all but one process (when there are two or more), and at most
-``queue_limit`` readings, hints and review jobs wait: beyond
-that :meth:`WorkerPool.run` raises :class:`Busy`. Work a table needs is never refused.
+needs to move on, then readings, then hints, then the bots of tables of four bots that people watch,
+then reviews), and hands a job to a process only when one is free, so a queue of hints delays a bot's
+move by at most the job already running. Hints, watched tables' bots and review decisions together may
+occupy all but one process (when there are two or more), and at most ``queue_limit`` readings, hints
+and review jobs wait: beyond that :meth:`WorkerPool.run` raises :class:`Busy`. Work a table needs is
+never refused (a watched table's neither: each has one decision at a time, and they are capped).
 """
 
 from __future__ import annotations
@@ -210,10 +211,13 @@ class Priority(IntEnum):
     TABLE = 0  # a table cannot move on without it: a bot's decision, a view's legal actions
     READINGS = 1  # a player choosing cards
     HINT = 2
-    REVIEW = 3  # a 复盘 decision, one at a time: after everything a person is waiting for
+    WATCHED = 3  # a bot's decision at a table of four bots that people watch (TableService.watch)
+    REVIEW = 4  # a 复盘 decision, one at a time: after everything a person is waiting for
 
 
-BACKGROUND = (Priority.HINT, Priority.REVIEW)  # together they may take all but one worker
+BACKGROUND = (Priority.HINT, Priority.WATCHED, Priority.REVIEW)  # together they may take all but one worker
+# never refused as Busy: a table waits for each (one at a time per table), and the tables are capped
+UNREFUSED = (Priority.TABLE, Priority.WATCHED)
 
 
 class Busy(Exception):
@@ -302,9 +306,9 @@ class WorkerPool:
 
     async def run(self, priority: Priority, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker, after every job of higher priority. Raises :class:`Busy` (readings,
-        hints) when ``queue_limit`` jobs of those kinds already wait; whatever ``fn`` raises; and
+        hints, reviews) when ``queue_limit`` jobs of those kinds already wait; whatever ``fn`` raises; and
         ``BrokenProcessPool`` when a worker died (the next job starts a fresh pool)."""
-        if priority != Priority.TABLE and sum(1 for j in self._queue if j.priority != Priority.TABLE) >= self.queue_limit:
+        if priority not in UNREFUSED and sum(1 for j in self._queue if j.priority not in UNREFUSED) >= self.queue_limit:
             self.refused += 1
             raise Busy(f"{len(self._queue)} requests are waiting for the workers")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
