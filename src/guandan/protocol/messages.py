@@ -233,6 +233,8 @@ def parse_reply(text: str | bytes, index_range: int) -> int:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
         raise ProtocolError(f"the reply is not JSON: {shown(text[:80])}") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise ProtocolError("the reply holds a number too long to read; actIndex is a small integer") from None
     if not isinstance(data, dict) or "actIndex" not in data:
         raise ProtocolError('the reply must be an object {"actIndex": i}')
     return check_index(data["actIndex"], index_range)

@@ -37,8 +37,10 @@ _GONE = object()  # queued when a seat's connection closes
 
 
 def error_message(text: str) -> dict[str, Any]:
-    """Our addition to the protocol: what was wrong with the last frame (bots may ignore it)."""
-    return {"type": "error", "stage": "error", "message": text}
+    """Our addition to the protocol: what was wrong with the last frame (bots may ignore it). A lone
+    surrogate quoted from the frame (JSON's ``"\\ud800"``) is written as its escape: a text frame must
+    be UTF-8, and one that is not cannot be sent."""
+    return {"type": "error", "stage": "error", "message": text.encode("utf-8", "backslashreplace").decode("utf-8")}
 
 
 @dataclass
