@@ -287,9 +287,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str, token: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
-        """``token``: a seat token of this room, which also gets the finished match's ``replay_id``."""
+        """``token``: a seat token of this room (or the host token of a match of four bots), which also gets the
+        finished match's ``replay_id``."""
         room = await service.find(code)
-        return room.summary(player=room.seat_of(token) is not None)
+        return room.summary(player=room.owns_replay(token))
 
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
@@ -323,6 +324,14 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     async def ready(code: str, body: ReadyBody) -> dict[str, Any]:
         await service.find(code)
         service.ready(code, body.token, body.ready)
+        return await committed(code, service.room(code).summary())
+
+    @app.post("/api/rooms/{code}/watch")
+    async def watch(req: Request, code: str, body: TokenBody) -> dict[str, Any]:
+        """The creator starts a room of four bots as a match to watch (TableService.watch): the room as it
+        started."""
+        await service.find(code)
+        service.watch(code, body.token, client(req))
         return await committed(code, service.room(code).summary())
 
     # --- replays --------------------------------------------------------------------------

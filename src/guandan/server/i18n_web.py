@@ -18,8 +18,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Join by code"), N_("Room code"), N_("Join"), N_("Your name"), N_("Sit here"), N_("Add bot"),
     N_("Remove bot"), N_("Ready"), N_("Not ready"), N_("Spectate"), N_("Share this link"),
     N_("Waiting for players"), N_("Replays"),
-    N_("Every seat is a bot: remove one and take its seat to start the match"),
-    N_("Every seat is a bot: the match waits until the room's creator opens a seat for a player"),
+    N_("Every seat is a bot: watch them play a whole match, or remove one and take its seat to play"),
+    N_("Every seat is a bot: the match begins when the room's creator starts it for everyone to watch"),
     N_("Import a record…"), N_("Play"), N_("Pass"), N_("Hint"),
     N_("Sort"), N_("Auto-play"), N_("Auto-play is on: a bot plays for you"), N_("Take back control"),
     N_("Your turn"), N_("Pay tribute: pick your card"), N_("Return a card"), N_("Choose a tribute card"),
@@ -174,6 +174,17 @@ MESSAGES += (N_("Rated (accounts only)"), N_("Rated"), N_("Leaderboard"), N_("ra
              N_("The seats of a rated room are for logged-in accounts: log in first."),
              N_("Your account holds a seat of this room already."), N_("There is no player called {name}."),
              N_("There is no rule preset called {preset}."))
+# a match of four bots to watch (观战, TableService.watch): the lobby's button, the table, the refusals
+MESSAGES += (
+    N_("Watch the bots play"),
+    N_("This bot match is paused: as many bot matches are running as the server allows (in all, or for your "
+       "address). It goes on by itself once one stops."),
+    N_("Only the creator of the room may start a match of four bots."),
+    N_("Seat {seat} is not a bot: a match to watch needs a bot in every seat."),
+    N_("The server is running as many bot matches as it may at once ({n}): try again later."),
+    N_("Your address already has {n} bot matches running, as many as it may: close one (a match stops once nobody "
+       "has watched it for {s} s) and try again."),
+)
 MESSAGES += EVENT_MESSAGES  # online events (server/events_online.py, its pages, the table's refusals there)
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
 MESSAGES += tuple(WHY.values())  # why a selection is no legal play (wire.selection_verdict)

@@ -2,7 +2,8 @@
 
 A room is identified by a short code to share. Seats are empty, held by a human (who proves it with a
 per-seat token: only a hash is kept), or by a bot tier. The match starts when every seat is filled and
-every human is ready (准备).
+every human is ready (准备); a room of four bots starts when its creator starts it, as a match to watch
+(观战: TableService.watch).
 """
 
 from __future__ import annotations
@@ -219,8 +220,12 @@ class Room:
     paused: bool = False  # no human was connected for Settings.unattended_pause_s: nothing moves until one returns
     held: bool = False  # an online event's arbiter paused this table (with ``paused``): only the arbiter resumes it
     creator: str | None = None  # the client address that created the room (the per-address cap)
+    # a match of four bots to watch (TableService.watch): the client address it runs for, counted against
+    # Settings.max_watched_per_address — the one that started it, or the spectator whose page resumed it
+    runs_for: str | None = None
     touched: float = 0.0  # the service clock at the last lobby change (Settings.lobby_idle_s)
-    unattended_since: float | None = None  # the service clock when the last human connection went away
+    # the service clock when the last human connection went away (at a table of four bots: the last spectator's)
+    unattended_since: float | None = None
     interval: Interval | None = None  # between two deals (in memory only: a restarted table goes straight on)
     turn_started: float = 0.0  # the service clock when the seat to move got its turn (the timers)
 
@@ -235,6 +240,15 @@ class Room:
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and secrets.compare_digest(self.host_hash, hash_token(token or ""))
+
+    def owns_replay(self, token: str | None) -> bool:
+        """Whether ``token`` is one the finished match's replay is kept for (the summary's ``replay_id``): a seat
+        token of the room, or at a match of four bots, which no seat token played, the creator's host token."""
+        return self.seat_of(token) is not None or (self.all_bots() and self.is_host(token))
+
+    def all_bots(self) -> bool:
+        """Every seat is a bot: a match of this room is one to watch (TableService.watch), no player's."""
+        return all(s.kind == "bot" for s in self.seats)
 
     def can_start(self) -> bool:
         return self.status == "lobby" and all(

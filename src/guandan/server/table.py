@@ -120,6 +120,12 @@ MOVING = N_("The table is moving to another server: try again in a moment.")
 RATED_REFUSAL = N_("A rated room plays its preset's own rules with a secret seed, and needs at least one seat for a player.")
 RATED_NEEDS_ACCOUNT = N_("The seats of a rated room are for logged-in accounts: log in first.")
 ALREADY_SEATED = N_("Your account holds a seat of this room already.")
+# a match of four bots to watch (TableService.watch)
+WATCH_HOST_ONLY = N_("Only the creator of the room may start a match of four bots.")
+WATCH_NOT_ALL_BOTS = N_("Seat {seat} is not a bot: a match to watch needs a bot in every seat.")
+WATCH_FULL = N_("The server is running as many bot matches as it may at once ({n}): try again later.")
+WATCH_PER_ADDRESS = N_("Your address already has {n} bot matches running, as many as it may: close one (a match "
+                       "stops once nobody has watched it for {s} s) and try again.")
 
 
 class ServiceError(Exception):
@@ -159,6 +165,10 @@ class Settings:
     max_rooms_per_address: int = 20  # of those, created from one client address
     lobby_idle_s: float = 1800.0  # a lobby with no change (join, leave, bot, ready, a page opened) closes
     unattended_pause_s: float = 120.0  # a table with no human connected pauses (no 托管 plays it out)
+    # --- matches of four bots to watch (观战: TableService.watch) ---
+    max_watched_tables: int = 20  # tables of four bots playing at once, in all (paused ones do not count)
+    max_watched_per_address: int = 2  # of those, kept going for one client address
+    watch_min_bot_delay_ms: int = 500  # the least pause before a bot of such a table acts, whatever else asks less
     finished_linger_s: float = 60.0  # a finished match stays in memory this long for its players' pages
     sweep_interval_s: float = 5.0  # how often idle lobbies, unattended tables and idle buckets are looked at
     # a full garbage collection at most this often (0: never), from the sweep: `guandan serve` raises the
@@ -473,6 +483,75 @@ class TableService:
         else:
             self._room_changed(room)
 
+    def watch(self, code: str, token: str, client: str | None = None) -> None:
+        """Start a room whose four seats are bots as a match to watch (观战): its creator only (the host token),
+        in the lobby. Anyone may open the table and watch; nobody acts, and every page gets the public view.
+
+        What it may cost is bounded, so that no client slows another down:
+
+        * **Attendance**: it plays on only while someone watches. With no page open on it for
+          Settings.unattended_pause_s it pauses like any table nobody is at, and leaves memory; a spectator's
+          page resumes it (a table of players is resumed only by a player).
+        * **Caps**: at most Settings.max_watched_tables such tables play at once, and
+          Settings.max_watched_per_address of them for one client address (the one that started it, or the
+          spectator whose page resumed it); a paused one counts for nobody. A start beyond either is refused
+          (503 ``watch_full``, 429 ``too_many_watched``, each naming its cap); a resume beyond either leaves
+          the table paused until the sweep finds room for it.
+        * **Tiers**: every tier the lobby offers may play, the search tier included: learners want to watch
+          the strongest bots. A thinking bot's decision (the search tier's takes about a second of a worker)
+          runs in the worker pool at Priority.WATCHED, after the work of every table with a player, readings
+          and hints, and within the share that hints and reviews have (every worker but one), so a watched
+          match never takes a worker from a table where people play and adds no queue they wait in: under
+          load it only goes slower. The instant tiers decide on the event loop in microseconds.
+        * **Pace**: every bot of such a table waits at least Settings.watch_min_bot_delay_ms before it acts
+          (whatever the room or Settings.bot_delay_ms asks), so a person can follow the match and a table
+          makes a few moves a second at most, each one frame to each spectator; between deals it pauses
+          for the room's next_deal_s with every hand turned up, as a table of players does.
+
+        The match ends as any other: its replay is saved, owned by the host token (no seat token played it)."""
+        room = self.room(code)
+        self._lobby_only(room)
+        self._unbound(room)
+        if not room.is_host(token):
+            raise ServiceError("only the room's creator (its host token) may start a match of four bots", 403,
+                               "forbidden", words=say(WATCH_HOST_ONLY))
+        seat = next((i for i, s in enumerate(room.seats) if s.kind != "bot"), None)
+        if seat is not None:
+            raise ServiceError(f"seat {seat} is not a bot: a match to watch needs a bot in every seat", 409,
+                               "not_all_bots", words=say(WATCH_NOT_ALL_BOTS, seat=SeatNo(seat)))
+        refusal = self._watch_refusal(client)
+        if refusal is not None:
+            raise refusal
+        room.runs_for = client
+        self._start(room)
+
+    def _watch_refusal(self, client: str | None) -> ServiceError | None:
+        """Why one more table of four bots may not play for ``client`` now (Settings.max_watched_tables,
+        Settings.max_watched_per_address), or None."""
+        st = self.settings
+        playing = [r for r in self.rooms.values() if r.status == "playing" and not r.paused and r.all_bots()]
+        if len(playing) >= st.max_watched_tables:
+            return ServiceError(f"the server plays its limit of {st.max_watched_tables} tables of four bots at once; "
+                                "try again later", 503, "watch_full", words=say(WATCH_FULL, n=st.max_watched_tables))
+        mine = sum(1 for r in playing if r.runs_for == client)
+        if client is not None and mine >= st.max_watched_per_address:
+            return ServiceError(f"this address already has {mine} tables of four bots playing (the limit is "
+                                f"{st.max_watched_per_address}); one stops once nobody has watched it for "
+                                f"{st.unattended_pause_s:g} s", 429, "too_many_watched",
+                                words=say(WATCH_PER_ADDRESS, n=mine, s=f"{st.unattended_pause_s:g}"))
+        return None
+
+    def _resume_watched(self, room: Room, clients: list[str | None]) -> bool:
+        """A paused table of four bots that someone watches plays on, for the first of ``clients`` (the watching
+        pages' addresses) within the caps; False, and it stays paused, when none is."""
+        for client in clients:
+            if self._watch_refusal(client) is None:
+                room.paused, room.runs_for, room.unattended_since = False, client, None
+                room.turn_started = self.clock()
+                self.save(room)  # the frames from now on leave once it is committed
+                return True
+        return False
+
     def _unbound(self, room: Room) -> None:
         if room.code in self.bound:
             raise ServiceError("this table's seats belong to an event's players: they are not left, given to bots or un-readied",
@@ -509,8 +588,9 @@ class TableService:
         room.start()
         room.seq, room.log = 0, []
         room.turn_started = self.clock()
-        # readied over REST with nobody at the table: it pauses unless a player connects in time
-        room.unattended_since = None if self._humans_connected(room) else self.clock()
+        # readied over REST with nobody at the table: it pauses unless a player (a spectator, at a table of four
+        # bots) connects in time
+        room.unattended_since = None if self._attended(room) else self.clock()
         self.save(room)
         self._broadcast_room(room)
         for c in self.conns.get(room.code, ()):
@@ -647,10 +727,11 @@ class TableService:
     def _begin_interval(self, room: Room, entry: JSON) -> None:
         """After a deal the table pauses for the humans at it: each sees every hand and the result, and the
         next deal begins once each has tapped 继续 or the wait runs out. Nobody is waited for at a table of
-        bots, for a seat on 托管, or for a player who is not connected."""
+        bots, for a seat on 托管, or for a player who is not connected; a table of four bots that people watch
+        pauses the whole time, so that they see the hands and the result."""
         wait = self._next_deal_wait(room)
         waiting = {i for i, s in enumerate(room.seats) if s.kind == "human" and not s.auto and s.connections > 0}
-        if wait <= 0 or not waiting:
+        if wait <= 0 or not (waiting or room.all_bots()):
             return
         ending = [e for e in entry["events"] if e["type"] in (DealOver.type, DealSettled.type)]
         assert room.match is not None
@@ -700,6 +781,8 @@ class TableService:
         text = record.dumps(room.match, players=players, meta={"room": room.code, "source": "web", "seats": seats})
         # private: listed only to the players who played it (their seat tokens), until one marks it public
         owners = [s.token_hash for s in room.seats if s.kind == "human" and s.token_hash is not None]
+        if room.all_bots():  # a match to watch: no seat token played it, the creator's host token started it
+            owners = [room.host_hash]
         self._commit(room, self.store.save_replay, replay_id, text, room.code, owners=owners)
         if room.config.rated:  # after the replay, in the same writer thread: the result points at it
             self._commit(room, record_rated_match, self.store.sessions, rated_result(room, replay_id))
@@ -723,6 +806,8 @@ class TableService:
         s = room.seats[seat]
         if room.bot_for(seat):
             delay = self.settings.bot_delay_ms if self.settings.bot_delay_ms is not None else room.config.bot_delay_ms
+            if room.all_bots():  # a match to watch: slow enough to follow, and to bound its CPU (watch)
+                delay = max(delay, self.settings.watch_min_bot_delay_ms)
             self.tasks[room.code] = asyncio.get_running_loop().create_task(self._bot_turn(room, seat, delay / 1000))
             return
         wait = None if s.connections > 0 else self.settings.disconnect_grace_s
@@ -760,7 +845,9 @@ class TableService:
             if agent.name in FAST_TIERS and not workers.heavy_rules(match.rules):
                 action = agent.choose(match.observation(seat), match.legal_actions())
             else:  # a thinking tier (search: ~1 s), or any bot under 火拼 rules: in a worker process
-                action, thought = await self.pool.run(Priority.TABLE, workers.bot_job, agent, workers.position(match, seat))
+                # (a table of four bots that people watch: after the work of tables with players, see watch)
+                priority = Priority.WATCHED if room.all_bots() else Priority.TABLE
+                action, thought = await self.pool.run(priority, workers.bot_job, agent, workers.position(match, seat))
                 if room.seq == seq and self.agents.get(key) is agent:
                     self.agents[key] = thought  # the bot as it is after choosing (its random generator moved on)
         except Exception:  # a faulty bot, or one that cannot be built, must not stall the table
@@ -805,14 +892,22 @@ class TableService:
         self.conns.setdefault(room.code, []).append(conn)
         if room.status == "lobby":
             room.touched = self.clock()  # a page opened on a lobby keeps it open
+        resumed = False
         if seat is not None:
             room.unattended_since = None
             if room.paused and not room.held:  # a player is back: the table plays on, the turn's timer from the start
                 room.paused = False
                 room.turn_started = self.clock()
                 self.save(room)  # the frames below leave once it is committed
+        elif room.status == "playing" and room.all_bots():  # a match to watch: a spectator is who attends it
+            room.unattended_since = None
+            if room.paused and not room.held:  # it plays on for this page's address, within the caps (watch)
+                resumed = self._resume_watched(room, [client])
         conn.send({"type": "welcome", "role": "player" if seat is not None else "spectator", "seat": seat})
         conn.send(self.snapshot(conn))
+        if resumed:
+            self._broadcast_room(room)  # the other pages that waited for it
+            self.schedule(room)
         if seat is not None:
             room.seats[seat].connections += 1
             for w in self.watchers:
@@ -829,9 +924,11 @@ class TableService:
         if not conns:
             self.conns.pop(room.code, None)
         conn.queue.put_nowait(None)
+        if conn.seat is None and room.status == "playing" and not self._attended(room):
+            room.unattended_since = self.clock()  # the last page on a match of four bots: it pauses in time (sweep)
         if conn.seat is not None:
             room.seats[conn.seat].connections -= 1
-            if room.status == "playing" and not self._humans_connected(room):
+            if room.status == "playing" and not self._attended(room):
                 room.unattended_since = self.clock()  # it pauses Settings.unattended_pause_s from now (sweep)
             self._broadcast_room(room)
             if room.interval is not None and room.seats[conn.seat].connections <= 0:
@@ -1280,6 +1377,11 @@ class TableService:
                 self._forget(room)
             if room.paused and not room.held and not self.conns.get(room.code):
                 self._forget(room)  # in the database as "paused": loaded again when someone asks for it
+            elif room.paused and not room.held and room.status == "playing" and room.all_bots() and \
+                    self._resume_watched(room, [c.client for c in self.conns.get(room.code, ())]):
+                # a match of four bots that pages watch, paused until the caps had room for it (watch)
+                self._broadcast_room(room)
+                self.schedule(room)
         for client in [k for k, b in self.join_buckets.items() if b.idle()]:
             del self.join_buckets[client]
         for who in [k for k, b in self.work_buckets.items() if b.idle()]:
@@ -1292,6 +1394,13 @@ class TableService:
 
     def _humans_connected(self, room: Room) -> bool:
         return any(s.kind == "human" and s.connections > 0 for s in room.seats)
+
+    def _attended(self, room: Room) -> bool:
+        """Someone is at the table: a player connected, or at a table of four bots (a match to watch) any page,
+        a spectator's; at a table of players, spectators alone do not keep it going."""
+        if room.all_bots():
+            return bool(self.conns.get(room.code))
+        return self._humans_connected(room)
 
     def _pause(self, room: Room) -> None:
         task = self.tasks.pop(room.code, None)
