@@ -42,8 +42,9 @@ async def bot_client(url: str, bot: Any, errors: list[str] | None = None) -> lis
 
 async def with_server(body: Callable[[str, ProtocolServer], Awaitable[Any]], rules: RuleSet | None = None,
                       games: int = 1, out_dir: Path | None = None, config: MatchConfig | None = SHORT,
-                      seating: Seating = Seating.ORDER) -> Any:
-    logs: list[str] = []
+                      seating: Seating = Seating.ORDER, logs: list[str] | None = None) -> Any:
+    """Run ``body(url, server)`` against a fresh server on a free port; its log lines go to ``logs``."""
+    logs = [] if logs is None else logs
     server = ProtocolServer(rules or preset("competition"), games=games, out_dir=out_dir, seed=7, config=config,
                             log=logs.append, seating=seating)
     ws_server = await server.start("127.0.0.1", 0)

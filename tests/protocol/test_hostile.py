@@ -7,6 +7,7 @@ a free loopback port, as in test_websocket.py.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -16,6 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 import async_support
 from guandan.protocol.errors import ProtocolError
 from guandan.protocol.messages import parse_reply
+from guandan.protocol.seating import MAX_NAME, Seating, client_name, name_problem, room_key
 from guandan.protocol.server import ProtocolServer
 
 from .helpers import with_server
@@ -79,3 +81,42 @@ def test_a_crafted_reply_is_refused_and_its_room_plays_on(frame: str, said: str)
     error, played, aborted = async_support.run(with_server(body))
     assert said in error["message"] and error["message"].endswith("answer again"), error
     assert played["type"] == "notify" and aborted == []
+
+
+# --- names ----------------------------------------------------------------------------------
+
+async def _handshake(url: str, path: bytes) -> bytes:
+    """The server's answer to a WebSocket upgrade for ``path``, sent as raw bytes (a client library
+    would quote a control character)."""
+    host, port = url.removeprefix("ws://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    answer = await reader.read(1000)
+    writer.close()
+    return answer
+
+
+@pytest.mark.parametrize("seating", list(Seating))
+@pytest.mark.parametrize("name", [b"\x1b[2J\x1b[Hroom-1:done", b"a\rroom-1:aborted", b"a\x00b", b"\x7f",
+                                  b"x" * (MAX_NAME + 1)], ids=["escape", "carriage-return", "nul", "del", "long"])
+def test_a_name_with_control_characters_or_too_long_is_refused(name: bytes, seating: Seating) -> None:
+    """A name reaches the operator's log as it is (an escape sequence clears their terminal, a carriage
+    return rewrites the line), and under NAMED a record's file name (a NUL or 300 characters cannot be one)."""
+    logs: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> bytes:
+        return await _handshake(url, b"/game/" + name)
+
+    answer = async_support.run(with_server(body, seating=seating, logs=logs))
+    assert answer.startswith(b"HTTP/1.1 400 ") and b"printable characters" in answer, answer
+    assert not any("connection 1" in line for line in logs)
+
+
+def test_names_that_are_served() -> None:
+    assert client_name("/game/client1") == "client1" and client_name("/game/gd/0000002?x=1") == "gd/0000002"
+    assert client_name("/game/" + "x" * MAX_NAME) == "x" * MAX_NAME and client_name("/game/%E4%B8%AD") == "%E4%B8%AD"
+    for bad in ("/game/a\tb", "/game/a\x00", "/game/" + "x" * (MAX_NAME + 1), "/game/.", "/game/"):
+        assert client_name(bad) is None and room_key(bad, Seating.NAMED) is None
+    assert name_problem("/play/x", Seating.ORDER) == "connect to ws://HOST:PORT/game/{name}"
+    assert "may not contain /" in str(name_problem("/game/gd/2", Seating.NAMED))

@@ -40,26 +40,45 @@ def parse_seating(value: str) -> Seating:
         raise ValueError(f"--seating must be one of {', '.join(Seating)}, not {shown(value)}") from None
 
 
-def client_name(path: str) -> str | None:
-    """The name a client gave in ``/game/{name}`` (query string dropped), or None when ``path`` is not
-    under ``/game/`` or names nothing: an empty name, ``.`` or ``..``. Under :attr:`Seating.ORDER`
-    the name may hold ``/`` (some clients connect to ``/game/gd/0000002``); it is only a label."""
+MAX_NAME = 100
+"""The longest name in ``/game/{name}``: it goes into log lines, and under NAMED into record file names."""
+
+
+def name_problem(path: str, seating: Seating) -> str | None:
+    """Why the server does not serve ``path`` (the text of its refusal), or None when it does. A name
+    is 1…:data:`MAX_NAME` printable characters, not ``.`` or ``..``: a control character would reach
+    the log as it is (a carriage return rewrites the line on a terminal) and, under NAMED, a file name."""
     path = path.split("?", 1)[0]
     if not path.startswith(PATH_PREFIX):
-        return None
+        return f"connect to ws://HOST:PORT{PATH_PREFIX}{{name}}"
     name = path[len(PATH_PREFIX):]
-    return name if name and name not in (".", "..") else None
+    if not name or name in (".", ".."):
+        return f"{PATH_PREFIX}{{name}} needs a name (not . or ..)"
+    if len(name) > MAX_NAME or not name.isprintable():
+        return (f"the name in {PATH_PREFIX}{{name}} must be at most {MAX_NAME} printable characters, "
+                f"without control characters ({len(name)} given)")
+    if seating is Seating.NAMED and "/" in name:
+        return f"with --seating named the name in {PATH_PREFIX}{{name}} is a room and may not contain /"
+    return None
+
+
+def client_name(path: str) -> str | None:
+    """The name a client gave in ``/game/{name}`` (query string dropped), or None when ``path`` is not
+    under ``/game/`` or its name is not one (:func:`name_problem`). Under :attr:`Seating.ORDER` the
+    name may hold ``/`` (some clients connect to ``/game/gd/0000002``); it is only a label."""
+    if name_problem(path, Seating.ORDER) is not None:
+        return None
+    return path.split("?", 1)[0][len(PATH_PREFIX):]
 
 
 def room_key(path: str, seating: Seating) -> str | None:
     """The room a connection to ``path`` asks for: ``""`` (the next room to fill) under ORDER, the
     name under NAMED; None when the server does not serve ``path``."""
     name = client_name(path)
-    if name is None:
+    if name is None or name_problem(path, seating) is not None:
         return None
-    if seating is Seating.ORDER:
-        return ""
-    return name if "/" not in name else None
+    return "" if seating is Seating.ORDER else name
 
 
-__all__ = ["PATH_PREFIX", "SEATING_HELP", "Seating", "client_name", "parse_seating", "room_key"]
+__all__ = ["MAX_NAME", "PATH_PREFIX", "SEATING_HELP", "Seating", "client_name", "name_problem", "parse_seating",
+           "room_key"]

@@ -30,7 +30,7 @@ from ..core.rules import RuleSet
 from .errors import ProtocolError
 from .messages import Outgoing, encode, parse_reply
 from .notation import check_rules
-from .seating import PATH_PREFIX, Seating, client_name, room_key
+from .seating import PATH_PREFIX, Seating, client_name, name_problem, room_key
 from .table import ProtocolTable
 
 _GONE = object()  # queued when a seat's connection closes
@@ -78,9 +78,11 @@ class ProtocolServer:
 
     # --- connections -----------------------------------------------------------------------
     def _check_path(self, connection: ServerConnection, request: Request) -> Response | None:
-        if room_key(request.path, self.seating) is None:
-            return connection.respond(HTTPStatus.NOT_FOUND, f"connect to ws://HOST:PORT{PATH_PREFIX}{{name}}\n")
-        return None
+        problem = name_problem(request.path, self.seating)
+        if problem is None:
+            return None
+        status = HTTPStatus.NOT_FOUND if not request.path.startswith(PATH_PREFIX) else HTTPStatus.BAD_REQUEST
+        return connection.respond(status, problem + "\n")
 
     def _room_for(self, key: str) -> Room:
         """The room a connection joins: the one filling now (ORDER, ``key == ""``), or the named one."""
