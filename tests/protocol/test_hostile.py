@@ -15,8 +15,10 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 import async_support
+from guandan.core.match import new_match
+from guandan.core.rules import preset
 from guandan.protocol.errors import ProtocolError
-from guandan.protocol.messages import parse_reply
+from guandan.protocol.messages import EngineView, MessageStream, parse_reply
 from guandan.protocol.seating import MAX_NAME, Seating, client_name, name_problem, room_key
 from guandan.protocol.server import ProtocolServer
 
@@ -120,3 +122,40 @@ def test_names_that_are_served() -> None:
         assert client_name(bad) is None and room_key(bad, Seating.NAMED) is None
     assert name_problem("/play/x", Seating.ORDER) == "connect to ws://HOST:PORT/game/{name}"
     assert "may not contain /" in str(name_problem("/game/gd/2", Seating.NAMED))
+
+
+# --- the deal known in advance --------------------------------------------------------------
+
+def test_without_a_seed_no_client_can_compute_the_hands() -> None:
+    """The seed was 0 unless the operator gave one, and rooms are named room-1, room-2, … (or by the
+    client): a bot could deal the room's game itself and know every hand before the first play."""
+
+    async def body(url: str, server: ProtocolServer) -> tuple[list[list[str]], list[list[str]]]:
+        conns = [await connect(f"{url}/game/x") for _ in range(4)]
+        got = [(await _until(c, "notify", ("beginning",)))["handCards"] for c in conns]
+        match = new_match(server.rules, "0:room-1:0", server.config)  # what the old default dealt
+        stream = MessageStream()
+        opening = stream.on_events([match.deal_start_event(), *match.deal.events], EngineView(match))
+        predicted = [m["handCards"] for _, m in opening]
+        await _close(conns)
+        return got, predicted
+
+    got, predicted = async_support.run(with_server(body, seed=None))
+    assert all(len(h) == 27 for h in got) and all(g != p for g, p in zip(got, predicted, strict=True))
+    servers = [ProtocolServer(preset("competition"), log=lambda _: None) for _ in range(2)]
+    assert servers[0].seed != servers[1].seed and len(str(servers[0].seed)) >= 16
+    assert ProtocolServer(preset("competition"), seed=5).seed == 5  # a given seed deals the same again
+
+
+def test_the_log_states_the_seed_to_replay_with() -> None:
+    logs: list[str] = []
+    server = ProtocolServer(preset("competition"), log=logs.append)
+
+    async def first_line() -> str:
+        task = asyncio.create_task(server.run("127.0.0.1", 0))
+        while not logs:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        return logs[0]
+
+    assert f"--seed {server.seed}" in async_support.run(first_line())

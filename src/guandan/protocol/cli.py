@@ -40,7 +40,8 @@ def protocol_server(
     games: Annotated[int, typer.Option(help="whole games (level 2 to a win at A) per room")] = 1,
     preset_name: Annotated[str, typer.Option("--preset", help=f"one of {_PRESETS}")] = "competition",
     out: Annotated[Path | None, typer.Option(help="write each game's record (JSON) into this folder")] = None,
-    seed: Annotated[str, typer.Option(help="deals are seeded by this, the room name and the game number")] = "0",
+    # no fixed default: a known seed is every hand known in advance (without one, a random seed is logged)
+    seed: Annotated[str | None, typer.Option(help="deals are seeded by this, the room name and the game number")] = None,
     rooms: Annotated[int | None, typer.Option(help="exit after this many rooms have ended (default: serve forever)")] = None,
     seating: Annotated[str, typer.Option(metavar=choices(Seating), help=SEATING_HELP)] = Seating.ORDER.value,
 ) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -57,13 +58,16 @@ class Room:
 class ProtocolServer:
     """Serve rooms until stopped; ``rooms_to_play`` (if given) stops after that many rooms ended."""
 
-    def __init__(self, rules: RuleSet, games: int = 1, out_dir: Path | None = None, seed: int | str = 0,
+    def __init__(self, rules: RuleSet, games: int = 1, out_dir: Path | None = None, seed: int | str | None = None,
                  config: MatchConfig | None = None, log: Callable[[str], None] = print,
                  rooms_to_play: int | None = None, seating: Seating = Seating.ORDER) -> None:
         check_rules(rules)
         if games < 1:
             raise ProtocolError(f"--games must be at least 1, not {games}")
-        self.rules, self.games, self.out_dir, self.seed = rules, games, out_dir, seed
+        self.rules, self.games, self.out_dir = rules, games, out_dir
+        # a known seed is every hand of every room known in advance (room names are public, or
+        # room-1, room-2, …): without one, a seed nobody can guess, stated in the operator's log
+        self.seed: int | str = secrets.token_hex(8) if seed is None else seed
         self.config = config or MatchConfig()
         self.log = log
         self.seating = Seating(seating)
@@ -218,7 +222,7 @@ class ProtocolServer:
         rooms = ("each room takes the next four connections, whatever the name" if self.seating is Seating.ORDER
                  else "one room per name")
         self.log(f"serving ws://{host}:{port}{PATH_PREFIX}{{name}} ({rooms}): {self.games} game(s) per room, "
-                 f"preset {self.rules.name}")
+                 f"preset {self.rules.name}, seed {self.seed} (--seed {self.seed} deals the same again)")
         async with server:
             await self.done.wait()
 
