@@ -178,7 +178,9 @@ def test_a_spectator_never_receives_a_hidden_card(live_server: LiveServer, page:
         take_turn(page, prefer_pass=False)
     watcher.wait_for_function(f"Number(document.body.dataset.seq) >= {seq(page)}")
     expect(watcher.locator("#hand .card")).to_have_count(0)
-    expect(watcher.locator("#controls")).to_be_hidden()
+    for control in ("#play", "#pass", "#hint", "#auto", "#talk"):  # nothing to press…
+        expect(watcher.locator(control)).to_be_hidden()
+    expect(watcher.locator("#pos-me .nm")).to_be_visible()  # …and the bottom seat shown as the others are
     public: set[str] = set()
     checked = 0
     for raw in frames:

@@ -247,8 +247,9 @@ def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, pausing_
 
 
 def test_a_room_of_four_bots_says_how_it_starts(browser: Browser, live_server: LiveServer) -> None:
-    """Four bots never start by themselves: the creator is told to make a seat, anyone else why it waits;
-    once the creator sits in a seat a bot made way for and is ready, the match begins."""
+    """Four bots never start by themselves: the creator is offered to watch them or to make a seat, anyone else
+    is told that it waits for the creator; once the creator sits in a seat a bot made way for and is ready, the
+    match begins."""
     with httpx.Client(base_url=live_server.url, timeout=30) as c:
         created = c.post("/api/rooms", json={"bots": ["greedy"] * 4, "max_deals": 1, "timer": 0}).json()
     code, host = created["code"], created["host_token"]
@@ -263,11 +264,14 @@ def test_a_room_of_four_bots_says_how_it_starts(browser: Browser, live_server: L
             page.goto(f"{live_server.url}/r/{code}")
         host_page, visitor = pages
         expect(host_page.locator("#lobby-msg")).to_have_text(
-            "Every seat is a bot: remove one and take its seat to start the match")
+            "Every seat is a bot: watch them play a whole match, or remove one and take its seat to play")
+        expect(host_page.locator("[data-testid=watch]")).to_have_text("Watch the bots play")
         expect(visitor.locator("#lobby-msg")).to_have_text(
-            "Every seat is a bot: the match waits until the room's creator opens a seat for a player")
+            "Every seat is a bot: the match begins when the room's creator starts it for everyone to watch")
+        expect(visitor.locator("[data-testid=watch]")).to_be_hidden()
         host_page.tap("#unbot-0")
         expect(host_page.locator("#lobby-msg")).to_have_text("Waiting for players")
+        expect(host_page.locator("[data-testid=watch]")).to_be_hidden()  # a seat to take: no match to watch
         expect(visitor.locator("#lobby-msg")).to_have_text("Waiting for players")  # told as the room changes
         host_page.tap("#sit-0")
         host_page.locator("#ready").tap()

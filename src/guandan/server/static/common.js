@@ -186,4 +186,13 @@ export function allTokens() {
   }
   return out.slice(-500);  // the server takes up to 500
 }
+// the host tokens of the rooms this browser created: a match of four bots keeps its replay for its creator's
+export function hostTokens() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key.startsWith("guandan:host:")) out.push(localStorage.getItem(key));
+  }
+  return out;
+}
 

@@ -71,6 +71,8 @@ export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, mat
     if (others.length) {
       buttons.append(el("span", { class: "waiting" }, fmt("Waiting for {who}", { who: others.join(t(", ")) }),
         left !== null ? ` (${left})` : ""));
+    } else if (left !== null) {  // nobody to wait for (a match of bots being watched): the pause runs out
+      buttons.append(el("span", { class: "waiting" }, `${t("Next deal")} (${left})`));
     }
     buttons.append(el("button", { "data-testid": "deal-end-close", onclick: onClose }, t("Close")));
   }

@@ -1,8 +1,10 @@
 // The start page: the open rooms to join, create a room (preset, timer, counter, a bot tier or an open seat per
 // seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
-import { META, allTokens, api, el, errorText, fmt, hostTokenFor, init, saveHostToken, saveReplayToken, saveToken, t, timerText, tokenFor }
-  from "./common.js";
+import {
+  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, saveHostToken, saveReplayToken, saveToken, t, timerText,
+  tokenFor,
+} from "./common.js";
 
 await init();
 document.getElementById("seed-label").title = t("A seed is only accepted for a practice room: every seat but yours must be a bot");
@@ -120,9 +122,10 @@ refreshOpenRooms();
 setInterval(() => { if (document.visibilityState === "visible") refreshOpenRooms(); }, 5000);
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refreshOpenRooms(); });
 
-// Private by default: the matches this browser played (by the seat tokens it kept), and the public ones.
+// Private by default: the matches this browser played (by the seat tokens it kept) or started for four bots to play
+// (by the host tokens of its rooms), and the public ones.
 const list = document.getElementById("replays");
-const replays = await api("/api/replays/mine", { tokens: allTokens() });
+const replays = await api("/api/replays/mine", { tokens: [...allTokens(), ...hostTokens()].slice(-500) });
 for (const r of replays) {
   list.append(el("li", { "data-replay": r.id }, el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`),
     " · ", el("a", { href: `/replay/${r.id}#review` }, t("Review (复盘)")),

@@ -1,8 +1,8 @@
 // Step through a finished match with every hand shown (the match is over: nothing is secret any more).
 // The server has dealt every deal again from the revealed seed: its verdicts are shown below the table.
 import {
-  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, fmt, init, lang, placeName, replayTokenFor, t,
-  tokenFor,
+  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, fmt, hostTokenFor, init, lang, placeName,
+  replayTokenFor, t, tokenFor,
 } from "./common.js";
 
 const id = location.pathname.split("/").pop();
@@ -43,8 +43,10 @@ function goDeal(i) { deal = i; step = 0; endClosed = null; showReview(); show();
 
 // Who sees it: private (listed to its players; the link opens it for anyone who has it) until one of its
 // players — this browser holds the seat token it played with, or the token its import was answered with —
-// marks it public.
-const owner = replayTokenFor(id) || (data.meta && data.meta.room ? tokenFor(data.meta.room) : null);
+// marks it public; a match of four bots has no player: the room's creator (its host token) is its owner.
+const room = data.meta && data.meta.room ? data.meta.room : null;
+const botMatch = !!(data.meta && Array.isArray(data.meta.seats) && data.meta.seats.every((s) => s.kind === "bot"));
+const owner = replayTokenFor(id) || (room ? tokenFor(room) || (botMatch ? hostTokenFor(room) : null) : null);
 function showVisibility() {
   document.body.dataset.public = String(data.public);
   $("visibility").textContent = data.public ? t("This replay is public: everyone sees it in the lobby's list")

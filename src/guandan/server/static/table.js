@@ -276,12 +276,17 @@ function renderLobby() {
     }
     box.append(el("div", { class: "seat-box", "data-seat": i }, parts));
   });
-  // four bots never start by themselves: whoever can change that is told how, everyone else why it waits
-  const msgid = !S.room.seats.every((x) => x.kind === "bot") ? "Waiting for players"
-    : authority ? "Every seat is a bot: remove one and take its seat to start the match"
-      : "Every seat is a bot: the match waits until the room's creator opens a seat for a player";
+  // four bots never start by themselves: the room's creator starts them as a match to watch (or makes a seat
+  // to play), everyone else is told that it waits for the creator
+  const host = hostTokenFor(code);
+  const msgid = !botMatch() ? "Waiting for players"
+    : host ? "Every seat is a bot: watch them play a whole match, or remove one and take its seat to play"
+      : "Every seat is a bot: the match begins when the room's creator starts it for everyone to watch";
   $("lobby-msg").dataset.t = msgid;
   $("lobby-msg").textContent = t(msgid);
+  $("watch").classList.toggle("hidden", !(botMatch() && host));
+  $("watch").disabled = !S.online;
+  $("watch").onclick = () => lobbyCall("watch", { token: host });
   const mine = S.me !== null && S.room.seats[S.me];
   $("ready").classList.toggle("hidden", !mine);
   $("leave").classList.toggle("hidden", !mine);
@@ -294,6 +299,21 @@ function renderLobby() {
 }
 
 // --- table ------------------------------------------------------------------------------------
+// every seat a bot: a match to watch (its creator started it; every page spectates)
+const botMatch = () => S.room.seats.every((x) => x.kind === "bot");
+
+// A match of four bots keeps its replay for the creator's host token (no seat token played it): the creator's
+// page asks for its link once, when the match is over (the table's frames give it to players only).
+function askReplay() {
+  const host = hostTokenFor(code);
+  if (S.hostReplay) { S.room.replay_id = S.room.replay_id || S.hostReplay; return; }
+  if (S.replayAsked || S.room.status !== ROOM.OVER || S.room.replay_id || S.me !== null || !host || !botMatch()) return;
+  S.replayAsked = true;
+  api(`/api/rooms/${code}?token=${encodeURIComponent(host)}`)
+    .then((r) => { if (r.replay_id) { S.hostReplay = r.replay_id; render(); } })
+    .catch(() => {});  // no link then: the lobby's list of replays has it
+}
+
 const rankLabel = (r) => (r === "T" ? "10" : r);  // 10 is written "10"
 
 function seatName(s) {
@@ -448,7 +468,9 @@ function renderTable() {
   $("last-trick").disabled = !trick.last;
   $("last-trick").setAttribute("aria-pressed", String(showLast));
   $("center-note").replaceChildren(S.room.paused  // said in the middle of the table, where every player looks
-    ? el("span", { id: "paused", class: "badge warn" }, t("The table is paused: no player is connected. It goes on when one returns."))
+    ? el("span", { id: "paused", class: "badge warn" }, t(botMatch()  // a page is open on it: only the caps hold it
+      ? "This bot match is paused: as many bot matches are running as the server allows (in all, or for your address). It goes on by itself once one stops."
+      : "The table is paused: no player is connected. It goes on when one returns."))
     : showLast ? t("Last trick") : tributeNote());
   $("info").replaceChildren(...[
     // both teams' levels as two badges in their colours: short enough for a phone's corner
@@ -555,7 +577,7 @@ function renderHand() {
   const hand = $("hand");
   const controls = $("controls");
   const player = S.me !== null;
-  controls.classList.toggle("hidden", !player);
+  controls.classList.toggle("watching", !player);  // a spectator: the bottom seat's plate there, nothing to press
   $("auto-banner").classList.toggle("hidden", !(player && S.room.seats[S.me].auto));
   if (!player) { hand.replaceChildren(); return; }
   let lastGroup = 0;
@@ -870,6 +892,7 @@ function render() {
     return;
   }
   if (!S.room) return;
+  askReplay();
   document.body.dataset.status = S.room.status;
   const lobby = S.room.status === ROOM.LOBBY;
   // a finished match no longer in the server's memory: its end and, for its players, the replay
