@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 import async_support
 from guandan.core.match import new_match
@@ -20,7 +22,7 @@ from guandan.core.rules import preset
 from guandan.protocol.errors import ProtocolError
 from guandan.protocol.messages import EngineView, MessageStream, parse_reply
 from guandan.protocol.seating import MAX_NAME, Seating, client_name, name_problem, room_key
-from guandan.protocol.server import ProtocolServer
+from guandan.protocol.server import MAX_FRAME, REFUSAL_PAUSE, ProtocolServer
 
 from .helpers import with_server
 
@@ -34,8 +36,9 @@ async def _until(ws: ClientConnection, kind: str, stages: tuple[str, ...] = ()) 
 
 
 async def _seated(url: str, name: str = "x") -> list[ClientConnection]:
-    """Four connections to one room, each read up to its ``beginning``."""
-    conns = [await connect(f"{url}/game/{name}") for _ in range(4)]
+    """Four connections to one room, each read up to its ``beginning`` (each keeps every frame it has
+    not read, so that one that stopped reading still closes at once)."""
+    conns = [await connect(f"{url}/game/{name}", max_queue=None) for _ in range(4)]
     begins = [await _until(c, "notify", ("beginning",)) for c in conns]
     assert [b["myPos"] for b in begins] == [0, 1, 2, 3]
     return conns
@@ -159,3 +162,77 @@ def test_the_log_states_the_seed_to_replay_with() -> None:
         return logs[0]
 
     assert f"--seed {server.seed}" in async_support.run(first_line())
+
+
+# --- floods ---------------------------------------------------------------------------------
+
+def test_a_seat_that_floods_and_never_reads_its_errors_holds_up_only_itself() -> None:
+    """Every frame used to be queued for the room's table, which answered each refusal itself: a seat
+    whose socket was full (it never read) stopped the table, and its frames piled up in the server's
+    memory (hundreds of MB in seconds). Its refusals are now sent on its own connection."""
+
+    async def body(url: str, server: ProtocolServer) -> tuple[dict[str, Any], int]:
+        conns = await _seated(url)
+        mover = await _mover(server, conns)
+        flooder = (mover + 1) % 4
+        (room,) = server.rooms.values()
+        stuck, release = room.conns[flooder], asyncio.Event()
+        game_send = stuck.send
+
+        async def full_socket(message: Any, *args: Any, **kwargs: Any) -> None:
+            if '"type":"error"' in str(message):  # its errors: as if its socket were full
+                await release.wait()
+            await game_send(message, *args, **kwargs)
+
+        stuck.send = full_socket  # type: ignore[method-assign]
+        for _ in range(50):
+            await conns[flooder].send('{"actIndex": 0}')
+        await conns[mover].send('{"actIndex": 0}')
+        try:
+            played = await asyncio.wait_for(_until(conns[(mover + 2) % 4], "notify", ("play", "tribute", "back")), 10)
+            queued = room.inbox.qsize()
+        finally:
+            server.refusal_pause = 0.0  # the rest of the flood is refused at once: the test ends sooner
+            release.set()
+        await _close(conns)
+        return played, queued
+
+    played, queued = async_support.run(with_server(body))
+    assert played["type"] == "notify" and queued == 0
+
+
+def test_each_refused_frame_costs_its_connection_a_pause() -> None:
+    """A seat that floods frames and reads the refusals took the event loop all rooms share (another
+    room's game slowed from about 800 to 15–70 actions a second); each refusal now pauses the reading
+    of that connection alone."""
+
+    async def body(url: str, server: ProtocolServer) -> float:
+        conns = await _seated(url)
+        mover = await _mover(server, conns)
+        flooder = conns[(mover + 1) % 4]
+        t0 = time.monotonic()
+        for _ in range(6):
+            await flooder.send("not json")
+        for _ in range(6):
+            assert "turn" in (await _until(flooder, "error"))["message"]
+        took = time.monotonic() - t0
+        await _close(conns)
+        return took
+
+    assert async_support.run(with_server(body)) >= 5 * REFUSAL_PAUSE
+
+
+def test_a_frame_longer_than_any_reply_closes_its_connection() -> None:
+    async def body(url: str, server: ProtocolServer) -> tuple[int | None, list[str]]:
+        conns = await _seated(url)
+        mover = await _mover(server, conns)
+        await conns[mover].send('{"actIndex": 0, "pad": "' + "x" * MAX_FRAME + '"}')
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await conns[mover].recv()
+        notice = await _until(conns[(mover + 1) % 4], "error")
+        await _close(conns)
+        return closed.value.rcvd.code if closed.value.rcvd else None, [notice["message"]]
+
+    code, notices = async_support.run(with_server(body))
+    assert code == 1009 and "aborted" in notices[0]

@@ -5,9 +5,12 @@ next four connections; with :attr:`Seating.NAMED` each name is a room. Seats go 
 within a room (the 1st and 3rd connections are seats 0 and 2); a room's table starts at the fourth
 connection and plays ``games`` whole games, then broadcasts ``gameResult``, writes
 the records and closes. Replies that are not ``{"actIndex": i}`` with ``0 <= i <= indexRange``, or
-that come from a seat not to act, are answered with an ``error`` message and the server keeps
-waiting. A client that disconnects mid-game ends its room only: the others get an ``error``
-message, the partial record is written (``-aborted``), and the server goes on serving other rooms.
+that come from a seat with no act message waiting, are answered with an ``error`` message and the
+server keeps waiting. A connection's frames are read one at a time, and a refused one is answered
+on that connection alone, which then pauses (:data:`REFUSAL_PAUSE`): a client that floods or never
+reads slows only itself, and nothing it sends piles up in the server. A client that disconnects
+mid-game ends its room only: the others get an ``error`` message, the partial record is written
+(``-aborted``), and the server goes on serving other rooms.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from .seating import PATH_PREFIX, Seating, client_name, name_problem, room_key
 from .table import ProtocolTable
 
 _GONE = object()  # queued when a seat's connection closes
+REFUSAL_PAUSE = 0.1  # seconds a connection waits after a refused frame before its next one is read
+MAX_FRAME = 2**16  # bytes: a reply is {"actIndex": i}; a longer frame closes its connection (1009)
 
 
 def error_message(text: str) -> dict[str, Any]:
@@ -49,7 +54,10 @@ class Room:
     name: str
     conns: list[ServerConnection] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)  # the name each connection gave in /game/{name}
-    inbox: asyncio.Queue[tuple[int, object]] = field(default_factory=asyncio.Queue)
+    # the mover's reply, each with the future its connection waits on (None: accepted, else the refusal),
+    # and _GONE for a connection that closed: one entry per connection at most
+    inbox: asyncio.Queue[tuple[int, object, asyncio.Future[str | None] | None]] = field(default_factory=asyncio.Queue)
+    mover: int | None = None  # the seat whose act message is sent and not yet answered
     table: ProtocolTable | None = None
     task: asyncio.Task[None] | None = None
     written: int = 0
@@ -78,6 +86,7 @@ class ProtocolServer:
         self.rooms_ended = 0
         self.aborted: list[str] = []
         self.done = asyncio.Event()
+        self.refusal_pause = REFUSAL_PAUSE
         self.records: list[Path] = []
 
     # --- connections -----------------------------------------------------------------------
@@ -118,10 +127,12 @@ class ProtocolServer:
             room.task = asyncio.create_task(self._play(room))
         try:
             async for frame in ws:
-                if room.table is None:
-                    await ws.send(encode(error_message("the game has not started: wait for four players")))
-                else:
-                    room.inbox.put_nowait((room.conns.index(ws), frame))
+                problem = await self._receive(room, ws, frame)
+                if problem is not None:
+                    # answered here, on this connection alone: a seat that floods, or never reads its
+                    # errors, holds up its own connection, never the room's table or the other rooms
+                    await ws.send(encode(error_message(problem)))
+                    await asyncio.sleep(self.refusal_pause)
         except ConnectionClosed:
             pass
         finally:
@@ -133,7 +144,22 @@ class ProtocolServer:
                     if self._filling is room:
                         self._filling = None
             elif ws in room.conns:
-                room.inbox.put_nowait((room.conns.index(ws), _GONE))
+                room.inbox.put_nowait((room.conns.index(ws), _GONE, None))
+
+    async def _receive(self, room: Room, ws: ServerConnection, frame: object) -> str | None:
+        """Hand ``ws``'s frame to its room's table when its seat is to answer, and wait until the table
+        has read it: the next frame of a connection is read only then, so no frames pile up in the
+        server. None when it was accepted, else the refusal to send back."""
+        if room.table is None:
+            return "the game has not started: wait for four players"
+        seat = room.conns.index(ws)
+        if room.mover is None:
+            return f"no act message is waiting for an answer (you are seat {seat})"
+        if room.mover != seat:
+            return f"it is seat {room.mover}'s turn, not yours (seat {seat})"
+        read: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        room.inbox.put_nowait((seat, frame, read))
+        return await read
 
     # --- a room's games --------------------------------------------------------------------
     async def _send(self, room: Room, out: list[Outgoing]) -> None:
@@ -149,6 +175,7 @@ class ProtocolServer:
             await self._send(room, table.start())
             while not table.over:
                 seat, msg = table.act()
+                room.mover = seat  # before the send: the answer may come in before send() returns
                 await room.conns[seat].send(encode(msg))
                 out = await self._answer(room, table, seat)
                 await self._send(room, out)
@@ -162,20 +189,27 @@ class ProtocolServer:
             await self._close_room(room)
 
     async def _answer(self, room: Room, table: ProtocolTable, mover: int) -> list[Outgoing]:
+        """The messages ``mover``'s valid reply causes; every reply read is settled on its future (its
+        connection sends a refusal itself, so this never waits on one client's socket)."""
         while True:
-            seat, frame = await room.inbox.get()
+            seat, frame, read = await room.inbox.get()
             if frame is _GONE:
                 raise _Disconnected(f"seat {seat}")
-            if seat != mover:
-                await room.conns[seat].send(encode(error_message(f"it is seat {mover}'s turn, not yours (seat {seat})")))
-                continue
-            _, act = table.act()
+            assert read is not None
             try:
+                _, act = table.act()
                 index = parse_reply(frame if isinstance(frame, str | bytes) else str(frame), int(act["indexRange"]))
-                return table.answer(seat, index)
+                out = table.answer(seat, index)  # refuses a seat not to move, too
             except ProtocolError as e:
                 self.log(f"room {room.name}: seat {seat}: {e}")
-                await room.conns[seat].send(encode(error_message(f"{e}; answer again")))
+                _settle(read, f"{e}; answer again")
+                continue
+            except BaseException:
+                _settle(read, None)  # an internal error ends the room; its connection reads on
+                raise
+            room.mover = None
+            _settle(read, None)
+            return out
 
     def _write_records(self, room: Room, partial: MatchState | None = None) -> None:
         table = room.table
@@ -205,6 +239,11 @@ class ProtocolServer:
             await _send_quietly(ws, encode(error_message(f"game aborted: {why}")))
 
     async def _close_room(self, room: Room) -> None:
+        room.mover = None
+        while not room.inbox.empty():  # replies that came in as the room ended: their connections wait
+            _, _, read = room.inbox.get_nowait()
+            if read is not None:
+                _settle(read, None)
         for ws in room.conns:
             await ws.close(1000, "game over")
         if self.rooms.get(room.name) is room:
@@ -215,7 +254,7 @@ class ProtocolServer:
 
     # --- running ---------------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 23456) -> Server:
-        return await serve(self.handler, host, port, process_request=self._check_path, max_size=2**20)
+        return await serve(self.handler, host, port, process_request=self._check_path, max_size=MAX_FRAME)
 
     async def run(self, host: str = "127.0.0.1", port: int = 23456) -> None:
         server = await self.start(host, port)
@@ -238,6 +277,12 @@ def address(ws: ServerConnection) -> str:
         return "unknown address"
     host, port = str(peer[0]), peer[1]
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _settle(read: asyncio.Future[str | None], problem: str | None) -> None:
+    """Tell a connection waiting on ``read`` how its frame went (not if it stopped waiting: cancelled)."""
+    if not read.done():
+        read.set_result(problem)
 
 
 async def _send_quietly(ws: ServerConnection, text: str) -> None:
