@@ -197,3 +197,20 @@ def test_a_watched_tables_bots_keep_a_pace_and_think_after_the_players_work(web:
         assert watch(c, code, host).status_code == 200
         recv_until(ws, lambda f: f["type"] == "update")
     assert asked and set(asked) == {Priority.WATCHED}
+
+
+def test_a_watched_deals_end_pauses_for_its_spectators(web: App) -> None:
+    """A table of players pauses after a deal only for its players; a watched one pauses the room's next_deal_s
+    with nobody awaited, every hand turned up, then deals on by itself."""
+    c = web.client
+    web.service.settings.next_deal_s = None  # the room's own
+    code, host = bot_room(c, max_deals=2, next_deal_s=1)
+    with c.websocket_connect(f"/ws/{code}") as ws:
+        recv_until(ws, lambda f: f["type"] == "snapshot")
+        assert watch(c, code, host).status_code == 200
+        ended = recv_until(ws, lambda f: f["type"] == "update" and "reveal" in f)
+        assert ended["interval"] == {"deal": 0, "waiting": [], "left": 1.0, "done": False}
+        assert len(ended["reveal"]) == 4 and ended["clock"] is None
+        done = recv_until(ws, lambda f: f["type"] in ("interval", "update"))
+        assert done["type"] == "interval" and done["done"] is True  # no move before the pause is over
+        assert recv_until(ws, lambda f: f["type"] == "update")["view"]["deal_index"] == 1
