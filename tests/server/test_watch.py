@@ -214,3 +214,21 @@ def test_a_watched_deals_end_pauses_for_its_spectators(web: App) -> None:
         done = recv_until(ws, lambda f: f["type"] in ("interval", "update"))
         assert done["type"] == "interval" and done["done"] is True  # no move before the pause is over
         assert recv_until(ws, lambda f: f["type"] == "update")["view"]["deal_index"] == 1
+
+
+def test_a_spectator_neither_keeps_a_table_of_players_going_nor_puts_its_pause_off(web: App) -> None:
+    """At a table with a player's seat spectators are no attendance: one who comes and goes after the players
+    left does not move the moment it pauses."""
+    c, service, pause = web.client, web.service, web.service.settings.unattended_pause_s
+    r = c.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "timer": 0})
+    code = r.json()["code"]
+    tok = c.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "me"}).json()["token"]
+    service.settings.bot_delay_ms = FROZEN_MS
+    assert c.post(f"/api/rooms/{code}/ready", json={"token": tok}).status_code == 200  # nobody connected
+    web.sweep(pause - 10)
+    with c.websocket_connect(f"/ws/{code}") as ws:
+        recv_until(ws, lambda f: f["type"] == "snapshot")
+        web.sweep(5)
+    assert code in service.rooms and not service.rooms[code].paused
+    web.sweep(5)
+    assert code not in service.rooms and stored_status(web, code)[0] == "paused"

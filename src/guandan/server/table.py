@@ -924,7 +924,7 @@ class TableService:
         if not conns:
             self.conns.pop(room.code, None)
         conn.queue.put_nowait(None)
-        if conn.seat is None and room.status == "playing" and not self._attended(room):
+        if conn.seat is None and room.status == "playing" and room.all_bots() and not self._attended(room):
             room.unattended_since = self.clock()  # the last page on a match of four bots: it pauses in time (sweep)
         if conn.seat is not None:
             room.seats[conn.seat].connections -= 1
