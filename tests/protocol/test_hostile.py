@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,13 +19,15 @@ from websockets.exceptions import ConnectionClosed
 
 import async_support
 from guandan.core.match import new_match
+from guandan.core.record import loads
 from guandan.core.rules import preset
 from guandan.protocol.errors import ProtocolError
 from guandan.protocol.messages import EngineView, MessageStream, parse_reply
 from guandan.protocol.seating import MAX_NAME, Seating, client_name, name_problem, room_key
 from guandan.protocol.server import MAX_FRAME, REFUSAL_PAUSE, ProtocolServer
 
-from .helpers import with_server
+from .conformance_bot import ConformanceBot
+from .helpers import bot_client, with_server
 
 
 async def _until(ws: ClientConnection, kind: str, stages: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -236,3 +239,61 @@ def test_a_frame_longer_than_any_reply_closes_its_connection() -> None:
 
     code, notices = async_support.run(with_server(body))
     assert code == 1009 and "aborted" in notices[0]
+
+
+# --- records --------------------------------------------------------------------------------
+
+def test_a_room_name_used_again_never_overwrites_an_earlier_record(tmp_path: Path) -> None:
+    """Under named seating anyone may fill a room of a name that has played: its game's record took the
+    earlier room's file name, and the earlier room's record was lost."""
+
+    async def body(url: str, server: ProtocolServer) -> None:
+        for _ in range(2):
+            await asyncio.gather(*[bot_client(f"{url}/game/final", ConformanceBot(s)) for s in range(4)])
+
+    async_support.run(with_server(body, out_dir=tmp_path, seating=Seating.NAMED))
+    records = sorted(p.name for p in tmp_path.iterdir())
+    assert records == ["final-001.json", "final~2-001.json"], records
+    first, second = (loads((tmp_path / r).read_text(encoding="utf-8")) for r in records)
+    assert first != second and first["meta"]["room"] == second["meta"]["room"] == "final"
+
+
+def test_a_record_that_cannot_be_written_is_logged_and_the_game_goes_on(tmp_path: Path) -> None:
+    """A record that could not be written (here --out is a file) aborted the room, and told the bots the
+    server's exception and path: "internal error: FileExistsError: [Errno 17] File exists: '/…'"."""
+    not_a_folder = tmp_path / "records"
+    not_a_folder.write_text("", encoding="utf-8")
+    logs: list[str] = []
+    errors: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
+        return list(await asyncio.gather(*[bot_client(f"{url}/game/x", ConformanceBot(s), errors) for s in range(4)]))
+
+    seen = async_support.run(with_server(body, out_dir=not_a_folder, logs=logs))
+    assert errors == [] and all(s[-1]["stage"] == "gameResult" for s in seen)
+    assert any("cannot write" in line and "records" in line for line in logs), logs
+
+
+def test_an_internal_error_tells_the_bots_no_python() -> None:
+    notices: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> None:
+        conns = await _seated(url)
+        mover = await _mover(server, conns)
+        (room,) = server.rooms.values()
+        assert room.table is not None
+
+        def broken(seat: int, index: Any) -> Any:
+            raise KeyError(("<Card object at 0x7f>", seat))
+
+        room.table.answer = broken  # type: ignore[method-assign]
+        await conns[mover].send('{"actIndex": 0}')
+        notices.extend([(await _until(c, "error"))["message"] for c in conns])
+        await _close(conns)
+
+    logs: list[str] = []
+    async_support.run(with_server(body, logs=logs))
+    assert all(n.startswith("game aborted: internal error") for n in notices), notices
+    assert not any("KeyError" in n or "0x7f" in n for n in notices), notices
+    assert any("KeyError" in line for line in logs)  # the operator is told what broke
+

@@ -60,7 +60,8 @@ class Room:
     mover: int | None = None  # the seat whose act message is sent and not yet answered
     table: ProtocolTable | None = None
     task: asyncio.Task[None] | None = None
-    written: int = 0
+    written: int = 0  # games whose record is written (or failed to be)
+    stem: str | None = None  # its records' file names begin with this, once one is written
 
 
 class ProtocolServer:
@@ -183,8 +184,9 @@ class ProtocolServer:
             self.log(f"room {room.name}: done, victoryNum {table.stream.victories}, draws {table.stream.draws}")
         except (ConnectionClosed, _Disconnected) as e:
             await self._abort(room, f"a player disconnected ({e})")
-        except Exception as e:  # a bug must end this room, never the server
-            await self._abort(room, f"internal error: {type(e).__name__}: {e}")
+        except Exception as e:  # a bug must end this room, never the server; its bots are not told Python
+            self.log(f"room {room.name}: internal error: {type(e).__name__}: {e}")
+            await self._abort(room, "internal error (the server's log says more)")
         finally:
             await self._close_room(room)
 
@@ -215,19 +217,42 @@ class ProtocolServer:
         table = room.table
         if self.out_dir is None or table is None:
             return
-        self.out_dir.mkdir(parents=True, exist_ok=True)
         players = [f"seat {s} {label} {address(c)}"
                    for s, (label, c) in enumerate(zip(room.labels, room.conns, strict=True))]
         meta = {"protocol": "2020", "room": room.name}
         while room.written < len(table.finished):
-            path = self.out_dir / f"{room.name}-{room.written + 1:03d}.json"
-            path.write_text(dumps(table.finished[room.written], players, meta), encoding="utf-8")
-            self.records.append(path)
+            self._write(room, f"-{room.written + 1:03d}", dumps(table.finished[room.written], players, meta))
             room.written += 1
         if partial is not None:
-            path = self.out_dir / f"{room.name}-{room.written + 1:03d}-aborted.json"
-            path.write_text(dumps(partial, players, {**meta, "aborted": True}), encoding="utf-8")
-            self.records.append(path)
+            self._write(room, f"-{room.written + 1:03d}-aborted", dumps(partial, players, {**meta, "aborted": True}))
+
+    def _write(self, room: Room, suffix: str, text: str) -> None:
+        """Write one record of ``room`` as ``{stem}{suffix}.json``. A record is never overwritten: a room
+        whose name has records already (a name used again, an earlier run into the same folder) writes
+        as ``{name}~2``, ``{name}~3``, …. A record that cannot be written is logged: the game goes on."""
+        assert self.out_dir is not None
+        where = self.out_dir
+        try:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            if room.stem is None:
+                room.stem = self._free_stem(room.name)
+            where = self.out_dir / f"{room.stem}{suffix}.json"
+            with where.open("x", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            self.log(f"room {room.name}: cannot write {where}: {e.strerror or e}")
+            return
+        self.records.append(where)
+
+    def _free_stem(self, name: str) -> str:
+        """``name``, or ``name~2``, ``name~3``, …: the first that no room's records begin with yet."""
+        assert self.out_dir is not None
+        n = 1
+        while True:
+            stem = name if n == 1 else f"{name}~{n}"
+            if not any((self.out_dir / f"{stem}-001{end}.json").exists() for end in ("", "-aborted")):
+                return stem
+            n += 1
 
     async def _abort(self, room: Room, why: str) -> None:
         self.log(f"room {room.name}: aborted: {why}")
