@@ -47,7 +47,8 @@ def _presenter(lang: str | None) -> Presenter:
 
 def simulate(
     preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
-    agents: Annotated[str, typer.Option(help="four agent specs, for seats 1–4 in order (see guandan agents)")] = "greedy,random,greedy,random",
+    agents: Annotated[str, typer.Option(
+        help="four agent specs, for seats 1–4 in order (see guandan agents)")] = "greedy,random,greedy,random",
     deals: Annotated[int, typer.Option(min=1, help="deals to play (matches restart when one ends)")] = 10,
     seed: Annotated[int, typer.Option(help="the seed: same seed, same games")] = 1,
     out: Annotated[Path | None, typer.Option(help="write one record file per match here")] = None,
