@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 import async_support
+from guandan.cli import _mount, app
 from guandan.core.match import new_match
 from guandan.core.record import loads
 from guandan.core.rules import preset
@@ -296,4 +299,64 @@ def test_an_internal_error_tells_the_bots_no_python() -> None:
     assert all(n.startswith("game aborted: internal error") for n in notices), notices
     assert not any("KeyError" in n or "0x7f" in n for n in notices), notices
     assert any("KeyError" in line for line in logs)  # the operator is told what broke
+
+
+# --- command-line arguments -----------------------------------------------------------------
+
+def _cli(*args: str) -> tuple[int, str]:
+    _mount()
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def test_protocol_server_says_why_it_cannot_listen_in_words() -> None:
+    """It said "error while attempting to bind on address ('127.0.0.1', PORT): address already in use"."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, said = _cli("protocol-server", "--port", str(port))
+    assert code == 2 and f"cannot listen on 127.0.0.1:{port}: Address already in use" in said, said
+    assert "('127.0.0.1'" not in said
+
+
+def test_protocol_server_refuses_an_out_that_cannot_be_a_folder(tmp_path: Path) -> None:
+    """It served, and the first record (a game later) aborted the room with the server's exception."""
+    a_file = tmp_path / "records"
+    a_file.write_text("", encoding="utf-8")
+    with socket.socket() as taken:  # were --out let through, listening fails at once (the test never hangs)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        code, said = _cli("protocol-server", "--out", str(a_file), "--port", str(taken.getsockname()[1]))
+    assert code == 2 and f"cannot create {a_file}" in said, said
+
+
+def test_protocol_client_refuses_a_url_it_cannot_use_in_words() -> None:
+    """A port out of range or not a number, or an unclosed IPv6 bracket, ended in urllib's ValueError
+    traceback; port 0 was read as 80."""
+    for url in ("ws://127.0.0.1:99999/game/x", "ws://127.0.0.1:notaport/game/x", "ws://[::1/game/x",
+                "ws://127.0.0.1:0/game/x"):
+        code, said = _cli("protocol-client", "--url", url)
+        assert code == 2 and said.strip() == f"error: {url} is not a ws:// URL", said
+
+
+def test_protocol_client_refuses_a_time_budget_that_is_no_time() -> None:
+    for budget in ("0", "-1", "nan"):
+        code, said = _cli("protocol-client", "--url", "ws://127.0.0.1:1/game/x", "--time-budget", budget)
+        assert code == 2 and "--time-budget must be a positive number of seconds" in said, said
+
+
+def test_protocol_client_says_why_it_cannot_connect_in_words() -> None:
+    """It said "[Errno 111] Connect call failed ('127.0.0.1', PORT)", and nothing of a refusal's reason."""
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: connections to it are refused
+        url = f"ws://127.0.0.1:{closed.getsockname()[1]}/game/x"
+        code, said = _cli("protocol-client", "--url", url)
+    assert code == 2 and said.strip() == f"error: cannot connect to {url}: Connection refused", said
+
+    async def body(url: str, server: ProtocolServer) -> tuple[int, str]:
+        return await asyncio.to_thread(_cli, "protocol-client", "--url", f"{url}/game/..")
+
+    code, said = async_support.run(with_server(body))
+    assert code == 2 and "HTTP 400: /game/{name} needs a name" in said, said
 

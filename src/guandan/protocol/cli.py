@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import os
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
 
 from ..agents.base import make_agent
-from ..cliutil import Messages, choices, fail, said
+from ..cliutil import Messages, choices, ensure_dir, fail, said
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from .errors import ProtocolError
@@ -32,6 +36,20 @@ def _rules(name: str) -> RuleSet:
 
 def _log(line: str) -> None:
     typer.echo(line, err=True)
+
+
+_ERRNO_OF = {ConnectionResetError: errno.ECONNRESET, ConnectionRefusedError: errno.ECONNREFUSED,
+             ConnectionAbortedError: errno.ECONNABORTED, BrokenPipeError: errno.EPIPE, TimeoutError: errno.ETIMEDOUT}
+
+
+def os_reason(e: OSError) -> str:
+    """Why the system refused, as it says it: asyncio's and the socket module's own wording carries
+    Python's address tuples ("… on address ('127.0.0.1', 23456): address already in use"), and a
+    connection reset during a TLS handshake comes with no words at all."""
+    if isinstance(e, socket.gaierror):
+        return e.strerror or str(e)
+    code = e.errno if e.errno is not None and e.errno > 0 else _ERRNO_OF.get(type(e))
+    return os.strerror(code) if code else e.strerror or str(e) or os.strerror(errno.EIO)
 
 
 def protocol_server(
@@ -59,6 +77,8 @@ def protocol_server(
         mode = parse_seating(seating)
     except ValueError as e:
         fail(said(e))
+    if out is not None:
+        ensure_dir(out)  # a folder that cannot be one is said now, not when the first game has ended
     try:
         server = ProtocolServer(_rules(preset_name), games=games, out_dir=out, seed=seed, log=_log, rooms_to_play=rooms,
                                 seating=mode)
@@ -67,9 +87,18 @@ def protocol_server(
     try:
         asyncio.run(server.run(host, port))
     except OSError as e:
-        fail(_("cannot listen on {address}: {reason}").format(address=f"{host}:{port}", reason=e.strerror or e))
+        fail(_("cannot listen on {address}: {reason}").format(address=f"{host}:{port}", reason=os_reason(e)))
     except KeyboardInterrupt:
         pass
+
+
+def _refusal(e: Exception) -> str:
+    """A refused handshake in words, with the first line of the server's reason when it gave one
+    (ours says what is wrong with the name in /game/{name})."""
+    body = getattr(getattr(e, "response", None), "body", None)
+    text = bytes(body).decode("utf-8", "replace").strip() if isinstance(body, bytes | bytearray) else ""
+    first = "".join(c if c.isprintable() else "?" for c in text.split("\n", 1)[0][:200])  # it reaches a terminal
+    return f"{e}: {first}" if first else str(e)
 
 
 def protocol_client(
@@ -82,9 +111,20 @@ def protocol_client(
     """Play one seat with our agent on any server that speaks the 2020 protocol."""
     # here, not at the top: websockets loads only for this command, not for every `guandan` command
     from websockets.exceptions import InvalidHandshake, InvalidURI
+    from websockets.uri import parse_uri
 
     from .client import play
 
+    try:
+        parse_uri(url)
+        port = urlsplit(url).port  # websockets reads port 0 as "none given" (80)
+    except (InvalidURI, ValueError):  # ValueError: a port out of range or not a number, an unclosed [IPv6
+        port = 0
+    if port == 0:
+        fail(_("{url} is not a ws:// URL").format(url=url))
+    if time_budget is not None and not time_budget > 0:
+        fail(_("{option} must be a positive number of seconds, not {value}").format(option="--time-budget",
+                                                                                   value=time_budget))
     rules = _rules(preset_name)
     try:
         bot = make_agent(agent, seed, time_budget)
@@ -94,8 +134,10 @@ def protocol_client(
         report = asyncio.run(play(url, bot, rules, log=_log))
     except InvalidURI:
         fail(_("{url} is not a ws:// URL").format(url=url))
-    except (OSError, InvalidHandshake) as e:
-        fail(_("cannot connect to {url}: {reason}").format(url=url, reason=e))
+    except OSError as e:
+        fail(_("cannot connect to {url}: {reason}").format(url=url, reason=os_reason(e)))
+    except InvalidHandshake as e:
+        fail(_("cannot connect to {url}: {reason}").format(url=url, reason=_refusal(e)))
     finally:
         bot.close()
     for line in report.errors:
