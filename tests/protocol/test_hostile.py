@@ -17,13 +17,16 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 import async_support
+from guandan.agents.base import make_agent
 from guandan.cli import _mount, app
 from guandan.core.match import new_match
 from guandan.core.record import loads
 from guandan.core.rules import preset
+from guandan.protocol.client import ClientReport, ProtocolPlayer, play
 from guandan.protocol.errors import ProtocolError
 from guandan.protocol.messages import EngineView, MessageStream, parse_reply
 from guandan.protocol.seating import MAX_NAME, Seating, client_name, name_problem, room_key
@@ -360,3 +363,48 @@ def test_protocol_client_says_why_it_cannot_connect_in_words() -> None:
     code, said = async_support.run(with_server(body))
     assert code == 2 and "HTTP 400: /game/{name} needs a name" in said, said
 
+
+# --- our client against a hostile server ----------------------------------------------------
+
+BEGINNING = {"type": "notify", "stage": "beginning", "handCards": ["S3"] * 27, "myPos": 0, "curRank": "2",
+             "selfRank": "2", "oppoRank": "2"}
+
+
+@pytest.mark.parametrize(("frame", "said"), [
+    ("[" * 100_000, "not JSON"),
+    ('{"type": "notify", "stage": "beginning", "myPos": ' + "1" * 5000 + "}", "a number too long"),
+    ('{"type": "notify", "stage": "beginning"}', 'no "myPos" field'),
+    ('{"type": "notify", "stage": "beginning", "myPos": "x", "curRank": "2"}', 'not "x"'),
+    ('{"type": "notify", "stage": "play", "curPos": 9, "curAction": ["PASS", "PASS", "PASS"]}', "not 9"),
+    ('{"type": "notify", "stage": "tribute", "result": 5}', "wrong type"),
+    ('"x"', "not a message"),
+], ids=["deep", "huge-int", "no-mypos", "bad-mypos", "bad-seat", "bad-result", "not-an-object"])
+def test_our_client_reports_a_frame_it_cannot_read_and_plays_on(frame: str, said: str) -> None:
+    """Each of these ended protocol-client with a traceback (RecursionError, ValueError, KeyError, IndexError,
+    TypeError)."""
+    player = ProtocolPlayer(make_agent("greedy", 0), preset("competition"))
+    player.handle(json.dumps(BEGINNING))
+    assert player.handle(frame) is None
+    (error,) = player.report.errors
+    assert said in error and "Error" not in error, error
+    act = {"type": "act", "stage": "play", "handCards": ["S3"], "actionList": 5}  # what it reads next: an act
+    assert player.handle(json.dumps(act)) == '{"actIndex":0}' and "cannot be read" in player.report.errors[-1]
+
+
+def test_our_client_reports_a_connection_cut_mid_game() -> None:
+    """A server that dropped the connection without a close frame ended protocol-client with a traceback."""
+
+    async def cut(ws: ServerConnection) -> None:
+        await ws.send(json.dumps(BEGINNING))
+        await asyncio.sleep(0.1)
+        assert ws.transport is not None
+        ws.transport.abort()
+
+    async def body() -> ClientReport:
+        async with serve(cut, "127.0.0.1", 0) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            return await play(f"ws://127.0.0.1:{port}/game/x", make_agent("greedy", 0), preset("competition"))
+
+    report = async_support.run(body())
+    assert report.messages == 1 and report.result is None
+    assert report.errors == ["the connection was cut (no close frame received or sent)"], report.errors

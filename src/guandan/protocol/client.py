@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosedError
 
 from ..agents.base import Agent
 from ..core.errors import GuandanError, shown
@@ -40,53 +41,92 @@ class ProtocolPlayer:
         self.report = ClientReport()
 
     def handle(self, text: str | bytes) -> str | None:
+        """A frame from the server in, our reply out. A frame we cannot read is reported and skipped:
+        the server, not this client, decides when the game ends."""
         self.report.messages += 1
         try:
             msg = json.loads(text)
-        except json.JSONDecodeError:
-            self.report.errors.append(f"the server sent a frame that is not JSON: {shown(str(text)[:80])}")
+        except (json.JSONDecodeError, RecursionError):  # RecursionError: nested deeper than Python reads
+            self.report.errors.append(f"the server sent a frame that is not JSON: {_start(text)}")
+            return None
+        except ValueError:  # an integer of more digits than Python converts
+            self.report.errors.append(f"the server sent a frame with a number too long to read: {_start(text)}")
             return None
         if not isinstance(msg, dict):
+            self.report.errors.append(f"the server sent a frame that is not a message (a JSON object): {_start(text)}")
             return None
         kind = msg.get("type")
         if kind == "error":
             self.report.errors.append(str(msg.get("message")))
             return None
         if kind == "notify":
-            if msg.get("stage") == "beginning" and self.tracker.new_game:
-                self.agent.reset(int(msg["myPos"]), self.rules)
-                self.tracker.new_game = False
-            if msg.get("stage") == "gameResult":
-                self.report.result = msg
-            self.tracker.on_message(msg)
+            try:
+                self.notify(msg)
+            except _UNREADABLE as e:
+                self.report.errors.append(f"the server's {shown(msg.get('stage'))} message cannot be read "
+                                          f"({_why(e)}); skipped")
             return None
         if kind == "act":
             self.report.acts += 1
             return encode({"actIndex": self.choose(msg)})
         return None
 
+    def notify(self, msg: dict[str, Any]) -> None:
+        new_game = self.tracker.new_game
+        self.tracker.on_message(msg)
+        if msg.get("stage") == "beginning" and new_game:
+            self.agent.reset(self.tracker.seat, self.rules)
+            self.tracker.new_game = False
+        if msg.get("stage") == "gameResult":
+            self.report.result = msg
+
     def choose(self, msg: dict[str, Any]) -> int:
         try:
             obs, legal, indexes = self.tracker.decision_inputs(msg)
-            if legal:
-                action = self.agent.choose(obs, legal)
-                return indexes[legal.index(action)]
-        except (GuandanError, ValueError, KeyError, TypeError) as e:
-            self.report.errors.append(f"could not decide ({type(e).__name__}: {e}); answered 0")
+        except _UNREADABLE as e:
+            self.report.errors.append(f"the server's act message cannot be read ({_why(e)}); answered 0")
+        else:
+            try:
+                if legal:
+                    return indexes[legal.index(self.agent.choose(obs, legal))]
+            except _UNREADABLE as e:
+                self.report.errors.append(f"our agent could not decide ({_why(e)}); answered 0")
         self.report.fallbacks += 1
         return 0
 
 
+_UNREADABLE = (GuandanError, ValueError, KeyError, TypeError, IndexError, AttributeError)
+"""What a message of the wrong shape raises on its way through the tracker (and a failing agent)."""
+
+
+def _start(frame: str | bytes) -> str:
+    """A frame's first 80 characters, quoted as JSON writes them (control characters escaped)."""
+    return shown((frame if isinstance(frame, str) else frame.decode("utf-8", "replace"))[:80])
+
+
+def _why(e: Exception) -> str:
+    """An error as words, never Python's: its own text, the field a message lacks, or its kind."""
+    if isinstance(e, GuandanError):
+        return str(e)
+    if isinstance(e, KeyError) and e.args:
+        return f"it has no {shown(e.args[0])} field"
+    return "a field holds a value of the wrong type or shape"
+
+
 async def play(url: str, agent: Agent, rules: RuleSet, log: Callable[[str], None] | None = None) -> ClientReport:
-    """Play until the server closes the connection; returns what happened."""
+    """Play until the server closes the connection; returns what happened (a connection cut without
+    a close, or closed for an error, is one of the report's errors)."""
     player = ProtocolPlayer(agent, rules)
     async with connect(url, max_size=2**22) as ws:
         if log:
             log(f"connected to {url}")
-        async for frame in ws:
-            reply = player.handle(frame)
-            if reply is not None:
-                await ws.send(reply)
+        try:
+            async for frame in ws:
+                reply = player.handle(frame)
+                if reply is not None:
+                    await ws.send(reply)
+        except ConnectionClosedError as e:
+            player.report.errors.append(f"the connection was cut ({e})")
     return player.report
 
 

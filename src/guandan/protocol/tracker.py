@@ -33,6 +33,12 @@ def _rank(text: Any) -> int:
     return RANKS.index(text)
 
 
+def _seat(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
+        raise ProtocolError(f"a seat must be 0, 1, 2 or 3, not {shown(value)}")
+    return value
+
+
 class ProtocolTracker:
     """Feed every message to :meth:`on_message`; for an act, :meth:`decision_inputs` gives the
     observation, the legal actions it could read, and each one's ``actIndex``."""
@@ -63,21 +69,21 @@ class ProtocolTracker:
         if stage == "beginning":
             self._beginning(msg)
         elif stage == "anti-tribute":
-            self.events.append(AntiTribute(tuple(int(s) for s in msg["antiPos"])))
+            self.events.append(AntiTribute(tuple(_seat(s) for s in msg["antiPos"])))
         elif stage in _EXCHANGES:
-            transfers = tuple(Transfer(int(a), int(b), parse_card(c, "protocol")) for a, b, c in msg["result"])
+            transfers = tuple(Transfer(_seat(a), _seat(b), parse_card(c, "protocol")) for a, b, c in msg["result"])
             self.events.append(_EXCHANGES[stage](transfers))
         elif stage == "play":
-            self._play(int(msg["curPos"]), msg["curAction"])
+            self._play(_seat(msg["curPos"]), msg["curAction"])
         elif stage == "episodeOver":
-            self.prev_finish = tuple(int(s) for s in msg["order"])
+            self.prev_finish = tuple(_seat(s) for s in msg["order"])
         elif stage == "gameOver":
             self.prev_finish, self.deal_index, self.new_game = None, -1, True
 
     def _beginning(self, msg: dict[str, Any]) -> None:
         self._start_deal()
         self.deal_index += 1
-        self.seat = int(msg["myPos"])
+        self.seat = _seat(msg["myPos"])
         self.level = _rank(msg["curRank"])
         own, other = _rank(msg.get("selfRank", msg["curRank"])), _rank(msg.get("oppoRank", "2"))
         self.levels = (own, other) if self.seat % 2 == 0 else (other, own)
@@ -127,7 +133,7 @@ class ProtocolTracker:
         if msg.get("greaterPos", -1) != -1 and msg.get("greaterAction"):
             move = move_from_triple(msg["greaterAction"], self.level, self.rules)
             if move.combo is not None:
-                top = (int(msg["greaterPos"]), move.cards, move.combo)
+                top = (_seat(msg["greaterPos"]), move.cards, move.combo)
         rest = [int(p["rest"]) for p in msg["publicInfo"]]
         deal = Observation(
             seat=self.seat, phase=phase, to_move=self.seat, level=self.level,
