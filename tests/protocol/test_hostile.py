@@ -408,3 +408,34 @@ def test_our_client_reports_a_connection_cut_mid_game() -> None:
     report = async_support.run(body())
     assert report.messages == 1 and report.result is None
     assert report.errors == ["the connection was cut (no close frame received or sent)"], report.errors
+
+
+def test_a_client_that_pings_and_never_reads_cannot_fill_the_servers_memory() -> None:
+    """websockets answers each ping with a pong by itself: a client that sent pings as fast as it could
+    and read nothing had the server keep every pong unsent (356 MB of pings in 10 s: 340 MB more memory)."""
+    ping = bytes([0x89, 0x80 | 125]) + b"\0\0\0\0" + b"p" * 125  # a masked ping with the largest payload
+
+    async def body(url: str, server: ProtocolServer) -> tuple[int, int]:
+        host, port = url.removeprefix("ws://").split(":")
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # its pongs back up soon
+        sock.connect((host, int(port)))
+        reader, writer = await asyncio.open_connection(sock=sock)
+        writer.write(b"GET /game/x HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        await reader.readuntil(b"\r\n\r\n")
+        sent = 0
+        try:
+            while sent < 16 * 2**20:  # a server that reads on takes all of it
+                writer.write(ping * 256)
+                await asyncio.wait_for(writer.drain(), 1)
+                sent += 256 * len(ping)
+        except TimeoutError:
+            pass  # the server stopped reading
+        (room,) = server.rooms.values()
+        unsent = room.conns[0].transport.get_write_buffer_size()
+        writer.transport.abort()
+        return sent, unsent
+
+    sent, unsent = async_support.run(with_server(body, seating=Seating.NAMED))
+    assert sent < 16 * 2**20 and unsent < 2**20, (sent, unsent)

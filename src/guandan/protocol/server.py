@@ -42,6 +42,37 @@ REFUSAL_PAUSE = 0.1  # seconds a connection waits after a refused frame before i
 MAX_FRAME = 2**16  # bytes: a reply is {"actIndex": i}; a longer frame closes its connection (1009)
 
 
+class HeldConnection(ServerConnection):
+    """A connection that reads nothing more while its peer reads nothing: what websockets answers on
+    its own (a pong for each ping) would otherwise pile up unsent in the server's memory, hundreds of
+    MB in seconds from one client that pings and never reads."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self._holds: set[str] = set()  # why reading is paused: "queue" (websockets' own), "writes" (ours)
+        self.recv_messages.pause = lambda: self._hold("queue", True)
+        self.recv_messages.resume = lambda: self._hold("queue", False)
+
+    def _hold(self, why: str, on: bool) -> None:
+        held = bool(self._holds)
+        if on:
+            self._holds.add(why)
+        else:
+            self._holds.discard(why)
+        if self._holds and not held:
+            self.transport.pause_reading()
+        elif held and not self._holds:
+            self.transport.resume_reading()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._hold("writes", True)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._hold("writes", False)
+
+
 def error_message(text: str) -> dict[str, Any]:
     """Our addition to the protocol: what was wrong with the last frame (bots may ignore it). A lone
     surrogate quoted from the frame (JSON's ``"\\ud800"``) is written as its escape: a text frame must
@@ -279,7 +310,8 @@ class ProtocolServer:
 
     # --- running ---------------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 23456) -> Server:
-        return await serve(self.handler, host, port, process_request=self._check_path, max_size=MAX_FRAME)
+        return await serve(self.handler, host, port, process_request=self._check_path, max_size=MAX_FRAME,
+                           create_connection=HeldConnection)
 
     async def run(self, host: str = "127.0.0.1", port: int = 23456) -> None:
         server = await self.start(host, port)
