@@ -439,3 +439,30 @@ def test_a_client_that_pings_and_never_reads_cannot_fill_the_servers_memory() ->
 
     sent, unsent = async_support.run(with_server(body, seating=Seating.NAMED))
     assert sent < 16 * 2**20 and unsent < 2**20, (sent, unsent)
+
+
+def test_a_seat_that_never_answers_the_close_does_not_hold_the_others_open() -> None:
+    """A room's connections were closed one after another, each waiting up to 10 s for its peer's close
+    frame: seat 0 silent, the other seats were held open 10 s after their game had ended."""
+
+    async def body(url: str, server: ProtocolServer) -> float:
+        host, port = url.removeprefix("ws://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))  # seat 0: never reads, never closes
+        writer.write(b"GET /game/x HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        await reader.readuntil(b"\r\n\r\n")
+        conns = [await connect(f"{url}/game/x", max_queue=None) for _ in range(3)]  # seats 1–3
+        for c in conns:
+            await _until(c, "notify", ("beginning",))
+        await conns[0].close()  # seat 1 leaves: the room ends
+        assert "aborted" in (await _until(conns[1], "error"))["message"]
+        t0 = time.monotonic()
+        with pytest.raises(ConnectionClosed):
+            while True:
+                await conns[1].recv()
+        held = time.monotonic() - t0
+        writer.transport.abort()
+        await _close(conns)
+        return held
+
+    assert async_support.run(with_server(body)) < 5

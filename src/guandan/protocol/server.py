@@ -291,8 +291,8 @@ class ProtocolServer:
         table = room.table
         live = table.match if table and table.match and not table.match.ended else None
         self._write_records(room, partial=live)
-        for ws in room.conns:
-            await _send_quietly(ws, encode(error_message(f"game aborted: {why}")))
+        notice = encode(error_message(f"game aborted: {why}"))
+        await asyncio.gather(*(_send_quietly(ws, notice) for ws in room.conns))  # none waits on another's socket
 
     async def _close_room(self, room: Room) -> None:
         room.mover = None
@@ -300,8 +300,9 @@ class ProtocolServer:
             _, _, read = room.inbox.get_nowait()
             if read is not None:
                 _settle(read, None)
-        for ws in room.conns:
-            await ws.close(1000, "game over")
+        # all at once: a close waits up to close_timeout (10 s) for a peer's answer, and a silent seat
+        # must not keep the others open that long
+        await asyncio.gather(*(ws.close(1000, "game over") for ws in room.conns))
         if self.rooms.get(room.name) is room:
             del self.rooms[room.name]
         self.rooms_ended += 1
