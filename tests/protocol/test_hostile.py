@@ -466,3 +466,22 @@ def test_a_seat_that_never_answers_the_close_does_not_hold_the_others_open() -> 
         return held
 
     assert async_support.run(with_server(body)) < 5
+
+
+def test_our_client_never_prints_a_servers_control_characters() -> None:
+    """A server's error message and close reason reached the terminal as they were: "\\x1b[2J" cleared it."""
+    player = ProtocolPlayer(make_agent("greedy", 0), preset("competition"))
+    player.handle(json.dumps({"type": "error", "stage": "error", "message": "\x1b[2J\x1b[Hall is well\r"}))
+    player.handle(json.dumps({"type": "error", "stage": "error", "message": {"x": None}}))
+    assert player.report.errors == ["\\u001b[2J\\u001b[Hall is well\\u000d", '{"x": null}']
+
+    async def close_badly(ws: ServerConnection) -> None:
+        await ws.close(1011, "\x1b[31mred")
+
+    async def body() -> ClientReport:
+        async with serve(close_badly, "127.0.0.1", 0) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            return await play(f"ws://127.0.0.1:{port}/game/x", make_agent("greedy", 0), preset("competition"))
+
+    (error,) = async_support.run(body()).errors
+    assert "\x1b" not in error and "\\u001b[31mred" in error, error

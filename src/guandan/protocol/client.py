@@ -57,7 +57,8 @@ class ProtocolPlayer:
             return None
         kind = msg.get("type")
         if kind == "error":
-            self.report.errors.append(str(msg.get("message")))
+            said = msg.get("message")
+            self.report.errors.append(printable(said if isinstance(said, str) else shown(said)))
             return None
         if kind == "notify":
             try:
@@ -99,6 +100,12 @@ _UNREADABLE = (GuandanError, ValueError, KeyError, TypeError, IndexError, Attrib
 """What a message of the wrong shape raises on its way through the tracker (and a failing agent)."""
 
 
+def printable(text: str) -> str:
+    """``text`` with each control character written as its escape (``\\u001b``): a server's words reach
+    a terminal, where an escape sequence could clear the screen or rewrite what was printed."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
 def _start(frame: str | bytes) -> str:
     """A frame's first 80 characters, quoted as JSON writes them (control characters escaped)."""
     return shown((frame if isinstance(frame, str) else frame.decode("utf-8", "replace"))[:80])
@@ -126,8 +133,8 @@ async def play(url: str, agent: Agent, rules: RuleSet, log: Callable[[str], None
                 if reply is not None:
                     await ws.send(reply)
         except ConnectionClosedError as e:
-            player.report.errors.append(f"the connection was cut ({e})")
+            player.report.errors.append(printable(f"the connection was cut ({e})"))  # e: the server's close reason
     return player.report
 
 
-__all__ = ["ClientReport", "ProtocolPlayer", "play"]
+__all__ = ["ClientReport", "ProtocolPlayer", "play", "printable"]
