@@ -98,24 +98,32 @@ def _tag(tag: str) -> str:
     return tag
 
 
+async def _queued_behind_a_table_job(pool: WorkerPool, jobs: list[tuple[Priority, str]]
+                                     ) -> tuple[asyncio.Task[str], threading.Event, list[asyncio.Task[None]], list[str]]:
+    """Hold the pool's one worker with a table's job, then queue ``jobs`` (priority, tag) behind it: the holding
+    job, the event that releases it, the queued tasks and the list their tags are appended to as they run."""
+    started, release = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    async def job(priority: Priority, tag: str) -> None:
+        order.append(await pool.run(priority, _tag, tag))
+
+    first = asyncio.create_task(pool.run(Priority.TABLE, _blocker, started, release))
+    await asyncio.to_thread(started.wait, 30)
+    tasks = [asyncio.create_task(job(p, t)) for p, t in jobs]
+    await asyncio.sleep(0)
+    return first, release, tasks, order
+
+
 def test_jobs_run_by_priority_and_hints_keep_to_their_share() -> None:
     """One thread (workers=0): while it is busy, a review decision, a hint, readings and a table job
     queue up; the table's job runs first, then the readings, then the hint, and the review last."""
 
     async def main() -> list[str]:
         pool = WorkerPool(0)
-        started, release = threading.Event(), threading.Event()
-        order: list[str] = []
-
-        async def job(priority: Priority, tag: str) -> None:
-            order.append(await pool.run(priority, _tag, tag))
-
-        first = asyncio.create_task(pool.run(Priority.TABLE, _blocker, started, release))
-        await asyncio.to_thread(started.wait, 30)
-        tasks = [asyncio.create_task(job(p, t)) for p, t in
-                 [(Priority.REVIEW, "review"), (Priority.HINT, "hint"), (Priority.READINGS, "readings"),
-                  (Priority.TABLE, "table")]]
-        await asyncio.sleep(0)
+        first, release, tasks, order = await _queued_behind_a_table_job(pool, [
+            (Priority.REVIEW, "review"), (Priority.HINT, "hint"), (Priority.READINGS, "readings"),
+            (Priority.TABLE, "table")])
         assert pool.waiting() == 4 and pool.running == 1
         release.set()
         assert await first == "blocker"
@@ -133,18 +141,9 @@ def test_a_watched_tables_bots_wait_for_players_work_and_keep_to_the_background_
 
     async def main() -> None:
         pool = WorkerPool(0, queue_limit=2)
-        started, release = threading.Event(), threading.Event()
-        order: list[str] = []
-
-        async def job(priority: Priority, tag: str) -> None:
-            order.append(await pool.run(priority, _tag, tag))
-
-        first = asyncio.create_task(pool.run(Priority.TABLE, _blocker, started, release))
-        await asyncio.to_thread(started.wait, 30)
-        tasks = [asyncio.create_task(job(p, t)) for p, t in
-                 [(Priority.REVIEW, "review"), (Priority.WATCHED, "watched"), (Priority.HINT, "hint"),
-                  (Priority.WATCHED, "watched 2"), (Priority.TABLE, "table")]]
-        await asyncio.sleep(0)
+        first, release, tasks, order = await _queued_behind_a_table_job(pool, [
+            (Priority.REVIEW, "review"), (Priority.WATCHED, "watched"), (Priority.HINT, "hint"),
+            (Priority.WATCHED, "watched 2"), (Priority.TABLE, "table")])
         # the hint and the review fill the queue's two places: the watched bots wait all the same
         assert pool.waiting() == 5 and pool.waiting(Priority.WATCHED) == 2 and pool.refused == 0
         with pytest.raises(Busy):
@@ -155,8 +154,7 @@ def test_a_watched_tables_bots_wait_for_players_work_and_keep_to_the_background_
         assert order == ["table", "hint", "watched", "watched 2", "review"]
         # two workers: while a watched bot thinks in one, the next waits and a table's job takes the other
         pool.slots, pool.hint_slots = 2, 1
-        started.clear()
-        release.clear()
+        started, release = threading.Event(), threading.Event()
         thinking = asyncio.create_task(pool.run(Priority.WATCHED, _blocker, started, release))
         await asyncio.to_thread(started.wait, 30)
         waiting = asyncio.create_task(pool.run(Priority.WATCHED, _tag, "waits"))
