@@ -228,7 +228,8 @@ def test_rate_buckets_and_bots_are_forgotten_when_nothing_needs_them(web: App) -
 
 
 # --- the settings ---------------------------------------------------------------------------------------
-LIMITS = ["max_rooms", "max_rooms_per_address", "lobby_idle_s", "unattended_pause_s"]
+LIMITS = ["max_rooms", "max_rooms_per_address", "lobby_idle_s", "unattended_pause_s", "max_watched_tables",
+          "max_watched_per_address", "watch_min_bot_delay_ms"]
 
 
 def test_the_serve_options_state_the_settings_defaults() -> None:

@@ -3,6 +3,7 @@ anything starts, and uvicorn is run to match them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,3 +36,80 @@ def test_uvicorn_leaves_its_loggers_to_the_json_handler_and_writes_no_access_log
     as_json = uvicorn_config(app, "127.0.0.1", 8000, json_logs=True)
     assert plain.log_config is not None and as_json.log_config is None
     assert plain.access_log is False and as_json.access_log is False
+
+
+# --- the limits of matches of four bots to watch (观战) ------------------------------------------------------
+WIDE = {"COLUMNS": "200"}  # Rich boxes the error: one line, so that a sentence is read whole
+
+
+@pytest.fixture
+def typer_words_restored() -> Iterator[None]:
+    """main() rebinds Typer's words to the command line's language for the process: put them back."""
+    from guandan.clihelp import speak
+
+    yield
+    speak(None)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--max-watched-tables", "0"], "invalid value for '--max-watched-tables': 0 is too small: it must be at least 1"),
+    (["--max-watched-per-address", "0"],
+     "invalid value for '--max-watched-per-address': 0 is too small: it must be at least 1"),
+    (["--watch-min-bot-delay-ms", "-1"],
+     "invalid value for '--watch-min-bot-delay-ms': -1 is out of range: it must be from 0 to 10000"),
+    (["--watch-min-bot-delay-ms", "60000"],
+     "invalid value for '--watch-min-bot-delay-ms': 60000 is out of range: it must be from 0 to 10000"),
+    (["--max-watched-tables", "many"], "invalid value for '--max-watched-tables': not an integer"),
+])
+def test_watch_limits_out_of_range_are_refused_in_words(args: list[str], said: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch, typer_words_restored: None) -> None:
+    from guandan.cli import main
+
+    for k, v in {**WIDE, "LANGUAGE": "en"}.items():
+        monkeypatch.setenv(k, v)
+    data = tmp_path / "data"
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--data", str(data), *args])
+    assert e.value.code == 2
+    assert said in capsys.readouterr().err
+    assert not data.exists()  # no database was made
+
+
+def test_watch_limits_are_refused_in_chinese_too(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                                 typer_words_restored: None) -> None:
+    from guandan.cli import main
+
+    for k, v in {**WIDE, "LANGUAGE": "zh"}.items():
+        monkeypatch.setenv(k, v)
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--watch-min-bot-delay-ms", "20000"])
+    assert e.value.code == 2
+    assert "'--watch-min-bot-delay-ms' 的值无效：20000 超出范围：须在 0 到 10000 之间" in capsys.readouterr().err
+
+
+class _Built(Exception):
+    """Stands for the app being built: the test stops `serve` there and keeps the Settings it was given."""
+
+
+def test_watch_limits_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from guandan.server import app as app_module
+    from guandan.server import logs
+    from guandan.server.table import Settings
+
+    given: list[Settings] = []
+
+    def build(_db: Any, settings: Settings, **_kw: Any) -> Any:
+        given.append(settings)
+        raise _Built
+
+    monkeypatch.setattr(app_module, "create_app", build)
+    monkeypatch.setattr(logs, "configure", lambda *_a: None)  # the test's own logging stays as it is
+    with pytest.raises(_Built):
+        serve(max_watched_tables=7, max_watched_per_address=3, watch_min_bot_delay_ms=0)
+    assert (given[0].max_watched_tables, given[0].max_watched_per_address, given[0].watch_min_bot_delay_ms) == (7, 3, 0)
+    with pytest.raises(_Built):
+        serve()  # left out: the Settings' own defaults
+    defaults = Settings()
+    assert (given[1].max_watched_tables, given[1].max_watched_per_address, given[1].watch_min_bot_delay_ms) == (
+        defaults.max_watched_tables, defaults.max_watched_per_address, defaults.watch_min_bot_delay_ms)

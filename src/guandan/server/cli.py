@@ -60,6 +60,15 @@ def serve(
     unattended_pause_s: Annotated[float | None, typer.Option(
         min=1, help="a table with no human connected for this long pauses until one returns, in seconds "
                     "(default 120)")] = None,
+    # matches of four bots to watch (观战): what they may cost, as the table service bounds it (TableService.watch)
+    max_watched_tables: Annotated[int | None, typer.Option(
+        min=1, help="matches of four bots playing at once for people to watch, in all (default 20)")] = None,
+    max_watched_per_address: Annotated[int | None, typer.Option(
+        min=1, help="of those, kept going for one client address (default 2)")] = None,
+    # the room's own pace is 0 to 10 s (rooms.RoomConfig.bot_delay_ms): a least pace beyond it would be no match to follow
+    watch_min_bot_delay_ms: Annotated[int | None, typer.Option(
+        min=0, max=10_000, help="the least pause before a bot of such a match acts, whatever its room asks, in "
+                                "milliseconds (default 500)")] = None,
     dev: Annotated[bool, typer.Option(help="also serve the API schema and its pages: /openapi.json, /docs, /redoc")] = False,
     redis: Annotated[str | None, typer.Option(envvar="GUANDAN_REDIS_URL", help=(
         "Redis URL (redis://host:port/db): this process is one worker of a site whose workers share it and "
@@ -112,7 +121,8 @@ def serve(
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
     limits = {"max_rooms": max_rooms, "max_rooms_per_address": max_rooms_per_address, "lobby_idle_s": lobby_idle_s,
-              "unattended_pause_s": unattended_pause_s}
+              "unattended_pause_s": unattended_pause_s, "max_watched_tables": max_watched_tables,
+              "max_watched_per_address": max_watched_per_address, "watch_min_bot_delay_ms": watch_min_bot_delay_ms}
     settings = Settings(bot_delay_ms=bot_delay_ms, forwarded_allow_ips=proxies, metrics_allow=metrics_peers,
                         **{k: v for k, v in limits.items() if v is not None})  # type: ignore[arg-type]
     if not rate_limits:
