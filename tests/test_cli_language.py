@@ -99,7 +99,9 @@ def test_a_missing_record_is_named_in_chinese(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv("LANGUAGE", "zh_CN.UTF-8")
     for command in ("review", "verify-deal", "replay"):
         said = _refused(command, str(missing))
-        assert said.startswith(f"错误：无法读取 {missing}："), (command, said)
+        assert said.strip() == f"错误：无法读取 {missing}：没有这个文件或文件夹", (command, said)
+        said = _refused(command, str(tmp_path))  # the system's reason too, not its English strerror
+        assert said.strip() == f"错误：无法读取 {tmp_path}：这是文件夹，不是文件", (command, said)
     monkeypatch.setenv("LANGUAGE", "en")
     for command in ("review", "verify-deal"):  # a command's --lang covers the record's errors too
         said = _refused(command, str(missing), "--lang", "zh")
@@ -263,3 +265,16 @@ def test_the_commands_other_engines_say_their_errors_in_chinese(tmp_path: Path, 
     empty.write_text("{}\n", encoding="utf-8")
     assert f"错误：{empty} 中没有规则向量（第 1 行：" in _refused("vectors", str(empty))
     assert "外部机器人写作 external:MODULE:CLASS" in _refused("arena", "--a", "external:x", "--deals", "1")
+
+
+def test_a_record_that_is_no_json_says_why_in_the_users_language(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "guandan-record",\n "deals": [1 2]}', encoding="utf-8")
+    assert _refused("verify-deal", str(bad)).strip() == \
+        f"error: {bad}: the record is not valid JSON (line 2: a comma (,) was expected)"
+    monkeypatch.setenv("LANGUAGE", "zh")
+    for command in ("verify-deal", "replay", "review"):
+        said = _refused(command, str(bad))
+        assert "记录不是有效的 JSON（第 2 行：此处应有逗号（,））" in said, (command, said)
+        assert "Expecting" not in said

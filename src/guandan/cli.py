@@ -19,7 +19,7 @@ from .arena.cli import arena_cmd, compare_cmd, summary_cmd
 from .bench import app as bench_app
 from .clihelp import lang_of, localize, speak
 from .clihelp import word as type_word
-from .cliutil import Messages, choices, fail
+from .cliutil import Messages, choices, fail, reason_words
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
 from .core.errors import GuandanError
@@ -138,7 +138,7 @@ def moves(
             top_combo = resolve_combo(parse_cards(top), lvl, rules, spec)
         found = legal_moves(cards, top_combo, lvl, rules, mode)
     except json.JSONDecodeError as e:
-        fail(_("{option} is not valid JSON: {reason}").format(option="--top-as", reason=e.msg))
+        fail(_("{option} is not valid JSON: {reason}").format(option="--top-as", reason=reason_words(e)))
     except GuandanError as e:
         fail(said(e))
     out: list[object]

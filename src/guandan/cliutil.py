@@ -11,6 +11,7 @@ the ``cli`` catalogue: a command says them with :func:`said`, never with ``str(e
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,9 +21,10 @@ import typer
 
 from .core.cards import card_str
 from .core.errors import GuandanError
-from .core.params import CardList, Listed, SeatNo
+from .core.params import CardList, JsonProblem, Listed, OsReason, SeatNo
 from .core.record import loads
 from .i18n import LANGUAGES, N_, default_lang, normalize_lang, translator
+from .i18n.reasons import reason_text
 
 
 class Messages:
@@ -101,7 +103,16 @@ def _param(value: object, lang: str, domain: str, present: Describes | None) -> 
         return " ".join(card_str(c).replace("T", "10") for c in value)
     if isinstance(value, Listed):
         return ", ".join(str(_param(v, lang, domain, present)) for v in value)
+    if isinstance(value, OsReason | JsonProblem):
+        return reason_text(value, lang)
     return value
+
+
+def reason_words(e: OSError | ValueError, lang: str | None = None) -> str:
+    """Why a file could not be read or written, or a JSON text parsed, in the user's language."""
+    if isinstance(e, OSError | json.JSONDecodeError):
+        return reason_text(e, cli_lang(lang))
+    return str(e)
 
 
 def fail(message: str, code: int = 2, lang: str | None = None) -> NoReturn:
@@ -115,7 +126,7 @@ def ensure_dir(path: Path) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        fail(_("cannot create {path}: {reason}").format(path=path, reason=e.strerror))
+        fail(_("cannot create {path}: {reason}").format(path=path, reason=reason_words(e)))
     return path
 
 
@@ -174,7 +185,7 @@ def read_record(path: Path, lang: str | None = None) -> dict[str, Any]:
     try:
         return loads(path.read_text(encoding="utf-8"))
     except OSError as e:
-        fail(_messages.gettext("cannot read {path}: {reason}", lang).format(path=path, reason=e.strerror), lang=lang)
+        fail(_messages.gettext("cannot read {path}: {reason}", lang).format(path=path, reason=reason_words(e, lang)), lang=lang)
     except UnicodeDecodeError:
         fail(_messages.gettext("{path}: not a text file", lang).format(path=path), lang=lang)
     except GuandanError as e:

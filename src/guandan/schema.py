@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .cliutil import Messages, fail
+from .cliutil import Messages, fail, reason_words
 from .core.cards import level_order
 from .core.events import EVENT_CLASSES
 from .core.vocab import RANKS, SUITS, VOCABULARY, ActionKind, ComboKey, ComboType, EventType, Phase, SettlementNote
@@ -206,6 +206,6 @@ def schema_cmd(
         try:
             browser.write_text(browser_vocabulary(), encoding="utf-8")
         except OSError as e:
-            fail(Messages("game").gettext("cannot write {path}: {reason}").format(path=browser, reason=e.strerror))
+            fail(Messages("game").gettext("cannot write {path}: {reason}").format(path=browser, reason=reason_words(e)))
         return
     typer.echo(json.dumps(vocabulary_json() if vocabulary else wire_schema(), ensure_ascii=False, indent=1))

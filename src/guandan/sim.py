@@ -12,7 +12,7 @@ import typer
 
 from .agents import make_agent
 from .agents.runner import RunStats, run_match
-from .cliutil import Messages, ensure_dir
+from .cliutil import Messages, ensure_dir, reason_words
 from .cliutil import fail as _fail
 from .core.deal import Action
 from .core.errors import GuandanError
@@ -120,7 +120,7 @@ def replay_cmd(
     try:
         data = loads(file.read_text(encoding="utf-8"))
     except OSError as e:
-        _fail(_("cannot read {path}: {reason}").format(path=file, reason=e.strerror), lang=lang)
+        _fail(_("cannot read {path}: {reason}").format(path=file, reason=reason_words(e, lang)), lang=lang)
     except UnicodeDecodeError:
         _fail(_("{path}: not a text file").format(path=file), lang=lang)
     except GuandanError as e:

@@ -23,6 +23,7 @@ from typing import Any
 from . import plugins
 from .core.errors import GuandanError
 from .i18n import N_
+from .i18n.reasons import os_reason
 
 Checker = Callable[[dict[str, Any]], Any]
 CHECKERS: dict[str, Checker] = {}
@@ -156,7 +157,7 @@ def load_vectors(path: str | Path) -> list[dict[str, Any]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise GuandanError.said(N_("cannot read vector file {path}: {reason}"), path=path, reason=e.strerror or str(e)) from None
+        raise GuandanError.said(N_("cannot read vector file {path}: {reason}"), path=path, reason=os_reason(e)) from None
     except UnicodeDecodeError:
         raise GuandanError.said(N_("vector file {path} is not UTF-8 text"), path=path) from None
     bad: list[Unreadable] = []

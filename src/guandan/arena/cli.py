@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from ..agents.base import canonical_spec
-from ..cliutil import Messages, ensure_dir
+from ..cliutil import Messages, ensure_dir, reason_words
 from ..cliutil import fail as _fail
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
@@ -197,7 +197,7 @@ def _load_results(setup: Setup, first: int, deals: int, results: Path | None) ->
         try:
             results.open("a", encoding="utf-8").close()  # unwritable: say so now, not after hours of play
         except OSError as e:
-            _fail(_("cannot write --results {path}: {reason}").format(path=results, reason=e.strerror))
+            _fail(_("cannot write --results {path}: {reason}").format(path=results, reason=reason_words(e)))
     return done
 
 

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from ..core.errors import GuandanError, shown
 from ..i18n import N_
+from ..i18n.reasons import os_reason
 
 S = TypeVar("S")  # what every task is given: the arena's Setup, self-play's SelfplaySetup, …
 T = TypeVar("T")
@@ -52,7 +53,7 @@ def _answers(address: str, timeout: float = 5.0) -> None:
         socket.create_connection((m.group(1), int(m.group(2))), timeout=timeout).close()
     except OSError as e:
         raise GuandanError.said(N_("--ray {address}: nothing answers there ({reason})"), address=address,
-                                reason=e.strerror or type(e).__name__) from None
+                                reason=os_reason(e)) from None
 
 
 def check_options(address: str, jobs: int) -> str:

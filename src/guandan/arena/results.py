@@ -26,6 +26,7 @@ from ..agents.base import recorded_options_of, resolved_options
 from ..cliutil import cell
 from ..core.errors import GuandanError, shown
 from ..i18n import N_
+from ..i18n.reasons import json_problem, os_reason
 from .runner import HalfResult, PairResult, Setup
 
 FORMAT = "guandan-arena-pair/1"
@@ -154,7 +155,7 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
-        raise GuandanError.said(N_("{where}: not JSON ({reason})"), where=where, reason=e.msg) from None
+        raise GuandanError.said(N_("{where}: not JSON ({reason})"), where=where, reason=json_problem(e)) from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise GuandanError.said(N_("{where}: not an arena pair line (format must be {format})"), where=where,
                                 format=shown(FORMAT))
@@ -197,7 +198,7 @@ def _read_text(path: Path) -> str:
     except gzip.BadGzipFile:  # an OSError too: caught first
         raise GuandanError.said(N_("{path} ends in .gz but is not gzip data"), path=path) from None
     except OSError as e:
-        raise GuandanError.said(N_("cannot read {path}: {reason}"), path=path, reason=e.strerror) from None
+        raise GuandanError.said(N_("cannot read {path}: {reason}"), path=path, reason=os_reason(e)) from None
     except (EOFError, zlib.error):
         raise GuandanError.said(N_("{path} is cut short or damaged gzip data"), path=path) from None
     except UnicodeDecodeError:

@@ -4,7 +4,11 @@
 
 from __future__ import annotations
 
+import errno as _errno
+
 from .cards import card_str
+
+_ETIMEDOUT = _errno.ETIMEDOUT
 
 
 class SeatNo(int):
@@ -32,3 +36,24 @@ class Listed(tuple[object, ...]):
 
     def __str__(self) -> str:
         return ", ".join(map(str, self))
+
+
+class OsReason(str):
+    """Why the operating system refused a file operation: its own words (``strerror``) in the error's own
+    text, said in the reader's language where a person reads it (guandan.i18n.reasons)."""
+
+    __slots__ = ("errno",)
+    errno: int | None
+
+    def __new__(cls, e: OSError) -> OsReason:
+        self = super().__new__(cls, e.strerror or str(e) or type(e).__name__)
+        # a socket's timeout is a TimeoutError with no errno of its own
+        self.errno = e.errno if e.errno is not None or not isinstance(e, TimeoutError) else _ETIMEDOUT
+        return self
+
+
+class JsonProblem(str):
+    """What the JSON reader found wrong (``Expecting value``): its own words in the error's own text, said
+    in the reader's language where a person reads it (guandan.i18n.reasons)."""
+
+    __slots__ = ()

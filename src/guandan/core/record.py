@@ -19,7 +19,7 @@ from .errors import N_, GuandanError, RecordError, shown
 from .events import DealStart, Event
 from .fair import deal_commitment
 from .match import MatchConfig, MatchState, new_match
-from .params import SeatNo
+from .params import JsonProblem, SeatNo
 from .rules import RuleSet
 from .vocab import RANKS, ActionKind
 
@@ -104,7 +104,8 @@ def loads(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError.said(N_("the record is not valid JSON (line {line}: {reason})"), line=e.lineno, reason=e.msg) from None
+        raise RecordError.said(N_("the record is not valid JSON (line {line}: {reason})"), line=e.lineno,
+                               reason=JsonProblem(e.msg)) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError.said(N_("not a guandan record: the 'format' field must be {format}"), format=shown(FORMAT))
     version = data.get("version")

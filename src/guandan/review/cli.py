@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..cliutil import Messages, cell, choices, fail, pad, read_record, width
+from ..cliutil import Messages, cell, choices, fail, pad, read_record, reason_words, width
 from ..core.errors import GuandanError
 from ..i18n import LANGUAGES, default_lang, normalize_lang
 from ..native import with_build
@@ -107,7 +107,7 @@ def review_cmd(
         try:
             html.write_text(review_html(p, review), encoding="utf-8")
         except OSError as e:
-            fail(_("cannot write {path}: {reason}", language).format(path=html, reason=e.strerror), lang=language)
+            fail(_("cannot write {path}: {reason}", language).format(path=html, reason=reason_words(e, language)), lang=language)
     if as_json:
         typer.echo(json.dumps(review_json(p, review, single=not all_seats), ensure_ascii=False, indent=1))
         return

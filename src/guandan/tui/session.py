@@ -27,6 +27,7 @@ from ..core.match import MatchConfig, MatchObservation, MatchState, new_match
 from ..core.record import dumps, loads, replay
 from ..core.rules import RuleSet
 from ..i18n import N_
+from ..i18n.reasons import os_reason
 
 HUMAN = 0
 FALLBACK_TIER = "greedy"
@@ -100,7 +101,7 @@ def check_save_path(path: Path, *, make_folder: bool = False) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise SaveError.said(N_("cannot create {path}: {reason}"), path=path.parent, reason=e.strerror) from None
+            raise SaveError.said(N_("cannot create {path}: {reason}"), path=path.parent, reason=os_reason(e)) from None
     problem = _unusable(path)
     if problem is not None:
         raise problem
@@ -112,7 +113,7 @@ def check_save_path(path: Path, *, make_folder: bool = False) -> None:
             with path.open("a", encoding="utf-8"):
                 pass
     except OSError as e:
-        raise SaveError.said(N_("cannot save the match to {path}: {reason}"), path=path, reason=e.strerror) from None
+        raise SaveError.said(N_("cannot save the match to {path}: {reason}"), path=path, reason=os_reason(e)) from None
     finally:
         probe.unlink(missing_ok=True)
 
@@ -161,7 +162,7 @@ class Session:
         try:
             data = loads(path.read_text(encoding="utf-8"))
         except OSError as e:
-            raise GuandanError.said(N_("cannot read {path}: {reason}"), path=path, reason=e.strerror) from None
+            raise GuandanError.said(N_("cannot read {path}: {reason}"), path=path, reason=os_reason(e)) from None
         except UnicodeDecodeError:
             raise GuandanError.said(N_("{path}: not a text file"), path=path) from None
         except RecordError as e:  # the record's own words do not say which file they are about
@@ -267,7 +268,7 @@ class Session:
             tmp.replace(path)
         except OSError as e:
             tmp.unlink(missing_ok=True)
-            raise SaveError.said(N_("cannot save the match to {path}: {reason}"), path=path, reason=e.strerror) from None
+            raise SaveError.said(N_("cannot save the match to {path}: {reason}"), path=path, reason=os_reason(e)) from None
         return path
 
     def save_somewhere(self) -> tuple[Path | None, SaveError | None]:
