@@ -243,3 +243,18 @@ def test_a_missing_postgresql_tool_is_named() -> None:
     assert pg_tool("pg_dump").name == "pg_dump"
     with pytest.raises(BackupError, match=r"pg_nothing is not installed .* postgresql-client"):
         pg_tool("pg_nothing")
+
+
+def test_a_tool_that_fails_is_named_with_its_step_in_the_readers_language(tmp_path: Path) -> None:
+    from guandan.cliutil import said
+    from guandan.db.backup import BackupFailed, _run_tool, _step
+    from guandan.i18n import N_
+
+    with pytest.raises(BackupFailed) as caught:
+        _run_tool(["false"], {}, _step(N_("the check of the dump")))
+    assert said(caught.value, "en") == "the check of the dump: false failed with exit status 1"
+    assert said(caught.value, "zh") == "检查导出文件：false 失败，退出状态 1"
+    with pytest.raises(BackupFailed) as caught:
+        _run_tool([str(tmp_path / "pg_gone")], {}, _step(N_("reading {path}"), path=tmp_path / "b.dump"))
+    assert said(caught.value, "zh") == "无法运行 pg_gone：没有这个文件或文件夹"
+    assert str(caught.value) == "pg_gone could not be run: No such file or directory"  # for programs

@@ -33,7 +33,9 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from ..core.errors import shown
+from ..core.errors import GuandanError, shown
+from ..i18n import N_
+from ..i18n.reasons import os_reason
 from .base import Base
 from .engine import default_url, make_engine
 from .migrate import current_revision, upgrade_to_head
@@ -44,7 +46,7 @@ Kind = Literal["sqlite", "pg_dump"]
 TOOL_TIMEOUT_S = 3600.0
 
 
-class BackupError(Exception):
+class BackupError(GuandanError):
     """A backup or restore that was refused (bad input: nothing was done); the message names the problem."""
 
 
@@ -74,14 +76,16 @@ def parse_url(url: str | None) -> URL:
     try:
         u = make_url(url or default_url())
     except ArgumentError:
-        raise BackupError(f"--db {shown(url)} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
-                          "postgresql+psycopg://user@host/dbname)") from None
+        raise BackupError.said(N_("--db {url} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
+                                  "postgresql+psycopg://user@host/dbname)"), url=shown(url)) from None
     backend = u.get_backend_name()
     if backend == "sqlite":
         if u.database in (None, "", ":memory:"):
-            raise BackupError("--db names an in-memory SQLite database: there is no file to back up or restore into")
+            raise BackupError.said(N_("--db names an in-memory SQLite database: there is no file to back up or "
+                                      "restore into"))
     elif backend != "postgresql":
-        raise BackupError(f"--db {shown(u.render_as_string())}: only SQLite and PostgreSQL databases are supported")
+        raise BackupError.said(N_("--db {url}: only SQLite and PostgreSQL databases are supported"),
+                               url=shown(u.render_as_string()))
     return u
 
 
@@ -122,8 +126,8 @@ def pg_tool(name: str) -> Path:
     candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=_version_key)
     if candidates:
         return Path(candidates[-1])
-    raise BackupError(f"{name} is not installed (neither on PATH nor under /usr/lib/postgresql/*/bin): install "
-                      "PostgreSQL's client tools, e.g. apt-get install postgresql-client")
+    raise BackupError.said(N_("{tool} is not installed (neither on PATH nor under /usr/lib/postgresql/*/bin): "
+                              "install PostgreSQL's client tools, e.g. apt-get install postgresql-client"), tool=name)
 
 
 def _version_key(path: str) -> tuple[int, ...]:
@@ -131,26 +135,37 @@ def _version_key(path: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split(".") if p.isdigit())
 
 
-def _run_tool(cmd: list[str], env: dict[str, str], what: str) -> None:
+def _step(msgid: str, /, **params: object) -> GuandanError:
+    """A step of the work, for a failure to name in the reader's language (an error said inside another)."""
+    return GuandanError.said(msgid, **params)
+
+
+def _run_tool(cmd: list[str], env: dict[str, str], what: GuandanError) -> None:
     try:
         r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
     except OSError as e:
-        raise BackupFailed(f"{Path(cmd[0]).name} could not be run: {e.strerror}") from None
+        raise BackupFailed.said(N_("{tool} could not be run: {reason}"), tool=Path(cmd[0]).name,
+                                reason=os_reason(e)) from None
     except subprocess.TimeoutExpired:
-        raise BackupFailed(f"{what}: {Path(cmd[0]).name} took longer than {TOOL_TIMEOUT_S:g} s and was stopped") from None
+        raise BackupFailed.said(N_("{step}: {tool} took longer than {seconds} s and was stopped"), step=what,
+                                tool=Path(cmd[0]).name, seconds=f"{TOOL_TIMEOUT_S:g}") from None
     if r.returncode != 0:
-        said = (r.stderr or r.stdout).strip() or f"exit status {r.returncode}"
-        raise BackupFailed(f"{what}: {Path(cmd[0]).name} failed: {said}")
+        output = (r.stderr or r.stdout).strip()
+        if not output:
+            raise BackupFailed.said(N_("{step}: {tool} failed with exit status {status}"), step=what,
+                                    tool=Path(cmd[0]).name, status=r.returncode)
+        raise BackupFailed.said(N_("{step}: {tool} failed: {output}"), step=what, tool=Path(cmd[0]).name,
+                                output=output)
 
 
 # --- the output file ---------------------------------------------------------------------------------------
 def _check_output(out: Path, force: bool) -> None:
     if out.is_dir():
-        raise BackupError(f"{out} is a folder: name the backup file to write")
+        raise BackupError.said(N_("{path} is a folder: name the backup file to write"), path=out)
     if not out.parent.is_dir():
-        raise BackupError(f"the folder {out.parent} does not exist: create it first")
+        raise BackupError.said(N_("the folder {folder} does not exist: create it first"), folder=out.parent)
     if out.exists() and not force:
-        raise BackupError(f"{out} exists already: choose another name, or --force to replace it")
+        raise BackupError.said(N_("{path} exists already: choose another name, or --force to replace it"), path=out)
 
 
 @contextlib.contextmanager
@@ -186,9 +201,11 @@ def _sqlite_check(conn: sqlite3.Connection, where: Path) -> str | None:
     """Fails unless the database is sound and holds a guandan schema; its revision."""
     verdict = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     if verdict != ["ok"]:
-        raise BackupError(f"{where} fails SQLite's integrity check: {'; '.join(verdict[:5])}")
+        raise BackupError.said(N_("{path} fails SQLite's integrity check: {verdict}"), path=where,
+                               verdict="; ".join(verdict[:5]))
     if "alembic_version" not in _sqlite_tables(conn):
-        raise BackupError(f"{where} is a SQLite database but not a guandan one (it has no alembic_version table)")
+        raise BackupError.said(N_("{path} is a SQLite database but not a guandan one (it has no alembic_version "
+                                  "table)"), path=where)
     row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
     return str(row[0]) if row else None
 
@@ -198,14 +215,14 @@ def _open_existing(path: Path, mode: str = "rw") -> sqlite3.Connection:
         # rw or ro: an existing file only (a missing one is not created)
         return sqlite3.connect(f"file:{path.resolve()}?mode={mode}", uri=True, timeout=30)
     except sqlite3.Error as e:
-        raise BackupError(f"cannot open the SQLite database {path}: {e}") from None
+        raise BackupError.said(N_("cannot open the SQLite database {path}: {reason}"), path=path, reason=str(e)) from None
 
 
 def _backup_sqlite(src_path: Path, out: Path) -> Done:
     if not src_path.is_file():
-        raise BackupError(f"there is no SQLite database at {src_path}")
+        raise BackupError.said(N_("there is no SQLite database at {path}"), path=src_path)
     if file_kind(src_path) != "sqlite":
-        raise BackupError(f"{src_path} is not a SQLite database")
+        raise BackupError.said(N_("{path} is not a SQLite database"), path=src_path)
     with _temporary_beside(out) as tmp:
         src = _open_existing(src_path)
         try:
@@ -217,7 +234,7 @@ def _backup_sqlite(src_path: Path, out: Path) -> Done:
             finally:
                 dst.close()
         except sqlite3.Error as e:
-            raise BackupFailed(f"the backup of {src_path} failed: {e}") from None
+            raise BackupFailed.said(N_("the backup of {path} failed: {reason}"), path=src_path, reason=str(e)) from None
         finally:
             src.close()
         _publish(tmp, out)
@@ -226,13 +243,14 @@ def _backup_sqlite(src_path: Path, out: Path) -> Done:
 
 def _restore_sqlite(backup_file: Path, target: Path, force: bool) -> Done:
     if target.is_dir():
-        raise BackupError(f"--db names {target}, which is a folder")
+        raise BackupError.said(N_("--db names {path}, which is a folder"), path=target)
     src = _open_existing(backup_file, "ro")
     try:
         try:
             revision = _sqlite_check(src, backup_file)
         except sqlite3.Error as e:
-            raise BackupError(f"{backup_file} cannot be read as a SQLite database: {e}") from None
+            raise BackupError.said(N_("{path} cannot be read as a SQLite database: {reason}"), path=backup_file,
+                                   reason=str(e)) from None
         existed = target.exists()
         if existed:
             dst = _open_existing(target)
@@ -240,18 +258,19 @@ def _restore_sqlite(backup_file: Path, target: Path, force: bool) -> Done:
                 held = _sqlite_tables(dst) & guandan_tables()
             except sqlite3.Error as e:
                 dst.close()
-                raise BackupError(f"{target} cannot be read as a SQLite database: {e}") from None
+                raise BackupError.said(N_("{path} cannot be read as a SQLite database: {reason}"), path=target,
+                                       reason=str(e)) from None
             if held and not force:
                 dst.close()
-                raise BackupError(f"{target} already holds a guandan database ({len(held)} tables): stop the server "
-                                  "and use --force to replace it with the backup")
+                raise BackupError.said(N_("{target} already holds a guandan database ({n} tables): stop the server "
+                                          "and use --force to replace it with the backup"), target=target, n=len(held))
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
             dst = sqlite3.connect(target)
         try:
             src.backup(dst)  # replaces the target's content in one transaction (its WAL included)
         except sqlite3.Error as e:
-            raise BackupFailed(f"restoring into {target} failed: {e}") from None
+            raise BackupFailed.said(N_("restoring into {target} failed: {reason}"), target=target, reason=str(e)) from None
         finally:
             dst.close()
             if not existed and not _has_tables(target):
@@ -279,7 +298,8 @@ def _pg_tables(u: URL) -> set[str]:
     try:
         return set(inspect(engine).get_table_names())
     except SQLAlchemyError as e:
-        raise BackupError(f"cannot connect to {u.render_as_string()}: {_first_line(e)}") from None
+        raise BackupError.said(N_("cannot connect to {url}: {reason}"), url=u.render_as_string(),
+                               reason=_first_line(e)) from None
     finally:
         engine.dispose()
 
@@ -292,14 +312,15 @@ def _first_line(e: BaseException) -> str:
 def _backup_pg(u: URL, out: Path) -> Done:
     tool = pg_tool("pg_dump")
     if "alembic_version" not in _pg_tables(u):
-        raise BackupError(f"{u.render_as_string()} holds no guandan database (it has no alembic_version table)")
+        raise BackupError.said(N_("{url} holds no guandan database (it has no alembic_version table)"),
+                               url=u.render_as_string())
     uri, env = libpq(u)
     with _temporary_beside(out) as tmp:
         _run_tool([str(tool), "--format=custom", f"--file={tmp}", f"--dbname={uri}"], env,
-                  f"the backup of {u.render_as_string()}")
+                  _step(N_("the backup of {url}"), url=u.render_as_string()))
         if not tmp.is_file() or file_kind(tmp) != "pg_dump":
-            raise BackupFailed(f"pg_dump wrote no custom-format archive for {u.render_as_string()}")
-        _run_tool([str(pg_tool("pg_restore")), "--list", str(tmp)], env, "the check of the dump")  # it reads back
+            raise BackupFailed.said(N_("pg_dump wrote no custom-format archive for {url}"), url=u.render_as_string())
+        _run_tool([str(pg_tool("pg_restore")), "--list", str(tmp)], env, _step(N_("the check of the dump")))  # it reads back
         _publish(tmp, out)
     return Done(out, "pg_dump", out.stat().st_size, _revision(u))
 
@@ -307,13 +328,15 @@ def _backup_pg(u: URL, out: Path) -> Done:
 def _restore_pg(backup_file: Path, u: URL, force: bool) -> Done:
     tool = pg_tool("pg_restore")
     uri, env = libpq(u)
-    _run_tool([str(tool), "--list", str(backup_file)], env, f"reading {backup_file}")  # a readable archive first
+    # a readable archive first
+    _run_tool([str(tool), "--list", str(backup_file)], env, _step(N_("reading {path}"), path=backup_file))
     held = _pg_tables(u) & guandan_tables()
     if held and not force:
-        raise BackupError(f"{u.render_as_string()} already holds a guandan database ({len(held)} tables): stop the "
-                          "server and use --force to replace it with the backup")
+        raise BackupError.said(N_("{target} already holds a guandan database ({n} tables): stop the server "
+                                  "and use --force to replace it with the backup"), target=u.render_as_string(),
+                               n=len(held))
     _run_tool([str(tool), "--clean", "--if-exists", "--no-owner", "--single-transaction", f"--dbname={uri}",
-               str(backup_file)], env, f"restoring into {u.render_as_string()}")
+               str(backup_file)], env, _step(N_("restoring into {url}"), url=u.render_as_string()))
     return Done(backup_file, "pg_dump", backup_file.stat().st_size, None)
 
 
@@ -342,20 +365,21 @@ def restore(backup_file: Path, url: str | None, force: bool = False) -> Done:
     running one keeps its tables in memory and would write over what was restored."""
     u = parse_url(url)
     if not backup_file.is_file():
-        raise BackupError(f"there is no backup file at {backup_file}")
+        raise BackupError.said(N_("there is no backup file at {path}"), path=backup_file)
     try:
         kind = file_kind(backup_file)
     except OSError as e:
-        raise BackupError(f"cannot read {backup_file}: {e.strerror}") from None
+        raise BackupError.said(N_("cannot read {path}: {reason}"), path=backup_file, reason=os_reason(e)) from None
     backend = u.get_backend_name()
     if kind is None:
-        raise BackupError(f"{backup_file} is neither a SQLite backup nor a pg_dump custom-format archive")
+        raise BackupError.said(N_("{path} is neither a SQLite backup nor a pg_dump custom-format archive"),
+                               path=backup_file)
     if kind == "sqlite" and backend != "sqlite":
-        raise BackupError(f"{backup_file} is a SQLite backup: it restores into a SQLite database (--db sqlite:///…), "
-                          "not into PostgreSQL")
+        raise BackupError.said(N_("{path} is a SQLite backup: it restores into a SQLite database "
+                                  "(--db sqlite:///…), not into PostgreSQL"), path=backup_file)
     if kind == "pg_dump" and backend != "postgresql":
-        raise BackupError(f"{backup_file} is a PostgreSQL dump: it restores into a PostgreSQL database "
-                          "(--db postgresql+psycopg://…), not into SQLite")
+        raise BackupError.said(N_("{path} is a PostgreSQL dump: it restores into a PostgreSQL database "
+                                  "(--db postgresql+psycopg://…), not into SQLite"), path=backup_file)
     if backend == "sqlite":
         done = _restore_sqlite(backup_file, sqlite_path(u), force)
     else:
@@ -365,8 +389,8 @@ def restore(backup_file: Path, url: str | None, force: bool = False) -> Done:
         upgrade_to_head(engine)
         revision = current_revision(engine)
     except SQLAlchemyError as e:
-        raise BackupFailed(f"the restored database could not be migrated to the newest schema: {_first_line(e)}") \
-            from None
+        raise BackupFailed.said(N_("the restored database could not be migrated to the newest schema: {reason}"),
+                                reason=_first_line(e)) from None
     finally:
         engine.dispose()
     return Done(done.path, done.kind, done.size, revision)
