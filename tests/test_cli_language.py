@@ -287,3 +287,15 @@ def test_a_record_that_is_no_json_says_why_in_the_users_language(tmp_path: Path,
         said = _refused(command, str(bad))
         assert "记录不是有效的 JSON（第 2 行：此处应有逗号（,））" in said, (command, said)
         assert "Expecting" not in said
+
+
+def test_a_file_where_an_output_folder_should_be_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("not a folder", encoding="utf-8")
+    for args in (["simulate", "--deals", "1", "--out", str(blocker)],
+                 ["simulate", "--deals", "1", "--out", str(blocker / "below")],
+                 ["arena", "--a", "greedy", "--b", "random", "--deals", "1", "--results", str(blocker / "x" / "r.jsonl")]):
+        assert _refused(*args).strip() == f"error: {blocker} is a file, not a folder", args
+    monkeypatch.setenv("LANGUAGE", "zh")
+    assert _refused("simulate", "--deals", "1", "--out", str(blocker)).strip() == f"错误：{blocker} 是文件，不是文件夹"
+    assert blocker.read_text(encoding="utf-8") == "not a folder"  # nothing changed

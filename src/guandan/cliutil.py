@@ -126,6 +126,10 @@ def ensure_dir(path: Path) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        # mkdir says only "File exists" or "Not a directory" of a file standing where a folder should be
+        blocking = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+        if isinstance(e, FileExistsError | NotADirectoryError) and blocking is not None:
+            fail(_("{path} is a file, not a folder").format(path=blocking))
         fail(_("cannot create {path}: {reason}").format(path=path, reason=reason_words(e)))
     return path
 
