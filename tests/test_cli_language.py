@@ -84,6 +84,15 @@ CASES = [
     (["backup", "out.bak", "--db", "nope"],
      'error: --db "nope" is not a database URL',
      '错误：--db "nope" 不是数据库地址'),
+    (["serve", "--db", "nope"],
+     'error: --db "nope" is not a database URL',
+     '错误：--db "nope" 不是数据库地址'),
+    (["serve", "--redis", "nope"],
+     'error: --redis must be a Redis URL such as redis://127.0.0.1:6379/0, not "nope"',
+     '错误：--redis 须为 Redis 地址，例如 redis://127.0.0.1:6379/0，而不是 "nope"'),
+    (["serve", "--workers", "2"],
+     "error: --workers above 1 needs --redis",
+     "错误：--workers 大于 1 时需要 --redis"),
     (["play", "--plain", "--lang", "fr"],
      "error: --lang must be one of zh, en, not fr",
      "错误：--lang 须为 zh, en 之一，而不是 fr"),
@@ -299,3 +308,17 @@ def test_a_file_where_an_output_folder_should_be_is_named(tmp_path: Path, monkey
     monkeypatch.setenv("LANGUAGE", "zh")
     assert _refused("simulate", "--deals", "1", "--out", str(blocker)).strip() == f"错误：{blocker} 是文件，不是文件夹"
     assert blocker.read_text(encoding="utf-8") == "not a folder"  # nothing changed
+
+
+def test_serve_names_a_database_it_cannot_use_before_taking_the_address(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file", encoding="utf-8")
+    assert _refused("serve", "--data", str(blocker), "--port", "1").strip() == f"error: {blocker} is a file, not a folder"
+    monkeypatch.setenv("LANGUAGE", "zh")
+    assert _refused("screenshots", "--out", str(blocker)).strip() == f"错误：{blocker} 是文件，不是文件夹"
+    # nothing listens on port 1: the database is refused at once, its password hidden, and no traceback
+    result = runner.invoke(app, ["serve", "--db", "postgresql+psycopg://u:secret@127.0.0.1:1/x", "--port", "1"])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("错误：无法使用数据库 postgresql+psycopg://u:***@127.0.0.1:1/x：")
+    assert "secret" not in result.output and "Traceback" not in result.output

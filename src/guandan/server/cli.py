@@ -7,12 +7,14 @@ import gc
 import json
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from ..cliutil import Messages, fail, said
+from ..cliutil import Messages, ensure_dir, fail, reason_words, said
+from ..core.errors import shown
 from ..native import with_build
 
 _messages = Messages("cli")
@@ -35,6 +37,54 @@ def uvicorn_config(app: Any, host: str, port: int, fd: int | None = None, json_l
     return uvicorn.Config(app, host=host, port=port, fd=fd, log_level="warning", proxy_headers=False,
                           forwarded_allow_ips="", server_header=False, ws_per_message_deflate=False, access_log=False,
                           timeout_graceful_shutdown=5, **logging)
+
+
+def site_problem(redis: str | None, workers: int, db: str | None, site: str) -> str | None:
+    """Why these settings cannot run, or None: several workers share Redis and a PostgreSQL database."""
+    if redis is None:
+        return _("--workers above 1 needs --redis (the workers share their tables through it)") if workers > 1 else None
+    if not re.fullmatch(r"(rediss?|unix)://\S+", redis):
+        return _("--redis must be a Redis URL such as redis://127.0.0.1:6379/0, not {value}").format(value=shown(redis))
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", site):
+        return _("--site must be 1 to 40 letters, digits, '.', '_' or '-', not {value}").format(value=shown(site))
+    if db is None or not db.startswith("postgresql"):
+        return _("--redis needs --db with a PostgreSQL URL (postgresql+psycopg://…): the workers share one database, "
+                 "and SQLite is one process's")
+    return None
+
+
+def database_url(db: str) -> str:
+    """``db`` if SQLAlchemy reads it as a database URL, else fail naming it (before anything starts)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_url(db)
+    except ArgumentError:
+        fail(_("--db {url} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
+               "postgresql+psycopg://user@host/dbname)").format(url=shown(db)))
+    return db
+
+
+def _app(create_app: Any, db: str | None, settings: Any, dev: bool, cluster: Any) -> Any:
+    """The web app on its database, or fail saying why the database cannot be used (it is opened and brought
+    up to the newest schema here, before the address is taken)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..db.engine import default_url
+
+    try:
+        return create_app(db, settings, dev=dev, cluster=cluster)
+    except (SQLAlchemyError, OSError) as e:
+        shown_url = make_url(db or default_url()).render_as_string(hide_password=True)
+        reason = reason_words(e) if isinstance(e, OSError) else _first_line(getattr(e, "orig", None) or e)
+        fail(_("cannot use the database {url}: {reason}").format(url=shown_url, reason=reason), 1)
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def serve(
@@ -93,7 +143,7 @@ def serve(
 
     from .app import create_app
     from .clientaddr import parse_proxies
-    from .cluster import WORKER_FD, WORKER_ID, site_problem
+    from .cluster import WORKER_FD, WORKER_ID
     from .logs import LOG_FORMATS, configure, set_worker
     from .table import Settings
     from .workers import prestart
@@ -112,6 +162,8 @@ def serve(
     problem = site_problem(redis, workers, db, site)
     if problem is not None:
         fail(problem)
+    if db is not None:
+        db = database_url(db)
     worker_fd = os.environ.get(WORKER_FD)
     if workers > 1 and worker_fd is None:  # the supervisor: it binds the address and runs the workers
         from .supervisor import Supervisor
@@ -120,6 +172,10 @@ def serve(
         raise typer.Exit(Supervisor(host, port, workers, redis, site, db).run())
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
+    if db is None:  # the default SQLite file's folder: a file standing there is named before anything starts
+        from ..db.engine import data_dir
+
+        ensure_dir(data_dir())
     limits = {"max_rooms": max_rooms, "max_rooms_per_address": max_rooms_per_address, "lobby_idle_s": lobby_idle_s,
               "unattended_pause_s": unattended_pause_s, "max_watched_tables": max_watched_tables,
               "max_watched_per_address": max_watched_per_address, "watch_min_bot_delay_ms": watch_min_bot_delay_ms}
@@ -136,7 +192,7 @@ def serve(
         cluster = ClusterSettings(redis, worker_id=os.environ.get(WORKER_ID) or new_worker_id(), prefix=site)
         set_worker(cluster.worker_id)
         logging.getLogger("guandan.cluster").setLevel(logging.INFO)  # joins, take-overs, hand-overs
-    app = create_app(db, settings, dev=dev, cluster=cluster)
+    app = _app(create_app, db, settings, dev, cluster)
     prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
@@ -192,8 +248,6 @@ def bench_server(
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
     from .bench import format_report, format_soak, run_bench, run_soak  # here: httpx and websockets load only for this
-    from .cluster import site_problem
-
     if workers is not None:
         counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
         problem = (site_problem(redis, max(counts), db, "bench") if counts and len(counts) == len(workers.split(","))
@@ -297,6 +351,7 @@ def screenshots(
     parts = list(dict.fromkeys(only)) if only else list(PARTS)
     if bad := [p for p in parts if p not in PARTS]:
         fail(_("--only takes {choices}, not {values}").format(choices=", ".join(PARTS), values=", ".join(bad)))
+    ensure_dir(out)  # a file in its place is named now, not as a traceback once the browser has started
     written: list[Path] = []
     try:
         written = run(out, parts, seed, written)

@@ -39,7 +39,6 @@ from typing import TYPE_CHECKING, Any
 
 from redis import asyncio as aioredis
 
-from ..core.errors import shown
 from .protocol import say
 from .table import MOVING, Connection, ServiceError, TableService
 
@@ -110,20 +109,6 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return ok
 """
-
-
-def site_problem(redis: str | None, workers: int, db: str | None, site: str) -> str | None:
-    """Why these settings cannot run, or None: several workers share Redis and a PostgreSQL database."""
-    if redis is None:
-        return "--workers above 1 needs --redis (the workers share their tables through it)" if workers > 1 else None
-    if not re.fullmatch(r"(rediss?|unix)://\S+", redis):
-        return f"--redis must be a Redis URL such as redis://127.0.0.1:6379/0, not {shown(redis)}"
-    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", site):
-        return f"--site must be 1 to 40 letters, digits, '.', '_' or '-', not {shown(site)}"
-    if db is None or not db.startswith("postgresql"):
-        return ("--redis needs --db with a PostgreSQL URL (postgresql+psycopg://…): the workers share one "
-                "database, and SQLite is one process's")
-    return None
 
 
 def new_worker_id() -> str:
