@@ -322,3 +322,16 @@ def test_serve_names_a_database_it_cannot_use_before_taking_the_address(tmp_path
     assert result.exit_code == 1, result.output
     assert result.output.startswith("错误：无法使用数据库 postgresql+psycopg://u:***@127.0.0.1:1/x：")
     assert "secret" not in result.output and "Traceback" not in result.output
+
+
+def test_serve_says_an_address_it_cannot_listen_on_before_serving(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    monkeypatch.setenv("LANGUAGE", "zh")
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port), "--data", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == f"错误：无法在 127.0.0.1:{port} 上监听：地址已被占用"  # and no "serving on" first
+    assert not (tmp_path / "guandan.sqlite3").exists()  # refused before the database was made

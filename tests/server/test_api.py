@@ -124,7 +124,8 @@ def test_every_browser_string_is_a_translated_msgid() -> None:
     server = Path(__file__).resolve().parents[2] / "src" / "guandan" / "server"
     # the server's commands and benchmarks speak from the cli catalogue (tests/i18n checks it); every other
     # module from web
-    by_cli = ("cli.py", "backup_cli.py", "bench.py", "bench_site.py", "bench_page.py", "ratings_bench.py")
+    by_cli = ("cli.py", "backup_cli.py", "bench.py", "bench_site.py", "bench_page.py", "ratings_bench.py",
+              "supervisor.py")
     ids = extract_msgids(sorted(p for p in server.rglob("*.py") if p.name not in by_cli))
     for lang in ("zh", "en"):
         assert missing("web", lang, ids) == []

@@ -82,6 +82,20 @@ def _app(create_app: Any, db: str | None, settings: Any, dev: bool, cluster: Any
         fail(_("cannot use the database {url}: {reason}").format(url=shown_url, reason=reason), 1)
 
 
+def _check_address(host: str, port: int) -> None:
+    """Fail, saying why, if this process cannot listen at ``host:port`` (taken, or no such address here),
+    before the database is opened and "serving on" is said; uvicorn would log it in English afterwards."""
+    import socket
+
+    try:
+        socket.create_server((host, port)).close()  # SO_REUSEADDR, as uvicorn binds
+    except OSError as e:
+        # a name the resolver does not know comes back with its (negative) getaddrinfo code as errno
+        unknown = isinstance(e, socket.gaierror) or (e.errno is not None and e.errno < 0)
+        reason = _("no address is known by that name") if unknown else reason_words(e)
+        fail(_("cannot listen on {host}:{port}: {reason}").format(host=host, port=port, reason=reason), 1)
+
+
 def _first_line(e: BaseException) -> str:
     text = str(e).strip()
     return text.splitlines()[0] if text else type(e).__name__
@@ -165,6 +179,8 @@ def serve(
     if db is not None:
         db = database_url(db)
     worker_fd = os.environ.get(WORKER_FD)
+    if worker_fd is None:
+        _check_address(host, port)
     if workers > 1 and worker_fd is None:  # the supervisor: it binds the address and runs the workers
         from .supervisor import Supervisor
 

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
+from ..cliutil import Messages
 from .cluster import WORKER_FD, WORKER_ID, Keys, release_worker_sync
 
 log = logging.getLogger("guandan.supervisor")
+_ = Messages("cli").gettext
 POLL_S = 0.2
 JOIN_TIMEOUT_S = 60.0  # a new worker joins the site (migrated, listening on its channel) within this
 STOP_TIMEOUT_S = 30.0  # a stopping worker hands its tables over within this, or it is killed
@@ -55,7 +57,8 @@ class Supervisor:
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
         signal.signal(signal.SIGHUP, self._roll)
-        print(f"guandan: serving on http://{self.host}:{self.port} with {self.n} workers", file=sys.stderr, flush=True)
+        print(_("guandan: serving on {url} with {n} workers").format(url=f"http://{self.host}:{self.port}", n=self.n),
+              file=sys.stderr, flush=True)
         self.workers = [self._start(i) for i in range(self.n)]
         try:
             while not self.stopping:
@@ -104,7 +107,8 @@ class Supervisor:
             code = w.proc.poll()
             if code is None or self.stopping:
                 continue
-            print(f"guandan: worker {w.wid} exited ({code}); starting another", file=sys.stderr, flush=True)
+            print(_("guandan: worker {worker} exited ({code}); starting another").format(worker=w.wid, code=code),
+                  file=sys.stderr, flush=True)
             self._gone(w)
             self.workers[i] = self._start(w.index)
 
@@ -138,12 +142,12 @@ class Supervisor:
 
     def _rolling_restart(self) -> None:
         """Each worker in turn: a new one joins the site, then the old one hands its tables over and stops."""
-        print("guandan: rolling restart", file=sys.stderr, flush=True)
+        print(_("guandan: rolling restart"), file=sys.stderr, flush=True)
         for i, old in enumerate(list(self.workers)):
             new = self._start(old.index)
             if not self._joined(new):
-                print(f"guandan: worker {new.wid} did not join the site; the rolling restart stops here",
-                      file=sys.stderr, flush=True)
+                print(_("guandan: worker {worker} did not join the site; the rolling restart stops here").format(
+                    worker=new.wid), file=sys.stderr, flush=True)
                 self._stop_worker(new)
                 return
             self.workers[i] = new
