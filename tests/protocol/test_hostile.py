@@ -331,7 +331,7 @@ def test_protocol_server_refuses_an_out_that_cannot_be_a_folder(tmp_path: Path) 
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         code, said = _cli("protocol-server", "--out", str(a_file), "--port", str(taken.getsockname()[1]))
-    assert code == 2 and f"cannot create {a_file}" in said, said
+    assert code == 2 and f"{a_file} is a file, not a folder" in said, said
 
 
 def test_protocol_client_refuses_a_url_it_cannot_use_in_words() -> None:
