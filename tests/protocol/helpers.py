@@ -43,11 +43,12 @@ async def bot_client(url: str, bot: Any, errors: list[str] | None = None) -> lis
 async def with_server(body: Callable[[str, ProtocolServer], Awaitable[Any]], rules: RuleSet | None = None,
                       games: int = 1, out_dir: Path | None = None, config: MatchConfig | None = SHORT,
                       seating: Seating = Seating.ORDER, logs: list[str] | None = None,
-                      seed: int | str | None = 7) -> Any:
-    """Run ``body(url, server)`` against a fresh server on a free port; its log lines go to ``logs``."""
+                      seed: int | str | None = 7, **options: Any) -> Any:
+    """Run ``body(url, server)`` against a fresh server on a free port; its log lines go to ``logs``;
+    ``options`` are the server's other keyword arguments (move_timeout, max_per_address, …)."""
     logs = [] if logs is None else logs
     server = ProtocolServer(rules or preset("competition"), games=games, out_dir=out_dir, seed=seed, config=config,
-                            log=logs.append, seating=seating)
+                            log=logs.append, seating=seating, **options)
     ws_server = await server.start("127.0.0.1", 0)
     port = ws_server.sockets[0].getsockname()[1]
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import math
 import os
 import socket
 import sys
@@ -62,17 +63,31 @@ def protocol_server(
     seed: Annotated[str | None, typer.Option(help="deals are seeded by this, the room name and the game number")] = None,
     rooms: Annotated[int | None, typer.Option(help="exit after this many rooms have ended (default: serve forever)")] = None,
     seating: Annotated[str, typer.Option(metavar=choices(Seating), help=SEATING_HELP)] = Seating.ORDER.value,
+    # off by default: the protocol itself has no time limit, and bots written for it may think long
+    move_timeout: Annotated[float | None, typer.Option(
+        metavar="SECONDS", help="a seat that has not answered an act message within this many seconds is played for "
+        "by the server: PASS when passing is legal, else the choice of the auto-play (托管) bot (default: no limit)")] = None,
+    abort_after_timeouts: Annotated[int | None, typer.Option(
+        metavar="K", help="with --move-timeout: a seat's K-th timeout in a row aborts its room (0: never; default 3)")] = None,
 ) -> None:
     """Serve the 2020 competition protocol at ws://HOST:PORT/game/{name}.
 
     As on the platform, the name is ignored by default: each room takes the next four connections (the 1st and 3rd are seats 0 and 2, the 2nd and 4th seats 1 and 3) and starts at the fourth, so the official example clients client1.py … client4.py play unmodified. --seating named makes each name a room of its own.
     """  # noqa: E501 (one paragraph per line: --help wraps it)
-    from .server import ProtocolServer  # here, not at the top: websockets loads only for this command
+    from .server import ABORT_AFTER, ProtocolServer  # here, not at the top: websockets loads only for this command
 
     if not 0 < port < 65536:
         fail(_("--port must be 1…65535, not {value}").format(value=port))
     if rooms is not None and rooms < 1:
         fail(_("{option} must be at least {minimum}, not {value}").format(option="--rooms", minimum=1, value=rooms))
+    if move_timeout is not None and not (math.isfinite(move_timeout) and move_timeout > 0):
+        fail(_("{option} must be a positive number of seconds, not {value}").format(option="--move-timeout",
+                                                                                   value=move_timeout))
+    if abort_after_timeouts is not None and move_timeout is None:
+        fail(_("--abort-after-timeouts needs --move-timeout (without it no seat times out)"))
+    if abort_after_timeouts is not None and abort_after_timeouts < 0:
+        fail(_("{option} must be at least {minimum}, not {value}").format(option="--abort-after-timeouts", minimum=0,
+                                                                          value=abort_after_timeouts))
     try:
         mode = parse_seating(seating)
     except ValueError as e:
@@ -81,7 +96,8 @@ def protocol_server(
         ensure_dir(out)  # a folder that cannot be one is said now, not when the first game has ended
     try:
         server = ProtocolServer(_rules(preset_name), games=games, out_dir=out, seed=seed, log=_log, rooms_to_play=rooms,
-                                seating=mode)
+                                seating=mode, move_timeout=move_timeout,
+                                abort_after=ABORT_AFTER if abort_after_timeouts is None else abort_after_timeouts)
     except ProtocolError as e:
         fail(said(e))
     try:

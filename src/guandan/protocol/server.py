@@ -11,13 +11,25 @@ on that connection alone, which then pauses (:data:`REFUSAL_PAUSE`): a client th
 reads slows only itself, and nothing it sends piles up in the server. A client that disconnects
 mid-game ends its room only: the others get an ``error`` message, the partial record is written
 (``-aborted``), and the server goes on serving other rooms.
+
+A limit of our own, beyond the protocol (README, "The 2020 competition bot protocol"):
+
+* ``move_timeout`` (off by default: the protocol waits for ever): a seat that has not answered its act
+  message within it is answered for (:meth:`.ProtocolTable.stand_in`), and told; ``abort_after``
+  such timeouts of one seat in a row abort its room. The protocol's replies carry no reference to the
+  act message they answer, so a seat's replies are matched to its act messages in order: the next reply
+  of a seat that was answered for is its late answer to that act message, refused, never played on a
+  later one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import math
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -31,6 +43,7 @@ from websockets.http11 import Request, Response
 from ..core.match import MatchConfig, MatchState
 from ..core.record import dumps
 from ..core.rules import RuleSet
+from ..i18n import N_, default_lang, translator
 from .errors import ProtocolError
 from .messages import Outgoing, encode, parse_reply
 from .notation import check_rules
@@ -40,6 +53,13 @@ from .table import ProtocolTable
 _GONE = object()  # queued when a seat's connection closes
 REFUSAL_PAUSE = 0.1  # seconds a connection waits after a refused frame before its next one is read
 MAX_FRAME = 2**16  # bytes: a reply is {"actIndex": i}; a longer frame closes its connection (1009)
+ABORT_AFTER = 3  # a seat's timeouts in a row that abort its room: a bot that misses three is not coming back
+
+
+def say(msgid: str, **params: object) -> str:
+    """An operator's log line from the ``cli`` catalogue, in the language the environment asks for (as
+    the command's own words are)."""
+    return translator("cli", default_lang()).gettext(msgid).format(**params)
 
 
 class HeldConnection(ServerConnection):
@@ -93,6 +113,10 @@ class Room:
     task: asyncio.Task[None] | None = None
     written: int = 0  # games whose record is written (or failed to be)
     stem: str | None = None  # its records' file names begin with this, once one is written
+    # per seat: the indexRange of each act message the server answered for it whose late answer has not
+    # come in yet (its next replies are those answers, in order), and its timeouts in a row
+    late: list[deque[int]] = field(default_factory=lambda: [deque() for _ in range(4)])
+    missed: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
 
 class ProtocolServer:
@@ -100,10 +124,16 @@ class ProtocolServer:
 
     def __init__(self, rules: RuleSet, games: int = 1, out_dir: Path | None = None, seed: int | str | None = None,
                  config: MatchConfig | None = None, log: Callable[[str], None] = print,
-                 rooms_to_play: int | None = None, seating: Seating = Seating.ORDER) -> None:
+                 rooms_to_play: int | None = None, seating: Seating = Seating.ORDER,
+                 move_timeout: float | None = None, abort_after: int = ABORT_AFTER) -> None:
         check_rules(rules)
         if games < 1:
             raise ProtocolError(f"--games must be at least 1, not {games}")
+        if move_timeout is not None and not (math.isfinite(move_timeout) and move_timeout > 0):
+            raise ProtocolError(f"--move-timeout must be a positive number of seconds, not {move_timeout}")
+        if abort_after < 0:
+            raise ProtocolError(f"--abort-after-timeouts must be at least 0, not {abort_after}")
+        self.move_timeout, self.abort_after = move_timeout, abort_after
         self.rules, self.games, self.out_dir = rules, games, out_dir
         # a known seed is every hand of every room known in advance (room names are public, or
         # room-1, room-2, …): without one, a seed nobody can guess, stated in the operator's log
@@ -185,6 +215,8 @@ class ProtocolServer:
         if room.table is None:
             return "the game has not started: wait for four players"
         seat = room.conns.index(ws)
+        if room.late[seat]:
+            return self._late(room, seat, frame)
         if room.mover is None:
             return f"no act message is waiting for an answer (you are seat {seat})"
         if room.mover != seat:
@@ -192,6 +224,21 @@ class ProtocolServer:
         read: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         room.inbox.put_nowait((seat, frame, read))
         return await read
+
+    def _late(self, room: Room, seat: int, frame: object) -> str:
+        """The refusal of a reply from a seat the server answered for: the reply answers the oldest act
+        message answered for it (replies name no act message; a seat answers them in order), too late.
+        Taken for the act message waiting now, a slow bot's late choice would be played on a list of
+        actions it never saw, and each of its answers after would be one act message behind."""
+        index_range = room.late[seat][0]
+        try:
+            parse_reply(frame if isinstance(frame, str | bytes) else str(frame), index_range)
+        except ProtocolError as e:  # an invalid answer may be sent again: that act message is still owed one
+            return f"{e} (as the late answer to an act message the server answered for you after no answer)"
+        room.late[seat].popleft()
+        waiting = " It is your turn now: answer that act message." if room.mover == seat else ""
+        return (f"too late: the server answered that act message for you after {self.move_timeout:g} s "
+                f"without an answer; this reply is not played.{waiting}")
 
     # --- a room's games --------------------------------------------------------------------
     async def _send(self, room: Room, out: list[Outgoing]) -> None:
@@ -209,23 +256,36 @@ class ProtocolServer:
                 seat, msg = table.act()
                 room.mover = seat  # before the send: the answer may come in before send() returns
                 await room.conns[seat].send(encode(msg))
-                out = await self._answer(room, table, seat)
+                # the time to answer counts from here: a seat that does not read its act message is left
+                # to the WebSocket ping, as before (its socket would hold the next send up anyway)
+                deadline = None if self.move_timeout is None else asyncio.get_running_loop().time() + self.move_timeout
+                out = await self._answer(room, table, seat, deadline)
                 await self._send(room, out)
                 self._write_records(room)
             self.log(f"room {room.name}: done, victoryNum {table.stream.victories}, draws {table.stream.draws}")
         except (ConnectionClosed, _Disconnected) as e:
             await self._abort(room, f"a player disconnected ({e})")
+        except _Unanswered as e:
+            self.log(say(N_("room {room}: seat {seat} did not answer {count} act messages in a row within {seconds} s "
+                            "(--abort-after-timeouts): the room is aborted"),
+                         room=room.name, seat=e.seat, count=e.count, seconds=f"{self.move_timeout:g}"))
+            await self._abort(room, f"seat {e.seat} did not answer {e.count} act messages in a row within "
+                                    f"{self.move_timeout:g} s", logged=True)
         except Exception as e:  # a bug must end this room, never the server; its bots are not told Python
             self.log(f"room {room.name}: internal error: {type(e).__name__}: {e}")
             await self._abort(room, "internal error (the server's log says more)")
         finally:
             await self._close_room(room)
 
-    async def _answer(self, room: Room, table: ProtocolTable, mover: int) -> list[Outgoing]:
-        """The messages ``mover``'s valid reply causes; every reply read is settled on its future (its
-        connection sends a refusal itself, so this never waits on one client's socket)."""
+    async def _answer(self, room: Room, table: ProtocolTable, mover: int, deadline: float | None) -> list[Outgoing]:
+        """The messages ``mover``'s valid reply causes, or those of the server's answer for it if none came
+        in by ``deadline``; every reply read is settled on its future (its connection sends a refusal
+        itself, so this never waits on one client's socket). Refused replies do not move the deadline."""
         while True:
-            seat, frame, read = await room.inbox.get()
+            item = await _next(room.inbox, deadline)
+            if item is None:
+                return self._play_for(room, table, mover)
+            seat, frame, read = item
             if frame is _GONE:
                 raise _Disconnected(f"seat {seat}")
             assert read is not None
@@ -241,8 +301,28 @@ class ProtocolServer:
                 _settle(read, None)  # an internal error ends the room; its connection reads on
                 raise
             room.mover = None
+            room.missed[seat] = 0
             _settle(read, None)
             return out
+
+    def _play_for(self, room: Room, table: ProtocolTable, mover: int) -> list[Outgoing]:
+        """Answer ``mover``'s act message for it (no answer came in time): tell it, and the log, what was
+        played; its late answer is refused when it comes (:meth:`_late`). Raises :class:`_Unanswered` at
+        the ``abort_after``-th timeout of the seat in a row instead."""
+        room.missed[mover] += 1
+        if self.abort_after and room.missed[mover] >= self.abort_after:
+            raise _Unanswered(mover, room.missed[mover])
+        _, act = table.act()
+        seat, played, out = table.play_for()
+        room.mover = None
+        room.late[seat].append(int(act["indexRange"]))
+        shown = json.dumps(played, ensure_ascii=False)
+        seconds = f"{self.move_timeout:g}"
+        self.log(say(N_("room {room}: seat {seat} did not answer within {seconds} s: the server played {action} for it"),
+                     room=room.name, seat=seat, seconds=seconds, action=shown))
+        notice = error_message(f"no answer within {seconds} s: the server played {shown} for you (seat {seat}); "
+                               "your next reply is taken as your late answer to that act message and is refused")
+        return [(seat, notice), *out]
 
     def _write_records(self, room: Room, partial: MatchState | None = None) -> None:
         table = room.table
@@ -250,12 +330,18 @@ class ProtocolServer:
             return
         players = [f"seat {s} {label} {address(c)}"
                    for s, (label, c) in enumerate(zip(room.labels, room.conns, strict=True))]
-        meta = {"protocol": "2020", "room": room.name}
+        meta: dict[str, Any] = {"protocol": "2020", "room": room.name}
+
+        def meta_of(game: int) -> dict[str, Any]:  # with --move-timeout: each seat's act messages answered for it
+            return meta if self.move_timeout is None else {**meta, "played_for": table.played_for[game]}
+
         while room.written < len(table.finished):
-            self._write(room, f"-{room.written + 1:03d}", dumps(table.finished[room.written], players, meta))
+            self._write(room, f"-{room.written + 1:03d}", dumps(table.finished[room.written], players,
+                                                                  meta_of(room.written)))
             room.written += 1
         if partial is not None:
-            self._write(room, f"-{room.written + 1:03d}-aborted", dumps(partial, players, {**meta, "aborted": True}))
+            self._write(room, f"-{room.written + 1:03d}-aborted",
+                        dumps(partial, players, {**meta_of(room.written), "aborted": True}))
 
     def _write(self, room: Room, suffix: str, text: str) -> None:
         """Write one record of ``room`` as ``{stem}{suffix}.json``. A record is never overwritten: a room
@@ -285,8 +371,9 @@ class ProtocolServer:
                 return stem
             n += 1
 
-    async def _abort(self, room: Room, why: str) -> None:
-        self.log(f"room {room.name}: aborted: {why}")
+    async def _abort(self, room: Room, why: str, logged: bool = False) -> None:
+        if not logged:  # else the caller said it to the operator in their language
+            self.log(f"room {room.name}: aborted: {why}")
         self.aborted.append(room.name)
         table = room.table
         live = table.match if table and table.match and not table.match.ended else None
@@ -314,18 +401,52 @@ class ProtocolServer:
         return await serve(self.handler, host, port, process_request=self._check_path, max_size=MAX_FRAME,
                            create_connection=HeldConnection)
 
+    def limits(self) -> list[str]:
+        """The operator's lines on the limits of our own this server keeps (none of them is the protocol's)."""
+        if self.move_timeout is None:
+            lines = [say(N_("no time limit for an answer, as in the protocol (--move-timeout)"))]
+        elif self.abort_after:
+            lines = [say(N_("a seat that does not answer within {seconds} s is played for; {count} timeouts of one seat "
+                            "in a row abort its room"), seconds=f"{self.move_timeout:g}", count=self.abort_after)]
+        else:
+            lines = [say(N_("a seat that does not answer within {seconds} s is played for; its room is never aborted "
+                            "for it"), seconds=f"{self.move_timeout:g}")]
+        return lines
+
     async def run(self, host: str = "127.0.0.1", port: int = 23456) -> None:
         server = await self.start(host, port)
         rooms = ("each room takes the next four connections, whatever the name" if self.seating is Seating.ORDER
                  else "one room per name")
         self.log(f"serving ws://{host}:{port}{PATH_PREFIX}{{name}} ({rooms}): {self.games} game(s) per room, "
                  f"preset {self.rules.name}, seed {self.seed} (--seed {self.seed} deals the same again)")
+        for line in self.limits():
+            self.log(line)
         async with server:
             await self.done.wait()
 
 
 class _Disconnected(Exception):
     pass
+
+
+class _Unanswered(Exception):
+    """A seat did not answer ``count`` act messages in a row in time: its room ends."""
+
+    def __init__(self, seat: int, count: int) -> None:
+        super().__init__(seat, count)
+        self.seat, self.count = seat, count
+
+
+async def _next(inbox: asyncio.Queue[Any], deadline: float | None) -> Any:
+    """The next entry of ``inbox``, or None once ``deadline`` (the loop's clock) has passed with none.
+    An entry that came in before the deadline is taken even when this task wakes after it."""
+    if deadline is None or not inbox.empty():
+        return await inbox.get()
+    try:
+        async with asyncio.timeout_at(deadline):
+            return await inbox.get()
+    except TimeoutError:
+        return inbox.get_nowait() if not inbox.empty() else None
 
 
 def address(ws: ServerConnection) -> str:
@@ -348,4 +469,4 @@ async def _send_quietly(ws: ServerConnection, text: str) -> None:
         await ws.send(text)
 
 
-__all__ = ["PATH_PREFIX", "ProtocolServer", "Room", "Seating", "error_message"]
+__all__ = ["ABORT_AFTER", "PATH_PREFIX", "ProtocolServer", "Room", "Seating", "error_message", "say"]

@@ -1,0 +1,242 @@
+"""The server's limits of its own, beyond the 2020 protocol: a time to answer an act message
+(``--move-timeout``, with ``--abort-after-timeouts``).
+
+Timeouts here are short but generous (the bots that answer do so in milliseconds): every assertion is
+about a seat that does not answer at all, or answers when the test says, never about a race.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+import async_support
+from guandan.agents.base import make_agent
+from guandan.cli import _mount, app
+from guandan.core.match import MatchConfig
+from guandan.core.record import loads
+from guandan.core.rules import preset
+from guandan.i18n.check import extract_msgids, missing
+from guandan.protocol import cli as protocol_cli
+from guandan.protocol import server as protocol_server
+from guandan.protocol.notation import PASS_TRIPLE, action_triple
+from guandan.protocol.server import ProtocolServer
+from guandan.protocol.table import ProtocolTable, stand_in_tier
+from guandan.server.rooms import default_bot_tier
+
+from .conformance_bot import ConformanceBot
+from .helpers import with_server
+
+
+async def _until(ws: ClientConnection, kind: str, stages: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The next message of type ``kind`` (and one of ``stages``, if given) on ``ws``; others are skipped."""
+    while True:
+        msg: dict[str, Any] = json.loads(await ws.recv())
+        if msg["type"] == kind and (not stages or msg["stage"] in stages):
+            return msg
+
+
+async def _answering(ws: ClientConnection, bot: Any = None) -> list[dict[str, Any]]:
+    """Read every frame until the connection closes, answering each act message at once: with ``bot``'s
+    index, or 0. Returns the messages."""
+    seen: list[dict[str, Any]] = []
+    try:
+        async for frame in ws:
+            msg = json.loads(frame)
+            seen.append(msg)
+            if msg["type"] == "error":
+                continue
+            index = bot.received_message(frame) if bot is not None else 0
+            if msg["type"] == "act":
+                await ws.send(json.dumps({"actIndex": index}))
+    except ConnectionClosed:
+        pass
+    return seen
+
+
+async def _silent(ws: ClientConnection) -> list[dict[str, Any]]:
+    """Read every frame until the connection closes and never answer. Returns the messages."""
+    seen: list[dict[str, Any]] = []
+    try:
+        async for frame in ws:
+            seen.append(json.loads(frame))
+    except ConnectionClosed:
+        pass
+    return seen
+
+
+async def _room_of_four(url: str) -> list[ClientConnection]:
+    """Four connections, one after another, so that the n-th is seat n."""
+    return [await connect(f"{url}/game/x", max_queue=None) for _ in range(4)]
+
+
+SILENT = 1  # the seat that never answers
+ONE_DEAL = MatchConfig(max_deals=1, start_levels=(12, 12), start_declarer=0)  # a game of one deal: a few seconds
+
+
+def _plays(seen: list[dict[str, Any]]) -> list[str]:
+    return [m["message"] for m in seen if m["type"] == "error" and "the server played" in m["message"]]
+
+
+# --- --move-timeout -------------------------------------------------------------------------------
+
+def test_the_stand_in_passes_when_it_may_and_else_plays_the_auto_play_bots_choice() -> None:
+    table = ProtocolTable(preset("competition"), seed=3)
+    table.start()
+    seat, act = table.act()
+    assert act["curPos"] == -1 and PASS_TRIPLE not in act["actionList"]  # a lead: no PASS to play
+    assert table.match is not None
+    assert stand_in_tier() == default_bot_tier()  # the web app's 托管 bot
+    bot = make_agent(default_bot_tier(), seed=0)
+    bot.reset(seat, table.rules)
+    expected = action_triple(bot.choose(table.match.observation(seat), table.match.legal_actions()), table.stream.level)
+    assert act["actionList"][table.stand_in()] == expected
+    played_seat, played, _ = table.play_for()
+    assert played_seat == seat and played == expected
+    follower, act = table.act()
+    assert act["actionList"][0] == PASS_TRIPLE and table.stand_in() == 0  # following: PASS
+    table.play_for()
+    assert table.played_for == [[1 if s in (seat, follower) else 0 for s in range(4)]]
+
+
+def test_a_seat_that_never_answers_is_played_for_and_its_game_finishes(tmp_path: Path) -> None:
+    logs: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
+        conns = await _room_of_four(url)
+        return list(await asyncio.gather(*(_silent(ws) if s == SILENT else _answering(ws, ConformanceBot(s))
+                                           for s, ws in enumerate(conns))))
+
+    seen = async_support.run(with_server(body, out_dir=tmp_path, logs=logs, config=ONE_DEAL, move_timeout=0.2,
+                                         abort_after=0))
+    assert all(s[-1]["stage"] == "gameResult" for s in seen), [s[-1] for s in seen]
+    acts = [m for m in seen[SILENT] if m["type"] == "act"]
+    plays = _plays(seen[SILENT])
+    assert len(acts) == len(plays) > 0  # every act message it got was answered for it, and it was told each time
+    assert all(p.startswith("no answer within 0.2 s: the server played [") for p in plays), plays[:3]
+    logged = [line for line in logs if line.startswith(f"room room-1: seat {SILENT} did not answer within 0.2 s")]
+    assert len(logged) == len(acts) and '"PASS"' in "".join(logged)  # the action as the protocol writes it
+    (record,) = tmp_path.iterdir()
+    data = loads(record.read_text(encoding="utf-8"))
+    assert data["result"]["ended"] and data["meta"]["played_for"][SILENT] == len(acts)
+
+
+def test_a_late_answer_is_refused_and_never_played_on_the_next_act_message() -> None:
+    """The protocol's replies do not say which act message they answer. A late answer to an act message
+    already answered for the seat, arriving once the seat's next act message waits, would have been
+    played on that one: a choice from a list the bot never saw, and every answer after one behind."""
+    logs: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> tuple[str, str, str, dict[str, Any], list[int], str]:
+        server.refusal_pause = 0.0
+        conns = await _room_of_four(url)
+        for ws in conns:
+            await _until(ws, "notify", ("beginning",))  # the room's table has started
+        (room,) = server.rooms.values()
+        assert room.table is not None
+        mover, _ = room.table.act()
+        others = [asyncio.create_task(_answering(ws)) for s, ws in enumerate(conns) if s != mover]
+        me = conns[mover]
+        first = await _until(me, "act")
+        timed_out = (await _until(me, "error"))["message"]  # 1 s without an answer: played for
+        second = await _until(me, "act")  # the others answered: its next act message waits
+        await me.send(json.dumps({"actIndex": first["indexRange"] + 1}))  # not even an answer to the first
+        invalid = (await _until(me, "error"))["message"]
+        await me.send('{"actIndex": 0}')  # the late answer to the first, while the second waits
+        late = (await _until(me, "error"))["message"]
+        played_for = list(room.table.played_for[0])
+        choice = second["indexRange"]
+        await me.send(json.dumps({"actIndex": choice}))  # its answer to the second: played
+        notify = await _until(me, "notify", ("play",))
+        assert notify["curPos"] == mover and notify["curAction"] == second["actionList"][choice], notify
+        again = (await _until(me, "error"))["message"]  # silent again: played for, not aborted (the count restarted)
+        for task in others:
+            task.cancel()
+        for ws in conns:
+            await ws.close()
+        return timed_out, invalid, late, first, played_for, again
+
+    timed_out, invalid, late, first, played_for, again = async_support.run(
+        with_server(body, logs=logs, move_timeout=1.0, abort_after=2))
+    assert timed_out.startswith("no answer within 1 s: the server played")
+    assert f"outside 0…{first['indexRange']}" in invalid and "late answer" in invalid, invalid
+    assert late.startswith("too late: the server answered that act message for you") and "your turn now" in late, late
+    assert sum(played_for) == 1  # the late answer played nothing
+    assert again.startswith("no answer within 1 s: the server played"), again
+    assert not any("in a row" in line for line in logs), logs
+
+
+def test_a_seat_that_misses_k_act_messages_in_a_row_ends_its_room(tmp_path: Path) -> None:
+    logs: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
+        conns = await _room_of_four(url)
+        return list(await asyncio.gather(*(_silent(ws) if s == SILENT else _answering(ws, ConformanceBot(s))
+                                           for s, ws in enumerate(conns))))
+
+    seen = async_support.run(with_server(body, out_dir=tmp_path, logs=logs, move_timeout=0.3, abort_after=2))
+    reason = f"game aborted: seat {SILENT} did not answer 2 act messages in a row within 0.3 s"
+    for messages in seen:
+        errors = [m["message"] for m in messages if m["type"] == "error"]
+        assert errors[-1] == reason and messages[-1]["type"] == "error", errors
+    assert len(_plays(seen[SILENT])) == 1  # the first was played for it, the second ended the room
+    assert f"room room-1: seat {SILENT} did not answer 2 act messages in a row within 0.3 s (--abort-after-timeouts): " \
+           "the room is aborted" in logs
+    (record,) = tmp_path.iterdir()
+    assert record.name == "room-1-001-aborted.json"
+    meta = loads(record.read_text(encoding="utf-8"))["meta"]
+    assert meta["aborted"] and meta["played_for"][SILENT] == 1
+
+
+# --- the operator's words and the command line ----------------------------------------------------
+
+def test_the_operator_is_told_the_limits_in_their_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = ProtocolServer(preset("competition"), move_timeout=30, log=lambda _: None)
+    assert server.limits() == [
+        "a seat that does not answer within 30 s is played for; 3 timeouts of one seat in a row abort its room"]
+    assert ProtocolServer(preset("competition"), log=lambda _: None).limits() == [
+        "no time limit for an answer, as in the protocol (--move-timeout)"]
+    monkeypatch.setenv("LANGUAGE", "zh")
+    assert server.limits()[0] == "座位在 30 秒内没有应答时由服务器代为出牌；同一座位连续超时 3 次则中止其房间"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_operator_line_of_the_server_is_in_the_catalogue(lang: str) -> None:
+    ids = extract_msgids([Path(protocol_server.__file__), Path(protocol_cli.__file__)])
+    assert len(ids) >= 10
+    assert missing("cli", lang, ids) == []
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    _mount()
+    with socket.socket() as taken:  # were an argument let through, listening fails at once (the test never hangs)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = CliRunner().invoke(app, ["protocol-server", "--port", str(taken.getsockname()[1]), *args])
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--move-timeout", "0"], "--move-timeout must be a positive number of seconds, not 0.0"),
+    (["--move-timeout", "-1"], "--move-timeout must be a positive number of seconds, not -1.0"),
+    (["--move-timeout", "nan"], "--move-timeout must be a positive number of seconds, not nan"),
+    (["--move-timeout", "inf"], "--move-timeout must be a positive number of seconds, not inf"),
+    (["--abort-after-timeouts", "2"], "--abort-after-timeouts needs --move-timeout (without it no seat times out)"),
+    (["--move-timeout", "5", "--abort-after-timeouts", "-1"], "--abort-after-timeouts must be at least 0, not -1"),
+], ids=["zero", "negative", "nan", "inf", "abort-alone", "abort-negative"])
+def test_protocol_server_refuses_limits_it_cannot_use_in_words(args: list[str], said: str) -> None:
+    code, output = _cli(*args)
+    assert code == 2 and output.strip() == f"error: {said}", output
+
+
+def test_protocol_server_takes_the_limits() -> None:
+    code, output = _cli("--move-timeout", "2.5", "--abort-after-timeouts", "0")
+    assert code == 2 and "cannot listen on" in output, output  # every argument was taken: it went on to listen
