@@ -216,7 +216,7 @@ def test_a_fuzzed_file_runs_to_its_last_vector(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     vectors = load_vectors(path)
-    assert [v.problem for v in vectors if isinstance(v, Unreadable)] == [
+    assert [str(v.problem) for v in vectors if isinstance(v, Unreadable)] == [
         "not valid JSON (Expecting value)", "a vector must be a JSON object, not a list", "a vector must have 'id'",
         "'kind' must be a non-empty string, not a number", "'id' must be a string or a number, not a list"]
     report = run_vectors(vectors)
@@ -248,3 +248,42 @@ def test_run_vectors_takes_any_iterable_of_values() -> None:
     errors = [o.error for o in report.outcomes]
     assert errors[:2] == [CANNOT + "a vector must be a JSON object, not a number", CANNOT + "a vector must have 'kind'"]
     assert not report.outcomes[2].ok and report.outcomes[2].error is None  # a plain mismatch: expected vs actual
+
+
+def test_the_report_is_said_in_the_readers_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "v.jsonl"
+    path.write_text("\n".join([
+        json.dumps({"id": "x", "kind": "classify"}),
+        json.dumps({"id": "y", "kind": "classify", "preset": "competition", "level": "2", "cards": 5, "expect": []}),
+        json.dumps({"id": "t", "kind": "trick", "preset": "competition", "level": "2", "already_out": [],
+                    "actions": [{"seat": 7, "act": "play"}], "expect": {}}),
+        "not json",
+        json.dumps({"id": "k", "kind": "no-such-kind"}),
+    ]) + "\n", encoding="utf-8")
+    _mount()
+    runner = CliRunner()
+    english = runner.invoke(app, ["vectors", str(path)])
+    assert english.exit_code == 1
+    assert english.output.splitlines() == [
+        "FAIL x (classify)",
+        "  cannot evaluate: missing field 'expect' (the answer)",
+        "FAIL y (classify)",
+        "  cannot evaluate: field 'cards' must be cards in RULES.md notation, e.g. \"S3 H3\", not a number",
+        "  expected: []",
+        "FAIL t (trick)",
+        "  cannot evaluate: field 'actions[0].seat' must be a seat 0…3, not 7",
+        "  expected: {}",
+        f"FAIL {path}:4 (no kind)",
+        "  cannot evaluate: not valid JSON (a value was expected)",
+        "skipped kinds not covered by this engine: no-such-kind (1)",
+        "0 passed, 4 failed, 1 skipped",
+    ]
+    monkeypatch.setenv("LANGUAGE", "zh")
+    chinese = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
+    assert chinese[:2] == ["未通过 x（classify）", "  无法判定：缺少字段 'expect'（答案）"]
+    assert chinese[3] == "  无法判定：字段 'cards' 应为：RULES.md 记法的牌，例如 \"S3 H3\"；实际是：数字"
+    assert chinese[6] == "  无法判定：字段 'actions[0].seat' 应为座位 0…3；实际是：7"
+    assert chinese[9] == "  无法判定：不是有效的 JSON（此处应有一个值）"
+    assert chinese[-1] == "0 个通过，4 个未通过，1 个跳过"
+    report = run_vectors(load_vectors(path))  # a program still reads the engine's own words
+    assert report.failed[0].error == "cannot evaluate: missing field 'expect' (the answer)"

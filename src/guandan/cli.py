@@ -105,7 +105,7 @@ def vectors(path: Annotated[Path, typer.Argument(help="a rules-vectors JSONL fil
         report = run_vectors(load_vectors(path))
     except GuandanError as e:
         fail(said(e))
-    typer.echo(format_report(report))
+    typer.echo(format_report(report, _, said))
     raise typer.Exit(1 if report.failed else 0)
 
 

@@ -21,7 +21,7 @@ import typer
 
 from .core.cards import card_str
 from .core.errors import GuandanError
-from .core.params import CardList, JsonProblem, Listed, OsReason, SeatNo
+from .core.params import CardList, JsonProblem, Listed, OsReason, Phrase, SeatNo
 from .core.record import loads
 from .i18n import LANGUAGES, N_, default_lang, normalize_lang, translator
 from .i18n.reasons import reason_text
@@ -105,6 +105,9 @@ def _param(value: object, lang: str, domain: str, present: Describes | None) -> 
         return ", ".join(str(_param(v, lang, domain, present)) for v in value)
     if isinstance(value, OsReason | JsonProblem):
         return reason_text(value, lang)
+    if isinstance(value, Phrase):
+        return next((t for t in (translator(c, lang).gettext(value) for c in dict.fromkeys((domain, "cli")))
+                     if t != value), str(value))
     return value
 
 

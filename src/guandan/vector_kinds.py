@@ -15,11 +15,13 @@ from .core.cards import BIG_JOKER, SMALL_JOKER, Card, card_str, level_order, par
 from .core.combos import Combo, beats, classify, resolve_combo
 from .core.deal import deal_cards, first_leader_from_flips
 from .core.errors import IllegalActionError
+from .core.params import Phrase
 from .core.rules import RuleSet, preset
 from .core.scoring import StreakCounts, huopin_points, settle_deal
 from .core.tribute import partner, plan_tribute, return_eligible
 from .core.turns import TurnTracker
 from .core.vocab import RANKS
+from .i18n import N_
 from .vectors import VectorError, checker, field, json_type, parsed
 
 _NULL = type(None)
@@ -28,36 +30,37 @@ _SEAT_KEYS = ("0", "1", "2", "3")
 
 # --- fields -------------------------------------------------------------------------------------
 def _preset(v: Mapping[str, Any]) -> RuleSet:
-    return parsed("preset", preset, field(v, "preset", str, "a preset name"))  # type: ignore[no-any-return]
+    return parsed("preset", preset, field(v, "preset", str, N_("a preset name")))  # type: ignore[no-any-return]
 
 
 def _level(v: Mapping[str, Any], name: str = "level", *, where: str = "", default: Any = None) -> int:
     kw = {} if default is None else {"default": default}
-    value = field(v, name, (str, int), "a level, 2…A", where=where, **kw)
+    value = field(v, name, (str, int), N_("a level, 2…A"), where=where, **kw)
     return parsed(f"{where}.{name}" if where else name, parse_level, value)  # type: ignore[no-any-return]
 
 
 def _cards(v: Mapping[str, Any], name: str, *, where: str = "", nonempty: bool = False) -> list[Card]:
     label = f"{where}.{name}" if where else name
-    text = field(v, name, str, "cards in RULES.md notation, e.g. \"S3 H3\"", where=where)
+    text = field(v, name, str, N_("cards in RULES.md notation, e.g. \"S3 H3\""), where=where)
     cards: list[Card] = parsed(label, parse_cards, text)
     if nonempty and not cards:
-        raise VectorError(f"field '{label}' must hold at least one card")
+        raise VectorError.said(N_("field '{field}' must hold at least one card"), field=label)
     return cards
 
 
-def _count(v: Mapping[str, Any], name: str, what: str = "a whole number ≥ 0", *, where: str = "", default: Any = None) -> int:
+def _count(v: Mapping[str, Any], name: str, what: str = N_("a whole number ≥ 0"), *, where: str = "", default: Any = None) -> int:
     kw = {} if default is None else {"default": default}
     n: int = field(v, name, int, what, where=where, **kw)
     if n < 0:
-        raise VectorError(f"field '{f'{where}.{name}' if where else name}' must be {what}, not {n}")
+        raise VectorError.said(N_("field '{field}' must be {what}, not {found}"),
+                               field=f"{where}.{name}" if where else name, what=Phrase(what), found=n)
     return n
 
 
 def _seat(value: Any, label: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
         shown = json.dumps(value) if isinstance(value, int | float) and not isinstance(value, bool) else json_type(value)
-        raise VectorError(f"field '{label}' must be a seat 0…3, not {shown}")
+        raise VectorError.said(N_("field '{field}' must be a seat 0…3, not {found}"), field=label, found=shown)
     return value
 
 
@@ -66,24 +69,26 @@ def _seats(v: Mapping[str, Any], name: str, what: str) -> list[int]:
     values = field(v, name, list, what)
     seats = [_seat(s, f"{name}[{i}]") for i, s in enumerate(values)]
     if len(set(seats)) != len(seats):
-        raise VectorError(f"field '{name}' must not name a seat twice, not {json.dumps(seats)}")
+        raise VectorError.said(N_("field '{field}' must not name a seat twice, not {found}"), field=name,
+                               found=json.dumps(seats))
     return seats
 
 
 def _finish(v: Mapping[str, Any], name: str = "finish") -> list[int]:
-    seats = _seats(v, name, "the four seats in finishing order")
+    seats = _seats(v, name, N_("the four seats in finishing order"))
     if len(seats) != 4:
-        raise VectorError(f"field '{name}' must list all four seats, not {len(seats)}")
+        raise VectorError.said(N_("field '{field}' must list all four seats, not {n}"), field=name, n=len(seats))
     return seats
 
 
 def _seat_map(v: Mapping[str, Any], name: str, *, where: str = "", default: Any = None) -> dict[str, Any]:
     kw = {} if default is None else {"default": default}
-    m: dict[str, Any] = field(v, name, dict, 'an object keyed by seat, "0"…"3"', where=where, **kw)
+    m: dict[str, Any] = field(v, name, dict, N_('an object keyed by seat, "0"…"3"'), where=where, **kw)
     for key in m:
         if key not in _SEAT_KEYS:
             label = f"{where}.{name}" if where else name
-            raise VectorError(f"field '{label}' has the key {json.dumps(key, ensure_ascii=False)}: seats are \"0\"…\"3\"")
+            raise VectorError.said(N_("field '{field}' has the key {key}: seats are \"0\"…\"3\""), field=label,
+                                   key=json.dumps(key, ensure_ascii=False))
     return m
 
 
@@ -109,14 +114,15 @@ def _compare(v: dict[str, Any]) -> bool:
     rules, level = _preset(v), _level(v)
 
     def combo(side: str) -> Combo:
-        spec = field(v, side, dict, "an object with 'cards' (and optionally 'as')")
+        spec = field(v, side, dict, N_("an object with 'cards' (and optionally 'as')"))
         cards = _cards(spec, "cards", where=side)
         if "as" in spec:
-            declared = field(spec, "as", dict, 'a declared reading, e.g. {"type": "pair"}', where=side)
+            declared = field(spec, "as", dict, N_('a declared reading, e.g. {"type": "pair"}'), where=side)
             return parsed(f"{side}.as", resolve_combo, cards, level, rules, declared)  # type: ignore[no-any-return]
         found = classify(cards, level, rules)
         if not found:
-            raise VectorError(f"field '{side}.cards': {spec['cards']} is not a legal play at this level")
+            raise VectorError.said(N_("field '{field}': {cards} is not a legal play at this level"),
+                                   field=f"{side}.cards", cards=spec["cards"])
         return found[0]  # the strongest reading when not declared
 
     return beats(combo("a"), combo("b"), rules)
@@ -140,7 +146,7 @@ def _level_order(v: dict[str, Any]) -> str:
 @checker("report")
 def _report(v: dict[str, Any]) -> dict[str, bool]:
     threshold = _preset(v).report_threshold
-    announce = threshold is not None and _count(v, "hand_size_after_play", "a number of cards ≥ 0") <= threshold
+    announce = threshold is not None and _count(v, "hand_size_after_play", N_("a number of cards ≥ 0")) <= threshold
     out = {"announce": announce}
     expect = v.get("expect")
     if isinstance(expect, dict) and "count_public_from_now" in expect:
@@ -150,7 +156,7 @@ def _report(v: dict[str, Any]) -> dict[str, bool]:
 
 @checker("deal")
 def _deal(v: dict[str, Any]) -> dict[str, int]:
-    seed = field(v, "seed", (int, str), "a seed (a number or a string)", default=0)
+    seed = field(v, "seed", (int, str), N_("a seed (a number or a string)"), default=0)
     hands, _, _ = deal_cards(random.Random(seed), 0)
     allc = [c for h in hands for c in h]
     sizes = {len(h) for h in hands}
@@ -164,11 +170,12 @@ def _deal(v: dict[str, Any]) -> dict[str, int]:
 
 @checker("first_lead_flip")
 def _first_lead_flip(v: dict[str, Any]) -> dict[str, str]:
-    tokens = field(v, "flips", list, "the flipped cards in order, e.g. [\"BJ\", \"S7\"]")
+    tokens = field(v, "flips", list, N_("the flipped cards in order, e.g. [\"BJ\", \"S7\"]"))
     flips = []
     for i, t in enumerate(tokens):
         if not isinstance(t, str):
-            raise VectorError(f"field 'flips[{i}]' must be a card such as \"S7\", not {json_type(t)}")
+            raise VectorError.said(N_("field '{field}' must be a card such as \"S7\", not {found}"),
+                                   field=f"flips[{i}]", found=json_type(t))
         flips.append(parsed(f"flips[{i}]", parse_card, t))
     i = parsed("flips", first_leader_from_flips, flips, _level(v, default="2"))
     return {"leader": f"holder_of:{card_str(flips[i])}"}
@@ -201,7 +208,7 @@ def _tribute_compare(expected: Any, actual: Any) -> bool:
 @checker("tribute", _tribute_compare)
 def _tribute(v: dict[str, Any]) -> dict[str, Any]:
     rules, level = _preset(v), _level(v)
-    if field(v, "prev_finish", (list, _NULL), "the previous deal's finishing order, or null for the first deal") is None:
+    if field(v, "prev_finish", (list, _NULL), N_("the previous deal's finishing order, or null for the first deal")) is None:
         return {"anti_tribute": False, "payments": [], "first_leader": "holder_of_flipped_card"}
     prev = _finish(v, "prev_finish")
     given = _seat_map(v, "hands")
@@ -242,32 +249,35 @@ def _completed(out: list[int], rules: RuleSet) -> list[int]:
 @checker("trick", _subset_compare)
 def _trick(v: dict[str, Any]) -> dict[str, Any]:
     rules = _preset(v)
-    out = _seats(v, "already_out", "the seats already out, in finishing order")
+    out = _seats(v, "already_out", N_("the seats already out, in finishing order"))
     for n in range(1, len(out)):
         if _ended_by(out[:n]):
-            raise VectorError(f"field 'already_out': the deal was over after {json.dumps(out[:n])}, so "
-                              f"{json.dumps(out[n:])} cannot have gone out after")
-    raw = field(v, "actions", list, "a list of plays and passes")
+            raise VectorError.said(N_("field '{field}': the deal was over after {over}, so {rest} cannot have gone "
+                                      "out after"), field="already_out", over=json.dumps(out[:n]),
+                                   rest=json.dumps(out[n:]))
+    raw = field(v, "actions", list, N_("a list of plays and passes"))
     actions: list[tuple[int, bool, bool]] = []  # (seat, plays, goes out)
     for i, a in enumerate(raw):
         where = f"actions[{i}]"
         if not isinstance(a, dict):
-            raise VectorError(f"field '{where}' must be an object with 'seat' and 'act', not {json_type(a)}")
-        seat = _seat(field(a, "seat", int, "a seat 0…3", where=where), f"{where}.seat")
-        act = field(a, "act", str, '"play" or "pass"', where=where)
+            raise VectorError.said(N_("field '{field}' must be an object with 'seat' and 'act', not {found}"),
+                                   field=where, found=json_type(a))
+        seat = _seat(field(a, "seat", int, N_("a seat 0…3"), where=where), f"{where}.seat")
+        act = field(a, "act", str, N_('"play" or "pass"'), where=where)
         if act not in ("play", "pass"):
-            raise VectorError(f"field '{where}.act' must be \"play\" or \"pass\", not {json.dumps(act, ensure_ascii=False)}")
-        goes_out = field(a, "goes_out", bool, "true or false", where=where, default=False)
+            raise VectorError.said(N_("field '{field}' must be \"play\" or \"pass\", not {found}"),
+                                   field=f"{where}.act", found=json.dumps(act, ensure_ascii=False))
+        goes_out = field(a, "goes_out", bool, N_("true or false"), where=where, default=False)
         if act == "pass" and goes_out:
-            raise VectorError(f"field '{where}': a pass cannot go out")
+            raise VectorError.said(N_("field '{field}': a pass cannot go out"), field=where)
         actions.append((seat, act == "play", goes_out))
     if _ended_by(out):
         # the deal is over before any action (双上 or three out): it is evaluated as it stands, and
         # any action after it is illegal
         return {"illegal": True} if actions else {"deal_over": True, "finish": _completed(out, rules)}
     if not actions:
-        raise VectorError(f"field 'actions' is empty and the deal is not over (already out: {json.dumps(out)}): "
-                          "there is no trick to evaluate")
+        raise VectorError.said(N_("field '{field}' is empty and the deal is not over (already out: {out}): there "
+                                  "is no trick to evaluate"), field="actions", out=json.dumps(out))
     result: dict[str, Any] = {}
     try:
         tracker = TurnTracker(actions[0][0], rules, out)
@@ -291,20 +301,21 @@ def _team(value: Any, label: str) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
-        raise VectorError(f"field '{label}' must be a team, 0 or 1 (or null), not "
-                          f"{json.dumps(value) if isinstance(value, int | float) else json_type(value)}")
+        raise VectorError.said(N_("field '{field}' must be a team, 0 or 1 (or null), not {found}"), field=label,
+                               found=json.dumps(value) if isinstance(value, int | float) else json_type(value))
     return value
 
 
 def _keys(obj: Mapping[str, Any], label: str, allowed: tuple[str, ...]) -> None:
     for key in obj:
         if key not in allowed:
-            raise VectorError(f"field '{label}' has the key {json.dumps(key, ensure_ascii=False)}: "
-                              f"its keys are {', '.join(json.dumps(a) for a in allowed)}")
+            raise VectorError.said(N_("field '{field}' has the key {key}: its keys are {keys}"), field=label,
+                                   key=json.dumps(key, ensure_ascii=False),
+                                   keys=", ".join(json.dumps(a) for a in allowed))
 
 
 def _streaks(v: Mapping[str, Any]) -> StreakCounts:
-    st_in = field(v, "streaks_before", dict, 'an object {"first": {seat: n}, "last": {seat: n}}', default={})
+    st_in = field(v, "streaks_before", dict, N_('an object {"first": {seat: n}, "last": {seat: n}}'), default={})
     _keys(st_in, "streaks_before", ("first", "last"))
     per: list[tuple[int, int, int, int]] = []
     for part in ("first", "last"):
@@ -317,13 +328,14 @@ def _streaks(v: Mapping[str, Any]) -> StreakCounts:
 @checker("deal_result", _subset_compare)
 def _deal_result(v: dict[str, Any]) -> dict[str, Any]:
     rules = _preset(v)
-    before = field(v, "levels_before", dict, 'the teams\' levels, {"0": "2", "1": "2"}')
+    before = field(v, "levels_before", dict, N_('the teams\' levels, {"0": "2", "1": "2"}'))
     _keys(before, "levels_before", ("0", "1"))
     levels = (_level(before, "0", where="levels_before"), _level(before, "1", where="levels_before"))
     if "declarer" not in v:
-        raise VectorError("missing field 'declarer' (the team that declared the deal, 0 or 1, or null)")
+        raise VectorError.said(N_("missing field '{field}' ({what})"), field="declarer",
+                               what=Phrase(N_("the team that declared the deal, 0 or 1, or null")))
     declarer = _team(v["declarer"], "declarer")
-    fails_in = field(v, "a_failures_before", dict, 'failed A attempts per team, {"0": 0, "1": 0}', default={})
+    fails_in = field(v, "a_failures_before", dict, N_('failed A attempts per team, {"0": 0, "1": 0}'), default={})
     _keys(fails_in, "a_failures_before", ("0", "1"))
     fails = (_count(fails_in, "0", where="a_failures_before", default=0),
              _count(fails_in, "1", where="a_failures_before", default=0))
@@ -342,11 +354,12 @@ def _deal_result(v: dict[str, Any]) -> dict[str, Any]:
 def _huopin_score(v: dict[str, Any]) -> dict[str, int]:
     rules, finish = _preset(v), _finish(v)
     plays = []
-    for i, p in enumerate(field(v, "star_plays", list, 'the star bombs played, [{"seat": 0, "stars": 6}, …]')):
+    for i, p in enumerate(field(v, "star_plays", list, N_('the star bombs played, [{"seat": 0, "stars": 6}, …]'))):
         where = f"star_plays[{i}]"
         if not isinstance(p, dict):
-            raise VectorError(f"field '{where}' must be an object with 'seat' and 'stars', not {json_type(p)}")
-        plays.append((_seat(field(p, "seat", int, "a seat 0…3", where=where), f"{where}.seat"),
-                      _count(p, "stars", "a number of stars ≥ 0", where=where)))
+            raise VectorError.said(N_("field '{field}' must be an object with 'seat' and 'stars', not {found}"),
+                                   field=where, found=json_type(p))
+        plays.append((_seat(field(p, "seat", int, N_("a seat 0…3"), where=where), f"{where}.seat"),
+                      _count(p, "stars", N_("a number of stars ≥ 0"), where=where)))
     pts = huopin_points(finish, plays, rules)
     return {str(s): pts[s] for s in range(4)}

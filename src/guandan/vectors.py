@@ -22,8 +22,9 @@ from typing import Any
 
 from . import plugins
 from .core.errors import GuandanError
+from .core.params import Phrase
 from .i18n import N_
-from .i18n.reasons import os_reason
+from .i18n.reasons import json_problem, os_reason
 
 Checker = Callable[[dict[str, Any]], Any]
 CHECKERS: dict[str, Checker] = {}
@@ -51,21 +52,21 @@ def checker(kind: str, compare: Callable[[Any, Any], bool] | None = None) -> Cal
 _MISSING = object()
 
 
-def json_type(value: Any) -> str:
+def json_type(value: Any) -> Phrase:
     """What a JSON value is, in words (never a Python type name)."""
     if value is None:
-        return "null"
+        return Phrase(N_("null"))
     if isinstance(value, bool):
-        return "a boolean"
+        return Phrase(N_("a boolean"))
     if isinstance(value, int | float):
-        return "a number"
+        return Phrase(N_("a number"))
     if isinstance(value, str):
-        return "a string"
+        return Phrase(N_("a string"))
     if isinstance(value, list | tuple):
-        return "a list"
+        return Phrase(N_("a list"))
     if isinstance(value, dict):
-        return "an object"
-    return "not a JSON value"
+        return Phrase(N_("an object"))
+    return Phrase(N_("not a JSON value"))
 
 
 def _is(value: Any, types: type | tuple[type, ...]) -> bool:
@@ -77,17 +78,18 @@ def _is(value: Any, types: type | tuple[type, ...]) -> bool:
 
 def field(obj: Mapping[str, Any], name: str, types: type | tuple[type, ...], what: str, *, where: str = "",
           default: Any = _MISSING) -> Any:
-    """``obj[name]`` if it is of ``types`` (described to a person as ``what``); a :class:`VectorError`
-    naming the field (``where.name``) if it is missing (and no ``default`` is given) or mistyped.
-    A ``default`` also stands for an explicit ``null``."""
+    """``obj[name]`` if it is of ``types`` (described to a person as ``what``, a msgid); a
+    :class:`VectorError` naming the field (``where.name``) if it is missing (and no ``default`` is given)
+    or mistyped. A ``default`` also stands for an explicit ``null``."""
     label = f"{where}.{name}" if where else name
     value = obj.get(name, _MISSING)
     if value is _MISSING or (value is None and default is not _MISSING and not _is(None, types)):
         if default is _MISSING:
-            raise VectorError(f"missing field '{label}' ({what})")
+            raise VectorError.said(N_("missing field '{field}' ({what})"), field=label, what=Phrase(what))
         return default
     if not _is(value, types):
-        raise VectorError(f"field '{label}' must be {what}, not {json_type(value)}")
+        raise VectorError.said(N_("field '{field}' must be {what}, not {found}"), field=label, what=Phrase(what),
+                               found=json_type(value))
     return value
 
 
@@ -98,18 +100,31 @@ def parsed(label: str, parse: Callable[..., Any], *args: Any) -> Any:
     except VectorError:
         raise
     except GuandanError as e:
-        raise VectorError(f"field '{label}': {e}") from None
+        raise VectorError.said(N_("field '{field}': {problem}"), field=label, problem=e) from None
 
 
 # --- outcomes -----------------------------------------------------------------------------------
 @dataclass
 class Outcome:
+    """One vector's verdict. ``error`` is the failure in the engine's words, for programs; ``problem`` the
+    same, said in the reader's language by :func:`format_report`."""
+
     vector_id: str
     kind: str
     ok: bool
     expected: Any = None
     actual: Any = None
     error: str | None = None
+    problem: GuandanError | None = None
+
+
+def _failed(vid: str, kind: str, problem: GuandanError, expected: Any = None, actual: Any = None) -> Outcome:
+    """A vector that could not be evaluated (or compared): its outcome names why."""
+    return Outcome(vid, kind, False, expected, actual, str(problem), problem)
+
+
+def _cannot(problem: GuandanError) -> GuandanError:
+    return GuandanError.said(N_("cannot evaluate: {problem}"), problem=problem)
 
 
 @dataclass
@@ -130,22 +145,22 @@ class Unreadable(dict[str, Any]):
     """A line of a vector file that is no vector (not JSON, not an object, no ``id``/``kind``):
     :func:`run_vectors` reports it as one failure and goes on."""
 
-    def __init__(self, where: str, problem: str) -> None:
+    def __init__(self, where: str, problem: GuandanError) -> None:
         super().__init__(id=where, kind="")
         self.where = where
         self.problem = problem
 
 
-def _line_problem(v: Any) -> str | None:
+def _line_problem(v: Any) -> GuandanError | None:
     if not isinstance(v, dict):
-        return f"a vector must be a JSON object, not {json_type(v)}"
+        return GuandanError.said(N_("a vector must be a JSON object, not {found}"), found=json_type(v))
     for key in ("id", "kind"):
         if key not in v:
-            return f"a vector must have '{key}'"
+            return GuandanError.said(N_("a vector must have '{key}'"), key=key)
     if not isinstance(v["kind"], str) or not v["kind"]:
-        return f"'kind' must be a non-empty string, not {json_type(v['kind'])}"
+        return GuandanError.said(N_("'kind' must be a non-empty string, not {found}"), found=json_type(v["kind"]))
     if not _is(v["id"], (str, int)):
-        return f"'id' must be a string or a number, not {json_type(v['id'])}"
+        return GuandanError.said(N_("'id' must be a string or a number, not {found}"), found=json_type(v["id"]))
     return None
 
 
@@ -167,13 +182,14 @@ def load_vectors(path: str | Path) -> list[dict[str, Any]]:
         try:
             v = json.loads(line)
         except (json.JSONDecodeError, RecursionError) as e:
-            msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
-            bad.append(Unreadable(f"{path}:{n}", f"not valid JSON ({msg})"))
+            problem = GuandanError.said(N_("not valid JSON ({reason})"), reason=json_problem(e)) \
+                if isinstance(e, json.JSONDecodeError) else GuandanError.said(N_("not valid JSON (nested too deeply)"))
+            bad.append(Unreadable(f"{path}:{n}", problem))
             out.append(bad[-1])
             continue
-        problem = _line_problem(v)
-        if problem is not None:
-            bad.append(Unreadable(f"{path}:{n}", problem))
+        wrong = _line_problem(v)
+        if wrong is not None:
+            bad.append(Unreadable(f"{path}:{n}", wrong))
             out.append(bad[-1])
             continue
         out.append(v)
@@ -187,13 +203,14 @@ def _equal(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def _describe(e: Exception) -> str:
+def _describe(e: Exception) -> GuandanError:
     """A checker's unexpected exception, in words: most are a field of an unforeseen shape."""
     if isinstance(e, GuandanError):
-        return str(e)
+        return e
     if isinstance(e, KeyError):
-        return f"missing field '{e.args[0] if e.args else '?'}'"
-    return f"a field has an unexpected type or value ({type(e).__name__}: {e})"
+        return GuandanError.said(N_("missing field '{field}'"), field=str(e.args[0]) if e.args else "?")
+    return GuandanError.said(N_("a field has an unexpected type or value ({detail})"),
+                             detail=f"{type(e).__name__}: {e}")
 
 
 def run_vectors(vectors: Iterable[Any], kinds: set[str] | None = None) -> Report:
@@ -203,14 +220,14 @@ def run_vectors(vectors: Iterable[Any], kinds: set[str] | None = None) -> Report
     report = Report()
     for i, v in enumerate(vectors, 1):
         if isinstance(v, Unreadable):
-            report.outcomes.append(Outcome(v.where, "", False, error=CANNOT + v.problem))
+            report.outcomes.append(_failed(v.where, "", _cannot(v.problem)))
             continue
         problem = _line_problem(v)
         if problem is not None:
             given = v if isinstance(v, dict) else {}
             vid = given["id"] if _is(given.get("id"), (str, int)) else f"vector {i}"
             kind = given["kind"] if isinstance(given.get("kind"), str) else ""
-            report.outcomes.append(Outcome(str(vid), kind, False, error=CANNOT + problem))
+            report.outcomes.append(_failed(str(vid), kind, _cannot(problem)))
             continue
         kind, vid = v["kind"], str(v["id"])
         fn = CHECKERS.get(kind)
@@ -218,19 +235,21 @@ def run_vectors(vectors: Iterable[Any], kinds: set[str] | None = None) -> Report
             report.skipped[kind] = report.skipped.get(kind, 0) + 1
             continue
         if "expect" not in v:
-            report.outcomes.append(Outcome(vid, kind, False, error=CANNOT + "missing field 'expect' (the answer)"))
+            report.outcomes.append(_failed(vid, kind, _cannot(GuandanError.said(
+                N_("missing field '{field}' ({what})"), field="expect", what=Phrase(N_("the answer"))))))
             continue
         expected = v["expect"]
         try:
             actual = fn(v)
         except Exception as e:  # one bad vector must never end the run
-            report.outcomes.append(Outcome(vid, kind, False, expected, None, CANNOT + _describe(e)))
+            report.outcomes.append(_failed(vid, kind, _cannot(_describe(e)), expected))
             continue
         try:
             ok = COMPARERS.get(kind, _equal)(expected, actual)
         except Exception as e:
-            report.outcomes.append(Outcome(vid, kind, False, expected, actual,
-                                           f"cannot compare with 'expect' (of the wrong shape for {kind}): {_describe(e)}"))
+            report.outcomes.append(_failed(vid, kind, GuandanError.said(
+                N_("cannot compare with 'expect' (of the wrong shape for {kind}): {problem}"), kind=kind,
+                problem=_describe(e)), expected, actual))
             continue
         report.outcomes.append(Outcome(vid, kind, bool(ok), expected, actual))
     return report
@@ -246,22 +265,31 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def format_report(report: Report) -> str:
+def format_report(report: Report, gettext: Callable[[str], str] = str,
+                  say: Callable[[GuandanError], str] = str) -> str:
+    """The report a person reads: each failure with what was expected and found, the kinds skipped, and
+    the counts, in the words of ``gettext`` (a catalogue's, for the ``cli`` domain) with each failure said
+    by ``say`` (guandan.cliutil.said); English by default. The vectors' ids, kinds and JSON stay as written
+    in the file."""
+    _ = gettext
     lines: list[str] = []
     for o in report.failed:
-        lines.append(f"FAIL {o.vector_id} ({o.kind or 'no kind'})")
-        if o.error:
+        lines.append(_("FAIL {id} ({kind})").format(id=o.vector_id, kind=o.kind or _("no kind")))
+        if o.problem is not None:
+            lines.append("  " + say(o.problem))
+        elif o.error:
             lines.append(f"  {o.error}")
         if o.expected is not None or not o.error:
-            lines.append(f"  expected: {_json(o.expected)}")
+            lines.append("  " + _("expected: {value}").format(value=_json(o.expected)))
         if o.actual is not None or not o.error:
-            lines.append(f"  actual:   {_json(o.actual)}")
+            lines.append("  " + _("actual:   {value}").format(value=_json(o.actual)))
     if report.skipped:
         listed = ", ".join(f"{k} ({n})" for k, n in sorted(report.skipped.items()))
-        lines.append(f"skipped kinds not covered by this engine: {listed}")
+        lines.append(_("skipped kinds not covered by this engine: {kinds}").format(kinds=listed))
     skipped = sum(report.skipped.values())
-    tail = f", {skipped} skipped" if skipped else ""
-    lines.append(f"{report.passed} passed, {len(report.failed)} failed{tail}")
+    counts = {"passed": report.passed, "failed": len(report.failed), "skipped": skipped}
+    lines.append((_("{passed} passed, {failed} failed, {skipped} skipped") if skipped
+                  else _("{passed} passed, {failed} failed")).format(**counts))
     return "\n".join(lines)
 
 

@@ -57,3 +57,10 @@ class JsonProblem(str):
     in the reader's language where a person reads it (guandan.i18n.reasons)."""
 
     __slots__ = ()
+
+
+class Phrase(str):
+    """Words an error names that are themselves a msgid (``a seat 0…3``): the msgid in the error's own text,
+    its translation where a person reads the error (from the same catalogue as the error)."""
+
+    __slots__ = ()
