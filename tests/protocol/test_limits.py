@@ -1,5 +1,6 @@
 """The server's limits of its own, beyond the 2020 protocol: a time to answer an act message
-(``--move-timeout``, with ``--abort-after-timeouts``).
+(``--move-timeout``, with ``--abort-after-timeouts``) and connections at once per client address
+(``--max-connections-per-address``).
 
 Timeouts here are short but generous (the bots that answer do so in milliseconds): every assertion is
 about a seat that does not answer at all, or answers when the test says, never about a race.
@@ -8,6 +9,7 @@ about a seat that does not answer at all, or answers when the test says, never a
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import socket
 from pathlib import Path
@@ -16,7 +18,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import async_support
 from guandan.agents.base import make_agent
@@ -28,7 +30,8 @@ from guandan.i18n.check import extract_msgids, missing
 from guandan.protocol import cli as protocol_cli
 from guandan.protocol import server as protocol_server
 from guandan.protocol.notation import PASS_TRIPLE, action_triple
-from guandan.protocol.server import ProtocolServer
+from guandan.protocol.seating import Seating
+from guandan.protocol.server import MAX_PER_ADDRESS, AddressCount, ProtocolServer
 from guandan.protocol.table import ProtocolTable, stand_in_tier
 from guandan.server.rooms import default_bot_tier
 
@@ -196,14 +199,106 @@ def test_a_seat_that_misses_k_act_messages_in_a_row_ends_its_room(tmp_path: Path
     assert meta["aborted"] and meta["played_for"][SILENT] == 1
 
 
+# --- --max-connections-per-address ----------------------------------------------------------------
+
+def test_addresses_are_counted_by_host_an_ipv6_client_by_its_64() -> None:
+    count = AddressCount(8, count_loopback=False)
+    assert count.key(("203.0.113.5", 4000)) == "203.0.113.5"
+    assert count.key(("::ffff:203.0.113.5", 4000, 0, 0)) == "203.0.113.5"  # IPv4 mapped into IPv6
+    assert count.key(("2001:db8:1:2:aaaa::1", 4000, 0, 0)) == count.key(("2001:db8:1:2:bbbb::9", 1, 0, 0)) \
+        == "2001:db8:1:2::/64"
+    assert count.key(("fe80::1%eth0", 1, 0, 2)) == "fe80::/64"
+    for uncounted in (("127.0.0.1", 1), ("127.3.2.1", 1), ("::1", 1, 0, 0), ("::ffff:127.0.0.1", 1, 0, 0),
+                      "/run/socket", ("not an address", 1), ()):
+        assert count.key(uncounted) is None, uncounted
+    assert AddressCount(8, count_loopback=True).key(("127.0.0.1", 1)) == "127.0.0.1"
+    assert AddressCount(0, count_loopback=True).key(("203.0.113.5", 1)) is None  # 0: no limit, nothing counted
+    key = count.add(("203.0.113.5", 1))
+    count.remove(key)
+    assert count.counts == {}
+
+
+async def _refusal(url: str, source: str) -> tuple[int, str]:
+    with pytest.raises(InvalidStatus) as refused:
+        await connect(url, local_addr=(source, 0))
+    response = refused.value.response
+    return response.status_code, bytes(response.body or b"").decode()
+
+
+def test_the_ninth_connection_from_one_address_is_refused_while_another_address_connects() -> None:
+    logs: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> list[tuple[int, str]]:
+        mine = [await connect(f"{url}/game/r{i}", local_addr=("127.0.0.1", 0)) for i in range(MAX_PER_ADDRESS)]
+        refusals = [await _refusal(f"{url}/game/r9", "127.0.0.1") for _ in range(2)]
+        other = await connect(f"{url}/game/r9", local_addr=("127.0.0.2", 0))  # another address: served
+        await mine.pop().close()
+        while server.addresses.counts["127.0.0.1"] >= MAX_PER_ADDRESS:  # its TCP connection ends a moment later
+            await asyncio.sleep(0.01)
+        mine.append(await connect(f"{url}/game/r10", local_addr=("127.0.0.1", 0)))  # one left: one more
+        for ws in [*mine, other]:
+            await ws.close()
+        return refusals
+
+    refusals = async_support.run(with_server(body, seating=Seating.NAMED, logs=logs, count_loopback=True))
+    for status, text in refusals:
+        assert status == 429 and text == f"too many connections from 127.0.0.1: at most {MAX_PER_ADDRESS} at once " \
+                                          "from one address\n", text
+    refused = [line for line in logs if line.startswith("refused connections from 127.0.0.1")]
+    assert refused == [f"refused connections from 127.0.0.1: {MAX_PER_ADDRESS} at once from one address "
+                       "(--max-connections-per-address)"]  # once, however many are refused
+    assert sum("connection 1 " in line for line in logs) == MAX_PER_ADDRESS + 2  # each room's first and only
+
+
+def test_connections_that_never_finish_their_handshake_count_too() -> None:
+    async def body(url: str, server: ProtocolServer) -> tuple[int, str]:
+        host, port = url.removeprefix("ws://").split(":")
+        raw = [socket.create_connection((host, int(port))) for _ in range(2)]  # say nothing
+        try:
+            while server.addresses.counts["127.0.0.1"] < 2:
+                await asyncio.sleep(0.01)
+            return await _refusal(f"{url}/game/x", "127.0.0.1")
+        finally:
+            for sock in raw:
+                sock.close()
+
+    status, _ = async_support.run(with_server(body, max_per_address=2, count_loopback=True))
+    assert status == 429
+
+
+def test_our_client_says_why_it_was_refused() -> None:
+    async def body(url: str, server: ProtocolServer) -> tuple[int, str]:
+        async with connect(f"{url}/game/x"):
+            return await asyncio.to_thread(_cli_client, "--url", f"{url}/game/x")
+
+    code, said = async_support.run(with_server(body, max_per_address=1, count_loopback=True))
+    assert code == 2 and "HTTP 429: too many connections from 127.0.0.1: at most 1 at once from one address" in said, said
+
+
+def test_loopback_is_not_counted_by_default() -> None:
+    """A competition on one machine runs every bot from 127.0.0.1 (and a reverse proxy on the server's
+    machine makes every client a loopback one): the default limit leaves loopback alone."""
+
+    async def body(url: str, server: ProtocolServer) -> int:
+        conns = [await connect(f"{url}/game/x", local_addr=("127.0.0.1", 0)) for _ in range(3 * MAX_PER_ADDRESS)]
+        rooms = len(server.rooms)
+        for ws in conns:
+            await ws.close()
+        return rooms
+
+    assert async_support.run(with_server(body)) == 3 * MAX_PER_ADDRESS // 4  # rooms of four, all started
+
+
 # --- the operator's words and the command line ----------------------------------------------------
 
 def test_the_operator_is_told_the_limits_in_their_language(monkeypatch: pytest.MonkeyPatch) -> None:
     server = ProtocolServer(preset("competition"), move_timeout=30, log=lambda _: None)
     assert server.limits() == [
-        "a seat that does not answer within 30 s is played for; 3 timeouts of one seat in a row abort its room"]
-    assert ProtocolServer(preset("competition"), log=lambda _: None).limits() == [
-        "no time limit for an answer, as in the protocol (--move-timeout)"]
+        "a seat that does not answer within 30 s is played for; 3 timeouts of one seat in a row abort its room",
+        f"at most {MAX_PER_ADDRESS} connections at once from one client address (loopback not counted)"]
+    assert ProtocolServer(preset("competition"), max_per_address=0, log=lambda _: None).limits() == [
+        "no time limit for an answer, as in the protocol (--move-timeout)",
+        "no limit on connections from one client address"]
     monkeypatch.setenv("LANGUAGE", "zh")
     assert server.limits()[0] == "座位在 30 秒内没有应答时由服务器代为出牌；同一座位连续超时 3 次则中止其房间"
 
@@ -213,6 +308,12 @@ def test_every_operator_line_of_the_server_is_in_the_catalogue(lang: str) -> Non
     ids = extract_msgids([Path(protocol_server.__file__), Path(protocol_cli.__file__)])
     assert len(ids) >= 10
     assert missing("cli", lang, ids) == []
+
+
+def _cli_client(*args: str) -> tuple[int, str]:
+    _mount()
+    result = CliRunner().invoke(app, ["protocol-client", *args])
+    return result.exit_code, result.output
 
 
 def _cli(*args: str) -> tuple[int, str]:
@@ -231,12 +332,18 @@ def _cli(*args: str) -> tuple[int, str]:
     (["--move-timeout", "inf"], "--move-timeout must be a positive number of seconds, not inf"),
     (["--abort-after-timeouts", "2"], "--abort-after-timeouts needs --move-timeout (without it no seat times out)"),
     (["--move-timeout", "5", "--abort-after-timeouts", "-1"], "--abort-after-timeouts must be at least 0, not -1"),
-], ids=["zero", "negative", "nan", "inf", "abort-alone", "abort-negative"])
+    (["--max-connections-per-address", "-1"], "--max-connections-per-address must be at least 0, not -1"),
+], ids=["zero", "negative", "nan", "inf", "abort-alone", "abort-negative", "connections-negative"])
 def test_protocol_server_refuses_limits_it_cannot_use_in_words(args: list[str], said: str) -> None:
     code, output = _cli(*args)
     assert code == 2 and output.strip() == f"error: {said}", output
 
 
 def test_protocol_server_takes_the_limits() -> None:
-    code, output = _cli("--move-timeout", "2.5", "--abort-after-timeouts", "0")
+    code, output = _cli("--move-timeout", "2.5", "--abort-after-timeouts", "0", "--max-connections-per-address", "0")
     assert code == 2 and "cannot listen on" in output, output  # every argument was taken: it went on to listen
+
+
+def test_the_commands_default_is_the_servers() -> None:
+    default = inspect.signature(protocol_cli.protocol_server).parameters["max_connections_per_address"].default
+    assert default == MAX_PER_ADDRESS

@@ -69,6 +69,9 @@ def protocol_server(
         "by the server: PASS when passing is legal, else the choice of the auto-play (托管) bot (default: no limit)")] = None,
     abort_after_timeouts: Annotated[int | None, typer.Option(
         metavar="K", help="with --move-timeout: a seat's K-th timeout in a row aborts its room (0: never; default 3)")] = None,
+    max_connections_per_address: Annotated[int, typer.Option(
+        metavar="N", help="connections at once from one client address, beyond which the handshake is refused "
+        "(HTTP 429); loopback is not counted (0: no limit)")] = 8,  # server.MAX_PER_ADDRESS (a test keeps them equal)
 ) -> None:
     """Serve the 2020 competition protocol at ws://HOST:PORT/game/{name}.
 
@@ -85,9 +88,10 @@ def protocol_server(
                                                                                    value=move_timeout))
     if abort_after_timeouts is not None and move_timeout is None:
         fail(_("--abort-after-timeouts needs --move-timeout (without it no seat times out)"))
-    if abort_after_timeouts is not None and abort_after_timeouts < 0:
-        fail(_("{option} must be at least {minimum}, not {value}").format(option="--abort-after-timeouts", minimum=0,
-                                                                          value=abort_after_timeouts))
+    for option, value in (("--abort-after-timeouts", abort_after_timeouts),
+                          ("--max-connections-per-address", max_connections_per_address)):
+        if value is not None and value < 0:
+            fail(_("{option} must be at least {minimum}, not {value}").format(option=option, minimum=0, value=value))
     try:
         mode = parse_seating(seating)
     except ValueError as e:
@@ -97,7 +101,8 @@ def protocol_server(
     try:
         server = ProtocolServer(_rules(preset_name), games=games, out_dir=out, seed=seed, log=_log, rooms_to_play=rooms,
                                 seating=mode, move_timeout=move_timeout,
-                                abort_after=ABORT_AFTER if abort_after_timeouts is None else abort_after_timeouts)
+                                abort_after=ABORT_AFTER if abort_after_timeouts is None else abort_after_timeouts,
+                                max_per_address=max_connections_per_address)
     except ProtocolError as e:
         fail(said(e))
     try:

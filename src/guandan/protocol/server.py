@@ -12,7 +12,7 @@ reads slows only itself, and nothing it sends piles up in the server. A client t
 mid-game ends its room only: the others get an ``error`` message, the partial record is written
 (``-aborted``), and the server goes on serving other rooms.
 
-A limit of our own, beyond the protocol (README, "The 2020 competition bot protocol"):
+Two limits of our own, beyond the protocol (README, "The 2020 competition bot protocol"):
 
 * ``move_timeout`` (off by default: the protocol waits for ever): a seat that has not answered its act
   message within it is answered for (:meth:`.ProtocolTable.stand_in`), and told; ``abort_after``
@@ -20,16 +20,21 @@ A limit of our own, beyond the protocol (README, "The 2020 competition bot proto
   act message they answer, so a seat's replies are matched to its act messages in order: the next reply
   of a seat that was answered for is its late answer to that act message, refused, never played on a
   later one.
+* ``max_per_address`` connections at once from one client address (an IPv6 client by its /64), the
+  handshake of one more refused with HTTP 429. Loopback peers are not counted unless
+  ``count_loopback``: four bots on the server's own machine are the usual competition, and a reverse
+  proxy on it makes every client a loopback peer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import math
 import secrets
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -53,6 +58,7 @@ from .table import ProtocolTable
 _GONE = object()  # queued when a seat's connection closes
 REFUSAL_PAUSE = 0.1  # seconds a connection waits after a refused frame before its next one is read
 MAX_FRAME = 2**16  # bytes: a reply is {"actIndex": i}; a longer frame closes its connection (1009)
+MAX_PER_ADDRESS = 8  # connections at once from one client address: two rooms' worth of every seat
 ABORT_AFTER = 3  # a seat's timeouts in a row that abort its room: a bot that misses three is not coming back
 
 
@@ -62,13 +68,65 @@ def say(msgid: str, **params: object) -> str:
     return translator("cli", default_lang()).gettext(msgid).format(**params)
 
 
+class AddressCount:
+    """Connections at once per client address, counted from the TCP connection (before its handshake)
+    to its end, so that one that never completes its handshake counts too. An IPv6 address counts by its
+    /64, which one client usually holds whole; an IPv4 address mapped into IPv6 as the IPv4 one."""
+
+    def __init__(self, limit: int, count_loopback: bool = False) -> None:
+        self.limit = limit  # 0: no limit
+        self.count_loopback = count_loopback
+        self.counts: Counter[str] = Counter()
+        self.refusing: set[str] = set()  # addresses over the limit whose refusal is logged already
+
+    def key(self, peer: object) -> str | None:
+        """The address ``peer`` (a socket's peername) counts under, or None when it is not counted."""
+        if self.limit == 0 or not isinstance(peer, tuple) or not peer:
+            return None
+        try:
+            ip = ipaddress.ip_address(str(peer[0]).split("%", 1)[0])  # "%eth0": an IPv6 scope
+        except ValueError:
+            return None
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        if ip.is_loopback and not self.count_loopback:
+            return None
+        if isinstance(ip, ipaddress.IPv6Address):
+            return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+        return str(ip)
+
+    def add(self, peer: object) -> str | None:
+        key = self.key(peer)
+        if key is not None:
+            self.counts[key] += 1
+        return key
+
+    def remove(self, key: str | None) -> None:
+        if key is None:
+            return
+        self.counts[key] -= 1
+        if self.counts[key] <= 0:
+            del self.counts[key]
+        if self.counts[key] < self.limit:  # it may connect again: a refusal then is news again
+            self.refusing.discard(key)
+
+    def over(self, key: str | None) -> bool:
+        return key is not None and self.counts[key] > self.limit
+
+
 class HeldConnection(ServerConnection):
     """A connection that reads nothing more while its peer reads nothing: what websockets answers on
     its own (a pong for each ping) would otherwise pile up unsent in the server's memory, hundreds of
-    MB in seconds from one client that pings and never reads."""
+    MB in seconds from one client that pings and never reads. It is counted for its address in
+    ``addresses`` (set by the server as it makes the connection) while its TCP connection is open."""
+
+    addresses: AddressCount | None = None
+    address_key: str | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
+        if self.addresses is not None:
+            self.address_key = self.addresses.add(transport.get_extra_info("peername"))
         self._holds: set[str] = set()  # why reading is paused: "queue" (websockets' own), "writes" (ours)
         self.recv_messages.pause = lambda: self._hold("queue", True)
         self.recv_messages.resume = lambda: self._hold("queue", False)
@@ -91,6 +149,12 @@ class HeldConnection(ServerConnection):
     def resume_writing(self) -> None:
         super().resume_writing()
         self._hold("writes", False)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.addresses is not None:
+            self.addresses.remove(self.address_key)
+            self.address_key = None
+        super().connection_lost(exc)
 
 
 def error_message(text: str) -> dict[str, Any]:
@@ -125,15 +189,17 @@ class ProtocolServer:
     def __init__(self, rules: RuleSet, games: int = 1, out_dir: Path | None = None, seed: int | str | None = None,
                  config: MatchConfig | None = None, log: Callable[[str], None] = print,
                  rooms_to_play: int | None = None, seating: Seating = Seating.ORDER,
-                 move_timeout: float | None = None, abort_after: int = ABORT_AFTER) -> None:
+                 move_timeout: float | None = None, abort_after: int = ABORT_AFTER,
+                 max_per_address: int = MAX_PER_ADDRESS, count_loopback: bool = False) -> None:
         check_rules(rules)
         if games < 1:
             raise ProtocolError(f"--games must be at least 1, not {games}")
         if move_timeout is not None and not (math.isfinite(move_timeout) and move_timeout > 0):
             raise ProtocolError(f"--move-timeout must be a positive number of seconds, not {move_timeout}")
-        if abort_after < 0:
-            raise ProtocolError(f"--abort-after-timeouts must be at least 0, not {abort_after}")
+        if abort_after < 0 or max_per_address < 0:
+            raise ProtocolError("--abort-after-timeouts and --max-connections-per-address must be at least 0")
         self.move_timeout, self.abort_after = move_timeout, abort_after
+        self.addresses = AddressCount(max_per_address, count_loopback)
         self.rules, self.games, self.out_dir = rules, games, out_dir
         # a known seed is every hand of every room known in advance (room names are public, or
         # room-1, room-2, …): without one, a seed nobody can guess, stated in the operator's log
@@ -153,6 +219,16 @@ class ProtocolServer:
 
     # --- connections -----------------------------------------------------------------------
     def _check_path(self, connection: ServerConnection, request: Request) -> Response | None:
+        key = getattr(connection, "address_key", None)
+        if self.addresses.over(key):
+            assert key is not None
+            if key not in self.addresses.refusing:  # once while it stays over: a flood is not a flood of lines
+                self.addresses.refusing.add(key)
+                self.log(say(N_("refused connections from {address}: {limit} at once from one address "
+                                "(--max-connections-per-address)"), address=key, limit=self.addresses.limit))
+            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                      f"too many connections from {key}: at most {self.addresses.limit} at once "
+                                      "from one address\n")
         problem = name_problem(request.path, self.seating)
         if problem is None:
             return None
@@ -398,8 +474,13 @@ class ProtocolServer:
 
     # --- running ---------------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 23456) -> Server:
+        counts = self.addresses
+
+        class Counted(HeldConnection):  # this server's connections, counted in its own count
+            addresses = counts
+
         return await serve(self.handler, host, port, process_request=self._check_path, max_size=MAX_FRAME,
-                           create_connection=HeldConnection)
+                           create_connection=Counted)
 
     def limits(self) -> list[str]:
         """The operator's lines on the limits of our own this server keeps (none of them is the protocol's)."""
@@ -411,6 +492,13 @@ class ProtocolServer:
         else:
             lines = [say(N_("a seat that does not answer within {seconds} s is played for; its room is never aborted "
                             "for it"), seconds=f"{self.move_timeout:g}")]
+        if self.addresses.limit:
+            lines.append(say(N_("at most {limit} connections at once from one client address (loopback not counted)")
+                             if not self.addresses.count_loopback else
+                             N_("at most {limit} connections at once from one client address"),
+                             limit=self.addresses.limit))
+        else:
+            lines.append(say(N_("no limit on connections from one client address")))
         return lines
 
     async def run(self, host: str = "127.0.0.1", port: int = 23456) -> None:
@@ -469,4 +557,5 @@ async def _send_quietly(ws: ServerConnection, text: str) -> None:
         await ws.send(text)
 
 
-__all__ = ["ABORT_AFTER", "PATH_PREFIX", "ProtocolServer", "Room", "Seating", "error_message", "say"]
+__all__ = ["ABORT_AFTER", "MAX_PER_ADDRESS", "PATH_PREFIX", "AddressCount", "ProtocolServer", "Room", "Seating",
+           "error_message", "say"]
