@@ -22,7 +22,7 @@ from guandan.tournament.bench import EventLog, play_slip
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
 from guandan.tournament.model import EventConfig
-from guandan.tournament.rounds import ResultSlip, level_name
+from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import replay
 
 from .brute import pairable
@@ -43,14 +43,8 @@ def _play(desk: Desk, tid: int, round_no: int, rng: random.Random) -> None:
         kind = rng.random()
         if kind < 0.05:
             slip = ResultSlip.parse(None, forfeit=rng.choice(["home", "away"]))
-        elif kind < 0.2:
-            winner = rng.randrange(2)
-            levels = ["A", level_name(rng.randrange(2, 15))]
-            slip = ResultSlip.parse(":".join(levels if winner == 0 else levels[::-1]), ["home", "away"][winner],
-                                    rng.randrange(1, 9))
-        else:
-            slip = ResultSlip.parse(f"{level_name(rng.randrange(2, 15))}:{level_name(rng.randrange(2, 15))}",
-                                    deals=rng.randrange(1, 9))
+        else:  # a result play can produce: the desk refuses a team's entry of one it cannot
+            slip = play_slip(rng, (3, 2, 1), 8)
         route = rng.random()
         if route < 0.5:
             desk.enter_result(tid, round_no, n, slip, by=ts.table.away)

@@ -44,7 +44,7 @@ def test_away_enters_home_confirms(client: TestClient, desk: Desk, tid: int) -> 
     west, north = TestClient(client.app, cookies={"lang": "en"}), TestClient(client.app, cookies={"lang": "en"})
     _sign_in(west, desk, tid, 1, 1)
     _sign_in(north, desk, tid, 1, 0)
-    form = {"home_level": "A", "away_level": "6", "passed_a": "home", "deals": "5"}
+    form = {"home_level": "A", "away_level": "6", "passed_a": "home", "deals": "7"}
     bad = west.post(f"/t/{tid}/table/1/1/result", data={**form, "passed_a": "away"})
     assert bad.status_code == 400 and "recorded at level A" in bad.text
     assert desk.state(tid).table(1, 1).status == "missing"

@@ -24,6 +24,7 @@ from .errors import NotFoundError, TournamentError, Word, clause, joined, not_fo
 from .levels import level_name
 from .model import EventConfig, Table, Team
 from .pairing import Pairing, random_order, rating_order, swiss_pairing
+from .reachable import check_result
 from .rounds import ResultSlip, RoundResult, fixed_result
 from .standings import Game, Standing, compute_standings
 from .venuetime import check_zone, check_zone_form, read_time, shown_time, typing_zone, venue_zone, wall_time
@@ -347,7 +348,8 @@ class TournamentState:
     def check_new(self, ev: Event) -> None:
         """Refuse a new entry that :meth:`apply` would take but the desk no longer records: names with control
         characters, a rating that is not a finite number of 0 or more, one person in two teams (or twice in
-        one), a round's start in the future or before its pairing, a withdrawal after the event is over. Logs
+        one), a round's start in the future or before its pairing, a withdrawal after the event is over, a result
+        a team enters that no play could produce under the event's rules (reachable.py). Logs
         written before these checks may hold such entries and must still replay, so they are made only on
         entries being added, never on a replay. A malformed entry is left for :meth:`apply` to refuse."""
         d = ev.data
@@ -376,6 +378,8 @@ class TournamentState:
             raise refusal(N_("the event is over: a team can no longer withdraw"))
         elif ev.type == "round_started" and isinstance(d.get("at"), str) and ev.at:
             self._check_start(d, parse_time(ev.at))
+        elif ev.type == "result_entered" and self.config is not None:
+            self._check_playable(d)
         if ev.type == "created" and isinstance(d.get("config"), dict) and d["config"].get("time_zone") is not None:
             check_zone(d["config"]["time_zone"])
         elif ev.type == "time_zone_set":
@@ -394,6 +398,23 @@ class TournamentState:
         if rnd is not None and rnd.paired_at is not None and at < parse_time(rnd.paired_at):
             raise refusal(N_("the round's start {at} is before round {round} was paired ({paired})"),
                           at=shown_time(at, zone), round=rnd.number, paired=wall_time(parse_time(rnd.paired_at), zone))
+
+    def _check_playable(self, d: dict[str, Any]) -> None:
+        """A result a team enters could come from play under the event's rules (levels, deals played, a pass of
+        A). An arbiter's override may rule otherwise (the CLI warns), and an entry the state refuses anyway (a
+        per-deal event, a table that is not there, a malformed slip) is left to say its own problem."""
+        if self.cfg.per_deal:
+            return
+        try:
+            r, t = int(d["round"]), int(d["table"])
+            slip = ResultSlip.from_dict(d["result"])
+        except (TournamentError, KeyError, TypeError, ValueError):
+            return
+        if r not in self.rounds or t not in self.rounds[r].tables:
+            return
+        problem = check_result(self.cfg, r, t, slip)
+        if problem is not None:
+            raise refused(problem)
 
     def _check_people(self, players: list[str] | tuple[str, ...]) -> None:
         """A new team's players are two people, neither of them in a team already entered (one that has
