@@ -2,8 +2,9 @@
 
 The check is compared with a plain exploration that keeps every state as the desk's own settlement gives it
 (no symmetry, no capped streaks), it accepts every result that random play settles to under each rule set that
-scores levels, and it refuses hand-picked impossible results in words, in Chinese and in English, on the desk
-and its table page; a log written before the check still replays.
+scores levels, and it refuses hand-picked impossible results in words, in Chinese and in English, on the desk,
+its table page and its command line; an arbiter's override of one stands with a warning, and a log written
+before the check still replays.
 """
 
 from __future__ import annotations
@@ -12,14 +13,18 @@ import itertools
 import random
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from guandan.core.rules import RuleSet, preset
+from guandan.db import make_engine
 from guandan.tournament import reachable
+from guandan.tournament.cli import app
 from guandan.tournament.deals import Track, settle_deals, settle_next
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
@@ -259,3 +264,29 @@ def test_the_table_page_says_the_refusal_in_its_language(desk: Desk) -> None:
     assert res.status_code == 400 and f'Not accepted: <span lang="en">{K2}' in res.text
     assert desk.state(tid).table(1, 1).status == "missing"
 
+
+runner = CliRunner()
+
+
+def test_the_cli_refuses_an_entry_and_warns_of_an_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert runner.invoke(app, ["new", "Cup", "--rounds", "2", "--per-round", "--db", db]).exit_code == 0
+    for name in ("Red", "Blue"):
+        assert runner.invoke(app, ["register", "1", name, "--players", f"{name}1,{name}2", "--db", db]).exit_code == 0
+    assert runner.invoke(app, ["pair", "1", "--db", db]).exit_code == 0
+    where = ["-r", "1", "-t", "1", "--db", db]
+    res = runner.invoke(app, ["result", "1", *where, "--levels", "K:2", "--deals", "2"])
+    assert res.exit_code == 2 and res.output.strip() == f"error: {K2}", res.output
+    res = runner.invoke(app, ["result", "1", *where, "--levels", "K:2", "--deals", "2", "--override", "--reason",
+                              "penalty"])
+    assert res.exit_code == 0 and res.output.splitlines() == [
+        "round 1 table 1: result set by the arbiter", f"warning: {K2}; the arbiter's result stands"], res.output
+    assert Desk(make_engine(db)).state(1).table(1, 1).final == ResultSlip(("K", "2"), None, 2)
+    monkeypatch.setenv("LANGUAGE", "zh")
+    res = runner.invoke(app, ["result", "1", *where, "--levels", "K:2", "--deals", "2", "--override", "--reason",
+                              "penalty"])
+    assert res.exit_code == 0 and res.output.splitlines()[-1] == f"警告：{K2_ZH}；裁判判定的成绩仍然有效", res.output
+    res = runner.invoke(app, ["result", "1", *where, "--levels", "K:2", "--deals", "4", "--override", "--reason",
+                              "corrected"])
+    assert res.exit_code == 0 and "警告" not in res.output, res.output

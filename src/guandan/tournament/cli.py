@@ -29,11 +29,11 @@ from ..i18n import LANGUAGES, N_, default_lang, translator
 from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .cli_botevent import app as bot_event_app
 from .cli_online import app as online_app
-from .cli_words import database_refusal, folder_problem, open_desk
+from .cli_words import database_refusal, desk_problem, folder_problem, open_desk
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
 from .deals import SEATS, parse_deal_list
 from .desk import Desk
-from .errors import Word
+from .errors import Word, refused
 from .export import (
     STANDING_COLUMNS,
     STANDING_FIELDS,
@@ -60,6 +60,7 @@ from .levels import level_name, level_value
 from .model import DEFAULT_TIEBREAKS, SIDES, EventConfig, LatenessRules, RoundLimits
 from .online import create_online
 from .prints import PRINTS, make_print, pdf_from_html
+from .reachable import check_result
 from .rounds import ResultSlip, lateness_ruling
 from .state import FINAL, TournamentState, parse_time
 from .venuetime import check_zone, clock_time, shown_time, stamp, zone_label
@@ -401,6 +402,11 @@ def result(
         if override:
             desk.override(tid, round_no, table_no, slip, reason)
             typer.echo(_("round {round} table {table}: result set by the arbiter").format(round=round_no, table=table_no))
+            # an arbiter may rule a score play could not give (a penalty, say): it stands, but not unremarked
+            problem = check_result(state.cfg, round_no, table_no, slip)
+            if problem is not None:
+                typer.echo(_("warning: {problem}; the arbiter's result stands").format(
+                    problem=desk_problem(refused(problem))), err=True)
         else:
             desk.enter_result(tid, round_no, table_no, slip, _team_side(state, round_no, table_no, by))
             typer.echo(_("round {round} table {table}: result entered, waiting for the other team to confirm").format(
