@@ -49,6 +49,7 @@ from ..core.match import MatchConfig, MatchState
 from ..core.record import dumps
 from ..core.rules import RuleSet
 from ..i18n import N_, default_lang, translator
+from ..i18n.reasons import reason_text
 from .errors import ProtocolError
 from .messages import Outgoing, encode, parse_reply
 from .notation import check_rules
@@ -257,7 +258,8 @@ class ProtocolServer:
             return
         room.conns.append(ws)
         room.labels.append(label)
-        self.log(f"room {name}: connection {len(room.conns)} ({label}) from {address(ws)}")
+        self.log(say(N_("room {room}: connection {n} ({name}) from {address}"), room=name, n=len(room.conns),
+                     name=label, address=address(ws)))
         if len(room.conns) == 4:
             if self._filling is room:
                 self._filling = None  # full: the next connection opens a new room
@@ -324,8 +326,8 @@ class ProtocolServer:
     async def _play(self, room: Room) -> None:
         table = room.table
         assert table is not None
-        self.log(f"room {room.name}: four players, {self.games} game(s) under preset {self.rules.name} "
-                 f"({self.rules.to_json()})")
+        self.log(say(N_("room {room}: four players, {games} game(s) under preset {preset} ({rules})"),
+                     room=room.name, games=self.games, preset=self.rules.name, rules=self.rules.to_json()))
         try:
             await self._send(room, table.start())
             while not table.over:
@@ -338,7 +340,8 @@ class ProtocolServer:
                 out = await self._answer(room, table, seat, deadline)
                 await self._send(room, out)
                 self._write_records(room)
-            self.log(f"room {room.name}: done, victoryNum {table.stream.victories}, draws {table.stream.draws}")
+            self.log(say(N_("room {room}: done, victoryNum {victories}, draws {draws}"), room=room.name,
+                         victories=json.dumps(table.stream.victories), draws=json.dumps(table.stream.draws)))
         except (ConnectionClosed, _Disconnected) as e:
             await self._abort(room, f"a player disconnected ({e})")
         except _Unanswered as e:
@@ -348,7 +351,7 @@ class ProtocolServer:
             await self._abort(room, f"seat {e.seat} did not answer {e.count} act messages in a row within "
                                     f"{self.move_timeout:g} s", logged=True)
         except Exception as e:  # a bug must end this room, never the server; its bots are not told Python
-            self.log(f"room {room.name}: internal error: {type(e).__name__}: {e}")
+            self.log(say(N_("room {room}: internal error: {error}"), room=room.name, error=f"{type(e).__name__}: {e}"))
             await self._abort(room, "internal error (the server's log says more)")
         finally:
             await self._close_room(room)
@@ -370,7 +373,7 @@ class ProtocolServer:
                 index = parse_reply(frame if isinstance(frame, str | bytes) else str(frame), int(act["indexRange"]))
                 out = table.answer(seat, index)  # refuses a seat not to move, too
             except ProtocolError as e:
-                self.log(f"room {room.name}: seat {seat}: {e}")
+                self.log(say(N_("room {room}: seat {seat}: {problem}"), room=room.name, seat=seat, problem=e))
                 _settle(read, f"{e}; answer again")
                 continue
             except BaseException:
@@ -433,7 +436,8 @@ class ProtocolServer:
             with where.open("x", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            self.log(f"room {room.name}: cannot write {where}: {e.strerror or e}")
+            self.log(say(N_("room {room}: cannot write {path}: {reason}"), room=room.name, path=where,
+                         reason=reason_text(e, default_lang())))
             return
         self.records.append(where)
 
@@ -449,7 +453,7 @@ class ProtocolServer:
 
     async def _abort(self, room: Room, why: str, logged: bool = False) -> None:
         if not logged:  # else the caller said it to the operator in their language
-            self.log(f"room {room.name}: aborted: {why}")
+            self.log(say(N_("room {room}: aborted: {why}"), room=room.name, why=why))
         self.aborted.append(room.name)
         table = room.table
         live = table.match if table and table.match and not table.match.ended else None
@@ -503,10 +507,11 @@ class ProtocolServer:
 
     async def run(self, host: str = "127.0.0.1", port: int = 23456) -> None:
         server = await self.start(host, port)
-        rooms = ("each room takes the next four connections, whatever the name" if self.seating is Seating.ORDER
-                 else "one room per name")
-        self.log(f"serving ws://{host}:{port}{PATH_PREFIX}{{name}} ({rooms}): {self.games} game(s) per room, "
-                 f"preset {self.rules.name}, seed {self.seed} (--seed {self.seed} deals the same again)")
+        rooms = say(N_("each room takes the next four connections, whatever the name")
+                    if self.seating is Seating.ORDER else N_("one room per name"))
+        self.log(say(N_("serving {url} ({rooms}): {games} game(s) per room, preset {preset}, seed {seed} (--seed "
+                        "{seed} deals the same again)"), url=f"ws://{host}:{port}{PATH_PREFIX}{{name}}", rooms=rooms,
+                     games=self.games, preset=self.rules.name, seed=self.seed))
         for line in self.limits():
             self.log(line)
         async with server:
