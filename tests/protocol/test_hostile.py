@@ -319,7 +319,7 @@ def test_protocol_server_says_why_it_cannot_listen_in_words() -> None:
         taken.listen()
         port = taken.getsockname()[1]
         code, said = _cli("protocol-server", "--port", str(port))
-    assert code == 2 and f"cannot listen on 127.0.0.1:{port}: Address already in use" in said, said
+    assert code == 2 and f"cannot listen on 127.0.0.1:{port}: the address is already in use" in said, said
     assert "('127.0.0.1'" not in said
 
 
@@ -355,7 +355,7 @@ def test_protocol_client_says_why_it_cannot_connect_in_words() -> None:
         closed.bind(("127.0.0.1", 0))  # bound, never listening: connections to it are refused
         url = f"ws://127.0.0.1:{closed.getsockname()[1]}/game/x"
         code, said = _cli("protocol-client", "--url", url)
-    assert code == 2 and said.strip() == f"error: cannot connect to {url}: Connection refused", said
+    assert code == 2 and said.strip() == f"error: cannot connect to {url}: the connection was refused", said
 
     async def body(url: str, server: ProtocolServer) -> tuple[int, str]:
         return await asyncio.to_thread(_cli, "protocol-client", "--url", f"{url}/game/..")

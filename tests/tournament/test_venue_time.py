@@ -356,3 +356,37 @@ def test_cli_online_round_says_when_it_started_in_the_venues_zone(tmp_path: Path
     code, out = cli(url, "online", "round", "1")
     assert code == 0 and re.search(r"round 1 started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d Asia/Shanghai \(UTC\+08:00\)",
                                    out), out
+
+
+# ---- bot events -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "times are in Asia/Shanghai (UTC+08:00), the venue's time zone"),
+    ("zh", "时间按 Asia/Shanghai (UTC+08:00) 计，即赛场时区"),
+])
+def test_cli_a_bot_event_is_made_with_the_venues_zone(tmp_path: Path, lang: str, line: str) -> None:
+    db = f"sqlite:///{tmp_path / 'bots.sqlite3'}"
+    code, out = cli(db, "bot-event", "new", "Bot Cup", "--entry", "A=greedy", "--entry", "B=random", "--seed", "1",
+                    "--time-zone", "Asia/Shanghai", "--lang", lang)
+    assert code == 0 and out.splitlines()[-1] == line, out
+    state = Desk.open(db).state(1)
+    assert (state.time_zone, state.cfg.time_zone) == ("Asia/Shanghai", "Asia/Shanghai")
+    code, out = cli(db, "bot-event", "new", "Plain Cup", "--entry", "A=greedy", "--entry", "B=random", "--seed", "1")
+    assert code == 0 and "times are in" not in out, out  # without the option: the machine's zone, as before
+    assert Desk.open(db).state(2).time_zone is None
+    assert "time_zone" not in Desk.open(db).events(2)[0].data["config"]
+
+
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", 'error: "Asia/Shangai" is not a time zone: give an IANA name, such as Asia/Shanghai for China'),
+    ("zh", "错误：\"Asia/Shangai\" 不是时区：请给出 IANA 时区名，例如中国用 Asia/Shanghai"),
+])
+def test_cli_a_bot_event_with_a_bad_zone_is_refused_as_new_refuses_it(tmp_path: Path, lang: str, message: str) -> None:
+    db = f"sqlite:///{tmp_path / 'bots.sqlite3'}"
+    code, out = cli(db, "bot-event", "new", "Bot Cup", "--entry", "A=greedy", "--entry", "B=random",
+                    "--time-zone", "Asia/Shangai", "--lang", lang)
+    assert code == 2 and out.strip() == message, out
+    assert not (tmp_path / "bots.sqlite3").exists() or Desk.open(db).tournaments() == []
+    code, out = cli(db, "bot-event", "new", "Bot Cup", "--entry", "A=greedy", "--entry", "B=random",
+                    "--time-zone", "asia/shanghai", "--lang", lang)
+    assert code == 2 and "Asia/Shanghai" in out and "asia/shanghai" in out, out
+

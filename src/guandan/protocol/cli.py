@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import typer
 
 from ..agents.base import make_agent
-from ..cliutil import Messages, choices, ensure_dir, fail, said
+from ..cliutil import Messages, choices, ensure_dir, fail, reason_words, said
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from .errors import ProtocolError
@@ -44,13 +44,15 @@ _ERRNO_OF = {ConnectionResetError: errno.ECONNRESET, ConnectionRefusedError: err
 
 
 def os_reason(e: OSError) -> str:
-    """Why the system refused, as it says it: asyncio's and the socket module's own wording carries
-    Python's address tuples ("… on address ('127.0.0.1', 23456): address already in use"), and a
+    """Why the system refused, in the reader's language: asyncio's and the socket module's own wording
+    carries Python's address tuples ("… on address ('127.0.0.1', 23456): address already in use"), and a
     connection reset during a TLS handshake comes with no words at all."""
-    if isinstance(e, socket.gaierror):
-        return e.strerror or str(e)
+    if isinstance(e, socket.gaierror) or (e.errno is not None and e.errno < 0):
+        return _("no address is known by that name")
     code = e.errno if e.errno is not None and e.errno > 0 else _ERRNO_OF.get(type(e))
-    return os.strerror(code) if code else e.strerror or str(e) or os.strerror(errno.EIO)
+    if not code:
+        return e.strerror or str(e) or reason_words(OSError(errno.EIO, os.strerror(errno.EIO)))
+    return reason_words(OSError(code, os.strerror(code)))
 
 
 def protocol_server(

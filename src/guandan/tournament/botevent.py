@@ -65,6 +65,7 @@ from .levels import level_name
 from .model import EventConfig, LatenessRules, RoundLimits
 from .rounds import ResultSlip
 from .state import FINAL, Event, TableState, TournamentState
+from .venuetime import check_zone
 
 #: Who the bot event's entries are by, in the audit log.
 BOT_ACTOR = "bot-event"
@@ -152,9 +153,10 @@ def check_budget(budget: float | None) -> float | None:
 
 # ---- creating an event --------------------------------------------------------------------------------------
 def event_config(name: str, fmt: str, rounds: int | None, preset_name: str, deals: int, seed: int | None,
-                 per_deal: bool | None = None) -> EventConfig:
+                 per_deal: bool | None = None, time_zone: str | None = None) -> EventConfig:
     """The desk's configuration of a bot event: the round ends at ``deals`` deals (0: a whole game) or when a
-    team passes A; no minutes (bots are timed per decision, not per round)."""
+    team passes A; no minutes (bots are timed per decision, not per round). ``time_zone`` is the venue's, as
+    for any event (:func:`~.venuetime.check_zone`); None: this machine's."""
     if fmt not in FORMATS:
         raise refusal(N_("The format is swiss or knockout, not {format}"), format=fmt)
     if preset_name not in PRESET_NAMES:
@@ -165,6 +167,7 @@ def event_config(name: str, fmt: str, rounds: int | None, preset_name: str, deal
                       n=deals)
     if seed is not None and seed < 0:
         raise refusal(N_("The seed is a whole number 0 or more, not {seed}"), seed=seed)
+    zone = check_zone(time_zone) if time_zone is not None else None
     rules = preset(preset_name)
     levels = rules.scoring == Scoring.LEVELS
     form = FORMATS[fmt]
@@ -173,7 +176,7 @@ def event_config(name: str, fmt: str, rounds: int | None, preset_name: str, deal
         limits=RoundLimits(deals or None, None, True, 0), lateness=LatenessRules(),
         match_points=tuple(rules.match_points),  # type: ignore[arg-type]
         seed=secrets.randbelow(2**SEED_BITS) if seed is None else seed, rules=rules,
-        per_deal=levels if per_deal is None else per_deal)
+        per_deal=levels if per_deal is None else per_deal, time_zone=zone)
 
 
 def create_event(desk: Desk, config: EventConfig, entries: Sequence[Entry], budget: float | None = None) -> int:

@@ -29,7 +29,7 @@ from ..i18n import LANGUAGES, N_, default_lang, translator
 from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .cli_botevent import app as bot_event_app
 from .cli_online import app as online_app
-from .cli_words import database_refusal, desk_problem, folder_problem, open_desk
+from .cli_words import TIME_ZONE_HELP, database_refusal, desk_problem, folder_problem, open_desk
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
 from .deals import SEATS, parse_deal_list
 from .desk import Desk
@@ -203,9 +203,7 @@ def new(
     online_event: Annotated[bool, typer.Option(
         "--online", help="played on the web app's tables: teams of two accounts register there, the server "
                          "opens each round's rooms and reports every result (see `online --help`)")] = False,
-    time_zone: Annotated[str | None, typer.Option(
-        "--time-zone", help="the venue's time zone, an IANA name such as Asia/Shanghai: times typed without an "
-                            "offset are read in it, and times are shown in it (default: this machine's zone)")] = None,
+    time_zone: Annotated[str | None, typer.Option("--time-zone", help=TIME_ZONE_HELP)] = None,
     db: DbOpt = None,
 ) -> None:
     """Create an event and print its number and arbiter key."""

@@ -33,12 +33,13 @@ from .botevent import (
     run_event,
 )
 from .bracket import Gettext, bracket_data, placing_lines
-from .cli_words import database_refusal, desk_fail, folder_problem, open_desk
+from .cli_words import TIME_ZONE_HELP, database_refusal, desk_fail, folder_problem, open_desk
 from .desk import Desk
 from .errors import Said, TournamentError
 from .export import export_json, standing_records, write_csv, write_xlsx
 from .levels import level_label, level_value
 from .state import TournamentState
+from .venuetime import zone_label
 
 app = typer.Typer(help="Events played by bots (our tiers, 2020-protocol bots): Swiss or knockout, from the CLI.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -121,6 +122,7 @@ def new(
     per_deal: Annotated[bool | None, typer.Option(
         "--per-deal/--per-round", help="record every deal (default wherever the rules score levels) or only each "
                                        "round's result")] = None,
+    time_zone: Annotated[str | None, typer.Option("--time-zone", help=TIME_ZONE_HELP)] = None,
     lang: LangOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -129,7 +131,7 @@ def new(
     entries = _entries(_, entry)
     try:
         swiss_rounds = rounds if rounds is not None or fmt == "knockout" else max(1, (len(entries) - 1).bit_length())
-        config = event_config(name, fmt, swiss_rounds, preset_name, deals, seed, per_deal)
+        config = event_config(name, fmt, swiss_rounds, preset_name, deals, seed, per_deal, time_zone)
     except GuandanError as e:
         _fail(_, e)
     with _desk(_, db, create=True) as desk:
@@ -143,6 +145,8 @@ def new(
         id=tid, name=config.name, format=form, teams=len(state.teams), rounds=state.rounds_total, seed=config.seed))
     for t in state.teams.values():
         typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
+    if state.time_zone is not None:  # said when asked for: without it the event keeps to the machine's, as before
+        typer.echo(_("times are in {zone}, the venue's time zone").format(zone=zone_label(state.zone, desk.now())))
 
 
 @app.command()

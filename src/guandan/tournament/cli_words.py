@@ -18,6 +18,10 @@ from .errors import TournamentError, refusal
 
 _ = Messages("desk").gettext
 
+#: The help of ``--time-zone`` wherever an event is made (`new`, `bot-event new`): one text, one translation.
+TIME_ZONE_HELP = ("the venue's time zone, an IANA name such as Asia/Shanghai: times typed without an offset are read "
+                  "in it, and times are shown in it (default: this machine's zone)")
+
 
 def desk_problem(e: GuandanError | str, lang: str | None = None) -> str:
     """An error as a person reads it: in English its own text (an arbiter's, which may say more than the page's
