@@ -173,13 +173,14 @@ def test_json_shapes_are_snake_case_and_stable(desk: Desk, played: int) -> None:
     assert all(set(r) == TEAM_KEYS for r in t["by_team"])
     st = docs["status"]
     assert set(st) == {"tournament", "name", "teams", "active_teams", "rounds", "current_round", "completed_rounds",
-                       "finished", "tables", "bye", "clock", "ready_to_pair", "pairing_blockers"}
+                       "finished", "tables", "bye", "clock", "time_zone", "ready_to_pair", "pairing_blockers"}
     assert (st["current_round"], st["teams"], st["active_teams"], st["ready_to_pair"]) == (2, 7, 6, False)
     assert st["bye"] == {"team_id": 6, "team": "T6"}
     assert [(x["table"], x["home"], x["away"], x["status"], x["result"], x["source"]) for x in st["tables"]] == [
         (1, "T7", "T1", "entered", "(J:Q)", None), (2, "T2", "T3", "final", "K:5", "override"),
         (3, "T4", "T5", "missing", "", None)]
     assert st["clock"]["phase"] == "not_started" and len(st["pairing_blockers"]) == 2
+    assert st["time_zone"] is None  # the event names no zone: its times are the machine's
     e = docs["export"]
     assert set(e) == {"tournament", "name", "rounds", "current_round", "completed_rounds", "tiebreaks", "standings",
                       "tables", "by_team", "cross_table", "log"}

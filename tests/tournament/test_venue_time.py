@@ -358,7 +358,7 @@ def test_cli_online_round_says_when_it_started_in_the_venues_zone(tmp_path: Path
                                    out), out
 
 
-# ---- bot events -----------------------------------------------------------------------------------
+# ---- bot events and status --json ------------------------------------------------------------------
 @pytest.mark.parametrize(("lang", "line"), [
     ("en", "times are in Asia/Shanghai (UTC+08:00), the venue's time zone"),
     ("zh", "时间按 Asia/Shanghai (UTC+08:00) 计，即赛场时区"),
@@ -390,3 +390,13 @@ def test_cli_a_bot_event_with_a_bad_zone_is_refused_as_new_refuses_it(tmp_path: 
                     "--time-zone", "asia/shanghai", "--lang", lang)
     assert code == 2 and "Asia/Shanghai" in out and "asia/shanghai" in out, out
 
+
+def test_cli_status_json_names_the_venues_zone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    db = f"sqlite:///{tmp_path / 's.sqlite3'}"
+    _cli_event(db)
+    code, out = cli(db, "status", "1", "--json")
+    assert code == 0 and json.loads(out)["time_zone"] is None, out  # the machine's: no zone of the event's own
+    assert cli(db, "time-zone", "1", "Asia/Shanghai")[0] == 0
+    code, out = cli(db, "status", "1", "--json")
+    assert code == 0 and json.loads(out)["time_zone"] == "Asia/Shanghai", out

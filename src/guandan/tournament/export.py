@@ -269,8 +269,8 @@ def tables_json(state: TournamentState, round_no: int | None = None) -> dict[str
 
 def status_json(state: TournamentState) -> dict[str, Any]:
     """What ``status --json`` prints: where the event stands, the current round's tables
-    (:func:`table_records`, the bye apart) and clock (:meth:`TournamentState.round_clock`), and what still
-    blocks the next pairing."""
+    (:func:`table_records`, the bye apart) and clock (:meth:`TournamentState.round_clock`), the venue's time
+    zone (its IANA name; None while the machine's is used), and what still blocks the next pairing."""
     cur = state.current_round
     bye = state.rounds[cur].bye if cur else None
     blockers = state.pairing_blockers()
@@ -279,7 +279,7 @@ def status_json(state: TournamentState) -> dict[str, Any]:
             "completed_rounds": state.completed_rounds, "finished": state.finished,
             "tables": table_records(state, cur, byes=False) if cur else [],
             "bye": None if bye is None else {"team_id": bye, "team": state.teams[bye].name},
-            "clock": state.round_clock(cur) if cur else None,
+            "clock": state.round_clock(cur) if cur else None, "time_zone": state.time_zone,
             "ready_to_pair": not blockers, "pairing_blockers": blockers}
 
 
