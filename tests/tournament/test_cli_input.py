@@ -58,6 +58,14 @@ def test_a_database_without_its_driver_or_of_no_known_kind(monkeypatch: pytest.M
     refused(["status", "1", "--db", "nosuchdb://a/b"], "no kind of database called nosuchdb")
 
 
+def test_a_db_that_is_no_url_is_named_by_every_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    for command in (["new", "Cup"], ["status", "1"], ["bot-event", "new", "Cup", "--entry", "A=random"]):
+        refused([*command, "--db", "nope"], "--db nope is not a database URL")
+    monkeypatch.setenv("LANGUAGE", "zh")
+    code, out = cli("new", "Cup", "--db", "nope")
+    assert code == 2 and out.strip() == "错误：--db nope 不是数据库地址", out  # not SQLAlchemy's English
+
+
 def test_a_data_folder_that_is_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = tmp_path / "data"
     data.write_text("not a folder\n")

@@ -13,6 +13,7 @@ from ..cliutil import Messages, cli_lang, said
 from ..core.errors import GuandanError
 from ..db.engine import default_url
 from ..i18n import N_
+from ..i18n.reasons import os_reason
 from .desk import Desk
 from .errors import TournamentError, refusal
 
@@ -64,12 +65,13 @@ def database_refusal(db: str | None, e: BaseException) -> TournamentError:
     if isinstance(e, NoSuchModuleError):
         return refusal(N_("cannot use the tournament database {db}: no kind of database called {kind} is known"),
                        db=name, kind=make_url(name).get_backend_name())
+    if isinstance(e, ArgumentError):  # SQLAlchemy's "Could not parse SQLAlchemy URL …" says less
+        return refusal(N_("--db {db} is not a database URL"), db=name)
     if isinstance(e, ImportError):
         return refusal(N_("cannot use the tournament database {db}: its driver {module} is not installed"),
                        db=name, module=e.name or str(e))
     if isinstance(e, OSError):
-        return refusal(N_("cannot use the tournament database {db}: {problem}"), db=name,
-                       problem=e.strerror or str(e))
+        return refusal(N_("cannot use the tournament database {db}: {problem}"), db=name, problem=os_reason(e))
     text = str(getattr(e, "orig", None) or e).strip()
     first = text.splitlines()[0] if text else type(e).__name__
     return refusal(N_("cannot use the tournament database {db}: {problem}"), db=name, problem=first)

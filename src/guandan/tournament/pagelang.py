@@ -23,7 +23,9 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from ..core.params import JsonProblem, OsReason
 from ..i18n import N_, normalize_lang, translator
+from ..i18n.reasons import reason_text
 from .errors import NotFoundError, Said, TournamentError, Word
 from .export import templates
 
@@ -187,4 +189,6 @@ def _param(value: Any, _: Callable[[str], str], lang: str) -> Any:
     if isinstance(value, Said):
         text = _said(value.msgid, value.params, _, lang)
         return str(value) if text is None else text
+    if isinstance(value, OsReason | JsonProblem):
+        return reason_text(value, lang)
     return value
