@@ -6,6 +6,7 @@ moved by hand and the sweep run on the app's loop, as in test_lifecycle."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -161,6 +162,13 @@ def test_a_paused_watched_table_waits_for_room_under_the_caps(tmp_path: Path) ->
                 web.sweep()
                 assert service.rooms[first].paused
                 other.close()
+                # the server drops that socket on its own loop, and its clock then starts the second's pause: the
+                # clock moves on only once it has (else the pause starts after the move, and nothing is resumed)
+                for _ in range(1000):
+                    if second not in service.conns:
+                        break
+                    time.sleep(0.01)
+                assert second not in service.conns
                 web.sweep(pause)  # nobody watches the second any more: it pauses, and the first has its place
                 back = recv_until(ws, lambda f: f["type"] == "room" and not f["room"]["paused"])
                 assert back["room"]["status"] == "playing" and first in service.tasks
