@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from guandan.server.table import TableService
 from guandan.server.workers import Priority
 
 from .test_error_texts import refused
@@ -240,3 +241,68 @@ def test_a_spectator_neither_keeps_a_table_of_players_going_nor_puts_its_pause_o
     assert code in service.rooms and not service.rooms[code].paused
     web.sweep(5)
     assert code not in service.rooms and stored_status(web, code)[0] == "paused"
+
+
+# --- one request: create a room of four bots and start it to watch (the start page's one tap) -------------
+def create_watched(c: TestClient, tier: str = "greedy", addr: str | None = None, **config: Any) -> Any:
+    return c.post("/api/rooms", json={"bots": [tier] * 4, "timer": 0, "listed": False, "watch": True, **config},
+                  headers={"X-Forwarded-For": addr} if addr else None)
+
+
+def test_one_request_creates_four_bots_and_starts_them_for_a_spectator(web: App) -> None:
+    c = web.client
+    r = create_watched(c, max_deals=1)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    code, host = created["code"], created["host_token"]
+    assert created["room"]["status"] == "playing" and created["link"] == f"/r/{code}"
+    assert [s["kind"] for s in created["room"]["seats"]] == ["bot"] * 4
+    assert c.get(f"/api/rooms/{code}").json()["status"] == "playing"
+    assert stored_status(web, code)[0] == "playing"
+    assert "watch" not in web.service.rooms[code].config.model_dump()  # a request's wish, no setting of the room
+    with c.websocket_connect(f"/ws/{code}") as ws:  # the page it lands on: a spectator of the match
+        assert ws.receive_json()["role"] == "spectator"
+        # the bots (no least pace here) may have played the deal out before the page came: its snapshot says so
+        frame = recv_until(ws, lambda f: f["type"] in ("snapshot", "room") and f["room"]["status"] == "over")
+    assert frame["room"]["replay_id"] is None  # a spectator is told of no replay
+    replay_id = c.get(f"/api/rooms/{code}", params={"token": host}).json()["replay_id"]
+    assert replay_id and c.get(f"/api/replays/{replay_id}").status_code == 200  # kept for the creator
+
+
+def test_a_refused_one_tap_watch_leaves_no_room_behind(tmp_path: Path) -> None:
+    """Each refusal of the one request (a seat that is no bot, the caps on matches to watch, a bad field) is
+    told in both languages and makes nothing: no room in memory or in the database, no place of the
+    address's room cap taken, however often it is asked."""
+    for web in open_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", max_watched_tables=2, max_watched_per_address=1,
+                        max_rooms_per_address=3, watch_min_bot_delay_ms=FROZEN_MS, forwarded_allow_ips=("*",)):
+        c, service = web.client, web.service
+
+        def nothing_made(before: set[str], service: TableService = service) -> None:
+            assert set(service.rooms) == before and set(service.store.live_codes()) == before
+
+        assert create_watched(c, addr="192.0.2.1", max_deals=None).status_code == 201
+        made = set(service.rooms)
+        for _ in range(5):  # more refusals than the address may hold rooms: none of them holds one
+            r = create_watched(c, addr="192.0.2.1")
+            text = refused(r, 429, "too_many_watched")
+            assert "limit is 1" in r.json()["detail"] and "1" in text["zh"] and "120" in text["en"]
+            nothing_made(made)
+        r = c.post("/api/rooms", json={"bots": ["greedy", None, "greedy", "greedy"], "watch": True},
+                   headers={"X-Forwarded-For": "192.0.2.2"})
+        refused(r, 409, "not_all_bots", seats=(1,))
+        nothing_made(made)
+        refused(create_watched(c, addr="192.0.2.2", watch="yes"), 422, "bad_request")  # strict, as every field
+        nothing_made(made)
+        assert create_watched(c, addr="192.0.2.2", max_deals=None).status_code == 201
+        made = set(service.rooms)
+        r = create_watched(c, addr="192.0.2.3")
+        text = refused(r, 503, "watch_full")
+        assert "limit of 2" in r.json()["detail"] and "2" in text["zh"] and "(2)" in text["en"]
+        nothing_made(made)
+        # the refused address holds no more rooms than it made: its watched one and two more fill its cap of 3
+        for _ in range(2):
+            assert c.post("/api/rooms", json={"timer": 0}, headers={"X-Forwarded-For": "192.0.2.1"}).status_code == 201
+        refused(c.post("/api/rooms", json={"timer": 0}, headers={"X-Forwarded-For": "192.0.2.1"}), 429, "too_many_rooms")
+        # without "watch" a room of four bots waits in the lobby for its creator, as it always did
+        code = c.post("/api/rooms", json={"bots": ["greedy"] * 4}, headers={"X-Forwarded-For": "192.0.2.4"}).json()["code"]
+        assert c.get(f"/api/rooms/{code}").json()["status"] == "lobby"

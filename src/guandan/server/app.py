@@ -42,7 +42,7 @@ from .players import create_router as create_players_router
 from .protocol import invalid, say
 from .replays import check_record, replay_frames
 from .reviews import ReviewError, ReviewService
-from .rooms import RoomConfig, bot_tiers, default_bot_tier, hash_token, new_token
+from .rooms import CreateRoomBody, bot_tiers, default_bot_tier, hash_token, new_token
 from .rules_page import router as rules_router
 from .store import Store, new_replay_id
 from .table import REFUSALS, ServiceError, Settings, TableService
@@ -267,13 +267,16 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
                 "langs": list(LANGS), "talk": {"phrases": talk.PHRASES, "emotes": talk.EMOTES}}
 
     @app.post("/api/rooms", status_code=201)
-    async def create_room(req: Request, config: RoomConfig) -> dict[str, Any]:
+    async def create_room(req: Request, body: CreateRoomBody) -> dict[str, Any]:
+        """A room in the lobby, or with ``"watch": true`` a room of four bots started at once as a match to watch
+        (TableService.create_room): the start page's one tap, refused whole or made whole."""
         await check_join_rate(req)
+        config = body.config()
         _plain_name(config.name)
         if config.award is not None:  # an online event's lateness award is the server's to give
             raise ServiceError("award is set by the server for an online event's table only", 400, "bad_request",
                                words=say(N_("These rule settings are not valid: the room was not created.")))
-        room, host_token = service.create_room(config, client(req))
+        room, host_token = service.create_room(config, client(req), watch=body.watch)
         answer = {"code": room.code, "host_token": host_token, "link": f"/r/{room.code}", "room": room.summary()}
         await service.committed(room.code)  # the room is told of once its row is in the database
         return answer

@@ -175,7 +175,7 @@ FIELD_NAMES: dict[str, str] = {
     "type": N_("message type"), "kind": N_("action kind"), "cards": N_("cards"), "combo": N_("combination"),
     "seq": N_("sequence number"), "since": N_("sequence number"), "k": N_("number of hints"),
     "on": N_("auto-play switch"), "phrase": N_("phrase"),
-    "rated": N_("rated play"), "page": N_("page"),
+    "rated": N_("rated play"), "page": N_("page"), "watch": N_("start to watch"),
 }
 # pydantic's error types (https://docs.pydantic.dev/latest/errors/validation_errors/) as the problem of a
 # field, each with the bound it names (from the error's context) as {limit}

@@ -123,6 +123,18 @@ class RoomConfig(BaseModel):
             raise ValueError(f"rules: {e}") from None
 
 
+
+class CreateRoomBody(RoomConfig):
+    """What ``POST /api/rooms`` takes: a room's config, and ``watch``: its creator starts it at once as a match of
+    four bots to watch (TableService.watch), in the same request. The start page's one tap does; two requests
+    (create, then watch) would leave a lobby behind whenever the watch was refused, holding a place of the
+    creator's room cap until it closed idle. Not part of the config: it is no setting of the room."""
+
+    watch: bool = Field(default=False, strict=True)
+
+    def config(self) -> RoomConfig:
+        return RoomConfig.model_validate(self.model_dump(exclude={"watch"}))
+
 def seat_names(seats: list[Seat], lang: str) -> list[str]:
     """Each seat as the table and its texts name it, in ``lang``: a player by name, or one who joined without
     a name as "Player 2" / "玩家2"; a bot by its seat and its tier's name ("Bot 2 · Greedy", "机器人2·贪心"),

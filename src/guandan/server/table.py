@@ -147,6 +147,12 @@ class ServiceError(Exception):
         return error_frame(self.code, str(self), self.words)
 
 
+def _not_all_bots(seat: int) -> ServiceError:
+    """The refusal to start a match to watch while ``seat`` (0-based) is not a bot."""
+    return ServiceError(f"seat {seat} is not a bot: a match to watch needs a bot in every seat", 409,
+                        "not_all_bots", words=say(WATCH_NOT_ALL_BOTS, seat=SeatNo(seat)))
+
+
 @dataclass
 class Settings:
     bot_delay_ms: int | None = None  # overrides every room's bot delay (tests and benchmarks use 0)
@@ -349,7 +355,10 @@ class TableService:
         raise ServiceError("too many rooms created or joined from this address; wait a minute", 429, "rate_limited",
                            words=say(N_("Too many rooms created or joined from this address: wait a minute.")))
 
-    def create_room(self, config: RoomConfig, client: str | None = None) -> tuple[Room, str]:
+    def create_room(self, config: RoomConfig, client: str | None = None, *, watch: bool = False) -> tuple[Room, str]:
+        """A new room in the lobby; ``watch``: a room of four bots that its creator starts at once as a match to
+        watch (:meth:`watch`). Every refusal, the watch's caps included, comes before anything is made: a
+        refused request leaves no room behind."""
         self._check_room_caps(client)
         try:
             rules = config.ruleset()
@@ -363,6 +372,12 @@ class TableService:
         refusal = config.rated_refusal()
         if refusal is not None:
             raise ServiceError(refusal, 400, "not_ratable", words=say(RATED_REFUSAL))
+        if watch:
+            seat = next((i for i, tier in enumerate(config.bots) if tier is None), None)
+            if seat is not None:
+                raise _not_all_bots(seat)
+            if (full := self._watch_refusal(client)) is not None:
+                raise full
         code = new_code()
         # a code whose row is still queued is in memory or has a write pending (_writing), so the database
         # is read as it is, without waiting on the writer; in a site the lease comes first: another worker
@@ -378,6 +393,9 @@ class TableService:
         room.creator, room.touched = client, self.clock()
         self.rooms[code] = room
         self.save(room)  # an HTTP answer awaits its commit (committed)
+        if watch:  # no await since the caps were read: nothing else started a table in between
+            room.runs_for = client
+            self._start(room)
         return room, host_token
 
     def _check_room_caps(self, client: str | None) -> None:
@@ -517,8 +535,7 @@ class TableService:
                                "forbidden", words=say(WATCH_HOST_ONLY))
         seat = next((i for i, s in enumerate(room.seats) if s.kind != "bot"), None)
         if seat is not None:
-            raise ServiceError(f"seat {seat} is not a bot: a match to watch needs a bot in every seat", 409,
-                               "not_all_bots", words=say(WATCH_NOT_ALL_BOTS, seat=SeatNo(seat)))
+            raise _not_all_bots(seat)
         refusal = self._watch_refusal(client)
         if refusal is not None:
             raise refusal
