@@ -41,7 +41,7 @@ def _release(page: Page, held: list[Route]) -> None:
 def test_the_lobby_buttons_wait_for_their_handlers(live_server: LiveServer, page: Page) -> None:
     held = _hold_catalogue(page)
     page.goto(live_server.url + "/", wait_until="domcontentloaded")
-    buttons = [page.locator(s) for s in ("#quick-play", "#create-btn", "#join-btn")]
+    buttons = [page.locator(s) for s in ("#quick-play", "#quick-watch", "#create-btn", "#join-btn")]
     for b in buttons:
         expect(b).to_be_disabled()
     _release(page, held)

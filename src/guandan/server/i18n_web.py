@@ -174,10 +174,10 @@ MESSAGES += (N_("Rated (accounts only)"), N_("Rated"), N_("Leaderboard"), N_("ra
              N_("The seats of a rated room are for logged-in accounts: log in first."),
              N_("Your account holds a seat of this room already."), N_("There is no player called {name}."),
              N_("There is no rule preset called {preset}."))
-# a match of four bots to watch (观战, TableService.watch): the lobby's button, the name of the create request's
-# field that starts one at once (protocol.FIELD_NAMES), the table, the refusals
+# a match of four bots to watch (观战, TableService.watch): the lobby's button, the start page's one tap (and the
+# name of its request's field, protocol.FIELD_NAMES), the table, the refusals
 MESSAGES += (
-    N_("Watch the bots play"), N_("start to watch"),
+    N_("Watch the bots play"), N_("Watch four bots play"), N_("start to watch"),
     N_("This bot match is paused: as many bot matches are running as the server allows (in all, or for your "
        "address). It goes on by itself once one stops."),
     N_("Only the creator of the room may start a match of four bots."),

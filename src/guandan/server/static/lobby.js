@@ -1,5 +1,5 @@
-// The start page: the open rooms to join, create a room (preset, timer, counter, a bot tier or an open seat per
-// seat, listed or not), join by code, replays.
+// The start page: play now against three bots or watch four, the open rooms to join, create a room (preset, timer,
+// counter, a bot tier or an open seat per seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
 import {
   META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, saveHostToken, saveReplayToken, saveToken, t, timerText,
@@ -41,6 +41,27 @@ document.getElementById("quick-play").addEventListener("click", async () => {
   } catch (e) { document.getElementById("quick-error").textContent = errorText(e); }
 });
 
+// Watch four bots play: one tap makes a room of four bots of the chosen strength, starts it as a match to watch and
+// lands on its table as a spectator. One request (POST /api/rooms with "watch"): when the server refuses (its caps on
+// such matches, in all and per address) it has made nothing, and the refusal is told here. The button waits for the
+// answer: a second tap would start a second match, and take the address's other place.
+const quickWatch = document.getElementById("quick-watch");
+quickWatch.addEventListener("click", async () => {
+  const tier = quickTier.value;
+  const error = document.getElementById("quick-error");
+  localStorage.setItem("guandan:quick-tier", tier);
+  error.textContent = "";
+  quickWatch.disabled = true;
+  try {
+    const room = await api("/api/rooms", { bots: [tier, tier, tier, tier], watch: true });
+    saveHostToken(room.code, room.host_token);  // the match's replay is kept for its creator (the start page lists it)
+    location.href = room.link;
+  } catch (e) {
+    error.textContent = errorText(e);
+    quickWatch.disabled = false;
+  }
+});
+
 document.getElementById("create").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const deals = document.getElementById("deals").value;
@@ -74,7 +95,7 @@ document.getElementById("join").addEventListener("submit", async (ev) => {
 });
 // The buttons above start disabled in the page: a tap before their handlers exist would do nothing, or send the
 // form the browser's own way and reload the page.
-for (const id of ["quick-play", "create-btn", "join-btn"]) document.getElementById(id).disabled = false;
+for (const id of ["quick-play", "quick-watch", "create-btn", "join-btn"]) document.getElementById(id).disabled = false;
 
 // Open rooms: the lobbies with an empty seat that their creators listed (GET /api/rooms/open), refreshed every
 // 5 s while this page is in view; a hidden tab asks nothing and catches up as soon as it is shown again.
