@@ -148,6 +148,12 @@ def test_a_lead_too_long_to_list_is_played_by_selection(browser: Browser, pausin
         expect(page.locator("[data-testid=play]")).to_be_enabled()
         expect(page.locator("#msg")).to_contain_text("full house 3: ")  # the hint's words outlive the answer
         expect(page.locator("#msg")).to_contain_text(" — ")
+        # the reading buttons take the message's room beside the controls: it has a line of its own under them, whole
+        # (held sideways it was cut to "full…"), and on the smallest phone held sideways no button is cut either
+        for width, height in ((844, 390), (667, 375)):
+            page.set_viewport_size({"width": width, "height": height})
+            assert page.evaluate(WHOLE_CONTROLS) == [], (width, height)
+        page.set_viewport_size({"width": 844, "height": 390})
         picked = page.locator("#hand .card.selected")
         for _ in range(picked.count()):  # a single of one's own instead
             picked.first.tap()
@@ -162,6 +168,22 @@ def test_a_lead_too_long_to_list_is_played_by_selection(browser: Browser, pausin
         assert len(before) - len(after) == 1 and all(before.count(c) >= after.count(c) for c in after)
     finally:
         page.context.close()
+
+
+# what of the controls is cut or out of place: the message under the buttons, and every button and the message whole
+# and on the screen
+WHOLE_CONTROLS = """() => {
+  const bad = [];
+  const msg = document.getElementById('msg');
+  const lowest = Math.max(...[...document.querySelectorAll('#controls button')].map((b) => b.getBoundingClientRect().bottom));
+  if (msg.getBoundingClientRect().top < lowest - 1) bad.push('the message is beside the buttons');
+  for (const n of [...document.querySelectorAll('#controls button'), msg]) {
+    const r = n.getBoundingClientRect();
+    if (n.scrollWidth > n.clientWidth + 1) bad.push(`${n.id || n.textContent} is cut`);
+    if (r.right > innerWidth + 1 || r.bottom > innerHeight + 1) bad.push(`${n.id || n.textContent} is off the screen`);
+  }
+  return bad;
+}"""
 
 
 def card_order(page: Page) -> list[str]:
