@@ -76,6 +76,10 @@ def watch_server() -> Iterator[LiveServer]:
         yield srv
 
 
+ONE_PLACE_TAKEN = ("Your address already has a bot match running, as many as it may: close it (a match stops once "
+                   "nobody has watched it for {s} s) and try again.")
+
+
 def start_page(browser: Browser, live: LiveServer, lang: str) -> Page:
     page = browser.new_context(**PHONE).new_page()
     page.goto(f"{live.url}/")
@@ -113,18 +117,14 @@ def test_one_tap_on_the_start_page_watches_four_bots_and_a_refusal_is_told_there
         other.locator("[data-testid=quick-watch]").tap()
         said = other.locator("#quick-error")
         expect(said).not_to_be_empty()
-        assert said.inner_text() == EN[
-            "Your address already has {n} bot matches running, as many as it may: close one (a match stops once "
-            "nobody has watched it for {s} s) and try again."].format(n=1, s=120)
+        assert said.inner_text() == EN[ONE_PLACE_TAKEN].format(s=120)
         assert other.url == f"{watch_server.url}/"
         expect(other.locator("[data-testid=quick-watch]")).to_be_enabled()  # it may be tapped again later
         other.evaluate("localStorage.setItem('guandan:lang', 'zh')")
         other.reload()
         other.wait_for_selector("#quick-watch:enabled")
         other.locator("[data-testid=quick-watch]").tap()
-        expect(said).to_have_text(ZH[
-            "Your address already has {n} bot matches running, as many as it may: close one (a match stops once "
-            "nobody has watched it for {s} s) and try again."].format(n=1, s=120))
+        expect(said).to_have_text(ZH[ONE_PLACE_TAKEN].format(s=120))
         assert set(service.rooms) == rooms
     finally:
         watcher.context.close()

@@ -107,7 +107,8 @@ def test_watched_tables_are_capped_per_address_and_in_total(tmp_path: Path) -> N
         assert watch(c, *rooms[0], addr="192.0.2.1").status_code == 200
         r = watch(c, *rooms[1], addr="192.0.2.1")
         text = refused(r, 429, "too_many_watched")
-        assert "limit is 1" in r.json()["detail"] and "1" in text["zh"] and "120" in text["en"]
+        assert "limit is 1" in r.json()["detail"] and "120" in text["zh"] and "120" in text["en"]
+        assert "a bot match running" in text["en"] and "一场" in text["zh"]  # one, not "1 bot matches"
         assert watch(c, *rooms[1], addr="192.0.2.2").status_code == 200
         r = watch(c, *rooms[2], addr="192.0.2.3")
         text = refused(r, 503, "watch_full")
@@ -118,6 +119,16 @@ def test_watched_tables_are_capped_per_address_and_in_total(tmp_path: Path) -> N
         web.sweep(web.service.settings.unattended_pause_s)
         assert stored_status(web, rooms[0][0])[0] == "paused"
         assert watch(c, *rooms[2], addr="192.0.2.3").status_code == 200
+
+
+def test_an_address_with_several_places_is_told_how_many_it_has(tmp_path: Path) -> None:
+    for web in open_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", max_watched_per_address=2,
+                        watch_min_bot_delay_ms=FROZEN_MS):
+        c = web.client
+        rooms = [bot_room(c, max_deals=None) for _ in range(3)]
+        assert [watch(c, *room).status_code for room in rooms[:2]] == [200, 200]
+        text = refused(watch(c, *rooms[2]), 429, "too_many_watched")
+        assert "has 2 bot matches running" in text["en"] and "2场" in text["zh"]
 
 
 def test_spectators_are_the_attendance_of_a_watched_table(tmp_path: Path) -> None:
@@ -285,7 +296,7 @@ def test_a_refused_one_tap_watch_leaves_no_room_behind(tmp_path: Path) -> None:
         for _ in range(5):  # more refusals than the address may hold rooms: none of them holds one
             r = create_watched(c, addr="192.0.2.1")
             text = refused(r, 429, "too_many_watched")
-            assert "limit is 1" in r.json()["detail"] and "1" in text["zh"] and "120" in text["en"]
+            assert "limit is 1" in r.json()["detail"] and "一场" in text["zh"] and "a bot match" in text["en"]
             nothing_made(made)
         r = c.post("/api/rooms", json={"bots": ["greedy", None, "greedy", "greedy"], "watch": True},
                    headers={"X-Forwarded-For": "192.0.2.2"})

@@ -185,6 +185,8 @@ MESSAGES += (
     N_("The server is running as many bot matches as it may at once ({n}): try again later."),
     N_("Your address already has {n} bot matches running, as many as it may: close one (a match stops once nobody "
        "has watched it for {s} s) and try again."),
+    N_("Your address already has a bot match running, as many as it may: close it (a match stops once nobody has "
+       "watched it for {s} s) and try again."),
 )
 MESSAGES += EVENT_MESSAGES  # online events (server/events_online.py, its pages, the table's refusals there)
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)

@@ -126,6 +126,9 @@ WATCH_NOT_ALL_BOTS = N_("Seat {seat} is not a bot: a match to watch needs a bot 
 WATCH_FULL = N_("The server is running as many bot matches as it may at once ({n}): try again later.")
 WATCH_PER_ADDRESS = N_("Your address already has {n} bot matches running, as many as it may: close one (a match "
                        "stops once nobody has watched it for {s} s) and try again.")
+# the same for an address that may have one (--max-watched-per-address 1): "1 bot matches" is no English
+WATCH_PER_ADDRESS_ONE = N_("Your address already has a bot match running, as many as it may: close it (a match stops "
+                           "once nobody has watched it for {s} s) and try again.")
 
 
 class ServiceError(Exception):
@@ -555,7 +558,8 @@ class TableService:
             return ServiceError(f"this address already has {mine} tables of four bots playing (the limit is "
                                 f"{st.max_watched_per_address}); one stops once nobody has watched it for "
                                 f"{st.unattended_pause_s:g} s", 429, "too_many_watched",
-                                words=say(WATCH_PER_ADDRESS, n=mine, s=f"{st.unattended_pause_s:g}"))
+                                words=say(WATCH_PER_ADDRESS_ONE, s=f"{st.unattended_pause_s:g}") if mine == 1
+                                else say(WATCH_PER_ADDRESS, n=mine, s=f"{st.unattended_pause_s:g}"))
         return None
 
     def _resume_watched(self, room: Room, clients: list[str | None]) -> bool:
