@@ -80,8 +80,21 @@ def test_the_whole_hand_and_the_controls_are_on_screen(browser: Browser, live_se
             assert left >= 0 and right <= vw and top >= 0 and bottom <= vh, name
             if size[2]:
                 assert w >= 40 and h >= 40, (name, w, h)
+        # a side seat's Chinese name breaks, if it must, after its "·": the tier's word stays on one line (upright
+        # it broke inside it, "机器人4·贪" over "心")
+        assert page.evaluate(TIER_LINES) == [1, 1]
     finally:
         page.context.close()
+
+
+# how many lines each side seat's tier word ("贪心" of "机器人4·贪心") takes
+TIER_LINES = """() => ['#pos-left', '#pos-right'].map((id) => {
+  const text = document.querySelector(`${id} .nm`).firstChild;
+  const range = document.createRange();
+  range.setStart(text, text.data.indexOf('·') + 1);
+  range.setEnd(text, text.data.length);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+})"""
 
 
 def test_a_deal_is_played_by_taps_on_a_phone(browser: Browser, live_server: LiveServer) -> None:
