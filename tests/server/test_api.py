@@ -134,6 +134,11 @@ def test_every_browser_string_is_a_translated_msgid() -> None:
 def test_pages_and_static_assets_are_served(client: TestClient) -> None:
     for path in ("/", "/r/ABCDEF", "/replay/xyz", "/static/table.js", "/static/style.css"):
         assert client.get(path).status_code == 200, path
+    icon = client.get("/static/icon.svg")  # every page names it: a tab or a bookmark shows the game's own icon
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    static = Path(__file__).resolve().parents[2] / "src" / "guandan" / "server" / "static"
+    for page in static.glob("*.html"):
+        assert '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">' in page.read_text(), page.name
 
 
 def _finished_record() -> str:
