@@ -58,6 +58,19 @@ def test_away_enters_home_confirms(client: TestClient, desk: Desk, tid: int) -> 
     assert again.status_code == 400 and "only the arbiter" in again.text
 
 
+def test_an_override_play_could_not_give_stands_with_a_warning(client: TestClient, desk: Desk, tid: int) -> None:
+    form = {"key": SECRET, "round": "1", "reason": "penalty"}
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "1", "levels": "K:2", "deals": "2"})
+    assert res.status_code == 200 and "Round 1 table 1: result set." in res.text
+    assert "warning: " in res.text and "K:2" in res.text and "at least 4 deals" in res.text
+    assert desk.state(tid).table(1, 1).status == "final"  # the arbiter's ruling stands
+    client.cookies.set("lang", "zh")
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "2", "levels": "K:2", "deals": "2"})
+    assert res.status_code == 200 and "至少要打4副" in res.text and "警告" in res.text and "warning: " not in res.text
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "1", "levels": "5:2", "deals": "1"})
+    assert res.status_code == 200 and "警告" not in res.text and "warning: " not in res.text  # a possible score
+
+
 def test_arbiter_dashboard(client: TestClient, desk: Desk, tid: int) -> None:
     assert client.get(f"/t/{tid}/arbiter").status_code == 403
     assert client.get(f"/t/{tid}/arbiter?key=wrong").status_code == 403

@@ -36,12 +36,13 @@ from ..i18n import N_
 from ..present import rank_text
 from .deals import deal_list_text, parse_deal_list
 from .desk import Desk
-from .errors import Word
+from .errors import Word, refused
 from .export import qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
 from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_of, in_words, lang_of, render, status_of
 from .prints import slips_pdf
+from .reachable import check_result
 from .rounds import ResultSlip
 from .state import FINAL, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
@@ -449,7 +450,13 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None,
                                     decider or None)
             d.override(tid, round, table, slip, reason, actor="web:arbiter")
-            return _("Round {round} table {table}: result set.").format(round=round, table=table)
+            done = _("Round {round} table {table}: result set.").format(round=round, table=table)
+            # a ruling play could not give stands (a penalty, say), but not unremarked: as the command says it
+            impossible = check_result(d.state(tid).cfg, round, table, slip)
+            if impossible is None:
+                return done
+            why = explain(refused(impossible), lang_of(request)).detail
+            return done + " " + _("warning: {problem}; the arbiter's result stands").format(problem=why)
         return arbiter_action(request, tid, key, act)
 
     @r.get("/t/{tid}/arbiter/slips/{round_no}", response_class=HTMLResponse)
