@@ -107,6 +107,16 @@ def test_damaged_results_lines_are_named(cli: CliRunner, tmp_path: Path) -> None
     assert r.exit_code == 2 and "is not a file" in r.output
 
 
+def test_a_match_record_given_for_results_is_named_as_one(cli: CliRunner, tmp_path: Path) -> None:
+    assert cli.invoke(app, ["simulate", "--deals", "1", "--out", str(tmp_path / "recs")]).exit_code == 0
+    (record,) = (tmp_path / "recs").glob("*.json")
+    for args in (["arena-summary", str(record)], ["arena-compare", "--first", str(record), "--second", str(record)]):
+        r = cli.invoke(app, args)
+        assert r.exit_code == 2, r.output
+        assert r.output.strip() == f"error: {record} is a match record, not an arena results file (arena --results " \
+                                   "writes those)", r.output
+
+
 def test_gzipped_results_read_like_plain_ones_and_binary_files_are_refused(cli: CliRunner, tmp_path: Path) -> None:
     f = tmp_path / "a.jsonl"
     _run(cli, "--deals", "3", "--results", str(f))

@@ -25,6 +25,7 @@ from typing import Any
 from ..agents.base import recorded_options_of, resolved_options
 from ..cliutil import cell
 from ..core.errors import GuandanError, shown
+from ..core.record import FORMAT as RECORD_FORMAT
 from ..i18n import N_
 from ..i18n.reasons import json_problem, os_reason
 from .runner import HalfResult, PairResult, Setup
@@ -205,6 +206,20 @@ def _read_text(path: Path) -> str:
         raise GuandanError.said(N_("{path} is not UTF-8 text: not an arena results file"), path=path) from None
 
 
+def _not_a_record(text: str, path: Path) -> None:
+    """Refuse a match record (the other JSON file the commands write) by name: read line by line it is only
+    "not JSON" at its first line, which says nothing of the mix-up."""
+    if not text.lstrip().startswith("{") or f'"{RECORD_FORMAT}"' not in text[:4096]:
+        return
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError:
+        return
+    if isinstance(d, dict) and d.get("format") == RECORD_FORMAT:
+        raise GuandanError.said(N_("{path} is a match record, not an arena results file (arena --results writes "
+                                   "those)"), path=path)
+
+
 def read_results(paths: Iterable[Path], gettext: Callable[[str], str] = str
                  ) -> tuple[dict[str, Any] | None, dict[int, PairResult]]:
     """Every pair in ``paths``, by index. All lines must share one setup; an index seen twice must
@@ -214,6 +229,7 @@ def read_results(paths: Iterable[Path], gettext: Callable[[str], str] = str
     pairs: dict[int, PairResult] = {}
     for path in paths:
         text = _read_text(path)
+        _not_a_record(text, path)
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
