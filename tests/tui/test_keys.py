@@ -6,12 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Input
+
 import async_support
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.i18n import translator
 from guandan.tui.app import HELP_KEYS, GuandanApp, HelpScreen, SummaryScreen
 from guandan.tui.session import Session
+from guandan.tui.text import typed_token
+
+from .conftest import hands_with
 
 SIZE = (80, 24)
 
@@ -112,3 +117,30 @@ def test_q_quits_from_the_summary_box(tmp_path: Path) -> None:
 
     assert not async_support.run(quit_from_summary())
     assert game.saved == (path, None) and path.is_file()
+
+
+async def _typed_refusal(game: GuandanApp, token: str) -> tuple[str, str, bool, bool]:
+    async with game.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        before = game.session.record()
+        await pilot.press("t", *token.lower(), "enter")
+        await pilot.pause()
+        typed = game.query_one("#typed", Input)
+        message, kept = game.message, typed.value
+        # a player who goes on typing to correct it types into the line: p is a letter there, not a pass
+        await pilot.press("p")
+        await pilot.pause()
+        open_ = typed.has_class("shown") and typed.has_focus and typed.value == kept + "p"
+        unchanged = game.session.record() == before
+        await pilot.press("escape")
+        return message, kept, open_, unchanged and not typed.has_class("shown")
+
+
+def test_typed_cards_that_are_refused_stay_on_the_typing_line(tmp_path: Path) -> None:
+    config = MatchConfig(max_deals=1, first_hands=hands_with([0, 4, 8]), first_leader=0)
+    s = Session.new(preset("competition"), 5, "greedy", "greedy", config, save_path=tmp_path / "r.json")
+    absent = next(c for c in range(52) if c not in s.observation().deal.hand)
+    token = typed_token(absent)
+    message, kept, open_, unchanged = async_support.run(_typed_refusal(GuandanApp(s, "en", bot_delay=0), token))
+    assert message.startswith("Not in your hand: ")
+    assert kept == token.lower() and open_ and unchanged  # it closed, and the next p passed the turn

@@ -483,15 +483,17 @@ class GuandanApp(App[None]):
     def on_input_submitted(self, message: Input.Submitted) -> None:
         if not self.ready():
             return
+        d = self.session.observation().deal
         try:
             cards = parse_tokens(message.value)
-        except InputProblem as p:
-            self.problem(p)
+            found = candidates(cards, d.hand, d.legal, d.level, self.session.rules)
+        except InputProblem as p:  # the line stays, with what was typed, to be corrected: letters typed
+            self.problem(p)        # next would otherwise reach the table's keys (p passes)
             return
         message.input.value = ""
         self.close_input()
         self.query_one(HandView).select_cards(cards)
-        self.play_cards(cards)
+        self.take(found)
 
     def play_cards(self, cards: list[int]) -> None:
         d = self.session.observation().deal
@@ -500,6 +502,10 @@ class GuandanApp(App[None]):
         except InputProblem as p:
             self.problem(p)
             return
+        self.take(found)
+
+    def take(self, found: list[Action]) -> None:
+        """Play the one legal reading, or list several for a number key."""
         if len(found) == 1:
             self.perform(found[0])
             return
