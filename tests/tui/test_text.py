@@ -29,8 +29,8 @@ def play(seat: int, text: str) -> Played:
 
 def observe(events: list[Event], *, to_move: int, top: Played | None, reported: dict[int, int],
             finish: tuple[int, ...] = (), levels: tuple[int, int] = (0, 0), declarer: int | None = 1,
-            hand: str = "S4 S4") -> MatchObservation:
-    deal = Observation(phase=Phase.PLAY, to_move=to_move, level=0, reported=reported, played_counts=(0, 0, 0, 0),
+            hand: str = "S4 S4", phase: Phase = Phase.PLAY) -> MatchObservation:
+    deal = Observation(phase=phase, to_move=to_move, level=0, reported=reported, played_counts=(0, 0, 0, 0),
                        top=(top.player, top.cards, top.combo) if top is not None else None, finish=finish,
                        events=tuple(events), prev_finish=None, first_leader=0, seat=0,
                        hand=tuple(parse_cards(hand)), legal=())
@@ -50,6 +50,18 @@ def test_table_mid_round(en: Translator, pen: Presenter) -> None:
     ]
     zh = table_lines(observe(events, to_move=3, top=partner, reported={2: 9}), presenter("zh"), translator("tui", "zh"))
     assert zh == ["你 · 2 张 · 先出：单张 3：♠3", "下家：不要", "对家 · 9 张 · 本轮最大：单张 10：♠10", "上家 · 该出牌"]
+
+
+def test_the_seat_to_move_is_told_what_is_due_in_tribute_and_return(en: Translator, pen: Presenter) -> None:
+    zh, pzh = translator("tui", "zh"), presenter("zh")
+    due = {}
+    for phase in (Phase.TRIBUTE, Phase.RETURN, Phase.CHOOSE):
+        obs = observe([], to_move=0, top=None, reported={}, phase=phase)
+        due[phase] = (seat_infos(obs, pen, en)[0].marks, seat_infos(obs, pzh, zh)[0].marks)
+    # "to play" (该出牌) while the card to give was being chosen: nobody plays before the tribute is settled
+    assert due[Phase.TRIBUTE] == (["to pay tribute"], ["该进贡"])
+    assert due[Phase.RETURN] == (["to return a card"], ["该还贡"])
+    assert due[Phase.CHOOSE] == (["to take a tribute card"], ["该选贡"])
 
 
 def test_table_after_jiefeng(en: Translator, pen: Presenter) -> None:

@@ -56,7 +56,7 @@ class SeatInfo:
     seat: int
     name: str  # 你 / 下家 / 对家 / 上家
     count: str  # "27 cards" for the human's own hand, the 报牌 count for others, "" when unknown
-    marks: list[str]  # to move, leads (接风), winning the round, its place once out
+    marks: list[str]  # what is due (to play, to pay tribute…), leads (接风), winning the round, its place once out
     last: str  # its last action this round: the play ("pair 9: ♠9 ♥9"), or "pass"
     last_cards: str  # the same play as its cards alone, for a narrow place ("♠9 ♥9")
     to_move: bool
@@ -87,8 +87,9 @@ def seat_infos(obs: MatchObservation, p: Presenter, tr: Translator) -> list[Seat
     out: list[SeatInfo] = []
     for seat in range(4):
         marks = []
-        if d.to_move == seat:
-            marks.append(_("to play"))
+        if d.to_move == seat:  # what is due: during tribute and return nobody plays yet
+            marks.append({Phase.TRIBUTE: _("to pay tribute"), Phase.RETURN: _("to return a card"),
+                          Phase.CHOOSE: _("to take a tribute card")}.get(d.phase, _("to play")))
         if seat == leader and d.phase == Phase.PLAY:
             marks.append(_("leads after jiefeng") if jiefeng else _("leads"))
         if seat == top_seat:
