@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import re
 
+from textual.widgets import Footer
+
 import async_support
 from guandan.agents.heuristic import HeuristicAgent
 from guandan.core.match import MatchConfig
@@ -94,6 +96,10 @@ async def _open_review(app: GuandanApp) -> list[str]:
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.done
         lines = screen.lines
+        # the key bar on the screen's last line is the review's own (the summary's offered r and q there)
+        bar = screen.query(Footer)
+        assert bar and bar.first().region.y == 23 and bar.first().region.height == 1
+        assert [b.binding.description for b in screen.active_bindings.values() if b.binding.show] == ["continue"]
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)

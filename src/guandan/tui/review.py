@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from ..core.errors import GuandanError
 from ..core.record import loads
@@ -71,6 +71,7 @@ class ReviewScreen(ModalScreen[None]):
         with VerticalScroll() as box:
             box.border_title = self.tr.gettext("Engine review (复盘) of the last deal")
             yield Static(Text(self.tr.gettext("Reviewing the deal… (about a minute)")), id="review-text")
+        yield Footer()  # its own keys: the summary's bar beneath offered r and q, which wait while this is open
 
     def on_mount(self) -> None:
         self.run_worker(self._work, thread=True, exclusive=True)
