@@ -499,6 +499,9 @@ function renderTable() {
   renderCounter();
   renderSummary();
   renderHand();
+  // the seats were drawn anew: their timer and ring at once, not blank (or full) until the clock's next tick up to
+  // 250 ms later, a flicker on every tap of a card and every play
+  renderTimer();
 }
 
 // One line a card given (a double tribute has two): the card before the names, so that a narrow corner cuts a

@@ -1,0 +1,59 @@
+"""What a player on a phone held sideways (844×390, touch) meets while playing a match through, each a fault found
+by playing one: the turn's timer and ring stay drawn when a card is tapped (they were blank until the clock's next
+tick, a flicker on every tap)."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from .conftest import LiveServer
+from .test_browser_table import seat_me
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    """A server whose tables pause after each deal as rooms ask."""
+    with tempfile.TemporaryDirectory(prefix="guandan-play-") as d, \
+            LiveServer(f"sqlite:///{d}/web.sqlite3", next_deal_s=None) as srv:
+        yield srv
+
+
+# Records the player's own timer and ring each time the page changes the seat's plate (a mutation observer runs
+# right after the change, before the clock's next tick could draw them)
+WATCH_TIMER = """() => {
+  window.timerSeen = [];
+  const read = () => {
+    const text = document.querySelector('#pos-me [data-testid=timer]');
+    const ring = document.querySelector('#pos-me .ring:not(.hidden)');
+    window.timerSeen.push([text ? text.textContent : null, ring ? ring.style.getPropertyValue('--p') : null]);
+  };
+  new MutationObserver(read).observe(document.getElementById('pos-me'), { childList: true, subtree: true });
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_turn_timer_stays_drawn_when_a_card_is_tapped(browser: Browser, server: LiveServer, lang: str) -> None:
+    page = seat_me(browser, server, lang, timer=15, first_timer=40)
+    try:
+        page.wait_for_function("document.body.dataset.toMove === '0' && !document.getElementById('hint').disabled && "
+                               "/^\\d+s$/.test(document.querySelector('#pos-me [data-testid=timer]').textContent)",
+                               timeout=30000)
+        page.evaluate(WATCH_TIMER)
+        for k in range(3):  # select, select, unselect: each a render of the whole table
+            card = page.locator("#hand .card").nth(k % 2)
+            selected = page.locator("#hand .card.selected").count()
+            card.tap(position={"x": 5, "y": 14})  # the strip of an overlapped card that shows
+            page.wait_for_function(f"document.querySelectorAll('#hand .card.selected').length !== {selected}")
+        seen = page.evaluate("window.timerSeen")
+        assert len(seen) >= 3, seen
+        for text, ring in seen:  # never blank, never an empty ring, between two ticks
+            assert text is not None and text.endswith("s") and text[:-1].isdigit(), seen
+            assert ring not in (None, ""), seen
+    finally:
+        page.context.close()
