@@ -67,7 +67,7 @@ def test_bad_input_shows_a_message_and_changes_nothing(pen: object) -> None:
     before = s.record()
     hand = s.observation().deal.hand
     absent = next(c for c in range(52) if c not in hand)
-    script = "\n".join(["X9", typed_token(absent), "S3 S5", "pass", "7", "S3 S3", "", "quit"]) + "\n"
+    script = "\n".join(["X9", typed_token(absent), "S3 S5", "pass", "7", "S3 S3", "H2 S3 S5", "", "quit"]) + "\n"
     lines = play(s, script)
     errors = [line for line in lines if line.startswith("! ")]
     from guandan.tui.text import presenter
@@ -79,9 +79,10 @@ def test_bad_input_shows_a_message_and_changes_nothing(pen: object) -> None:
         "! You lead: you cannot pass",
         "! Nothing to choose from: ask for a hint first",
         "! Not in your hand: ♠3",
+        "! ♠3 ♠5 ♥2* is not a hand type",  # as the hand writes them: level order, the wildcard starred
     ]
     assert s.record() == before
-    assert sum(line.startswith("> ") for line in lines) == 8  # the prompt again after each line
+    assert sum(line.startswith("> ") for line in lines) == 9  # the prompt again after each line
 
 
 def test_several_readings_are_numbered_and_chosen() -> None:

@@ -68,6 +68,15 @@ def test_a_play_that_does_not_beat_the_table(en: Translator) -> None:
         candidates(parse_cards("S3 H3"), hand, legal, 0, rules)
     assert problem(e, en) == "♠3 ♥3 does not beat the play on the table"
     assert pass_action(legal).kind == ActionKind.PASS
+    # with the deal's level, the cards are written as the hand and the selected line write them: in level order,
+    # the wildcard (♥2 at level 2) starred; the bare code order put ♥2 first, unmarked
+    hand = parse_cards("S3 H2 S4 S5")
+    legal = [Action(ActionKind.PASS, 0) if m.combo is None else Action(ActionKind.PLAY, 0, m.cards, m.combo)
+             for m in legal_moves(hand, top, 0, rules)]
+    with pytest.raises(InputProblem) as e:
+        candidates(parse_cards("H2 S3"), hand, legal, 0, rules)
+    assert e.value.text(en, presenter("en"), 0) == "♠3 ♥2* does not beat the play on the table"
+    assert e.value.text(translator("tui", "zh"), presenter("zh"), 0) == "♠3 ♥2* 管不上桌上的牌"
     pen = presenter("en")
     line = describe_selection(parse_cards("S3 H3"), hand, legal, 0, rules, en, pen)
     assert line == "Selected: ♠3 ♥3 — pair 3, which does not beat the play on the table"

@@ -463,7 +463,7 @@ class GuandanApp(App[None]):
 
     def problem(self, p: InputProblem) -> None:
         self.bell()
-        self.say(p.text(self.tr, self.present))
+        self.say(p.text(self.tr, self.present, self.session.observation().deal.level))
 
     def ready(self) -> bool:
         return (not self.paused and self.too_small is None and not self.session.ended

@@ -193,7 +193,7 @@ def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budg
         try:
             fresh = game.command(line)
         except InputProblem as e:
-            game.say("! " + e.text(game.tr, game.present))
+            game.say("! " + e.text(game.tr, game.present, session.observation().deal.level))
         except GuandanError as e:  # an engine refusal: in the catalogue's words where it has them
             game.say("! " + said(e, game.lang, "tui"))
     saved = session.save_somewhere()

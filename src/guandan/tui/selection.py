@@ -19,6 +19,7 @@ from ..core.rules import RuleSet
 from ..core.vocab import ActionKind
 from ..i18n import N_, Translator
 from ..present import Presenter
+from .hand import level_sorted
 from .text import typed_tokens
 
 GIVE_KINDS = frozenset({ActionKind.TRIBUTE, ActionKind.RETURN, ActionKind.CHOOSE})  # one card changes hands
@@ -41,8 +42,11 @@ class InputProblem(GuandanError):
         self.msgid = msgid
         self.params = params
 
-    def text(self, tr: Translator, present: Presenter) -> str:
-        fields = {k: present.cards(v) if isinstance(v, Cards) else v for k, v in self.params.items()}
+    def text(self, tr: Translator, present: Presenter, level: int | None = None) -> str:
+        """The message in the reader's language; with the deal's ``level`` its cards are in the hand's order and
+        the wildcards starred, as the hand and the "selected: …" line show them (not ♥2 ♥2 ♠8 ♠9 ♣10)."""
+        fields = {k: present.cards(v if level is None else level_sorted(v, level), level) if isinstance(v, Cards) else v
+                  for k, v in self.params.items()}
         return tr.gettext(self.msgid).format(**fields)
 
 
