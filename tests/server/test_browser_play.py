@@ -1,6 +1,7 @@
 """What a player on a phone held sideways (844×390, touch) meets while playing a match through, each a fault found
 by playing one: the turn's timer and ring stay drawn when a card is tapped (they were blank until the clock's next
-tick, a flicker on every tap)."""
+tick, a flicker on every tap); the deal-end panel says that the next deal has no tribute (抗贡) as it says who pays
+(its line came from the view, which an update does not carry), and says nothing of the kind after the last deal."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from .conftest import LiveServer
-from .test_browser_table import seat_me
+from .test_browser_table import MY_TURN_OR_END, one_language, play_to_deal_end, seat_me, take_turn, visible_text
 
 pytestmark = pytest.mark.timeout(300)
+
+# greedy bots, seat 0 playing the hint's play every turn: the second deal's payers hold both big jokers (抗贡)
+ANTI_TRIBUTE_SEED = 17
 
 
 @pytest.fixture(scope="module")
@@ -55,5 +59,33 @@ def test_the_turn_timer_stays_drawn_when_a_card_is_tapped(browser: Browser, serv
         for text, ring in seen:  # never blank, never an empty ring, between two ticks
             assert text is not None and text.endswith("s") and text[:-1].isdigit(), seen
             assert ring not in (None, ""), seen
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_deal_end_says_the_next_deal_has_no_tribute_and_the_last_one_says_nothing_of_it(
+        browser: Browser, server: LiveServer, lang: str) -> None:
+    page = seat_me(browser, server, lang, seed=ANTI_TRIBUTE_SEED, next_deal_s=120)
+    try:
+        play_to_deal_end(page)
+        # the next deal opened with its 抗贡: the table's facts say so, and so does the panel, in the same words
+        page.wait_for_function("document.querySelector(\"#tribute-info [data-type='anti_tribute']\")")
+        said = page.evaluate("document.querySelector(\"#tribute-info [data-type='anti_tribute']\").textContent")
+        line = page.locator("[data-testid=deal-end] .tribute-next")
+        expect(line).to_have_count(1)
+        assert line.inner_text() == said and said
+        one_language(visible_text(page, "[data-testid=deal-end]"), lang)
+        page.tap("[data-testid=continue]")
+        page.wait_for_function("document.querySelector('[data-testid=deal-end]').classList.contains('hidden')")
+        # the second deal is the match's last: its panel has no next deal to speak of, though the deal began with 抗贡
+        for _ in range(200):
+            page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+            if page.evaluate("document.body.dataset.status") == "over":
+                break
+            take_turn(page)
+        page.wait_for_function("document.getElementById('match-over')")
+        expect(page.locator("[data-testid=deal-end] .tribute-next")).to_have_count(0)
+        one_language(visible_text(page, "[data-testid=deal-end]"), lang)
     finally:
         page.context.close()

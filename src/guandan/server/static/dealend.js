@@ -25,11 +25,12 @@ function levelBoard(view) {
 /**
  * The panel's content. `end` is `{deal, reveal, events, waiting, deadline}` (`waiting`/`deadline`
  * absent once the pause is over or for a table that does not pause); `view` the table's current view
- * (the next deal, already dealt); `seatName(s)`; `me` the page's seat or null; `onContinue`, `onClose`; at the
+ * (the next deal, already dealt); `events` the table's events of that deal so far, its anti-tribute among them
+ * (none after the last deal); `seatName(s)`; `me` the page's seat or null; `onContinue`, `onClose`; at the
  * match's end `matchLine` (read before the buttons) and `matchLinks` (on the buttons' row: a phone held
  * sideways has no height to spare).
  */
-export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, matchLine = null, matchLinks = null, now = Date.now() }) {
+export function dealEndPanel(end, { view, events, seatName, me, onContinue, onClose, matchLine = null, matchLinks = null, now = Date.now() }) {
   const settled = end.events.find((e) => e.type === E.DEAL_SETTLED);
   const parts = [el("h3", {}, fmt("Deal {n} is over", { n: end.deal + 1 }))];
   if (settled) {
@@ -52,7 +53,8 @@ export function dealEndPanel(end, { view, seatName, me, onContinue, onClose, mat
         : el("span", { class: "none" }, t("No cards left")));
   })));
   parts.push(levelBoard(view));
-  const anti = (view.events || []).find((e) => e.type === E.ANTI_TRIBUTE);
+  // the next deal's 抗贡 is among its opening events (the table's: an update's view carries none)
+  const anti = (events || []).find((e) => e.type === E.ANTI_TRIBUTE);
   if (anti) parts.push(el("div", { class: "tribute-next" }, eventLines(anti).join(" ")));
   else if ((view.tribute_payers || []).length) {
     const payers = view.tribute_payers;  // the server's: the core decides who pays

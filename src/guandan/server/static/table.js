@@ -556,7 +556,8 @@ function renderSummary() {
   box.classList.remove("hidden");
   const { line, links } = over ? matchEnd() : { line: null, links: null };
   box.replaceChildren(...(showEnd ? dealEndPanel(S.end, {
-    view: S.view, seatName, me: S.me, matchLine: line, matchLinks: links,
+    // the next deal's events (after the last deal there is none: the events are the last deal's own)
+    view: S.view, events: over ? [] : S.events, seatName, me: S.me, matchLine: line, matchLinks: links,
     onContinue: () => { send({ type: "continue" }); S.endClosed = S.end.deal; render(); },
     onClose: () => { S.endClosed = S.end.deal; render(); },
   }) : [line, links].filter(Boolean)));
