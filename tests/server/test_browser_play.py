@@ -1,7 +1,8 @@
 """What a player on a phone held sideways (844×390, touch) meets while playing a match through, each a fault found
 by playing one: the turn's timer and ring stay drawn when a card is tapped (they were blank until the clock's next
 tick, a flicker on every tap); the deal-end panel says that the next deal has no tribute (抗贡) as it says who pays
-(its line came from the view, which an update does not carry), and says nothing of the kind after the last deal."""
+(its line came from the view, which an update does not carry), and says nothing of the kind after the last deal;
+the hint's play and why are read whole beside the buttons (one line cut them to "full house 8: … —…")."""
 
 from __future__ import annotations
 
@@ -87,5 +88,47 @@ def test_the_deal_end_says_the_next_deal_has_no_tribute_and_the_last_one_says_no
         page.wait_for_function("document.getElementById('match-over')")
         expect(page.locator("[data-testid=deal-end] .tribute-next")).to_have_count(0)
         one_language(visible_text(page, "[data-testid=deal-end]"), lang)
+    finally:
+        page.context.close()
+
+
+MSG_BOX = """() => {
+  const m = document.getElementById('msg'), r = m.getBoundingClientRect();
+  const row = document.getElementById('controls').getBoundingClientRect();
+  return { cut: m.scrollHeight > m.clientHeight + 1 || m.scrollWidth > m.clientWidth + 1,
+           lines: Math.round(r.height / parseFloat(getComputedStyle(m).lineHeight)), top: r.top, bottom: r.bottom,
+           rowTop: row.top, rowBottom: row.bottom, view: innerHeight };
+}"""
+
+
+@pytest.mark.parametrize("size", [(844, 390), (667, 375)], ids=["844x390", "667x375"])
+def test_the_hints_words_are_read_whole_beside_the_buttons_held_sideways(browser: Browser, server: LiveServer,
+                                                                           size: tuple[int, int]) -> None:
+    page = seat_me(browser, server, "en")
+    try:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        for _ in range(60):  # the turns of the deal, by the hint, up to the first whose words take more than a line
+            page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+            assert not page.locator("[data-testid=continue]").count(), "no hint of the deal was longer than a line"
+            before = int(page.evaluate("document.body.dataset.seq"))
+            hints = page.evaluate("Number(document.body.dataset.hints || 0)")
+            page.tap("[data-testid=hint]")
+            page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+            box = page.evaluate(MSG_BOX)
+            if box["lines"] >= 2 or box["cut"]:
+                break
+            if page.locator("#hand .card.selected").count() == 0:
+                page.tap("[data-testid=pass]")
+            elif page.locator("[data-testid=play]").is_enabled():
+                page.tap("[data-testid=play]")
+            else:
+                page.locator("button.reading").first.tap()
+            page.wait_for_function(f"Number(document.body.dataset.seq) > {before} || "
+                                   "document.querySelector('[data-testid=continue]')")
+        msg = page.locator("#msg")
+        expect(msg).to_contain_text(" — ")  # the play, and why
+        assert not box["cut"], (msg.inner_text(), box)
+        # in the buttons' own row: the hand and the table above keep their room
+        assert box["top"] >= box["rowTop"] - 1 and box["bottom"] <= box["rowBottom"] + 1 <= box["view"] + 1, box
     finally:
         page.context.close()
