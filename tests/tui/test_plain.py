@@ -153,3 +153,24 @@ def test_resume_from_the_save_made_between_deals(tmp_path: Path) -> None:
     assert resumed.observation() == s.observation()
     assert resumed.opening[0] == DealStart(1, s.match.level, s.match.declarer, s.match.levels)
     assert json.loads(text)["deals"][0]["finish"] == s.match.deals[0].finish
+
+
+def test_the_chinese_command_words_of_the_prompt_are_commands() -> None:
+    """The Chinese prompt pairs each command with its Chinese word (pass 不要、hint 提示…): a player who types
+    the Chinese word is understood, where it was refused as an unknown card (“! 无法识别的牌“提示””)."""
+    from guandan.i18n import translator
+
+    s = session_with_hand(parse_cards("S3 H3 C3 D3 S4 H4 C4 H2 LJ BJ S9 ST"))
+    before = s.record()
+    lines = play(s, "提示\n理牌\n牌桌\n记牌器\n复盘\n不要\n退出\n", "zh")
+    zh = translator("tui", "zh").gettext
+    assert [line for line in lines if line.startswith("! ")] == [
+        "! " + zh("No deal has finished yet: the review comes after the first deal"),
+        "! " + zh("You lead: you cannot pass"),  # 不要 is a pass, refused only because you lead
+    ]
+    assert any(line.startswith("  1. ") for line in lines)  # 提示
+    assert "  炸弹：S3 H3 C3 D3" in lines  # 理牌
+    assert "  你 · 27 张 · 该出牌 · 先出" in lines  # 牌桌
+    assert any(line.startswith("未出现的牌：") for line in lines)  # 记牌器
+    assert lines[-1] == "已停止（未保存）"  # 退出
+    assert s.record() == before

@@ -18,7 +18,9 @@ Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; 
       ``table`` (``t``) — levels, declarer, each seat's public count and last play, who leads;
     - ``review`` (``r``) — the engine's review (复盘) of your decisions in the last finished deal; it is
       offered when a deal ends, and once more when the match is over;
-    - ``quit`` (``q``) — save and stop; end of input does the same.
+    - ``quit`` (``q``) — save and stop; end of input does the same;
+    - each command also by the Chinese word the Chinese prompt pairs with it: 不要, 提示, 理牌, 牌桌, 记牌器,
+      复盘, 退出.
 * a bad command prints a line starting with ``! `` and changes nothing; the prompt is repeated.
 """
 
@@ -39,6 +41,16 @@ from .review import REVIEW_BUDGET, last_deal, review_last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, parse_tokens, pass_action
 from .session import Session, display_path
 from .text import counter_entries, level_line, presenter, saved_lines, table_lines, typed_tokens
+
+#: The commands as the Chinese prompt names them beside their English words ("pass 不要、hint 提示…").
+CHINESE_COMMANDS = {"不要": "pass", "提示": "hint", "理牌": "groups", "牌桌": "table", "记牌器": "counter",
+                    "复盘": "review", "退出": "quit"}
+
+
+def command_word(line: str) -> str:
+    """The line as a command word: lower case, a Chinese command word read as its English one."""
+    low = line.strip().lower()
+    return CHINESE_COMMANDS.get(low, low)
 
 
 class PlainGame:
@@ -114,7 +126,7 @@ class PlainGame:
         _ = self.tr.gettext
         p = self.present
         text = line.strip()
-        low = text.lower()
+        low = command_word(text)
         obs = self.s.observation()
         d = obs.deal
         legal = list(d.legal)
@@ -184,7 +196,7 @@ def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budg
             line = inp.readline()
         except KeyboardInterrupt:  # Ctrl+C at the prompt: stop like quit, keeping the match
             line = ""
-        if not line or line.strip().lower() in ("quit", "q"):
+        if not line or command_word(line) in ("quit", "q"):
             saved = session.save_somewhere()
             for text in saved_lines(saved, lang) if session.save_path is not None else [_("Stopped (not saved)")]:
                 game.say(text)
@@ -201,7 +213,7 @@ def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budg
         game.say("> " + _("The match is over: review (r) for the engine's review of the last deal, or quit"))
         out.flush()
         line = inp.readline()
-        if line.strip().lower() in ("review", "r"):
+        if command_word(line) in ("review", "r"):
             game.review()
     for text in saved_lines(saved, lang):
         game.say(text)
