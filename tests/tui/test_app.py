@@ -15,7 +15,7 @@ import async_support
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.core.vocab import ActionKind, Phase
-from guandan.tui.app import GuandanApp, SummaryScreen, TableView, TooSmallScreen
+from guandan.tui.app import GameLog, GuandanApp, SummaryScreen, TableView, TooSmallScreen
 from guandan.tui.hand import level_sorted
 from guandan.tui.handview import HandView
 from guandan.tui.session import Session
@@ -230,3 +230,27 @@ def test_the_table_seats_partner_top_opponents_left_and_right_you_bottom(tmp_pat
     assert lines[2].split()[0] == "上家" and lines[2].split()[-1] == "下家"  # 上家 on your left, 下家 on your right
     assert lines[4].strip().startswith("你 · 27 张 · 该出牌")
     assert lines[6] == "第 1 副 · 打 2" and lines[7] == "我方 2 : 对方 2 · 庄家：暂无"
+
+
+async def log_after_narrowing(app: GuandanApp) -> tuple[str, int, int]:
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        check_layout(app)
+        log = app.query_one(GameLog)
+        text = "".join(strip.text.rstrip() for strip in log.lines)
+        return text, log.virtual_size.width, log.scrollable_content_region.width
+
+
+def test_the_log_is_wrapped_again_when_the_window_narrows(tmp_path: Path) -> None:
+    """Lines written in a 120-column window are not cut when it is made 80 columns wide mid-deal (the saved
+    file's name was cut to ".../gua", the first deal's line to "… · dec", behind a sideways scroll bar)."""
+    save = tmp_path / "a-folder-with-a-long-name-to-fill-the-line" / "match.json"
+    save.parent.mkdir()
+    config = MatchConfig(max_deals=1, first_hands=hands_with([0, 4, 8]), first_leader=0)
+    s = Session.new(preset("competition"), 5, "greedy", "greedy", config, save_path=save)
+    app = GuandanApp(s, "en", bot_delay=0)
+    text, wide, room = async_support.run(log_after_narrowing(app))
+    assert wide <= room  # nothing to scroll sideways to
+    assert str(save) in text and "declarer none yet" in text

@@ -16,6 +16,7 @@ play can be seen.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -42,6 +43,7 @@ from .session import SaveError, Session, display_path
 from .text import HUMAN, SeatInfo, counter_lines, level_line, presenter, seat_infos
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+LOG_LINES = 1000  # the log keeps the latest lines of the match
 SUMMARY_EVENTS = (DealOver, DealSettled, MatchOver)
 
 
@@ -160,9 +162,26 @@ class TooSmallScreen(ModalScreen[None]):
 
 class GameLog(RichLog):
     """The log. After a resize it shows its latest lines: a log made taller and then shorter again kept
-    its scroll offset, and with it older lines than the ones just played."""
+    its scroll offset, and with it older lines than the ones just played. A new width wraps every line
+    again: RichLog keeps each line as wrapped when written, so lines written in a wide window were cut
+    once it was made narrower (the saved file's path among them), and a wider one kept the old breaks."""
 
-    def on_resize(self, _event: events.Resize) -> None:
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.texts: list[Text] = []  # every line as written, to be wrapped again at a new width
+        self.width_laid_out: int | None = None
+
+    def add(self, text: Text) -> None:
+        self.texts.append(text)
+        del self.texts[:-LOG_LINES]
+        self.write(text)
+
+    def on_resize(self, event: events.Resize) -> None:
+        laid_out, self.width_laid_out = self.width_laid_out, event.size.width
+        if laid_out is not None and laid_out != event.size.width:
+            self.clear()
+            for text in self.texts:
+                self.write(text, scroll_end=False)
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
@@ -279,7 +298,7 @@ class GuandanApp(App[None]):
     def compose(self) -> ComposeResult:
         yield TableView(id="table")
         with Horizontal(id="middle"):
-            yield GameLog(id="log", wrap=True, min_width=20, max_lines=1000)
+            yield GameLog(id="log", wrap=True, min_width=20, max_lines=LOG_LINES)
             yield Static(id="counter", markup=False)
         yield Static(id="message", markup=False)
         yield Static(id="selected", markup=False)
@@ -326,10 +345,10 @@ class GuandanApp(App[None]):
         self.query_one("#message", Static).update(Text(message))
 
     def write_log(self, lines: list[str]) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one(GameLog)
         for line in lines:
             self.log_lines.append(line)
-            log.write(Text(line))
+            log.add(Text(line))
 
     def show_events(self, events: list[Event]) -> None:
         self.write_log([line for e in events for line in self.present.event(e)])
