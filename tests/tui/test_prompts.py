@@ -130,3 +130,28 @@ def test_the_hand_never_parts_a_card_or_a_group_name_across_lines() -> None:
                 assert not re.search(re.escape(name) + r"\s", joined), (width, lines)
             for joker in (p.card(BIG_JOKER), p.card(SMALL_JOKER)):
                 assert joker in joined, (width, lines)
+
+
+def test_space_on_a_dimmed_card_says_why_nothing_was_selected() -> None:
+    """During tribute only the eligible cards can be picked; space on another one rang the bell and said
+    nothing, so the player could not tell a refusal from a missed key."""
+    from guandan.tui.handview import HandView
+
+    answers = {}
+    for lang in ("en", "zh"):
+        game = GuandanApp(_tribute_session(), lang, bot_delay=0)
+
+        async def pick(game: GuandanApp = game) -> tuple[str, str, list[int]]:
+            async with game.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                hand = game.query_one(HandView)
+                assert hand.eligible is not None and hand.cards[0] not in hand.eligible
+                await pilot.press("home", "space")
+                await pilot.pause()
+                return game.message, game.present.card(hand.cards[0], hand.level), hand.selection()
+
+        answers[lang] = async_support.run(pick())
+    message, card, selected = answers["en"]
+    assert message == f"{card} cannot be given now: pick one of the cards not dimmed" and selected == []
+    message, card, selected = answers["zh"]
+    assert message == f"{card} 现在不能给出：请选一张亮着的牌" and selected == []

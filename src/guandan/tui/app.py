@@ -381,6 +381,12 @@ class GuandanApp(App[None]):
     def on_hand_view_changed(self, _message: HandView.Changed) -> None:
         self.update_selected()
 
+    def on_hand_view_refused(self, message: HandView.Refused) -> None:
+        """Space on a dimmed card: say why nothing was selected (a bell alone left the player guessing)."""
+        if self.ready():
+            card = self.present.card(message.card, self.session.observation().deal.level)
+            self.say(self.tr.gettext("{card} cannot be given now: pick one of the cards not dimmed").format(card=card))
+
     # --- the turn loop ----------------------------------------------------------------------
     def advance(self) -> None:
         """Continue: a bot's move after the delay, or prepare the human's decision."""

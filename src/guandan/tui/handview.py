@@ -55,6 +55,13 @@ class HandView(Widget, can_focus=True):
     class Changed(Message):
         """The selection changed."""
 
+    class Refused(Message):
+        """Space on a dimmed card, which cannot be given now (tribute, return)."""
+
+        def __init__(self, card: Card) -> None:
+            super().__init__()
+            self.card = card
+
     def __init__(self, tr: Translator, present: Presenter, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.tr = tr
@@ -125,6 +132,7 @@ class HandView(Widget, can_focus=True):
             return
         if self.eligible is not None and self.cards[self.cursor] not in self.eligible:
             self.app.bell()
+            self.post_message(self.Refused(self.cards[self.cursor]))
             return
         if self.eligible is not None:  # one card only during tribute and return
             self.selected = set() if self.cursor in self.selected else {self.cursor}
