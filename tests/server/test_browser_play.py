@@ -2,7 +2,8 @@
 by playing one: the turn's timer and ring stay drawn when a card is tapped (they were blank until the clock's next
 tick, a flicker on every tap); the deal-end panel says that the next deal has no tribute (抗贡) as it says who pays
 (its line came from the view, which an update does not carry), and says nothing of the kind after the last deal;
-the hint's play and why are read whole beside the buttons (one line cut them to "full house 8: … —…")."""
+the hint's play and why are read whole beside the buttons (one line cut them to "full house 8: … —…"); the log opens
+under its switch and closes with it (upright it lay over the switch, and stayed open)."""
 
 from __future__ import annotations
 
@@ -130,5 +131,32 @@ def test_the_hints_words_are_read_whole_beside_the_buttons_held_sideways(browser
         assert not box["cut"], (msg.inner_text(), box)
         # in the buttons' own row: the hand and the table above keep their room
         assert box["top"] >= box["rowTop"] - 1 and box["bottom"] <= box["rowBottom"] + 1 <= box["view"] + 1, box
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 780), (844, 390), (1280, 800)],
+                         ids=["390x844", "360x780", "844x390", "1280x800"])
+def test_the_log_opens_under_its_switch_and_closes_with_it(browser: Browser, server: LiveServer,
+                                                           size: tuple[int, int]) -> None:
+    page = seat_me(browser, server, "en", counter=True)
+    try:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+        page.tap("#log-toggle")
+        expect(page.locator("#side")).to_be_visible()
+        expect(page.locator("#log li").first).to_be_visible()
+        # both switches are still what a finger there touches (upright, the log lay over them and stayed open)
+        covered = page.evaluate("""() => ['log-toggle', 'last-trick'].filter((id) => {
+          const r = document.getElementById(id).getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return !hit || !hit.closest('#' + id);
+        })""")
+        assert covered == []
+        side = page.locator("#side").bounding_box()
+        toggle = page.locator("#log-toggle").bounding_box()
+        assert side and toggle and side["y"] >= toggle["y"] + toggle["height"] - 1, (side, toggle)
+        page.tap("#log-toggle")
+        expect(page.locator("#side")).to_be_hidden()
     finally:
         page.context.close()
