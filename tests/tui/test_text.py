@@ -52,6 +52,19 @@ def test_table_mid_round(en: Translator, pen: Presenter) -> None:
     assert zh == ["你 · 2 张 · 先出：单张 3：♠3", "下家：不要", "对家 · 9 张 · 本轮最大：单张 10：♠10", "上家 · 该出牌"]
 
 
+def test_a_seat_that_reported_shows_its_count_in_red(en: Translator, pen: Presenter) -> None:
+    """报牌 (10 cards or fewer) stands out at the table: the count was drawn like the seat's other words."""
+    from guandan.tui.app import TableView
+
+    partner = play(2, "ST")
+    events = [FirstLead(0), play(0, "S3"), Passed(1), partner, Reported(2, 9)]
+    infos = seat_infos(observe(events, to_move=3, top=partner, reported={2: 9, 1: 0}, finish=(1,)), pen, en)
+    assert [i.reported for i in infos] == [False, False, True, False]  # seat 1 is out: nothing to warn of
+    head = TableView()._head(infos[2])
+    styles = {head.plain[span.start:span.end]: str(span.style) for span in head.spans}
+    assert styles["9 cards"] == "bold red" and styles["winning"] == "green"
+
+
 def test_the_seat_to_move_is_told_what_is_due_in_tribute_and_return(en: Translator, pen: Presenter) -> None:
     zh, pzh = translator("tui", "zh"), presenter("zh")
     due = {}

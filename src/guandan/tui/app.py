@@ -203,9 +203,13 @@ class TableView(Widget):
 
     def _head(self, s: SeatInfo) -> Text:
         text = Text(s.name, style="bold")
-        for part in ([s.count] if s.count else []) + s.marks:
+        style = "bold yellow" if s.to_move else ("green" if s.winning else "")
+        if s.count:
             text.append(self.sep)
-            text.append(part, style="bold yellow" if s.to_move else ("green" if s.winning else ""))
+            text.append(s.count, style="bold red" if s.reported else style)  # 报牌 stands out: few cards left
+        for part in s.marks:
+            text.append(self.sep)
+            text.append(part, style=style)
         if s.to_move:
             text.stylize("reverse", 0, len(s.name))
         return text

@@ -61,6 +61,7 @@ class SeatInfo:
     last_cards: str  # the same play as its cards alone, for a narrow place ("♠9 ♥9")
     to_move: bool
     winning: bool
+    reported: bool = False  # 报牌: it has 10 cards or fewer (by the rules' threshold) and is still playing
 
 
 def seat_infos(obs: MatchObservation, p: Presenter, tr: Translator) -> list[SeatInfo]:
@@ -99,7 +100,8 @@ def seat_infos(obs: MatchObservation, p: Presenter, tr: Translator) -> list[Seat
         n = counts.get(seat)
         count = "" if n is None else tr.ngettext("{n} card", "{n} cards", n).format(n=n)
         play, shown = last.get(seat, ("", ""))
-        out.append(SeatInfo(seat, p.seat(seat), count, marks, play, shown, d.to_move == seat, seat == top_seat))
+        reported = seat in d.reported and seat not in d.finish
+        out.append(SeatInfo(seat, p.seat(seat), count, marks, play, shown, d.to_move == seat, seat == top_seat, reported))
     return out
 
 
