@@ -3,7 +3,8 @@ by playing one: the turn's timer and ring stay drawn when a card is tapped (they
 tick, a flicker on every tap); the deal-end panel says that the next deal has no tribute (抗贡) as it says who pays
 (its line came from the view, which an update does not carry), and says nothing of the kind after the last deal;
 the hint's play and why are read whole beside the buttons (one line cut them to "full house 8: … —…"); the log opens
-under its switch and closes with it (upright it lay over the switch, and stayed open)."""
+under its switch and closes with it (upright it lay over the switch, and stayed open); on a tribute or return turn the
+cards that may not be given are dimmed and not picked (one lifted, and Tribute stayed off with nothing said why)."""
 
 from __future__ import annotations
 
@@ -158,5 +159,45 @@ def test_the_log_opens_under_its_switch_and_closes_with_it(browser: Browser, ser
         assert side and toggle and side["y"] >= toggle["y"] + toggle["height"] - 1, (side, toggle)
         page.tap("#log-toggle")
         expect(page.locator("#side")).to_be_hidden()
+    finally:
+        page.context.close()
+
+
+GIVING_TURN = ("document.body.dataset.deal === '1' && ['tribute', 'return'].includes(document.body.dataset.phase) && "
+               "document.body.dataset.toMove === '0' && !document.getElementById('hint').disabled")
+
+
+# seat 0 playing the first deal by the hint: against heuristic bots with seed 2 it pays tribute in the second, against
+# greedy bots with seed 5 it returns one
+@pytest.mark.parametrize(("phase", "seed", "tier", "lang"),
+                         [("tribute", 2, "heuristic", "en"), ("return", 5, "greedy", "zh")], ids=["tribute", "return"])
+def test_on_a_tribute_or_return_turn_only_the_cards_that_may_be_given_are_bright_and_picked(
+        browser: Browser, server: LiveServer, phase: str, seed: int, tier: str, lang: str) -> None:
+    page = seat_me(browser, server, lang, seed=seed, bots=[None, tier, tier, tier], next_deal_s=120)
+    try:
+        play_to_deal_end(page)
+        page.tap("[data-testid=continue]")
+        page.wait_for_function(GIVING_TURN, timeout=30000)
+        assert page.evaluate("document.body.dataset.phase") == phase
+        cards = page.locator("#hand .card")
+        dim = page.locator("#hand .card.ineligible")
+        assert 0 < dim.count() < cards.count()
+        play = page.locator("[data-testid=play]")
+        dim.first.tap(position={"x": 5, "y": 14})  # not one to give: not picked, and the button stays off
+        expect(page.locator("#hand .card.selected")).to_have_count(0)
+        expect(play).to_be_disabled()
+        bright = page.locator("#hand .card:not(.ineligible)")
+        bright.first.tap(position={"x": 5, "y": 14})
+        expect(page.locator("#hand .card.selected")).to_have_count(1)
+        expect(play).to_be_enabled()
+        hints = page.evaluate("Number(document.body.dataset.hints || 0)")
+        page.tap("[data-testid=hint]")  # the hint's card is one of the bright ones
+        page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+        expect(page.locator("#hand .card.selected:not(.ineligible)")).to_have_count(1)
+        before = int(page.evaluate("document.body.dataset.seq"))
+        play.tap()
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
+        expect(page.locator("#hand .card.ineligible")).to_have_count(0)  # given: the hand is all bright again
+        one_language(visible_text(page, "#table"), lang)
     finally:
         page.context.close()

@@ -586,6 +586,7 @@ function renderHand() {
   if (!player) { hand.replaceChildren(); return; }
   let lastGroup = 0;
   hand.classList.toggle("grouped", S.sort === "groups" && !!S.groups);
+  const may = givable();
   hand.replaceChildren(...sortedHand().map(({ c, i, g, kind }, k) => {
     const node = cardNode(c, v.level);
     node.dataset.index = i;
@@ -595,6 +596,7 @@ function renderHand() {
     if (kind && kind !== REST && k === 0) node.dataset.kind = kind;
     lastGroup = g;
     if (S.selected.has(i)) node.classList.add("selected");
+    if (may && !may.has(c)) { node.classList.add("ineligible"); node.setAttribute("aria-disabled", "true"); }
     return node;
   }));
   fanOut(hand);
@@ -691,9 +693,18 @@ function cardNodeAtX(x) {  // the hand's card under this x (the topmost, as they
   const cards = [...document.querySelectorAll("#hand .card:not(.selected)")];
   return cards.reverse().find((n) => { const r = n.getBoundingClientRect(); return x >= r.left && x <= r.right; }) || null;
 }
+// On the player's own tribute or return turn, the cards it may give (the others are dimmed and are not picked: a
+// tapped one lifted and Tribute stayed off, with nothing said why); null on any other turn.
+function givable() {
+  const legal = S.view.legal || [];
+  const kind = legal.length ? legal[0].kind : null;
+  return myTurn() && (kind === K.TRIBUTE || kind === K.RETURN) ? new Set(legal.map((a) => a.cards[0])) : null;
+}
 function setSelected(i, on) {
   const legal = S.view.legal || [];
   const single = legal.length && (legal[0].kind === K.TRIBUTE || legal[0].kind === K.RETURN);
+  const may = on ? givable() : null;
+  if (may && !may.has(S.view.hand[i])) return;
   if (on) { if (single) S.selected.clear(); S.selected.add(i); } else S.selected.delete(i);
 }
 function currentGroups() {
