@@ -65,6 +65,28 @@ def test_a_seat_that_reported_shows_its_count_in_red(en: Translator, pen: Presen
     assert styles["9 cards"] == "bold red" and styles["winning"] == "green"
 
 
+def test_a_side_seat_keeps_whose_turn_and_who_wins_when_both_sides_are_long(en: Translator, pen: Presenter) -> None:
+    """The two side seats share the middle line at 80 columns: a long one takes what the other leaves, and what is
+    cut first is who led the round (the log says it), not "winning" ("Next opponent · 2 cards · leads · wi…")."""
+    from guandan.tui.app import TableView
+
+    top = play(1, "S9")
+    events = [FirstLead(1), top, Reported(1, 2), Passed(2), Reported(3, 6)]
+    infos = seat_infos(observe(events, to_move=3, top=top, reported={1: 2, 3: 6}), pen, en)
+    assert infos[1].marks == ["winning", "leads"]
+    table = TableView()
+    table.show(infos, " · ")
+    middle = table.render().plain.splitlines()[2]
+    assert len(middle) == 76  # the table's inner width at 80 columns
+    assert middle.startswith("Previous opponent · 6 cards · to play ")
+    assert "Next opponent · 2 cards · winning · " in middle
+    # a short side leaves its room to the other: 接风 is told beside a seat whose line was cut at half the width
+    events = [FirstLead(3), play(3, "S3"), WentOut(3, 1), Passed(0), Passed(1), Passed(2), RoundWon(3, 1, True)]
+    table.show(seat_infos(observe(events, to_move=1, top=None, reported={1: 2}, finish=(3,)), pen, en), " · ")
+    middle = table.render().plain.splitlines()[2]
+    assert middle.startswith("Previous opponent · 1st ") and "Next opponent · 2 cards · to play · leads after" in middle
+
+
 def test_the_seat_to_move_is_told_what_is_due_in_tribute_and_return(en: Translator, pen: Presenter) -> None:
     zh, pzh = translator("tui", "zh"), presenter("zh")
     due = {}

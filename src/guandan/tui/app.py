@@ -233,8 +233,16 @@ class TableView(Widget):
             return Text(" " * pad) + t
 
         def sides(a: Text, b: Text) -> Text:
-            a.truncate(half, overflow="ellipsis")
-            b.truncate(half, overflow="ellipsis")
+            # each side may take what the other leaves, so that a long one is cut only when both cannot fit
+            room = width - 1
+            if a.cell_len + b.cell_len > room:
+                if a.cell_len <= half:
+                    b.truncate(room - a.cell_len, overflow="ellipsis")
+                elif b.cell_len <= half:
+                    a.truncate(room - b.cell_len, overflow="ellipsis")
+                else:
+                    a.truncate(half, overflow="ellipsis")
+                    b.truncate(half, overflow="ellipsis")
             gap = max(1, width - a.cell_len - b.cell_len)
             return a + Text(" " * gap) + b
 

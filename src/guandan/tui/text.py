@@ -91,12 +91,12 @@ def seat_infos(obs: MatchObservation, p: Presenter, tr: Translator) -> list[Seat
         if d.to_move == seat:  # what is due: during tribute and return nobody plays yet
             marks.append({Phase.TRIBUTE: _("to pay tribute"), Phase.RETURN: _("to return a card"),
                           Phase.CHOOSE: _("to take a tribute card")}.get(d.phase, _("to play")))
-        if seat == leader and d.phase == Phase.PLAY:
-            marks.append(_("leads after jiefeng") if jiefeng else _("leads"))
         if seat == top_seat:
             marks.append(_("winning"))
         if seat in d.finish:
             marks.append(p.place(d.finish.index(seat) + 1))
+        if seat == leader and d.phase == Phase.PLAY:  # last: where a side seat's line is cut, this goes first
+            marks.append(_("leads after jiefeng") if jiefeng else _("leads"))
         n = counts.get(seat)
         count = "" if n is None else tr.ngettext("{n} card", "{n} cards", n).format(n=n)
         play, shown = last.get(seat, ("", ""))
