@@ -155,3 +155,26 @@ def test_space_on_a_dimmed_card_says_why_nothing_was_selected() -> None:
     assert message == f"{card} cannot be given now: pick one of the cards not dimmed" and selected == []
     message, card, selected = answers["zh"]
     assert message == f"{card} 现在不能给出：请选一张亮着的牌" and selected == []
+
+
+def test_a_complaint_gives_way_to_the_prompt_once_the_selection_changes() -> None:
+    """Enter with nothing selected says to select; once a card is selected that no longer holds, and the
+    message line said "Select some cards first" above "Selected: ♠A — Enter gives it"."""
+    from guandan.tui.handview import HandView
+
+    game = GuandanApp(_tribute_session(), "en", bot_delay=0)
+
+    async def select_after_enter() -> tuple[str, str, str]:
+        async with game.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            prompt = game.message
+            await pilot.press("enter")
+            complaint = game.message
+            await pilot.press("end", "space")  # the ace, the card to pay
+            await pilot.pause()
+            assert game.query_one(HandView).selection() == [ACE]
+            return prompt, complaint, game.message
+
+    prompt, complaint, after = async_support.run(select_after_enter())
+    assert complaint == "Select some cards first"
+    assert after == prompt and prompt.startswith("Tribute: your card is ")

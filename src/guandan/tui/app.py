@@ -302,6 +302,7 @@ class GuandanApp(App[None]):
         self.bot_pending = False  # a bot move is scheduled
         self.log_lines: list[str] = []  # what the log shows, kept for tests and screen readers
         self.message = ""
+        self.complaint = False  # the message line says what was wrong with the last key, not what to do
         self.selected_text = ""
         self.saved: tuple[Path | None, SaveError | None] | None = None  # set by q: where the match went
         self.quit_unsaved = False  # q found nowhere to save: the next q quits anyway
@@ -354,6 +355,7 @@ class GuandanApp(App[None]):
     # --- drawing ----------------------------------------------------------------------------
     def say(self, message: str) -> None:
         self.message = message
+        self.complaint = False
         self.query_one("#message", Static).update(Text(message))
 
     def write_log(self, lines: list[str]) -> None:
@@ -392,12 +394,15 @@ class GuandanApp(App[None]):
 
     def on_hand_view_changed(self, _message: HandView.Changed) -> None:
         self.update_selected()
+        if self.complaint and self.ready():  # a new selection: the complaint about the last one no longer holds
+            self.prompt()
 
     def on_hand_view_refused(self, message: HandView.Refused) -> None:
         """Space on a dimmed card: say why nothing was selected (a bell alone left the player guessing)."""
         if self.ready():
             card = self.present.card(message.card, self.session.observation().deal.level)
             self.say(self.tr.gettext("{card} cannot be given now: pick one of the cards not dimmed").format(card=card))
+            self.complaint = True
 
     # --- the turn loop ----------------------------------------------------------------------
     def advance(self) -> None:
@@ -501,6 +506,7 @@ class GuandanApp(App[None]):
     def problem(self, p: InputProblem) -> None:
         self.bell()
         self.say(p.text(self.tr, self.present, self.session.observation().deal.level))
+        self.complaint = True  # until the selection changes: then the turn's prompt comes back
 
     def ready(self) -> bool:
         return (not self.paused and self.too_small is None and not self.session.ended
