@@ -105,6 +105,15 @@ def test_settlement_notes_say_what_happened() -> None:
     assert zh[0].startswith("结果 1-2（双上）")
 
 
+def test_the_deal_that_passes_a_says_no_level_gained() -> None:
+    s = DealSettled(finish=(1, 3, 0, 2), levels=(8, 12), next_declarer=1, upgrade=0, partner_place=2,
+                    notes=(Note(SettlementNote.PASSED_A, team=1),))
+    en = Presenter("en").settlement(s)
+    assert en[0] == "Result 1-2 (double win) · levels now 10\u00a0:\u00a0A"  # not "+0": nothing is gained, the match is won
+    assert en[1].startswith("Team 2 (seats 2 and 4) passed A")
+    assert Presenter("zh").settlement(s)[0] == "结果 1-2（双上） · 现在级数 10\u00a0:\u00a0A"
+
+
 def _subject_events(seat: int) -> list[Event]:
     """One event of every kind whose sentence has ``seat`` as its subject."""
     from guandan.core.events import AntiTribute, FirstLead, Lead, Reported, RoundWon, WentOut

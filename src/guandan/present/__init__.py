@@ -318,8 +318,13 @@ class Presenter:
     def settlement(self, s: DealSettled) -> list[str]:
         """The end of a deal: result, levels gained, the new levels, notes, 火拼 points."""
         _ = self._
-        lines = [_("Result {result}: {team} +{up} · levels now {levels}").format(
-            result=self.result(s.partner_place), team=self.team(s.winners), up=s.upgrade, levels=self.levels(s.levels))]
+        if any(n.kind == SettlementNote.PASSED_A for n in s.notes):  # no level is gained: the note says the match is won
+            lines = [_("Result {result} · levels now {levels}").format(result=self.result(s.partner_place),
+                                                                       levels=self.levels(s.levels))]
+        else:
+            lines = [_("Result {result}: {team} +{up} · levels now {levels}").format(
+                result=self.result(s.partner_place), team=self.team(s.winners), up=s.upgrade,
+                levels=self.levels(s.levels))]
         lines += [self.note(n) for n in s.notes]
         contributions = s.contributions
         if s.points is not None and s.base is not None and s.multiplier is not None and contributions is not None:
