@@ -4,7 +4,8 @@ tick, a flicker on every tap); the deal-end panel says that the next deal has no
 (its line came from the view, which an update does not carry), and says nothing of the kind after the last deal;
 the hint's play and why are read whole beside the buttons (one line cut them to "full house 8: … —…"); the log opens
 under its switch and closes with it (upright it lay over the switch, and stayed open); on a tribute or return turn the
-cards that may not be given are dimmed and not picked (one lifted, and Tribute stayed off with nothing said why)."""
+cards that may not be given are dimmed and not picked (one lifted, and Tribute stayed off with nothing said why); a
+tribute line of the table's facts too long for its corner cuts the giver's name, not who holds the card now."""
 
 from __future__ import annotations
 
@@ -199,5 +200,39 @@ def test_on_a_tribute_or_return_turn_only_the_cards_that_may_be_given_are_bright
         page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
         expect(page.locator("#hand .card.ineligible")).to_have_count(0)  # given: the hand is all bright again
         one_language(visible_text(page, "#table"), lang)
+    finally:
+        page.context.close()
+
+
+# each tribute line of the table's facts: the receiver ends inside its line, and is cut only once the giver has no room
+TRIBUTE_LINES = """() => [...document.querySelectorAll('#tribute-info > div')].filter((d) => d.querySelector('.giver'))
+  .map((d) => {
+    const line = d.getBoundingClientRect(), giver = d.querySelector('.giver'), receiver = d.querySelector('.receiver');
+    const r = receiver.getBoundingClientRect();
+    return { text: d.textContent, inside: r.right <= line.right + 1,
+             whole: receiver.scrollWidth <= receiver.clientWidth + 1, giver: giver.getBoundingClientRect().width };
+  })"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_tribute_line_cuts_the_givers_name_before_the_receivers(browser: Browser, server: LiveServer,
+                                                                   lang: str) -> None:
+    page = seat_me(browser, server, lang, seed=2, bots=[None, "heuristic", "heuristic", "heuristic"], next_deal_s=120)
+    try:
+        play_to_deal_end(page)
+        page.tap("[data-testid=continue]")
+        page.wait_for_function(GIVING_TURN, timeout=30000)
+        hints = page.evaluate("Number(document.body.dataset.hints || 0)")
+        page.tap("[data-testid=hint]")
+        page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+        page.tap("[data-testid=play]")
+        page.wait_for_function("document.body.dataset.phase === 'play' && "
+                               "document.querySelectorAll('#tribute-info .receiver').length === 4", timeout=30000)
+        for width, height in ((1280, 800), (390, 844)):  # where the giver is shown (a phone held sideways leaves it out)
+            page.set_viewport_size({"width": width, "height": height})
+            lines = page.evaluate(TRIBUTE_LINES)
+            assert len(lines) == 4, lines
+            for line in lines:
+                assert line["inside"] and (line["whole"] or line["giver"] < 1), (width, line)
     finally:
         page.context.close()
