@@ -134,21 +134,21 @@ def _team_events(team: int) -> list[Event]:
 def test_sentences_about_you_are_in_the_second_person() -> None:
     en = [line for e in _subject_events(0) for line in Presenter("en", viewer=0).event(e)]
     assert en == ["You lead first (flipped card ♦5)", "You lead first",
-                  "Anti-tribute: you hold both big jokers; no tribute this deal", "You lead",
+                  "Anti-tribute: you hold both big jokers; no tribute", "You lead",
                   "Report: you have 9 cards left", "Report: you have 1 card left", "You are out: 1st",
                   "You win the round and lead", "Jiefeng: you take the lead"]
     zh = [line for e in _subject_events(0) for line in Presenter("zh", viewer=0).event(e)]
-    assert zh[2] == "抗贡：你握有两张大王，本副不进贡" and zh[3] == "你先出" and zh[6] == "你出完：头游"
+    assert zh[2] == "抗贡：你握有两张大王，不进贡" and zh[3] == "你先出" and zh[6] == "你出完：头游"
 
 
 def test_one_player_holding_both_big_jokers_is_named_once() -> None:
     from guandan.core.events import AntiTribute
 
     assert Presenter("en", viewer=0).event(AntiTribute(seats=(3, 3))) == [
-        "Anti-tribute: Previous opponent holds both big jokers; no tribute this deal"]
-    assert Presenter("zh", viewer=0).event(AntiTribute(seats=(3, 3))) == ["抗贡：上家握有两张大王，本副不进贡"]
+        "Anti-tribute: Previous opponent holds both big jokers; no tribute"]
+    assert Presenter("zh", viewer=0).event(AntiTribute(seats=(3, 3))) == ["抗贡：上家握有两张大王，不进贡"]
     assert Presenter("en", viewer=0).event(AntiTribute(seats=(1, 3))) == [
-        "Anti-tribute: Next opponent, Previous opponent hold both big jokers; no tribute this deal"]
+        "Anti-tribute: Next opponent, Previous opponent hold both big jokers; no tribute"]
 
 
 # a verb that does not agree with its subject: "You leads", "Opponents wins"
