@@ -51,6 +51,7 @@ def test_a_reason_the_catalogue_lacks_keeps_the_systems_words() -> None:
 
 def test_a_socket_timeout_is_said_as_a_timeout() -> None:
     assert reason_text(TimeoutError("timed out"), "zh") == "连接超时"
+    assert reason_text(OSError(-2, "Name or service not known"), "zh") == "找不到这个名字对应的地址"  # getaddrinfo's
     assert reason_text(ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused"), "en") == \
         "the connection was refused"
 

@@ -37,7 +37,7 @@ from ..core.errors import GuandanError, shown
 from ..i18n import N_
 from ..i18n.reasons import os_reason
 from .base import Base
-from .engine import default_url, make_engine
+from .engine import default_url, driver_problem, make_engine
 from .migrate import current_revision, upgrade_to_head
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -299,14 +299,9 @@ def _pg_tables(u: URL) -> set[str]:
         return set(inspect(engine).get_table_names())
     except SQLAlchemyError as e:
         raise BackupError.said(N_("cannot connect to {url}: {reason}"), url=u.render_as_string(),
-                               reason=_first_line(e)) from None
+                               reason=driver_problem(e)) from None
     finally:
         engine.dispose()
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(getattr(e, "orig", None) or e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
 
 
 def _backup_pg(u: URL, out: Path) -> Done:
@@ -390,7 +385,7 @@ def restore(backup_file: Path, url: str | None, force: bool = False) -> Done:
         revision = current_revision(engine)
     except SQLAlchemyError as e:
         raise BackupFailed.said(N_("the restored database could not be migrated to the newest schema: {reason}"),
-                                reason=_first_line(e)) from None
+                                reason=driver_problem(e)) from None
     finally:
         engine.dispose()
     return Done(done.path, done.kind, done.size, revision)

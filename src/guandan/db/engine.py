@@ -14,6 +14,13 @@ from sqlalchemy.pool import StaticPool
 DB_FILE = "guandan.sqlite3"
 
 
+def driver_problem(e: BaseException) -> str:
+    """What a database error says, as its driver says it: the first line only (the rest is SQLAlchemy's
+    background link and the statement), never a traceback."""
+    text = str(getattr(e, "orig", None) or e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
 def data_dir() -> Path:
     """``$GUANDAN_DATA_DIR``, or ./data."""
     return Path(os.environ.get("GUANDAN_DATA_DIR") or "data")

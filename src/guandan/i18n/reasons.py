@@ -77,7 +77,10 @@ def reason_text(value: OsReason | JsonProblem | OSError | json.JSONDecodeError, 
         value = os_reason(value)
     msgid: str | None
     if isinstance(value, OsReason):
-        msgid = _OS_REASONS.get(value.errno) if value.errno is not None else None
+        if value.errno is not None and value.errno < 0:  # a getaddrinfo code: the resolver knows no such name
+            msgid = N_("no address is known by that name")
+        else:
+            msgid = _OS_REASONS.get(value.errno) if value.errno is not None else None
     else:
         msgid = next((m for start, m in _JSON_PROBLEMS if value.startswith(start)), None)
     return str(value) if msgid is None else translator("cli", lang).gettext(msgid)

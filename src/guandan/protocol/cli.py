@@ -7,7 +7,6 @@ import errno
 import json
 import math
 import os
-import socket
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -47,8 +46,8 @@ def os_reason(e: OSError) -> str:
     """Why the system refused, in the reader's language: asyncio's and the socket module's own wording
     carries Python's address tuples ("… on address ('127.0.0.1', 23456): address already in use"), and a
     connection reset during a TLS handshake comes with no words at all."""
-    if isinstance(e, socket.gaierror) or (e.errno is not None and e.errno < 0):
-        return _("no address is known by that name")
+    if e.errno is not None and e.errno < 0:  # a getaddrinfo code (the name is unknown): said as such
+        return reason_words(e)
     code = e.errno if e.errno is not None and e.errno > 0 else _ERRNO_OF.get(type(e))
     if not code:
         return e.strerror or str(e) or reason_words(OSError(errno.EIO, os.strerror(errno.EIO)))

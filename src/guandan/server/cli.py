@@ -72,13 +72,13 @@ def _app(create_app: Any, db: str | None, settings: Any, dev: bool, cluster: Any
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..db.engine import default_url
+    from ..db.engine import default_url, driver_problem
 
     try:
         return create_app(db, settings, dev=dev, cluster=cluster)
     except (SQLAlchemyError, OSError) as e:
         shown_url = make_url(db or default_url()).render_as_string(hide_password=True)
-        reason = reason_words(e) if isinstance(e, OSError) else _first_line(getattr(e, "orig", None) or e)
+        reason = reason_words(e) if isinstance(e, OSError) else driver_problem(e)
         fail(_("cannot use the database {url}: {reason}").format(url=shown_url, reason=reason), 1)
 
 
@@ -90,15 +90,7 @@ def _check_address(host: str, port: int) -> None:
     try:
         socket.create_server((host, port)).close()  # SO_REUSEADDR, as uvicorn binds
     except OSError as e:
-        # a name the resolver does not know comes back with its (negative) getaddrinfo code as errno
-        unknown = isinstance(e, socket.gaierror) or (e.errno is not None and e.errno < 0)
-        reason = _("no address is known by that name") if unknown else reason_words(e)
-        fail(_("cannot listen on {host}:{port}: {reason}").format(host=host, port=port, reason=reason), 1)
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
+        fail(_("cannot listen on {host}:{port}: {reason}").format(host=host, port=port, reason=reason_words(e)), 1)
 
 
 def serve(

@@ -11,7 +11,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
 from ..cliutil import Messages, cli_lang, said
 from ..core.errors import GuandanError
-from ..db.engine import default_url
+from ..db.engine import default_url, driver_problem
 from ..i18n import N_
 from ..i18n.reasons import os_reason
 from .desk import Desk
@@ -72,9 +72,7 @@ def database_refusal(db: str | None, e: BaseException) -> TournamentError:
                        db=name, module=e.name or str(e))
     if isinstance(e, OSError):
         return refusal(N_("cannot use the tournament database {db}: {problem}"), db=name, problem=os_reason(e))
-    text = str(getattr(e, "orig", None) or e).strip()
-    first = text.splitlines()[0] if text else type(e).__name__
-    return refusal(N_("cannot use the tournament database {db}: {problem}"), db=name, problem=first)
+    return refusal(N_("cannot use the tournament database {db}: {problem}"), db=name, problem=driver_problem(e))
 
 
 def folder_problem(db: str | None) -> TournamentError | None:
