@@ -110,15 +110,17 @@ def test_the_stand_in_passes_when_it_may_and_else_plays_the_auto_play_bots_choic
     assert table.played_for == [[1 if s in (seat, follower) else 0 for s in range(4)]]
 
 
+async def _one_seat_silent(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
+    """A room whose seat SILENT reads and never answers, the others playing: what each seat was sent."""
+    conns = await _room_of_four(url)
+    return list(await asyncio.gather(*(_silent(ws) if s == SILENT else _answering(ws, ConformanceBot(s))
+                                       for s, ws in enumerate(conns))))
+
+
 def test_a_seat_that_never_answers_is_played_for_and_its_game_finishes(tmp_path: Path) -> None:
     logs: list[str] = []
 
-    async def body(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
-        conns = await _room_of_four(url)
-        return list(await asyncio.gather(*(_silent(ws) if s == SILENT else _answering(ws, ConformanceBot(s))
-                                           for s, ws in enumerate(conns))))
-
-    seen = async_support.run(with_server(body, out_dir=tmp_path, logs=logs, config=ONE_DEAL, move_timeout=0.2,
+    seen = async_support.run(with_server(_one_seat_silent, out_dir=tmp_path, logs=logs, config=ONE_DEAL, move_timeout=0.2,
                                          abort_after=0))
     assert all(s[-1]["stage"] == "gameResult" for s in seen), [s[-1] for s in seen]
     acts = [m for m in seen[SILENT] if m["type"] == "act"]
@@ -180,12 +182,7 @@ def test_a_late_answer_is_refused_and_never_played_on_the_next_act_message() -> 
 def test_a_seat_that_misses_k_act_messages_in_a_row_ends_its_room(tmp_path: Path) -> None:
     logs: list[str] = []
 
-    async def body(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
-        conns = await _room_of_four(url)
-        return list(await asyncio.gather(*(_silent(ws) if s == SILENT else _answering(ws, ConformanceBot(s))
-                                           for s, ws in enumerate(conns))))
-
-    seen = async_support.run(with_server(body, out_dir=tmp_path, logs=logs, move_timeout=0.3, abort_after=2))
+    seen = async_support.run(with_server(_one_seat_silent, out_dir=tmp_path, logs=logs, move_timeout=0.3, abort_after=2))
     reason = f"game aborted: seat {SILENT} did not answer 2 act messages in a row within 0.3 s"
     for messages in seen:
         errors = [m["message"] for m in messages if m["type"] == "error"]
