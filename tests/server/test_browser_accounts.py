@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
 from .conftest import LiveServer
@@ -46,7 +46,7 @@ def test_a_guest_signs_up_keeps_its_game_and_logs_in_again(browser: Browser, liv
         page.goto(f"{live_server.url}/")
         page.evaluate(f"localStorage.setItem('guandan:token:{code}', '{token}')")  # the guest's seat token
         link = page.locator("[data-testid=account-link]")
-        assert link.inner_text() == "登录"
+        expect(link).to_have_text("登录")  # once the page's words are loaded (before, it reads "登录 / Log in")
         link.click()
         page.wait_for_selector("#guest:not(.hidden)")
         page.fill("#signup-username", "browser_player")
