@@ -268,8 +268,9 @@ def test_one_request_creates_four_bots_and_starts_them_for_a_spectator(web: App)
     code, host = created["code"], created["host_token"]
     assert created["room"]["status"] == "playing" and created["link"] == f"/r/{code}"
     assert [s["kind"] for s in created["room"]["seats"]] == ["bot"] * 4
-    assert c.get(f"/api/rooms/{code}").json()["status"] == "playing"
-    assert stored_status(web, code)[0] == "playing"
+    # started at once; with no least pace here the bots may already have played the one deal out
+    assert c.get(f"/api/rooms/{code}").json()["status"] in ("playing", "over")
+    assert stored_status(web, code)[0] in ("playing", "over")
     assert "watch" not in web.service.rooms[code].config.model_dump()  # a request's wish, no setting of the room
     with c.websocket_connect(f"/ws/{code}") as ws:  # the page it lands on: a spectator of the match
         assert ws.receive_json()["role"] == "spectator"
