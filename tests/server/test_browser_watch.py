@@ -129,3 +129,17 @@ def test_one_tap_on_the_start_page_watches_four_bots_and_a_refusal_is_told_there
     finally:
         watcher.context.close()
         other.context.close()
+
+
+def test_a_server_that_runs_no_bot_matches_leaves_the_start_pages_button_out(browser: Browser) -> None:
+    """`serve --max-watched-tables 0`: the start page offers no "Watch four bots play" to be refused."""
+    with tempfile.TemporaryDirectory(prefix="guandan-web-") as d, \
+            LiveServer(f"sqlite:///{d}/web.sqlite3", max_watched_tables=0) as srv:
+        page = browser.new_context(**PHONE).new_page()
+        try:
+            page.goto(f"{srv.url}/")
+            page.wait_for_selector("#quick-play:enabled")  # the page's script has run
+            expect(page.locator("[data-testid=quick-watch]")).to_be_hidden()
+            expect(page.locator("[data-testid=quick-play]")).to_be_visible()
+        finally:
+            page.context.close()

@@ -52,9 +52,10 @@ def typer_words_restored() -> Iterator[None]:
 
 
 @pytest.mark.parametrize(("args", "said"), [
-    (["--max-watched-tables", "0"], "invalid value for '--max-watched-tables': 0 is too small: it must be at least 1"),
-    (["--max-watched-per-address", "0"],
-     "invalid value for '--max-watched-per-address': 0 is too small: it must be at least 1"),
+    # 0 is allowed (no matches of four bots at all: test_watch_limits_reach_the_settings), below it is not
+    (["--max-watched-tables", "-1"], "invalid value for '--max-watched-tables': -1 is too small: it must be at least 0"),
+    (["--max-watched-per-address", "-1"],
+     "invalid value for '--max-watched-per-address': -1 is too small: it must be at least 0"),
     (["--watch-min-bot-delay-ms", "-1"],
      "invalid value for '--watch-min-bot-delay-ms': -1 is out of range: it must be from 0 to 10000"),
     (["--watch-min-bot-delay-ms", "60000"],
@@ -92,6 +93,30 @@ class _Built(Exception):
     """Stands for the app being built: the test stops `serve` there and keeps the Settings it was given."""
 
 
+def test_a_watch_limit_of_0_is_taken_on_the_command_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                          typer_words_restored: None) -> None:
+    """0 is no refusal: the server starts offering no match of four bots to watch."""
+    from guandan.cli import main
+    from guandan.server import app as app_module
+    from guandan.server import cli as cli_module
+    from guandan.server import logs
+    from guandan.server.table import Settings
+
+    given: list[Settings] = []
+
+    def build(_db: Any, settings: Settings, **_kw: Any) -> Any:
+        given.append(settings)
+        raise _Built
+
+    monkeypatch.setattr(app_module, "create_app", build)
+    monkeypatch.setattr(cli_module, "_check_address", lambda *_a: None)  # whatever listens on 8000 meanwhile
+    monkeypatch.setattr(logs, "configure", lambda *_a: None)
+    for option in ("--max-watched-tables", "--max-watched-per-address"):
+        with pytest.raises(_Built):
+            main(["serve", "--data", str(tmp_path / "data"), option, "0"])
+        assert given.pop().watching is False
+
+
 def test_watch_limits_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     from guandan.server import app as app_module
     from guandan.server import logs
@@ -108,6 +133,10 @@ def test_watch_limits_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> Non
     with pytest.raises(_Built):
         serve(max_watched_tables=7, max_watched_per_address=3, watch_min_bot_delay_ms=0)
     assert (given[0].max_watched_tables, given[0].max_watched_per_address, given[0].watch_min_bot_delay_ms) == (7, 3, 0)
+    with pytest.raises(_Built):
+        serve(max_watched_tables=0, max_watched_per_address=0)  # 0: no such matches (Settings.watching)
+    assert (given[-1].max_watched_tables, given[-1].max_watched_per_address, given[-1].watching) == (0, 0, False)
+    given.pop()
     with pytest.raises(_Built):
         serve()  # left out: the Settings' own defaults
     defaults = Settings()

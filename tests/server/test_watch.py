@@ -318,3 +318,24 @@ def test_a_refused_one_tap_watch_leaves_no_room_behind(tmp_path: Path) -> None:
         # without "watch" a room of four bots waits in the lobby for its creator, as it always did
         code = c.post("/api/rooms", json={"bots": ["greedy"] * 4}, headers={"X-Forwarded-For": "192.0.2.4"}).json()["code"]
         assert c.get(f"/api/rooms/{code}").json()["status"] == "lobby"
+
+
+@pytest.mark.parametrize("limit", [{"max_watched_tables": 0}, {"max_watched_per_address": 0}])
+def test_a_limit_of_0_offers_no_bot_matches_and_refuses_one_in_words(tmp_path: Path, limit: dict[str, int]) -> None:
+    """`serve --max-watched-tables 0` (or `--max-watched-per-address 0`): the server runs no match of four bots to
+    watch. /api/meta says so (the start page leaves its button out), and a start is refused in words, whichever way
+    it comes (the one-tap create or the lobby's watch), with nothing left behind by the one-tap create."""
+    for web in open_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", **limit):
+        c, service = web.client, web.service
+        assert c.get("/api/meta").json()["watch"] is False
+        r = c.post("/api/rooms", json={"bots": ["greedy"] * 4, "watch": True})
+        text = refused(r, 403, "watch_off")
+        assert text["en"] == "This server does not run bot matches to watch." and "机器人" in text["zh"]
+        assert service.rooms == {}
+        code, host = bot_room(c)
+        refused(watch(c, code, host), 403, "watch_off")
+        assert c.get(f"/api/rooms/{code}").json()["status"] == "lobby"
+
+
+def test_the_meta_says_bot_matches_are_offered_by_default(web: App) -> None:
+    assert web.client.get("/api/meta").json()["watch"] is True

@@ -264,7 +264,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"presets": list(PRESET_NAMES), "tiers": bot_tiers(), "default_tier": default_bot_tier(),
-                "langs": list(LANGS), "talk": {"phrases": talk.PHRASES, "emotes": talk.EMOTES}}
+                "langs": list(LANGS), "talk": {"phrases": talk.PHRASES, "emotes": talk.EMOTES},
+                # matches of four bots to watch are offered (serve --max-watched-tables 0: not, nor the start page's button)
+                "watch": service.settings.watching}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, body: CreateRoomBody) -> dict[str, Any]:

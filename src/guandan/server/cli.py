@@ -117,10 +117,11 @@ def serve(
         min=1, help="a table with no human connected for this long pauses until one returns, in seconds "
                     "(default 120)")] = None,
     # matches of four bots to watch (观战): what they may cost, as the table service bounds it (TableService.watch)
+    # 0 in either: the server offers no such matches (the start page leaves its button out)
     max_watched_tables: Annotated[int | None, typer.Option(
-        min=1, help="matches of four bots playing at once for people to watch, in all (default 20)")] = None,
+        min=0, help="matches of four bots playing at once for people to watch, in all; 0: none (default 20)")] = None,
     max_watched_per_address: Annotated[int | None, typer.Option(
-        min=1, help="of those, kept going for one client address (default 2)")] = None,
+        min=0, help="of those, kept going for one client address; 0: none (default 2)")] = None,
     # the room's own pace is 0 to 10 s (rooms.RoomConfig.bot_delay_ms): a least pace beyond it would be no match to follow
     watch_min_bot_delay_ms: Annotated[int | None, typer.Option(
         min=0, max=10_000, help="the least pause before a bot of such a match acts, whatever its room asks, in "

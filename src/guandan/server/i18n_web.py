@@ -182,6 +182,7 @@ MESSAGES += (
        "address). It goes on by itself once one stops."),
     N_("Only the creator of the room may start a match of four bots."),
     N_("Seat {seat} is not a bot: a match to watch needs a bot in every seat."),
+    N_("This server does not run bot matches to watch."),
     N_("The server is running as many bot matches as it may at once ({n}): try again later."),
     N_("Your address already has {n} bot matches running, as many as it may: close one (a match stops once nobody "
        "has watched it for {s} s) and try again."),

@@ -123,6 +123,8 @@ ALREADY_SEATED = N_("Your account holds a seat of this room already.")
 # a match of four bots to watch (TableService.watch)
 WATCH_HOST_ONLY = N_("Only the creator of the room may start a match of four bots.")
 WATCH_NOT_ALL_BOTS = N_("Seat {seat} is not a bot: a match to watch needs a bot in every seat.")
+# --max-watched-tables 0 or --max-watched-per-address 0: the server offers none (the start page hides its button)
+WATCH_OFF = N_("This server does not run bot matches to watch.")
 WATCH_FULL = N_("The server is running as many bot matches as it may at once ({n}): try again later.")
 WATCH_PER_ADDRESS = N_("Your address already has {n} bot matches running, as many as it may: close one (a match "
                        "stops once nobody has watched it for {s} s) and try again.")
@@ -200,6 +202,11 @@ class Settings:
     talk_burst: float = 3.0
     auto_rate: float = 0.5  # switches of 托管 a second per seat (each is a commit and a frame to every socket)
     auto_burst: float = 6.0
+
+    @property
+    def watching(self) -> bool:
+        """Whether matches of four bots to watch are offered at all (a limit of 0 in either: none)."""
+        return self.max_watched_tables > 0 and self.max_watched_per_address > 0
 
 
 class Bucket:
@@ -549,6 +556,9 @@ class TableService:
         """Why one more table of four bots may not play for ``client`` now (Settings.max_watched_tables,
         Settings.max_watched_per_address), or None."""
         st = self.settings
+        if not st.watching:
+            return ServiceError("this server runs no tables of four bots to watch (its limit is 0)", 403, "watch_off",
+                                words=say(WATCH_OFF))
         playing = [r for r in self.rooms.values() if r.status == "playing" and not r.paused and r.all_bots()]
         if len(playing) >= st.max_watched_tables:
             return ServiceError(f"the server plays its limit of {st.max_watched_tables} tables of four bots at once; "

@@ -46,6 +46,7 @@ document.getElementById("quick-play").addEventListener("click", async () => {
 // such matches, in all and per address) it has made nothing, and the refusal is told here. The button waits for the
 // answer: a second tap would start a second match, and take the address's other place.
 const quickWatch = document.getElementById("quick-watch");
+quickWatch.classList.toggle("hidden", META.watch === false);  // a server that runs none (serve --max-watched-tables 0) offers no button
 quickWatch.addEventListener("click", async () => {
   const tier = quickTier.value;
   const error = document.getElementById("quick-error");
