@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  arrangementKey, chosenPlay, countdown, CUSTOM, flatten, makeColumn, moveToGroup, reconcile, REST, swipe, talkAllowed,
+  arrangementKey, chosenPlay, countdown, CUSTOM, finishingOrder, flatten, makeColumn, moveToGroup, reconcile, REST, swipe, talkAllowed,
   timerState, toggleSingle,
 } from "../../src/guandan/server/static/logic.js";
 
@@ -411,5 +411,23 @@ describe("chosenPlay", () => {
     assert.equal(chosenPlay([fh("Q"), fh("3")], sel, hint({ type: "full_house", key: "9", size: 5 })), null);
     assert.equal(chosenPlay([fh("Q"), fh("3")], sel, hint(null)), null);
     assert.equal(chosenPlay([fh("Q"), fh("3")], sel, { action: { cards: "H2" } }), null);
+  });
+});
+
+describe("finishingOrder: a deal's end lists the seats by place", () => {
+  test("头游 first, 末游 last, whatever their seats", () => {
+    assert.deepEqual(finishingOrder([2, 1, 3, 0]), [2, 1, 3, 0]);
+    assert.deepEqual(finishingOrder([3, 0, 1, 2]), [3, 0, 1, 2]);
+  });
+
+  test("a seat the order does not name comes after the placed ones, in seat order", () => {
+    assert.deepEqual(finishingOrder([1, 3, 0]), [1, 3, 0, 2]);
+    assert.deepEqual(finishingOrder([2, 0]), [2, 0, 1, 3]);
+  });
+
+  test("no order (a deal not settled): seat order, each seat once", () => {
+    assert.deepEqual(finishingOrder([]), [0, 1, 2, 3]);
+    assert.deepEqual(finishingOrder(undefined), [0, 1, 2, 3]);
+    assert.deepEqual(finishingOrder([1, 1, 9]), [1, 0, 2, 3]);
   });
 });

@@ -108,6 +108,11 @@ def test_a_deal_played_by_taps_ends_with_every_hand_shown_and_continue(browser: 
         assert panel.is_visible()
         rows = page.locator("[data-testid=reveal] .reveal-row")
         assert rows.count() == 4
+        # listed by finishing place, 头游 first, as players read a result (not by seat), each under its seat's name
+        places = {"zh": ["头游", "二游", "三游", "末游"], "en": ["1st", "2nd", "3rd", "last"]}[lang]
+        badges = [r.locator(".who .badge").inner_text() for r in rows.all()]
+        assert badges == places[:len(badges)] and len(badges) >= 3, badges
+        assert sorted(int(r.get_attribute("data-seat") or "") for r in rows.all()) == [0, 1, 2, 3]
         assert page.locator("[data-testid=reveal] .card").count() > 0  # the losers' cards, face up
         assert page.locator("[data-testid=level-board] .lv-row").count() == 2
         assert page.locator("[data-testid=level-board] .lv.here").count() == 2

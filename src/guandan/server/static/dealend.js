@@ -2,7 +2,7 @@
 // moved (the server's settlement lines: A attempts, streaks, 火拼 points as base × multiplier + bombs), a
 // level board for both teams, the coming tribute, and 继续 with the pause's countdown.
 import { cardNode, el, eventLines, fmt, lang, placeName, RANKS, t } from "./common.js";
-import { countdown } from "./logic.js";
+import { countdown, finishingOrder } from "./logic.js";
 import { EVENT_TYPE as E, NAMES } from "./vocab.js";
 
 const rankText = (r) => (r === "T" ? "10" : r);
@@ -43,7 +43,8 @@ export function dealEndPanel(end, { view, events, seatName, me, onContinue, onCl
     parts.push(el("div", { class: "reasons" }, eventLines(settled).slice(1).map((line) => el("div", {}, line))));
   }
   const finish = settled ? settled.finish : [];
-  parts.push(el("div", { class: "reveal", "data-testid": "reveal" }, [0, 1, 2, 3].map((s) => {
+  // in finishing order, 头游 first, as players read a result (each row keeps its seat's name and team colour)
+  parts.push(el("div", { class: "reveal", "data-testid": "reveal" }, finishingOrder(finish).map((s) => {
     const place = finish.indexOf(s);
     const cards = (end.reveal || [])[s] || [];
     // a long hand takes the panel's whole width, where it fits in fewer rows

@@ -186,6 +186,15 @@ export function timerState(totalS, startedMs, nowMs, warnS = 5) {
   return { left, fraction: leftMs / totalMs, warn: left > 0 && left <= warnS, expired: left === 0 };
 }
 
+/**
+ * The four seats in the order a deal's end lists them: by finishing place (头游, 二游, 三游, 末游) as `finish`
+ * (the seats in the order they went out) says, then any seat it does not name, in seat order.
+ */
+export function finishingOrder(finish) {
+  const placed = (finish || []).filter((s, i, all) => [0, 1, 2, 3].includes(s) && all.indexOf(s) === i);
+  return [...placed, ...[0, 1, 2, 3].filter((s) => !placed.includes(s))];
+}
+
 /** Whole seconds (rounded up, never below 0) from `nowMs` until `untilMs`; 0 when either is no number. */
 export function countdown(untilMs, nowMs) {
   if (!Number.isFinite(untilMs) || !Number.isFinite(nowMs)) return 0;
