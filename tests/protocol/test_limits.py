@@ -196,6 +196,42 @@ def test_a_seat_that_misses_k_act_messages_in_a_row_ends_its_room(tmp_path: Path
     assert meta["aborted"] and meta["played_for"][SILENT] == 1
 
 
+def test_a_seat_that_reads_nothing_ends_its_room_within_the_move_timeout(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that stops reading fills its socket, and then a send to it waits; the others must not wait
+    with it until the WebSocket ping gives up on it (about 40 s). The full socket is stood in for by a send
+    to that seat that never completes: the other seats get their messages, and the room ends once that
+    seat has taken nothing for the move timeout."""
+    logs: list[str] = []
+    stuck: set[int] = set()  # the client port of the seat whose socket is full
+    send = protocol_server.HeldConnection.send
+
+    async def full_socket(self: Any, message: Any, *args: Any, **kwargs: Any) -> None:
+        if self.remote_address[1] in stuck:  # as a full socket: the send waits until the connection is gone
+            await self.wait_closed()
+        await send(self, message, *args, **kwargs)
+
+    monkeypatch.setattr(protocol_server.HeldConnection, "send", full_socket)
+
+    async def body(url: str, server: ProtocolServer) -> list[list[dict[str, Any]]]:
+        conns = [await connect(f"{url}/game/x", max_queue=None) for _ in range(SILENT + 1)]
+        stuck.add(conns[SILENT].local_address[1])  # before the room's fourth seat starts its table
+        conns += [await connect(f"{url}/game/x", max_queue=None) for _ in range(SILENT + 1, 4)]
+        return list(await asyncio.gather(*(_silent(ws) if s == SILENT else _answering(ws, ConformanceBot(s))
+                                           for s, ws in enumerate(conns))))
+
+    seen = async_support.run(with_server(body, out_dir=tmp_path, logs=logs, move_timeout=0.3))
+    assert seen[SILENT] == []  # nothing reached it, and its connection was dropped
+    reason = f"game aborted: seat {SILENT} read none of its messages for 0.3 s"
+    for seat, messages in enumerate(seen):
+        if seat != SILENT:
+            assert messages[0]["stage"] == "beginning" and messages[-1]["type"] == "error"
+            assert messages[-1]["message"] == reason
+    assert f"room room-1: seat {SILENT} read none of its messages for 0.3 s: the room is aborted" in logs
+    (record,) = tmp_path.iterdir()
+    assert record.name == "room-1-001-aborted.json" and loads(record.read_text(encoding="utf-8"))["meta"]["aborted"]
+
+
 # --- --max-connections-per-address ----------------------------------------------------------------
 
 def test_addresses_are_counted_by_host_an_ipv6_client_by_its_64() -> None:

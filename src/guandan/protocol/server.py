@@ -320,8 +320,35 @@ class ProtocolServer:
 
     # --- a room's games --------------------------------------------------------------------
     async def _send(self, room: Room, out: list[Outgoing]) -> None:
+        """Send each seat its messages, in order; the seats at once, so that a seat whose socket is full
+        holds up no other seat's messages. With ``move_timeout``, a seat that reads nothing for that long
+        raises :class:`_Unread` (its room ends): unread, it would hold its room until the WebSocket ping
+        gives up on it, about 40 s, whatever the operator's deadline."""
+        texts: dict[int, list[str]] = {}
         for seat, msg in out:
-            await room.conns[seat].send(encode(msg))
+            texts.setdefault(seat, []).append(encode(msg))
+        if len(texts) == 1:
+            [(seat, mine)] = texts.items()
+            await self._send_to(room, seat, mine)
+            return
+        try:
+            async with asyncio.TaskGroup() as group:
+                for seat, mine in texts.items():
+                    group.create_task(self._send_to(room, seat, mine))
+        except BaseExceptionGroup as e:  # the first failure says why the room ends; the others were cut short
+            raise e.exceptions[0] from None
+
+    async def _send_to(self, room: Room, seat: int, texts: list[str]) -> None:
+        ws = room.conns[seat]
+        for text in texts:
+            if self.move_timeout is None:
+                await ws.send(text)
+                continue
+            try:
+                async with asyncio.timeout(self.move_timeout):
+                    await ws.send(text)
+            except TimeoutError:
+                raise _Unread(seat) from None
 
     async def _play(self, room: Room) -> None:
         table = room.table
@@ -333,9 +360,9 @@ class ProtocolServer:
             while not table.over:
                 seat, msg = table.act()
                 room.mover = seat  # before the send: the answer may come in before send() returns
-                await room.conns[seat].send(encode(msg))
-                # the time to answer counts from here: a seat that does not read its act message is left
-                # to the WebSocket ping, as before (its socket would hold the next send up anyway)
+                await self._send(room, [(seat, msg)])
+                # the time to answer counts from here (a seat that does not read its act message is caught
+                # by the send, or by the next one when the message still fit its socket's buffers)
                 deadline = None if self.move_timeout is None else asyncio.get_running_loop().time() + self.move_timeout
                 out = await self._answer(room, table, seat, deadline)
                 await self._send(room, out)
@@ -344,6 +371,12 @@ class ProtocolServer:
                          victories=json.dumps(table.stream.victories), draws=json.dumps(table.stream.draws)))
         except (ConnectionClosed, _Disconnected) as e:
             await self._abort(room, f"a player disconnected ({e})")
+        except _Unread as e:
+            self.log(say(N_("room {room}: seat {seat} read none of its messages for {seconds} s: the room is aborted"),
+                         room=room.name, seat=e.seat, seconds=f"{self.move_timeout:g}"))
+            room.conns[e.seat].transport.abort()  # no notice or closing handshake would get through either
+            await self._abort(room, f"seat {e.seat} read none of its messages for {self.move_timeout:g} s",
+                              logged=True)
         except _Unanswered as e:
             self.log(say(N_("room {room}: seat {seat} did not answer {count} act messages in a row within {seconds} s "
                             "(--abort-after-timeouts): the room is aborted"),
@@ -520,6 +553,14 @@ class ProtocolServer:
 
 class _Disconnected(Exception):
     pass
+
+
+class _Unread(Exception):
+    """A seat's connection took none of the server's messages for ``move_timeout``: its room ends."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.seat = seat
 
 
 class _Unanswered(Exception):
