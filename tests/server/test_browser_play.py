@@ -9,6 +9,7 @@ tribute line of the table's facts too long for its corner cuts the giver's name,
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Iterator
 
@@ -210,7 +211,8 @@ TRIBUTE_LINES = """() => [...document.querySelectorAll('#tribute-info > div')].f
     const line = d.getBoundingClientRect(), giver = d.querySelector('.giver'), receiver = d.querySelector('.receiver');
     const r = receiver.getBoundingClientRect();
     return { text: d.textContent, inside: r.right <= line.right + 1,
-             whole: receiver.scrollWidth <= receiver.clientWidth + 1, giver: giver.getBoundingClientRect().width };
+             whole: receiver.scrollWidth <= receiver.clientWidth + 1, giver: giver.getBoundingClientRect().width,
+             shown: receiver.innerText };
   })"""
 
 
@@ -234,5 +236,14 @@ def test_a_tribute_line_cuts_the_givers_name_before_the_receivers(browser: Brows
             assert len(lines) == 4, lines
             for line in lines:
                 assert line["inside"] and (line["whole"] or line["giver"] < 1), (width, line)
+        # a phone held sideways leaves the giver out, and names a bot receiver by its seat alone ("Bot 3", "机器人3"):
+        # who holds the card now is read whole in the narrow column of facts, English included ("♣5 → Bot 2 · He…")
+        for width, height in ((844, 390), (667, 375)):
+            page.set_viewport_size({"width": width, "height": height})
+            lines = page.evaluate(TRIBUTE_LINES)
+            assert len(lines) == 4, lines
+            for line in lines:
+                assert line["inside"] and line["whole"] and line["giver"] < 1, (width, line)
+                assert re.fullmatch(r" → \S.*", line["shown"]) and "·" not in line["shown"], (width, line)
     finally:
         page.context.close()

@@ -321,6 +321,10 @@ function seatName(s) {
   if (seat.kind === "bot") return fmt("Bot {n} · {tier}", { n: s + 1, tier: t(seat.tier) });
   return seat.name || fmt("Player {n}", { n: s + 1 });
 }
+// the same without a bot's tier, where a column has room for a few words only
+function shortSeatName(s) {
+  return S.room.seats[s].kind === "bot" ? fmt("Bot {n}", { n: s + 1 }) : seatName(s);
+}
 
 // An event's lines come from the server, written by the presentation layer in every language.
 const describe = (e) => eventLines(e).join(" · ");
@@ -512,8 +516,10 @@ function tributeLines(e) {
   return e.transfers.map((tr, i) => el("div", { "data-type": e.type, title: said[i] || describe(e) },
     el("span", { class: "tlabel" }, `${t(e.type === E.TRIBUTE ? "Tribute" : "Return")} `),
     el("span", { class: `tcard${isRed(tr.card) ? " red" : ""}`, "data-card": tr.card }, cardText(tr.card)),
-    // a narrow column keeps who holds the card now: the giver gives way first (style.css)
-    el("span", { class: "giver" }, ` ${seatName(tr.giver)}`), el("span", { class: "receiver" }, ` → ${seatName(tr.receiver)}`)));
+    // a narrow column keeps who holds the card now: the giver gives way first (style.css); a phone held sideways
+    // names a bot by its seat alone ("Bot 3 · Heuristic" was cut to "Bot 3 · He…"), its tier is on its plate
+    el("span", { class: "giver" }, ` ${seatName(tr.giver)}`), el("span", { class: "receiver" }, " → ",
+      el("span", { class: "long" }, seatName(tr.receiver)), el("span", { class: "short" }, shortSeatName(tr.receiver)))));
 }
 
 // In the tribute and return phases the middle of the table says who pays whom (进贡/还贡): who pays comes
