@@ -191,3 +191,39 @@ def test_the_arrow_keys_step_and_the_controls_stay_in_view(page: Page, live_serv
     page.focus("#step")
     page.keyboard.press("ArrowRight")  # the slider's own key, not stepped twice
     assert step() == 1
+
+
+# every word of a seat's name on one line: the lines its characters lie on, word by word (Chinese has no spaces: its
+# words are either side of the "·" between the seat and the tier, 机器人2·贪心)
+WORDS_SPLIT = """(node) => {
+  const text = node.firstChild, split = [];
+  for (const m of text.data.matchAll(/[^\\s·]+/g)) {
+    const range = document.createRange();
+    range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+    const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    if (tops.size > 1) split.push(m[0]);
+  }
+  return split;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_upright_phone_breaks_the_side_seats_names_between_words_only(page: Page, live_server: LiveServer,
+                                                                         replay: tuple[str, dict[str, Any]],
+                                                                         lang: str) -> None:
+    """A side seat has a fifth of an upright phone: its name may take two lines ("Bot 4 ·" over "Greedy"), never
+    break inside a word ("Gree" over "dy"), and stays inside its seat."""
+    rid, _ = replay
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    for width, height in ((390, 844), (360, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{live_server.url}/replay/{rid}")
+        expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+        for seat in ("#r1", "#r3"):
+            name = page.locator(f"{seat} .seat-name")
+            assert name.evaluate(WORDS_SPLIT) == [], (width, seat, name.inner_text())
+            assert name.evaluate("(n) => n.scrollWidth <= n.clientWidth + 1"), (width, seat)  # no ellipsis either
+            box, player = name.bounding_box(), page.locator(seat).bounding_box()
+            assert box and player and box["x"] + box["width"] <= player["x"] + player["width"] + 1, (width, seat)
+        _check_language(page, lang)

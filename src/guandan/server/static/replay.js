@@ -27,7 +27,9 @@ function name(s) { return (data.seats[s] && said(data.seats[s].name)) || `${t("S
 const team = (s) => s % 2;
 const teamName = (k) => said(data.teams[k])[0];
 const rk = (r) => (r === "T" ? "10" : r);  // 10 is written "10", never the record's T
-const seatName = (s, extra = {}) => el("span", { ...extra, class: `seat-name team-${team(s)} ${extra.class || ""}` }, name(s));
+// the whole name is the title too: a narrow place ends a long word in an ellipsis (replay.css)
+const seatName = (s, extra = {}) => el("span", { ...extra, class: `seat-name team-${team(s)} ${extra.class || ""}`, title: name(s) },
+  name(s));
 
 // the match at the top: how it ended, and who sat where in which team (the table's team colours)
 $("match-summary").replaceChildren(...said(data.summary.text).map((line) => el("div", {}, line)));
