@@ -174,3 +174,21 @@ def test_the_opponents_win_in_the_plural() -> None:
     ours = [line for e in _team_events(0) for line in p.event(e)]
     assert ours[0].startswith("Match over after 10 deals: Your team wins")
     assert "Your team passed A and wins the match" in ours
+
+
+def test_a_chinese_seat_name_runs_into_the_words_after_it() -> None:
+    from babel.messages.pofile import read_po
+
+    from guandan.core.events import Reported
+    from guandan.i18n import catalogue_path
+
+    assert Presenter("zh", viewer=0).event(Reported(3, 9)) == ["上家报牌：剩 9 张"]
+    assert Presenter("zh", viewer=0).event(Reported(0, 9)) == ["你报牌：剩 9 张"]
+    # Chinese sets no space between a seat or team name and the words that follow it
+    for domain in ("game", "tui"):
+        with catalogue_path(domain, "zh").open("rb") as f:
+            catalog = read_po(f)
+        for message in catalog:
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            for text in texts:
+                assert not re.search(r"\{(who|team|giver|receiver)\} [\u4e00-\u9fff]", text or ""), (domain, text)
