@@ -94,7 +94,7 @@ def test_several_readings_are_numbered_and_chosen() -> None:
     assert "! Choose a number from 1 to 2" in lines
     first = s.match.deal.actions[0] if s.match.deal else None
     assert first is not None and first.seat == 0 and first.combo is not None and first.combo.key == "7"
-    assert "You: straight 3–7: ♥2 ♠4 ♥5 ♠6 ♠7" in lines
+    assert "You: straight 3–7: ♥2* ♠4 ♥5 ♠6 ♠7" in lines  # the wildcard, starred, stands for the 3
 
 
 def test_groups_and_counter_commands() -> None:
@@ -174,3 +174,18 @@ def test_the_chinese_command_words_of_the_prompt_are_commands() -> None:
     assert any(line.startswith("未出现的牌：") for line in lines)  # 记牌器
     assert lines[-1] == "已停止（未保存）"  # 退出
     assert s.record() == before
+
+
+def test_the_prompt_names_the_review_once_a_deal_has_finished() -> None:
+    for lang, offer, word in (("en", "Type review (r) at your next turn", "review"),
+                              ("zh", "轮到你时输入 review（r）", "review 复盘")):
+        s = Session.new(preset("competition"), 11, "greedy", "greedy", MatchConfig(max_deals=2))
+        lines = play(s, HINT_AND_TAKE * 3000, lang)
+        first_end = next(i for i, line in enumerate(lines) if line.startswith(offer))
+        prompts = [(i, line) for i, line in enumerate(lines)
+                   if line.startswith(("> Your lead", "> Your turn", "> 你先出", "> 轮到你"))]
+        before = [line for i, line in prompts if i < first_end]
+        after = [line for i, line in prompts if i > first_end]
+        assert before and after
+        assert not any(word in line for line in before)  # nothing to review yet
+        assert all(word in line for line in after), lang

@@ -184,3 +184,12 @@ def test_each_hint_says_a_reason_true_of_it() -> None:
         else:
             assert told["对子 6：♣6 ♦6"] == "管上：同类牌里能管上的最小一手"
             assert told["对子 2：♠2 ♦2"] == "管上桌上的牌"
+
+
+def test_a_played_wildcard_is_starred_in_the_place_it_stands_for(en: Translator) -> None:
+    partner = play(2, "ST CJ SQ H2 SA")  # at level 2 the ♥2 is the wildcard, here the K
+    obs = observe([FirstLead(0), play(0, "S3 S4 S5 S6 C7"), Passed(1), partner], to_move=3, top=partner,
+                  reported={})
+    seat = seat_infos(obs, presenter("en"), en)[2]  # a fresh presenter: the level comes from the observation
+    assert seat.last == "straight 10–A: ♠10 ♣J ♠Q ♥2* ♠A"
+    assert seat.last_cards == "♠10 ♣J ♠Q ♥2* ♠A"

@@ -7,6 +7,9 @@ the lines rendered here) all say the same thing in Chinese and English. 10 is wr
 
 Seats are named by the caller's choice: relative to a viewer (你/下家/对家/上家), by player names, or
 "Seat 1"…"Seat 4" (seats are numbered from 1 for people, from 0 in the engine).
+
+A play's cards are shown in the order its combination reads (:func:`.order.play_order`), the wildcards
+starred once the presenter knows the deal's level: given to it, or learnt from the ``DealStart`` it tells.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ..core.events import (
 from ..core.params import CardList, Listed
 from ..core.vocab import RANKS, ActionKind, ComboKey, ComboType, Phase, SettlementNote
 from ..i18n import N_, Translator, translator
+from .order import play_order
 
 DOMAIN = "game"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -102,15 +106,20 @@ def _position_text(pos: int) -> str:
 
 
 class Presenter:
-    """Describes the game in one language. ``seat_label`` names a seat; the default is "Seat N"."""
+    """Describes the game in one language. ``seat_label`` names a seat; the default is "Seat N".
+
+    ``deal_level`` is the playing level (a rank index) of the deal being told, which tells the wildcards
+    (逢人配) apart so that plays, tribute and return cards star them; :meth:`event` follows it from each
+    ``DealStart`` it tells, so that a presenter told a match's events in order stars every deal's own."""
 
     def __init__(self, lang: str = "en", *, viewer: int | None = None, names: Sequence[str] | None = None,
-                 seat_label: Callable[[int], str] | None = None) -> None:
+                 seat_label: Callable[[int], str] | None = None, deal_level: int | None = None) -> None:
         self.lang = lang
         self.tr: Translator = translator(DOMAIN, lang)
         self.viewer = viewer
         self.names = list(names) if names is not None else None
         self._seat_label = seat_label
+        self.deal_level = deal_level
 
     @cached_property
     def _(self) -> Callable[[str], str]:
@@ -205,17 +214,27 @@ class Presenter:
             text += f" {combo.stars}★"
         return text
 
-    def play(self, cards: Sequence[Card], combo: Combo) -> str:
-        return self._("{combo}: {cards}").format(combo=self.combo(combo), cards=self.cards(cards))
+    def _level(self, level: int | None) -> int | None:
+        return self.deal_level if level is None else level
 
-    def action(self, action: Action) -> str:
-        """What a seat does, as a person would say it (without the seat)."""
+    def played_cards(self, cards: Sequence[Card], combo: Combo, level: int | None = None) -> str:
+        """A play's cards alone, in the order ``combo`` reads them, wildcards starred (``level``: the deal's,
+        by default the presenter's)."""
+        lv = self._level(level)
+        return self.cards(play_order(cards, combo, lv), lv)
+
+    def play(self, cards: Sequence[Card], combo: Combo, level: int | None = None) -> str:
+        """``straight 10–A: ♠10 ♠J ♠Q ♥5* ♠A``: the combination, then its cards as it reads them."""
+        return self._("{combo}: {cards}").format(combo=self.combo(combo), cards=self.played_cards(cards, combo, level))
+
+    def action(self, action: Action, level: int | None = None) -> str:
+        """What a seat does, as a person would say it (without the seat); ``level`` as for :meth:`play`."""
         if action.kind == ActionKind.PASS:
             return self._("pass")
         if action.kind == ActionKind.PLAY:
             assert action.combo is not None
-            return self.play(action.cards, action.combo)
-        card = self.cards(action.cards)
+            return self.play(action.cards, action.combo, level)
+        card = self.cards(action.cards, self._level(level))
         if action.kind == ActionKind.TRIBUTE:
             return self._("pay {card} as tribute").format(card=card)
         if action.kind == ActionKind.CHOOSE:
@@ -241,10 +260,12 @@ class Presenter:
 
     # --- events -------------------------------------------------------------------------------
     def event(self, event: Event) -> list[str]:
-        """The lines that tell one public event (some events, e.g. ``tribute_paid``, say little)."""
+        """The lines that tell one public event (some events, e.g. ``tribute_paid``, say little). A
+        ``DealStart`` also sets :attr:`deal_level` to its deal's, for the events that follow it."""
         _ = self._
         match event:
             case DealStart(index=i, level=lv, declarer=d, levels=lvs):
+                self.deal_level = lv
                 declarer = self.team(d) if d is not None else _("none yet")
                 return [_("Deal {n} · playing level {level} · levels {levels} · declarer {team}").format(
                     n=i + 1, level=level_text(lv), levels=self.levels(lvs), team=declarer)]
@@ -266,11 +287,11 @@ class Presenter:
             case TributePaid():
                 return [_("The tribute cards are down; the winner of the last deal picks one")]
             case TributeGiven(transfers=ts):
-                return [_("Tribute: {giver} → {receiver}: {card}").format(
-                    giver=self.seat(t.giver), receiver=self.seat(t.receiver), card=self.card(t.card)) for t in ts]
+                return [_("Tribute: {giver} → {receiver}: {card}").format(giver=self.seat(t.giver),
+                        receiver=self.seat(t.receiver), card=self.card(t.card, self.deal_level)) for t in ts]
             case CardsReturned(transfers=ts):
-                return [_("Return: {giver} → {receiver}: {card}").format(
-                    giver=self.seat(t.giver), receiver=self.seat(t.receiver), card=self.card(t.card)) for t in ts]
+                return [_("Return: {giver} → {receiver}: {card}").format(giver=self.seat(t.giver),
+                        receiver=self.seat(t.receiver), card=self.card(t.card, self.deal_level)) for t in ts]
             case Lead(leader=s):
                 return [_("You lead") if self._you(s) else _("{who} leads").format(who=self.seat(s))]
             case Played(player=s, cards=cards, combo=combo):

@@ -37,6 +37,7 @@ from ..i18n import N_, translator
 from ..present import Presenter, said
 from .hand import counter_rows
 from .handview import HandView, translate_bindings
+from .nobreak import keep_no_break_spaces
 from .review import REVIEW_BUDGET, ReviewScreen
 from .selection import GIVE_KINDS, InputProblem, candidates, describe_selection, parse_tokens, pass_action
 from .session import SaveError, Session, display_path
@@ -286,6 +287,7 @@ class GuandanApp(App[None]):
 
     def __init__(self, session: Session, lang: str = "en", bot_delay: float = 0.6) -> None:
         super().__init__()
+        keep_no_break_spaces()  # a level pair ("3 : 2") must not be parted by the log's or a box's wrapping
         self.session = session
         self.lang = lang
         self.tr = translator("tui", lang)
@@ -376,7 +378,7 @@ class GuandanApp(App[None]):
         parts = level_line(obs, self.present, self.tr)
         table.border_title = parts[0]
         table.border_subtitle = _(" · ").join(parts[1:])
-        rows = counter_rows(d.hand, d.events, d.level)
+        rows = counter_rows(d.hand, d.events, d.level, d.seat)
         self.query_one("#counter", Static).update(Text("\n".join(counter_lines(rows, self.present))))
         eligible = {a.cards[0] for a in d.legal if a.kind in GIVE_KINDS} or None
         self.query_one(HandView).set_hand(d.hand, d.level, eligible)
@@ -587,7 +589,7 @@ class GuandanApp(App[None]):
         hint = self.hints[self.hint_index]
         self.hinted = hint.action
         self.say(self.tr.gettext("Hint {i}/{n}: {action} — {reason}").format(
-            i=self.hint_index + 1, n=len(self.hints), action=self.present.action(hint.action),
+            i=self.hint_index + 1, n=len(self.hints), action=self.present.action(hint.action, obs.deal.level),
             reason=self.present.hint_reason(hint.reason)))
         self.query_one(HandView).select_cards(hint.action.cards)
 

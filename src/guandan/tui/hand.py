@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, lv, wild_code
-from ..core.events import Event, Played
+from ..core.events import AntiTribute, CardsReturned, Event, FirstLead, Played, TributeGiven
 from ..core.vocab import RANKS
 from ..i18n import N_
 from ..present import rank_text
@@ -90,11 +90,36 @@ def group_hand(hand: Sequence[Card], level: int) -> list[tuple[Group, list[Card]
     return groups
 
 
-def counter_rows(hand: Sequence[Card], events: Sequence[Event], level: int) -> list[tuple[Card | None, str, int]]:
-    """记牌器: per rank, high to low at this level, how many cards are neither in the player's hand
-    nor played yet (8 of each rank, 2 of each joker in the 108-card deck). Rows are (the joker, "", n)
-    for the jokers and (None, the rank as people write it, n) for the ranks."""
-    seen = Counter(hand)
+def known_elsewhere(seat: int, events: Sequence[Event]) -> Counter[Card]:
+    """The cards ``seat`` knows to be in another hand: shown to everyone and not played since — the card
+    flipped to find the first leader (明牌), the big jokers of an anti-tribute (抗贡), the tribute (进贡) and
+    return (还贡) cards (RULES.md §4.1, §4.2.3, §4.2.6)."""
+    held: list[Counter[Card]] = [Counter() for _ in range(4)]
+    for e in events:
+        match e:
+            case FirstLead(leader=s, flipped=c) if c is not None:
+                held[s][c] += 1
+            case AntiTribute(seats=seats):
+                for s in seats:  # a seat named twice holds both
+                    held[s][BIG_JOKER] += 1
+            case TributeGiven(transfers=ts) | CardsReturned(transfers=ts):
+                for t in ts:
+                    if held[t.giver][t.card]:
+                        held[t.giver][t.card] -= 1
+                    held[t.receiver][t.card] += 1
+            case Played(player=s, cards=cards):
+                held[s].subtract(cards)
+                held[s] = +held[s]
+    # the seat's own cards are in its hand, counted there
+    return sum((held[s] for s in range(4) if s != seat), Counter())
+
+
+def counter_rows(hand: Sequence[Card], events: Sequence[Event], level: int, seat: int) -> list[tuple[Card | None, str, int]]:
+    """记牌器: per rank, high to low at this level, how many cards ``seat`` has not seen — neither in its
+    hand, nor played, nor known in another hand (:func:`known_elsewhere`); 8 of each rank, 2 of each
+    joker in the 108-card deck. Rows are (the joker, "", n) for the jokers and (None, the rank as people
+    write it, n) for the ranks."""
+    seen = Counter(hand) + known_elsewhere(seat, events)
     for e in events:
         if isinstance(e, Played):
             seen.update(e.cards)

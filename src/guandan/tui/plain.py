@@ -17,7 +17,7 @@ Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; 
     - ``groups`` (``g``) — the hand grouped (理牌); ``counter`` (``c``) — the card counter (记牌器);
       ``table`` (``t``) — levels, declarer, each seat's public count and last play, who leads;
     - ``review`` (``r``) — the engine's review (复盘) of your decisions in the last finished deal; it is
-      offered when a deal ends, and once more when the match is over;
+      offered when a deal ends, named in the prompt from then on, and offered once more when the match is over;
     - ``quit`` (``q``) — save and stop; end of input does the same;
     - each command also by the Chinese word the Chinese prompt pairs with it: 不要, 提示, 理牌, 牌桌, 记牌器,
       复盘, 退出.
@@ -93,7 +93,8 @@ class PlainGame:
         self.say(_("hand ({n}): {cards}").format(n=len(d.hand), cards=typed_tokens(level_sorted(d.hand, d.level), d.level)))
         if d.phase == Phase.PLAY and d.top is not None:
             seat, cards, combo = d.top
-            self.say(_("to beat: {who}: {play}").format(who=self.present.seat(seat), play=self.present.play(cards, combo)))
+            play = self.present.play(cards, combo, d.level)
+            self.say(_("to beat: {who}: {play}").format(who=self.present.seat(seat), play=play))
 
     def prompt(self) -> None:
         _ = self.tr.gettext
@@ -109,6 +110,9 @@ class PlainGame:
             line = _("Return a card: give one of {cards}").format(cards=options)
         elif d.phase == Phase.CHOOSE:
             line = _("Take a tribute card: one of {cards}").format(cards=options)
+        elif last_deal(self.s) is not None:  # a deal has finished: its review (复盘) is on offer, as in the full client
+            line = _("Your lead: cards, hint, groups, table, counter, review, quit") if d.top is None else _(
+                "Your turn: cards, pass, hint, groups, table, counter, review, quit")
         elif d.top is None:
             line = _("Your lead: cards, hint, groups, table, counter, quit")
         else:
@@ -135,7 +139,7 @@ class PlainGame:
         if low in ("hint", "h"):
             found = hints(obs, 3, self.s.rules)
             self.numbered([h.action for h in found],
-                          [f"{p.action(h.action)} — {p.hint_reason(h.reason)}" for h in found])
+                          [f"{p.action(h.action, d.level)} — {p.hint_reason(h.reason)}" for h in found])
             return False
         if low in ("groups", "g"):
             for group, cards in group_hand(d.hand, d.level):
@@ -149,7 +153,7 @@ class PlainGame:
             self.review()
             return False
         if low in ("counter", "c"):
-            entries = counter_entries(counter_rows(d.hand, d.events, d.level), p)
+            entries = counter_entries(counter_rows(d.hand, d.events, d.level, d.seat), p)
             self.say(_("unseen cards: {rows}").format(rows="  ".join(entries)))
             return False
         if low.isdigit():

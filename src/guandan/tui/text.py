@@ -27,9 +27,10 @@ HUMAN = 0
 PARTNER = (HUMAN + 2) % 4
 
 
-def presenter(lang: str) -> Presenter:
-    """The game's words seen from the human seat: 你, 下家, 对家, 上家."""
-    return Presenter(lang, viewer=HUMAN)
+def presenter(lang: str, level: int | None = None) -> Presenter:
+    """The game's words seen from the human seat: 你, 下家, 对家, 上家; ``level``: the deal's, as for
+    :class:`Presenter`."""
+    return Presenter(lang, viewer=HUMAN, deal_level=level)
 
 
 def typed_token(code: Card, level: int | None = None) -> str:
@@ -79,7 +80,7 @@ def seat_infos(obs: MatchObservation, p: Presenter, tr: Translator) -> list[Seat
             case RoundWon(leader=s, jiefeng=j):
                 leader, jiefeng, last = s, j, {}
             case Played(player=s, cards=cards, combo=combo):
-                last[s] = (p.play(cards, combo), p.cards(cards))
+                last[s] = (p.play(cards, combo, d.level), p.played_cards(cards, combo, d.level))
             case Passed(player=s):
                 text = p.action(Action(ActionKind.PASS, s))
                 last[s] = (text, text)

@@ -1,0 +1,34 @@
+"""No-break spaces that do not break: the terminal client's lines are wrapped by Rich (the log) and by
+Textual (the other panels), and both split a line at any Unicode whitespace, the no-break spaces
+included (Rich issue #4196: their word patterns are ``\\s*\\S+\\s*`` and ``\\S+\\s*|\\s+``, and Python's
+``\\s`` matches U+00A0). So a level pair such as ``3 : 2`` (:meth:`guandan.present.Presenter.levels`)
+could end one line and start the next. :func:`keep_no_break_spaces` gives both the same patterns with
+the no-break spaces (U+00A0, U+2007, U+202F) taken as part of a word, as Unicode line breaking (UAX #14,
+class GL) has them; nothing else about wrapping changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+NO_BREAK = "\u00a0\u2007\u202f"
+_BREAKING = rf"[^\S{NO_BREAK}]"  # whitespace where a line may break
+_WORD = rf"[\S{NO_BREAK}]"  # what a word is made of: anything else
+
+RICH_WORD = re.compile(rf"{_BREAKING}*{_WORD}+{_BREAKING}*")
+TEXTUAL_CHUNK = re.compile(rf"{_WORD}+{_BREAKING}*|{_BREAKING}+")
+
+
+def keep_no_break_spaces() -> None:
+    """Make Rich's and Textual's line wrapping keep no-break spaces inside words (idempotent). A library
+    version without the pattern this replaces is left as it is."""
+    from rich import _wrap as rich_wrap
+    from textual import _wrap as textual_wrap
+
+    if isinstance(getattr(rich_wrap, "re_word", None), re.Pattern):
+        rich_wrap.re_word = RICH_WORD
+    if isinstance(getattr(textual_wrap, "re_chunk", None), re.Pattern):
+        textual_wrap.re_chunk = TEXTUAL_CHUNK
+
+
+__all__ = ["NO_BREAK", "keep_no_break_spaces"]

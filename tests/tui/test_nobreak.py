@@ -1,0 +1,77 @@
+"""A level pair joined by no-break spaces ("10 : 2") is never parted by the client's line wrapping, in
+the log (Rich) or in a box (Textual), at 80×24."""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console
+from rich.text import Text
+from textual.geometry import Region
+
+import async_support
+from guandan.core.match import MatchConfig
+from guandan.core.rules import preset
+from guandan.present import Presenter
+from guandan.tui.app import GameLog, GuandanApp, SummaryScreen
+from guandan.tui.nobreak import keep_no_break_spaces
+from guandan.tui.session import Session
+
+PAIR = Presenter("en").levels((8, 0))  # "10 : 2"
+# the pair after every length of words before it, so that some line must wrap right where it stands
+LINES = [" ".join(["ab"] * n) + " levels now " + PAIR for n in range(8, 40)]
+PARTED = re.compile(r"10$|^\s*:|^\s*2\b")  # a line ending in the pair's first level, or starting with its rest
+
+
+def parted(rows: list[str]) -> list[str]:
+    return [row for row in rows if PARTED.search(row.rstrip())]
+
+
+def test_rich_wraps_a_level_pair_as_one_word() -> None:
+    keep_no_break_spaces()
+    console = Console(width=30, record=True, color_system=None)
+    for line in LINES:
+        console.print(Text(line))
+    assert not parted(console.export_text().splitlines())
+
+
+def test_textual_wraps_a_level_pair_as_one_word() -> None:
+    """Textual wraps its own content (plain strings, markup) with a pattern of its own."""
+    from textual._wrap import compute_wrap_offsets
+
+    keep_no_break_spaces()
+    for line in LINES:
+        rows, start = [], 0
+        for end in [*compute_wrap_offsets(line, 30, 8), len(line)]:
+            rows.append(line[start:end])
+            start = end
+        assert not parted(rows), rows
+
+
+async def _screen_rows() -> tuple[list[str], list[str]]:
+    app = GuandanApp(Session.new(preset("competition"), 7, "greedy", "greedy", MatchConfig(max_deals=1)),
+                     "en", bot_delay=3600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.query_one(GameLog)
+        for line in LINES:
+            log.add(Text(line))
+        await pilot.pause()
+        logged = [strip.text for strip in log.lines]
+        width = 66  # the box's inner width at 80 columns: 90% of the screen, less its border and padding
+        # lines whose pair's first level ends each at the box's edge or just inside it
+        lines = ["x" * (width - k) + " levels " + PAIR for k in range(8, 14)]
+        app.push_screen(SummaryScreen("Deal 1 is over", lines, app))
+        await pilot.pause()
+        box = app.screen.query_one("#summary")
+        assert box.content_size.width == width
+        region = Region(0, 0, box.outer_size.width, box.outer_size.height)
+        boxed = [strip.text.strip("│║ ") for strip in box.render_lines(region)]
+    return logged, boxed
+
+
+def test_the_log_and_the_summary_box_keep_a_level_pair_on_one_line() -> None:
+    logged, boxed = async_support.run(_screen_rows())
+    assert any(PAIR in row for row in logged) and any(PAIR in row for row in boxed)
+    assert not parted(logged)
+    assert not parted(boxed)
