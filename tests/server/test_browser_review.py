@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from .conftest import LiveServer
 from .test_api import _finished_record
@@ -38,7 +38,7 @@ def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer,
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto(f"{live_server.url}/")
     page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
-    page.goto(f"{live_server.url}/replay/{replay_id}?review={seat}#review")
+    page.goto(f"{live_server.url}/replay/{replay_id}?review={seat}")  # a seat chosen, not yet asked for
     page.wait_for_function("document.body.dataset.review === 'none'")
     assert page.locator("#review-seat").input_value() == str(seat)
     assert page.locator("#review-btn").inner_text() == ("复盘此座位" if lang == "zh" else "Review this seat")
@@ -73,3 +73,27 @@ def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer,
     else:
         assert page.locator("#review-costly li").count() == 1
     assert not problems, problems
+
+
+def test_the_tables_link_to_a_review_asks_for_it_in_one_tap(browser: Browser, live_server: LiveServer) -> None:
+    """The deal end's "Review (复盘)" link (?review=SEAT#review) is the player's one tap: on a phone the replay page
+    asks for that seat's review at once and shows its progress, with no second tap on "Review this seat"; opened
+    again, it asks nothing more."""
+    r = httpx.post(f"{live_server.url}/api/replays", content=_finished_record(),
+                   headers={"Content-Type": "application/json"}, timeout=30)
+    rid = str(r.json()["id"])
+    page = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, bypass_csp=True).new_page()
+    try:
+        page.goto(f"{live_server.url}/replay/{rid}?review=3#review")
+        page.wait_for_function("['queued', 'running', 'done'].includes(document.body.dataset.review)")
+        assert page.locator("#review-seat").input_value() == "3"
+        assert not page.locator("#review-btn").is_visible()
+        assert page.locator("#review-error").inner_text() == ""
+        assert _review(live_server, rid, 3)["status"] in ("queued", "running", "done")
+        page.wait_for_function("document.body.dataset.review === 'done'", timeout=180_000)
+        asked = len(httpx.get(f"{live_server.url}/api/replays/{rid}/reviews", timeout=30).json()["reviews"])
+        page.reload()
+        page.wait_for_function("document.body.dataset.review === 'done'")
+        assert len(httpx.get(f"{live_server.url}/api/replays/{rid}/reviews", timeout=30).json()["reviews"]) == asked == 1
+    finally:
+        page.context.close()

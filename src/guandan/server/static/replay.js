@@ -170,12 +170,13 @@ const seatSel = $("review-seat");
 for (let s = 0; s < 4; s++) seatSel.append(el("option", { value: s }, `${s + 1} · ${name(s)}`));
 seatSel.value = String(REVIEW.seat);
 seatSel.onchange = () => { REVIEW.seat = Number(seatSel.value); showReview(); show(); };
-$("review-btn").onclick = async () => {
+async function askReview() {
   $("review-error").textContent = "";
   try { await api(`/api/replays/${id}/reviews`, { seat: REVIEW.seat }); }
   catch (e) { $("review-error").textContent = errorText(e); }  // busy, rate_limited: the server's text says which
   await pollReviews();
-};
+}
+$("review-btn").onclick = askReview;
 
 const points = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(2);
 const percent = (x) => (x === null || x === undefined ? "–" : `${Math.round(x)}%`);
@@ -197,6 +198,9 @@ async function pollReviews(first = false) {
   }
   showReview(); show();
   if (first && location.hash === "#review") $("review").scrollIntoView();
+  // the table's link to a player's review (?review=SEAT#review) was the tap that asks for it: asked at once, not
+  // after a second tap on "Review this seat" (a seat already asked for, a reload, asks nothing more)
+  if (first && REVIEW.asked && location.hash === "#review" && !REVIEW.states[REVIEW.seat]) { await askReview(); return; }
   if (got.reviews.some((r) => r.status === "queued" || r.status === "running")) REVIEW.timer = setTimeout(pollReviews, 1000);
 }
 
