@@ -245,5 +245,6 @@ def test_a_tribute_line_cuts_the_givers_name_before_the_receivers(browser: Brows
             for line in lines:
                 assert line["inside"] and line["whole"] and line["giver"] < 1, (width, line)
                 assert re.fullmatch(r" → \S.*", line["shown"]) and "·" not in line["shown"], (width, line)
+            one_language(visible_text(page, "#info"), lang)  # "机器人2", never "Bot 2" on a Chinese page
     finally:
         page.context.close()

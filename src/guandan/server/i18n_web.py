@@ -69,6 +69,7 @@ MESSAGES: tuple[str, ...] = (
 
 
 MESSAGES += (N_("Bot {n} · {tier}"),)  # a bot seat's name (rooms.seat_names)
+MESSAGES += (N_("Bot {n}"),)  # the same by its seat alone: a tribute line on a phone held sideways (table.js)
 # the table: the end of a deal, 理牌, table talk and sound
 MESSAGES += (
     N_(", "), N_("Deal {n} is over"), N_("{team} +{n}"), N_("No cards left"), N_("A attempts: {n}"),
