@@ -70,7 +70,8 @@ def test_clients_on_different_processes_play_one_table(site: Site) -> None:
     a, b, c = free_port(), free_port(), free_port()
     for p in (a, b, c):
         site.start_worker(p)
-    site.wait_ready(c, 3)
+    for p in (a, b, c):  # a worker joins the site before its address answers: each one used is waited for
+        site.wait_ready(p, 3)
     room = httpx.post(f"http://127.0.0.1:{a}/api/rooms",
                       json={"bots": [None, None, "greedy", "greedy"], "max_deals": 1, "timer": 0}).json()
     code = room["code"]
@@ -130,7 +131,8 @@ def test_a_killed_worker_s_table_resumes_on_another(site: Site) -> None:
     a, b = free_port(), free_port()
     pa = site.start_worker(a)
     site.start_worker(b)
-    site.wait_ready(b, 2)
+    for p in (a, b):  # a worker joins the site before its address answers: each one used is waited for
+        site.wait_ready(p, 2)
     code = httpx.post(f"http://127.0.0.1:{a}/api/rooms",
                       json={"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 1, "timer": 0}).json()["code"]
     tok = httpx.post(f"http://127.0.0.1:{a}/api/rooms/{code}/join", json={"seat": 0, "name": "me"}).json()["token"]

@@ -179,12 +179,19 @@ async def _run(base: str, tables: int, seconds: float, think: float, seed: int,
             tally.attack = Attack()
             attackers = await start_attack(http, ws_base, tally.attack, stop, seed)
         await asyncio.sleep(1.0)  # every socket open before the clock starts
+        if tally.attack is not None:
+            (await http.post(f"/api/rooms/{tally.attack.code}/ready", json={"token": tally.attack.token})).raise_for_status()
+            # the attack is in the measured time: on a slow machine the attacked position (its legal list
+            # in every socket's first view) can take seconds to reach all of them
+            try:
+                await asyncio.wait_for(tally.attack.all_armed.wait(), ARMING_S)
+            except TimeoutError:
+                tally.attack.errors.append(f"{tally.attack.armed} of {ATTACK_SOCKETS} attacking sockets had their hand "
+                                           f"after {ARMING_S:g} s")
+            attackers.append(asyncio.create_task(probe_meta(http, tally.attack, stop)))
         for code, tokens in setups:
             for tok in tokens:
                 (await http.post(f"/api/rooms/{code}/ready", json={"token": tok})).raise_for_status()
-        if tally.attack is not None:
-            (await http.post(f"/api/rooms/{tally.attack.code}/ready", json={"token": tally.attack.token})).raise_for_status()
-            attackers.append(asyncio.create_task(probe_meta(http, tally.attack, stop)))
         t0 = time.perf_counter()
         await asyncio.sleep(seconds)
         elapsed = time.perf_counter() - t0
@@ -201,6 +208,7 @@ async def _run(base: str, tables: int, seconds: float, think: float, seed: int,
 ABUSE_PRESET, ABUSE_SEED = "huopin", 3  # a practice deal whose first lead has 84,060 plays
 ATTACK_SOCKETS = 12  # sockets sharing the attacker's one seat token
 ATTACK_RATE = 30.0  # frames a second per socket: as many as the server lets one connection send
+ARMING_S = 60.0  # the longest the clock waits for every attacking socket to have its hand
 
 
 @dataclass
@@ -214,6 +222,8 @@ class Attack:
     errors: list[str] = field(default_factory=list)  # anything unexpected
     plays: int = 0  # the size of the attacked position's legal list, as the bench computed it
     meta_ms: list[float] = field(default_factory=list)  # GET /api/meta while under attack
+    armed: int = 0  # attacking sockets that have their hand (and so send)
+    all_armed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 async def start_attack(http: httpx.AsyncClient, ws_base: str, attack: Attack, stop: asyncio.Event,
@@ -257,6 +267,10 @@ async def attacker(url: str, rng: random.Random, attack: Attack, stop: asyncio.E
                     elif f.get("code") != "not_your_turn":
                         attack.errors.append(f"{f.get('code')}: {f.get('message')}")
                 elif kind in ("snapshot", "update") and f.get("view"):
+                    if not hand:
+                        attack.armed += 1
+                        if attack.armed == ATTACK_SOCKETS:
+                            attack.all_armed.set()
                     hand[:] = f["view"]["hand"]
                     if f["view"]["to_move"] != attack.seat:
                         attack.errors.append(f"the attacker's seat {attack.seat} is not to move")
