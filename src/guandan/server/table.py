@@ -679,8 +679,10 @@ class TableService:
 
     @staticmethod
     def _texts(room: Room) -> Texts:
-        """Seat names as the page shows them (rooms.seat_names), in the page's language."""
-        return texts_for(lambda lang: seat_names(room.seats, lang))
+        """Seat names as the page shows them (rooms.seat_names), in the page's language, for what happens
+        from the table's position now on (the deal in play tells the wildcards)."""
+        deal = room.match.deal if room.match is not None else None
+        return texts_for(lambda lang: seat_names(room.seats, lang), deal.level if deal is not None else None)
 
     def act(self, room: Room, action: Action) -> None:
         """Apply one action for its seat (validated by the engine), log it, broadcast it."""
@@ -688,10 +690,10 @@ class TableService:
         match = room.match
         if room.status != "playing" or match is None:
             raise ServiceError("no match is being played in this room", 409, "not_playing", words=say(NOT_PLAYING))
+        texts = self._texts(room)  # before the action: its deal's level, should it start the next deal
         events = match.apply(action)  # IllegalActionError leaves everything unchanged
         room.seq += 1
         aj = action_json(action)
-        texts = self._texts(room)
         entry = _log_entry(room.seq, aj, events, match, texts)
         room.log.append(entry)
         ended = match.ended

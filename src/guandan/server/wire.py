@@ -37,10 +37,12 @@ def action_json(a: Action) -> JSON:
     return d
 
 
-def texts_for(names: Sequence[str] | Callable[[str], Sequence[str]]) -> Texts:
+def texts_for(names: Sequence[str] | Callable[[str], Sequence[str]], level: int | None = None) -> Texts:
     """A renderer of one description in every language, naming seats by ``names`` ("Seat N" where a
-    name is empty); ``names`` may also be a function of the language."""
-    presenters = [Presenter(lang, names=names(lang) if callable(names) else names) for lang in LANGUAGES]
+    name is empty); ``names`` may also be a function of the language. ``level`` is the playing level of
+    the deal the descriptions begin in (its wildcards are starred); a deal's start told later sets it."""
+    presenters = [Presenter(lang, names=names(lang) if callable(names) else names, deal_level=level)
+                  for lang in LANGUAGES]
 
     def render(describe: Callable[[Presenter], list[str]]) -> dict[str, list[str]]:
         return {p.lang: describe(p) for p in presenters}
