@@ -69,7 +69,12 @@ def _event_fields() -> dict[EventType, JSON]:
         EventType.TRIBUTE: {"transfers": transfers},
         EventType.RETURN: {"transfers": transfers},
         EventType.LEAD: {"seat": seat},
-        EventType.PLAY: {"seat": seat, "cards": _array(_ref("Card")), "combo": _ref("Combo")},
+        EventType.PLAY: {"seat": seat, "cards": _array(_ref("Card")), "combo": _ref("Combo"),
+                         # the web server's: how the play is shown (guandan.present.order.play_order)
+                         "order": {**_array(_ref("Card")), "description": "the cards in the order the combination "
+                                   "reads, each wildcard in the place of the card it stands for"},
+                         "wild": {**_array({"type": "integer", "minimum": 0}),
+                                  "description": "the places in order (from 0) of the wildcards (逢人配)"}},
         EventType.PASS: {"seat": seat},
         EventType.REPORT: {"seat": seat, "count": {"type": "integer", "minimum": 0, "maximum": 27}},
         EventType.OUT: {"seat": seat, "place": {"type": "integer", "minimum": 1, "maximum": 4}},
@@ -89,7 +94,8 @@ def _event_schema(kind: EventType, fields: JSON) -> JSON:
                    "text": {"type": "object", "description": "what the event says for people, per language",
                             "properties": {lang: _array({"type": "string"}) for lang in LANGUAGES},
                             "required": list(LANGUAGES), "additionalProperties": False}}
-    optional = {"points", "base", "multiplier"} if kind == EventType.DEAL_SETTLED else set()  # 火拼 scoring only
+    optional = {EventType.DEAL_SETTLED: {"points", "base", "multiplier"},  # 火拼 scoring only
+                EventType.PLAY: {"order", "wild"}}.get(kind, set())  # the web server's, not the record's
     required = ["type", *(k for k in fields if k not in optional)]
     return {**_obj(props, required), "description": (EVENT_CLASSES[kind].__doc__ or "").split("\n")[0]}
 

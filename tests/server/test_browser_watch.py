@@ -143,3 +143,27 @@ def test_a_server_that_runs_no_bot_matches_leaves_the_start_pages_button_out(bro
             expect(page.locator("[data-testid=quick-play]")).to_be_visible()
         finally:
             page.context.close()
+
+
+def test_a_server_that_runs_no_bot_matches_offers_no_watch_button_in_the_room(browser: Browser) -> None:
+    """`serve --max-watched-tables 0`: the creator of a room of four bots is not offered "Watch the bots play", a tap
+    the server would refuse; the room says why it waits, to its creator and to anyone else, in the page's language."""
+    with tempfile.TemporaryDirectory(prefix="guandan-web-") as d, \
+            LiveServer(f"sqlite:///{d}/web.sqlite3", max_watched_tables=0) as srv:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            created = c.post("/api/rooms", json={"bots": ["greedy"] * 4, "max_deals": 1, "timer": 0}).json()
+        code, host = created["code"], created["host_token"]
+        creator = open_room(browser, srv, code, host)
+        other = open_room(browser, srv, code)
+        try:
+            expect(creator.locator("#lobby-msg")).to_have_text(ZH[
+                "Every seat is a bot, and this server runs no bot matches to watch: remove one and take its seat to play"])
+            expect(creator.locator("[data-testid=watch]")).to_be_hidden()
+            expect(creator.locator("#unbot-0")).to_be_visible()  # what the creator may do instead
+            expect(other.locator("#lobby-msg")).to_have_text(ZH[
+                "Every seat is a bot, and this server runs no bot matches to watch: "
+                "the match begins once the room's creator frees a seat"])
+            expect(other.locator("[data-testid=watch]")).to_be_hidden()
+        finally:
+            creator.context.close()
+            other.context.close()

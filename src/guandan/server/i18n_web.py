@@ -20,6 +20,9 @@ MESSAGES: tuple[str, ...] = (
     N_("Waiting for players"), N_("Replays"),
     N_("Every seat is a bot: watch them play a whole match, or remove one and take its seat to play"),
     N_("Every seat is a bot: the match begins when the room's creator starts it for everyone to watch"),
+    N_("Every seat is a bot, and this server runs no bot matches to watch: remove one and take its seat to play"),
+    N_("Every seat is a bot, and this server runs no bot matches to watch: "
+       "the match begins once the room's creator frees a seat"),
     N_("Import a record…"), N_("Play"), N_("Pass"), N_("Hint"),
     N_("Sort"), N_("Auto-play"), N_("Auto-play is on: a bot plays for you"), N_("Take back control"),
     N_("Your turn"), N_("Pay tribute: pick your card"), N_("Return a card"), N_("Choose a tribute card"),
@@ -29,6 +32,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Export record"), N_("Previous"), N_("Next"), N_("Deal {n}"), N_("Deals played: {n}"), N_("Step"), N_("bot"), N_("human"),
     N_("Tribute"), N_("Anti-tribute: no tribute"), N_("Reported"), N_("cards left"), N_("Result"),
     N_("Levels"), N_("Leave"), N_("Room"), N_("Played"), N_("Remaining"), N_("online"), N_("offline"),
+    N_("wildcard"),  # a played 逢人配 card's label, beside its name
     N_("Seed (practice only)"), N_("Rules"),
     # fair deals: the commitment shown at the table, the practice-seed rule
     N_("Deal commitment"), N_("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over"),

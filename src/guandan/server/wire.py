@@ -10,20 +10,20 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..core.cards import Card, card_str, parse_card
+from ..core.cards import Card, card_str, parse_card, wild_code
 from ..core.combos import Combo, beats, classify, resolve_combo
 from ..core.deal import Action, DealView, Observation
 from ..core.errors import GuandanError, shown
-from ..core.events import Event
+from ..core.events import Event, Played
 from ..core.match import MatchObservation, MatchState, MatchView
 from ..core.rules import RuleSet
 from ..core.tribute import payers_of
 from ..core.vocab import RANKS, ActionKind, Phase
 from ..i18n import LANGUAGES, N_, translator
 from ..present import Presenter
+from ..present.order import play_order
 
 JSON = dict[str, Any]
-Texts = Callable[[Callable[[Presenter], list[str]]], dict[str, list[str]]]
 
 
 def cards_json(codes: Iterable[Card]) -> list[str]:
@@ -37,26 +37,50 @@ def action_json(a: Action) -> JSON:
     return d
 
 
+class Texts:
+    """A renderer of one description in every language (``texts(describe)`` is ``{"zh": [...], "en": [...]}``),
+    following the playing level of the deal it tells: the deal it begins in, then each deal whose start it
+    told (its wildcards are starred, and a play's order on the wire is read at it)."""
+
+    def __init__(self, presenters: Sequence[Presenter]) -> None:
+        self.presenters = list(presenters)
+
+    def __call__(self, describe: Callable[[Presenter], list[str]]) -> dict[str, list[str]]:
+        return {p.lang: describe(p) for p in self.presenters}
+
+    @property
+    def level(self) -> int | None:
+        """The playing level (a rank index) of the deal being told, if known."""
+        return self.presenters[0].deal_level if self.presenters else None
+
+
 def texts_for(names: Sequence[str] | Callable[[str], Sequence[str]], level: int | None = None) -> Texts:
     """A renderer of one description in every language, naming seats by ``names`` ("Seat N" where a
     name is empty); ``names`` may also be a function of the language. ``level`` is the playing level of
     the deal the descriptions begin in (its wildcards are starred); a deal's start told later sets it."""
-    presenters = [Presenter(lang, names=names(lang) if callable(names) else names, deal_level=level)
-                  for lang in LANGUAGES]
-
-    def render(describe: Callable[[Presenter], list[str]]) -> dict[str, list[str]]:
-        return {p.lang: describe(p) for p in presenters}
-
-    return render
+    return Texts([Presenter(lang, names=names(lang) if callable(names) else names, deal_level=level)
+                  for lang in LANGUAGES])
 
 
-def event_json(e: Event, texts: Texts | None = None) -> JSON:
+def shown_play(cards: Sequence[Card], combo: Combo, level: int | None) -> JSON:
+    """How a play is shown (the wire's extra fields of a ``play`` event): ``order``, its cards in the order
+    the combination reads (:func:`guandan.present.order.play_order`, as the terminal shows them), and
+    ``wild``, the places in ``order`` of the wildcards (逢人配: the ♥ card of ``level``, the deal's level)."""
+    order = play_order(cards, combo, level)
+    wild = wild_code(level) if level is not None else None
+    return {"order": cards_json(order), "wild": [i for i, c in enumerate(order) if c == wild]}
+
+
+def event_json(e: Event, texts: Texts | None = None, level: int | None = None) -> JSON:
     """An event on the wire: its typed fields (``Event.to_json``) and, with ``texts``, what it says for
     people in every language (``"text": {"zh": [...], "en": [...]}``) — the browser shows these lines
-    and never describes an event itself."""
+    and never describes an event itself. A play also tells how it is shown (:func:`shown_play`) at
+    ``level``, the deal's playing level: by default the one ``texts`` follows."""
     d = e.to_json()
     if texts is not None:
         d["text"] = texts(lambda p: p.event(e))
+    if isinstance(e, Played):
+        d.update(shown_play(e.cards, e.combo, level if level is not None or texts is None else texts.level))
     return d
 
 
@@ -189,5 +213,5 @@ def public_view(view: MatchView[Any], *, with_events: bool, texts: Texts | None 
         "commitment": view.commitment,  # the deal's commitment: its seed is revealed only in the replay
     }
     if with_events:
-        out["events"] = [event_json(e, texts) for e in d.events]
+        out["events"] = [event_json(e, texts, d.level) for e in d.events]
     return out

@@ -129,15 +129,25 @@ export function isRed(card) { return card === "BJ" || card[0] === "H" || card[0]
 export function timerText(seconds) { return seconds ? fmt("{n} s per turn", { n: seconds }) : t("No timer"); }
 
 // A card face: rank over suit in the corner (what stays visible when cards overlap); a joker's name runs
-// down its edge. The full name is the tooltip and the accessible label.
+// down its edge. The full name is the tooltip and the accessible label. The ♥ card of `level` is marked as the
+// wildcard (逢人配) unless `extra.wild` says whether it is one (a play's, as the server read it).
 export function cardNode(card, level, extra = {}) {
   const red = isRed(card);
-  const wild = level && card === `H${level}`;
+  const wild = extra.wild ?? (!!level && card === `H${level}`);
   const joker = JOKERS.includes(card);
   const cls = ["card", red ? "red" : "", wild ? "wild" : "", joker ? "joker" : "", extra.small ? "small" : ""].join(" ");
   const face = joker ? [el("span", { class: "jk" }, lang() === "zh" ? names().joker[card] : "JOKER")]
     : [el("span", { class: "rk" }, rankText(card[1])), el("span", { class: "st" }, SUIT_SYMBOLS[card[0]])];
-  return el("span", { class: cls, "data-card": card, title: cardText(card), "aria-label": cardText(card) }, face);
+  const label = wild ? `${cardText(card)} · ${t("wildcard")}` : cardText(card);
+  return el("span", { class: cls, "data-card": card, title: label, "aria-label": label }, face);
+}
+
+// A play's cards as the server shows them (a `play` event's `order` and `wild`: the order its combination reads,
+// each wildcard in the place of the card it stands for, and marked); `cards` as they are, unmarked, if it says none.
+export function playNodes(e, extra = {}) {
+  const order = e.order || e.cards || [];
+  const wild = new Set(e.wild || []);
+  return order.map((c, i) => cardNode(c, null, { ...extra, wild: wild.has(i) }));
 }
 
 // Run positions: 1 is the ace below 2, 2…14 are 2…A.

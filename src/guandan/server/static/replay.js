@@ -2,8 +2,9 @@
 // The server has dealt every deal again from the revealed seed: its verdicts are shown below the table.
 import {
   ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, fmt, hostTokenFor, init, lang, placeName,
-  replayTokenFor, t, tokenFor,
+  playNodes, replayTokenFor, t, tokenFor,
 } from "./common.js";
+import { EVENT_TYPE as E } from "./vocab.js";
 
 const id = location.pathname.split("/").pop();
 await init();
@@ -16,6 +17,7 @@ try { data = await api(`/api/replays/${id}`); } catch (e) {
 const $ = (x) => document.getElementById(x);
 document.title = `${t("Replay")} · ${t("Guandan")}`;
 $("replay-id").textContent = id;
+$("replay-id").title = id;
 $("export").href = `/api/replays/${id}/record`;
 let deal = 0, step = 0;
 let endClosed = null;  // the deal whose deal-end panel was closed: it stays closed until the step changes
@@ -101,8 +103,11 @@ function show() {
   const a = st.action;
   const what = { [K.PLAY]: () => comboName(a.combo), [K.PASS]: () => t("Pass"), [K.TRIBUTE]: () => t("Tribute"),
     [K.RETURN]: () => t("Return a card"), [K.CHOOSE]: () => t("Choose a tribute card") };
+  // a play as its event shows it (the order its combination reads, the wildcards marked); another action's cards as they are
+  const played = a && a.kind === K.PLAY ? st.events.find((e) => e.type === E.PLAY) : null;
   $("raction").replaceChildren(a ? el("div", {}, seatName(a.seat), ` ${what[a.kind]()}`,
-    el("div", { class: "cards" }, (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, said(d.title)[0]));
+    el("div", { class: "cards", "data-testid": "action-cards" },
+      played ? playNodes(played) : (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, said(d.title)[0]));
   $("rinfo").replaceChildren(el("div", {}, `${t("Levels")} ${d.levels.map(rk).join(" : ")}`),
     el("div", {}, `${t("Level")} ${rk(d.level)}`));
   // the presenter's lines of this step's events; an event with nothing to say is not listed

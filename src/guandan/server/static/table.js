@@ -3,7 +3,7 @@
 // actions the server checks again.
 import {
   ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init,
-  isRed, lang, placeName, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang,
+  isRed, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang,
 } from "./common.js";
 import { dealEndPanel } from "./dealend.js";
 import { joinRated } from "./rated.js";
@@ -277,14 +277,18 @@ function renderLobby() {
     box.append(el("div", { class: "seat-box", "data-seat": i }, parts));
   });
   // four bots never start by themselves: the room's creator starts them as a match to watch (or makes a seat
-  // to play), everyone else is told that it waits for the creator
+  // to play), everyone else is told that it waits for the creator; a server that runs no bot matches to watch
+  // (serve --max-watched-tables 0: /api/meta's watch) offers no button, whose tap it would refuse
   const host = hostTokenFor(code);
+  const watching = META.watch !== false;
   const msgid = !botMatch() ? "Waiting for players"
+    : !watching ? (host ? "Every seat is a bot, and this server runs no bot matches to watch: remove one and take its seat to play"
+      : "Every seat is a bot, and this server runs no bot matches to watch: the match begins once the room's creator frees a seat")
     : host ? "Every seat is a bot: watch them play a whole match, or remove one and take its seat to play"
       : "Every seat is a bot: the match begins when the room's creator starts it for everyone to watch";
   $("lobby-msg").dataset.t = msgid;
   $("lobby-msg").textContent = t(msgid);
-  $("watch").classList.toggle("hidden", !(botMatch() && host));
+  $("watch").classList.toggle("hidden", !(botMatch() && host && watching));
   $("watch").disabled = !S.online;
   $("watch").onclick = () => lobbyCall("watch", { token: host });
   const mine = S.me !== null && S.room.seats[S.me];
@@ -438,7 +442,6 @@ function renderSeat(box, s) {
 }
 
 function renderTrick(box, s, trick, showLast) {
-  const v = S.view;
   const plays = showLast ? trick.last || {} : trick.plays;
   const winner = showLast ? trick.lastWinner : trick.winner;
   const e = plays[s];
@@ -447,7 +450,8 @@ function renderTrick(box, s, trick, showLast) {
   box.dataset.seat = s;
   if (!e) { box.replaceChildren(); return; }
   if (e.type === E.PASS) { box.replaceChildren(el("span", { class: "passed" }, t("Pass"))); return; }
-  const fan = el("div", { class: "cards-fan", title: describe(e) }, e.cards.map((c) => cardNode(c, v.level, { small: true })));
+  // in the order its combination reads, each wildcard marked in the place it stands for: the server's reading
+  const fan = el("div", { class: "cards-fan", title: describe(e) }, playNodes(e, { small: true }));
   if (winner === s) fan.append(el("span", { class: "crown", "aria-hidden": "true" }, "★"));
   box.replaceChildren(fan);
 }
