@@ -227,3 +227,32 @@ def test_an_upright_phone_breaks_the_side_seats_names_between_words_only(page: P
             box, player = name.bounding_box(), page.locator(seat).bounding_box()
             assert box and player and box["x"] + box["width"] <= player["x"] + player["width"] + 1, (width, seat)
         _check_language(page, lang)
+
+
+# the lines the replay id's characters lie on
+ID_LINES = """(n) => {
+  const range = document.createRange();
+  range.selectNodeContents(n);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_upright_phone_keeps_the_replay_id_whole_in_the_header(page: Page, live_server: LiveServer,
+                                                                  replay: tuple[str, dict[str, Any]], lang: str) -> None:
+    """The replay's id is the end of its link, not words: on an upright phone it takes a line of its own under
+    "Guandan Replay", whole (it broke anywhere, "Gvjs2o9jOiH1PF" over "OF"), and the header's buttons keep their room."""
+    rid, _ = replay
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    for width, height in ((390, 844), (360, 740), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{live_server.url}/replay/{rid}")
+        ident = page.locator("#replay-id")
+        expect(ident).to_have_text(rid)
+        lines = ident.evaluate(ID_LINES)
+        assert lines == 1, (width, lines)
+        assert ident.evaluate("(n) => n.scrollWidth <= n.clientWidth + 1"), width  # whole, no ellipsis
+        for button in ("#export", "#lang"):
+            box = page.locator(button).bounding_box()
+            assert box and box["x"] + box["width"] <= width + 1, (width, button)
