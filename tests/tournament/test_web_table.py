@@ -163,7 +163,7 @@ def test_the_arbiter_settles_a_dispute_on_the_web(desk: Desk) -> None:
     west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "S", "third": "E"})
     north.post(f"{URL}/answer", data={"deal": "1", "action": "dispute", "reason": "E went out first"})
     page = arbiter.get("/t/1/arbiter?key=table-secret").text
-    assert 'value="N S E W"' in page and "待确认：第1副" in page
+    assert 'value="N S E W"' in page and "有争议：第1副" in page
     form = {"key": "table-secret", "round": "1", "table": "1", "deals": "E W N", "reason": ""}
     before = len(desk.events(1))
     assert arbiter.post("/t/1/arbiter/deals", data=form).status_code == 400  # a reason is needed

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 from sqlalchemy.engine import make_url
@@ -62,7 +63,7 @@ from .online import create_online
 from .prints import PRINTS, make_print, pdf_from_html
 from .reachable import check_result
 from .rounds import ResultSlip, lateness_ruling
-from .state import FINAL, TournamentState, parse_time
+from .state import DISPUTED, FINAL, TournamentState, parse_time
 from .venuetime import check_zone, clock_time, shown_time, stamp, zone_label
 from .words import ENDED_WORDS, SOURCE_WORDS, STATUS_WORDS
 
@@ -546,13 +547,18 @@ def deals(
                 how = " ".join(SEATS[s] for s in x.finish)
             typer.echo(_("deal {n}: {how} {home}:{away}").format(
                 n=x.number, how=pad(how, 10), home=level_text(x.levels[0]), away=level_text(x.levels[1])))
-        if ts.pending_deal is not None:
+        if ts.pending_deal is not None and ts.status == DISPUTED:
+            typer.echo(_("deal {n}: {how} disputed; settle it with --set").format(
+                n=ts.pending_deal.number, how=" ".join(SEATS[s] for s in ts.pending_deal.finish or ())))
+        elif ts.pending_deal is not None:
             typer.echo(_("deal {n}: waiting for the other team").format(n=ts.pending_deal.number))
         shown = _word(STATUS_WORDS, ts.status)
         if ts.ended_by:
             shown = _("{status} ({why})").format(status=shown, why=_word(ENDED_WORDS, ts.ended_by))
         if ts.locked:
             shown = _("{status} — locked").format(status=shown)
+        if ts.status == DISPUTED and ts.note:
+            shown = _("{status} ({why})").format(status=shown, why=ts.note)
         typer.echo(_("status: {status}").format(status=shown))
     _run(db, act)
 
@@ -577,8 +583,15 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
             typer.echo(json.dumps(status_json(state), ensure_ascii=False))
             return
         cfg = state.cfg
-        typer.echo(_("{name}: {teams} teams, round {round} of {total}").format(
-            name=cfg.name, teams=len(state.teams), round=state.current_round, total=state.rounds_total))
+        out = len(state.withdrawn)  # withdrawn teams stay in the standings, but play no more
+        teams = (_("{n} teams ({w} withdrawn)").format(n=len(state.teams), w=out) if out
+                 else _("{n} teams").format(n=len(state.teams)))
+        if state.current_round:
+            typer.echo(_("{name}: {teams}, round {round} of {total}").format(
+                name=cfg.name, teams=teams, round=state.current_round, total=state.rounds_total))
+        else:
+            typer.echo(_("{name}: {teams}, {total} rounds, not paired yet").format(
+                name=cfg.name, teams=teams, total=state.rounds_total))
         if state.current_round:
             _print(TABLE_COLUMNS[1:], table_rows(state, state.current_round))
             for line in _table_notes(state):
@@ -609,8 +622,13 @@ def _table_notes(state: TournamentState) -> list[str]:
     locked = [str(n) for n, ts in rnd.tables.items() if ts.locked]
     if locked:
         out.append(_("locked (too many wrong codes; `unlock`): table {tables}").format(tables=sep.join(locked)))
+    how = "`deals --set` / `result --override`" if state.cfg.per_deal else "`result --override`"
+    for n, ts in rnd.tables.items():
+        if ts.status == DISPUTED:
+            line = _("table {table} disputed, for the arbiter to settle ({how})").format(table=n, how=how)
+            out.append(line + _(": ") + ts.note if ts.note else line)
     waiting = [_("{table} (deal {deal})").format(table=n, deal=ts.pending_deal.number)
-               for n, ts in rnd.tables.items() if ts.pending_deal is not None]
+               for n, ts in rnd.tables.items() if ts.pending_deal is not None and ts.status != DISPUTED]
     if waiting:
         out.append(_("deals waiting for the other team: table {tables}").format(tables=sep.join(waiting)))
     deciding = [str(n) for n, ts in rnd.tables.items() if ts.deciding and ts.pending_deal is None]
@@ -731,6 +749,12 @@ LangOpt = Annotated[str | None, typer.Option("--lang", help="language of the pri
 def _check_base_url(base_url: str, lang: str | None) -> None:
     if not base_url.startswith(("http://", "https://")):
         _fail(_("--base-url must start with http:// or https://, not “{value}”", lang).format(value=base_url), lang)
+    host = (urlsplit(base_url).hostname or "").lower()
+    if host in ("localhost", "::1", "0.0.0.0") or host.startswith("127."):
+        # a QR code a phone cannot open is found out at the tables, with the slips already cut
+        typer.echo(_("warning: the QR codes lead to {url}, which no player's phone can reach; give --base-url the "
+                     "address of the web server on the venue's network, e.g. http://192.168.1.10:8000", lang).format(
+            url=base_url), err=True)
 
 
 def _print_lang(lang: str | None) -> str:

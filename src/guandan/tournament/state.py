@@ -118,6 +118,10 @@ class TableState:
     deals: list[DealEntry] = field(default_factory=list)  # confirmed deals, in order (per-deal reporting)
     pending_deal: DealEntry | None = None  # reported, waiting for the other team
     pending_deal_by: int | None = None
+    # the deal the other team last sent back (deal_rejected), and that team: the reporting team's page says so
+    # until the deal is reported again or the arbiter sets the deals
+    sent_back: int | None = None
+    sent_back_by: int | None = None
     ended_by: str | None = None  # one of ENDED_BY once the deals made the result final
     locked: bool = False  # too many wrong codes: only the arbiter can unlock
     paused: bool = False  # an online table the arbiter holds: nothing is played until it is resumed
@@ -711,6 +715,7 @@ class TournamentState:
             finish = parse_finish(d["finish"])
             entry = DealEntry(n, finish, None, ts.levels_now, finish[0] % 2, 0, None, self._at)
             ts.pending_deal, ts.pending_deal_by, ts.pending_track, ts.note = entry, by, ts.track, None
+            ts.sent_back = ts.sent_back_by = None
             return
         try:  # from where the confirmed deals left the table: a long round is not settled again per report
             entry, track = settle_next(ts.track, {"finish": d["finish"]}, cfg.rules, cfg.lateness.deal_award_levels,
@@ -719,6 +724,7 @@ class TournamentState:
             raise refusal(N_("round {round} table {table}: {problem}"), round=ts.table.round, table=ts.table.number,
                           problem=clause(e)) from None
         ts.pending_deal, ts.pending_deal_by, ts.pending_track, ts.note = entry, by, track, None
+        ts.sent_back = ts.sent_back_by = None
         if ts.status == MISSING:
             ts.status = IN_PLAY
 
@@ -750,7 +756,9 @@ class TournamentState:
             self._finish_by_deals(ts, ended, "deals")
 
     def _on_deal_rejected(self, d: dict[str, Any]) -> None:
-        ts, _ = self._pending_deal(d, "reject")
+        ts, by = self._pending_deal(d, "reject")
+        assert ts.pending_deal is not None
+        ts.sent_back, ts.sent_back_by = ts.pending_deal.number, by
         ts.pending_deal, ts.pending_deal_by, ts.pending_track = None, None, None
         ts.note = str(d.get("reason") or "") or None
         if not ts.deals:
@@ -789,6 +797,7 @@ class TournamentState:
         ended = "arbiter" if end else self.round_over_by(ts, entries, None)
         ts.deals, ts.track, ts.pending_deal, ts.pending_deal_by, ts.pending_track = entries, track, None, None, None
         ts.deciding, ts.decider_deal = False, None
+        ts.sent_back = ts.sent_back_by = None
         ts.status, ts.note = (IN_PLAY if entries else MISSING), reason
         if ended is not None:
             self._finish_by_deals(ts, ended, "arbiter")

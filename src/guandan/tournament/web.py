@@ -329,6 +329,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         keys = screen_keys(state.cfg.tiebreaks)
         return render(request, "standings.html", cfg=state.cfg, shown=shown, through=through, in_play=in_play,
                     keys=keys, short=SHORT, criteria=CRITERIA, teams=len(lines),
+                    withdrawn=sum(1 for line in lines if line.withdrawn),
                     chain=" → ".join(_(CRITERIA[c]) for c in state.cfg.tiebreaks), refresh=seconds,
                     next_url=next_url, wide=shown.width == 1,
                     clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
@@ -376,8 +377,9 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         _ = gettext_of(request)
         cur = state.current_round
         rnd = state.rounds.get(cur)
-        return render(request, "arbiter.html", status, cfg=state.cfg, teams=state.teams, current=cur, rnd=rnd,
-                    status=status_line(state, _), blockers=blockers_words(state, _),
+        return render(request, "arbiter.html", status, cfg=state.cfg, teams=state.teams, withdrawn=len(state.withdrawn),
+                    current=cur, rnd=rnd,
+                    status_text=status_line(state, _), blockers=blockers_words(state, _),
                     can_repair=bool(rnd and not rnd.started), lines=standing_lines(state, state.completed_rounds),
                     keys=screen_keys(state.cfg.tiebreaks), criteria=CRITERIA, error=error, message=message,
                     key=key, base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
