@@ -138,6 +138,11 @@ def _after_writes(method: Callable[Concatenate[Store, P], R]) -> Callable[Concat
     return read
 
 
+def _utc(t: datetime) -> datetime:
+    """SQLite gives back naive datetimes for timezone-aware columns: they were written in UTC."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
 @dataclass
 class StoredRoom:
     row: WebRoom
@@ -282,7 +287,7 @@ class Store:
                 WebReplayOwner.token_hash.in_(list(owner_hashes))))) if owner_hashes else set()
             rows = s.scalars(select(WebReplay).where(or_(WebReplay.public, WebReplay.id.in_(mine)))
                              .order_by(WebReplay.created_at.desc(), WebReplay.id).limit(limit)).all()
-            return [{"id": r.id, "room": r.room_code, "imported": r.imported, "created_at": r.created_at.isoformat(),
+            return [{"id": r.id, "room": r.room_code, "imported": r.imported, "created_at": _utc(r.created_at).isoformat(),
                      "public": r.public, "mine": r.id in mine} for r in rows]
 
     @_written

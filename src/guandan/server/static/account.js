@@ -1,7 +1,7 @@
 // The account page (/account): log in or sign up as a guest; once logged in, the display name, the games,
 // log-out (here, or every other device), the password and deletion. The server's answers carry the session's
 // CSRF token, which every change sends back in X-CSRF-Token; the session id itself stays in an HttpOnly cookie.
-import { allTokens, el, errorText, fmt, init, lang, t } from "./common.js";
+import { allTokens, el, errorText, fmt, init, lang, localTime, t } from "./common.js";
 
 let csrf = "";
 
@@ -35,7 +35,7 @@ function showGames(replays) {
   list.replaceChildren(...(replays.length ? replays.map((r) => el("li", { "data-replay": r.id },
     el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`),
     el("span", { class: "muted" }, r.seat === null ? t("Imported") : `${t("Seat")} ${r.seat + 1}`),
-    el("span", { class: "muted" }, new Date(r.created_at).toLocaleString(lang() === "zh" ? "zh-CN" : "en")),
+    el("time", { class: "muted", datetime: r.created_at }, localTime(r.created_at)),
     r.public ? el("span", { class: "tag" }, t("public")) : null))
     : [el("li", { class: "muted" }, t("No games yet: the matches you play appear here once they are over"))]));
 }

@@ -19,6 +19,12 @@ export function lang() {
   return (navigator.language || "en").toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
+// a moment the server wrote (ISO 8601, UTC) as the reader's clock shows it, to the minute, in the page's language
+export function localTime(iso) {
+  return new Date(iso).toLocaleString(lang() === "zh" ? "zh-CN" : "en",
+    { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+}
+
 // a same-site link with the page's language as its ?lang=
 export function withLang(href) {
   const url = new URL(href, location.origin);

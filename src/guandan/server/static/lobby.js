@@ -2,7 +2,7 @@
 // counter, a bot tier or an open seat per seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
 import {
-  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, saveHostToken, saveReplayToken, saveToken, t, timerText,
+  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, localTime, saveHostToken, saveReplayToken, saveToken, t, timerText,
   tokenFor,
 } from "./common.js";
 
@@ -151,7 +151,7 @@ const replays = await api("/api/replays/mine", { tokens: [...allTokens(), ...hos
 for (const r of replays) {
   list.append(el("li", { "data-replay": r.id }, el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`),
     " · ", el("a", { href: `/replay/${r.id}#review` }, t("Review (复盘)")),
-    ` ${r.room || ""} ${r.created_at.slice(0, 16)} `, r.mine ? el("span", { class: "tag" }, t("yours")) : null,
+    ` ${r.room || ""} `, el("time", { datetime: r.created_at }, localTime(r.created_at)), " ", r.mine ? el("span", { class: "tag" }, t("yours")) : null,
     r.public ? el("span", { class: "tag" }, t("public")) : null));
 }
 if (!replays.length) list.append(el("li", { class: "muted" }, t("No replays yet: the matches you play appear here")));

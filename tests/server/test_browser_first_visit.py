@@ -1,0 +1,60 @@
+"""What a first-time player on a phone met (found by playing the site through as one, in Chinese and English):
+the start page's list of replays said when a match was played as the server's raw UTC clock with its ISO "T"
+("2026-12-06T03:05": eight hours off in Shanghai); it says it on the reader's clock, in the page's language."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+import httpx
+import pytest
+from playwright.sync_api import Browser
+
+from guandan.agents import make_agent
+from guandan.agents.runner import run_match
+from guandan.core import record
+from guandan.core.match import MatchConfig, new_match
+from guandan.core.rules import preset
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.timeout(180)
+PHONE = {"width": 390, "height": 844}
+SHANGHAI = timezone(timedelta(hours=8))
+
+
+def _imported_replay(live: LiveServer) -> tuple[str, str, str]:
+    """A finished one-deal match imported as a record: (replay id, its import token, its created_at)."""
+    match = new_match(preset("competition"), 11, MatchConfig(max_deals=1))
+    run_match(match, [make_agent("greedy", seed=s) for s in range(4)])
+    with httpx.Client(base_url=live.url, timeout=30) as c:
+        made = c.post("/api/replays", content=record.dumps(match, players=["a", "b", "c", "d"]),
+                      headers={"Content-Type": "application/json"})
+        assert made.status_code == 201, made.text
+        rid, token = made.json()["id"], made.json()["token"]
+        listed = next(r for r in c.post("/api/replays/mine", json={"tokens": [token]}).json() if r["id"] == rid)
+    return rid, token, listed["created_at"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_start_page_says_when_a_replay_was_played_on_the_readers_clock(browser: Browser, live_server: LiveServer,
+                                                                          lang: str) -> None:
+    rid, token, created = _imported_replay(live_server)
+    when = datetime.fromisoformat(created)
+    assert when.utcoffset() == timedelta(0), created  # the server says it is UTC (SQLite gave it back naive)
+    local = when.astimezone(SHANGHAI)
+    ctx = browser.new_context(viewport=PHONE, timezone_id="Asia/Shanghai")
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server.url}/")
+        page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}'); localStorage.setItem('guandan:replay:{rid}', '{token}')")
+        page.goto(f"{live_server.url}/")
+        item = page.locator(f"#replays [data-replay='{rid}']")
+        item.wait_for()
+        text = item.inner_text()
+        assert not re.search(r"\dT\d", text), text  # no ISO timestamp
+        assert f"{local:%H}:{local:%M}" in text or f"{local:%I}:{local:%M}".lstrip("0") in text, (text, local)
+        assert str(local.day) in text and str(local.year) in text, (text, local)
+    finally:
+        ctx.close()
