@@ -152,3 +152,13 @@ def test_slips_warn_when_the_qr_codes_lead_to_this_machine_only(db: str, tmp_pat
     assert "警告" in out
     code, out = _cli(db, "slips", "1", "--out", str(tmp_path / "s.html"), "--base-url", "http://192.168.1.10:8000")
     assert code == 0 and "警告" not in out and (tmp_path / "s.html").exists()
+
+
+def test_the_last_round_is_no_refusal_on_the_arbiter_page(desk: Desk) -> None:
+    tid = desk.create(EventConfig(name="秋季杯", rounds=1, per_deal=False), secret=KEY)
+    for name in ("红队", "蓝队"):
+        desk.register(tid, name, [f"{name}甲", f"{name}乙"])
+    desk.pair_next(tid)
+    page = _client(desk).get(f"/t/1/arbiter?key={KEY}").text
+    # every round is paired: nothing is refused, so no red "round 2 cannot be paired yet"
+    assert "第2轮暂不能编排" not in page and _text(page, "no-next-round") == "全部1轮均已编排"
