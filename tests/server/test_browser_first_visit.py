@@ -1,6 +1,8 @@
 """What a first-time player on a phone met (found by playing the site through as one, in Chinese and English):
 the start page's list of replays said when a match was played as the server's raw UTC clock with its ISO "T"
-("2026-12-06T03:05": eight hours off in Shanghai); it says it on the reader's clock, in the page's language."""
+("2026-12-06T03:05": eight hours off in Shanghai); it says it on the reader's clock, in the page's language. A
+phone's back gesture on the table left the match with no way back but the forward button: the start page now
+offers the way back to a table the browser holds a seat at that is not over."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from guandan.agents import make_agent
 from guandan.agents.runner import run_match
@@ -20,7 +22,7 @@ from guandan.core.rules import preset
 from .conftest import LiveServer
 
 pytestmark = pytest.mark.timeout(180)
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 SHANGHAI = timezone(timedelta(hours=8))
 
 
@@ -56,5 +58,37 @@ def test_the_start_page_says_when_a_replay_was_played_on_the_readers_clock(brows
         assert not re.search(r"\dT\d", text), text  # no ISO timestamp
         assert f"{local:%H}:{local:%M}" in text or f"{local:%I}:{local:%M}".lstrip("0") in text, (text, local)
         assert str(local.day) in text and str(local.year) in text, (text, local)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize(("lang", "says", "button"), [("zh", "的对局还在进行", "回到牌桌"),
+                                                      ("en", "is still being played", "Back to the table")])
+def test_a_player_who_went_back_from_a_running_match_finds_the_way_back_on_the_start_page(
+        browser: Browser, live_server: LiveServer, lang: str, says: str, button: str) -> None:
+    ctx = browser.new_context(viewport=PHONE, has_touch=True)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server.url}/")
+        page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+        page.goto(f"{live_server.url}/")
+        expect(page.locator("[data-testid=my-tables]")).to_be_hidden()  # a first visit holds no seat
+        page.select_option("#quick-tier", "random")
+        page.fill("#timer", "0")  # no turn timer: the seat stays the player's while the page is away
+        page.tap("[data-testid=quick-play]")
+        page.wait_for_url("**/r/*")
+        code = page.url.rsplit("/", 1)[1]
+        page.wait_for_function("document.body.dataset.status === 'playing'", timeout=30000)
+        page.go_back()  # the browser's back button, mid-deal
+        page.wait_for_url(f"{live_server.url}/")
+        way = page.locator(f"[data-testid=my-tables] [data-room='{code}']")
+        expect(way).to_contain_text(code)
+        expect(way).to_contain_text(says)
+        way.get_by_role("button", name=button).tap()
+        page.wait_for_url(f"**/r/{code}")
+        page.wait_for_function("document.body.dataset.status === 'playing' && "
+                               "document.querySelectorAll('[data-testid=hand] [data-testid=card]').length > 0",
+                               timeout=30000)
+        expect(page.locator("#room-code")).to_contain_text(code)
     finally:
         ctx.close()

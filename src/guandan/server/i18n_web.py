@@ -198,6 +198,10 @@ MESSAGES += EVENT_MESSAGES  # online events (server/events_online.py, its pages,
 MESSAGES += tuple(PHRASES.values())  # table talk's quick phrases (server/talk.py)
 MESSAGES += tuple(WHY.values())  # why a selection is no legal play (wire.selection_verdict)
 
+# the start page's way back to a table this browser holds a seat at (lobby.js)
+MESSAGES += (N_("Your match in room {code} is still being played"), N_("You have a seat in room {code}"),
+             N_("Back to the table"))
+
 
 def strings(lang: str) -> dict[str, str]:
     """msgid → translation for every browser string in ``lang``."""

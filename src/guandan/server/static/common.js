@@ -185,8 +185,23 @@ export function placeName(place) { return names().place[String(place)] || String
 export function eventLines(e) { return (e.text && (e.text[lang()] || e.text.en)) || []; }
 
 export function tokenFor(code) { return localStorage.getItem(`guandan:token:${code}`); }
-export function saveToken(code, token) { localStorage.setItem(`guandan:token:${code}`, token); }
-export function dropToken(code) { localStorage.removeItem(`guandan:token:${code}`); }
+export function saveToken(code, token) {
+  localStorage.setItem(`guandan:token:${code}`, token);
+  localStorage.setItem(RECENT_SEATS, JSON.stringify([code, ...recentSeats().filter((c) => c !== code)].slice(0, 5)));
+}
+export function dropToken(code) {
+  localStorage.removeItem(`guandan:token:${code}`);
+  localStorage.setItem(RECENT_SEATS, JSON.stringify(recentSeats().filter((c) => c !== code)));
+}
+// the codes of the last rooms this browser took a seat in, newest first: the start page offers the way back to
+// any still open (a phone's back gesture leaves a table in one swipe)
+const RECENT_SEATS = "guandan:recent-seats";
+export function recentSeats() {
+  try {
+    const codes = JSON.parse(localStorage.getItem(RECENT_SEATS) || "[]");
+    return Array.isArray(codes) ? codes.filter((c) => typeof c === "string") : [];
+  } catch { return []; }
+}
 export function hostTokenFor(code) { return localStorage.getItem(`guandan:host:${code}`); }
 export function saveHostToken(code, token) { localStorage.setItem(`guandan:host:${code}`, token); }
 

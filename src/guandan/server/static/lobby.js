@@ -2,8 +2,8 @@
 // counter, a bot tier or an open seat per seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
 import {
-  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, localTime, saveHostToken, saveReplayToken, saveToken, t, timerText,
-  tokenFor,
+  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, localTime, recentSeats, saveHostToken, saveReplayToken, saveToken, t,
+  timerText, tokenFor,
 } from "./common.js";
 
 await init();
@@ -143,6 +143,26 @@ async function refreshOpenRooms() {
 refreshOpenRooms();
 setInterval(() => { if (document.visibilityState === "visible") refreshOpenRooms(); }, 5000);
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refreshOpenRooms(); });
+
+// The tables this browser holds a seat at that are not over, newest first, each with the way back to it: a player
+// who left a match with the browser's back button finds it here, not only in the forward button
+async function showMyTables() {
+  const box = document.getElementById("my-tables");
+  const open = [];
+  for (const c of recentSeats()) {
+    if (!tokenFor(c)) continue;
+    try {
+      const room = await api(`/api/rooms/${encodeURIComponent(c)}`);
+      if (room.status === "playing" || room.status === "lobby") open.push(room);
+    } catch { /* closed, or gone with its lobby */ }
+  }
+  box.replaceChildren(...open.map((room) => el("p", { class: "my-table", "data-room": room.code },
+    el("span", {}, fmt(room.status === "playing" ? "Your match in room {code} is still being played" : "You have a seat in room {code}",
+      { code: room.code })), " ",
+    el("button", { class: "primary", onclick: () => { location.href = `/r/${room.code}`; } }, t("Back to the table")))));
+  box.classList.toggle("hidden", !open.length);
+}
+showMyTables();
 
 // Private by default: the matches this browser played (by the seat tokens it kept) or started for four bots to play
 // (by the host tokens of its rooms), and the public ones.
