@@ -2,7 +2,9 @@
 the start page's list of replays said when a match was played as the server's raw UTC clock with its ISO "T"
 ("2026-12-06T03:05": eight hours off in Shanghai); it says it on the reader's clock, in the page's language. A
 phone's back gesture on the table left the match with no way back but the forward button: the start page now
-offers the way back to a table the browser holds a seat at that is not over."""
+offers the way back to a table the browser holds a seat at that is not over. The event's standings (a venue
+screen that reloads itself) added every reload to the history: the back button stepped through them all, never
+back to the event page; each reload now takes the place of the last."""
 
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ from guandan.agents.runner import run_match
 from guandan.core import record
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
+from guandan.server.events_online import OnlineEvents
+from guandan.tournament import online
+from guandan.tournament.model import EventConfig
 
 from .conftest import LiveServer
 
@@ -90,5 +95,25 @@ def test_a_player_who_went_back_from_a_running_match_finds_the_way_back_on_the_s
                                "document.querySelectorAll('[data-testid=hand] [data-testid=card]').length > 0",
                                timeout=30000)
         expect(page.locator("#room-code")).to_contain_text(code)
+    finally:
+        ctx.close()
+
+
+def test_the_back_button_leaves_the_self_reloading_standings_for_the_event_page(browser: Browser,
+                                                                                live_server: LiveServer) -> None:
+    events: OnlineEvents = live_server.app.state.online_events
+    tid = online.create_online(events.desk, EventConfig(name="Back Cup", rounds=1), secret="back-cup-key")
+    ctx = browser.new_context(viewport=PHONE, has_touch=True)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server.url}/events/{tid}?lang=en")
+        page.goto(f"{live_server.url}/t/{tid}/standings?lang=en&refresh=5")
+        page.wait_for_url(f"**/t/{tid}/standings?refresh=5", timeout=15_000)  # its first reload
+        with page.expect_event("load", timeout=15_000):  # and another
+            pass
+        # the new tab's blank page, the event page and the screen, however often it reloaded
+        assert page.evaluate("history.length") == 3
+        page.go_back()
+        page.wait_for_url(f"**/events/{tid}?lang=en")
     finally:
         ctx.close()

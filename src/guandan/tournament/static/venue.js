@@ -32,4 +32,10 @@
   };
 
   for (const clock of document.querySelectorAll("[data-clock]")) run(clock);
+
+  // The venue screen's next page (its <meta name="next-page">: seconds; url) replaces this one: a <meta> refresh
+  // adds each load to the history, so a player's back button stepped through every refresh before leaving.
+  const next = document.querySelector('meta[name="next-page"]');
+  const found = next && /^(\d+);\s*url=(.+)$/.exec(next.content);
+  if (found) setTimeout(() => location.replace(found[2]), Number(found[1]) * 1000);
 })();
