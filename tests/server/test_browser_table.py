@@ -306,3 +306,25 @@ def test_a_room_of_four_bots_says_how_it_starts(browser: Browser, live_server: L
     finally:
         for page in pages:
             page.context.close()
+
+
+def test_the_hands_turned_up_mark_the_wildcard_of_the_deal_that_ended(browser: Browser, live_server: LiveServer) -> None:
+    """The view at a deal's end is often the next deal's already (dealt in the same update): the panel marks
+    the ♥ card of the level the ended deal was played at, which the table keeps from before the update (and
+    a snapshot's interval says), not the next deal's."""
+    page = browser.new_context(**PHONE).new_page()
+    try:
+        page.goto(f"{live_server.url}/")
+        marked = page.evaluate("""async () => {
+            const { dealEndPanel } = await import("/static/dealend.js");
+            const end = { deal: 0, reveal: [["H2", "H5", "S5"], ["H2"], [], ["H5"]], events: [], waiting: [],
+                          deadline: null, level: "2" };
+            const view = { level: "5", levels: ["5", "2"], a_failures: [0, 0], declarer: 0, tribute_payers: [] };
+            const box = document.createElement("div");
+            box.append(...dealEndPanel(end, { view, events: [], seatName: (s) => `Seat ${s + 1}`, me: null,
+                                               onContinue: () => {}, onClose: () => {} }));
+            return [...box.querySelectorAll(".reveal .card.wild")].map((n) => n.dataset.card);
+        }""")
+        assert marked == ["H2", "H2"], marked
+    finally:
+        page.context.close()

@@ -89,6 +89,8 @@ def test_after_a_deal_every_hand_is_shown_and_the_next_waits_for_continue(waitin
             snap = recv_until(again, lambda f: f["type"] == "snapshot")
             assert snap["interval"]["reveal"] == reveal
             assert [e["type"] for e in snap["interval"]["events"]] == ["deal_over", "deal_settled"]
+            # the level the hands were played at (their wildcard), where the view is the next deal's
+            assert snap["interval"]["level"] == "2" and snap["view"]["level"] != "2"
         ws.send_json({"type": "continue"})
         done = recv_until(ws, lambda f: f["type"] == "interval")
         assert done["done"] is True and done["waiting"] == []

@@ -213,6 +213,7 @@ class Interval:
     waiting: set[int]
     reveal: list[list[str]]  # the cards each seat still held when the deal ended (摊牌)
     events: list[dict[str, Any]]  # the deal's end as told at the table (deal_over, deal_settled)
+    level: str = ""  # the ended deal's playing level, as a view gives it (its wildcards in the hands turned up)
 
 
 @dataclass

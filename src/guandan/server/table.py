@@ -35,7 +35,7 @@ from ..core.deal import Action
 from ..core.errors import GuandanError, shown
 from ..core.events import DealOver, DealSettled, Passed, Played
 from ..core.match import MatchState
-from ..core.vocab import Phase
+from ..core.vocab import RANKS, Phase
 from ..i18n import N_
 from ..present import Presenter
 from . import talk, workers
@@ -768,7 +768,8 @@ class TableService:
             return
         ending = [e for e in entry["events"] if e["type"] in (DealOver.type, DealSettled.type)]
         assert room.match is not None
-        room.interval = Interval(room.match.deals[-1].index, self.clock() + wait, waiting, entry["reveal"], ending)
+        ended = room.match.deals[-1]
+        room.interval = Interval(ended.index, self.clock() + wait, waiting, entry["reveal"], ending, RANKS[ended.level])
 
     def _interval_json(self, room: Room, interval: Interval, *, full: bool = False) -> JSON:
         """The pause between deals as a frame field: who is still awaited and how long it may last; ``full``
@@ -776,7 +777,7 @@ class TableService:
         d: JSON = {"deal": interval.deal, "waiting": sorted(interval.waiting),
                    "left": round(max(0.0, interval.until - self.clock()), 1), "done": False}
         if full:
-            d["reveal"], d["events"] = interval.reveal, interval.events
+            d["reveal"], d["events"], d["level"] = interval.reveal, interval.events, interval.level
         return d
 
     def _continue(self, room: Room, seat: int) -> None:

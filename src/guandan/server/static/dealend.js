@@ -50,7 +50,7 @@ export function dealEndPanel(end, { view, events, seatName, me, onContinue, onCl
     // a long hand takes the panel's whole width, where it fits in fewer rows
     return el("div", { class: `reveal-row team-${s % 2}${cards.length > 10 ? " wide" : ""}`, "data-seat": s },
       el("span", { class: "who" }, seatName(s), place >= 0 ? el("span", { class: "badge" }, placeName(place + 1)) : null),
-      cards.length ? el("span", { class: "cards-fan" }, cards.map((c) => cardNode(c, view.level, { small: true })))
+      cards.length ? el("span", { class: "cards-fan" }, cards.map((c) => cardNode(c, end.level ?? view.level, { small: true })))
         : el("span", { class: "none" }, t("No cards left")));
   })));
   parts.push(levelBoard(view));

@@ -177,7 +177,8 @@ function applyUpdate(f) {
   }
   if (f.reveal) {  // the action ended a deal: every hand is turned up (摊牌)
     const end = f.events.filter((e) => e.type === E.DEAL_OVER || e.type === E.DEAL_SETTLED);
-    startEnd(f.interval || { deal: prevDeal ?? f.view.deal_index, waiting: [], left: 0 }, f.reveal, end);
+    startEnd(f.interval || { deal: prevDeal ?? f.view.deal_index, waiting: [], left: 0 }, f.reveal, end,
+      S.view ? S.view.level : null);
   }
   else if (S.end && !S.end.deadline && !(S.end.waiting || []).length) S.endClosed = S.end.deal;  // no pause: it goes with the next action
   S.seq = f.seq; S.view = f.view; S.showLastTrick = false;
@@ -188,9 +189,10 @@ function applyUpdate(f) {
 }
 
 // The pause after a deal, as the panel shows it; its countdown runs on this page's clock.
-function startEnd(interval, reveal, events) {
+// level: the ended deal's (its wildcards in the hands turned up); the view may be the next deal's already
+function startEnd(interval, reveal, events, level = null) {
   S.end = { deal: interval.deal, reveal, events: events || [], waiting: interval.waiting || [],
-    deadline: interval.left > 0 ? Date.now() + interval.left * 1000 : null };
+    deadline: interval.left > 0 ? Date.now() + interval.left * 1000 : null, level: level ?? interval.level ?? null };
 }
 
 function setClock(clock) {
