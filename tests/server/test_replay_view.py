@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -137,6 +138,25 @@ def test_a_record_that_does_not_say_who_was_a_bot_numbers_the_seats_that_share_a
     over = next(e for e in frames["deals"][0]["steps"][-1]["events"] if e["type"] == EventType.DEAL_OVER)
     order = Presenter("en", names=[s["name"]["en"] for s in frames["seats"]]).order(over["finish"])
     assert over["text"]["en"] == [f"Finishing order: {order}"]
+
+
+def test_a_terminal_clients_save_names_its_seats_as_the_web_does(client: TestClient, tmp_path: Path) -> None:
+    """A match saved by `guandan play` and opened here: the player unnamed as at a web table, each bot by its
+    seat and tier, in the page's language (not the tier names the save keeps for resuming)."""
+    from typer.testing import CliRunner
+
+    from guandan.cli import _mount, app
+
+    _mount()
+    save = tmp_path / "m.json"
+    args = ["play", "--plain", "--lang", "en", "--partner", "heuristic", "--opponents", "greedy", "--seed", "4"]
+    result = CliRunner().invoke(app, [*args, "--save", str(save)], input="1\n" * 3 + "quit\n")
+    assert result.exit_code == 0, result.output
+    frames = _frames(client, save.read_text(encoding="utf-8"))
+    assert [s["name"]["en"] for s in frames["seats"]] == ["Player 1", "Bot 2 · Greedy", "Bot 3 · Heuristic",
+                                                          "Bot 4 · Greedy"]
+    assert [s["name"]["zh"] for s in frames["seats"]] == ["玩家1", "机器人2·贪心", "机器人3·启发式", "机器人4·贪心"]
+    assert [s["kind"] for s in frames["seats"]] == ["human", "bot", "bot", "bot"]
 
 
 def test_no_type_name_or_python_value_in_any_text(client: TestClient) -> None:

@@ -248,8 +248,12 @@ class Session:
 
     # --- records ------------------------------------------------------------------------------
     def record(self) -> str:
-        meta = {"app": APP, "human_seat": HUMAN, "tiers": self.tiers}
-        return dumps(self.match, players=list(self.tiers), meta=meta)
+        # "seats" as the web app's records say who was a bot (its replay page names the seats from it); the
+        # player plays unnamed, as the web names a player who joined without a name
+        seats = [{"kind": "human", "tier": None} if s == HUMAN else {"kind": "bot", "tier": t}
+                 for s, t in enumerate(self.tiers)]
+        meta = {"app": APP, "human_seat": HUMAN, "tiers": self.tiers, "seats": seats}
+        return dumps(self.match, players=["" if s == HUMAN else t for s, t in enumerate(self.tiers)], meta=meta)
 
     def save(self) -> Path | None:
         """Write the record (atomically: a crash mid-write keeps the previous save). Raises SaveError
