@@ -129,10 +129,10 @@ def test_eight_teams_three_rounds(tmp_path: Path) -> None:
     assert ("A", 1, 1, 1, "N–S", "E") in by_team
     cli(db, "export", "1", "--format", "csv", "--out", str(tmp_path / "csv"))
     lines = (tmp_path / "csv" / "standings.csv").read_text(encoding="utf-8-sig").splitlines()
-    assert lines[0].startswith("名次 Rank,No.,Team") and lines[1].startswith("1,4,D,")
+    assert lines[0].startswith("名次 Rank,编号 No.,队伍 Team") and lines[1].startswith("1,4,D,")
     # the cross-table: D's three rounds, and the numeric columns of a forfeit
     cross = list(csv.DictReader((tmp_path / "csv" / "cross_table.csv").read_text(encoding="utf-8-sig").splitlines()))
-    d = next(r for r in cross if r["Team"] == "D")
+    d = next(r for r in cross if r["队伍 Team"] == "D")
     assert [(d[f"R{n} 对手 Opp"], d[f"R{n} 座 Side"], d[f"R{n} 结果 Result"], d[f"R{n} 场分 MP"]) for n in (1, 2, 3)] == [
         ("H", "N–S", "W K:Q", "2"), ("B", "N–S", "W A:K 过A", "2"), ("G", "E–W", "D J:J", "1")]
     assert (d["名次 Rank"], d["场分 MP"]) == ("1", "5")

@@ -12,12 +12,18 @@ from typing import Any
 import pytest
 from openpyxl import load_workbook  # type: ignore[import-untyped]
 
+from guandan.i18n import translator
 from guandan.tournament.desk import Desk
 from guandan.tournament.export import (
+    EXPORT_ZH,
     STANDING_COLUMNS,
+    STANDING_FIELDS,
     TABLE_FIELDS,
+    TEAM_COLUMNS,
+    cross_columns,
     cross_records,
     cross_rows,
+    export_header,
     export_json,
     log_json,
     readable_data,
@@ -201,13 +207,13 @@ def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Pat
     wb = load_workbook(write_xlsx(state, tmp_path / "cup.xlsx", events))
     assert wb.sheetnames == ["Standings", "After R1", "Tables", "By team", "Cross-table", "Audit log"]
     sheet = list(wb["Tables"].iter_rows(values_only=True))
-    header = sheet.index(next(r for r in sheet if r[0] == "Round"))
+    header = sheet.index(next(r for r in sheet if r[0] == "轮次 Round"))
     cols = sheet[header]
-    assert cols == tuple(label for _key, label in TABLE_FIELDS)
+    assert cols == tuple(export_header(label) for _key, label in TABLE_FIELDS)
     first = dict(zip(cols, sheet[header + 1], strict=True))
     assert (first["南北级 Home level"], first["南北级 Home level (written)"], first["东西级 Away level"]) == (14, "A", 9)
     assert (first["副数 Deals"], first["级差 Level diff"], first["南北升级数 Home levels gained"]) == (7, 5, 12)
-    assert (first["南北场分 Home MP"], first["东西场分 Away MP"], first["Winner"]) == (2, 0, "T1")
+    assert (first["南北场分 Home MP"], first["东西场分 Away MP"], first["胜方 Winner"]) == (2, 0, "T1")
     assert all(isinstance(first[c], int) for c in ("南北级 Home level", "级差 Level diff", "东西场分 Away MP"))
     standings = list(wb["Standings"].iter_rows(values_only=True))
     h = standings.index(next(r for r in standings if r[0] == "名次 Rank"))
@@ -218,7 +224,7 @@ def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Pat
     assert cross[ch][3:7] == ("R1 对手 Opp", "R1 座 Side", "R1 结果 Result", "R1 场分 MP")
     assert len(cross) - ch - 1 == 7
     log = list(wb["Audit log"].iter_rows(values_only=True))
-    lh = log.index(("Seq", "Type", "Actor", "At", "Data"))
+    lh = log.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data"))
     # JSON, never repr; levels as people write them (the sheet is read, not replayed)
     assert [json.loads(r[4]) for r in log[lh + 1:]] == [readable_data(e.to_dict()["data"]) for e in events]
     assert any('"levels": ["10", "10"]' in r[4] for r in log[lh + 1:]) and not any('"T"' in r[4] for r in log[lh + 1:])
@@ -230,9 +236,44 @@ def test_csv_folder_has_the_cross_table_and_the_log(desk: Desk, played: int, tmp
     written = write_csv(state, tmp_path / "out", events)
     assert [p.name for p in written] == ["standings.csv", "tables.csv", "by_team.csv", "cross_table.csv", "log.json"]
     rows = list(csv.DictReader((tmp_path / "out" / "cross_table.csv").read_text(encoding="utf-8-sig").splitlines()))
-    assert [r["Team"] for r in rows] == [c["team"] + (" (withdrawn)" if c["withdrawn"] else "")
-                                         for c in cross_records(state)]
+    assert [r["队伍 Team"] for r in rows] == [c["team"] + (" (withdrawn)" if c["withdrawn"] else "")
+                                           for c in cross_records(state)]
     tables = list(csv.DictReader((tmp_path / "out" / "tables.csv").read_text(encoding="utf-8-sig").splitlines()))
     assert (tables[0]["南北级 Home level"], tables[0]["东西级 Away level (written)"]) == ("14", "9")
     assert json.loads((tmp_path / "out" / "log.json").read_text(encoding="utf-8")) == \
         [json.loads(json.dumps(e.to_dict())) for e in events]
+
+
+def _bilingual(header: str) -> bool:
+    """Chinese and English both: a CJK character and a Latin letter."""
+    return re.search(r"[\u4e00-\u9fff]", header) is not None and re.search(r"[A-Za-z]", header) is not None
+
+
+def test_every_exported_header_is_in_both_languages_in_the_old_order(desk: Desk, played: int, tmp_path: Path) -> None:
+    """README: headers people read are bilingual ("场分 MP"); "No., Team, Club, Players, Played, W, D, L, Byes"
+    were English only. The columns keep their order, each header its English word last."""
+    state = desk.state(played)
+    events = desk.events(played)
+    write_csv(state, tmp_path / "out", events)
+    expected = {"standings.csv": [label for _key, label in STANDING_FIELDS],
+                "tables.csv": [label for _key, label in TABLE_FIELDS], "by_team.csv": list(TEAM_COLUMNS),
+                "cross_table.csv": cross_columns(state)}
+    for name, labels in expected.items():
+        head = next(csv.reader((tmp_path / "out" / name).read_text(encoding="utf-8-sig").splitlines()))
+        assert all(_bilingual(h) for h in head), (name, [h for h in head if not _bilingual(h)])
+        assert [h.endswith(label.split(" ", 1)[-1] if _bilingual(label) else label) for h, label in
+                zip(head, labels, strict=True)] == [True] * len(labels)
+    standings = next(csv.reader((tmp_path / "out" / "standings.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert standings[:5] == ["名次 Rank", "编号 No.", "队伍 Team", "单位 Club", "队员 Players"]
+    assert standings[9:14] == ["场次 Played", "胜 W", "平 D", "负 L", "轮空 Byes"]
+    wb = load_workbook(write_xlsx(state, tmp_path / "cup.xlsx", events))
+    for sheet in wb.worksheets:
+        rows = list(sheet.iter_rows(values_only=True))
+        head = next(r for r in rows if len([c for c in r if c is not None]) > 2)
+        assert all(_bilingual(str(h)) for h in head), (sheet.title, head)
+    # the Chinese words are the desk catalogue's, where it has the word
+    zh = translator("desk", "zh")
+    for label, word in EXPORT_ZH.items():
+        said = zh.gettext(label)
+        assert said in (label, word), (label, said, word)
+    assert export_header("场分 MP") == "场分 MP"

@@ -285,7 +285,8 @@ def test_cli_start_at_reads_the_venues_time_and_shows_its_zone(tmp_path: Path) -
     assert cli(db, "export", "1", "--out", str(tmp_path / "v.xlsx"))[0] == 0
     sheet = list(load_workbook(tmp_path / "v.xlsx")["Audit log"].iter_rows(values_only=True))
     assert "times in Asia/Shanghai (UTC+08:00)" in sheet[0][0]
-    assert all(str(row[3]).endswith("+08:00") for row in sheet[sheet.index(("Seq", "Type", "Actor", "At", "Data")) + 1:])
+    head = sheet.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data"))
+    assert all(str(row[3]).endswith("+08:00") for row in sheet[head + 1:])
 
 
 def test_cli_start_at_without_a_zone_set_is_the_machines_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

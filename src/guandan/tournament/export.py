@@ -65,6 +65,21 @@ STANDING_COLUMNS = tuple(label for key, label in STANDING_FIELDS if key != "with
 TABLE_COLUMNS = ("Round", "Table", "Home (N–S)", "Away (E–W)", "Result", "Winner", "Status", "Source")
 TEAM_COLUMNS = tuple(label for _key, label in TEAM_FIELDS)
 _TABLE_LABEL_KEYS = ("round", "table", "home", "away", "result", "winner_team", "status", "source")
+#: The Chinese of the headers above that are English only (the desk catalogue's words where it has them): the
+#: exports' files write every header in both languages, "编号 No.", in the same order of columns.
+EXPORT_ZH: dict[str, str] = {
+    "No.": "编号", "Team": "队伍", "Club": "单位", "Players": "队员", "Played": "场次", "W": "胜", "D": "平",
+    "L": "负", "Byes": "轮空", "Round": "轮次", "Table": "桌号", "Home No.": "主队编号", "Home (N–S)": "主队（南北）",
+    "Away No.": "客队编号", "Away (E–W)": "客队（东西）", "Result": "结果", "Winner": "胜方", "Status": "状态",
+    "Source": "来源", "Seats": "座位", "Opponent": "对手", "Seq": "序号", "Type": "类型", "Actor": "操作人",
+    "At": "时间", "Data": "数据",
+}
+
+
+def export_header(label: str) -> str:
+    """A column's header as the exported files write it: Chinese and English ("编号 No."); a header that is
+    bilingual already ("场分 MP") as it is."""
+    return f"{EXPORT_ZH[label]} {label}" if label in EXPORT_ZH else label
 
 templates = Environment(loader=PackageLoader("guandan.tournament", "templates"), autoescape=select_autoescape())
 templates.filters["rank"] = rank_text  # a stored level ("T") as people read it ("10")
@@ -453,21 +468,21 @@ def _sheet(ws: Any, columns: Sequence[str], rows: list[dict[str, Any]], title: s
     ws["A1"].font = Font(bold=True, size=13)
     if note:
         ws.append([note])
-    ws.append(list(columns))
+    ws.append([export_header(c) for c in columns])
     for c in ws[ws.max_row]:
         c.font = Font(bold=True)
     for row in rows:
         ws.append([row[c] for c in columns])
     for i, col in enumerate(columns, 1):
-        width = max([len(str(col))] + [len(str(r[col])) for r in rows]) + 2
+        width = max([len(export_header(col))] + [len(str(r[col])) for r in rows]) + 2
         ws.column_dimensions[ws.cell(row=1, column=i).column_letter].width = min(width, 40)
 
 
 def csv_text(columns: Sequence[str], rows: list[dict[str, Any]]) -> str:
+    """Rows keyed by ``columns`` as CSV, under the bilingual headers of :func:`export_header`."""
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=list(columns), lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
+    csv.writer(buf, lineterminator="\n").writerow([export_header(c) for c in columns])
+    csv.DictWriter(buf, fieldnames=list(columns), lineterminator="\n").writerows(rows)
     return buf.getvalue()
 
 
