@@ -283,6 +283,36 @@ def test_a_guests_finished_games_are_claimed_at_signup(site: Site) -> None:
     assert code
 
 
+def test_a_logged_in_players_games_are_the_accounts_from_any_device(site: Site) -> None:
+    """A seat taken while logged in belongs to the account as the match ends: the account's games list on
+    another device (no seat token there to claim) has it, with the seat played; a guest's seat stays unclaimed."""
+    phone = site.client
+    signup(phone)
+    _code, token, room = finished_room(phone)  # played logged in; this browser never opens /account
+    laptop = site.browser()
+    me = login(laptop)  # no tokens: nothing for the laptop to claim
+    assert [(r["id"], r["seat"]) for r in me["replays"]] == [(room["replay_id"], 0)]
+    assert laptop.get("/api/me/replays").json()["replays"] == me["replays"]
+    # the old claim path still answers: nothing more to claim; another account cannot take the seat over
+    r = laptop.post("/api/me/replays/claim", json={"tokens": [token]}, headers=csrf(me["csrf"]))
+    assert r.status_code == 200 and r.json()["claimed"] == 0
+    other = site.browser()
+    bob = signup(other, "bob_2")
+    r = other.post("/api/me/replays/claim", json={"tokens": [token]}, headers=csrf(bob["csrf"]))
+    assert r.json() == {"claimed": 0, "replays": []}
+    # a guest's game goes on no account's list
+    _code, _token, guest_room = finished_room(site.browser())
+    assert guest_room["replay_id"] not in {r["id"] for r in laptop.get("/api/me/replays").json()["replays"]}
+
+
+def test_a_logged_in_seat_keeps_its_account_across_a_restart() -> None:
+    from guandan.server.rooms import Seat
+    seat = Seat(kind="human", name="a", token_hash="h", owner_id=7)
+    back = Seat.from_store(json.loads(json.dumps(seat.to_store())))
+    assert back.credited() == 7 and back.to_json()["account"] is False  # not a rated seat: no account badge
+    assert Seat.from_store(Seat(kind="human", name="b", token_hash="h").to_store()).credited() is None
+
+
 def test_games_are_claimed_at_login_too(site: Site) -> None:
     c = site.client
     me = signup(c)

@@ -29,7 +29,7 @@ from ..core.rules import PRESET_NAMES
 from ..db import make_engine, upgrade_to_head
 from ..i18n import N_, unprintable
 from . import health, metrics, talk
-from .accounts_service import AccountService, AccountSettings, require_user
+from .accounts_service import AccountService, AccountSettings, current_me, require_user
 from .auth import install as install_accounts
 from .bodies import BodyGuardMiddleware
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
@@ -300,11 +300,15 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
         await check_join_rate(req)
-        name, user_id = _plain_name(body.name.strip()), None
+        name, user_id, owner_id = _plain_name(body.name.strip()), None, None
         if (await service.find(code)).config.rated:  # a rated seat is an account's: its session, with the CSRF token
             me = require_user(req, write=True)
             name, user_id = me.user.display_name or me.user.username or "", me.user.id
-        token = service.join(code, body.seat, name, user_id)
+        else:  # a logged-in player's seat is its account's: the match joins its games list, seen from any device
+            # (the session cookie is SameSite=Lax and the body JSON: another site cannot seat someone this way)
+            joined = current_me(req)
+            owner_id = joined.user.id if joined is not None else None
+        token = service.join(code, body.seat, name, user_id, owner_id)
         return await committed(code, {"token": token, "seat": body.seat, "room": service.room(code).summary()})
 
     # a lobby change is answered once the room's row holds it: the answer (the room as the change left it)

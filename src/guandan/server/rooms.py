@@ -185,6 +185,15 @@ class Seat:
     auto: bool = False  # 托管: a bot plays for this human seat
     connections: int = 0
     user_id: int | None = None  # the account that holds this human seat (a rated room's seats: guandan.ratings)
+    # the logged-in account that took this seat of an unrated room: the match's replay joins its games list as
+    # the match ends, on whatever device it next looks (a rated seat's account is user_id)
+    owner_id: int | None = None
+
+    def credited(self) -> int | None:
+        """The account whose games list gets this seat's match (None: a guest's seat, or not a human's)."""
+        if self.kind != "human":
+            return None
+        return self.owner_id if self.owner_id is not None else self.user_id
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.name, "tier": self.tier, "ready": self.ready, "auto": self.auto,
@@ -195,12 +204,14 @@ class Seat:
              "ready": self.ready, "auto": self.auto}
         if self.user_id is not None:
             d["user_id"] = self.user_id
+        if self.owner_id is not None:
+            d["owner_id"] = self.owner_id
         return d
 
     @classmethod
     def from_store(cls, d: dict[str, Any]) -> Seat:
         return cls(kind=d["kind"], name=d["name"], tier=d["tier"], token_hash=d["token_hash"], ready=d["ready"],
-                   auto=d["auto"], user_id=d.get("user_id"))
+                   auto=d["auto"], user_id=d.get("user_id"), owner_id=d.get("owner_id"))
 
 
 @dataclass

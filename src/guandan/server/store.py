@@ -17,7 +17,7 @@ import functools
 import queue
 import secrets
 import threading
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,6 +27,7 @@ from sqlalchemy import Engine, func, insert, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..db import make_session_factory
+from ..db.accounts import User, UserReplay
 from .models import WebAction, WebReplay, WebReplayOwner, WebReview, WebRoom
 from .rooms import Room
 
@@ -262,12 +263,18 @@ class Store:
     # --- replays: private unless an owner marks one public ------------------------------------
     @_written
     def save_replay(self, replay_id: str, record: str, room_code: str | None, *, imported: bool = False,
-                    owners: Iterable[str] = ()) -> None:
-        """Keep a record; ``owners`` are the token hashes that may list it and mark it public."""
+                    owners: Iterable[str] = (), accounts: Mapping[int, int] | None = None) -> None:
+        """Keep a record; ``owners`` are the token hashes that may list it and mark it public; ``accounts``
+        (account id: the seat it played) the logged-in players, whose games list gets it in the same
+        transaction (an account deleted since it took the seat is left out)."""
         with self.sessions.begin() as s:
             s.add(WebReplay(id=replay_id, room_code=room_code, record=record, imported=imported))
             s.flush()
             s.add_all(WebReplayOwner(replay_id=replay_id, token_hash=h) for h in sorted(set(owners)))
+            if accounts:
+                live = set(s.scalars(select(User.id).where(User.id.in_(sorted(accounts)), User.deleted_at.is_(None))))
+                s.add_all(UserReplay(user_id=uid, replay_id=replay_id, seat=seat)
+                          for uid, seat in sorted(accounts.items()) if uid in live)
 
     def replay(self, replay_id: str) -> str | None:
         with self.sessions() as s:

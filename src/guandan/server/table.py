@@ -432,8 +432,9 @@ class TableService:
                                words=say(N_("There is no room with the code {code}."), code=code.upper()))
         return room
 
-    def join(self, code: str, seat: int, name: str, user_id: int | None = None) -> str:
-        """Seat a player; ``user_id``: the logged-in account taking the seat (required in a rated room)."""
+    def join(self, code: str, seat: int, name: str, user_id: int | None = None, owner_id: int | None = None) -> str:
+        """Seat a player; ``user_id``: the logged-in account taking the seat (required in a rated room);
+        ``owner_id``: the logged-in account taking a seat of an unrated room, whose games list gets the match."""
         room = self.room(code)
         self._lobby_only(room)
         s = self._seat(room, seat)
@@ -447,7 +448,8 @@ class TableService:
                                words=say(ALREADY_SEATED))
         token = new_token()
         # no name: the seat keeps none, and is named "Player N" in the reader's language (rooms.seat_names)
-        room.seats[seat] = Seat(kind="human", name=name, token_hash=hash_token(token), user_id=user_id)
+        room.seats[seat] = Seat(kind="human", name=name, token_hash=hash_token(token), user_id=user_id,
+                                owner_id=owner_id if user_id is None else None)
         self._room_changed(room)
         return token
 
@@ -817,7 +819,12 @@ class TableService:
         owners = [s.token_hash for s in room.seats if s.kind == "human" and s.token_hash is not None]
         if room.all_bots():  # a match to watch: no seat token played it, the creator's host token started it
             owners = [room.host_hash]
-        self._commit(room, self.store.save_replay, replay_id, text, room.code, owners=owners)
+        accounts: dict[int, int] = {}  # the logged-in players' accounts get it on their games list now (first seat)
+        for i, s in enumerate(room.seats):
+            uid = s.credited()
+            if uid is not None:
+                accounts.setdefault(uid, i)
+        self._commit(room, self.store.save_replay, replay_id, text, room.code, owners=owners, accounts=accounts)
         if room.config.rated:  # after the replay, in the same writer thread: the result points at it
             self._commit(room, record_rated_match, self.store.sessions, rated_result(room, replay_id))
         return replay_id
