@@ -111,6 +111,40 @@ def test_wrong_codes_lock_the_table(desk: Desk) -> None:
     _phone(desk, 1)
 
 
+def test_a_code_of_the_wrong_length_is_refused_in_words_and_not_counted(desk: Desk) -> None:
+    """Three digits for a six-digit code cannot be a guess: it is refused, and the five tries stay five."""
+    _event(desk)
+    phone = _phone(desk)
+    before = len(desk.events(1))
+    for typed in ("123", "1234567", "12 34", "12345a"):
+        res = phone.post(f"{URL}/code", data={"code": typed})
+        said = _error(res.text)
+        assert res.status_code == 400 and "6位数字" in said and "不计入" in said, said
+        assert "再错" not in said and "set-cookie" not in res.headers
+    assert desk.state(1).table(1, 1).wrong_codes == 0 and len(desk.events(1)) == before
+    res = phone.post(f"{URL}/code", data={"code": "12 34 56" if desk.state(1).side_of_code(1, 1, "123456") is None
+                                              else "000000"})
+    assert "再错4次" in _error(res.text)  # a real six-digit guess still counts
+    en = phone.post(f"{URL}/code?lang=en", data={"code": "123"})
+    assert "is 6 digits" in _error(en.text) and "not counted" in _error(en.text)
+    assert desk.state(1).table(1, 1).wrong_codes == 1
+
+
+def test_a_refused_sign_in_keeps_the_line_naming_the_code_cards_team(desk: Desk) -> None:
+    _event(desk)
+    phone = _phone(desk)
+    page = phone.get(f"{URL}?side=away").text
+    away = desk.state(1).teams[desk.state(1).table(1, 1).table.away].name
+    line = f"这张代码卡属于{away}"
+    assert line in page and f'action="{URL}/code?side=away"' in page
+    res = phone.post(f"{URL}/code?side=away", data={"code": "000000" if desk.state(1).side_of_code(1, 1, "000000")
+                                                                   is None else "999999"})
+    assert res.status_code == 400 and "代码错误" in _error(res.text)
+    assert line in res.text and f'action="{URL}/code?side=away"' in res.text
+    home = phone.get(URL).text  # no side asked, no line and a plain form
+    assert "这张代码卡属于" not in home and f'action="{URL}/code"' in home
+
+
 def test_a_forged_cookie_is_a_wrong_code(desk: Desk) -> None:
     _event(desk)
     phone = _phone(desk)

@@ -30,7 +30,7 @@ from .levels import level_name, level_value
 from .model import EventConfig, Team
 from .rounds import ResultSlip
 from .standings import Standing
-from .state import CODE_LIMIT, Event, RoundState, TournamentState, apply_stored, damaged, replay
+from .state import CODE_DIGITS, CODE_LIMIT, Event, RoundState, TournamentState, apply_stored, damaged, replay
 from .venuetime import check_zone, localized, typing_zone
 
 T = TypeVar("T")
@@ -274,6 +274,12 @@ class Desk:
         if locked:
             raise refusal(N_("Round {round} table {table} is locked after {n} wrong codes: the arbiter must "
                              "unlock it"), n=wrong_before, **where)
+        typed = "".join(code.split())
+        if not (len(typed) == CODE_DIGITS and typed.isascii() and typed.isdigit()):
+            # not a guess at any code (a mistyped length, a letter): said in words, never counted or logged
+            raise refusal(N_("A team's code is {digits} digits (0–9); what was typed is not. This try was not "
+                             "counted: type the code on your team's half of the slip again"),
+                          digits=CODE_DIGITS, **where)
         if side is not None:
             return side
         st = self._append(tid, "code_refused", dict(where), actor)

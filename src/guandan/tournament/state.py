@@ -43,6 +43,8 @@ MISSING, ENTERED, REJECTED, DISPUTED, IN_PLAY, FINAL = "missing", "entered", "re
 START_TOLERANCE = timedelta(minutes=2)
 #: Wrong team codes a table may see in a round before it is locked until the arbiter unlocks it.
 CODE_LIMIT = 5
+#: Digits of a team's code: anything typed of another length cannot be one, and is not counted as a wrong code.
+CODE_DIGITS = 6
 #: How the round at a table ended, once it is final by its deals.
 ENDED_BY = ("deals", "pass_a", "time", "arbiter")
 
@@ -291,7 +293,7 @@ class TournamentState:
         if side not in (0, 1):
             raise refusal(N_("side must be 0 (home) or 1 (away), not {side}"), side=shown(side))
         mac = hmac.new(self.secret.encode(), f"code/{round_no}/{table_no}/{side}".encode(), hashlib.sha256)
-        return f"{int(mac.hexdigest(), 16) % 1_000_000:06d}"
+        return f"{int(mac.hexdigest(), 16) % 10**CODE_DIGITS:0{CODE_DIGITS}d}"
 
     def side_of_code(self, round_no: int, table_no: int, code: str) -> int | None:
         """Which team's code ``code`` is at this table (0 home, 1 away), or None; compared in constant time."""
