@@ -212,6 +212,32 @@ def test_the_arbiter_settles_a_dispute_on_the_web(desk: Desk) -> None:
     assert desk.state(1).table(1, 1).levels_now == (2, 5)
 
 
+def test_a_refused_arbiter_form_keeps_what_was_typed_and_names_the_table(desk: Desk) -> None:
+    _event(desk)
+    arbiter = _phone(desk)
+    typed = "N S E; award:home; E W N"  # the lateness award is for deal 1 only: refused
+    res = arbiter.post("/t/1/arbiter/deals", data={"key": "table-secret", "round": "1", "table": "2",
+                                                   "deals": typed, "reason": "slip lost", "end": "1"})
+    assert res.status_code == 400
+    said = re.sub(r"<[^>]+>", "", re.search(r'data-testid="error">(.*?)</p>', res.text, re.S).group(1))
+    assert said.startswith("未被受理（第1轮第2桌）：") and "迟到规则" in said, said
+    form = res.text.split('data-testid="set-deals-2"', 1)[1].split("</form>", 1)[0]
+    assert f'value="{typed}"' in form and 'value="slip lost"' in form and " checked" in form
+    other = res.text.split('data-testid="set-deals-1"', 1)[1].split("</form>", 1)[0]
+    assert f'value="{typed}"' not in other and 'value="slip lost"' not in other and " checked" not in other
+    res = arbiter.post("/t/1/arbiter/override", data={"key": "table-secret", "round": "1", "table": "1",
+                                                      "levels": "Z:6", "forfeit": "", "passed_a": "home",
+                                                      "deals": "8", "reason": "agreed"})
+    assert res.status_code == 400 and "（第1轮第1桌）" in res.text
+    row = res.text.split('data-testid="set-deals-1"', 1)[1].split("</tr>", 1)[0]
+    assert 'value="Z:6"' in row and 'value="agreed"' in row and '<option value="home" selected>' in row
+    en = arbiter.post("/t/1/arbiter/override?lang=en", data={"key": "table-secret", "round": "1", "table": "1",
+                                                             "levels": "Z:6", "reason": "agreed"})
+    assert "Not accepted (round 1, table 1):" in en.text
+    plain = arbiter.get("/t/1/arbiter?key=table-secret&lang=zh").text
+    assert 'data-testid="error"' not in plain and 'value="Z:6"' not in plain
+
+
 def test_the_deciding_deal_on_the_page(desk: Desk) -> None:
     from guandan.tournament.model import RoundLimits
 

@@ -368,7 +368,10 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
 
     # ---- arbiter ---------------------------------------------------------------------------------
     def arbiter_page(request: Request, tid: int, key: str | None, status: int = 200, error: Explained | None = None,
-                     message: str | None = None) -> Response:
+                     message: str | None = None, at: tuple[int, int] | None = None,
+                     typed: dict[str, str] | None = None) -> Response:
+        """The arbiter's page; after a refusal of a table's form, ``at`` (round, table) names the table in the
+        message and ``typed`` is what the arbiter typed in it (form field → text), put back in that form."""
         try:
             state = load(tid)
             keyed(state, key)
@@ -382,6 +385,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     status_text=status_line(state, _), blockers=blockers_words(state, _),
                     can_repair=bool(rnd and not rnd.started), lines=standing_lines(state, state.completed_rounds),
                     keys=screen_keys(state.cfg.tiebreaks), criteria=CRITERIA, error=error, message=message,
+                    error_at=at, typed=typed or {}, typed_table=at[1] if at and at[0] == cur else None,
                     key=key, base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
                     pairings=f"/t/{tid}/pairings", key_q=lambda path: f"/t/{tid}/arbiter/{path}?key={key}",
                     table_url=lambda n: f"/t/{tid}/table/{cur}/{n}",
@@ -397,7 +401,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     def arbiter_get(request: Request, tid: int, key: str | None = None) -> Response:
         return arbiter_page(request, tid, key)
 
-    def arbiter_action(request: Request, tid: int, key: str, action: Callable[[Desk, Gettext], str]) -> Response:
+    def arbiter_action(request: Request, tid: int, key: str, action: Callable[[Desk, Gettext], str],
+                       at: tuple[int, int] | None = None, typed: dict[str, str] | None = None) -> Response:
         _ = gettext_of(request)
         try:
             keyed(load(tid), key)
@@ -405,7 +410,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         except GuandanError as e:
             if isinstance(e, Forbidden | LookupError):
                 return problem(request, e)
-            return arbiter_page(request, tid, key, 400, error=explain(e, lang_of(request)))
+            return arbiter_page(request, tid, key, 400, error=explain(e, lang_of(request)), at=at, typed=typed)
         return arbiter_page(request, tid, key, message=done)
 
     @r.post("/t/{tid}/arbiter/pair", response_class=HTMLResponse)
@@ -430,7 +435,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         def act(d: Desk, _: Gettext) -> str:
             d.unlock_table(tid, round, table, reason="arbiter's page", actor="web:arbiter")
             return _("Round {round} table {table} is unlocked.").format(round=round, table=table)
-        return arbiter_action(request, tid, key, act)
+        return arbiter_action(request, tid, key, act, at=(round, table))
 
     @r.post("/t/{tid}/arbiter/deals", response_class=HTMLResponse)
     def arbiter_deals(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
@@ -439,7 +444,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         def act(d: Desk, _: Gettext) -> str:
             d.set_deals(tid, round, table, parse_deal_list(deals), reason, bool(end), actor="web:arbiter")
             return _("Round {round} table {table}: deals set.").format(round=round, table=table)
-        return arbiter_action(request, tid, key, act)
+        return arbiter_action(request, tid, key, act, at=(round, table),
+                              typed={"form": "deals", "deals": deals, "reason": reason, "end": end})
 
     @r.post("/t/{tid}/arbiter/override", response_class=HTMLResponse)
     def arbiter_override(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
@@ -459,7 +465,9 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                 return done
             why = explain(refused(impossible), lang_of(request)).detail
             return done + " " + _("warning: {problem}; the arbiter's result stands").format(problem=why)
-        return arbiter_action(request, tid, key, act)
+        return arbiter_action(request, tid, key, act, at=(round, table),
+                              typed={"form": "override", "levels": levels, "passed_a": passed_a, "forfeit": forfeit,
+                                     "deals": deals, "reason": reason, "decider": decider})
 
     @r.get("/t/{tid}/arbiter/slips/{round_no}", response_class=HTMLResponse)
     def arbiter_slips(request: Request, tid: int, round_no: int, key: str | None = None, pdf: bool = False) -> Response:
