@@ -26,7 +26,9 @@ const S = {
   endClosed: -1,  // the deal whose end panel the player closed
   talkSent: [], talkMuted: new Set(JSON.parse(localStorage.getItem(`guandan:talkmute:${code}`) || "[]")),
   warned: null,  // the turn whose last-seconds warning was played
+  notice: null,  // a refusal at the table (e.g. a hint while the server is busy): {text, until, key}, kept on show
 };
+const NOTICE_MS = 5000;  // how long a refusal stays beside the buttons, through re-renders, unless the player moves on
 const $ = (id) => document.getElementById(id);
 const ROOM = { LOBBY: "lobby", PLAYING: "playing", OVER: "over" };  // a room's status (server/rooms.py)
 
@@ -163,6 +165,11 @@ function onFrame(f) {
     }
     const text = frameErrorText(f);  // the catalogue's words, in the page's language
     $("msg").textContent = text; $("lobby-error").textContent = text;
+    if (S.view && S.room && S.room.status !== ROOM.LOBBY) {  // the next render would say "Your turn" over it at once
+      S.notice = { text, until: Date.now() + NOTICE_MS, key: selectionKey() };
+      render();
+      setTimeout(render, NOTICE_MS + 50);
+    }
     return;
   }
   render();
@@ -183,7 +190,7 @@ function applyUpdate(f) {
   else if (S.end && !S.end.deadline && !(S.end.waiting || []).length) S.endClosed = S.end.deal;  // no pause: it goes with the next action
   S.seq = f.seq; S.view = f.view; S.showLastTrick = false;
   if (f.view.deal_index !== prevDeal) { S.groups = null; loadGroups(); }
-  if (f.view.to_move !== prevMover || f.action.seat === S.me) { S.selected.clear(); S.hints = []; }
+  if (f.view.to_move !== prevMover || f.action.seat === S.me) { S.selected.clear(); S.hints = []; S.notice = null; }
   if (f.view.to_move === S.me && prevMover !== S.me && S.me !== null) playSound("turn");
   setClock(f.clock);
 }
@@ -654,6 +661,9 @@ function renderHand() {
       else msg.textContent = matches.length === 1 ? comboName(matches[0].combo) : t("Your turn");
     } else if (!msg.dataset.sticky) msg.textContent = "";
   }
+  const notice = S.online ? noticeOn() : "";  // a refusal just told stays readable: until it times out or the player moves on
+  if (notice) msg.textContent = notice;
+  msg.classList.toggle("notice", !!notice);
   if (!S.online) msg.textContent = t("Your controls come back when the connection does");
   $("play").disabled = !canPlay || !S.online;
   $("center").classList.toggle("can-play", canPlay && S.online);
@@ -768,7 +778,15 @@ for (const type of ["pointercancel", "pointerleave"]) {
   });
 }
 
+// The refusal on show: its words while it is fresh and the selection is the one it answered, else "".
+function noticeOn() {
+  const n = S.notice;
+  return n && Date.now() < n.until && n.key === selectionKey() ? n.text : "";
+}
+function selectionKey() { return [...S.selected].sort((a, b) => a - b).join(","); }
+
 function act(a) {
+  S.notice = null;
   send({ type: "act", kind: a.kind, cards: a.cards, combo: a.combo ?? null, seq: S.seq });
 }
 
@@ -898,7 +916,7 @@ $("log-toggle").onclick = () => {
   $("log-toggle").setAttribute("aria-pressed", String(!side.classList.contains("hidden")));
 };
 $("pass").onclick = () => send({ type: "act", kind: K.PASS, cards: [], seq: S.seq });
-$("hint").onclick = () => { if (S.hints.length) showHint(); else send({ type: "hint" }); };
+$("hint").onclick = () => { S.notice = null; if (S.hints.length) showHint(); else send({ type: "hint" }); };
 // 理牌: rank order, suit order, and the groups of the engine's decomposition (asked for once a deal)
 $("sort").onclick = () => {
   S.sort = { rank: "suit", suit: "groups", groups: "rank" }[S.sort];
