@@ -22,7 +22,7 @@ from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
 from guandan.tournament.export import QUIET_ZONE, entry_url, qr_svg, slip_data, slips_html, write_qr_png
 from guandan.tournament.model import EventConfig, RoundLimits
-from guandan.tournament.prints import PRINTS, make_print, pdf_from_html, slips_pdf, standings_pdf
+from guandan.tournament.prints import PRINTS, make_print, pdf_from_html, slips_pdf, standings_html, standings_pdf
 from guandan.tournament.rounds import ResultSlip
 
 BASE = "https://cup.example"
@@ -164,6 +164,14 @@ def test_standings_pdf_every_tie_break_column(desk: Desk, event: int, tmp_path: 
     assert "Standings before round 1" in en and "MP" in en and "Played" in en and "Byes" in en
     with pytest.raises(TournamentError, match="after round 0…1"):
         standings_pdf(state, 2)
+
+
+def test_standings_print_marks_a_withdrawn_team_in_each_languages_punctuation(desk: Desk, event: int) -> None:
+    desk.withdraw(event, "T5", "left early")
+    state = desk.state(event)
+    zh, en = standings_html(state, 1), standings_html(state, 1, "en")
+    assert "T5（已退赛）" in zh and "T5 (已退赛)" not in zh and "T5 (" not in zh
+    assert "T5 (withdrawn)" in en
 
 
 def test_pairings_print_and_the_registry(desk: Desk, event: int, tmp_path: Path) -> None:

@@ -79,6 +79,11 @@ def test_send_back_and_dispute(desk: Desk) -> None:
     west, north = _phone(desk, 1), _phone(desk, 0)
     west.post(f"{URL}/deal", data={"deal": "1", "first": "E", "second": "W", "third": "N"})
     assert "已退回" in north.post(f"{URL}/answer", data={"deal": "1", "action": "reject", "reason": "typo"}).text
+    note = re.search(r'data-testid="sent-back">(.*?)</p>', west.get(URL).text, re.S)
+    assert note is not None and note.group(1).endswith("。理由：typo"), note  # no space in Chinese
+    note = re.search(r'data-testid="sent-back">(.*?)</p>', west.get(f"{URL}?lang=en").text, re.S)
+    assert note is not None and note.group(1).endswith("again. Reason: typo"), note
+    west.get(f"{URL}?lang=zh")
     assert desk.state(1).table(1, 1).pending_deal is None
     west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "E", "third": "S"})
     north.post(f"{URL}/answer", data={"deal": "1", "action": "dispute", "reason": "revoke"})
