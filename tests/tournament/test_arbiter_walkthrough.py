@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from guandan.tournament.cli import app as cli_app
 from guandan.tournament.desk import Desk
 from guandan.tournament.model import EventConfig, RoundLimits
+from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.web import create_router
 from guandan.tournament.web_table import create_table_router
 
@@ -59,7 +60,7 @@ def test_the_reporting_team_is_told_its_deal_was_sent_back(desk: Desk) -> None:
     north.post(f"{URL}/answer", data={"deal": "1", "action": "reject", "reason": "三游是南家"})
     # West's phone reloads to the report form: it says why the form is empty again, and who sent it back
     said = _text(west.get(URL).text, "sent-back")
-    assert said == f"{home}退回了第1副的报分：请核对后重新报。 理由：三游是南家", said
+    assert said == f"{home}退回了第1副的报分：请核对后重新报。理由：三游是南家", said
     west.post(f"{URL}/deal", data={"deal": "1", "first": "E", "second": "W", "third": "S"})
     north.post(f"{URL}/answer", data={"deal": "1", "action": "confirm"})
     assert 'data-testid="sent-back"' not in west.get(URL).text  # reported again: the note is gone
@@ -144,6 +145,23 @@ def test_status_counts_the_teams_still_playing_and_names_disputes(db: str) -> No
     assert out.splitlines() == ["第1副：E W S N，有争议；用 --set 裁定", "状态：有争议（三游应为北家）"], out
 
 
+def test_status_after_the_last_round_is_paired_says_where_the_event_stands(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not "下一轮：全部1轮均已编排": no next round is coming; the event ends with the last round's results."""
+    monkeypatch.setenv("LANGUAGE", "zh")
+    url = f"sqlite:///{tmp_path / 'last.sqlite3'}"
+    assert _cli(url, "new", "秋季杯", "--rounds", "1", "--seed", "7")[0] == 0
+    for name in ("红队", "蓝队"):
+        assert _cli(url, "register", "1", name, "--players", f"{name}甲,{name}乙")[0] == 0
+    assert _cli(url, "pair", "1")[0] == 0
+    code, out = _cli(url, "status", "1")
+    assert code == 0 and out.splitlines()[-1] == "全部1轮均已编排；第1轮结果全部确定后比赛结束", out
+    assert "下一轮" not in out
+    assert _cli(url, "result", "1", "-r", "1", "-t", "1", "--forfeit", "away", "--override", "--reason", "未到")[0] == 0
+    code, out = _cli(url, "status", "1")
+    assert out.splitlines()[-1] == "比赛已结束：全部1轮均已赛完，结果均已确定" and "下一轮" not in out, out
+
+
 def test_slips_warn_when_the_qr_codes_lead_to_this_machine_only(db: str, tmp_path: Path) -> None:
     assert _cli(db, "pair", "1")[0] == 0
     code, out = _cli(db, "slips", "1", "--out", str(tmp_path / "s.html"))
@@ -161,4 +179,8 @@ def test_the_last_round_is_no_refusal_on_the_arbiter_page(desk: Desk) -> None:
     desk.pair_next(tid)
     page = _client(desk).get(f"/t/1/arbiter?key={KEY}").text
     # every round is paired: nothing is refused, so no red "round 2 cannot be paired yet"
-    assert "第2轮暂不能编排" not in page and _text(page, "no-next-round") == "全部1轮均已编排"
+    assert "第2轮暂不能编排" not in page
+    assert _text(page, "no-next-round") == "全部1轮均已编排；第1轮结果全部确定后比赛结束"
+    desk.override(tid, 1, 1, ResultSlip.parse("A:9", "home", 8), "slip")
+    page = _client(desk).get(f"/t/1/arbiter?key={KEY}").text  # its result final: the event is over
+    assert _text(page, "no-next-round") == "比赛已结束：全部1轮均已赛完，结果均已确定"

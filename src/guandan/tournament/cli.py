@@ -65,7 +65,7 @@ from .reachable import check_result
 from .rounds import ResultSlip, lateness_ruling
 from .state import DISPUTED, FINAL, TournamentState, parse_time
 from .venuetime import check_zone, clock_time, shown_time, stamp, zone_label
-from .words import ENDED_WORDS, SOURCE_WORDS, STATUS_WORDS
+from .words import ENDED_WORDS, SOURCE_WORDS, STATUS_WORDS, last_round_words
 
 #: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
 _messages = Messages("desk")
@@ -597,7 +597,9 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
             for line in _table_notes(state):
                 typer.echo(line)
         blockers = _blockers(state)
-        if blockers:
+        if state.rounds_total and state.current_round >= state.rounds_total:  # no next round: say where it stands
+            typer.echo(_(last_round_words(state)).format(n=state.rounds_total))
+        elif blockers:
             typer.echo(_("next round: {blockers}").format(blockers=_("; ").join(blockers)))
         else:
             typer.echo(_("next round: ready to pair"))

@@ -47,7 +47,7 @@ from .rounds import ResultSlip
 from .state import FINAL, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
 from .web_table import create_table_router
-from .words import STATUS_WORDS
+from .words import STATUS_WORDS, last_round_words
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 STATIC = Path(__file__).parent / "static"
@@ -394,6 +394,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     clock=clock_view(state, cur, clock_now(), _) if rnd is not None and not rnd.complete else None,
                     can_start=bool(rnd is not None and rnd.started_at is None and not rnd.complete),
                     per_deal=state.cfg.per_deal, rounds_total=state.rounds_total,
+                    last_round_words=last_round_words(state),
                     bracket=f"/t/{tid}/bracket" if state.cfg.format == "knockout" else None,
                     deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])]))
 
