@@ -57,6 +57,7 @@ def test_a_listed_room_is_shown_and_joined_by_a_tap(browser: Browser, live_serve
         for t in texts:
             for word in sorted(words, key=len, reverse=True):
                 t = t.replace(word, "")
+            t = re.sub(r"(?<![A-Za-z])A(?![A-Za-z])", "", t)  # the rank A, written so in Chinese too (打过 A)
             assert not re.search(r"[A-Za-z]", t), t
         geometry = page.evaluate("""(code) => {
           const b = (n) => { const r = n.getBoundingClientRect(); return [r.left, r.right, r.width, r.height]; };

@@ -21,7 +21,7 @@ from guandan.server.table import Settings, TableService
 
 from .conftest import counting_seeds, join, new_room
 
-ENTRY_KEYS = {"code", "name", "preset", "timer", "seats", "open_seats", "age_s"}
+ENTRY_KEYS = {"code", "name", "preset", "timer", "max_deals", "seats", "open_seats", "age_s"}
 SEAT_KEYS = {"kind", "name", "tier", "ready"}
 
 

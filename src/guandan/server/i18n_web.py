@@ -201,6 +201,8 @@ MESSAGES += tuple(WHY.values())  # why a selection is no legal play (wire.select
 # the start page's way back to a table this browser holds a seat at (lobby.js)
 MESSAGES += (N_("Your match in room {code} is still being played"), N_("You have a seat in room {code}"),
              N_("Back to the table"))
+# how many deals a room plays: its lobby and the open-room list (common.js dealsText)
+MESSAGES += (N_("Whole match, to A"), N_("1 deal"), N_("{n} deals"))
 
 
 def strings(lang: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ from typing import Any
 from .rooms import Room
 
 OPEN_ROOMS_MAX = 50  # entries answered: a start page shows a screenful, not every lobby of the server
-ROOM_KEYS = ("code", "name", "preset", "timer")
+ROOM_KEYS = ("code", "name", "preset", "timer", "max_deals")
 SEAT_KEYS = ("kind", "name", "tier", "ready")  # not "online"/"auto": who is connected is the table's business
 
 

@@ -133,6 +133,10 @@ export function isRed(card) { return card === "BJ" || card[0] === "H" || card[0]
 
 // A room's turn clock as a tag says it ("15 s per turn", "No timer")
 export function timerText(seconds) { return seconds ? fmt("{n} s per turn", { n: seconds }) : t("No timer"); }
+// how long the room plays: its max_deals, or (none) a whole match, until a team passes A
+export function dealsText(maxDeals) {
+  return !maxDeals ? t("Whole match, to A") : maxDeals === 1 ? t("1 deal") : fmt("{n} deals", { n: maxDeals });
+}
 
 // A card face: rank over suit in the corner (what stays visible when cards overlap); a joker's name runs
 // down its edge. The full name is the tooltip and the accessible label. The ♥ card of `level` is marked as the

@@ -3,7 +3,7 @@
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
 import {
   META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, localTime, recentSeats, saveHostToken, saveReplayToken, saveToken, t,
-  timerText, tokenFor,
+  timerText, tokenFor, dealsText,
 } from "./common.js";
 
 await init();
@@ -115,6 +115,7 @@ function openRoomNode(r) {
       el("span", { class: "open-room-name" }, r.name || `${t("Room")} ${r.code}`),
       r.name ? el("span", { class: "open-room-code" }, r.code) : null,
       el("span", { class: "tag" }, t(r.preset)),
+      el("span", { class: "tag" }, dealsText(r.max_deals)),
       el("span", { class: "tag" }, timerText(r.timer)),
       mine ? el("span", { class: "tag" }, t("yours")) : null),
     el("div", { class: "open-room-seats" },

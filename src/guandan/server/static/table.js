@@ -3,7 +3,7 @@
 // actions the server checks again.
 import {
   ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init,
-  isRed, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang,
+  isRed, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang, dealsText,
 } from "./common.js";
 import { dealEndPanel } from "./dealend.js";
 import { joinRated } from "./rated.js";
@@ -247,10 +247,11 @@ async function lobbyCall(path, body) {
 }
 
 function renderLobby() {
-  // what a player agrees to by sitting down: the room's name, its rules, its clock, whether it is rated
+  // what a player agrees to by sitting down: the room's name, its rules, how many deals, its clock, whether it is rated
   const r = S.room;
   $("lobby-facts").replaceChildren(...[r.name ? el("strong", {}, r.name) : null,
     el("span", { class: "tag" }, t(r.preset)),
+    el("span", { class: "tag", "data-testid": "lobby-deals" }, dealsText(r.max_deals)),
     el("span", { class: "tag" }, timerText(r.timer)),
     r.rated ? el("span", { class: "tag" }, t("Rated")) : null,
     r.practice ? el("span", { class: "tag" }, t("Practice")) : null].filter(Boolean));
