@@ -184,3 +184,45 @@ def test_the_last_round_is_no_refusal_on_the_arbiter_page(desk: Desk) -> None:
     desk.override(tid, 1, 1, ResultSlip.parse("A:9", "home", 8), "slip")
     page = _client(desk).get(f"/t/1/arbiter?key={KEY}").text  # its result final: the event is over
     assert _text(page, "no-next-round") == "比赛已结束：全部1轮均已赛完，结果均已确定"
+
+
+def test_serve_on_this_machine_only_says_how_phones_reach_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`guandan serve` listens on 127.0.0.1 by default: it says --host 0.0.0.0 is what phones at the venue need."""
+    from guandan.server import cli as server_cli
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    en = server_cli.loopback_note("127.0.0.1", 8000)
+    assert en is not None and "--host 0.0.0.0" in en and "http://192.168.1.10:8000" in en and "only this computer" in en
+    assert server_cli.loopback_note("0.0.0.0", 8000) is None and server_cli.loopback_note("192.168.1.10", 80) is None
+    monkeypatch.setenv("LANGUAGE", "zh")
+    zh = server_cli.loopback_note("localhost", 8080)
+    assert zh is not None and zh.startswith("guandan：只有本机能打开") and "--host 0.0.0.0" in zh and ":8080" in zh
+    import inspect
+
+    source = inspect.getsource(server_cli.serve)
+    assert source.index('"guandan: serving on {url}"') < source.index("loopback_note(host, port)")
+
+
+def _warning(html: str) -> str:
+    m = re.search(r'data-testid="local-url">(.*?)</p>', html, re.S)
+    return m.group(1) if m else ""
+
+
+def test_the_arbiter_page_and_its_slips_say_when_they_lead_phones_to_this_machine_only(desk: Desk) -> None:
+    tid = desk.create(EventConfig(name="秋季杯", rounds=1, per_deal=True), secret=KEY)
+    for name in ("红队", "蓝队"):
+        desk.register(tid, name, [f"{name}甲", f"{name}乙"])
+    desk.pair_next(tid)
+    app = FastAPI()
+    app.include_router(create_table_router(lambda: desk))
+    app.include_router(create_router(desk))
+    local = TestClient(app, base_url="http://127.0.0.1:8000")
+    said = _warning(local.get(f"/t/1/arbiter?key={KEY}").text)
+    assert "http://127.0.0.1:8000/" in said and "guandan serve --host 0.0.0.0" in said and "只有本机" in said, said
+    said = _warning(local.get(f"/t/1/arbiter/slips/1?key={KEY}").text)
+    assert "二维码指向http://127.0.0.1:8000/" in said and "--host 0.0.0.0" in said, said
+    said = _warning(local.get(f"/t/1/arbiter/slips/1?key={KEY}&lang=en").text)
+    assert "These QR codes lead to http://127.0.0.1:8000/" in said and "--host 0.0.0.0" in said, said
+    venue = TestClient(app, base_url="http://192.168.1.10:8000")
+    assert 'data-testid="local-url"' not in venue.get(f"/t/1/arbiter?key={KEY}").text
+    assert 'data-testid="local-url"' not in venue.get(f"/t/1/arbiter/slips/1?key={KEY}").text

@@ -93,6 +93,16 @@ def _check_address(host: str, port: int) -> None:
         fail(_("cannot listen on {host}:{port}: {reason}").format(host=host, port=port, reason=reason_words(e)), 1)
 
 
+def loopback_note(host: str, port: int) -> str | None:
+    """What `guandan serve` says after "serving on" when it listens on this machine only (the default
+    127.0.0.1): a tournament's phones, or players on the same network, would find nothing there."""
+    if not (host in ("localhost", "::1") or host.startswith("127.")):
+        return None
+    return _("guandan: only this computer can open it; for phones on the venue's network (a tournament's "
+             "tables, the players) start with --host 0.0.0.0 and give them this computer's address, e.g. "
+             "http://192.168.1.10:{port}").format(port=port)
+
+
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="port to listen on")] = 8000,
@@ -211,6 +221,9 @@ def serve(
     fd = int(worker_fd) if worker_fd is not None else None
     if fd is None:
         typer.echo(_("guandan: serving on {url}").format(url=f"http://{host}:{port}"), err=True)
+        note = loopback_note(host, port)
+        if note is not None:
+            typer.echo(note, err=True)
     config = uvicorn_config(app, host, port, fd, json_logs=log_format == "json")
     if cluster is None:
         uvicorn.Server(config).run()

@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 import typer
 from sqlalchemy.engine import make_url
@@ -44,6 +43,7 @@ from .export import (
     entry_url,
     export_json,
     log_json,
+    loopback,
     readable_data,
     slips_html,
     standing_records,
@@ -751,8 +751,7 @@ LangOpt = Annotated[str | None, typer.Option("--lang", help="language of the pri
 def _check_base_url(base_url: str, lang: str | None) -> None:
     if not base_url.startswith(("http://", "https://")):
         _fail(_("--base-url must start with http:// or https://, not “{value}”", lang).format(value=base_url), lang)
-    host = (urlsplit(base_url).hostname or "").lower()
-    if host in ("localhost", "::1", "0.0.0.0") or host.startswith("127."):
+    if loopback(base_url):
         # a QR code a phone cannot open is found out at the tables, with the slips already cut
         typer.echo(_("warning: the QR codes lead to {url}, which no player's phone can reach; give --base-url the "
                      "address of the web server on the venue's network, e.g. http://192.168.1.10:8000", lang).format(

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -518,6 +519,12 @@ DEAL_ROWS_MM = 64.0
 QR_MM = 36.0
 
 
+def loopback(url: str) -> bool:
+    """Whether ``url``'s host is this machine only (localhost, 127.x, ::1, 0.0.0.0): no player's phone reaches it."""
+    host = (urlsplit(url).hostname or "").lower()
+    return host in ("localhost", "::1", "0.0.0.0") or host.startswith("127.")
+
+
 def check_lang(lang: str) -> str:
     if lang not in LANGUAGES:
         raise refusal(N_("the language must be {languages}, not {value}"), languages=" or ".join(LANGUAGES),
@@ -595,8 +602,9 @@ def slips_html(state: TournamentState, round_no: int, base_url: str, lang: str =
                pdf_url: str | None = None) -> str:
     """The round's score slips as one printable page (one A4 sheet per table, see :mod:`.prints` for the
     PDF): a box per deal, lateness, a round ended by time, the final levels and the signatures; below the
-    cut line one half per team with its code and the QR code of its own page. ``pdf_url``, when given,
-    is linked at the top (on screen only)."""
+    cut line one half per team with its code and the QR code of its own page. ``pdf_url``, when given (the
+    arbiter's web page), is linked at the top, with a warning when the QR codes lead to this machine only
+    (on screen only)."""
     _ = translator("desk", check_lang(lang)).gettext
     rnd = state.round(round_no)
     lim = state.cfg.limits
@@ -606,7 +614,8 @@ def slips_html(state: TournamentState, round_no: int, base_url: str, lang: str =
         _=_, lang=lang, cfg=state.cfg, round_no=round_no, slips=slip_data(state, round_no, base_url), bye=bye,
         qr_mm=QR_MM,
         deal_rows=range(1, rows + 1), row_mm=round(min(8.0, DEAL_ROWS_MM / rows), 2),
-        limits=_limits_text(state, _), per_deal=state.cfg.per_deal, pdf_url=pdf_url)
+        limits=_limits_text(state, _), per_deal=state.cfg.per_deal, pdf_url=pdf_url,
+        local_url=base_url if pdf_url is not None and loopback(base_url) else None)
 
 
 def page_counter(text: str) -> str:

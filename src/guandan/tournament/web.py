@@ -37,7 +37,7 @@ from ..present import rank_text
 from .deals import deal_list_text, parse_deal_list
 from .desk import Desk
 from .errors import Word, refused
-from .export import qr_svg, slips_html, table_rows
+from .export import loopback, qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
 from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_of, in_words, lang_of, render, status_of
@@ -395,6 +395,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     can_start=bool(rnd is not None and rnd.started_at is None and not rnd.complete),
                     per_deal=state.cfg.per_deal, rounds_total=state.rounds_total,
                     last_round_words=last_round_words(state),
+                    local_url=None if (base_url or not loopback(str(request.base_url))) else str(request.base_url),
                     bracket=f"/t/{tid}/bracket" if state.cfg.format == "knockout" else None,
                     deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])]))
 
