@@ -225,7 +225,8 @@ def test_a_refused_arbiter_form_keeps_what_was_typed_and_names_the_table(desk: D
                                                    "deals": typed, "reason": "slip lost", "end": "1"})
     assert res.status_code == 400
     said = re.sub(r"<[^>]+>", "", re.search(r'data-testid="error">(.*?)</p>', res.text, re.S).group(1))
-    assert said.startswith("未被受理（第1轮第2桌）：") and "迟到规则" in said, said
+    # the refusal names its table itself: once, not twice
+    assert said.startswith("未被受理：第1轮第2桌：") and "迟到规则" in said and said.count("第2桌") == 1, said
     form = res.text.split('data-testid="set-deals-2"', 1)[1].split("</form>", 1)[0]
     assert f'value="{typed}"' in form and 'value="slip lost"' in form and " checked" in form
     other = res.text.split('data-testid="set-deals-1"', 1)[1].split("</form>", 1)[0]

@@ -369,9 +369,10 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     # ---- arbiter ---------------------------------------------------------------------------------
     def arbiter_page(request: Request, tid: int, key: str | None, status: int = 200, error: Explained | None = None,
                      message: str | None = None, at: tuple[int, int] | None = None,
-                     typed: dict[str, str] | None = None) -> Response:
-        """The arbiter's page; after a refusal of a table's form, ``at`` (round, table) names the table in the
-        message and ``typed`` is what the arbiter typed in it (form field → text), put back in that form."""
+                     typed: dict[str, str] | None = None, named: bool = False) -> Response:
+        """The arbiter's page; after a refusal of a table's form ``at`` (round, table), ``typed`` is what the
+        arbiter typed in it (form field → text), put back in that form, and the message names the table
+        unless the refusal ``named`` it already."""
         try:
             state = load(tid)
             keyed(state, key)
@@ -385,7 +386,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     status_text=status_line(state, _), blockers=blockers_words(state, _),
                     can_repair=bool(rnd and not rnd.started), lines=standing_lines(state, state.completed_rounds),
                     keys=screen_keys(state.cfg.tiebreaks), criteria=CRITERIA, error=error, message=message,
-                    error_at=at, typed=typed or {}, typed_table=at[1] if at and at[0] == cur else None,
+                    error_at=None if named else at, typed=typed or {}, typed_table=at[1] if at and at[0] == cur else None,
                     key=key, base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
                     pairings=f"/t/{tid}/pairings", key_q=lambda path: f"/t/{tid}/arbiter/{path}?key={key}",
                     table_url=lambda n: f"/t/{tid}/table/{cur}/{n}",
@@ -412,7 +413,9 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         except GuandanError as e:
             if isinstance(e, Forbidden | LookupError):
                 return problem(request, e)
-            return arbiter_page(request, tid, key, 400, error=explain(e, lang_of(request)), at=at, typed=typed)
+            params = getattr(e, "params", None)
+            return arbiter_page(request, tid, key, 400, error=explain(e, lang_of(request)), at=at, typed=typed,
+                                named=isinstance(params, dict) and "table" in params)
         return arbiter_page(request, tid, key, message=done)
 
     @r.post("/t/{tid}/arbiter/pair", response_class=HTMLResponse)
