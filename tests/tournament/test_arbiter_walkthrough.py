@@ -220,7 +220,7 @@ def test_the_arbiter_page_and_its_slips_say_when_they_lead_phones_to_this_machin
     said = _warning(local.get(f"/t/1/arbiter?key={KEY}").text)
     assert "http://127.0.0.1:8000/" in said and "guandan serve --host 0.0.0.0" in said and "只有本机" in said, said
     said = _warning(local.get(f"/t/1/arbiter/slips/1?key={KEY}").text)
-    assert "二维码指向http://127.0.0.1:8000/" in said and "--host 0.0.0.0" in said, said
+    assert "二维码指向 http://127.0.0.1:8000/，" in said and "--host 0.0.0.0" in said, said
     said = _warning(local.get(f"/t/1/arbiter/slips/1?key={KEY}&lang=en").text)
     assert "These QR codes lead to http://127.0.0.1:8000/" in said and "--host 0.0.0.0" in said, said
     venue = TestClient(app, base_url="http://192.168.1.10:8000")
