@@ -181,6 +181,10 @@ def test_a_rolling_restart_loses_nothing(site: Site) -> None:
     port = free_port()
     sup = site.start_worker(port, "--workers", "2", "--bot-delay-ms", "120")  # the last --bot-delay-ms counts
     site.wait_ready(port, 2)
+    assert site.log_dir is not None
+    (said,) = [p.read_text(encoding="utf-8") for p in Path(site.log_dir).glob(f"worker-{port}-*.log")]
+    # the supervisor says, as a single process does, that only this machine can open it
+    assert f"serving on http://127.0.0.1:{port} with 2 workers\nguandan: only this computer can open it" in said, said
     base = f"http://127.0.0.1:{port}"
     rooms = start_tables(base, 3, deals=2)
     players = [Player([port], code, tok, 0) for code, tok in rooms]

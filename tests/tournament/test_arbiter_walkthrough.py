@@ -197,10 +197,34 @@ def test_serve_on_this_machine_only_says_how_phones_reach_it(monkeypatch: pytest
     monkeypatch.setenv("LANGUAGE", "zh")
     zh = server_cli.loopback_note("localhost", 8080)
     assert zh is not None and zh.startswith("guandan：只有本机能打开") and "--host 0.0.0.0" in zh and ":8080" in zh
-    import inspect
 
-    source = inspect.getsource(server_cli.serve)
-    assert source.index('"guandan: serving on {url}"') < source.index("loopback_note(host, port)")
+
+
+def test_serve_says_it_right_after_serving_on(tmp_path: Path) -> None:
+    """The real command, started and stopped: the line comes right after "serving on"."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    cmd = [sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--port", str(port),
+           "--db", f"sqlite:///{tmp_path / 'site.sqlite3'}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "LANGUAGE": "en"})
+    try:
+        assert proc.stderr is not None
+        lines = [proc.stderr.readline()]
+        while "serving on" not in lines[-1] and lines[-1] and len(lines) < 20:  # after any warning of its own
+            lines.append(proc.stderr.readline())
+        lines.append(proc.stderr.readline())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert lines[-2].strip() == f"guandan: serving on http://127.0.0.1:{port}", lines
+    assert lines[-1].startswith("guandan: only this computer can open it"), lines
 
 
 def _warning(html: str) -> str:

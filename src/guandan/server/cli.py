@@ -188,7 +188,7 @@ def serve(
         from .supervisor import Supervisor
 
         assert redis is not None
-        raise typer.Exit(Supervisor(host, port, workers, redis, site, db).run())
+        raise typer.Exit(Supervisor(host, port, workers, redis, site, db, loopback_note(host, port)).run())
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
     if db is None:  # the default SQLite file's folder: a file standing there is named before anything starts

@@ -40,8 +40,10 @@ class Worker:
 
 
 class Supervisor:
-    def __init__(self, host: str, port: int, workers: int, redis_url: str, site: str, db: str | None) -> None:
+    def __init__(self, host: str, port: int, workers: int, redis_url: str, site: str, db: str | None,
+                 note: str | None = None) -> None:
         self.host, self.port, self.n = host, port, workers
+        self.note = note  # a line said after "serving on" (guandan serve's, on listening to this machine only)
         self.redis_url, self.site, self.db = redis_url, site, db
         self.keys = Keys(site)
         self.workers: list[Worker] = []
@@ -59,6 +61,8 @@ class Supervisor:
         signal.signal(signal.SIGHUP, self._roll)
         print(_("guandan: serving on {url} with {n} workers").format(url=f"http://{self.host}:{self.port}", n=self.n),
               file=sys.stderr, flush=True)
+        if self.note is not None:
+            print(self.note, file=sys.stderr, flush=True)
         self.workers = [self._start(i) for i in range(self.n)]
         try:
             while not self.stopping:

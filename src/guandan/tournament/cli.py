@@ -598,7 +598,7 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
                 typer.echo(line)
         blockers = _blockers(state)
         if state.rounds_total and state.current_round >= state.rounds_total:  # no next round: say where it stands
-            typer.echo(_(last_round_words(state)).format(n=state.rounds_total))
+            typer.echo(_(last_round_words(state.finished)).format(n=state.rounds_total))
         elif blockers:
             typer.echo(_("next round: {blockers}").format(blockers=_("; ").join(blockers)))
         else:

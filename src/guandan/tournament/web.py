@@ -395,7 +395,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     clock=clock_view(state, cur, clock_now(), _) if rnd is not None and not rnd.complete else None,
                     can_start=bool(rnd is not None and rnd.started_at is None and not rnd.complete),
                     per_deal=state.cfg.per_deal, rounds_total=state.rounds_total,
-                    last_round_words=last_round_words(state),
+                    last_round_words=last_round_words(state.finished),
                     local_url=None if (base_url or not loopback(str(request.base_url))) else str(request.base_url),
                     bracket=f"/t/{tid}/bracket" if state.cfg.format == "knockout" else None,
                     deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])]))

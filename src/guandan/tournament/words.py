@@ -4,12 +4,7 @@ A module of its own so that the command line can say them without importing the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..i18n import N_
-
-if TYPE_CHECKING:
-    from .state import TournamentState
 
 #: A table's status.
 STATUS_WORDS = {"missing": N_("missing"), "entered": N_("entered"), "rejected": N_("rejected"),
@@ -23,9 +18,9 @@ ENDED_WORDS = {"deals": N_("the deal limit was reached"), "pass_a": N_("a team p
                "time": N_("time: no new deal after the warning"), "arbiter": N_("ended by the arbiter")}
 
 
-def last_round_words(state: TournamentState) -> str:
-    """Once every round is paired (a msgid with ``{n}``, the rounds): finished when the last round's results are
-    final, else that the event ends then."""
-    if state.finished:
+def last_round_words(finished: bool) -> str:
+    """Once every round is paired (a msgid with ``{n}``, the rounds): ``finished`` (the last round's results are
+    final), else that the event ends then."""
+    if finished:
         return N_("The event is finished: all {n} rounds are played and every result is final")
     return N_("All {n} rounds are paired; the event ends when round {n}'s results are all final")
