@@ -219,6 +219,6 @@ def test_what_the_fuzz_found_stays_fixed(fuzz_app: tuple[FastAPI, Targets]) -> N
         r = c.get(f"/api/t/{t.tid}/log", params={"key": "clé"})
         assert r.status_code == 403 and "key" in r.json()["error"]
         r = c.post(f"/api/t/{t.tid}/table/1/2/result", json={"code": "１２３４５６", "levels": ["A", "6"]})
-        assert r.status_code == 400 and "Wrong code" in r.json()["error"]
+        assert r.status_code == 400 and "6 digits (0–9)" in r.json()["error"]  # full-width digits are no code
         page = c.post(f"/t/{t.tid}/table/1/2/code", data={"code": "é"})
-        assert page.status_code == 400 and "代码错误" in page.text
+        assert page.status_code == 400 and "队伍代码是6位数字" in page.text

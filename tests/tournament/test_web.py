@@ -123,6 +123,9 @@ def test_public_standings_and_json(client: TestClient, desk: Desk, tid: int) -> 
     api = f"/api/t/{tid}/table/1/1"
     assert client.post(f"{api}/result", json={"code": away, "levels": ["J", "Q"]}).status_code == 200
     res = client.post(f"{api}/result/answer", json={"code": "0", "action": "confirm"})
+    assert res.status_code == 400 and "6 digits" in res.json()["error"]  # no code at all: not even a guess
+    wrong = next(c for c in ("000000", "000001", "000002") if c not in (home, away))
+    res = client.post(f"{api}/result/answer", json={"code": wrong, "action": "confirm"})
     assert res.status_code == 400 and "Wrong code" in res.json()["error"]
     assert client.post(f"{api}/result/answer", json={"code": home, "action": "confirm"}).json()["status"] == "final"
     res = client.post(f"/api/t/{tid}/table/1/2/result", json={"code": state.team_code(1, 2, 1), "levels": ["J"]})
