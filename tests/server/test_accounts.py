@@ -265,6 +265,17 @@ def test_every_account_refusal_is_a_translated_browser_string() -> None:
 
 
 # --- a guest's games, claimed ---------------------------------------------------------------------------
+def claimed_once(site: Site, client: Any, me: dict[str, Any], token: str) -> None:
+    """``token``'s seat is ``me``'s already: claiming it again claims nothing, and another account (bob_2)
+    cannot take it over."""
+    r = client.post("/api/me/replays/claim", json={"tokens": [token]}, headers=csrf(me["csrf"]))
+    assert r.status_code == 200 and r.json()["claimed"] == 0
+    other = site.browser()
+    bob = signup(other, "bob_2")
+    r = other.post("/api/me/replays/claim", json={"tokens": [token]}, headers=csrf(bob["csrf"]))
+    assert r.json() == {"claimed": 0, "replays": []}
+
+
 def test_a_guests_finished_games_are_claimed_at_signup(site: Site) -> None:
     c = site.client
     code, token, room = finished_room(c)
@@ -274,12 +285,7 @@ def test_a_guests_finished_games_are_claimed_at_signup(site: Site) -> None:
     assert {(r["id"], r["seat"]) for r in me["replays"]} == {(replay_id, 0), (imported["id"], None)}
     assert c.get("/api/me/replays").json()["replays"] == me["replays"]
     # claiming again changes nothing; another account on a shared browser cannot take the seat over
-    r = c.post("/api/me/replays/claim", json={"tokens": [token]}, headers=csrf(me["csrf"]))
-    assert r.status_code == 200 and r.json()["claimed"] == 0
-    other = site.browser()
-    bob = signup(other, "bob_2")
-    r = other.post("/api/me/replays/claim", json={"tokens": [token]}, headers=csrf(bob["csrf"]))
-    assert r.json() == {"claimed": 0, "replays": []}
+    claimed_once(site, c, me, token)
     assert code
 
 
@@ -294,12 +300,7 @@ def test_a_logged_in_players_games_are_the_accounts_from_any_device(site: Site) 
     assert [(r["id"], r["seat"]) for r in me["replays"]] == [(room["replay_id"], 0)]
     assert laptop.get("/api/me/replays").json()["replays"] == me["replays"]
     # the old claim path still answers: nothing more to claim; another account cannot take the seat over
-    r = laptop.post("/api/me/replays/claim", json={"tokens": [token]}, headers=csrf(me["csrf"]))
-    assert r.status_code == 200 and r.json()["claimed"] == 0
-    other = site.browser()
-    bob = signup(other, "bob_2")
-    r = other.post("/api/me/replays/claim", json={"tokens": [token]}, headers=csrf(bob["csrf"]))
-    assert r.json() == {"claimed": 0, "replays": []}
+    claimed_once(site, laptop, me, token)
     # a guest's game goes on no account's list
     _code, _token, guest_room = finished_room(site.browser())
     assert guest_room["replay_id"] not in {r["id"] for r in laptop.get("/api/me/replays").json()["replays"]}

@@ -33,10 +33,15 @@ def open_room(browser: Browser, live: LiveServer, code: str, host: str | None = 
     return page
 
 
-def test_the_creators_button_starts_the_bots_match_for_a_spectator(browser: Browser, live_server: LiveServer) -> None:
-    with httpx.Client(base_url=live_server.url, timeout=30) as c:
+def bot_room(live: LiveServer) -> tuple[str, str]:
+    """A one-deal room of four bots, waiting for its creator: its code and the creator's host token."""
+    with httpx.Client(base_url=live.url, timeout=30) as c:
         created = c.post("/api/rooms", json={"bots": ["greedy"] * 4, "max_deals": 1, "timer": 0}).json()
-    code, host = created["code"], created["host_token"]
+    return created["code"], created["host_token"]
+
+
+def test_the_creators_button_starts_the_bots_match_for_a_spectator(browser: Browser, live_server: LiveServer) -> None:
+    code, host = bot_room(live_server)
     creator = open_room(browser, live_server, code, host)
     spectator = open_room(browser, live_server, code)
     try:
@@ -150,9 +155,7 @@ def test_a_server_that_runs_no_bot_matches_offers_no_watch_button_in_the_room(br
     the server would refuse; the room says why it waits, to its creator and to anyone else, in the page's language."""
     with tempfile.TemporaryDirectory(prefix="guandan-web-") as d, \
             LiveServer(f"sqlite:///{d}/web.sqlite3", max_watched_tables=0) as srv:
-        with httpx.Client(base_url=srv.url, timeout=30) as c:
-            created = c.post("/api/rooms", json={"bots": ["greedy"] * 4, "max_deals": 1, "timer": 0}).json()
-        code, host = created["code"], created["host_token"]
+        code, host = bot_room(srv)
         creator = open_room(browser, srv, code, host)
         other = open_room(browser, srv, code)
         try:
