@@ -1,0 +1,72 @@
+"""The desk's arbiter page in Debian's chromium, as an arbiter walking the hall opens it on a phone: held upright
+(390×844) and sideways (844×390), and on a desktop, in both languages. The page itself never scrolls sideways;
+the round's tables and the standings, wider than a phone, scroll inside their own boxes, which stay within the
+width."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, ViewportSize
+
+from guandan.tournament.model import EventConfig, RoundLimits
+from guandan.tournament.rounds import ResultSlip
+
+from .test_browser_venue import Venue
+
+pytestmark = pytest.mark.timeout(300)
+KEY = "arbiter-browser-key"
+SIZES: list[ViewportSize] = [{"width": 390, "height": 844}, {"width": 844, "height": 390},
+                             {"width": 1440, "height": 900}]
+#: a Chinese club event's names, a long one and a Latin one without a space among them
+TEAMS = ["南京长江队", "扬州瘦西湖", "Alpha", "重庆火锅", "安徽黄山队", "北京烤鸭", "苏州园林队", "无锡太湖",
+         "常州恐龙园", "徐州汉城掼蛋俱乐部第一代表队", "SuzhouGardenGuandanClubFirstTeam"]
+
+
+@pytest.fixture(scope="module")
+def arbiter_url() -> Iterator[str]:
+    """An event of 11 teams in round 1 (a bye), per-deal reporting: tables final, missing, disputed and locked,
+    so that every kind of cell the page has is on it."""
+    with tempfile.TemporaryDirectory(prefix="guandan-arbiter-") as folder:
+        v = Venue(folder)
+        try:
+            d = v.desk
+            tid = d.create(EventConfig(name="南京市第三届掼蛋俱乐部联赛暨淮安掼蛋公开赛", rounds=5, per_deal=True,
+                                       limits=RoundLimits(max_deals=6, max_minutes=None, warning_minutes=0)),
+                           secret=KEY)
+            for i, name in enumerate(TEAMS, 1):
+                d.register(tid, name, [f"张{i}", f"李{i}"], club=f"俱乐部{i % 4}")
+            d.pair_next(tid)
+            d.override(tid, 1, 1, ResultSlip.parse("A:9", None, 6), "记分单")
+            two = d.state(tid).table(1, 2).table
+            d.report_deal(tid, 1, 2, 1, "N S E", by=two.away)
+            d.dispute_deal(tid, 1, 2, 1, by=two.home, reason="三游应为北家，不是东家；请裁判到场核对")
+            d.lock_table(tid, 1, 3, "三次输错队伍码")
+            yield f"{v.url}/t/{tid}/arbiter?key={KEY}"
+        finally:
+            v.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_arbiter_page_never_scrolls_sideways(browser: Browser, arbiter_url: str, lang: str) -> None:
+    for size in SIZES:
+        ctx = browser.new_context(viewport=size)
+        page = ctx.new_page()
+        page.goto(f"{arbiter_url}&lang={lang}")
+        shown: dict[str, Any] = page.evaluate("""() => ({
+          scroll: document.scrollingElement.scrollWidth, width: innerWidth,
+          boxes: [...document.querySelectorAll('.wide')].map((b) => {
+            const r = b.getBoundingClientRect();
+            return [b.dataset.testid, r.left, r.right, b.scrollWidth, b.clientWidth];
+          }),
+        })""")
+        assert shown["scroll"] <= shown["width"], (size, shown)
+        assert [b[0] for b in shown["boxes"]] == ["round-tables", "standings"]
+        for name, left, right, inner, outer in shown["boxes"]:
+            assert left >= 0 and right <= shown["width"], (size, name, left, right)
+            if size["width"] == 390 and name == "round-tables":
+                assert inner > outer, (name, inner, outer)  # wider than the phone: it scrolls in its box
+        ctx.close()
