@@ -142,7 +142,7 @@ def test_status_counts_the_teams_still_playing_and_names_disputes(db: str) -> No
     assert "第1桌有争议，由裁判裁定（`deals --set` / `result --override`）：三游应为北家" in out, out
     assert "等待对方确认的牌" not in out  # a disputed deal waits for the arbiter, not for the other team
     code, out = _cli(db, "deals", "1", "-r", "1", "-t", "1")
-    assert out.splitlines() == ["第1副：E W S N，有争议；用 --set 裁定", "状态：有争议（三游应为北家）"], out
+    assert out.splitlines() == ["第1副：东 西 南 北，有争议；用 --set 裁定", "状态：有争议（三游应为北家）"], out
 
 
 def test_status_after_the_last_round_is_paired_says_where_the_event_stands(tmp_path: Path,

@@ -243,10 +243,49 @@ def test_cli_per_deal_round(tmp_path: Path) -> None:
     assert "10" not in out or "T" not in out.split("confirmed", 1)[1]
     assert "the result is final" in out
     listing = ok("deals", "1", "-r", "1", "-t", "1")
-    assert "deal 1: N S E W" in listing and "status: final (the deal limit was reached)" in listing
+    assert "deal 1: North South East West " in listing and "status: final (the deal limit was reached)" in listing
     refused("give --finish", "deal", "1", "-r", "1", "-t", "1")
     refused("a seat is N, E, S or W", "deal", "1", "-r", "1", "-t", "1", "--finish", "NXE")
     refused("ISO 8601", "start", "1", "--at", "half past two")
+
+
+@pytest.mark.parametrize(("lang", "lines"), [
+    ("zh_CN.UTF-8", ["第1副：判给主队    5:2", "第2副：东 西 南 北 5:5", "第3副：北 南 西 东 8:5",
+                     "第4副：西 北 东 南，有争议；用 --set 裁定", "状态：有争议（三游应为南家）"]),
+    ("en", ["deal 1: award home            5:2", "deal 2: East West South North 5:5",
+            "deal 3: North South West East 8:5", "deal 4: West North East South disputed; settle it with --set",
+            "status: disputed (三游应为南家)"]),
+])
+def test_the_deals_listing_names_the_seats_in_the_readers_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, lines: list[str]) -> None:
+    """The seats are the catalogue's seat names (北 东 南 西 in Chinese, as the table's page has them), never
+    the letters N/E/S/W in Chinese; the listing's words go back into --set as they are."""
+    monkeypatch.delenv("LANGUAGE")
+    monkeypatch.setenv("LANG", lang)
+    db = f"sqlite:///{tmp_path / 'seats.db'}"
+    run = CliRunner()
+
+    def ok(*args: str) -> str:
+        res = run.invoke(app, [*args, "--db", db])
+        assert res.exit_code == 0, res.output
+        return res.output
+
+    ok("new", "Seats Cup", "--rounds", "1", "--seed", "5", "--max-deals", "6")
+    for i in (1, 2):
+        ok("register", "1", f"T{i}", "--players", f"a{i},b{i}")
+    ok("pair", "1")
+    ok("deals", "1", "-r", "1", "-t", "1", "--set", "award:home; E W S; N S W", "--reason", "late")
+    ok("deal", "1", "-r", "1", "-t", "1", "--finish", "W N E")
+    ok("deal", "1", "-r", "1", "-t", "1", "--dispute", "--reason", "三游应为南家")
+    listing = ok("deals", "1", "-r", "1", "-t", "1")
+    assert listing.splitlines() == lines, listing
+    if lang.startswith("zh"):
+        assert not set("NESW") & set(listing), listing
+    # what the listing says of the settled deals, typed back with --set, stands as it was
+    said = "; ".join(line.split(maxsplit=2)[2].rsplit(" ", 1)[0].strip() if lang == "en"
+                     else line.split("：", 1)[1].rsplit(" ", 1)[0].strip() for line in lines[1:3])
+    ok("deals", "1", "-r", "1", "-t", "1", "--set", f"award:home; {said}", "--reason", "as listed")
+    assert ok("deals", "1", "-r", "1", "-t", "1").splitlines()[:3] == lines[:3]
 
 
 def test_cli_round_result_words(tmp_path: Path) -> None:

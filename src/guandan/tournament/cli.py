@@ -31,7 +31,7 @@ from .cli_botevent import app as bot_event_app
 from .cli_online import app as online_app
 from .cli_words import TIME_ZONE_HELP, database_refusal, desk_problem, folder_problem, open_desk
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
-from .deals import SEATS, parse_deal_list
+from .deals import SEAT_NAMES, parse_deal_list
 from .desk import Desk
 from .errors import Word, refused
 from .export import (
@@ -523,6 +523,12 @@ def deal(
     _run(db, act)
 
 
+def _seat_words(finish: Sequence[int]) -> str:
+    """A finishing order as the reader's seat names, first out first (北 南 东 西; North South East West): the
+    catalogue's seat names, as the table's page shows them, and what --finish and --set take back."""
+    return " ".join(_(SEAT_NAMES[s]) for s in finish)
+
+
 @app.command()
 def deals(
     tid: TidArg, round_no: RoundOpt, table_no: TableOpt,
@@ -540,16 +546,15 @@ def deals(
         if set_ is not None:
             desk.set_deals(tid, round_no, table_no, parse_deal_list(set_), reason, end)
         ts = desk.state(tid).table(round_no, table_no)
-        for x in ts.deals:
-            if x.finish is None:
-                how = _("award home") if x.award == 0 else _("award away")
-            else:
-                how = " ".join(SEATS[s] for s in x.finish)
+        hows = [(_("award home") if x.award == 0 else _("award away")) if x.finish is None else _seat_words(x.finish)
+                for x in ts.deals]
+        cols = max(map(width, hows), default=0)
+        for x, how in zip(ts.deals, hows, strict=True):
             typer.echo(_("deal {n}: {how} {home}:{away}").format(
-                n=x.number, how=pad(how, 10), home=level_text(x.levels[0]), away=level_text(x.levels[1])))
+                n=x.number, how=pad(how, cols), home=level_text(x.levels[0]), away=level_text(x.levels[1])))
         if ts.pending_deal is not None and ts.status == DISPUTED:
             typer.echo(_("deal {n}: {how} disputed; settle it with --set").format(
-                n=ts.pending_deal.number, how=" ".join(SEATS[s] for s in ts.pending_deal.finish or ())))
+                n=ts.pending_deal.number, how=_seat_words(ts.pending_deal.finish or ())))
         elif ts.pending_deal is not None:
             typer.echo(_("deal {n}: waiting for the other team").format(n=ts.pending_deal.number))
         shown = _word(STATUS_WORDS, ts.status)
