@@ -19,6 +19,7 @@ from . import knockout as ko
 from .errors import joined, refusal
 from .levels import level_name
 from .model import SIDES
+from .names import name_key
 from .rounds import ResultSlip
 from .state import Event, TableState, TournamentState
 
@@ -187,7 +188,8 @@ def placings(state: TournamentState) -> list[dict[str, Any]]:
     for tid in [x for x in state.bracket if x is not None]:
         p, out_in = place.get(tid, (None, None))
         out.append({"place": p, "eliminated_in": out_in, "team": _team(state, tid)})
-    out.sort(key=lambda row: (row["place"] is None, row["place"] or 0, row["team"]["name"].casefold()))
+    # teams sharing a place (knocked out in one round) by name, as people look them up
+    out.sort(key=lambda row: (row["place"] is None, row["place"] or 0, name_key(row["team"]["name"]), row["team"]["id"]))
     return out
 
 

@@ -32,6 +32,7 @@ from ..present import rank_text
 from .errors import TournamentError, Word, refusal
 from .levels import level_name, level_value
 from .model import SIDES
+from .names import name_key
 from .standings import describe_chain
 from .state import DISPUTED, ENTERED, FINAL, IN_PLAY, MISSING, REJECTED, Event, TableState, TournamentState, parse_time
 from .venuetime import stamp, zone_label
@@ -243,8 +244,9 @@ def table_export_rows(state: TournamentState, round_no: int | None = None) -> li
 
 
 def team_records(state: TournamentState, round_no: int | None = None) -> list[dict[str, Any]]:
-    """Where every team plays, by round then team name: the keys of :data:`TEAM_FIELDS` plus ``side``
-    ("home"/"away"), ``opponent_id`` and ``bye``; ``seats`` is "N–S" or "E–W"."""
+    """Where every team plays, by round then team name (:func:`~.names.name_key`: Chinese names by pinyin): the
+    keys of :data:`TEAM_FIELDS` plus ``side`` ("home"/"away"), ``opponent_id`` and ``bye``; ``seats`` is "N–S"
+    or "E–W"."""
     out = []
     for r in sorted(state.rounds.values(), key=lambda r: r.number):
         if round_no is not None and r.number != round_no:
@@ -264,7 +266,7 @@ def team_records(state: TournamentState, round_no: int | None = None) -> list[di
             else:
                 continue
             rows.append(rec)
-        out.extend(sorted(rows, key=lambda rec: rec["team"].casefold()))
+        out.extend(sorted(rows, key=lambda rec: (name_key(rec["team"]), rec["team_id"])))
     return out
 
 

@@ -18,7 +18,6 @@ Every page is in Chinese unless the reader chose English (``?lang=en``, remember
 from __future__ import annotations
 
 import hmac
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,6 +39,7 @@ from .errors import Word, refused
 from .export import loopback, qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
+from .names import name_key
 from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_of, in_words, lang_of, render, status_of
 from .prints import slips_pdf
 from .reachable import check_result
@@ -200,7 +200,8 @@ def pairings_json(state: TournamentState, rnd: RoundState) -> dict[str, Any]:
 
 
 def team_index(state: TournamentState, rnd: RoundState) -> list[dict[str, Any]]:
-    """Every team of the round by name: its table and seat ("north_south", "east_west" or "bye")."""
+    """Every team of the round by name (:func:`~.names.name_key`: Chinese names by pinyin): its table and seat
+    ("north_south", "east_west" or "bye")."""
     out: list[dict[str, Any]] = []
     for ts in rnd.tables.values():
         for side, team_id in enumerate(ts.table.teams()):
@@ -210,11 +211,6 @@ def team_index(state: TournamentState, rnd: RoundState) -> list[dict[str, Any]]:
         out.append({"team_id": rnd.bye, "team": state.teams[rnd.bye].name, "table": None, "seat": "bye"})
     return sorted(out, key=lambda x: (name_key(x["team"]), x["team_id"]))
 
-
-def name_key(name: str) -> tuple[tuple[int, int | str], ...]:
-    """Names in the order people look them up: 南京8队 before 南京16队 (numbers by value)."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part.casefold())
-                 for part in re.split(r"(\d+)", name) if part)
 
 
 def status_line(state: TournamentState, _: Gettext) -> str:
