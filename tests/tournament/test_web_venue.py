@@ -18,9 +18,10 @@ from guandan.i18n import N_
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError, refusal
 from guandan.tournament.model import EventConfig
+from guandan.tournament.names import name_key
 from guandan.tournament.pagelang import Missing, explain
 from guandan.tournament.rounds import ResultSlip
-from guandan.tournament.web import create_router, name_key, screen_page, standing_lines
+from guandan.tournament.web import create_router, screen_page, standing_lines
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's notice that it prefers httpx2 over the pinned httpx
