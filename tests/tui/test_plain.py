@@ -78,7 +78,7 @@ def test_bad_input_shows_a_message_and_changes_nothing(pen: object) -> None:
         "! ♠3 ♠5 is not a hand type",
         "! You lead: you cannot pass",
         "! Nothing to choose from: ask for a hint first",
-        "! Not in your hand: ♠3",
+        "! You hold only 1 ♠3",  # one ♠3 is held: "not in your hand" would be untrue
         "! ♠3 ♠5 ♥2* is not a hand type",  # as the hand writes them: level order, the wildcard starred
     ]
     assert s.record() == before

@@ -41,7 +41,8 @@ def test_bad_selections_each_say_why(en: Translator) -> None:
     d = s.observation().deal
     assert d.to_move == 0 and d.top is None
     cases = {
-        "S3 S3": "Not in your hand: ♠3",
+        "S3 S3": "You hold only 1 ♠3",
+        "S3 S3 S8 S8": "Not in your hand: ♠8 ♠8",  # what is missing altogether is named first
         "S3 S5": "♠3 ♠5 is not a hand type",
         "": "Select some cards first",
     }
@@ -116,14 +117,46 @@ def test_tribute_accepts_only_an_eligible_single_card(en: Translator) -> None:
     d = s.observation().deal
     assert d.phase == Phase.TRIBUTE and d.to_move == 0
     eligible = sorted({a.cards[0] for a in d.legal})
-    other = next(c for c in d.hand if c not in eligible)
+    other = parse_cards("S3")[0]
+    assert other in d.hand and other not in eligible
     with pytest.raises(InputProblem) as e:
         candidates([other], d.hand, d.legal, d.level, s.rules)
-    assert problem(e, en).startswith("Give exactly one of: ")
-    with pytest.raises(InputProblem):
+    # the card typed is named, and why it cannot go ("give exactly one of" puzzled a player who gave one)
+    assert problem(e, en) == "♠3 cannot be paid as tribute: the rules take your highest card (wildcards excepted): ♠2 ♦2"
+    assert problem(e, translator("tui", "zh"), presenter("zh")) == "♠3 不能进贡：按规则须进贡最大的牌（逢人配除外）：♠2 ♦2"
+    with pytest.raises(InputProblem) as e:
         candidates([eligible[0], eligible[-1]], d.hand, d.legal, d.level, s.rules)
+    assert problem(e, en) == "Give exactly one of: ♠2 ♦2"
     assert candidates([eligible[0]], d.hand, d.legal, d.level, s.rules)[0].kind == ActionKind.TRIBUTE
     pen = presenter("en")
     assert describe_selection([eligible[0]], d.hand, d.legal, d.level, s.rules, en, pen).endswith("— Enter gives it")
     assert describe_selection([other], d.hand, d.legal, d.level, s.rules, en, pen).endswith(
         "— you must give exactly one of the highlighted cards")
+
+
+def test_a_card_that_cannot_go_back_is_named(en: Translator) -> None:
+    s = Session.new(preset("competition"), 5, "greedy", "greedy", MatchConfig(max_deals=1, start_prev_finish=(0, 1, 2, 3)))
+    s.run_bots()  # the last pays the human tribute
+    d = s.observation().deal
+    assert d.phase == Phase.RETURN and d.to_move == 0
+    allowed = sorted({a.cards[0] for a in d.legal})
+    high = next(c for c in d.hand if c not in allowed)
+    pen = presenter("en")
+    with pytest.raises(InputProblem) as e:
+        candidates([high], d.hand, d.legal, d.level, s.rules)
+    text = problem(e, en)
+    assert text.startswith(f"{pen.card(high)} cannot be given back; these can: ")
+    assert text.endswith(pen.cards(allowed, d.level))
+    assert problem(e, translator("tui", "zh"), presenter("zh")).startswith(f"{presenter('zh').card(high)} 不能还贡；能还的牌：")
+
+
+def test_the_tribute_card_to_take_is_not_looked_for_in_the_hand(en: Translator) -> None:
+    """Under winners_choose 头游 takes one of the two tribute cards, which are the payers' until then."""
+    rules = preset("competition", equal_tribute_assignment="winners_choose")
+    ace, king, three = parse_cards("SA HK S3")
+    hand = parse_cards("S3 H4 S5")
+    legal = [Action(ActionKind.CHOOSE, 0, (ace,)), Action(ActionKind.CHOOSE, 0, (king,))]
+    assert candidates([ace], hand, legal, 0, rules) == [legal[0]]
+    with pytest.raises(InputProblem) as e:
+        candidates([three], hand, legal, 0, rules)
+    assert problem(e, en) == "♠3 is not one of the tribute cards; take one of: ♥K ♠A"

@@ -23,6 +23,13 @@ from .hand import level_sorted
 from .text import typed_tokens
 
 GIVE_KINDS = frozenset({ActionKind.TRIBUTE, ActionKind.RETURN, ActionKind.CHOOSE})  # one card changes hands
+#: Why one card from the hand cannot be given now, by the kind of giving; then the cards that can.
+GIVE_REFUSALS = {
+    ActionKind.TRIBUTE: N_("{card} cannot be paid as tribute: the rules take your highest card (wildcards excepted): "
+                           "{cards}"),
+    ActionKind.RETURN: N_("{card} cannot be given back; these can: {cards}"),
+    ActionKind.CHOOSE: N_("{card} is not one of the tribute cards; take one of: {cards}"),
+}
 
 
 class Cards(tuple[Card, ...]):
@@ -69,9 +76,13 @@ def parse_tokens(text: str) -> list[Card]:
 def check_in_hand(cards: Sequence[Card], hand: Sequence[Card]) -> None:
     have = Counter(hand)
     need = Counter(cards)
-    lacking = [c for c, n in sorted(need.items()) for _ in range(n - have[c]) if n > have[c]]
-    if lacking:
-        raise InputProblem(N_("Not in your hand: {cards}"), cards=Cards(lacking))
+    absent = [c for c, n in sorted(need.items()) for _ in range(n) if not have[c]]
+    if absent:
+        raise InputProblem(N_("Not in your hand: {cards}"), cards=Cards(absent))
+    # a card typed more often than it is held: "not in your hand: ♠9" would be untrue of a hand holding two
+    short = next((c for c, n in sorted(need.items()) if n > have[c]), None)
+    if short is not None:
+        raise InputProblem(N_("You hold only {n} {cards}"), n=have[short], cards=Cards((short,)))
 
 
 def candidates(cards: Sequence[Card], hand: Sequence[Card], legal: Sequence[Action], level: int,
@@ -81,13 +92,18 @@ def candidates(cards: Sequence[Card], hand: Sequence[Card], legal: Sequence[Acti
         raise InputProblem(N_("It is not your turn"))
     if not cards:
         raise InputProblem(N_("Select some cards first"))
-    check_in_hand(cards, hand)
     kind = legal[0].kind
+    if kind != ActionKind.CHOOSE:  # the tribute cards 头游 chooses from are the payers', not yet in the hand
+        check_in_hand(cards, hand)
     if kind in GIVE_KINDS:
         options = [a for a in legal if a.kind == kind]
         match = [a for a in options if len(cards) == 1 and a.cards == (cards[0],)]
         if not match:
-            raise InputProblem(N_("Give exactly one of: {cards}"), cards=Cards(sorted({a.cards[0] for a in options})))
+            allowed = Cards(sorted({a.cards[0] for a in options}))
+            if len(cards) != 1:
+                raise InputProblem(N_("Give exactly one of: {cards}"), cards=allowed)
+            # one card, not one of these: say why it cannot go, not only what can
+            raise InputProblem(GIVE_REFUSALS[kind], card=Cards(cards), cards=allowed)
         return match[:1]
     key = tuple(sorted(cards))
     readings = classify(key, level, rules)
