@@ -43,7 +43,9 @@ def test_one_tribute_card_is_named_alone() -> None:
     assert async_support.run(prompt()) == f"Tribute: your card is {name}; select it (←/→, space) and press Enter"
     out = StringIO()
     run_plain(_tribute_session(), "zh", StringIO("quit\n"), out)
-    assert "> 进贡：给出 SA" in out.getvalue().splitlines()
+    # the other commands are named too; the review is not among them, as no deal has finished yet
+    lines = out.getvalue().splitlines()
+    assert "> 进贡：给出 SA（或输入 hint 提示、groups 理牌、table 牌桌、counter 记牌器、quit 退出）" in lines
 
 
 def test_a_broken_record_is_named_with_its_file_on_resume(tmp_path: Path) -> None:
@@ -178,3 +180,20 @@ def test_a_complaint_gives_way_to_the_prompt_once_the_selection_changes() -> Non
     prompt, complaint, after = async_support.run(select_after_enter())
     assert complaint == "Select some cards first"
     assert after == prompt and prompt.startswith("Tribute: your card is ")
+
+
+def test_the_chinese_turn_prompt_does_not_run_beat_into_the_seat_name() -> None:
+    """"管上{who}的" read "管上上家的对子 4" (and "管上下家的…" as if 上下家): the seat now comes first."""
+    s = Session.new(preset("competition"), 1, "greedy", "greedy", MatchConfig(max_deals=1))
+    s.run_bots()
+    d = s.observation().deal
+    assert d.top is not None and d.top[0] == 3  # 上家's play is to beat
+    game = GuandanApp(s, "zh", bot_delay=0)
+
+    async def prompt() -> str:
+        async with game.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return game.message
+
+    combo = game.present.combo(d.top[2])
+    assert async_support.run(prompt()) == f"轮到你：上家出了{combo}，管上或不要（p）；h 提示"

@@ -9,9 +9,11 @@ import re
 from textual.widgets import Footer
 
 import async_support
+from guandan.agents import Agent, make_agent
 from guandan.agents.heuristic import HeuristicAgent
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
+from guandan.core.vocab import Phase
 from guandan.tui.app import GuandanApp, SummaryScreen
 from guandan.tui.plain import run_plain
 from guandan.tui.review import ReviewScreen, last_deal, review_last_deal
@@ -71,9 +73,9 @@ def test_the_review_speaks_chinese_from_the_human_seat() -> None:
     assert lines[1].startswith("第 1 副复盘：你：准确度 ")
 
 
-def _finish_first_deal(s: Session) -> None:
-    """Play the human seat with the heuristic until the first deal is over."""
-    me = HeuristicAgent(0)
+def _finish_first_deal(s: Session, me: Agent | None = None) -> None:
+    """Play the human seat with the heuristic (or ``me``) until the first deal is over."""
+    me = me or HeuristicAgent(0)
     me.reset(0, s.rules)
     while last_deal(s) is None:
         if s.human_to_move:
@@ -114,3 +116,25 @@ def test_the_end_of_deal_box_opens_the_review_with_r() -> None:
     lines = async_support.run(_open_review(app))
     assert lines[0].startswith("Engine review (复盘): 8 sampled worlds per decision")
     assert lines[1].startswith("Review of deal 1: You: accuracy ")
+
+
+def test_plain_tribute_and_return_prompts_name_the_review_they_can_be_answered_with() -> None:
+    """The deal's end says "type review (r) at your next turn"; when the next deal opens with a tribute that turn
+    is the tribute's (or the return's), so its prompt names the review among the other commands, and review works."""
+    prompts = {}
+    for seed, lang in ((1, "en"), (2, "zh")):  # deal 2 opens with the human paying tribute (1) and returning a card (2)
+        s = Session.new(preset("competition"), seed, "greedy", "greedy", MatchConfig(max_deals=2))
+        _finish_first_deal(s, make_agent("greedy", "human"))  # greedy: a human who loses deal 1 with seed 1
+        s.run_bots()
+        out = io.StringIO()
+        assert run_plain(s, lang, io.StringIO("review\nquit\n"), out, review_budget=TINY) == 0
+        lines = out.getvalue().splitlines()
+        asked = [line for line in lines if line.startswith("> ")]
+        assert len(asked) == 2 and asked[0] == asked[1]  # the same prompt before and after the review
+        prompts[lang] = asked[0]
+        assert any(line.startswith(("Review of deal 1: You: accuracy ", "第 1 副复盘：你：准确度 ")) for line in lines)
+        assert s.observation().deal.phase in (Phase.TRIBUTE, Phase.RETURN)  # nothing was given meanwhile
+    assert prompts["en"].startswith("> Tribute: give ")
+    assert prompts["en"].endswith(" (or hint, groups, table, counter, review, quit)")
+    assert prompts["zh"].startswith("> 还贡：给出 ")
+    assert prompts["zh"].endswith("（或输入 hint 提示、groups 理牌、table 牌桌、counter 记牌器、review 复盘、quit 退出）")

@@ -7,7 +7,7 @@ Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; 
 * events are told by the game's presenter (``game`` catalogue), seats seen from you (你/下家/对家/上家);
 * when the human (seat 0) must act, a status block is printed (``hand:`` in the notation you type,
   ``S10`` for ♠10, ``*`` marking wildcards; the play to beat) and then exactly one prompt line starting
-  with ``> ``;
+  with ``> ``, naming the commands that work there (during tribute and return: the cards to give, then the rest);
 * one command per input line:
     - cards, e.g. ``H3 H3 S10`` (``♥3``, ``ST`` and ``小王`` forms work too) — play them, or give that card
       during tribute (进贡), return (还贡) or the tribute choice;
@@ -101,15 +101,19 @@ class PlainGame:
         d = self.s.observation().deal
         given = sorted({a.cards[0] for a in d.legal if a.kind in GIVE_KINDS})
         options = typed_tokens(given, d.level)
-        if len(given) == 1 and d.phase in (Phase.TRIBUTE, Phase.RETURN, Phase.CHOOSE):  # one card: no "one of"
-            line = {Phase.TRIBUTE: _("Tribute: give {cards}"), Phase.RETURN: _("Return a card: give {cards}"),
-                    Phase.CHOOSE: _("Take a tribute card: {cards}")}[d.phase].format(cards=options)
-        elif d.phase == Phase.TRIBUTE:
-            line = _("Tribute: give one of {cards}").format(cards=options)
-        elif d.phase == Phase.RETURN:
-            line = _("Return a card: give one of {cards}").format(cards=options)
-        elif d.phase == Phase.CHOOSE:
-            line = _("Take a tribute card: one of {cards}").format(cards=options)
+        if d.phase in (Phase.TRIBUTE, Phase.RETURN, Phase.CHOOSE):
+            if len(given) == 1:  # one card: no "one of"
+                task = {Phase.TRIBUTE: _("Tribute: give {cards}"), Phase.RETURN: _("Return a card: give {cards}"),
+                        Phase.CHOOSE: _("Take a tribute card: {cards}")}[d.phase]
+            else:
+                task = {Phase.TRIBUTE: _("Tribute: give one of {cards}"),
+                        Phase.RETURN: _("Return a card: give one of {cards}"),
+                        Phase.CHOOSE: _("Take a tribute card: one of {cards}")}[d.phase]
+            # the other commands work here too: the review (复盘) offered as the last deal ended is asked for
+            # "at your next turn", which is this one whenever the deal opens with a tribute
+            others = _("hint, groups, table, counter, review, quit") if last_deal(self.s) is not None else _(
+                "hint, groups, table, counter, quit")
+            line = _("{task} (or {commands})").format(task=task.format(cards=options), commands=others)
         elif last_deal(self.s) is not None:  # a deal has finished: its review (复盘) is on offer, as in the full client
             line = _("Your lead: cards, hint, groups, table, counter, review, quit") if d.top is None else _(
                 "Your turn: cards, pass, hint, groups, table, counter, review, quit")
