@@ -77,7 +77,7 @@ def test_bad_input_shows_a_message_and_changes_nothing(pen: object) -> None:
         f"! Not in your hand: {presenter('en').card(absent)}",
         "! ♠3 ♠5 is not a hand type",
         "! You lead: you cannot pass",
-        "! Nothing to choose from: ask for a hint first",
+        "! Nothing to choose from: ask for a hint first (cards are typed with their suit: H3, S10)",  # 7 is no card
         "! You hold only 1 ♠3",  # one ♠3 is held: "not in your hand" would be untrue
         "! ♠3 ♠5 ♥2* is not a hand type",  # as the hand writes them: level order, the wildcard starred
     ]

@@ -163,7 +163,7 @@ class PlainGame:
         if low.isdigit():
             n = int(low)
             if not self.choices:
-                raise InputProblem(N_("Nothing to choose from: ask for a hint first"))
+                raise InputProblem(N_("Nothing to choose from: ask for a hint first (cards are typed with their suit: H3, S10)"))
             if not 1 <= n <= len(self.choices):
                 raise InputProblem(N_("Choose a number from 1 to {n}"), n=len(self.choices))
             return self.perform(self.choices[n - 1])
