@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
 from textual.widgets import Input
 
 import async_support
@@ -30,7 +31,7 @@ def _bar(game: GuandanApp) -> list[str]:
     return [b.binding.description for b in game.screen.active_bindings.values() if b.binding.show]
 
 
-async def _help(game: GuandanApp) -> list[str]:
+async def _help(game: GuandanApp) -> tuple[list[str], int]:
     async with game.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "help" in _bar(game) or "帮助" in _bar(game)
@@ -38,6 +39,7 @@ async def _help(game: GuandanApp) -> list[str]:
         await pilot.pause()
         assert isinstance(game.screen, HelpScreen)
         text = str(game.screen.query_one("#help").render())
+        width = game.screen.query_one("#help").content_region.width
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(game.screen, HelpScreen)
@@ -47,14 +49,15 @@ async def _help(game: GuandanApp) -> list[str]:
         await pilot.press("f1")
         await pilot.pause()
         assert not isinstance(game.screen, HelpScreen)
-    return text.splitlines()
+    return text.splitlines(), width
 
 
 def test_question_mark_and_f1_show_every_key(tmp_path: Path) -> None:
     for lang in ("en", "zh"):
         tr = translator("tui", lang)
-        rows = async_support.run(_help(GuandanApp(_session(tmp_path / f"{lang}.json"), lang, bot_delay=0)))
+        rows, width = async_support.run(_help(GuandanApp(_session(tmp_path / f"{lang}.json"), lang, bot_delay=0)))
         assert len(rows) == len(HELP_KEYS)
+        assert all(cell_len(row) <= width for row in rows), "a row of the help wraps at 80×24"
         for (keys, what), row in zip(HELP_KEYS, rows, strict=True):
             assert row.startswith(keys) and row.rstrip().endswith(tr.gettext(what)), row
         if lang == "zh":

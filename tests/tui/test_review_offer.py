@@ -138,3 +138,50 @@ def test_plain_tribute_and_return_prompts_name_the_review_they_can_be_answered_w
     assert prompts["en"].endswith(" (or hint, groups, table, counter, review, quit)")
     assert prompts["zh"].startswith("> 还贡：给出 ")
     assert prompts["zh"].endswith("（或输入 hint 提示、groups 理牌、table 牌桌、counter 记牌器、review 复盘、quit 退出）")
+
+
+async def _review_from_the_table(app: GuandanApp) -> tuple[str, bool, list[str], bool]:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        if not isinstance(app.screen, ReviewScreen):  # no deal has finished: the status line says so
+            return app.message, False, [], app.paused
+        screen = app.screen
+        waiting = app.paused  # the bots wait while the review reads the record
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if screen.done:
+                break
+        await pilot.press("enter")
+        await pilot.pause()
+        return app.message, waiting, screen.lines, app.paused or isinstance(app.screen, ReviewScreen)
+
+
+def test_r_on_the_table_opens_the_review_once_the_end_of_deal_box_is_closed() -> None:
+    """The box offered the review with r; once it was closed the review was gone until the next deal's end (plain
+    mode offers it at every turn): r on the table opens it, and says why not before the first deal has ended."""
+    fresh = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
+    message, _waiting, lines, _open = async_support.run(_review_from_the_table(GuandanApp(fresh, "en", bot_delay=0)))
+    assert message == "No deal has finished yet: the review comes after the first deal" and not lines
+    s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
+    _finish_first_deal(s)
+    app = GuandanApp(s, "en", bot_delay=0)
+    app.review_budget = TINY
+    _message, waiting, lines, still_open = async_support.run(_review_from_the_table(app))
+    assert waiting and not still_open
+    assert lines[1].startswith("Review of deal 1: You: accuracy ")
+
+
+def test_the_end_of_the_match_names_r_for_the_review() -> None:
+    s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=1))
+    _finish_first_deal(s)
+    assert s.ended
+    app = GuandanApp(s, "zh", bot_delay=0)
+
+    async def status() -> str:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return app.message
+
+    assert async_support.run(status()) == "比赛结束。按 r 查看最后一副的引擎复盘，按 q 退出。"

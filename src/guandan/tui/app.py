@@ -2,7 +2,8 @@
 
 Keys: ←/→ move, space select, Enter play the selection, p pass, h hint (提示, press again for the
 next one), t type cards (e.g. ``H3 H3 S10``, Enter plays), 1–9 choose a reading, Esc clear,
-g group the hand (理牌), c card counter (记牌器) on/off, q save and quit.
+g group the hand (理牌), c card counter (记牌器) on/off, r the engine's review (复盘) of the last
+finished deal (offered in the end-of-deal box, and kept on r until the next one), q save and quit.
 
 The screen, top to bottom: the table (partner at the top, the opponents left and right, you at the
 bottom, each with its last play this round), the log beside the card counter, the status line, the
@@ -38,7 +39,7 @@ from ..present import Presenter, said
 from .hand import counter_rows
 from .handview import HandView, translate_bindings
 from .nobreak import keep_no_break_spaces
-from .review import REVIEW_BUDGET, ReviewScreen
+from .review import REVIEW_BUDGET, ReviewScreen, last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, describe_selection, parse_tokens, pass_action
 from .session import SaveError, Session, display_path
 from .text import HUMAN, SeatInfo, counter_lines, level_line, presenter, seat_infos
@@ -101,6 +102,7 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("Esc", N_("clear the selection")),
     ("g", N_("group the hand (理牌) or sort it again")),
     ("c", N_("show or hide the card counter (记牌器)")),
+    ("r", N_("the engine's review (复盘) of the last deal")),
     ("q  Ctrl+C", N_("save and quit")),
     ("?  F1", N_("this help")),
 )
@@ -275,6 +277,7 @@ class GuandanApp(App[None]):
         Binding("t", "type_cards", N_("type")),
         Binding("g", "group", N_("group")),
         Binding("c", "counter", N_("counter"), show=False),  # the panel names itself; the bar keeps room for ?
+        Binding("r", "review", N_("review"), show=False),  # offered by the end-of-deal box and the help
         Binding("escape", "cancel", show=False),
         Binding("q", "quit_game", N_("quit")),
         Binding("question_mark", "help", N_("help"), key_display="?"),
@@ -414,7 +417,7 @@ class GuandanApp(App[None]):
         s = self.session
         _ = self.tr.gettext
         if s.ended:
-            self.say(_("The match is over. Press q to quit."))
+            self.say(_("The match is over: r for the engine's review of the last deal, q to quit."))
             return
         if s.human_to_move:
             self.start_decision()
@@ -607,6 +610,17 @@ class GuandanApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self))
+
+    def action_review(self) -> None:
+        """The review of the last finished deal, as the end-of-deal box offers it, once that box is closed
+        too (plain mode offers it at every turn after the first deal, and once more when the match is over)."""
+        if self.paused or self.too_small is not None:  # a box is open: it has its own keys
+            return
+        if last_deal(self.session) is None:
+            self.problem(InputProblem(N_("No deal has finished yet: the review comes after the first deal")))
+            return
+        self.paused = True  # the review reads the match's record: the bots wait until it is closed
+        self.push_screen(ReviewScreen(self.session, self.lang, self.tr, self.review_budget), self.summary_closed)
 
     def action_group(self) -> None:
         self.query_one(HandView).toggle_grouping()
