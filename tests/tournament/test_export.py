@@ -224,10 +224,18 @@ def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Pat
     assert cross[ch][3:7] == ("R1 对手 Opp", "R1 座 Side", "R1 结果 Result", "R1 场分 MP")
     assert len(cross) - ch - 1 == 7
     log = list(wb["Audit log"].iter_rows(values_only=True))
-    lh = log.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data"))
+    lh = log.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data", "记录 Entry"))
     # JSON, never repr; levels as people write them (the sheet is read, not replayed)
     assert [json.loads(r[4]) for r in log[lh + 1:]] == [readable_data(e.to_dict()["data"]) for e in events]
     assert any('"levels": ["10", "10"]' in r[4] for r in log[lh + 1:]) and not any('"T"' in r[4] for r in log[lh + 1:])
+    # and each entry in words, last, in the language asked for (Chinese by default)
+    said = [r[5] for r in log[lh + 1:]]
+    assert said[0] == "创建瑞士制比赛“Test Cup”，共3轮"
+    assert "第1轮第2桌：4号队（T4）登记成绩为10:10" in said and said[-1] == "5号队（T5）退赛；理由：went home"
+    english = list(load_workbook(write_xlsx(state, tmp_path / "en.xlsx", events, "en"))["Audit log"].iter_rows(
+        values_only=True))
+    assert english[lh + 1:][-1][5] == "team 5 (T5) withdrew; reason: went home"
+    assert "secret" not in " ".join(said) and not any("{" in x or "[" in x for x in said)
 
 
 def test_csv_folder_has_the_cross_table_and_the_log(desk: Desk, played: int, tmp_path: Path) -> None:

@@ -279,14 +279,15 @@ def test_cli_start_at_reads_the_venues_time_and_shows_its_zone(tmp_path: Path) -
     # the log as people read it: the venue's clocks, with the offset
     code, out = cli(db, "log", "1")
     assert code == 0 and re.search(r"^ {3}1 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+08:00 arbiter +created", out, re.M), out
-    assert f'"at": "{beijing:%Y-%m-%d %H:%M:%S}+08:00"' in out
+    assert f"round 1 started at {beijing:%Y-%m-%d %H:%M:%S}+08:00" in out
     code, out = cli(db, "status", "1")
     assert code == 0 and f"it ends at {ends:%Y-%m-%d %H:%M:%S} Asia/Shanghai (UTC+08:00)" in out, out
     assert cli(db, "export", "1", "--out", str(tmp_path / "v.xlsx"))[0] == 0
     sheet = list(load_workbook(tmp_path / "v.xlsx")["Audit log"].iter_rows(values_only=True))
     assert "times in Asia/Shanghai (UTC+08:00)" in sheet[0][0]
-    head = sheet.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data"))
+    head = sheet.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data", "记录 Entry"))
     assert all(str(row[3]).endswith("+08:00") for row in sheet[head + 1:])
+    assert sheet[-1][5] == f"round 1 started at {beijing:%Y-%m-%d %H:%M:%S}+08:00"  # the entry in words, same clocks
 
 
 def test_cli_start_at_without_a_zone_set_is_the_machines_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -44,7 +44,6 @@ from .export import (
     export_json,
     log_json,
     loopback,
-    readable_data,
     slips_html,
     standing_records,
     standings_json,
@@ -58,14 +57,15 @@ from .export import (
 )
 from .levels import level_label as level_text
 from .levels import level_name, level_value
+from .logtext import log_lines, log_zone
 from .model import DEFAULT_TIEBREAKS, SIDES, EventConfig, LatenessRules, RoundLimits
 from .online import create_online
 from .prints import PRINTS, make_print, pdf_from_html
 from .reachable import check_result
 from .rounds import ResultSlip, lateness_ruling
 from .state import DISPUTED, FINAL, TournamentState, parse_time
-from .venuetime import check_zone, clock_time, shown_time, stamp, zone_label
-from .words import ENDED_WORDS, SOURCE_WORDS, STATUS_WORDS, last_round_words
+from .venuetime import check_zone, clock_time, shown_time, zone_label
+from .words import ENDED_WORDS, METHOD_WORDS, SOURCE_WORDS, STATUS_WORDS, last_round_words
 
 #: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
 _messages = Messages("desk")
@@ -123,8 +123,7 @@ _HEADERS = (
     N_("级差分 Level diff"), N_("升级数 Levels gained"), N_("Played"), N_("W"), N_("D"), N_("L"), N_("Byes"),
     N_("Round"), N_("Table"), N_("Home (N–S)"), N_("Away (E–W)"), N_("Result"), N_("Winner"), N_("Status"),
     N_("Source"), N_("Seats"), N_("Opponent"))
-#: How a round was paired; the round clock's phase; an event's status in `list`.
-_METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("swiss"), "manual": N_("manual")}
+#: The round clock's phase; an event's status in `list` (how a round was paired: words.METHOD_WORDS).
 _PHASE_WORDS = {"play": N_("play"), "warning": N_("warning"), "over": N_("over")}
 _EVENT_STATUS = {"new": N_("new"), "registration": N_("registration"), "finished": N_("finished")}
 
@@ -358,7 +357,7 @@ def pair(
         if state.is_knockout:
             _print_knockout_round(state, rnd.number)
             return
-        method = _word(_METHOD_WORDS, rnd.method)
+        method = _word(METHOD_WORDS, rnd.method)
         if rnd.seed is not None:
             typer.echo(_("round {n} ({method}, seed {seed}):").format(n=rnd.number, method=method, seed=rnd.seed))
         else:
@@ -723,30 +722,33 @@ def export(
     out: Annotated[Path, typer.Option(help="the .xlsx or .json file, or the folder for CSV files")],
     fmt: Annotated[str, typer.Option("--format", help="xlsx, csv (a folder, with log.json) or json (one file)")] = "xlsx",
     log_file: Annotated[Path | None, typer.Option("--log", help="also write the audit log as JSON to this file")] = None,
+    lang: TextLangOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Export standings (every tie-break column, after each round), the tables with their numbers, the
-    tables by team, the cross-table and the audit log (as JSON) to Excel, CSV or JSON."""
+    tables by team, the cross-table and the audit log (as JSON; the xlsx file also says each entry in words, in
+    the language of --lang) to Excel, CSV or JSON."""
+    _check_lang(lang)
     if fmt not in EXPORT_FORMATS:
-        _fail(_("--format must be xlsx, csv or json, not “{value}”").format(value=fmt))
+        _fail(_("--format must be xlsx, csv or json, not “{value}”", lang).format(value=fmt), lang)
 
     def act(desk: Desk) -> None:
         state = desk.state(tid)
         events = desk.events(tid)
         try:
             if fmt == "xlsx":
-                _wrote(write_xlsx(state, out, events))
+                _wrote(write_xlsx(state, out, events, cli_lang(lang)), lang)
             elif fmt == "csv":
                 for p in write_csv(state, out, events):
-                    _wrote(p)
+                    _wrote(p, lang)
             else:
                 text = json.dumps(export_json(state, events), ensure_ascii=False, indent=1)
-                _wrote(_write(out, text + chr(10)))
+                _wrote(_write(out, text + chr(10), lang), lang)
             if log_file is not None:
-                _wrote(_write(log_file, log_json(events)))
+                _wrote(_write(log_file, log_json(events), lang), lang)
         except OSError as e:
-            _fail(_("cannot write {path}: {problem}").format(path=out, problem=e.strerror))
-    _run(db, act)
+            _fail(_("cannot write {path}: {problem}", lang).format(path=out, problem=e.strerror), lang)
+    _run(db, act, lang)
 
 
 LangOpt = Annotated[str | None, typer.Option("--lang", help="language of the print, and of what the command says: "
@@ -853,19 +855,21 @@ def print_(
 
 @app.command()
 def log(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
-        db: DbOpt = None) -> None:
-    """The audit log (secrets redacted)."""
+        lang: TextLangOpt = None, db: DbOpt = None) -> None:
+    """The audit log (secrets redacted): each entry's number, time, author and what it did, in words; --json
+    gives the entries as stored."""
+    _check_lang(lang)
+
     def act(desk: Desk) -> None:
-        zone = None if as_json else desk.state(tid).zone  # people read the venue's clocks; --json keeps UTC
-        for e in desk.events(tid):
-            d = e.to_dict()
-            if zone is None:
-                typer.echo(json.dumps(d, ensure_ascii=False))
-                continue
-            at = stamp(parse_time(e.at), zone) if e.at else "-"
-            typer.echo(f"{e.seq:4d} {at} {e.actor:8s} {e.type:18s} "
-                       f"{json.dumps(readable_data(d['data'], zone=zone), ensure_ascii=False)}")
-    _run(db, act)
+        events = desk.events(tid)
+        if as_json:  # for machines: as stored, times in UTC
+            for e in events:
+                typer.echo(json.dumps(e.to_dict(), ensure_ascii=False))
+            return
+        # people read the venue's clocks; the log is listed as it is, even one this version cannot replay
+        for line in log_lines(events, cli_lang(lang), log_zone(events)):
+            typer.echo(line)
+    _run(db, act, lang)
 
 
 def _event_status(status: str) -> str:

@@ -31,6 +31,7 @@ from ..i18n import LANGUAGES, N_, translator
 from ..present import rank_text
 from .errors import TournamentError, Word, refusal
 from .levels import level_name, level_value
+from .logtext import log_sentences
 from .model import SIDES
 from .names import name_key
 from .standings import describe_chain
@@ -74,8 +75,10 @@ EXPORT_ZH: dict[str, str] = {
     "L": "负", "Byes": "轮空", "Round": "轮次", "Table": "桌号", "Home No.": "主队编号", "Home (N–S)": "主队（南北）",
     "Away No.": "客队编号", "Away (E–W)": "客队（东西）", "Result": "结果", "Winner": "胜方", "Status": "状态",
     "Source": "来源", "Seats": "座位", "Opponent": "对手", "Seq": "序号", "Type": "类型", "Actor": "操作人",
-    "At": "时间", "Data": "数据",
+    "At": "时间", "Data": "数据", "Entry": "记录",
 }
+#: The Audit log sheet's columns: what it did in words last, so that the columns before it stay where they were.
+LOG_COLUMNS = ("Seq", "Type", "Actor", "At", "Data", "Entry")
 
 
 def export_header(label: str) -> str:
@@ -427,9 +430,10 @@ def export_json(state: TournamentState, events: Iterable[Event] = ()) -> dict[st
             "log": log_records(events)}
 
 
-def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event] = ()) -> Path:
+def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event] = (), lang: str = "zh") -> Path:
     """Standings (current, and after each completed round), tables by number (with every number) and by
-    team, the cross-table, and the audit log with each entry's data as a JSON text."""
+    team, the cross-table, and the audit log with each entry's data as a JSON text and, in the last column,
+    what it did in words in ``lang`` (:mod:`.logtext`)."""
     wb = Workbook()
     ws = wb.active
     ws.title = "Standings"
@@ -448,10 +452,11 @@ def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event]
            title=f"{cfg.name} — cross-table (opponent, side, result, 场分 per round)")
     if events:
         zone = state.zone  # people read the sheet: its times on the venue's clocks, each with its offset
+        said = log_sentences(events, check_lang(lang), zone)
         rows = [{"Seq": d["seq"], "Type": d["type"], "Actor": d["actor"], "At": cell(_stamp(d["at"], zone)),
-                 "Data": json.dumps(readable_data(d["data"], zone=zone), ensure_ascii=False, sort_keys=True)}
-                for d in log_records(events)]
-        _sheet(wb.create_sheet("Audit log"), ("Seq", "Type", "Actor", "At", "Data"), rows,
+                 "Data": json.dumps(readable_data(d["data"], zone=zone), ensure_ascii=False, sort_keys=True),
+                 "Entry": entry} for d, entry in zip(log_records(events), said, strict=True)]
+        _sheet(wb.create_sheet("Audit log"), LOG_COLUMNS, rows,
                title=f"Audit log (data as JSON; times in {zone_label(zone, _last_time(events))})")
     out = Path(path)
     wb.save(out)

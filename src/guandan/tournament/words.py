@@ -13,6 +13,9 @@ STATUS_WORDS = {"missing": N_("missing"), "entered": N_("entered"), "rejected": 
 SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set by the arbiter"),
                 "server": N_("reported by the game server"), "deals": N_("from the confirmed deals"),
                 "arbiter": N_("set by the arbiter"), "rule": N_("by the rules")}
+#: How a round was paired (a knockout's later rounds follow the bracket).
+METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("swiss"), "manual": N_("manual"),
+                "bracket": N_("by the bracket")}
 #: How a table's round ended.
 ENDED_WORDS = {"deals": N_("the deal limit was reached"), "pass_a": N_("a team passed A"),
                "time": N_("time: no new deal after the warning"), "arbiter": N_("ended by the arbiter")}
