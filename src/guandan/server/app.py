@@ -266,7 +266,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         return {"presets": list(PRESET_NAMES), "tiers": bot_tiers(), "default_tier": default_bot_tier(),
                 "langs": list(LANGS), "talk": {"phrases": talk.PHRASES, "emotes": talk.EMOTES},
                 # matches of four bots to watch are offered (serve --max-watched-tables 0: not, nor the start page's button)
-                "watch": service.settings.watching}
+                "watch": service.settings.watching,
+                # online events are played here (the start page links to their list, /events): not in a site of many workers
+                "events": online_events is not None}
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(req: Request, body: CreateRoomBody) -> dict[str, Any]:

@@ -26,14 +26,14 @@ import hmac
 import json
 import logging
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Engine, delete, select
+from sqlalchemy import Engine, delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from ..core.errors import GuandanError
@@ -42,6 +42,7 @@ from ..core.rules import PRESET_NAMES, preset
 from ..db import make_session_factory
 from ..db.accounts import User
 from ..db.online import OnlineEntry, OnlineRoom
+from ..db.tournament import TournamentEventRow
 from ..i18n import translator
 from ..tournament import online
 from ..tournament.desk import Desk, report_table_result, status_of
@@ -60,6 +61,8 @@ log = logging.getLogger("guandan.server")
 STATIC = Path(__file__).parent / "static"
 SIDES = ((0, 2), (1, 3))  # the engine seats of the home (North–South) and away (East–West) teams
 Text = Annotated[str, Field(max_length=500)]
+RECENT_DAYS = 30  # a finished event stays on the site's list of events this long after its last entry
+LISTED_MAX = 100  # events on that list at most (the ones being played first, then open, then finished)
 
 
 class EntryBody(BaseModel):
@@ -192,6 +195,52 @@ class OnlineEvents:
             if t.id not in state.withdrawn and key in (p.casefold() for p in t.players):
                 return t.id
         return None
+
+    # ---- the site's list of events -----------------------------------------------------------------
+    def listing(self, me: User | None) -> list[dict[str, Any]]:
+        """The online events for the site's list (``/events``): those being played, those open for entry and
+        those that finished within :data:`RECENT_DAYS`, each with no more than its own page shows anyone
+        (never its arbiter key, nor a room's code). ``entered`` (with ``me``): ``me`` plays in one of its
+        teams, or has an entry waiting there."""
+        ids = set(online.online_ids(self.desk))
+        if not ids:
+            return []
+        ev = TournamentEventRow
+        with self.sessions() as s:
+            last = dict(s.execute(select(ev.tournament_id, func.max(ev.created_at))
+                                  .where(ev.tournament_id.in_(sorted(ids))).group_by(ev.tournament_id)).all())
+            waiting = set(s.scalars(select(OnlineEntry.tournament_id).where(
+                OnlineEntry.status == "pending", (OnlineEntry.user1_id == me.id) | (OnlineEntry.user2_id == me.id)))
+            ) if me is not None else set()
+        since = self.desk.now() - timedelta(days=RECENT_DAYS)
+        rows = []
+        for row in self.desk.tournaments():
+            at = last.get(row.id)
+            if row.id not in ids or at is None or row.status == "new":
+                continue
+            at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite gives back naive UTC
+            phase = "finished" if row.status == "finished" else "open" if row.status == "registration" else "playing"
+            if phase == "finished" and at < since:
+                continue
+            rows.append((phase, at, row.id))
+        order = {"playing": 0, "open": 1, "finished": 2}
+        rows.sort(key=lambda x: (order[x[0]], -x[1].timestamp(), -x[2]))
+        username = me.username if me is not None else None
+        out = []
+        for phase, at, tid in rows[:LISTED_MAX]:
+            def read(st: TournamentState, phase: str = phase, at: datetime = at, tid: int = tid) -> dict[str, Any]:
+                item: dict[str, Any] = {
+                    "id": tid, "name": st.cfg.name, "phase": phase, "rounds": st.rounds_total,
+                    "current_round": st.current_round, "teams": len(st.active_teams), "preset": st.cfg.rules.name,
+                    "updated_at": at.isoformat(), "link": f"/events/{tid}"}
+                if username is not None:
+                    item["entered"] = tid in waiting or self.team_of(st, username) is not None
+                return item
+            try:
+                out.append(self.desk.peek(tid, read))
+            except TournamentError:  # a log that cannot be read back: its own page says so, the list leaves it out
+                log.exception("online event %d could not be read for the list of events", tid)
+        return out
 
     # ---- registration ----------------------------------------------------------------------------
     def enter(self, tid: int, me: User, team_name: str, partner: str) -> dict[str, Any]:
@@ -684,6 +733,15 @@ class OnlineEvents:
 
 def create_router(events: OnlineEvents) -> APIRouter:
     router = APIRouter()
+
+    @router.get("/events", include_in_schema=False)
+    async def events_page() -> FileResponse:
+        return FileResponse(STATIC / "events.html")
+
+    @router.get("/api/events")
+    def listing(req: Request) -> dict[str, Any]:
+        """The online events being played, open for entry or recently finished (OnlineEvents.listing)."""
+        return {"events": events.listing(current_user(req)), "recent_days": RECENT_DAYS}
 
     @router.get("/events/{tid}", include_in_schema=False)
     async def event_page(tid: int) -> FileResponse:

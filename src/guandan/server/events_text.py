@@ -42,4 +42,10 @@ MESSAGES: tuple[str, ...] = (
     N_("absent"), N_("present"), N_("paused"), N_("Override"), N_("Done"), N_("Online events"), N_("vs"),
     N_("bye this round"), N_("Seats"), N_("Round clock: {time} left"), N_("Time warning: no new deal is started"),
     N_("Time is up: only the deals in play are finished"),
+    # the site's list of events (/events, static/events.js) and the start page's link to it
+    N_("Events"), N_("Being played"), N_("Open for entry"), N_("Recently finished"),
+    N_("Tournaments played on this site's own tables: open an event to see its teams, standings and pairings, "
+       "or to enter a team."),
+    N_("No online events right now: an event appears here once its organiser has made it."),
+    N_("Round {n} of {total}"), N_("Teams: {n}"), N_("Rounds: {n}"), N_("You are entered"), N_("Finished {time}"),
 )

@@ -7,6 +7,8 @@ import {
 } from "./common.js";
 
 await init();
+// the list of online events (/events): a site of several workers runs none, and offers no link to it
+document.getElementById("events-link").classList.toggle("hidden", META.events === false);
 document.getElementById("seed-label").title = t("A seed is only accepted for a practice room: every seat but yours must be a bot");
 const preset = document.getElementById("preset");
 for (const p of META.presets) preset.append(el("option", { value: p }, t(p)));
