@@ -61,7 +61,10 @@ def test_a_guest_signs_up_keeps_its_game_and_logs_in_again(browser: Browser, liv
         assert page.locator("[data-testid=me-username]").inner_text() == "browser_player"
         game = page.locator(f"[data-testid=my-games] [data-replay='{replay_id}']")
         game.wait_for()
-        assert "座位 1" in game.inner_text() or "座位1" in game.inner_text()
+        # titled by who played whom (the account's own seat as 你, its team first), the id kept small beside it
+        title = game.locator(".replay-title").inner_text()
+        assert title.startswith("你 / ") and " 对 " in title and replay_id not in title, title
+        assert game.locator(".replay-id").inner_text() == replay_id
         page.wait_for_selector("#sessions:not(:empty)")
         assert page.locator("#sessions").inner_text() == "已登录的会话：1"
         # the session cookie is the server's own, out of the page's reach

@@ -64,6 +64,9 @@ class WebReplay(Base):
     imported: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     public: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # what a list of replays tells of it (replay_summary), kept beside the record so that a list reads no record
+    # (migration 0010_web_replay_summary); null for a record that says too little
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class WebReplayOwner(Base):
@@ -93,3 +96,39 @@ class WebReview(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
+
+
+SUMMARY_TEXT_MAX = 40  # characters of a name, a tier or a preset a summary keeps (an imported record's are free text)
+
+
+def replay_summary(data: Any) -> dict[str, Any] | None:
+    """What a list of replays tells of a record (docs/record-format.md), without reading the record again:
+    ``players`` (the four names played under), ``kinds`` (each seat's ``[kind, tier]`` where a web match's
+    ``meta.seats`` says it, else ``[null, null]``), ``preset``, ``ended``, ``winner`` (team 0 or 1, null for a
+    match that did not end), ``levels`` (each team's level at the end) and ``deals`` (deals played). None for
+    something that is no record."""
+    if not isinstance(data, dict):
+        return None
+    result, meta, rules = data.get("result"), data.get("meta"), data.get("rules")
+    if not isinstance(result, dict):
+        return None
+
+    def text(v: Any) -> str:
+        return v[:SUMMARY_TEXT_MAX] if isinstance(v, str) else ""
+
+    players = data.get("players")
+    names = [text(players[i]) if isinstance(players, list) and i < len(players) else "" for i in range(4)]
+    seats = meta.get("seats") if isinstance(meta, dict) else None
+    kinds: list[list[str | None]] = []
+    for i in range(4):
+        entry = seats[i] if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], dict) else {}
+        kind, tier = entry.get("kind"), entry.get("tier")
+        kinds.append([kind if kind in ("bot", "human") else None, text(tier) or None])
+    levels = result.get("levels")
+    winner, deals = result.get("winner"), result.get("deals_played")
+    return {
+        "players": names, "kinds": kinds, "preset": text(rules.get("name")) if isinstance(rules, dict) else "",
+        "ended": result.get("ended") is True, "winner": winner if type(winner) is int and winner in (0, 1) else None,
+        "levels": [text(x) for x in levels[:2]] if isinstance(levels, list) and len(levels) >= 2 else None,
+        "deals": deals if isinstance(deals, int) and not isinstance(deals, bool) and deals >= 0 else None,
+    }

@@ -34,7 +34,7 @@ from starlette.requests import HTTPConnection
 from ..core.errors import shown
 from ..db import make_session_factory
 from ..db.accounts import LoginThrottle, User, UserReplay, UserSession
-from ..db.web import WebReplay, WebReplayOwner, WebRoom
+from ..db.web import WebReplay, WebReplayOwner, WebRoom, replay_summary
 from ..i18n import N_, unprintable
 from .passwords import Passwords
 from .protocol import say
@@ -423,14 +423,16 @@ class AccountService:
             return done
 
     def replays(self, user_id: int, limit: int = 200) -> list[dict[str, Any]]:
-        """The account's replays, newest first: id, seat (None for an imported record), when, public."""
+        """The account's replays, newest first: id, seat (None for an imported record), when, public, and the
+        summary its list entry is titled from (guandan.db.web.replay_summary)."""
         with self.sessions() as s:
-            rows = s.execute(select(UserReplay.replay_id, UserReplay.seat, WebReplay.created_at, WebReplay.public)
+            rows = s.execute(select(UserReplay.replay_id, UserReplay.seat, WebReplay.created_at, WebReplay.public,
+                                    WebReplay.summary)
                              .join(WebReplay, WebReplay.id == UserReplay.replay_id)
                              .where(UserReplay.user_id == user_id)
                              .order_by(WebReplay.created_at.desc(), UserReplay.replay_id).limit(limit)).all()
-            return [{"id": r[0], "seat": r[1], "created_at": aware(r[2]).isoformat(), "public": bool(r[3])}
-                    for r in rows]
+            return [{"id": r[0], "seat": r[1], "created_at": aware(r[2]).isoformat(), "public": bool(r[3]),
+                     "summary": r[4]} for r in rows]
 
 
 def _seat_of(s: Session, replay_id: str, token_hash: str) -> int | None:
@@ -456,6 +458,7 @@ def _anonymise_seat(s: Session, replay_id: str, seat: int) -> None:
     if isinstance(players, list) and seat < len(players):
         players[seat] = ""
         replay.record = json.dumps(data, ensure_ascii=False, indent=1)
+        replay.summary = replay_summary(data)  # its list entry no longer names them either
     room = s.get(WebRoom, replay.room_code) if replay.room_code else None
     if room is not None and seat < len(room.seats) and isinstance(room.seats[seat], dict):
         seats = [dict(x) for x in room.seats]

@@ -203,6 +203,8 @@ MESSAGES += (N_("Your match in room {code} is still being played"), N_("You have
              N_("Back to the table"))
 # how many deals a room plays: its lobby and the open-room list (common.js dealsText)
 MESSAGES += (N_("Whole match, to A"), N_("1 deal"), N_("{n} deals"))
+# a replay's title in the lists of replays (replay_title.js): the reader's own seat, and how the match ended
+MESSAGES += (N_("You"), N_("Won {levels}"), N_("Lost {levels}"), N_("{team} won {levels}"))
 
 
 def strings(lang: str) -> dict[str, str]:

@@ -14,6 +14,7 @@ committed now, for a caller that knows nothing of that room is still queued.
 from __future__ import annotations
 
 import functools
+import json
 import queue
 import secrets
 import threading
@@ -28,6 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..db import make_session_factory
 from ..db.accounts import User, UserReplay
+from ..db.web import replay_summary
 from .models import WebAction, WebReplay, WebReplayOwner, WebReview, WebRoom
 from .rooms import Room
 
@@ -267,8 +269,12 @@ class Store:
         """Keep a record; ``owners`` are the token hashes that may list it and mark it public; ``accounts``
         (account id: the seat it played) the logged-in players, whose games list gets it in the same
         transaction (an account deleted since it took the seat is left out)."""
+        try:  # what a list of replays says of it, kept beside it (in this writer thread, off the event loop)
+            summary = replay_summary(json.loads(record))
+        except ValueError:
+            summary = None
         with self.sessions.begin() as s:
-            s.add(WebReplay(id=replay_id, room_code=room_code, record=record, imported=imported))
+            s.add(WebReplay(id=replay_id, room_code=room_code, record=record, imported=imported, summary=summary))
             s.flush()
             s.add_all(WebReplayOwner(replay_id=replay_id, token_hash=h) for h in sorted(set(owners)))
             if accounts:
@@ -288,14 +294,33 @@ class Store:
             return row.public if row else None
 
     def replays(self, owner_hashes: Collection[str] = (), limit: int = 50) -> list[dict[str, Any]]:
-        """The newest replays that are public or owned by one of ``owner_hashes``, each saying which."""
+        """The newest replays that are public or owned by one of ``owner_hashes``, each saying which, with its
+        ``summary`` (replay_summary: its list entry's title) and, for one of a web match that these tokens
+        played, the ``seat`` they played it from (None: imported, or a match of four bots they started)."""
+        hashes = list(owner_hashes)
+        r = WebReplay
         with self.sessions() as s:
             mine = set(s.scalars(select(WebReplayOwner.replay_id).where(
-                WebReplayOwner.token_hash.in_(list(owner_hashes))))) if owner_hashes else set()
-            rows = s.scalars(select(WebReplay).where(or_(WebReplay.public, WebReplay.id.in_(mine)))
-                             .order_by(WebReplay.created_at.desc(), WebReplay.id).limit(limit)).all()
-            return [{"id": r.id, "room": r.room_code, "imported": r.imported, "created_at": _utc(r.created_at).isoformat(),
-                     "public": r.public, "mine": r.id in mine} for r in rows]
+                WebReplayOwner.token_hash.in_(hashes)))) if hashes else set()
+            rows = s.execute(select(r.id, r.room_code, r.imported, r.created_at, r.public, r.summary)
+                             .where(or_(r.public, r.id.in_(mine)))
+                             .order_by(r.created_at.desc(), r.id).limit(limit)).all()
+            # the seat a token played: the room's row names each seat's token hash (the record does not)
+            codes = sorted({row.room_code for row in rows if row.id in mine and row.room_code})
+            rooms: dict[str, Any] = dict(s.execute(select(WebRoom.code, WebRoom.seats)
+                                                  .where(WebRoom.code.in_(codes))).all()) if codes else {}
+        held = set(hashes)
+
+        def seat_of(code: str | None) -> int | None:
+            seats = rooms.get(code) if code else None
+            for i, seat in enumerate(seats if isinstance(seats, list) else []):
+                if isinstance(seat, dict) and seat.get("kind") == "human" and seat.get("token_hash") in held:
+                    return i
+            return None
+
+        return [{"id": row.id, "room": row.room_code, "imported": row.imported,
+                 "created_at": _utc(row.created_at).isoformat(), "public": row.public, "mine": row.id in mine,
+                 "seat": seat_of(row.room_code) if row.id in mine else None, "summary": row.summary} for row in rows]
 
     @_written
     def set_public(self, replay_id: str, owner_hash: str, public: bool) -> bool | None:

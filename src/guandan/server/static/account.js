@@ -1,7 +1,8 @@
 // The account page (/account): log in or sign up as a guest; once logged in, the display name, the games,
 // log-out (here, or every other device), the password and deletion. The server's answers carry the session's
 // CSRF token, which every change sends back in X-CSRF-Token; the session id itself stays in an HttpOnly cookie.
-import { allTokens, el, errorText, fmt, init, lang, localTime, t } from "./common.js";
+import { allTokens, el, errorText, fmt, init, lang, t } from "./common.js";
+import { replayNodes } from "./replay_title.js";
 
 let csrf = "";
 
@@ -32,10 +33,10 @@ const $ = (id) => document.getElementById(id);
 
 function showGames(replays) {
   const list = $("my-games");
-  list.replaceChildren(...(replays.length ? replays.map((r) => el("li", { "data-replay": r.id },
-    el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`),
-    el("span", { class: "muted" }, r.seat === null ? t("Imported") : `${t("Seat")} ${r.seat + 1}`),
-    el("time", { class: "muted", datetime: r.created_at }, localTime(r.created_at)),
+  // each titled by who played whom and how it ended, from the account's seat (replay_title.js)
+  list.replaceChildren(...(replays.length ? replays.map((r) => el("li", { class: "replay-entry", "data-replay": r.id },
+    ...replayNodes(r, r.seat),
+    r.seat === null ? el("span", { class: "muted" }, t("Imported")) : null,
     r.public ? el("span", { class: "tag" }, t("public")) : null))
     : [el("li", { class: "muted" }, t("No games yet: the matches you play appear here once they are over"))]));
 }

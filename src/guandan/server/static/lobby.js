@@ -2,9 +2,10 @@
 // counter, a bot tier or an open seat per seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
 import {
-  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, localTime, recentSeats, saveHostToken, saveReplayToken, saveToken, t,
+  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, recentSeats, saveHostToken, saveReplayToken, saveToken, t,
   timerText, tokenFor, dealsText,
 } from "./common.js";
+import { replayNodes } from "./replay_title.js";
 
 await init();
 // the list of online events (/events): a site of several workers runs none, and offers no link to it
@@ -171,11 +172,11 @@ showMyTables();
 // (by the host tokens of its rooms), and the public ones.
 const list = document.getElementById("replays");
 const replays = await api("/api/replays/mine", { tokens: [...allTokens(), ...hostTokens()].slice(-500) });
+// each titled by who played whom and how it ended (replay_title.js), from this browser's seat where it played one
 for (const r of replays) {
-  list.append(el("li", { "data-replay": r.id }, el("a", { href: `/replay/${r.id}` }, `${t("Replay")} ${r.id}`),
-    " · ", el("a", { href: `/replay/${r.id}#review` }, t("Review (复盘)")),
-    ` ${r.room || ""} `, el("time", { datetime: r.created_at }, localTime(r.created_at)), " ", r.mine ? el("span", { class: "tag" }, t("yours")) : null,
-    r.public ? el("span", { class: "tag" }, t("public")) : null));
+  list.append(el("li", { class: "replay-entry", "data-replay": r.id }, ...replayNodes(r, r.seat),
+    el("a", { href: `/replay/${r.id}#review` }, t("Review (复盘)")),
+    r.mine ? el("span", { class: "tag" }, t("yours")) : null, r.public ? el("span", { class: "tag" }, t("public")) : null));
 }
 if (!replays.length) list.append(el("li", { class: "muted" }, t("No replays yet: the matches you play appear here")));
 document.getElementById("import").addEventListener("change", async (ev) => {

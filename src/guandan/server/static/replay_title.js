@@ -1,0 +1,52 @@
+// A replay in a list (the start page's replays, the account's games): a title a person reads — who played whom, and
+// how it ended — made from the summary the server keeps beside each record (guandan.db.web.replay_summary), in the
+// page's language; when it was played, in the reader's own clock; and the replay's id, kept small (the link holds it).
+import { dealsText, el, fmt, localTime, t } from "./common.js";
+
+const TEAMS = [[0, 2], [1, 3]];  // North–South, East–West
+
+// each seat as the replay page names it: a bot by its seat and strength, a player who gave no name as "Player N"
+export function seatNames(summary) {
+  const names = summary.players.map((name, i) => {
+    const [kind, tier] = summary.kinds[i] || [null, null];
+    if (kind === "bot") return tier ? fmt("Bot {n} · {tier}", { n: i + 1, tier: t(tier) }) : fmt("Bot {n}", { n: i + 1 });
+    if (name) return name;
+    return kind === "human" ? fmt("Player {n}", { n: i + 1 }) : `${t("Seat")} ${i + 1}`;
+  });
+  return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} (${i + 1})` : n));
+}
+
+// {title, result}: "You / Bot 3 · Heuristic vs Bot 2 · Heuristic / Bot 4 · Heuristic" and "Won A–7"; `seat` is the
+// reader's (null when not known): their team comes first, their own name reads "You", levels are theirs first
+export function replayTitle(summary, seat) {
+  const names = seatNames(summary);
+  if (seat !== null && seat !== undefined) names[seat] = t("You");
+  const mine = seat === null || seat === undefined ? 0 : seat % 2;
+  const [us, them] = [TEAMS[mine], TEAMS[1 - mine]];
+  const team = (seats) => seats.map((s) => names[s]).join(" / ");
+  const title = `${team(us)} ${t("vs")} ${team(them)}`;
+  const lv = summary.levels;
+  const levels = (first) => (lv ? `${lv[first]}–${lv[1 - first]}` : "");
+  let result;
+  if (summary.ended && summary.winner !== null) {
+    if (seat !== null && seat !== undefined) {
+      result = fmt(summary.winner === mine ? "Won {levels}" : "Lost {levels}", { levels: levels(mine) }).trim();
+    } else {
+      result = fmt("{team} won {levels}", { team: team(TEAMS[summary.winner]), levels: levels(summary.winner) }).trim();
+    }
+  } else {
+    result = lv ? `${t("Levels")} ${levels(mine)}` : "";
+  }
+  const deals = summary.deals ? dealsText(summary.deals) : "";
+  return { title, result: [result, deals].filter(Boolean).join(" · ") };
+}
+
+// the nodes of one list entry: the title as the link, then when, how it ended and the id (small)
+export function replayNodes(r, seat) {
+  const when = el("time", { class: "replay-when", datetime: r.created_at }, localTime(r.created_at));
+  const id = el("small", { class: "replay-id", title: t("Replay") }, r.id);
+  if (!r.summary) return [el("a", { class: "replay-title", href: `/replay/${r.id}` }, t("Replay")), when, id];
+  const { title, result } = replayTitle(r.summary, seat);
+  return [el("a", { class: "replay-title", href: `/replay/${r.id}` }, title), when,
+    result ? el("span", { class: "replay-result" }, result) : null, id];
+}

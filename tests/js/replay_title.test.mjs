@@ -1,0 +1,48 @@
+// A replay's title in the lists (src/guandan/server/static/replay_title.js), from the summary the server keeps beside
+// each record: who played whom (the reader's own seat as "You", their team first), how it ended (won or lost with the
+// levels theirs first; a team's win when the reader's seat is not known; the levels alone when no team passed A) and
+// how many deals. Run against stand-ins for the browser's location and localStorage, with no catalogue loaded: the
+// words are the msgids, English.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+const store = new Map();
+globalThis.location = { search: "", origin: "http://localhost", href: "http://localhost/" };
+globalThis.localStorage = {
+  getItem: (k) => (store.has(k) ? store.get(k) : null), setItem: (k, v) => store.set(k, String(v)),
+  removeItem: (k) => store.delete(k), key: (i) => [...store.keys()][i] ?? null, get length() { return store.size; },
+};
+const { replayTitle, seatNames } = await import("../../src/guandan/server/static/replay_title.js");
+
+const BOTS = [["human", null], ["bot", "greedy"], ["bot", "greedy"], ["bot", "heuristic"]];
+const summary = (extra) => ({ players: ["Ann", "greedy bot", "greedy bot", "heuristic bot"], kinds: BOTS, preset: "competition",
+  ended: true, winner: 0, levels: ["A", "7"], deals: 14, ...extra });
+
+describe("seat names", () => {
+  test("a player by name, a bot by seat and strength, a nameless player as Player N, an unknown seat by its number", () => {
+    assert.deepEqual(seatNames(summary()), ["Ann", "Bot 2 · greedy", "Bot 3 · greedy", "Bot 4 · heuristic"]);
+    assert.deepEqual(seatNames({ players: ["", "b", "", ""], kinds: [["human", null], [null, null], ["bot", null], [null, null]] }),
+      ["Player 1", "b", "Bot 3", "Seat 4"]);
+  });
+  test("names that read alike get their seat", () => {
+    assert.deepEqual(seatNames({ players: ["greedy", "greedy", "x", "y"], kinds: Array(4).fill([null, null]) }),
+      ["greedy (1)", "greedy (2)", "x", "y"]);
+  });
+});
+
+describe("titles", () => {
+  test("the reader's team first, their seat as You, won with their levels first", () => {
+    assert.deepEqual(replayTitle(summary(), 0),
+      { title: "You / Bot 3 · greedy vs Bot 2 · greedy / Bot 4 · heuristic", result: "Won A–7 · 14 deals" });
+    assert.deepEqual(replayTitle(summary(), 1),
+      { title: "You / Bot 4 · heuristic vs Ann / Bot 3 · greedy", result: "Lost 7–A · 14 deals" });
+  });
+  test("with no seat of the reader's: North–South first, and the winning team named", () => {
+    assert.deepEqual(replayTitle(summary({ winner: 1, levels: ["9", "A"] }), null),
+      { title: "Ann / Bot 3 · greedy vs Bot 2 · greedy / Bot 4 · heuristic", result: "Bot 2 · greedy / Bot 4 · heuristic won A–9 · 14 deals" });
+  });
+  test("a match the deal cap ended: the levels, no winner", () => {
+    assert.deepEqual(replayTitle(summary({ winner: null, levels: ["3", "5"], deals: 1 }), 1).result, "Levels 5–3 · 1 deal");
+    assert.equal(replayTitle(summary({ ended: false, winner: null, levels: null, deals: null }), 0).result, "");
+  });
+});
