@@ -345,6 +345,25 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         service.watch(code, body.token, client(req))
         return await committed(code, service.room(code).summary())
 
+    # --- an account's seats, on any device --------------------------------------------------
+    @app.get("/api/me/tables")
+    def my_tables(req: Request) -> dict[str, Any]:
+        """The rooms not over where the caller's account holds a seat it took (Store.account_seats): the start
+        page's way back to them from a device that has not the seat's token."""
+        return {"tables": store.account_seats(require_user(req).user.id)}
+
+    @app.post("/api/rooms/{code}/reclaim")
+    async def reclaim(req: Request, code: str) -> dict[str, Any]:
+        """The seat of this room that the caller's account took, for this device: a fresh seat token, and the
+        device that held the seat is told and watches from then on (TableService.reclaim). The session and its
+        CSRF token: no other account, nor a guest, nor another site's page gets a seat this way."""
+        me = require_user(req, write=True)
+        await check_join_rate(req)
+        room = await service.find(code)
+        token, seat = service.reclaim(room.code, me.user.id)
+        return await committed(room.code, {"token": token, "seat": seat, "link": f"/r/{room.code}",
+                                           "room": service.room(room.code).summary()})
+
     # --- replays --------------------------------------------------------------------------
     # Private by default: a replay is listed to its owners (the seat tokens that played it, the token an
     # import was answered with) and, once one of them marks it public, to everyone. Its id is its link.

@@ -51,7 +51,7 @@ JSON = dict[str, Any]
 RELAYED = "guandan.relayed"  # an ASGI scope key: this request came from another worker, run it here
 SERVICE_RESTART = 1012  # WebSocket close code: the page reconnects (to any process) and resumes
 # REST paths that act on one room: the owner answers them (create and the open list are anyone's)
-ROOM_PATH = re.compile(r"^/api/rooms/([A-Za-z0-9]{1,12})(?:/(?:join|leave|bots|ready|watch))?$")
+ROOM_PATH = re.compile(r"^/api/rooms/([A-Za-z0-9]{1,12})(?:/(?:join|leave|bots|ready|watch|reclaim))?$")
 NOT_ROOM_CODES = frozenset({"OPEN"})
 WORKER_FD = "GUANDAN_WORKER_FD"  # set by `serve --workers N` for each worker: the listening socket it accepts on
 WORKER_ID = "GUANDAN_WORKER_ID"  # and the worker's id in the site

@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, func, insert, or_, select, update
+from sqlalchemy import Engine, Text, cast, func, insert, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..db import make_session_factory
 from ..db.accounts import User, UserReplay
+from ..db.online import OnlineRoom
 from ..db.web import replay_summary
 from .models import WebAction, WebReplay, WebReplayOwner, WebReview, WebRoom
 from .rooms import Room
@@ -233,6 +234,32 @@ class Store:
                 return None
             acts = s.scalars(select(WebAction.action).where(WebAction.room_code == code).order_by(WebAction.seq)).all()
             return StoredRoom(row, list(acts))
+
+    def account_seats(self, user_id: int, limit: int = 10) -> list[dict[str, Any]]:
+        """The rooms not over where the account ``user_id`` holds a seat it took (its own seat of an unrated
+        room, or its rated seat: Seat.credited), newest first, as committed now: ``code``, ``status`` (``lobby``,
+        ``playing`` or ``paused``), ``seat``, ``name`` (the room's). An online event's tables are left out: their
+        seats are handed out by the event's page."""
+        r = WebRoom
+        seats_text = cast(r.seats, Text)  # a narrowing of the rows to read; each is checked below
+        near = or_(seats_text.like(f'%_id": {int(user_id)},%'), seats_text.like(f'%_id": {int(user_id)}}}%'))
+        with self.sessions() as s:
+            rows = s.execute(select(r.code, r.status, r.seats, r.config)
+                             .where(r.status.in_(("lobby", "playing", "paused")), near)
+                             .order_by(r.updated_at.desc(), r.code)).all()
+            found = []
+            for code, status, seats, config in rows:
+                for i, seat in enumerate(seats if isinstance(seats, list) else []):
+                    if not isinstance(seat, dict) or seat.get("kind") != "human":
+                        continue
+                    owner = seat.get("owner_id") if seat.get("owner_id") is not None else seat.get("user_id")
+                    if owner == user_id:
+                        name = config.get("name") if isinstance(config, dict) else ""
+                        found.append({"code": code, "status": status, "seat": i, "name": name or ""})
+                        break
+            events = set(s.scalars(select(OnlineRoom.room_code).where(
+                OnlineRoom.room_code.in_([x["code"] for x in found])))) if found else set()
+        return [x for x in found if x["code"] not in events][:limit]
 
     def code_taken(self, code: str) -> bool:
         """Whether a room row holds ``code``, as committed now: a room whose row is still queued is in its

@@ -120,6 +120,10 @@ MOVING = N_("The table is moving to another server: try again in a moment.")
 RATED_REFUSAL = N_("A rated room plays its preset's own rules with a secret seed, and needs at least one seat for a player.")
 RATED_NEEDS_ACCOUNT = N_("The seats of a rated room are for logged-in accounts: log in first.")
 ALREADY_SEATED = N_("Your account holds a seat of this room already.")
+# an account's seat taken back on another device (TableService.reclaim): the refusal to any other account, and what
+# the page of the device that held it is told as its socket closes
+NOT_YOUR_SEAT = N_("Your account holds no seat in this room.")
+SEAT_MOVED = N_("Your seat was taken on another device logged in to your account: this page now watches the table.")
 # a match of four bots to watch (TableService.watch)
 WATCH_HOST_ONLY = N_("Only the creator of the room may start a match of four bots.")
 WATCH_NOT_ALL_BOTS = N_("Seat {seat} is not a bot: a match to watch needs a bot in every seat.")
@@ -461,6 +465,41 @@ class TableService:
         room.seats[seat] = Seat()
         self.drop_seat_connections(room, seat)
         self._room_changed(room)
+
+    def reclaim(self, code: str, user_id: int) -> tuple[str, int]:
+        """The seat that the account ``user_id`` took (``Seat.credited``: its own seat of an unrated room, or its
+        rated seat) for a new device: a fresh token, which alone holds the seat from now on. The sockets opened
+        with the former token are told so and closed (4403; their page comes back as a spectator): the newest
+        device plays. An online event's table is refused (its seats are handed out by the event's page),
+        and so is any room where this account holds no seat, or whose match is over."""
+        room = self.room(code)
+        if room.code in self.bound:
+            raise ServiceError("this table's seats belong to an event's players: take yours from the event's page",
+                               409, "seats_bound", words=say(SEATS_BOUND))
+        seat = next((i for i, s in enumerate(room.seats) if s.kind == "human" and s.credited() == user_id), None)
+        if seat is None:
+            raise ServiceError("this account holds no seat in this room", 403, "not_your_seat", words=say(NOT_YOUR_SEAT))
+        if room.status == "over":
+            raise ServiceError("the match is over: its replay is on the account's games list", 409, "not_playing",
+                               words=say(NOT_PLAYING))
+        token = new_token()
+        s = room.seats[seat]
+        s.token_hash = hash_token(token)
+        for c in self.conns.get(room.code, []):
+            if c.seat == seat:
+                c.seat = None  # its frames from now on are a spectator's, and it acts for nobody
+                c.send(error_frame("seat_moved", "the seat was taken with a new token on another device", say(SEAT_MOVED)))
+                c.end(4403)  # after that frame
+        s.connections = 0  # those sockets no longer count for the seat (disconnect sees no seat on them)
+        if room.status == "lobby":
+            self._room_changed(room)
+            return token, seat
+        if not self._attended(room):
+            room.unattended_since = self.clock()  # nobody at the table until the new device connects
+        self.save(room)
+        self._broadcast_room(room)
+        self.schedule(room)  # the seat's turn runs on the grace for a player who is away, until they are back
+        return token, seat
 
     def drop_seat_connections(self, room: Room, seat: int) -> None:
         """End the sockets opened with a seat's former token (4403: the page forgets the token and comes back

@@ -149,21 +149,50 @@ setInterval(() => { if (document.visibilityState === "visible") refreshOpenRooms
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refreshOpenRooms(); });
 
 // The tables this browser holds a seat at that are not over, newest first, each with the way back to it: a player
-// who left a match with the browser's back button finds it here, not only in the forward button
+// who left a match with the browser's back button finds it here, not only in the forward button. A logged-in
+// player also finds the seats their account took on any device (GET /api/me/tables): "Back to the table" takes the
+// seat for this browser (POST /api/rooms/{code}/reclaim, a fresh seat token), and the device that held it watches.
+async function accountTables() {
+  try {
+    const session = await api("/api/auth/session");
+    if (!session.user) return { csrf: "", tables: [] };
+    return { csrf: session.csrf, tables: (await api("/api/me/tables")).tables };
+  } catch { return { csrf: "", tables: [] }; }  // offline, or the session ended: this browser's own seats still show
+}
+
+async function reclaim(code, csrf) {
+  const res = await fetch(`/api/rooms/${encodeURIComponent(code)}/reclaim`, { method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" }).catch(() => null);
+  const data = res ? await res.json().catch(() => ({})) : {};
+  if (!res || !res.ok) {
+    const err = new Error(typeof data.detail === "string" ? data.detail : "refused");
+    err.text = data.text || { en: t(res ? "The server refused this request." : "The server could not be reached: check the connection and try again.") };
+    throw err;
+  }
+  saveToken(data.room.code, data.token);
+  location.href = data.link;
+}
+
 async function showMyTables() {
   const box = document.getElementById("my-tables");
-  const open = [];
+  const { csrf, tables } = await accountTables();
+  const open = tables.map((x) => ({ code: x.code, status: x.status === "paused" ? "playing" : x.status, account: true }));
   for (const c of recentSeats()) {
-    if (!tokenFor(c)) continue;
+    if (!tokenFor(c) || open.some((x) => x.code === c)) continue;
     try {
       const room = await api(`/api/rooms/${encodeURIComponent(c)}`);
-      if (room.status === "playing" || room.status === "lobby") open.push(room);
+      if (room.status === "playing" || room.status === "lobby") open.push({ code: room.code, status: room.status, account: false });
     } catch { /* closed, or gone with its lobby */ }
   }
-  box.replaceChildren(...open.map((room) => el("p", { class: "my-table", "data-room": room.code },
+  const error = el("span", { class: "error", role: "alert" });
+  box.replaceChildren(...open.map((room) => el("p", { class: "my-table", "data-room": room.code, "data-account": room.account ? "yes" : "no" },
     el("span", {}, fmt(room.status === "playing" ? "Your match in room {code} is still being played" : "You have a seat in room {code}",
       { code: room.code })), " ",
-    el("button", { class: "primary", onclick: () => { location.href = `/r/${room.code}`; } }, t("Back to the table")))));
+    el("button", { class: "primary", onclick: async () => {
+      error.textContent = "";
+      if (!room.account) { location.href = `/r/${room.code}`; return; }
+      try { await reclaim(room.code, csrf); } catch (e) { error.textContent = errorText(e); }
+    } }, t("Back to the table")))), error);
   box.classList.toggle("hidden", !open.length);
 }
 showMyTables();

@@ -57,12 +57,14 @@ function connect() {
   S.ws = ws;
   ws.onopen = () => { if (S.ws === ws) { S.retries = 0; S.lastFrame = Date.now(); } };
   ws.onmessage = (ev) => { if (S.ws === ws) { S.lastFrame = Date.now(); onFrame(JSON.parse(ev.data)); } };
-  ws.onclose = (ev) => { if (S.ws === ws) lost(ev.code); };
+  ws.onclose = (ev) => { if (S.ws === ws) lost(ev.code, token); };
 }
 
-function lost(closeCode) {
+function lost(closeCode, token) {
   S.ws = null; S.online = false; S.quiet = false; S.resuming = null;
-  if (closeCode === 4403) dropToken(code);
+  // the seat's token no longer holds it; forgotten unless this browser got a newer one meanwhile (its account took
+  // the seat back in another tab: the next socket goes in with that one)
+  if (closeCode === 4403 && tokenFor(code) === token) dropToken(code);
   if (closeCode === 4404 || closeCode === 4410) {
     gone(closeCode === 4410 ? t("This room closed after a long time without activity") : t("No such room"));
     return;
@@ -164,6 +166,8 @@ function onFrame(f) {
       return;
     }
     const text = frameErrorText(f);  // the catalogue's words, in the page's language
+    // the account took this seat on another device: the socket closes, and this page watches with the words above it
+    if (f.code === "seat_moved") S.moved = text;
     $("msg").textContent = text; $("lobby-error").textContent = text;
     if (S.view && S.room && S.room.status !== ROOM.LOBBY) {  // the next render would say "Your turn" over it at once
       S.notice = { text, until: Date.now() + NOTICE_MS, key: selectionKey() };
@@ -943,11 +947,14 @@ function render() {
   const lobby = S.room.status === ROOM.LOBBY;
   // a finished match no longer in the server's memory: its end and, for its players, the replay
   const ended = S.room.status === ROOM.OVER && !S.view;
-  $("notice").classList.toggle("hidden", !ended);
+  $("notice").classList.toggle("hidden", !ended && !S.moved);
   if (ended) {
     $("notice-text").textContent = t("Match over");
     $("notice-replay").classList.toggle("hidden", !S.room.replay_id);
     if (S.room.replay_id) $("notice-replay").href = `/replay/${S.room.replay_id}`;
+  } else if (S.moved) {  // the seat is played on another device now (TableService.reclaim)
+    $("notice-text").textContent = S.moved;
+    $("notice-replay").classList.add("hidden");
   }
   $("lobby").classList.toggle("hidden", !lobby);
   $("table").classList.toggle("hidden", lobby || !S.view);
