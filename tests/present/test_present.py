@@ -192,3 +192,43 @@ def test_a_chinese_seat_name_runs_into_the_words_after_it() -> None:
             texts = message.string if isinstance(message.string, tuple) else (message.string,)
             for text in texts:
                 assert not re.search(r"\{(who|team|giver|receiver)\} [\u4e00-\u9fff]", text or ""), (domain, text)
+
+
+def test_a_single_or_a_pair_of_jokers_names_the_joker_once() -> None:
+    """"single Small Joker: Small Joker" said the joker twice (the combination, then its card): a joker's single
+    or pair is its combination alone, in the log, the table and the web log (which shows these lines)."""
+    from guandan.core.events import Played
+    from guandan.server.wire import event_json, texts_for
+
+    rules = preset("competition")
+    en, zh = Presenter("en", viewer=0), Presenter("zh", viewer=0)
+    for cards, en_text, zh_text in (("LJ", "single Small Joker", "单张 小王"), ("BJ", "single Big Joker", "单张 大王"),
+                                    ("LJ LJ", "pair Small Joker", "对子 小王"), ("BJ BJ", "pair Big Joker", "对子 大王")):
+        codes = tuple(parse_cards(cards))
+        combo = classify(codes, 0, rules)[0]
+        assert en.play(codes, combo) == en_text and zh.play(codes, combo) == zh_text
+        assert en.event(Played(1, codes, combo)) == [f"Next opponent: {en_text}"]
+        assert zh.event(Played(3, codes, combo)) == [f"上家：{zh_text}"]
+        wire = event_json(Played(2, codes, combo), texts_for(["Ann", "Bo", "Cai", "Dee"]))
+        assert wire["text"] == {"zh": [f"Cai：{zh_text}"], "en": [f"Cai: {en_text}"]}
+    # other plays still show their cards, the jokers' bombs among them (which jokers they are)
+    bomb, pair = parse_cards("LJ LJ BJ BJ"), parse_cards("S9 H9")
+    assert en.play(bomb, classify(bomb, 0, rules)[0]) == "four jokers: Small Joker Small Joker Big Joker Big Joker"
+    assert en.play(pair, classify(pair, 0, rules)[0]) == "pair 9: ♠9 ♥9"
+
+
+def test_the_first_deal_has_no_declarer_yet_in_the_words_of_the_terminal_table() -> None:
+    """The deal's first line said "declarer none yet" (庄家 暂无) where the terminal's table said "declarer: no
+    declarer yet" (庄家：暂无): both now say "no declarer yet" (暂无庄家), in the log, the table and the web."""
+    from guandan.core.events import DealStart
+    from guandan.i18n import translator
+    from guandan.server.wire import event_json, texts_for
+
+    first, later = DealStart(0, 0, None, (0, 0)), DealStart(1, 2, 0, (2, 0))
+    assert Presenter("en", viewer=0).event(first) == ["Deal 1 · playing level 2 · levels 2\u00a0:\u00a02 · no declarer yet"]
+    assert Presenter("zh", viewer=0).event(first) == ["第 1 副 · 打 2 · 级数 2\u00a0:\u00a02 · 暂无庄家"]
+    assert Presenter("en", viewer=0).event(later)[0].endswith(" · declarer Your team")
+    for lang in ("en", "zh"):
+        assert Presenter(lang).event(first)[0].endswith(" · " + translator("tui", lang).gettext("no declarer yet"))
+    wire = event_json(first, texts_for(["Ann", "Bo", "Cai", "Dee"]))
+    assert wire["text"]["en"][0].endswith(" · no declarer yet") and wire["text"]["zh"][0].endswith(" · 暂无庄家")

@@ -55,7 +55,7 @@ def test_a_whole_match_from_scripted_stdin(tmp_path: Path) -> None:
 def test_chinese_text_comes_from_the_catalogues() -> None:
     s = Session.new(preset("competition"), 3, "greedy", "greedy", MatchConfig(max_deals=1))
     lines = play(s, "hint\nquit\n", "zh")
-    assert lines[0].startswith("第 1 副 · 打 2 · 级数 2\u00a0:\u00a02 · 庄家 暂无")  # the presenter's words (game)
+    assert lines[0].startswith("第 1 副 · 打 2 · 级数 2\u00a0:\u00a02 · 暂无庄家")  # the presenter's words (game)
     assert any(line.startswith("> 轮到你") or line.startswith("> 你先出") for line in lines)  # the client's (tui)
     assert any(line.startswith("上家") or line.startswith("下家") or line.startswith("对家") for line in lines)
     assert any(line.startswith("  1. ") and " — " in line for line in lines)  # a hint with its reason
@@ -100,7 +100,7 @@ def test_several_readings_are_numbered_and_chosen() -> None:
 def test_groups_and_counter_commands() -> None:
     s = session_with_hand(parse_cards("S3 H3 C3 D3 S4 H4 C4 H2 LJ BJ S9 ST"))
     lines = play(s, "groups\ncounter\ntable\nquit\n")
-    assert "  Deal 1 · playing 2 · Your team 2 : Opponents 2 · declarer: no declarer yet" in lines
+    assert "  Deal 1 · playing 2 · Your team 2 : Opponents 2 · no declarer yet" in lines
     assert "  You · 27 cards · to play · leads" in lines
     assert "  jokers: LJ BJ" in lines
     assert "  bombs: S3 H3 C3 D3" in lines

@@ -116,7 +116,7 @@ def test_level_line_shows_levels_declarer_and_a_attempts(en: Translator, pen: Pr
                                         "declarer: Opponents"]
     zh = level_line(observe([], to_move=0, top=None, reported={}, declarer=None), presenter("zh"),
                     translator("tui", "zh"))
-    assert zh == ["第 5 副 · 打 2", "我方 2 : 对方 2", "庄家：暂无"]
+    assert zh == ["第 5 副 · 打 2", "我方 2 : 对方 2", "暂无庄家"]
 
 
 def test_the_level_line_fits_an_80_column_border_when_both_teams_failed_at_a() -> None:

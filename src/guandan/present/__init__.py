@@ -224,7 +224,11 @@ class Presenter:
         return self.cards(play_order(cards, combo, lv), lv)
 
     def play(self, cards: Sequence[Card], combo: Combo, level: int | None = None) -> str:
-        """``straight 10–A: ♠10 ♠J ♠Q ♥5* ♠A``: the combination, then its cards as it reads them."""
+        """``straight 10–A: ♠10 ♠J ♠Q ♥5* ♠A``: the combination, then its cards as it reads them. A single or
+        a pair of jokers is its combination alone (``single Small Joker``, ``pair Big Joker``): its cards
+        would only name the joker again."""
+        if combo.key in (ComboKey.SMALL_JOKER, ComboKey.BIG_JOKER):
+            return self.combo(combo)
         return self._("{combo}: {cards}").format(combo=self.combo(combo), cards=self.played_cards(cards, combo, level))
 
     def action(self, action: Action, level: int | None = None) -> str:
@@ -266,9 +270,11 @@ class Presenter:
         match event:
             case DealStart(index=i, level=lv, declarer=d, levels=lvs):
                 self.deal_level = lv
-                declarer = self.team(d) if d is not None else _("none yet")
+                if d is None:  # the first deal: the same words as the terminal table's "no declarer yet"
+                    return [_("Deal {n} · playing level {level} · levels {levels} · no declarer yet").format(
+                        n=i + 1, level=level_text(lv), levels=self.levels(lvs))]
                 return [_("Deal {n} · playing level {level} · levels {levels} · declarer {team}").format(
-                    n=i + 1, level=level_text(lv), levels=self.levels(lvs), team=declarer)]
+                    n=i + 1, level=level_text(lv), levels=self.levels(lvs), team=self.team(d))]
             case FirstLead(leader=s, flipped=c):
                 if c is not None:
                     if self._you(s):

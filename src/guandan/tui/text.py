@@ -118,10 +118,12 @@ def table_lines(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str
 
 def level_line(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]:
     """``Deal 5 · playing 2`` (``Match over after 10 deals`` at the end), ``Your team 5 : Opponents A (failed
-    2×)`` and ``declarer: Opponents``. Failures at A are told beside the level they belong to, so that the
-    line fits an 80-column border even when both teams have failed at A."""
+    2×)`` and ``declarer: Opponents`` (in the first deal ``no declarer yet``, as the log's deal line says it).
+    Failures at A are told beside the level they belong to, so that the line fits an 80-column border even when
+    both teams have failed at A."""
     _ = tr.gettext
-    declarer = p.team(obs.declarer) if obs.declarer is not None else _("no declarer yet")
+    declarer = _("declarer: {team}").format(team=p.team(obs.declarer)) if obs.declarer is not None else _(
+        "no declarer yet")
 
     def level(team: int) -> str:
         text = p.level(obs.levels[team])
@@ -139,7 +141,7 @@ def level_line(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]
         head,
         _("{us} {a} : {them} {b}").format(us=p.team(HUMAN % 2), a=level(HUMAN % 2), them=p.team(1 - HUMAN % 2),
                                           b=level(1 - HUMAN % 2)),
-        _("declarer: {team}").format(team=declarer),
+        declarer,
     ]
 
 
