@@ -69,15 +69,45 @@ def test_text_review_in_both_languages_and_hindsight_labelled(record: Path) -> N
     en = runner.invoke(app, ["review", str(record), "--seat", "1", "--lang", "en", "--hindsight", *TINY])
     assert en.exit_code == 0, en.output
     lines = en.output.splitlines()
-    assert lines[0].startswith("Engine review (复盘): 8 sampled worlds per decision")
+    assert lines[0] == "Engine review (复盘): each decision against the best move the engine found, in level points"
     assert lines[1].startswith("Review of deal 1: Ann: accuracy ")
     assert any(line.strip().startswith("hindsight, with every hand known: best ") for line in lines)
     assert lines[-1].startswith("Hindsight lines value the moves with every hand known")
+    # the technical settings come last, in words: the worlds bought by the budget, and the seed
+    assert lines[-3].startswith("Level points: the levels a deal is expected to bring the team, from +3")
+    assert lines[-2].startswith("How it was worked out: 8 deals drawn at random for each decision ")
+    assert "(effort 0.02, seed 0: the same review every time)" in lines[-2]
     assert not re.search(r"None|True|False|\{|\}|<|Action\(|ActionKind", en.output)
     zh = runner.invoke(app, ["review", str(record), "--seat", "1", "--lang", "zh", *TINY])
     assert zh.exit_code == 0
     assert zh.output.splitlines()[1].startswith("第 1 副复盘：Ann：准确度 ")
     assert "逐手评估" in zh.output
+
+
+def test_text_review_says_each_cost_in_level_points_and_its_settings_in_words(record: Path) -> None:
+    """"mistake, loss 0.51 ± 0.12" had no unit and "budget 1 s · seed 0" was the command line's wording: a cost is
+    "about 0.51 level points (± 0.12)", a best move is its label alone, the better move is named without a bare
+    signed value beside it, and the settings are said last, for people."""
+    en = runner.invoke(app, ["review", str(record), "--seat", "2", "--lang", "en", *TINY])  # a random seat
+    assert en.exit_code == 0, en.output
+    lines = en.output.splitlines()
+    costly = [line for line in lines if re.match(r" {4}\d\. ", line)]
+    assert costly
+    for line in costly:
+        assert re.search(r" · (good|inaccuracy|mistake|blunder): costs about \d+\.\d\d level points \(± \d+\.\d\d\)"
+                         r" · better: ", line), line
+        assert not re.search(r"better: [^·]*\([+−]\d", line), line
+    assert any(line.endswith(" · good") for line in lines)  # the best move found: nothing to cost
+    assert not re.search(r"\bloss\b|budget|sampled worlds", en.output)
+    assert lines[-2] == "Level points: the levels a deal is expected to bring the team, from +3 (a 1-2 finish) to " \
+                        "−3 (the other team's 1-2 finish)."
+    assert lines[-1].startswith("How it was worked out: 8 deals drawn at random for each decision from what the player")
+    zh = runner.invoke(app, ["review", str(record), "--seat", "2", "--lang", "zh", *TINY])
+    assert zh.exit_code == 0
+    assert re.search(r"：约损失 \d+\.\d\d 级（± \d+\.\d\d） · 更好：", zh.output)
+    assert zh.output.splitlines()[-1].startswith("复盘方法：每一手都按该玩家当时能知道的信息随机抽出 8 个牌局推演（计算量 0.02，"
+                                                 "随机种子 0")
+    assert "预算" not in zh.output and not re.search(r"(?<!约)损失 \d", zh.output)  # the old "损失 0.51 ± 0.12"
 
 
 def test_html_report_is_self_contained_and_escaped(record: Path, tmp_path: Path) -> None:
@@ -88,7 +118,7 @@ def test_html_report_is_self_contained_and_escaped(record: Path, tmp_path: Path)
     assert page.startswith("<!doctype html>") and "<svg" in page and "<polyline" in page
     assert "<script" not in page and "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page  # the player's name is text, not markup
-    for word in ("good", "accuracy"):
+    for word in ("good", "accuracy", "cost (level points)", "How it was worked out: 8 deals drawn at random"):
         assert word in page
 
 

@@ -19,6 +19,7 @@ from guandan.tui.plain import run_plain
 from guandan.tui.review import ReviewScreen, last_deal, review_last_deal
 from guandan.tui.session import Session
 
+INTRO = "Engine review (复盘): each decision against the best move the engine found, in level points"
 TINY = 0.02  # a few worlds a decision: the words, not the quality, are under test here
 LEAKS = re.compile(r"None|True|False|\{|\}|\bT\b|jkr|_|Action")
 
@@ -59,7 +60,7 @@ def test_plain_mode_offers_and_prints_the_review_of_the_last_deal() -> None:
     assert len(offers) == 1  # after deal 1; the last deal is offered once the match is over
     assert "Reviewing deal 1… (about a minute)" in lines and "Reviewing deal 2… (about a minute)" in lines
     first = lines.index("Reviewing deal 1… (about a minute)")
-    assert first > offers[0] and lines[first + 1].startswith("Engine review (复盘): 8 sampled worlds per decision")
+    assert first > offers[0] and lines[first + 1] == INTRO
     assert lines[first + 2].startswith("Review of deal 1: You: accuracy ")
     assert "> The match is over: review (r) for the engine's review of the last deal, or quit" in lines
     review = [line for line in lines if line.startswith(("Review of deal", "    "))]
@@ -114,7 +115,7 @@ def test_the_end_of_deal_box_opens_the_review_with_r() -> None:
     app = GuandanApp(s, "en", bot_delay=0)
     app.review_budget = TINY
     lines = async_support.run(_open_review(app))
-    assert lines[0].startswith("Engine review (复盘): 8 sampled worlds per decision")
+    assert lines[0] == INTRO
     assert lines[1].startswith("Review of deal 1: You: accuracy ")
 
 

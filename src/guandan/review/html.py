@@ -12,7 +12,18 @@ from html import escape
 from ..present import Presenter
 from .report import Decision, Review, SeatReview
 from .verdict import Label, accuracy
-from .words import decision_line, hindsight_line, label_text, percent, points, reason_text, settings_line, tally
+from .words import (
+    decision_line,
+    hindsight_line,
+    intro_line,
+    label_text,
+    level_points_line,
+    percent,
+    points,
+    reason_text,
+    settings_line,
+    tally,
+)
 
 WIDTH, HEIGHT, PAD = 640, 200, 28
 COLOURS = {Label.GOOD: "#2e7d32", Label.INACCURACY: "#f9a825", Label.MISTAKE: "#ef6c00", Label.BLUNDER: "#c62828"}
@@ -68,7 +79,8 @@ def graph(p: Presenter, ds: list[Decision]) -> str:
 def _table(p: Presenter, ds: list[Decision]) -> str:
     _ = p.tr.gettext
     head = "".join(f"<th>{escape(h)}</th>" for h in (
-        _("move"), _("played"), _("value"), _("label"), _("loss"), _("better"), _("reason")))
+        _("move"), _("played"), _("value (level points)"), _("label"), _("cost (level points)"), _("better"),
+        _("reason")))
     rows = []
     for d in ds:
         ev = d.evaluation
@@ -120,11 +132,9 @@ def review_html(p: Presenter, review: Review) -> str:
     """The whole page."""
     _ = p.tr.gettext
     title = escape(_("Engine review (复盘)"))
-    body = [f"<h1>{title}</h1>", f'<p class="note">{escape(settings_line(p, review))}</p>']
+    body = [f"<h1>{title}</h1>", f"<p>{escape(intro_line(p))}</p>"]
     body += [_seat(p, s, review) for s in review.seats]
-    note = _("Values are expected level points for the seat's team, over worlds drawn from what the seat could "
-             "know at that moment.")
-    body.append(f'<p class="note">{escape(note)}</p>')
+    body += [f'<p class="note">{escape(note)}</p>' for note in (level_points_line(p), settings_line(p, review))]
     if review.settings.hindsight:
         note = _("Hindsight lines value the moves with every hand known: information no player had at the table, "
                  "shown for study only.")

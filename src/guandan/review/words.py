@@ -72,17 +72,26 @@ def percent(x: float | None) -> str:
     return "—" if x is None else f"{x:.1f}"
 
 
+def cost(p: Presenter, d: Decision) -> str:
+    """What a decision cost, for people: its label alone for the best move found, else the label and about how
+    many level points the move played gave away against the best one (``blunder: costs about 1.48 level points
+    (± 0.12)``); the ± is the standard error of that difference."""
+    label = label_text(p, d.label)
+    if d.evaluation.best.action == d.played:
+        return label
+    return p.tr.gettext("{label}: costs about {loss} level points (± {se})").format(
+        label=label, loss=f"{d.loss:.2f}", se=f"{d.evaluation.se:.2f}")
+
+
 def decision_line(p: Presenter, d: Decision, number: int | None = None) -> str:
-    """One decision: what was played, its label and loss, the better action and why."""
+    """One decision: what was played, its label and cost, the better action and why."""
     _ = p.tr.gettext
     ev = d.evaluation
     head = _("Deal {deal}, move {move}: {who}: {action}").format(
         deal=d.deal + 1, move=d.index + 1, who=p.seat(d.seat), action=p.action(d.played))
-    parts = [head, _("{label}, loss {loss} ± {se}").format(label=label_text(p, d.label), loss=f"{d.loss:.2f}",
-                                                           se=f"{ev.se:.2f}")]
+    parts = [head, cost(p, d)]
     if ev.best.action != d.played:
-        parts.append(_("better: {action} ({value})").format(action=p.action(ev.best.action),
-                                                            value=points(ev.best.value)))
+        parts.append(_("better: {action}").format(action=p.action(ev.best.action)))
     why = reason_text(p, d)
     if why:
         parts.append(why)
@@ -94,8 +103,9 @@ def hindsight_line(p: Presenter, d: Decision) -> str | None:
     h = d.hindsight
     if h is None:
         return None
-    return p.tr.gettext("hindsight, with every hand known: best {action} ({value}), loss {loss}").format(
-        action=p.action(h.best), value=points(h.best_value), loss=f"{h.loss:.2f}")
+    return p.tr.gettext("hindsight, with every hand known: best {action} (expected {value} level points); the move "
+                        "played cost {loss}").format(action=p.action(h.best), value=points(h.best_value),
+                                                     loss=f"{h.loss:.2f}")
 
 
 def tally(p: Presenter, decisions: list[Decision]) -> str:
@@ -124,7 +134,7 @@ def seat_lines(p: Presenter, s: SeatReview, review: Review, moves: bool = True) 
             lines.append("  " + _("Costliest decisions:"))
             lines += ["    " + decision_line(p, d, i) for i, d in enumerate(worst, 1)]
         if moves and ds:
-            lines.append("  " + _("Move by move (value of the move played, for the team):"))
+            lines.append("  " + _("Move by move (the level points the team could expect after the move played):"))
             for d in ds:
                 lines.append("    " + _("{value} · {line}").format(value=points(d.evaluation.played_candidate.value),
                                                                    line=decision_line(p, d)))
@@ -142,17 +152,32 @@ def seat_lines(p: Presenter, s: SeatReview, review: Review, moves: bool = True) 
     return lines
 
 
+def intro_line(p: Presenter) -> str:
+    """The review's first line: what it measures, and in what."""
+    return p.tr.gettext("Engine review (复盘): each decision against the best move the engine found, in level points")
+
+
+def level_points_line(p: Presenter) -> str:
+    """What a level point is, for a player who has not read docs/review-format.md."""
+    return p.tr.gettext("Level points: the levels a deal is expected to bring the team, from +3 (a 1-2 finish) to "
+                        "−3 (the other team's 1-2 finish).")
+
+
 def settings_line(p: Presenter, review: Review) -> str:
+    """How the review was worked out (the worlds, the budget and the seed of docs/review-format.md), for people."""
     st = review.settings
-    line = p.tr.gettext("Engine review (复盘): {worlds} sampled worlds per decision · budget {budget} s · seed {seed}").format(
+    return p.tr.gettext("How it was worked out: {worlds} deals drawn at random for each decision from what the player "
+                        "could know at that moment (effort {budget}, seed {seed}: the same review every time).").format(
         worlds=st.worlds, budget=f"{st.budget:g}", seed=st.seed)
-    return line
 
 
 def review_lines(p: Presenter, review: Review, moves: bool = True) -> list[str]:
-    lines = [settings_line(p, review)]
+    """The review as text: what it measures, each seat's review, then (the secondary part) what a level point
+    is and how the review was worked out."""
+    lines = [intro_line(p)]
     for s in review.seats:
         lines += seat_lines(p, s, review, moves)
+    lines += ["", level_points_line(p), settings_line(p, review)]
     if review.settings.hindsight:
         lines.append(p.tr.gettext("Hindsight lines value the moves with every hand known: information no player "
                                   "had at the table, shown for study only."))
@@ -264,5 +289,6 @@ def review_json(p: Presenter, review: Review, single: bool) -> dict[str, Any]:
         out["seats"] = seats
     return out
 
-__all__ = ["LABEL_WORDS", "REASON_WORDS", "action_json", "decision_json", "decision_line", "label_text", "points",
-           "reason_text", "review_json", "review_lines", "seat_json", "seat_lines"]
+__all__ = ["LABEL_WORDS", "REASON_WORDS", "action_json", "cost", "decision_json", "decision_line", "intro_line",
+           "label_text", "level_points_line", "points", "reason_text", "review_json", "review_lines", "seat_json",
+           "seat_lines", "settings_line"]
