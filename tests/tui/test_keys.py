@@ -10,10 +10,14 @@ from rich.cells import cell_len
 from textual.widgets import Input
 
 import async_support
+from guandan.agents import make_agent
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
+from guandan.core.vocab import Phase
 from guandan.i18n import translator
-from guandan.tui.app import HELP_KEYS, GuandanApp, HelpScreen, SummaryScreen
+from guandan.tui.app import HELP_KEYS, GuandanApp, HelpScreen, SummaryScreen, help_keys
+from guandan.tui.handview import HandView
+from guandan.tui.review import ReviewScreen
 from guandan.tui.session import Session
 from guandan.tui.text import typed_token
 
@@ -59,9 +63,14 @@ def test_question_mark_and_f1_show_every_key(tmp_path: Path) -> None:
         assert len(rows) == len(HELP_KEYS)
         assert all(cell_len(row) <= width for row in rows), "a row of the help wraps at 80×24"
         for (keys, what), row in zip(HELP_KEYS, rows, strict=True):
-            assert row.startswith(keys) and row.rstrip().endswith(tr.gettext(what)), row
+            assert row.startswith(help_keys(keys, tr)) and row.rstrip().endswith(tr.gettext(what)), row
         if lang == "zh":
             assert any(row.endswith("保存并退出") for row in rows)
+            # a key is called what the key bar and the prompts call it: 空格, not "space"; ⏎ 回车, not "Enter"
+            assert rows[1].startswith("空格 ") and rows[2].startswith("⏎ 回车 ")
+            assert not [row for row in rows if "space" in row or "Enter" in row]
+        else:
+            assert rows[1].startswith("space ") and rows[2].startswith("⏎ Enter ")
 
 
 async def _bars(game: GuandanApp) -> dict[str, list[str]]:
@@ -147,3 +156,84 @@ def test_typed_cards_that_are_refused_stay_on_the_typing_line(tmp_path: Path) ->
     message, kept, open_, unchanged = async_support.run(_typed_refusal(GuandanApp(s, "en", bot_delay=0), token))
     assert message.startswith("Not in your hand: ")
     assert kept == token.lower() and open_ and unchanged  # it closed, and the next p passed the turn
+
+
+PLAY_BAR = ["select", "play", "pass", "hint", "type", "group", "quit", "help"]
+
+
+def _staged(path: Path, prev_finish: tuple[int, int, int, int]) -> Session:
+    """Deal 1 opens as if a deal had ended in ``prev_finish``: the human pays tribute (last) or returns a card
+    (first, with the partner third)."""
+    return Session.new(preset("competition"), 5, "greedy", "greedy",
+                       MatchConfig(max_deals=1, start_prev_finish=prev_finish), save_path=path)
+
+
+async def _giving(game: GuandanApp) -> dict[str, object]:
+    seen: dict[str, object] = {}
+    async with game.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seen["bar"], seen["phase"] = _bar(game), game.session.observation().deal.phase
+        before = game.session.record()
+        await pilot.press("p")  # not listed, and says why nothing happens
+        seen["p"], seen["unchanged"] = game.message, game.session.record() == before
+        hand = game.query_one(HandView)
+        assert hand.eligible
+        await pilot.press("home", *["right"] * next(i for i, c in enumerate(hand.cards) if c in hand.eligible),
+                          "space", "enter")  # Enter, listed as "give", gives the card
+        for _ in range(200):
+            await pilot.pause()
+            if game.session.observation().deal.phase == Phase.PLAY:
+                break
+        seen["given"] = game.session.record() != before
+        seen["after"] = _bar(game)  # the play's keys are back once the cards have changed hands
+    return seen
+
+
+def test_the_key_bar_names_the_keys_of_a_tribute_and_a_return(tmp_path: Path) -> None:
+    """During a tribute (进贡) or a return (还贡) the bar said "⏎ play" and "p pass", and p answered that there is no
+    pass: Enter is named for what it does there, and p is not listed (it still says why nothing happens)."""
+    tribute = async_support.run(_giving(GuandanApp(_staged(tmp_path / "t.json", (1, 2, 3, 0)), "en", bot_delay=0)))
+    assert tribute["phase"] == Phase.TRIBUTE
+    assert tribute["bar"] == ["select", "give", "hint", "type", "group", "quit", "help"]
+    assert tribute["p"] == "You cannot pass now: give a card" and tribute["unchanged"]
+    assert tribute["given"] and tribute["after"] == PLAY_BAR
+    back = async_support.run(_giving(GuandanApp(_staged(tmp_path / "r.json", (0, 1, 2, 3)), "en", bot_delay=0)))
+    assert back["phase"] == Phase.RETURN
+    assert back["bar"] == ["select", "give back", "hint", "type", "group", "quit", "help"]
+    assert back["given"] and back["after"] == PLAY_BAR
+    zh = async_support.run(_giving(GuandanApp(_staged(tmp_path / "z.json", (1, 2, 3, 0)), "zh", bot_delay=0)))
+    assert zh["bar"] == ["选牌", "进贡", "提示", "输入牌", "理牌", "退出", "帮助"]
+    assert zh["p"] == translator("tui", "zh").gettext("You cannot pass now: give a card")
+
+
+async def _final_table(game: GuandanApp) -> tuple[list[str], bool]:
+    async with game.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        bar = _bar(game)
+        before = game.session.record()
+        hand = game.query_one(HandView)
+        await pilot.press("space", "enter", "p", "h", "g", "t")  # none of these does anything here any more
+        await pilot.pause()
+        idle = (game.session.record() == before and not hand.selection() and not hand.grouped and not game.hints
+                and not game.query_one("#typed", Input).has_class("shown"))
+        game.review_budget = 0.02
+        await pilot.press("r")  # listed, and opens the last deal's review
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if isinstance(game.screen, ReviewScreen) and game.screen.done:
+                break
+        assert isinstance(game.screen, ReviewScreen) and game.screen.done
+        return bar, idle
+
+
+def test_the_final_table_lists_only_the_keys_that_still_do_something(tmp_path: Path) -> None:
+    s = Session.new(preset("competition"), 1, "greedy", "greedy", MatchConfig(max_deals=1), save_path=tmp_path / "f.json")
+    me = make_agent("greedy", "human")
+    me.reset(0, s.rules)
+    while not s.ended:
+        s.act(me.choose(s.observation(), s.legal())) if s.human_to_move else s.bot_step()
+    assert s.observation().deal.hand  # cards left in the hand: space and Enter would have had something to act on
+    bar, idle = async_support.run(_final_table(GuandanApp(s, "en", bot_delay=0)))
+    assert bar == ["review", "quit", "help"] and idle  # was select, play, pass, hint, type, group, quit, help
+    zh, _ = async_support.run(_final_table(GuandanApp(s, "zh", bot_delay=0)))
+    assert zh == ["复盘", "退出", "帮助"]

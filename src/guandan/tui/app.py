@@ -3,7 +3,9 @@
 Keys: ←/→ move, space select, Enter play the selection, p pass, h hint (提示, press again for the
 next one), t type cards (e.g. ``H3 H3 S10``, Enter plays), 1–9 choose a reading, Esc clear,
 g group the hand (理牌), c card counter (记牌器) on/off, r the engine's review (复盘) of the last
-finished deal (offered in the end-of-deal box, and kept on r until the next one), q save and quit.
+finished deal (offered in the end-of-deal box, and kept on r until the next one), q save and quit. The key
+bar lists the keys that do something at that moment: Enter is "give" in a tribute (进贡), "give back" in a
+return (还贡), "take" in the choice of a tribute card, p is not listed there, and the final table lists r, q, ?.
 
 The screen, top to bottom: the table (partner at the top, the opponents left and right, you at the
 bottom, each with its last play this round), the log beside the card counter, the status line, the
@@ -34,7 +36,7 @@ from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealOver, DealSettled, Event, MatchOver
 from ..core.vocab import Phase
-from ..i18n import N_, translator
+from ..i18n import N_, Translator, translator
 from ..present import Presenter, said
 from .hand import counter_rows
 from .handview import HandView, translate_bindings
@@ -90,11 +92,12 @@ class SummaryScreen(BoxScreen):
         self.game.action_quit_game()
 
 
-#: The help screen's rows: the keys, as the keyboard writes them, and what they do.
+#: The help screen's rows: the keys, as the keyboard writes them, and what they do. The keys named by a word are
+#: translated, in the words of the key bar and the prompts (空格, ⏎ 回车): a key is called the same everywhere.
 HELP_KEYS: tuple[tuple[str, str], ...] = (
     ("←/→  Home/End", N_("move along the hand (first card, last card)")),
-    ("space", N_("select or unselect the card")),
-    ("Enter", N_("play the selected cards (or give the selected card)")),
+    (N_("space"), N_("select or unselect the card")),
+    (N_("⏎ Enter"), N_("play the selected cards (or give the selected card)")),
     ("p", N_("pass")),
     ("h", N_("hint (提示); press again for the next one")),
     ("t", N_("type cards (H3 S10): Enter plays, Esc goes back")),
@@ -108,10 +111,19 @@ HELP_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
+def help_keys(keys: str, tr: Translator) -> str:
+    """A help row's keys as the player reads them: the words translated (space → 空格), key caps as they are."""
+    return tr.gettext(keys) if keys in HELP_KEY_WORDS else keys
+
+
+HELP_KEY_WORDS = frozenset({"space", "⏎ Enter"})
+
+
 class HelpScreen(BoxScreen):
     """Every key of the table and what it does; any of Esc, Enter, ? and F1 closes it."""
 
-    BINDINGS = [Binding("escape", "close", N_("close")), Binding("enter", "close", show=False),  # noqa: RUF012
+    BINDINGS = [Binding("escape", "close", N_("close"), key_display=N_("Esc")),  # noqa: RUF012
+                Binding("enter", "close", show=False),
                 Binding("question_mark", "close", show=False), Binding("f1", "close", show=False)]
 
     def __init__(self, app: GuandanApp) -> None:
@@ -120,8 +132,9 @@ class HelpScreen(BoxScreen):
         translate_bindings(self, app.tr)
 
     def compose(self) -> ComposeResult:
-        width = max(cell_len(keys) for keys, _ in HELP_KEYS) + 2
-        rows = [keys + " " * (width - cell_len(keys)) + self.tr.gettext(what) for keys, what in HELP_KEYS]
+        keys = [help_keys(k, self.tr) for k, _ in HELP_KEYS]
+        width = max(cell_len(k) for k in keys) + 2
+        rows = [k + " " * (width - cell_len(k)) + self.tr.gettext(what) for k, (_, what) in zip(keys, HELP_KEYS, strict=True)]
         box = Static(Text("\n".join(rows)), id="help")
         box.border_title = self.tr.gettext("Keys")
         yield box
@@ -131,7 +144,8 @@ class HelpScreen(BoxScreen):
 class CardInput(Input):
     """The line where cards are typed, with its own keys in the key bar (the table's wait meanwhile)."""
 
-    BINDINGS = [Binding("enter", "submit", N_("play")), Binding("escape", "app.cancel", N_("back"))]  # noqa: RUF012
+    BINDINGS = [Binding("enter", "submit", N_("play")),  # noqa: RUF012
+                Binding("escape", "app.cancel", N_("back"), key_display=N_("Esc"))]
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -271,13 +285,17 @@ class GuandanApp(App[None]):
     #selected.hidden { display: none; }
     HandView { max-height: 8; }
     """
+    # The key bar lists the keys that fit what the table is doing (check_action, after the hand's own Enter):
+    # no pass during a tribute, a return or the choice of a tribute card, and on the final table only r, q and ?.
     BINDINGS = [  # noqa: RUF012
         Binding("p", "pass_turn", N_("pass")),
+        Binding("p", "refuse_pass", show=False),  # p when there is no pass: not listed, but says why nothing happens
         Binding("h", "hint", N_("hint")),
         Binding("t", "type_cards", N_("type")),
         Binding("g", "group", N_("group")),
         Binding("c", "counter", N_("counter"), show=False),  # the panel names itself; the bar keeps room for ?
         Binding("r", "review", N_("review"), show=False),  # offered by the end-of-deal box and the help
+        Binding("r", "final_review", N_("review")),  # on the final table, listed: what is left to do there
         Binding("escape", "cancel", show=False),
         Binding("q", "quit_game", N_("quit")),
         Binding("question_mark", "help", N_("help"), key_display="?"),
@@ -303,6 +321,7 @@ class GuandanApp(App[None]):
         self.hinted: Action | None = None
         self.choices: list[Action] = []  # readings waiting for a number
         self.paused = False  # a summary is open: bots wait
+        self.stage = "play"  # what the table is doing, for the key bar (stage_now)
         self.too_small: TooSmallScreen | None = None  # the window is below 80×24: bots wait
         self.bot_pending = False  # a bot move is scheduled
         self.log_lines: list[str] = []  # what the log shows, kept for tests and screen readers
@@ -372,9 +391,33 @@ class GuandanApp(App[None]):
     def show_events(self, events: list[Event]) -> None:
         self.write_log([line for e in events for line in self.present.event(e)])
 
+    def stage_now(self) -> str:
+        """What the table is doing, for the key bar: play, tribute, return, choose, or over."""
+        if self.session.ended:
+            return "over"
+        return {Phase.TRIBUTE: "tribute", Phase.RETURN: "return", Phase.CHOOSE: "choose"}.get(
+            self.session.observation().deal.phase, "play")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which of the table's keys are listed and work now (False: neither)."""
+        stage = self.stage
+        if action == "pass_turn":
+            return stage == "play"
+        if action == "refuse_pass":
+            return stage != "play"
+        if action in ("hint", "type_cards", "group", "choose", "review"):
+            return stage != "over"
+        if action == "final_review":
+            return stage == "over"
+        return True
+
     def redraw(self) -> None:
         obs = self.session.observation()
         d = obs.deal
+        if self.stage != (stage := self.stage_now()):
+            self.stage = stage
+            self.query_one(HandView).set_stage(stage)
+            self.refresh_bindings()
         _ = self.tr.gettext
         table = self.query_one(TableView)
         table.show(seat_infos(obs, self.present, self.tr), _(" · "))
@@ -570,6 +613,9 @@ class GuandanApp(App[None]):
             return
         self.perform(self.choices[n - 1])
 
+    def action_refuse_pass(self) -> None:
+        self.action_pass_turn()  # during a tribute or a return: "You cannot pass now: give a card"
+
     def action_pass_turn(self) -> None:
         if not self.ready():
             return
@@ -610,6 +656,9 @@ class GuandanApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self))
+
+    def action_final_review(self) -> None:
+        self.action_review()
 
     def action_review(self) -> None:
         """The review of the last finished deal, as the end-of-deal box offers it, once that box is closed
@@ -653,5 +702,5 @@ class GuandanApp(App[None]):
         self.exit()
 
 
-__all__ = ["HELP_KEYS", "MIN_HEIGHT", "MIN_WIDTH", "CardInput", "GuandanApp", "HelpScreen", "SummaryScreen",
-           "TooSmallScreen"]
+__all__ = ["HELP_KEYS", "HELP_KEY_WORDS", "MIN_HEIGHT", "MIN_WIDTH", "CardInput", "GuandanApp", "HelpScreen",
+           "SummaryScreen", "TooSmallScreen", "help_keys"]

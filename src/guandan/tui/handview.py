@@ -24,6 +24,8 @@ from .hand import GROUP_NAMES, Group, group_hand, level_sorted
 
 RED_SUITS = frozenset({"H", "D"})
 FALLBACK_WIDTH = 80 - 4  # the hand's width in an 80-column screen, before the widget knows its own
+#: Enter's action in each stage of the table (:attr:`HandView.stage`); on the final table (``over``) it has none.
+ENTER_ACTIONS = {"play": "submit", "tribute": "give", "return": "give_back", "choose": "take"}
 
 
 def translate_bindings(node: DOMNode, tr: Translator) -> None:
@@ -46,7 +48,11 @@ class HandView(Widget, can_focus=True):
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
         Binding("space", "pick", N_("select"), key_display=N_("space")),
+        # Enter says what it does in each phase (only the one that fits is shown, and only it runs): check_action
         Binding("enter", "submit", N_("play")),
+        Binding("enter", "give", N_("give")),  # a tribute (进贡)
+        Binding("enter", "give_back", N_("give back")),  # a return (还贡)
+        Binding("enter", "take", N_("take")),  # the choice of a tribute card (选贡)
     ]
 
     class Submitted(Message):
@@ -74,6 +80,21 @@ class HandView(Widget, can_focus=True):
         self.cursor = 0
         self.selected: set[int] = set()
         self.eligible: set[Card] | None = None  # tribute/return: only these may be chosen
+        self.stage = "play"  # play, tribute, return, choose, or over (the match is over): what Enter and space do
+
+    def set_stage(self, stage: str) -> None:
+        """Tell the hand what the table is doing, so that the key bar names what Enter does (or, once the match is
+        over, lists neither Enter nor space, which then do nothing)."""
+        if stage != self.stage:
+            self.stage = stage
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ENTER_ACTIONS.values():
+            return ENTER_ACTIONS.get(self.stage) == action
+        if action == "pick":
+            return self.stage != "over"
+        return True
 
     # --- state ------------------------------------------------------------------------------
     def set_hand(self, hand: Iterable[Card], level: int, eligible: set[Card] | None = None) -> None:
@@ -143,6 +164,8 @@ class HandView(Widget, can_focus=True):
 
     def action_submit(self) -> None:
         self.post_message(self.Submitted())
+
+    action_give = action_give_back = action_take = action_submit
 
     # --- drawing ------------------------------------------------------------------------------
     def _card(self, i: int) -> Text:
