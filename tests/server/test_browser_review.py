@@ -65,9 +65,14 @@ def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer,
         assert page.evaluate("document.body.dataset.step") == str(worst["action"])
         move = page.locator("#review-move").inner_text()
         assert worst["best"]["text"] in move
-        # its loss in words, as the list says it: not a bare negative number beside the better move's value
+        # its cost in words and in level points, as the list says it: not a bare negative number beside the better
+        # move's value, nor "loss 0.75" with no unit
         loss = str(Decimal(worst["loss"]).quantize(Decimal("0.01"), ROUND_HALF_UP))  # as toFixed(2) rounds a tie
-        assert (f"损失 {loss}" if lang == "zh" else f"loss {loss}") in move and f"−{loss}" not in move, move
+        cost = f"约损失 {loss} 级（± " if lang == "zh" else f": costs about {loss} level points (± "
+        assert cost in move and f"−{loss}" not in move and "(+" not in move, move
+        listed = page.locator("#review-costly a").first.inner_text()
+        assert ("约损失 " in listed and " 级（± " in listed) if lang == "zh" else ("costs about " in listed
+                                                                            and " level points (± " in listed), listed
         best_cards = worst["best"]["action"].get("cards", [])
         assert page.locator(f"[data-hand='{seat}'] .card.better").count() == len(best_cards)
     else:

@@ -183,7 +183,11 @@ async function askReview() {
 }
 $("review-btn").onclick = askReview;
 
-const points = (x) => (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(2);
+// a decision's label and, when a better move was found, what the move played cost in level points, as the
+// review's own lines (the costliest decisions) say it: "Mistake: costs about 0.75 level points (± 0.12)"
+const verdictText = (d) => (d.loss > 0
+  ? fmt("{label}: costs about {loss} level points (± {se})", { label: d.label_text, loss: d.loss.toFixed(2), se: d.se.toFixed(2) })
+  : d.label_text);
 const percent = (x) => (x === null || x === undefined ? "–" : `${Math.round(x)}%`);
 
 // the review of the chosen seat in the page's language, once it is done
@@ -285,7 +289,7 @@ function drawGraph(r, dealRow) {
     const dot = svg("circle", { cx: x(p[0]), cy: y(p[1]), r: d && d.label !== "good" ? 5 : 3,
       class: `dot ${d ? d.label : "good"}`, "data-step": p[0] });
     const title = svg("title");
-    title.textContent = d ? `${d.text} · ${d.label_text} ${points(-d.loss)}` : "";
+    title.textContent = d ? `${d.text} · ${verdictText(d)}` : "";
     dot.append(title);
     dot.addEventListener("click", () => jump(deal, p[0]));
     g.append(dot);
@@ -307,12 +311,12 @@ function showVerdict() {
     return;
   }
   const parts = [el("div", {}, `${t("Next move")}: ${name(d.seat)} · ${d.text} `,
-    // the loss in words ("loss 0.75"), as the costliest decisions say it: a bare "−0.75" beside the better move's
-    // value ("+2.25") read as a gap of three points
-    el("span", { class: `verdict ${d.label}` }, d.loss > 0 ? `${d.label_text} · ${fmt("loss {loss}", { loss: d.loss.toFixed(2) })}` : d.label_text))];
+    // the cost in words, in level points, as the costliest decisions say it: a bare "−0.75" beside the better move's
+    // value ("+2.25") read as a gap of three points, and "loss 0.75" had no unit
+    el("span", { class: `verdict ${d.label}` }, verdictText(d)))];
   if (d.reason_text) parts.push(el("div", { class: "reason" }, d.reason_text));
   const better = d.loss > 0 && JSON.stringify(d.best.action) !== JSON.stringify(d.played);
-  if (better) parts.push(el("div", { class: "better-move" }, `${t("Better")}: ${d.best.text} (${points(d.best.value)})`));
+  if (better) parts.push(el("div", { class: "better-move" }, `${t("Better")}: ${d.best.text}`));
   box.replaceChildren(...parts);
   const hand = document.querySelector(`[data-hand="${d.seat}"]`);
   if (!hand) return;
