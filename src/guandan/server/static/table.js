@@ -27,7 +27,9 @@ const S = {
   talkSent: [], talkMuted: new Set(JSON.parse(localStorage.getItem(`guandan:talkmute:${code}`) || "[]")),
   warned: null,  // the turn whose last-seconds warning was played
   notice: null,  // a refusal at the table (e.g. a hint while the server is busy): {text, until, key}, kept on show
+  commitmentOpen: false,  // the deal commitment's whole hash is shown (commitmentNode)
 };
+const UPRIGHT = matchMedia("(orientation: portrait) and (max-width: 600px)");  // style.css's upright phone
 const NOTICE_MS = 5000;  // how long a refusal stays beside the buttons, through re-renders, unless the player moves on
 const $ = (id) => document.getElementById(id);
 const ROOM = { LOBBY: "lobby", PLAYING: "playing", OVER: "over" };  // a room's status (server/rooms.py)
@@ -504,17 +506,14 @@ function renderTable() {
     v.levels.includes("A") ? el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")}`) : null,
     v.finish.length ? el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ")}`) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
-    // the deal's commitment (SHA-256 of its secret seed), shown before it is played; the seed is revealed in the replay
-    el("div", { id: "commitment", class: "commitment", "data-commitment": v.commitment,
-      title: `${t("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over")}\n${v.commitment}` },
-      `${t("Deal commitment")} ${v.commitment.slice(0, 10)}…`),
-    S.room.practice ? el("div", {}, el("span", { class: "badge", id: "practice", title: t("Practice: the creator chose the seed") },
-      t("Practice"))) : null,
+    UPRIGHT.matches ? commitmentNode(v.commitment) : null,
     S.room.rated ? el("div", {}, el("a", { class: "badge", id: "rated", href: withLang(`/leaderboard?preset=${encodeURIComponent(S.room.preset)}`) }, t("Rated"))) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
     el("div", { id: "tribute-info" }, S.events.filter((e) => [E.TRIBUTE, E.RETURN, E.ANTI_TRIBUTE].includes(e.type))
       .flatMap(tributeLines)),
   ].filter(Boolean));
+  // the commitment's chip: in the header, whose width is free, and among the facts on an upright phone, where it is not
+  $("fair").replaceChildren(...(UPRIGHT.matches ? [] : [commitmentNode(v.commitment)]));
   const log = $("log");
   log.replaceChildren(...S.events.slice(-40).reverse().filter((e) => eventLines(e).length)
     .map((e) => el("li", { "data-type": e.type }, describe(e))));
@@ -525,6 +524,31 @@ function renderTable() {
   // 250 ms later, a flicker on every tap of a card and every play
   renderTimer();
 }
+
+// The deal's commitment (SHA-256 of its secret seed), shown before it is played; the seed is revealed in the replay.
+// Its chip shows the hash's start (and a practice room's badge: the creator chose the seed); a tap on it opens the
+// whole hash, with what it is, over the table: a phone has room for neither in full (both were cut in the corner of
+// the table's facts, held sideways). It stays open through the table's renders until it is tapped again, or the
+// table elsewhere.
+function commitmentNode(hash) {
+  const practice = !!S.room.practice;
+  // the state is kept at the tap itself, not on "toggle": that event comes a task later, after a frame's render may
+  // have drawn the node anew, closed
+  const node = el("details", { id: "commitment", class: "commitment", "data-commitment": hash, "data-testid": "commitment" },
+    el("summary", { onclick: () => { S.commitmentOpen = !node.open; } },
+      practice ? el("span", { class: "badge", id: "practice", title: t("Practice: the creator chose the seed") }, t("Practice")) : null,
+      el("span", { class: "label" }, t("Deal commitment")), el("span", { class: "short" }, `${hash.slice(0, 8)}…`)),
+    el("div", { class: "commitment-full" },
+      el("div", {}, t("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over")),
+      el("code", { class: "hash", "data-testid": "commitment-hash" }, hash),
+      practice ? el("div", {}, t("Practice: the creator chose the seed")) : null));
+  node.open = !!S.commitmentOpen;
+  return node;
+}
+document.addEventListener("click", (ev) => {  // a tap anywhere else closes the whole hash
+  const open = $("commitment");
+  if (open && open.open && !open.contains(ev.target)) { open.open = false; S.commitmentOpen = false; }
+});
 
 // One line a card given (a double tribute has two): the card before the names, so that a narrow corner cuts a
 // name, never the card; the whole sentence is the line's tooltip.
@@ -900,6 +924,7 @@ function renderMute() {
   $("mute").title = muted() ? t("Sound off") : t("Sound on");
 }
 renderMute();
+UPRIGHT.addEventListener("change", () => render());  // the phone turned: the commitment's chip changes places
 $("talk").setAttribute("aria-label", t("Talk"));
 
 $("play").onclick = () => {
@@ -958,6 +983,7 @@ function render() {
   }
   $("lobby").classList.toggle("hidden", !lobby);
   $("table").classList.toggle("hidden", lobby || !S.view);
+  if (lobby || !S.view) $("fair").replaceChildren();  // the deal's commitment is the table's
   if (lobby) renderLobby();
   else if (S.view) renderTable();
 }
