@@ -17,7 +17,7 @@ from .test_browser_open_rooms import phone
 
 pytestmark = pytest.mark.timeout(120)
 SHOTS = Path(tempfile.gettempdir()) / "guandan-shots"
-SAID = {("zh", 2): "2 副", ("zh", 1): "1 副", ("zh", None): "整场：打过 A 为止",
+SAID = {("zh", 2): "2 副", ("zh", 1): "1 副", ("zh", None): "整场（打到一方过 A）",
         ("en", 2): "2 deals", ("en", 1): "1 deal", ("en", None): "Whole match, to A"}
 
 
