@@ -19,7 +19,7 @@ from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
 from guandan.core.vocab import RANKS, EventType
 from guandan.present import Presenter, level_text
-from guandan.server.replays import seat_names
+from guandan.present.seats import seat_names
 
 from .conftest import join, new_room
 from .test_lifecycle import play_out

@@ -7,8 +7,7 @@ observation, the one door hidden information leaves the engine by.
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
@@ -22,7 +21,7 @@ from ..core.vocab import RANKS, Scoring
 from ..i18n import LANGUAGES, translator
 from ..present import Presenter
 from ..present.fairness import checks_summary, deal_check_lines, seed_line
-from .rooms import PLAYER_NAME
+from ..present.seats import recorded_players, seat_kinds, seat_names
 from .wire import Texts, action_json, cards_json, event_json, texts_for
 
 MAX_RECORD_BYTES = 5_000_000
@@ -34,46 +33,6 @@ def _hands(state: DealState) -> list[list[str]]:
 
 def _check_lines(check: DealCheck, p: Presenter) -> list[str]:
     return deal_check_lines(p, check)
-
-
-def _seat_kinds(meta: Any) -> list[tuple[str | None, str | None]]:
-    """(kind, tier) of each seat where the record says it (``meta["seats"]`` of a web match), else (None, None)."""
-    seats = meta.get("seats") if isinstance(meta, dict) else None
-    out: list[tuple[str | None, str | None]] = []
-    for s in range(4):
-        entry = seats[s] if isinstance(seats, list) and s < len(seats) and isinstance(seats[s], dict) else {}
-        kind, tier = entry.get("kind"), entry.get("tier")
-        out.append((kind if kind in ("bot", "human") else None, tier if isinstance(tier, str) and tier else None))
-    return out
-
-
-def seat_names(players: Sequence[str], kinds: Sequence[tuple[str | None, str | None]]) -> Callable[[str], list[str]]:
-    """The seats' names in a language, told apart: a human by the name played under ("Player 2" without one),
-    a bot as "Bot 2 · Greedy" (its tier by the name the lobby gives it); where the record does not say who was
-    a bot, the recorded name.
-    Seats that would still share a name get their number ("Alice (2)"): three bots once all read "greedy bot"."""
-    def names(lang: str) -> list[str]:
-        web = translator("web", lang)
-        out: list[str] = []
-        for s in range(4):
-            kind, tier = kinds[s]
-            if kind == "bot":
-                n = s + 1
-                if tier is None:
-                    out.append(web.gettext("Bot {n}").format(n=n))
-                else:  # the tier by its name in the lobby; a plugin's tier has no entry and keeps its own
-                    out.append(web.gettext("Bot {n} · {tier}").format(n=n, tier=web.gettext(tier)))
-            else:
-                name = players[s] if s < len(players) else ""
-                if not name and kind == "human":  # joined without a name: named as at the table (rooms.seat_names)
-                    name = web.gettext(PLAYER_NAME).format(n=s + 1)
-                out.append(name)
-        seat = Presenter(lang).seat  # an unnamed seat is "Seat N", as the presenter would say it
-        out = [name or seat(s) for s, name in enumerate(out)]
-        twice = {name for name, k in Counter(out).items() if k > 1}
-        return [f"{name} ({s + 1})" if name in twice else name for s, name in enumerate(out)]
-
-    return names
 
 
 def _levels(levels: Iterable[int]) -> list[str]:
@@ -124,10 +83,8 @@ def replay_frames(text: str) -> dict[str, Any]:
     opening line and its result; the seats' names and teams; the match's summary. Every line people read is
     rendered here in every language, with the seats named as on the page."""
     data = record.loads(text)
-    players = data.get("players")
-    recorded = [p if isinstance(p, str) else "" for p in players] if isinstance(players, list) else []
-    kinds = _seat_kinds(data.get("meta"))
-    names = {lang: seat_names(recorded, kinds)(lang) for lang in LANGUAGES}
+    kinds = seat_kinds(data.get("meta"))  # the seats named as the review (复盘) names them too (present.seats)
+    names = {lang: seat_names(recorded_players(data), kinds)(lang) for lang in LANGUAGES}
     texts = texts_for(names.__getitem__)
     deals: list[dict[str, Any]] = []
     match: MatchState | None = None
