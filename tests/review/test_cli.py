@@ -5,18 +5,25 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from guandan.agents import make_agent
+from guandan.agents.heuristic import HeuristicAgent
 from guandan.agents.runner import run_match
 from guandan.cli import _mount, app
+from guandan.core.cards import card_str, parse_card, wild_code
+from guandan.core.combos import resolve_combo
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.record import dumps
 from guandan.core.rules import preset
+from guandan.core.vocab import RANKS
 from guandan.i18n.check import extract_msgids, missing
+from guandan.present import Presenter
+from guandan.tui.session import Session
 
 _mount()
 runner = CliRunner()
@@ -33,6 +40,89 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("rec") / "match.json"
     path.write_text(dumps(m, ["Ann", "<b>x</b>", "Cai", "Dee"]), encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="module")
+def play_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two deals saved as `guandan play` saves them (its meta says who was a bot: the player at seat 1, played here
+    by the heuristic; a greedy partner, heuristic opponents). With seed 14 the player plays the wildcard in both
+    deals: ♥2 in deal 1 (a tube), ♥5 in deal 2 (where ♥2 is none), once in the middle of a straight flush."""
+    s = Session.new(preset("competition"), 14, "greedy", "heuristic", MatchConfig(max_deals=2))
+    me = HeuristicAgent(0)
+    me.reset(0, s.rules)
+    while not s.ended:
+        if s.human_to_move:
+            s.act(me.choose(s.observation(), s.legal()))
+        else:
+            s.bot_step()
+    path = tmp_path_factory.mktemp("play") / "play.json"
+    path.write_text(s.record(), encoding="utf-8")
+    return path
+
+
+def test_a_play_record_is_told_with_each_deals_wildcards_starred_in_json_and_html(play_record: Path,
+                                                                                  tmp_path: Path) -> None:
+    """`guandan review` gave its presenter no deal level: a record of `guandan play` read "♥5" where the table and
+    the client's own review read "♥5*". Every action of a decision — the move played, the better one, each
+    candidate — is told as the table tells it: its deal's wildcards starred, a play in its combination's order."""
+    page = tmp_path / "review.html"
+    result = runner.invoke(app, ["review", str(play_record), "--json", "--html", str(page), "--lang", "en", *TINY])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    data = json.loads(play_record.read_text(encoding="utf-8"))
+    rules = preset("competition")
+    levels = [RANKS.index(d["level"]) for d in data["deals"]]
+    assert levels[0] != levels[1]
+    p = Presenter("en")
+    starred: dict[int, list[str]] = {}
+    for d in out["decisions"]:
+        level = levels[d["deal"]]
+        wild = card_str(wild_code(level))
+        told = [(d["played"], d["text"]), (d["best"]["action"], d["best"]["text"]),
+                *((c["action"], c["text"]) for c in d["candidates"])]
+        for action, text in told:
+            tokens = action.get("cards", [])
+            assert text.count("*") == tokens.count(wild), (text, tokens, wild)
+            if action["kind"] == "play":
+                cards = [parse_card(t) for t in tokens]
+                assert text == p.play(cards, resolve_combo(cards, level, rules, action["combo"]), level)
+        if wild in d["played"].get("cards", []):
+            starred.setdefault(d["deal"], []).append(d["text"])
+    assert sorted(starred) == [0, 1], starred  # the seed's player plays the wildcard in both deals
+    assert "straight flush ♦9–K: ♦9 ♦10 ♦J ♥5* ♦K" in starred[1]  # the wildcard in the Q's place
+    html = page.read_text(encoding="utf-8")
+    for text in (t for texts in starred.values() for t in texts):
+        assert f"<td>{escape(text)}</td>" in html
+    assert "<h2>Player 1 · accuracy " in html
+
+
+@pytest.mark.parametrize(("lang", "names", "seat_word"), [
+    ("en", ["Player 1", "Bot 2 · Heuristic", "Bot 3 · Greedy", "Bot 4 · Heuristic"], "Seat"),
+    ("zh", ["玩家1", "机器人2·启发式", "机器人3·贪心", "机器人4·启发式"], "号位"),
+])
+def test_a_play_record_names_its_seats_as_the_web_replay_page(play_record: Path, lang: str, names: list[str],
+                                                               seat_word: str) -> None:
+    """The record has no players' names, but says who was a bot: the seats are named as the web replay page names
+    them ("Player 1", "Bot 2 · Greedy"), not "Seat 1"; the wildcards of deal 2 (♥5) are starred in the text too."""
+    result = runner.invoke(app, ["review", str(play_record), "--all", "--deal", "2", "--lang", lang, *TINY])
+    assert result.exit_code == 0, result.output
+    heads = [line for line in result.output.splitlines() if line.startswith(("Review of deal 2: ", "第 2 副复盘："))]
+    sep = ": " if lang == "en" else "："
+    assert [head.split(sep)[1] for head in heads] == names
+    assert seat_word not in result.output
+    assert "♥5*" in result.output and "♥2*" not in result.output
+
+
+def test_a_record_that_does_not_say_who_was_a_bot_keeps_the_seat_numbers(play_record: Path, tmp_path: Path) -> None:
+    data = json.loads(play_record.read_text(encoding="utf-8"))
+    del data["meta"]["seats"]  # a `guandan play` save from before it said so: its players are the bots' tiers
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data), encoding="utf-8")
+    for lang, head in (("en", "Review of deal 1: Seat 1: accuracy "), ("zh", "第 1 副复盘：1 号位：准确度 ")):
+        result = runner.invoke(app, ["review", str(old), "--deal", "1", "--lang", lang, *TINY])
+        assert result.exit_code == 0, result.output
+        assert result.output.splitlines()[1].startswith(head)
+        assert "♥2*" in result.output
 
 
 def test_review_json_has_accuracy_and_labelled_decisions(record: Path) -> None:

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from guandan.core import record
 from guandan.present import Presenter
-from guandan.review.cli import player_names
+from guandan.review.cli import seat_names
 from guandan.review.engine import Settings as ReviewSettings
 from guandan.review.report import review_record
 from guandan.review.words import review_json
@@ -87,7 +87,7 @@ def test_a_review_is_worked_out_in_the_background_and_equals_the_cli_one(db: str
     data = record.loads(record_text)
     expected = review_record(data, [1], settings=ReviewSettings(budget=BUDGET, seed=0))
     for lang in ("zh", "en"):
-        want = review_json(Presenter(lang, names=player_names(data)), expected, single=True)
+        want = review_json(Presenter(lang, names=seat_names(data, lang)), expected, single=True)
         assert review[lang] == json.loads(json.dumps(want))
     en = review["en"]
     assert en["seat"] == 1 and 0 <= en["accuracy"] <= 100 and en["decisions"]

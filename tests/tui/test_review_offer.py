@@ -74,6 +74,15 @@ def test_the_review_speaks_chinese_from_the_human_seat() -> None:
     assert lines[1].startswith("第 1 副复盘：你：准确度 ")
 
 
+def test_the_review_stars_the_wildcards_as_the_table_does() -> None:
+    """Each decision is told with its deal's level (guandan.review.words): a wildcard played is starred, in the
+    place its combination reads it. With seed 14 the player's tube of deal 1 holds ♥2, the wildcard of level 2."""
+    s = Session.new(preset("competition"), 14, "greedy", "heuristic", MatchConfig(max_deals=2))
+    _finish_first_deal(s)
+    lines = review_last_deal(s, "en", TINY)
+    assert any(": You: tube 4–6: ♠4 ♥4 ♥5 ♥5 ♥6 ♥2* · " in line for line in lines), lines
+
+
 def _finish_first_deal(s: Session, me: Agent | None = None) -> None:
     """Play the human seat with the heuristic (or ``me``) until the first deal is over."""
     me = me or HeuristicAgent(0)

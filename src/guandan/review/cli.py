@@ -16,6 +16,7 @@ from ..core.errors import GuandanError
 from ..i18n import LANGUAGES, default_lang, normalize_lang
 from ..native import with_build
 from ..present import Presenter, said
+from ..present.seats import record_seat_names
 from .bench import DEFAULT_TIERS, review_figures
 from .engine import DEFAULT_BUDGET, Settings, worlds_for
 from .html import review_html
@@ -48,6 +49,14 @@ def player_names(data: dict[str, Any]) -> list[str] | None:
     if isinstance(players, list) and len(players) == 4 and all(isinstance(x, str) and x.strip() for x in players):
         return [x.strip() for x in players]
     return None
+
+
+def seat_names(data: dict[str, Any], lang: str) -> list[str] | None:
+    """The seats' names in the review, in ``lang``: where the record says who was a bot (``meta["seats"]``, as
+    `guandan play` and the web app save it) as the web replay page names them ("Player 1", "Bot 2 · Greedy",
+    :mod:`guandan.present.seats`), else the players' names (:func:`player_names`); ``None``: "Seat N"."""
+    named = record_seat_names(data, lang)
+    return named if named is not None else player_names(data)
 
 
 def run_review(data: dict[str, Any], seats: list[int], deal: int | None, settings: Settings, jobs: int,
@@ -96,7 +105,7 @@ def review_cmd(
     except GuandanError as e:
         fail(said(e, language, "game"), lang=language)
     data = read_record(record, language)
-    p = Presenter(language, names=player_names(data))
+    p = Presenter(language, names=seat_names(data, language))
     seats = [0, 1, 2, 3] if all_seats else [seat - 1 if seat is not None else default_seat(data)]
     settings = Settings(budget=budget, seed=seed, hindsight=hindsight)
     try:

@@ -13,6 +13,7 @@ from ..present import Presenter
 from .report import Decision, Review, SeatReview
 from .verdict import Label, accuracy
 from .words import (
+    action_text,
     decision_line,
     hindsight_line,
     intro_line,
@@ -84,13 +85,13 @@ def _table(p: Presenter, ds: list[Decision]) -> str:
     rows = []
     for d in ds:
         ev = d.evaluation
-        better = p.action(ev.best.action) if ev.best.action != d.played else ""
+        better = action_text(p, d, ev.best.action) if ev.best.action != d.played else ""
         hind = hindsight_line(p, d)
         extra = f'<br><span class="hindsight">{escape(hind)}</span>' if hind else ""
         rows.append(
             "<tr>"
             f'<td class="num">{d.index + 1}</td>'
-            f"<td>{escape(p.action(d.played))}</td>"
+            f"<td>{escape(action_text(p, d, d.played))}</td>"
             f'<td class="num">{escape(points(ev.played_candidate.value))}</td>'
             f'<td class="{d.label.value}">{escape(label_text(p, d.label))}</td>'
             f'<td class="num">{d.loss:.2f} ± {ev.se:.2f}</td>'

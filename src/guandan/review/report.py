@@ -53,11 +53,13 @@ class Task:
 
 @dataclass(frozen=True)
 class Decision:
-    """A reviewed decision."""
+    """A reviewed decision; ``level`` is its deal's playing level (a rank index), which tells the wildcards
+    (逢人配) of its actions apart when they are told."""
 
     deal: int
     index: int
     seat: int
+    level: int
     phase: Phase
     played: Action
     legal: int
@@ -87,8 +89,8 @@ def review_task(task: Task, rules: RuleSet, settings: Settings) -> Decision:
     seen = None
     if settings.hindsight and task.truth is not None:
         seen = hindsight(obs, task.played, rules, settings, task.truth, dict(task.paid))
-    return Decision(task.deal, task.index, task.seat, obs.deal.phase, ev.played, len(obs.deal.legal), ev, label,
-                    why[0] if why else None, why[1] if why else {}, seen)
+    return Decision(task.deal, task.index, task.seat, obs.deal.level, obs.deal.phase, ev.played, len(obs.deal.legal),
+                    ev, label, why[0] if why else None, why[1] if why else {}, seen)
 
 
 @dataclass

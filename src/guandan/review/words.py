@@ -4,7 +4,9 @@ Every sentence is a msgid of the game catalogue (gettext domain ``game``) and is
 :class:`guandan.present.Presenter`, which also names the seats, cards and plays — so the review says
 "对9: ♠9 ♥9" exactly as ``guandan replay`` and the terminal client do. The JSON form
 (docs/review-format.md) carries machine codes (labels, reasons, cards in record notation) next to
-the text in the chosen language.
+the text in the chosen language. Every action and card of a decision is told with its deal's level
+(:func:`action_text`), so that its wildcards are starred and its plays read in combination order, as at
+the table, in the text, the JSON and the HTML report alike.
 """
 
 from __future__ import annotations
@@ -48,6 +50,12 @@ def label_text(p: Presenter, label: Label) -> str:
     return p.tr.gettext(LABEL_WORDS[label])
 
 
+def action_text(p: Presenter, d: Decision, action: Action) -> str:
+    """An action of decision ``d`` (the move played, a better one, a candidate) as the table tells it: in the
+    order its combination reads, the wildcards of ``d``'s deal starred (``straight 4–8: ♥4 ♥2* ♦6 ♣7 ♠8``)."""
+    return p.action(action, d.level)
+
+
 def reason_text(p: Presenter, d: Decision) -> str | None:
     if d.reason is None:
         return None
@@ -57,8 +65,8 @@ def reason_text(p: Presenter, d: Decision) -> str | None:
         words["unit"] = p.combo_type(facts["unit"])
         words["play"] = p.combo_type(facts["play"])
     if "card" in facts:
-        words["card"] = p.card(facts["card"])
-        words["better"] = p.card(facts["better"])
+        words["card"] = p.card(facts["card"], d.level)
+        words["better"] = p.card(facts["better"], d.level)
     return p.tr.gettext(REASON_WORDS[d.reason]).format(**words)
 
 
@@ -88,10 +96,10 @@ def decision_line(p: Presenter, d: Decision, number: int | None = None) -> str:
     _ = p.tr.gettext
     ev = d.evaluation
     head = _("Deal {deal}, move {move}: {who}: {action}").format(
-        deal=d.deal + 1, move=d.index + 1, who=p.seat(d.seat), action=p.action(d.played))
+        deal=d.deal + 1, move=d.index + 1, who=p.seat(d.seat), action=action_text(p, d, d.played))
     parts = [head, cost(p, d)]
     if ev.best.action != d.played:
-        parts.append(_("better: {action}").format(action=p.action(ev.best.action)))
+        parts.append(_("better: {action}").format(action=action_text(p, d, ev.best.action)))
     why = reason_text(p, d)
     if why:
         parts.append(why)
@@ -104,7 +112,7 @@ def hindsight_line(p: Presenter, d: Decision) -> str | None:
     if h is None:
         return None
     return p.tr.gettext("hindsight, with every hand known: best {action} (expected {value} level points); the move "
-                        "played cost {loss}").format(action=p.action(h.best), value=points(h.best_value),
+                        "played cost {loss}").format(action=action_text(p, d, h.best), value=points(h.best_value),
                                                      loss=f"{h.loss:.2f}")
 
 
@@ -199,8 +207,8 @@ def action_json(a: Action) -> dict[str, Any]:
     return d
 
 
-def _candidate_json(p: Presenter, c: Candidate) -> dict[str, Any]:
-    return {"action": action_json(c.action), "text": p.action(c.action), "value": _r(c.value), "gain": _r(c.gain),
+def _candidate_json(p: Presenter, d: Decision, c: Candidate) -> dict[str, Any]:
+    return {"action": action_json(c.action), "text": action_text(p, d, c.action), "value": _r(c.value), "gain": _r(c.gain),
             "se": _r(c.se), "heuristic_rank": c.heuristic_rank}
 
 
@@ -212,7 +220,7 @@ def decision_json(p: Presenter, d: Decision) -> dict[str, Any]:
         "seat": d.seat,
         "phase": d.phase.value,
         "played": action_json(d.played),
-        "text": p.action(d.played),
+        "text": action_text(p, d, d.played),
         "legal": d.legal,
         "value": _r(ev.played_candidate.value),
         "best_value": _r(ev.best.value),
@@ -223,14 +231,14 @@ def decision_json(p: Presenter, d: Decision) -> dict[str, Any]:
         "accuracy": _r(d.accuracy),
         "reason": d.reason.value if d.reason else None,
         "reason_text": reason_text(p, d),
-        "best": _candidate_json(p, ev.best),
-        "candidates": [_candidate_json(p, c) for c in ev.candidates],
+        "best": _candidate_json(p, d, ev.best),
+        "candidates": [_candidate_json(p, d, c) for c in ev.candidates],
         "worlds": ev.worlds,
         "exact_worlds": ev.exact_worlds,
     }
     if d.hindsight is not None:
         h = d.hindsight
-        out["hindsight"] = {"best": action_json(h.best), "text": p.action(h.best), "best_value": _r(h.best_value),
+        out["hindsight"] = {"best": action_json(h.best), "text": action_text(p, d, h.best), "best_value": _r(h.best_value),
                             "value": _r(h.played_value), "loss": _r(h.loss), "exact": h.exact}
     return out
 
@@ -289,6 +297,6 @@ def review_json(p: Presenter, review: Review, single: bool) -> dict[str, Any]:
         out["seats"] = seats
     return out
 
-__all__ = ["LABEL_WORDS", "REASON_WORDS", "action_json", "cost", "decision_json", "decision_line", "intro_line",
+__all__ = ["LABEL_WORDS", "REASON_WORDS", "action_json", "action_text", "cost", "decision_json", "decision_line", "intro_line",
            "label_text", "level_points_line", "points", "reason_text", "review_json", "review_lines", "seat_json",
            "seat_lines", "settings_line"]

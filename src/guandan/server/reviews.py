@@ -23,7 +23,7 @@ from ..core import record
 from ..core.errors import GuandanError
 from ..i18n import N_
 from ..present import Presenter
-from ..review.cli import player_names
+from ..review.cli import seat_names
 from ..review.engine import Settings as ReviewSettings
 from ..review.report import Collected, Decision, assemble, collect, record_digest, review_task
 from ..review.words import review_json
@@ -48,8 +48,7 @@ def review_json_job(text: str, got: Collected, seat: int, decisions: list[Decisi
     """The finished review as docs/review-format.md's JSON, in every page language."""
     data = record.loads(text)
     review = assemble(got, [seat], decisions, settings, record_digest(data))
-    names = player_names(data)
-    return {lang: review_json(Presenter(lang, names=names), review, single=True) for lang in LANGS}
+    return {lang: review_json(Presenter(lang, names=seat_names(data, lang)), review, single=True) for lang in LANGS}
 
 
 # --- the service ---------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def review_last_deal(session: Session, lang: str, budget: float = REVIEW_BUDGET,
     if deal is None:
         raise GuandanError.said(N_("no deal has finished yet"))
     review = review_record(loads(session.record()), [HUMAN], [deal], Settings(budget=budget), 1, progress)
-    return review_lines(presenter(lang, session.match.deals[-1].level), review)
+    return review_lines(presenter(lang), review)  # each decision is told with its deal's level (review.words)
 
 
 class ReviewScreen(ModalScreen[None]):
