@@ -10,7 +10,7 @@ The service's clock is a stand-in moved by hand and the sweep is run on the app'
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from guandan.server.table import Settings, TableService
 from .conftest import counting_seeds
 from .test_events_online import Site, site, start_round, take_seats, two_teams  # noqa: F401  (site: the fixture)
 from .test_persistence import db_url  # noqa: F401  (the SQLite and PostgreSQL databases, as a fixture)
-from .test_ws import recv_until
+from .test_ws import act_frame, my_turn, recv_until
 
 pytestmark = pytest.mark.timeout(120)
 PASSWORD = "correct horse battery"
@@ -85,9 +85,19 @@ class Web:
 
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[Web]:
+    yield from _web(tmp_path, next_deal_s=0)
+
+
+@pytest.fixture
+def pausing(tmp_path: Path) -> Iterator[Web]:
+    """The same, with a deal-end pause that outlasts the test: it ends only when nobody is waited for any more."""
+    yield from _web(tmp_path, next_deal_s=600)
+
+
+def _web(tmp_path: Path, *, next_deal_s: float) -> Iterator[Web]:
     # nobody is played for (no grace runs out, no turn timer): a seat waits for its player
-    settings = Settings(bot_delay_ms=0, next_deal_s=0, seed_source=counting_seeds("reclaim"), sweep_interval_s=10_000,
-                        disconnect_grace_s=3600, workers=0)
+    settings = Settings(bot_delay_ms=0, next_deal_s=next_deal_s, seed_source=counting_seeds("reclaim"),
+                        sweep_interval_s=10_000, disconnect_grace_s=3600, workers=0)
     app = create_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", settings,
                      accounts=AccountSettings(password_parameters=profiles.CHEAPEST, signups_per_address=1000))
     clock = Clock()
@@ -192,6 +202,76 @@ def test_a_rated_seat_is_its_accounts_on_every_device(web: Web) -> None:
     assert r.status_code == 200, r.text
     assert [t["code"] for t in laptop.client.get("/api/me/tables").json()["tables"]] == [code]
     assert laptop.post(f"/api/rooms/{code}/reclaim").status_code == 200
+
+
+def _turn_at(seat: int, seq: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda f: my_turn(seat)(f) and f["seq"] == seq
+
+
+def _to_the_deal_end(socks: dict[int, WebSocketTestSession]) -> dict[str, Any]:
+    """Each seat of ``socks`` plays its first legal action on its turn (the bots play theirs) until an update ends
+    the deal: that update, as the first socket saw it. The sockets are the app's client's (one event loop: a frame
+    sent to one socket while another's is being read wakes the loop that serves it)."""
+    first = next(iter(socks))
+    while True:
+        f = recv_until(socks[first], lambda f: f["type"] in ("update", "snapshot") and f["view"] is not None)
+        if f["type"] == "update" and "reveal" in f:
+            return f
+        mover = f["view"]["to_move"]
+        if mover in socks:
+            g = f if mover == first else recv_until(socks[mover], _turn_at(mover, f["seq"]))
+            if g["view"]["legal"]:
+                socks[mover].send_json(act_frame(g["view"]["legal"][0], g["seq"]))
+
+
+def test_the_deal_end_pause_waits_for_the_moved_seat_no_longer_as_for_a_player_who_reconnected(pausing: Web) -> None:
+    """At the end of a deal the pause waits for each player at the table to tap Continue. The account's seat moving
+    to a new device is its old device leaving: the pause no longer waits for that seat (as when a player's
+    connection drops, whose page, back, finds the pause going on without it) — not until its time runs out."""
+    web = pausing
+    phone, laptop, mate = web.device("ann"), web.device("ann"), web.device("bob")
+    r = phone.client.post("/api/rooms", json={"bots": [None, "greedy", None, "greedy"], "timer": 0, "first_timer": 0,
+                                              "max_deals": 2})
+    code = r.json()["code"]
+    ann = phone.client.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "Ann"}).json()["token"]
+    bob = mate.client.post(f"/api/rooms/{code}/join", json={"seat": 2, "name": "Bob"}).json()["token"]
+    with web.client.websocket_connect(f"/ws/{code}?token={ann}") as ws0, \
+            web.client.websocket_connect(f"/ws/{code}?token={bob}") as ws2:
+        for tok in (ann, bob):
+            assert web.client.post(f"/api/rooms/{code}/ready", json={"token": tok}).status_code == 200
+        end = _to_the_deal_end({0: ws0, 2: ws2})
+        assert end["interval"]["waiting"] == [0, 2]
+        recv_until(ws2, lambda f: f["type"] == "update" and f["seq"] == end["seq"])
+        r = laptop.post(f"/api/rooms/{code}/reclaim")
+        assert r.status_code == 200, r.text
+        interval = web.service.rooms[code].interval
+        assert interval is not None and interval.waiting == {2}  # Bob is still waited for, Ann's seat no longer
+        told = recv_until(ws2, lambda f: f["type"] == "interval")
+        assert (told["waiting"], told["done"]) == ([2], False)
+        assert recv_until(ws0, lambda f: f["type"] == "error")["code"] == "seat_moved"
+        # the new device comes in to the pause with the hands turned up, as a player who reconnected: Bob is awaited
+        with web.client.websocket_connect(f"/ws/{code}?token={r.json()['token']}") as ws:
+            assert ws.receive_json() == {"type": "welcome", "role": "player", "seat": 0}
+            snap = recv_until(ws, lambda f: f["type"] == "snapshot")
+            assert snap["interval"]["waiting"] == [2] and snap["interval"]["reveal"] == end["reveal"]
+            ws2.send_json({"type": "continue"})  # Bob taps Continue: the next deal begins
+            done = recv_until(ws, lambda f: f["type"] == "interval")
+            assert (done["done"], done["waiting"]) == (True, [])
+    assert web.service.rooms[code].interval is None
+
+
+def test_the_pause_ends_when_the_moved_seat_was_the_last_one_awaited(pausing: Web) -> None:
+    web = pausing
+    phone, laptop = web.device("ann"), web.device("ann")
+    code, old = room_with_seat(phone, ready=False)
+    with web.client.websocket_connect(f"/ws/{code}?token={old}") as ws:
+        assert phone.client.post(f"/api/rooms/{code}/ready", json={"token": old}).status_code == 200
+        end = _to_the_deal_end({0: ws})
+        assert end["interval"]["waiting"] == [0]
+        assert laptop.post(f"/api/rooms/{code}/reclaim").status_code == 200
+        assert web.service.rooms[code].interval is None  # nobody is left to wait for: the next deal is on
+        done = recv_until(ws, lambda f: f["type"] in ("interval", "error"))
+        assert done["code"] == "seat_moved"  # the old device is told first, and hears nothing of the seat after
 
 
 # --- refused -------------------------------------------------------------------------------------------------

@@ -470,8 +470,9 @@ class TableService:
         """The seat that the account ``user_id`` took (``Seat.credited``: its own seat of an unrated room, or its
         rated seat) for a new device: a fresh token, which alone holds the seat from now on. The sockets opened
         with the former token are told so and closed (4403; their page comes back as a spectator): the newest
-        device plays. An online event's table is refused (its seats are handed out by the event's page),
-        and so is any room where this account holds no seat, or whose match is over."""
+        device plays; a deal-end pause no longer waits for the seat, as for a player whose connection dropped (the
+        new device comes in as one who reconnected). An online event's table is refused (its seats are handed out by
+        the event's page), and so is any room where this account holds no seat, or whose match is over."""
         room = self.room(code)
         if room.code in self.bound:
             raise ServiceError("this table's seats belong to an event's players: take yours from the event's page",
@@ -498,6 +499,10 @@ class TableService:
             room.unattended_since = self.clock()  # nobody at the table until the new device connects
         self.save(room)
         self._broadcast_room(room)
+        if room.interval is not None and seat in room.interval.waiting:
+            # the device that held the seat left: the deal-end pause no longer waits for it, as for a player whose
+            # connection dropped (disconnect), and the new device comes in as one who reconnected
+            self._continue(room, seat)
         self.schedule(room)  # the seat's turn runs on the grace for a player who is away, until they are back
         return token, seat
 
