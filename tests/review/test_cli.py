@@ -184,7 +184,8 @@ def test_text_review_says_each_cost_in_level_points_and_its_settings_in_words(re
     costly = [line for line in lines if re.match(r" {4}\d\. ", line)]
     assert costly
     for line in costly:
-        assert re.search(r" · (good|inaccuracy|mistake|blunder): costs about \d+\.\d\d level points \(± \d+\.\d\d\)"
+        assert re.search(r" · ((inaccuracy|mistake|blunder): costs about \d+\.\d\d level points \(± \d+\.\d\d\)|"
+                         r"good: not clearly worse than the best found \(\d+\.\d\d ± \d+\.\d\d level points\))"
                          r" · better: ", line), line
         assert not re.search(r"better: [^·]*\([+−]\d", line), line
     assert any(line.endswith(" · good") for line in lines)  # the best move found: nothing to cost
@@ -198,6 +199,30 @@ def test_text_review_says_each_cost_in_level_points_and_its_settings_in_words(re
     assert zh.output.splitlines()[-1].startswith("复盘方法：每一手都按该玩家当时能知道的信息随机抽出 8 个牌局推演（计算量 0.02，"
                                                  "随机种子 0")
     assert "预算" not in zh.output and not re.search(r"(?<!约)损失 \d", zh.output)  # the old "损失 0.51 ± 0.12"
+
+
+def test_a_good_move_that_was_not_the_best_is_not_said_to_cost(record: Path) -> None:
+    """"good" means the loss is within the measure's margin, so such a move is "not clearly worse than the best
+    found", never "costs about": each decision's cost_text says it as the text review does, in both languages."""
+    kinds = set()
+    for lang, costs, good in (("en", "costs about", "not clearly worse than the best found"),
+                              ("zh", "约损失", "与找到的最佳着法相差不显著")):
+        result = runner.invoke(app, ["review", str(record), "--all", "--json", "--lang", lang, *TINY])
+        assert result.exit_code == 0, result.output
+        for d in (d for s in json.loads(result.output)["seats"] for d in s["decisions"]):
+            text = d["cost_text"]
+            assert text.startswith(d["label_text"]), text
+            if d["best"]["action"] == d["played"]:
+                kind = "best"
+                assert text == d["label_text"]
+            elif d["label"] == "good":
+                kind = "good"
+                assert good in text and costs not in text, text
+            else:
+                kind = "lost"
+                assert costs in text and good not in text, text
+            kinds.add((lang, kind))
+    assert {k for _, k in kinds} == {"best", "good", "lost"}  # the record shows all three
 
 
 def test_html_report_is_self_contained_and_escaped(record: Path, tmp_path: Path) -> None:

@@ -87,6 +87,10 @@ def cost(p: Presenter, d: Decision) -> str:
     label = label_text(p, d.label)
     if d.evaluation.best.action == d.played:
         return label
+    if d.label is Label.GOOD:
+        # within the margin of the measure: "costs" would call it a loss the label says is not established
+        return p.tr.gettext("{label}: not clearly worse than the best found ({loss} ± {se} level points)").format(
+            label=label, loss=f"{d.loss:.2f}", se=f"{d.evaluation.se:.2f}")
     return p.tr.gettext("{label}: costs about {loss} level points (± {se})").format(
         label=label, loss=f"{d.loss:.2f}", se=f"{d.evaluation.se:.2f}")
 
@@ -228,6 +232,7 @@ def decision_json(p: Presenter, d: Decision) -> dict[str, Any]:
         "se": _r(ev.se),
         "label": d.label.value,
         "label_text": label_text(p, d.label),
+        "cost_text": cost(p, d),
         "accuracy": _r(d.accuracy),
         "reason": d.reason.value if d.reason else None,
         "reason_text": reason_text(p, d),

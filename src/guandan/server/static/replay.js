@@ -183,11 +183,11 @@ async function askReview() {
 }
 $("review-btn").onclick = askReview;
 
-// a decision's label and, when a better move was found, what the move played cost in level points, as the
-// review's own lines (the costliest decisions) say it: "Mistake: costs about 0.75 level points (± 0.12)"
-const verdictText = (d) => (d.loss > 0
+// a decision's label and, when a better move was found, what the move played cost in level points: the review's
+// own words (cost_text), as its lines say it; a review stored before it carried them is worded here the old way
+const verdictText = (d) => (d.cost_text || (d.loss > 0
   ? fmt("{label}: costs about {loss} level points (± {se})", { label: d.label_text, loss: d.loss.toFixed(2), se: d.se.toFixed(2) })
-  : d.label_text);
+  : d.label_text));
 const percent = (x) => (x === null || x === undefined ? "–" : `${Math.round(x)}%`);
 
 // the review of the chosen seat in the page's language, once it is done
