@@ -12,7 +12,7 @@ globalThis.localStorage = {
   getItem: (k) => (store.has(k) ? store.get(k) : null), setItem: (k, v) => store.set(k, String(v)),
   removeItem: (k) => store.delete(k), key: (i) => [...store.keys()][i] ?? null, get length() { return store.size; },
 };
-const { replayTitle, seatNames } = await import("../../src/guandan/server/static/replay_title.js");
+const { replayTitle, seatNames, titleNamesReader } = await import("../../src/guandan/server/static/replay_title.js");
 
 const BOTS = [["human", null], ["bot", "greedy"], ["bot", "greedy"], ["bot", "heuristic"]];
 const summary = (extra) => ({ players: ["Ann", "greedy bot", "greedy bot", "heuristic bot"], kinds: BOTS, preset: "competition",
@@ -44,5 +44,15 @@ describe("titles", () => {
   test("a match the deal cap ended: the levels, no winner", () => {
     assert.deepEqual(replayTitle(summary({ winner: null, levels: ["3", "5"], deals: 1 }), 1).result, "Levels 5–3 · 1 deal");
     assert.equal(replayTitle(summary({ ended: false, winner: null, levels: null, deals: null }), 0).result, "");
+  });
+});
+
+describe("whose it is", () => {
+  test("a title with the reader's seat says You: no other mark is needed; without it (imported, four bots) one is", () => {
+    assert.equal(titleNamesReader({ summary: summary() }, 2), true);
+    assert.equal(titleNamesReader({ summary: summary() }, 0), true);
+    assert.equal(titleNamesReader({ summary: summary() }, null), false);
+    assert.equal(titleNamesReader({ summary: summary() }, undefined), false);
+    assert.equal(titleNamesReader({ summary: null }, 0), false);  // an old record's entry is titled "Replay" alone
   });
 });

@@ -147,6 +147,7 @@ def test_the_start_pages_replays_read_as_titles_with_the_id_small(browser: Brows
             assert item.locator(".replay-title").get_attribute("href") == f"/replay/{rid}"
             expect(item.locator(".replay-id")).to_have_text(rid)
             expect(item.locator(".replay-result")).not_to_be_empty()
+            expect(item.locator("[data-testid=replay-yours]")).to_have_count(0)  # its "You" says whose it is
             item.scroll_into_view_if_needed()
             _fits(page)
             page.screenshot(path=str(SHOTS / f"replays-{lang}-{size['width']}x{size['height']}.png"))

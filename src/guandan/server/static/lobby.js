@@ -5,7 +5,7 @@ import {
   META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, recentSeats, saveHostToken, saveReplayToken, saveToken, t,
   timerText, tokenFor, dealsText,
 } from "./common.js";
-import { replayNodes } from "./replay_title.js";
+import { replayNodes, titleNamesReader } from "./replay_title.js";
 
 await init();
 // the list of online events (/events): a site of several workers runs none, and offers no link to it
@@ -200,12 +200,16 @@ showMyTables();
 // Private by default: the matches this browser played (by the seat tokens it kept) or started for four bots to play
 // (by the host tokens of its rooms), and the public ones.
 const list = document.getElementById("replays");
-const replays = await api("/api/replays/mine", { tokens: [...allTokens(), ...hostTokens()].slice(-500) });
-// each titled by who played whom and how it ended (replay_title.js), from this browser's seat where it played one
+const replays = await api("/api/replays/mine", { tokens: [...allTokens(), ...hostTokens()// each titled by who played whom and how it ended (replay_title.js), from this browser's seat where it played one: its
+// "You" says whose it is, and only a replay of this browser's whose title cannot (imported, or four bots it started)
+// is tagged "yours"
 for (const r of replays) {
   list.append(el("li", { class: "replay-entry", "data-replay": r.id }, ...replayNodes(r, r.seat),
     el("a", { href: `/replay/${r.id}#review` }, t("Review (复盘)")),
-    r.mine ? el("span", { class: "tag" }, t("yours")) : null, r.public ? el("span", { class: "tag" }, t("public")) : null));
+    r.mine && !titleNamesReader(r, r.seat) ? el("span", { class: "tag", "data-testid": "replay-yours" }, t("yours")) : null,
+    r.public ? el("span", { class: "tag" }, t("public")) : null));
+}
+ic")) : null));
 }
 if (!replays.length) list.append(el("li", { class: "muted" }, t("No replays yet: the matches you play appear here")));
 document.getElementById("import").addEventListener("change", async (ev) => {

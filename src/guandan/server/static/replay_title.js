@@ -41,6 +41,10 @@ export function replayTitle(summary, seat) {
   return { title, result: [result, deals].filter(Boolean).join(" · ") };
 }
 
+// whether an entry's title names the reader ("You"): a replay of theirs whose title does not (imported, or a match of
+// four bots they started) is tagged "yours" instead, and one whose title does is not tagged again
+export function titleNamesReader(r, seat) { return !!r.summary && seat !== null && seat !== undefined; }
+
 // the nodes of one list entry: the title as the link, then when, how it ended and the id (small)
 export function replayNodes(r, seat) {
   const when = el("time", { class: "replay-when", datetime: r.created_at }, localTime(r.created_at));
