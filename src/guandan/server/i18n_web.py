@@ -206,9 +206,12 @@ MESSAGES += (N_("Your match in room {code} is still being played"), N_("You have
 MESSAGES += (N_("Whole match, to A"), N_("1 deal"), N_("{n} deals"))
 # a replay's title in the lists of replays (replay_title.js): the reader's own seat, and how the match ended
 MESSAGES += (N_("You"), N_("Won {levels}"), N_("Lost {levels}"), N_("{team} won {levels}"))
-# an account's seat taken back on another device (TableService.reclaim, the start page's "Back to the table")
+# an account's seat taken back on another device (TableService.reclaim, the start page's "Back to the table", the
+# room's page's "Take your seat here")
 MESSAGES += (N_("Your account holds no seat in this room."),
-             N_("Your seat was taken on another device logged in to your account: this page now watches the table."))
+             N_("Your seat was taken on another device logged in to your account: this page now watches the table."),
+             # the room's page of a device without the seat's token (table.js askClaim)
+             N_("Your account holds seat {n} in this room."), N_("Take your seat here"))
 
 
 def strings(lang: str) -> dict[str, str]:

@@ -5,6 +5,7 @@ import {
   META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, recentSeats, saveHostToken, saveReplayToken, saveToken, t,
   timerText, tokenFor, dealsText,
 } from "./common.js";
+import { accountTables, reclaimSeat } from "./account_seats.js";
 import { replayNodes, titleNamesReader } from "./replay_title.js";
 
 await init();
@@ -152,27 +153,6 @@ document.addEventListener("visibilitychange", () => { if (document.visibilitySta
 // who left a match with the browser's back button finds it here, not only in the forward button. A logged-in
 // player also finds the seats their account took on any device (GET /api/me/tables): "Back to the table" takes the
 // seat for this browser (POST /api/rooms/{code}/reclaim, a fresh seat token), and the device that held it watches.
-async function accountTables() {
-  try {
-    const session = await api("/api/auth/session");
-    if (!session.user) return { csrf: "", tables: [] };
-    return { csrf: session.csrf, tables: (await api("/api/me/tables")).tables };
-  } catch { return { csrf: "", tables: [] }; }  // offline, or the session ended: this browser's own seats still show
-}
-
-async function reclaim(code, csrf) {
-  const res = await fetch(`/api/rooms/${encodeURIComponent(code)}/reclaim`, { method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" }).catch(() => null);
-  const data = res ? await res.json().catch(() => ({})) : {};
-  if (!res || !res.ok) {
-    const err = new Error(typeof data.detail === "string" ? data.detail : "refused");
-    err.text = data.text || { en: t(res ? "The server refused this request." : "The server could not be reached: check the connection and try again.") };
-    throw err;
-  }
-  saveToken(data.room.code, data.token);
-  location.href = data.link;
-}
-
 async function showMyTables() {
   const box = document.getElementById("my-tables");
   const { csrf, tables } = await accountTables();
@@ -191,7 +171,7 @@ async function showMyTables() {
     el("button", { class: "primary", onclick: async () => {
       error.textContent = "";
       if (!room.account) { location.href = `/r/${room.code}`; return; }
-      try { await reclaim(room.code, csrf); } catch (e) { error.textContent = errorText(e); }
+      try { location.href = (await reclaimSeat(room.code, csrf)).link; } catch (e) { error.textContent = errorText(e); }
     } }, t("Back to the table")))), error);
   box.classList.toggle("hidden", !open.length);
 }
@@ -200,7 +180,8 @@ showMyTables();
 // Private by default: the matches this browser played (by the seat tokens it kept) or started for four bots to play
 // (by the host tokens of its rooms), and the public ones.
 const list = document.getElementById("replays");
-const replays = await api("/api/replays/mine", { tokens: [...allTokens(), ...hostTokens()// each titled by who played whom and how it ended (replay_title.js), from this browser's seat where it played one: its
+const replays = await api("/api/replays/mine", { tokens: [...allTokens(), ...hostTokens()].slice(-500) });
+// each titled by who played whom and how it ended (replay_title.js), from this browser's seat where it played one: its
 // "You" says whose it is, and only a replay of this browser's whose title cannot (imported, or four bots it started)
 // is tagged "yours"
 for (const r of replays) {
@@ -208,8 +189,6 @@ for (const r of replays) {
     el("a", { href: `/replay/${r.id}#review` }, t("Review (复盘)")),
     r.mine && !titleNamesReader(r, r.seat) ? el("span", { class: "tag", "data-testid": "replay-yours" }, t("yours")) : null,
     r.public ? el("span", { class: "tag" }, t("public")) : null));
-}
-ic")) : null));
 }
 if (!replays.length) list.append(el("li", { class: "muted" }, t("No replays yet: the matches you play appear here")));
 document.getElementById("import").addEventListener("change", async (ev) => {

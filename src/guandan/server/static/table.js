@@ -5,6 +5,7 @@ import {
   ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init,
   isRed, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang, dealsText,
 } from "./common.js";
+import { accountTables, reclaimSeat } from "./account_seats.js";
 import { dealEndPanel } from "./dealend.js";
 import { joinRated } from "./rated.js";
 import {
@@ -66,7 +67,7 @@ function lost(closeCode, token) {
   S.ws = null; S.online = false; S.quiet = false; S.resuming = null;
   // the seat's token no longer holds it; forgotten unless this browser got a newer one meanwhile (its account took
   // the seat back in another tab: the next socket goes in with that one)
-  if (closeCode === 4403 && tokenFor(code) === token) dropToken(code);
+  if (closeCode === 4403 && tokenFor(code) === token) { dropToken(code); S.claimAsked = false; }
   if (closeCode === 4404 || closeCode === 4410) {
     gone(closeCode === 4410 ? t("This room closed after a long time without activity") : t("No such room"));
     return;
@@ -107,7 +108,7 @@ function gone(text) {
 }
 
 function onFrame(f) {
-  if (f.type === "welcome") { S.me = f.seat; return; }
+  if (f.type === "welcome") { S.me = f.seat; askClaim(); return; }
   if (f.type === "room") { S.room = f.room; }
   else if (f.type === "snapshot") {
     if (S.view && f.view && f.seq >= S.seq && S.room && S.room.status !== ROOM.LOBBY) {
@@ -245,6 +246,40 @@ function arrangedGroups() {
   S.groups = reconcile(S.groups, S.view.hand);  // cards played or given since drop out, a returned card joins the rest
   return S.groups;
 }
+
+// --- the account's seat, on this device ------------------------------------------------------------
+// A logged-in player whose account holds a seat of this room that this browser has no token for (taken on another
+// device, or moved from this one: GET /api/me/tables) is offered to take it here ("Take your seat here": POST
+// /api/rooms/{code}/reclaim with the session's CSRF token): the new token is kept as a seat taken here is, and the page
+// comes back as the seat while the device that held it watches. Asked once the page is in as a spectator, and again
+// after its own seat went elsewhere; never for a guest or another account's page (the server lists them none).
+async function askClaim() {
+  if (S.me !== null || tokenFor(code)) { S.claim = null; document.body.dataset.claim = "none"; renderClaim(); return; }
+  if (S.claimAsked) return;
+  S.claimAsked = true;
+  const { csrf, tables } = await accountTables();
+  const mine = tables.find((x) => x.code.toUpperCase() === code);
+  S.claim = mine && S.me === null && !tokenFor(code) ? { csrf, seat: mine.seat } : null;
+  document.body.dataset.claim = S.claim ? "offered" : "none";  // asked and answered
+  renderClaim();
+}
+function renderClaim() {
+  const on = !!S.claim && !S.gone && !(S.room && S.room.status === ROOM.OVER);
+  $("claim").classList.toggle("hidden", !on);
+  if (on) $("claim-text").textContent = fmt("Your account holds seat {n} in this room.", { n: S.claim.seat + 1 });
+}
+$("claim-btn").onclick = async () => {
+  if (!S.claim) return;
+  $("claim-error").textContent = "";
+  $("claim-btn").disabled = true;
+  try {
+    await reclaimSeat(code, S.claim.csrf);
+    S.claim = null; S.moved = null;
+    $("msg").textContent = ""; $("lobby-error").textContent = "";
+    reconnectNow();
+  } catch (e) { $("claim-error").textContent = errorText(e); }
+  finally { $("claim-btn").disabled = false; }
+};
 
 // --- lobby ------------------------------------------------------------------------------------
 async function lobbyCall(path, body) {
@@ -960,6 +995,7 @@ $("auto-off").onclick = () => send({ type: "auto", on: false });
 
 function render() {
   document.body.dataset.online = S.online ? "1" : "0";
+  renderClaim();
   $("reconnecting").classList.toggle("hidden", S.online || S.quiet || S.gone);
   if (S.gone) {  // the room closed, or there is none: nothing to reconnect to
     for (const id of ["lobby", "table"]) $(id).classList.add("hidden");
