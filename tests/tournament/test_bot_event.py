@@ -97,7 +97,7 @@ def test_swiss_event_runs_to_the_end_the_same_twice(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "event.json").read_text(encoding="utf-8"))
     assert data["standings"] == standing_records(state) and data["completed_rounds"] == 3
     assert data["standings"][0]["players"] == list(state.teams[data["standings"][0]["team_id"]].players)
-    sheet = load_workbook(tmp_path / "event.xlsx")["Standings"]
+    sheet = load_workbook(tmp_path / "event.xlsx")["成绩排名 Standings"]
     names = {c.value for row in sheet.iter_rows() for c in row}
     assert {t.name for t in state.teams.values()} <= names
     assert "Alpha" in (tmp_path / "standings.csv").read_text(encoding="utf-8-sig")

@@ -247,7 +247,7 @@ def test_the_log_a_person_reads_writes_10_and_the_json_log_reads_back(tmp_path: 
     assert code == 0 and "round 1 table 1: the arbiter set the result to J:10; reason: r" in out, out
     assert not re.search(r"\bT\b", out), out
     assert cli("export", "1", "--format", "xlsx", "--out", str(tmp_path / "cup.xlsx"), "--db", url)[0] == 0
-    sheet = load_workbook(tmp_path / "cup.xlsx")["Audit log"]
+    sheet = load_workbook(tmp_path / "cup.xlsx")["审计日志 Audit log"]
     data = [str(row[4]) for row in sheet.iter_rows(min_row=3, values_only=True)]
     assert any('"levels": ["J", "10"]' in d for d in data) and not any('"T"' in d for d in data), data
     # the JSON log is the log as stored: it replays to the same event

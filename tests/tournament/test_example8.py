@@ -122,12 +122,12 @@ def test_eight_teams_three_rounds(tmp_path: Path) -> None:
     # exports carry the same numbers
     cli(db, "export", "1", "--out", str(tmp_path / "cup.xlsx"))
     wb = load_workbook(tmp_path / "cup.xlsx")
-    assert wb.sheetnames == ["Standings", "After R1", "After R2", "After R3", "Tables", "By team", "Cross-table",
-                             "Audit log"]
-    sheet = list(wb["Standings"].iter_rows(values_only=True))
+    assert wb.sheetnames == ["成绩排名 Standings", "第1轮后排名 After R1", "第2轮后排名 After R2", "第3轮后排名 After R3",
+                             "按桌号 Tables", "按队名 By team", "交叉表 Cross-table", "审计日志 Audit log"]
+    sheet = list(wb["成绩排名 Standings"].iter_rows(values_only=True))
     header = sheet.index(next(r for r in sheet if r[0] == "名次 Rank"))
     assert [(r[0], r[2], r[5], r[6], r[7], r[8]) for r in sheet[header + 1:]] == final
-    by_team = list(wb["By team"].iter_rows(values_only=True))
+    by_team = list(wb["按队名 By team"].iter_rows(values_only=True))
     assert ("A", 1, 1, 1, "N–S", "E") in by_team
     cli(db, "export", "1", "--format", "csv", "--out", str(tmp_path / "csv"))
     lines = (tmp_path / "csv" / "standings.csv").read_text(encoding="utf-8-sig").splitlines()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from openpyxl import load_workbook  # type: ignore[import-untyped]
 
+from guandan.cliutil import width
 from guandan.i18n import translator
 from guandan.tournament.desk import Desk
 from guandan.tournament.export import (
@@ -27,6 +28,7 @@ from guandan.tournament.export import (
     export_json,
     log_json,
     readable_data,
+    sheet_title,
     standing_records,
     standings_json,
     standings_rows,
@@ -37,6 +39,7 @@ from guandan.tournament.export import (
     write_xlsx,
 )
 from guandan.tournament.rounds import ResultSlip
+from guandan.tournament.state import Event
 
 SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
@@ -156,11 +159,16 @@ def test_cross_table(desk: Desk, played: int) -> None:
     assert (cross[5]["rounds"][0]["score"], cross[5]["rounds"][0]["outcome"]) == ("6:A forfeit", "loss")
     assert cross[3]["rounds"][0]["outcome"] == "draw" and cross[3]["rounds"][0]["score"] == "10:10"
     # the spreadsheet's form: a column per round for opponent, side, result, 场分
-    row = next(r for r in cross_rows(state) if r["No."] == 1)
+    row = next(r for r in cross_rows(state, "en") if r["No."] == 1)
     assert (row["R1 对手 Opp"], row["R1 座 Side"], row["R1 结果 Result"], row["R1 场分 MP"]) == ("T2", "N–S", "W A:9 过A", 2)
     assert (row["R2 对手 Opp"], row["R2 座 Side"], row["R2 结果 Result"], row["R2 场分 MP"]) == ("T7", "E–W", "", "")
-    bye_row = next(r for r in cross_rows(state) if r["No."] == 7)
+    bye_row = next(r for r in cross_rows(state, "en") if r["No."] == 7)
     assert (bye_row["R1 对手 Opp"], bye_row["R1 结果 Result"]) == ("bye", "W bye")
+    # in Chinese (the default) as a Chinese arbiter writes it: seats, 胜/平/负, a bye, a forfeit, a withdrawal
+    zh = {r["No."]: r for r in cross_rows(state)}
+    assert (zh[1]["R1 座 Side"], zh[1]["R1 结果 Result"], zh[1]["R2 座 Side"]) == ("南北", "胜 A:9 过A", "东西")
+    assert (zh[7]["R1 对手 Opp"], zh[7]["R1 结果 Result"], zh[3]["R1 结果 Result"]) == ("轮空", "胜 轮空", "平 10:10")
+    assert (zh[5]["Team"], zh[5]["R1 结果 Result"]) == ("T5（已退赛）", "负 6:A 弃权")
 
 
 def test_json_shapes_are_snake_case_and_stable(desk: Desk, played: int) -> None:
@@ -205,8 +213,9 @@ def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Pat
     state = desk.state(played)
     events = desk.events(played)
     wb = load_workbook(write_xlsx(state, tmp_path / "cup.xlsx", events))
-    assert wb.sheetnames == ["Standings", "After R1", "Tables", "By team", "Cross-table", "Audit log"]
-    sheet = list(wb["Tables"].iter_rows(values_only=True))
+    assert wb.sheetnames == ["成绩排名 Standings", "第1轮后排名 After R1", "按桌号 Tables", "按队名 By team",
+                             "交叉表 Cross-table", "审计日志 Audit log"]
+    sheet = list(wb["按桌号 Tables"].iter_rows(values_only=True))
     header = sheet.index(next(r for r in sheet if r[0] == "轮次 Round"))
     cols = sheet[header]
     assert cols == tuple(export_header(label) for _key, label in TABLE_FIELDS)
@@ -215,15 +224,15 @@ def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Pat
     assert (first["副数 Deals"], first["级差 Level diff"], first["南北升级数 Home levels gained"]) == (7, 5, 12)
     assert (first["南北场分 Home MP"], first["东西场分 Away MP"], first["胜方 Winner"]) == (2, 0, "T1")
     assert all(isinstance(first[c], int) for c in ("南北级 Home level", "级差 Level diff", "东西场分 Away MP"))
-    standings = list(wb["Standings"].iter_rows(values_only=True))
+    standings = list(wb["成绩排名 Standings"].iter_rows(values_only=True))
     h = standings.index(next(r for r in standings if r[0] == "名次 Rank"))
     assert standings[h][-1] == "退赛 Withdrawn"
-    assert [r[-1] for r in standings[h + 1:] if r[1] == 5] == ["yes"]
-    cross = list(wb["Cross-table"].iter_rows(values_only=True))
+    assert [r[-1] for r in standings[h + 1:] if r[1] == 5] == ["已退赛"]
+    cross = list(wb["交叉表 Cross-table"].iter_rows(values_only=True))
     ch = cross.index(next(r for r in cross if r[0] == "名次 Rank"))
     assert cross[ch][3:7] == ("R1 对手 Opp", "R1 座 Side", "R1 结果 Result", "R1 场分 MP")
     assert len(cross) - ch - 1 == 7
-    log = list(wb["Audit log"].iter_rows(values_only=True))
+    log = list(wb["审计日志 Audit log"].iter_rows(values_only=True))
     lh = log.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data", "记录 Entry"))
     # JSON, never repr; levels as people write them (the sheet is read, not replayed)
     assert [json.loads(r[4]) for r in log[lh + 1:]] == [readable_data(e.to_dict()["data"]) for e in events]
@@ -232,7 +241,7 @@ def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Pat
     said = [r[5] for r in log[lh + 1:]]
     assert said[0] == "创建瑞士制比赛“Test Cup”，共3轮"
     assert "第1轮第2桌：4号队（T4）登记成绩为10:10" in said and said[-1] == "5号队（T5）退赛；理由：went home"
-    english = list(load_workbook(write_xlsx(state, tmp_path / "en.xlsx", events, "en"))["Audit log"].iter_rows(
+    english = list(load_workbook(write_xlsx(state, tmp_path / "en.xlsx", events, "en"))["审计日志 Audit log"].iter_rows(
         values_only=True))
     assert english[lh + 1:][-1][5] == "team 5 (T5) withdrew; reason: went home"
     assert "secret" not in " ".join(said) and not any("{" in x or "[" in x for x in said)
@@ -244,7 +253,7 @@ def test_csv_folder_has_the_cross_table_and_the_log(desk: Desk, played: int, tmp
     written = write_csv(state, tmp_path / "out", events)
     assert [p.name for p in written] == ["standings.csv", "tables.csv", "by_team.csv", "cross_table.csv", "log.json"]
     rows = list(csv.DictReader((tmp_path / "out" / "cross_table.csv").read_text(encoding="utf-8-sig").splitlines()))
-    assert [r["队伍 Team"] for r in rows] == [c["team"] + (" (withdrawn)" if c["withdrawn"] else "")
+    assert [r["队伍 Team"] for r in rows] == [c["team"] + ("（已退赛）" if c["withdrawn"] else "")
                                            for c in cross_records(state)]
     tables = list(csv.DictReader((tmp_path / "out" / "tables.csv").read_text(encoding="utf-8-sig").splitlines()))
     assert (tables[0]["南北级 Home level"], tables[0]["东西级 Away level (written)"]) == ("14", "9")
@@ -285,3 +294,136 @@ def test_every_exported_header_is_in_both_languages_in_the_old_order(desk: Desk,
         said = zh.gettext(label)
         assert said in (label, word), (label, said, word)
     assert export_header("场分 MP") == "场分 MP"
+
+
+#: What a person must not find in a cell of the xlsx or CSV files (outside the Audit log's JSON data column): the
+#: records' coded values and the log's raw authors and entry types.
+RAW = {"in_play", "final", "entered", "missing", "rejected", "disputed", "bye", "home", "away", "draw", "yes",
+       "override", "confirmed", "rule", "server", "arbiter", "player", "web", "online:#7", "forfeit", "withdrawn",
+       "N–S", "E–W", "W", "D", "L", "(withdrawn)", "None", "True", "False"}
+
+
+def _words(value: object) -> set[str]:
+    return set(re.split(r"[\s()（）]+", str(value))) - {""}
+
+
+def _extra_entries(events: list[Event]) -> list[Event]:
+    """The log with entries by the other authors: the table page, a player's account, an author and an entry
+    type this version does not know (a newer version's)."""
+    n = len(events)
+    at = events[-1].at
+    return [*events, Event(n + 1, "code_refused", {"round": 2, "table": 3, "side": "home"}, "web", at),
+            Event(n + 2, "result_entered", {"round": 2, "table": 3, "by": 4, "result": {"levels": ["T", "8"]}},
+                  "online:#7", at),
+            Event(n + 3, "future_thing", {"x": 1}, "some_new_tool", at)]
+
+
+def _sheet_rows(sheet: object) -> tuple[int, list[tuple[object, ...]]]:
+    """A sheet's header row (1-based) and all its rows."""
+    rows = list(sheet.iter_rows(values_only=True))  # type: ignore[attr-defined]
+    head = next(i for i, r in enumerate(rows) if len([c for c in r if c is not None]) > 2)
+    return head + 1, rows
+
+
+def test_the_workbook_reads_as_a_chinese_arbiter_writes_it(desk: Desk, played: int, tmp_path: Path) -> None:
+    """Every sheet opened and read: the sheets' names in Chinese and English as the headers are; in the cells
+    no coded value, raw author or entry type, repr or English word of the desk's own (teams, players and clubs
+    keep their names); the actor and the kind of each log entry in words; the header row and the columns
+    that name a row frozen; every column wide enough for its text, a Chinese character counting two."""
+    state = desk.state(played)
+    events = _extra_entries(desk.events(played))
+    wb = load_workbook(write_xlsx(state, tmp_path / "cup.xlsx", events))
+    for sheet in wb.worksheets:
+        assert _bilingual(sheet.title) and len(sheet.title) <= 31 and not re.search(r"[][:*?/\\]", sheet.title)
+        head, rows = _sheet_rows(sheet)
+        header = rows[head - 1]
+        assert sheet.freeze_panes is not None and sheet.freeze_panes.endswith(str(head + 1)), sheet.title
+        assert sheet.freeze_panes[0] != "A", sheet.title  # the rank, number or team stays beside the numbers
+        # the titles above the header are in the export's language (Chinese)
+        assert all(re.search(r"[\u4e00-\u9fff]", str(r[0])) for r in rows[:head - 1]), rows[:head - 1]
+        data_col = header.index("数据 Data") if "数据 Data" in header else None
+        for r in rows[head:]:
+            if "future_thing" in r:  # a newer version's entry: its type and author as written (below)
+                continue
+            for i, value in enumerate(r):
+                if i == data_col or value is None or isinstance(value, int):
+                    continue
+                if header[i] != "记录 Entry":  # (its sentences quote the reasons typed: "理由：went home")
+                    assert not _words(value) & RAW, (sheet.title, header[i], value)
+                assert not re.search(r"[\[{]|\b[a-z]+_[a-z_]+\b", str(value)), (sheet.title, header[i], value)
+        for i, col in enumerate(header, 1):
+            letter = sheet.cell(row=head, column=i).column_letter
+            need = max([width(str(r[i - 1])) for r in rows[head:] if r[i - 1] is not None], default=0)
+            chinese = width(str(col).split()[0])
+            got = sheet.column_dimensions[letter].width
+            assert got >= min(need, 40) and got >= chinese + 2, (sheet.title, col, got, need)
+    log_head, log = _sheet_rows(wb["审计日志 Audit log"])
+    entries = [dict(zip(log[log_head - 1], r, strict=True)) for r in log[log_head:]]
+    assert [e["操作人 Actor"] for e in entries[-3:]] == ["记分页面", "账号 #7", "some_new_tool"]
+    assert {e["操作人 Actor"] for e in entries[:-3]} == {"裁判", "选手"}
+    assert [e["类型 Type"] for e in entries[:2]] == ["创建比赛", "队伍报名"]
+    assert [e["类型 Type"] for e in entries[-3:]] == ["代码错误", "登记成绩", "future_thing"]  # a newer type as written
+    assert "裁判裁定成绩" in {e["类型 Type"] for e in entries}
+    # the raw entry stays in the JSON exports (log.json, --log, --format json) and the data as JSON here
+    assert json.loads(str(entries[-2]["数据 Data"]))["result"]["levels"] == ["10", "8"]
+    assert json.loads(log_json(events))[-2]["actor"] == "online:#7"
+    # every value a person reads, as Chinese writes it
+    tables_head, tables = _sheet_rows(wb["按桌号 Tables"])
+    t = {(r[0], r[1]): dict(zip(tables[tables_head - 1], r, strict=True)) for r in tables[tables_head:]}
+    assert (t[1, 1]["过A Passed A"], t[1, 1]["状态 Status"], t[1, 1]["来源 Source"]) == ("主队", "已确认", "裁判裁定")
+    assert (t[1, 2]["胜方 Winner"], t[1, 2]["来源 Source"], t[1, 3]["结果 Result"]) == ("平局", "双方确认", "6:A 弃权")
+    assert (t[1, 3]["弃权 Forfeit"], t[1, "轮空"]["结果 Result"], t[1, "轮空"]["来源 Source"]) == ("主队", "轮空", "按规则")
+    assert (t[2, 1]["状态 Status"], t[2, 3]["状态 Status"]) == ("待确认", "未录入")
+    team_head, by_team = _sheet_rows(wb["按队名 By team"])
+    assert {r[4] for r in by_team[team_head:]} == {"南北", "东西", None}
+    assert next(r[3] for r in by_team[team_head:] if r[0] == "T7") == "轮空"
+    standings = list(wb["成绩排名 Standings"].iter_rows(values_only=True))
+    assert standings[0][0] == "Test Cup：3 轮中第 1 轮后的排名"
+    assert standings[1][0] == "排名依据：场分、对手分、级差分、升级数"
+
+
+def test_sheet_names_fit_excel(desk: Desk, played: int, tmp_path: Path) -> None:
+    """Excel allows 31 characters and none of []:*?/\\ in a sheet's name: so do the names of a long event's."""
+    assert sheet_title("After R{n}", 999) == "第999轮后排名 After R999"
+    assert all(len(sheet_title(name, 999)) <= 31 for name in
+               ("Standings", "After R{n}", "Tables", "By team", "Cross-table", "Audit log"))
+    zh = translator("desk", "zh")
+    for name, word in (("Standings", "成绩排名"), ("Tables by number", "按桌号")):
+        assert zh.gettext(name) == word  # the pages' words
+
+
+def test_the_english_export_says_its_words_in_english(desk: Desk, played: int, tmp_path: Path) -> None:
+    """``export --lang en``: the same sheets and headers, the titles and words in English."""
+    state = desk.state(played)
+    events = _extra_entries(desk.events(played))
+    wb = load_workbook(write_xlsx(state, tmp_path / "en.xlsx", events, "en"))
+    zh = load_workbook(write_xlsx(state, tmp_path / "zh.xlsx", events))
+    assert wb.sheetnames == zh.sheetnames
+    for en_sheet, zh_sheet in zip(wb.worksheets, zh.worksheets, strict=True):
+        (en_head, en_rows), (zh_head, zh_rows) = _sheet_rows(en_sheet), _sheet_rows(zh_sheet)
+        assert en_rows[en_head - 1] == zh_rows[zh_head - 1]  # the bilingual headers, whichever the language
+    assert next(wb["成绩排名 Standings"].iter_rows(values_only=True))[0] == "Test Cup: standings after 1 of 3 rounds"
+    log = list(wb["审计日志 Audit log"].iter_rows(values_only=True))
+    assert [r[1:3] for r in log[-3:]] == [("wrong code", "table page"), ("result entered", "account #7"),
+                                          ("future_thing", "some_new_tool")]
+    tables_head, tables = _sheet_rows(wb["按桌号 Tables"])
+    first = dict(zip(tables[tables_head - 1], tables[tables_head], strict=True))
+    assert (first["过A Passed A"], first["状态 Status"], first["来源 Source"]) == ("home", "final", "set by the arbiter")
+
+
+def test_the_csv_files_say_what_the_workbook_says(desk: Desk, played: int, tmp_path: Path) -> None:
+    """The CSV files are read in Excel too: the same words as the workbook's sheets, in the export's language."""
+    state = desk.state(played)
+    events = desk.events(played)
+    wb = load_workbook(write_xlsx(state, tmp_path / "cup.xlsx", events))
+    write_csv(state, tmp_path / "zh", events)
+    write_csv(state, tmp_path / "en", events, "en")
+    for name, sheet in (("standings.csv", "成绩排名 Standings"), ("tables.csv", "按桌号 Tables"),
+                        ("by_team.csv", "按队名 By team"), ("cross_table.csv", "交叉表 Cross-table")):
+        rows = list(csv.reader((tmp_path / "zh" / name).read_text(encoding="utf-8-sig").splitlines()))
+        head, book = _sheet_rows(wb[sheet])
+        assert rows == [["" if v is None else str(v) for v in r] for r in book[head - 1:]], name
+        for r in rows[1:]:
+            assert not set().union(*(_words(v) for v in r)) & RAW, (name, r)
+    tables = list(csv.DictReader((tmp_path / "en" / "tables.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert (tables[3]["桌号 Table"], tables[3]["来源 Source"], tables[1]["胜方 Winner"]) == ("bye", "by the rules", "draw")

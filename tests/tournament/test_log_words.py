@@ -207,7 +207,7 @@ def test_the_log_of_a_walkthrough_in_chinese_and_english(tmp_path: Path) -> None
     assert entries[17]["data"]["result"]["levels"] == ["A", "T"]
     # the spreadsheet: the data as JSON, and each entry in words in the last column, in --lang's language
     assert _cli("export", "1", "--out", str(tmp_path / "walk.xlsx"), "--lang", "zh", "--db", url)[0] == 0
-    sheet = list(load_workbook(tmp_path / "walk.xlsx")["Audit log"].iter_rows(values_only=True))
+    sheet = list(load_workbook(tmp_path / "walk.xlsx")["审计日志 Audit log"].iter_rows(values_only=True))
     head = sheet.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data", "记录 Entry"))
     rows = sheet[head + 1:]
     assert rows[17][5] == "第1轮第2桌：裁判裁定成绩为A:10，主队过A，共打8副；理由：以记分单为准"

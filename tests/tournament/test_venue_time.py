@@ -283,7 +283,7 @@ def test_cli_start_at_reads_the_venues_time_and_shows_its_zone(tmp_path: Path) -
     code, out = cli(db, "status", "1")
     assert code == 0 and f"it ends at {ends:%Y-%m-%d %H:%M:%S} Asia/Shanghai (UTC+08:00)" in out, out
     assert cli(db, "export", "1", "--out", str(tmp_path / "v.xlsx"))[0] == 0
-    sheet = list(load_workbook(tmp_path / "v.xlsx")["Audit log"].iter_rows(values_only=True))
+    sheet = list(load_workbook(tmp_path / "v.xlsx")["审计日志 Audit log"].iter_rows(values_only=True))
     assert "times in Asia/Shanghai (UTC+08:00)" in sheet[0][0]
     head = sheet.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data", "记录 Entry"))
     assert all(str(row[3]).endswith("+08:00") for row in sheet[head + 1:])

@@ -739,7 +739,7 @@ def export(
             if fmt == "xlsx":
                 _wrote(write_xlsx(state, out, events, cli_lang(lang)), lang)
             elif fmt == "csv":
-                for p in write_csv(state, out, events):
+                for p in write_csv(state, out, events, cli_lang(lang)):
                     _wrote(p, lang)
             else:
                 text = json.dumps(export_json(state, events), ensure_ascii=False, indent=1)

@@ -4,7 +4,9 @@ Excel, CSV and JSON; the score slips' HTML and QR codes.
 Each export starts from *records*: plain dicts with stable snake_case keys and JSON values (numbers as
 numbers, a missing value as None, a side as "home"/"away"), which are what ``--json`` prints. The
 spreadsheet and the CLI's text tables show the same records under bilingual column headers (the ``*_FIELDS``
-tables pair each key with its header), so every face shows the same thing.
+tables pair each key with its header), so every face shows the same thing. The xlsx and CSV files, which people
+read, say the records' coded values in words in the export's language (a status, a side, a bye; the log's
+authors and kinds of entry); their sheets' names are bilingual as their headers are.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from types import SimpleNamespace
@@ -24,19 +26,22 @@ import segno
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from openpyxl import Workbook  # type: ignore[import-untyped]
-from openpyxl.styles import Font  # type: ignore[import-untyped]
+from openpyxl.styles import Alignment, Font  # type: ignore[import-untyped]
 
+from ..cliutil import width
 from ..core.errors import shown
 from ..i18n import LANGUAGES, N_, translator
 from ..present import rank_text
 from .errors import TournamentError, Word, refusal
 from .levels import level_name, level_value
-from .logtext import log_sentences
+from .logtext import LogReader
 from .model import SIDES
 from .names import name_key
-from .standings import describe_chain
 from .state import DISPUTED, ENTERED, FINAL, IN_PLAY, MISSING, REJECTED, Event, TableState, TournamentState, parse_time
 from .venuetime import stamp, zone_label
+from .words import SOURCE_WORDS, STATUS_WORDS, TIEBREAK_NAMES
+
+Gettext = Callable[[str], str]
 
 #: (JSON key, column header) of a standings line, in the order the columns are shown.
 STANDING_FIELDS: tuple[tuple[str, str], ...] = (
@@ -79,6 +84,21 @@ EXPORT_ZH: dict[str, str] = {
 }
 #: The Audit log sheet's columns: what it did in words last, so that the columns before it stay where they were.
 LOG_COLUMNS = ("Seq", "Type", "Actor", "At", "Data", "Entry")
+#: The workbook's sheets, named as its headers are, Chinese then English ("成绩排名 Standings"), whatever language the
+#: export is in, so that a reader finds a sheet by one name. The Chinese are the desk catalogue's words (its pages'
+#: "Standings", "Standings after round {n}", "Tables by number", "Teams by name"; the log's 审计日志).
+SHEET_ZH: dict[str, str] = {"Standings": "成绩排名", "After R{n}": "第{n}轮后排名", "Tables": "按桌号",
+                            "By team": "按队名", "Cross-table": "交叉表", "Audit log": "审计日志"}
+#: What Excel refuses in a sheet's name (and it allows 31 characters at most).
+_SHEET_FORBIDDEN = re.compile(r"[\\\[\]:*?/]")
+
+
+def sheet_title(name: str, n: int = 0) -> str:
+    """A sheet's name in the workbook: "成绩排名 Standings", "第2轮后排名 After R2" (``n``, the round)."""
+    title = f"{SHEET_ZH[name]} {name}".format(n=n)
+    if len(title) > 31 or _SHEET_FORBIDDEN.search(title):
+        raise ValueError(f"not a sheet name Excel accepts: {title}")
+    return title
 
 
 def export_header(label: str) -> str:
@@ -162,8 +182,13 @@ def result_text(ts: TableState) -> str:
     if r.passed_a is not None:
         text += " 过A"
     if r.forfeit is not None:
-        text += " forfeit"
+        text += FORFEIT_MARK
     return text
+
+
+#: How a result or score in the records (and the CLI's tables) marks a forfeit ("6:A forfeit") and a bye ("bye").
+FORFEIT_MARK = " forfeit"
+BYE = "bye"
 
 
 def _side(side: int | None) -> str | None:
@@ -203,7 +228,7 @@ def bye_record(state: TournamentState, round_no: int, team_id: int) -> dict[str,
     cfg = state.cfg
     home_level = level_value(cfg.bye_score[0])
     return {"round": round_no, "table": None, "home_id": team_id, "home": state.teams[team_id].name,
-            "away_id": None, "away": None, "result": "bye", "home_level": home_level,
+            "away_id": None, "away": None, "result": BYE, "home_level": home_level,
             "home_level_text": level_text(home_level), "away_level": None, "away_level_text": None, "deals": None,
             "level_diff": None, "home_levels_gained": home_level - 2, "away_levels_gained": None,
             "home_match_points": cfg.match_points[0], "away_match_points": None, "passed_a": None, "forfeit": None,
@@ -237,12 +262,83 @@ def table_rows(state: TournamentState, round_no: int | None = None) -> list[dict
     return rows
 
 
-def table_export_rows(state: TournamentState, round_no: int | None = None) -> list[dict[str, Any]]:
-    """The table list keyed by the headers of :data:`TABLE_FIELDS`, numbers as numbers."""
-    rows = labelled(table_records(state, round_no), TABLE_FIELDS)
+# ---- the exports' words ------------------------------------------------------------------------------
+# The xlsx and CSV files are read by people: their coded values (a status, a source, a side, a bye, a forfeit)
+# are said in the export's language, from the desk catalogue, as its pages say them. The JSON export and
+# ``--json`` keep the records' own values (machines read those).
+
+#: A side as the records write it ("home"/"away"), in words.
+_SIDE_WORDS = {"home": N_("home"), "away": N_("away")}
+#: A team's seats ("N–S"/"E–W"), in words.
+_SEAT_WORDS = {"N–S": N_("N–S"), "E–W": N_("E–W")}
+
+
+def export_words(lang: str) -> Gettext:
+    """The desk catalogue's ``gettext`` in the export's language (``zh``, ``en``)."""
+    return translator("desk", check_lang(lang)).gettext
+
+
+def _coded(value: Any, words: dict[str, str], _: Gettext) -> Any:
+    """A coded value in words; one the table does not know as it is (blank for none)."""
+    return _(words[value]) if isinstance(value, str) and value in words else cell(value)
+
+
+def marked(text: str | None, _: Gettext) -> str:
+    """A result or score as the exports write it: a bye and a forfeit in words ("6:A 弃权", "轮空")."""
+    if not text:
+        return ""
+    if text == BYE:
+        return _("bye")
+    if text.endswith(FORFEIT_MARK):
+        return f"{text[:-len(FORFEIT_MARK)]} {_('forfeit')}"
+    return text
+
+
+def chain_text(state: TournamentState, _: Gettext) -> str:
+    """The standings' order as a line: "排名依据：场分、对手分…" (the prints' and the workbook's)."""
+    names = [_(TIEBREAK_NAMES[c]) for c in state.cfg.tiebreaks]
+    return _("Order: {chain}").format(chain=_(", then ").join(names))
+
+
+def standing_export_rows(state: TournamentState, through_round: int | None = None,
+                         lang: str = "zh") -> list[dict[str, Any]]:
+    """The standings keyed by the headers of :data:`STANDING_FIELDS`, numbers as numbers, a withdrawn team
+    marked in words."""
+    _ = export_words(lang)
+    rows = labelled(standing_records(state, through_round), STANDING_FIELDS)
     for row in rows:
-        if row["Table"] == "":
-            row["Table"] = "bye"
+        row["退赛 Withdrawn"] = _("withdrawn") if row["退赛 Withdrawn"] == "yes" else ""
+    return rows
+
+
+def table_export_rows(state: TournamentState, round_no: int | None = None, lang: str = "zh") -> list[dict[str, Any]]:
+    """The table list keyed by the headers of :data:`TABLE_FIELDS`, numbers as numbers, the rest in words in
+    ``lang``: a bye, a forfeit, a side, a draw, the status and where the result came from."""
+    _ = export_words(lang)
+    rows = []
+    for rec in table_records(state, round_no):
+        row = {label: cell(rec[key]) for key, label in TABLE_FIELDS}
+        row |= {"Result": marked(rec["result"], _), "过A Passed A": _coded(rec["passed_a"], _SIDE_WORDS, _),
+                "弃权 Forfeit": _coded(rec["forfeit"], _SIDE_WORDS, _),
+                "Status": _coded(rec["status"], STATUS_WORDS, _), "Source": _coded(rec["source"], SOURCE_WORDS, _)}
+        if rec["bye"]:
+            row["Table"] = _("bye")
+        if rec["winner"] == "draw":  # the word, not a team's name: a team called "draw" stays as it is
+            row["Winner"] = _("draw")
+        rows.append(row)
+    return rows
+
+
+def team_export_rows(state: TournamentState, round_no: int | None = None, lang: str = "zh") -> list[dict[str, Any]]:
+    """Where every team plays, keyed by :data:`TEAM_COLUMNS`, the seats and a bye in words in ``lang``."""
+    _ = export_words(lang)
+    rows = []
+    for rec in team_records(state, round_no):
+        row = {label: cell(rec[key]) for key, label in TEAM_FIELDS}
+        row["Seats"] = _coded(rec["seats"], _SEAT_WORDS, _)
+        if rec["bye"]:
+            row["Table"] = _("bye")
+        rows.append(row)
     return rows
 
 
@@ -325,11 +421,11 @@ def cross_records(state: TournamentState) -> list[dict[str, Any]]:
             score = None
             if final:
                 outcome = "draw" if rec["winner"] == "draw" else "win" if rec["winner"] == key else "loss"
-                score = "bye" if rec["bye"] else f"{rec[key + '_level_text']}:{rec[other + '_level_text']}"
+                score = BYE if rec["bye"] else f"{rec[key + '_level_text']}:{rec[other + '_level_text']}"
                 if rec["passed_a"] == key:
                     score += " 过A"
                 if rec["forfeit"] is not None:
-                    score += " forfeit"
+                    score += FORFEIT_MARK
             per_team[team][n] = {
                 "round": n, "table": rec["table"], "opponent_id": rec[f"{other}_id"], "opponent": rec[other],
                 "side": None if rec["bye"] else SIDES[side], "bye": rec["bye"], "outcome": outcome,
@@ -343,7 +439,8 @@ def cross_records(state: TournamentState) -> list[dict[str, Any]]:
             for s in state.standings()]
 
 
-_OUTCOME = {"win": "W", "draw": "D", "loss": "L"}
+#: A round's outcome in the cross-table, by the standings' column words (胜 平 负).
+_OUTCOME = {"win": N_("W"), "draw": N_("D"), "loss": N_("L")}
 
 
 def cross_columns(state: TournamentState) -> list[str]:
@@ -353,18 +450,20 @@ def cross_columns(state: TournamentState) -> list[str]:
     return [*cols, "场分 MP"]
 
 
-def cross_rows(state: TournamentState) -> list[dict[str, Any]]:
-    """The cross-table keyed by :func:`cross_columns`: per round the opponent, the side (N–S or E–W), the
-    result (W/D/L and the team's own level first) and the round's 场分."""
+def cross_rows(state: TournamentState, lang: str = "zh") -> list[dict[str, Any]]:
+    """The cross-table keyed by :func:`cross_columns`, in words in ``lang``: per round the opponent, the side
+    (南北 or 东西), the result (胜/平/负 and the team's own level first) and the round's 场分."""
+    _ = export_words(lang)
     rows = []
     for rec in cross_records(state):
-        name = rec["team"] + (" (withdrawn)" if rec["withdrawn"] else "")
+        name = _("{team} (withdrawn)").format(team=rec["team"]) if rec["withdrawn"] else rec["team"]
         row: dict[str, Any] = {"名次 Rank": rec["rank"], "No.": rec["team_id"], "Team": name}
         for g in rec["rounds"]:
             n = g["round"]
-            row[f"R{n} 对手 Opp"] = "bye" if g["bye"] else cell(g["opponent"])
-            row[f"R{n} 座 Side"] = {"home": "N–S", "away": "E–W"}.get(g["side"] or "", "")
-            row[f"R{n} 结果 Result"] = "" if g["outcome"] is None else f"{_OUTCOME[g['outcome']]} {g['score']}"
+            row[f"R{n} 对手 Opp"] = _("bye") if g["bye"] else cell(g["opponent"])
+            row[f"R{n} 座 Side"] = _coded({"home": "N–S", "away": "E–W"}.get(g["side"] or ""), _SEAT_WORDS, _)
+            row[f"R{n} 结果 Result"] = ("" if g["outcome"] is None
+                                      else f"{_(_OUTCOME[g['outcome']])} {marked(g['score'], _)}")
             row[f"R{n} 场分 MP"] = cell(g["match_points"])
         row["场分 MP"] = rec["match_points"]
         rows.append(row)
@@ -433,31 +532,43 @@ def export_json(state: TournamentState, events: Iterable[Event] = ()) -> dict[st
 def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event] = (), lang: str = "zh") -> Path:
     """Standings (current, and after each completed round), tables by number (with every number) and by
     team, the cross-table, and the audit log with each entry's data as a JSON text and, in the last column,
-    what it did in words in ``lang`` (:mod:`.logtext`)."""
+    what it did in words (:mod:`.logtext`).
+
+    The sheets' names and the column headers are Chinese and English (:func:`sheet_title`,
+    :func:`export_header`); what is in them (the titles above the headers, a status, a bye, who wrote an entry)
+    is in ``lang``. Each sheet keeps its header row and the columns that name a row in view as it scrolls."""
+    _ = export_words(lang)
     wb = Workbook()
-    ws = wb.active
-    ws.title = "Standings"
     cfg = state.cfg
     standing_cols = [label for _key, label in STANDING_FIELDS]
-    _sheet(ws, standing_cols, labelled(standing_records(state), STANDING_FIELDS),
-           title=f"{cfg.name} — standings after {state.completed_rounds} of {cfg.rounds} rounds",
-           note=f"Order: {describe_chain(cfg.tiebreaks)}")
-    for r in range(1, state.completed_rounds + 1):
-        _sheet(wb.create_sheet(f"After R{r}"), standing_cols, labelled(standing_records(state, r), STANDING_FIELDS),
-               title=f"{cfg.name} — standings after round {r}")
-    _sheet(wb.create_sheet("Tables"), [label for _key, label in TABLE_FIELDS], table_export_rows(state),
-           title=f"{cfg.name} — tables by number")
-    _sheet(wb.create_sheet("By team"), TEAM_COLUMNS, team_rows(state), title=f"{cfg.name} — tables by team name")
-    _sheet(wb.create_sheet("Cross-table"), cross_columns(state), cross_rows(state),
-           title=f"{cfg.name} — cross-table (opponent, side, result, 场分 per round)")
+    done = state.completed_rounds
+    heading = (_("{name}: standings after {done} of {total} rounds").format(name=cfg.name, done=done, total=cfg.rounds)
+               if done else _("{name}: standings before round 1").format(name=cfg.name))
+    ws = wb.active
+    ws.title = sheet_title("Standings")
+    _sheet(ws, standing_cols, standing_export_rows(state, lang=lang), title=heading, note=chain_text(state, _),
+           keep=3)
+    for r in range(1, done + 1):
+        _sheet(wb.create_sheet(sheet_title("After R{n}", r)), standing_cols, standing_export_rows(state, r, lang),
+               title=_("{name}: standings after round {n}").format(name=cfg.name, n=r), keep=3)
+    _sheet(wb.create_sheet(sheet_title("Tables")), [label for _key, label in TABLE_FIELDS],
+           table_export_rows(state, lang=lang), title=_("{name}: tables by number").format(name=cfg.name), keep=2)
+    _sheet(wb.create_sheet(sheet_title("By team")), TEAM_COLUMNS, team_export_rows(state, lang=lang),
+           title=_("{name}: tables by team name").format(name=cfg.name), keep=1)
+    _sheet(wb.create_sheet(sheet_title("Cross-table")), cross_columns(state), cross_rows(state, lang),
+           title=_("{name}: cross-table (per round the opponent, the seats, the result and 场分)").format(
+               name=cfg.name), keep=3)
     if events:
         zone = state.zone  # people read the sheet: its times on the venue's clocks, each with its offset
-        said = log_sentences(events, check_lang(lang), zone)
-        rows = [{"Seq": d["seq"], "Type": d["type"], "Actor": d["actor"], "At": cell(_stamp(d["at"], zone)),
+        reader = LogReader(lang, zone)
+        said = reader.sentences(events)
+        rows = [{"Seq": d["seq"], "Type": reader.kind(d["type"]), "Actor": reader.actor(d["actor"]),
+                 "At": cell(_stamp(d["at"], zone)),
                  "Data": json.dumps(readable_data(d["data"], zone=zone), ensure_ascii=False, sort_keys=True),
                  "Entry": entry} for d, entry in zip(log_records(events), said, strict=True)]
-        _sheet(wb.create_sheet("Audit log"), LOG_COLUMNS, rows,
-               title=f"Audit log (data as JSON; times in {zone_label(zone, _last_time(events))})")
+        _sheet(wb.create_sheet(sheet_title("Audit log")), LOG_COLUMNS, rows,
+               title=_("Audit log (each entry's data as JSON; times in {zone})").format(
+                   zone=zone_label(zone, _last_time(events))), keep=1, wide={"Data": 60, "Entry": 80})
     out = Path(path)
     wb.save(out)
     return out
@@ -471,19 +582,42 @@ def _last_time(events: Sequence[Event]) -> datetime:
         return datetime.now(UTC)
 
 
-def _sheet(ws: Any, columns: Sequence[str], rows: list[dict[str, Any]], title: str, note: str = "") -> None:
+#: A column's width in the workbook is in Excel's units (about one Latin character; a Chinese character takes
+#: two): at most this, unless the sheet allows a column more; a long header wraps at its spaces, in lines of
+#: at least HEADER_LINE.
+MAX_WIDTH = 40
+HEADER_LINE = 16
+
+
+def column_width(header: str, values: Iterable[Any], most: int = MAX_WIDTH) -> int:
+    """How wide a column is: its widest value (:func:`~guandan.cliutil.width`, a Chinese character counting
+    two) or its header, whole or wrapped at its spaces ("南北级 Home" above "level (written)"), with a margin;
+    at most ``most``."""
+    head = min(width(header), max([HEADER_LINE] + [width(w) for w in header.split()]))
+    return min(max([head] + [width(str(v)) for v in values]) + 2, most)
+
+
+def _sheet(ws: Any, columns: Sequence[str], rows: list[dict[str, Any]], title: str, note: str = "", *,
+           keep: int = 1, wide: dict[str, int] | None = None) -> None:
+    """A sheet: the title (and a note) above the bilingual header row, then the rows; the rows down to the
+    header and the first ``keep`` columns stay in view (frozen panes); each column wide enough for its text
+    (``wide`` lets a column be wider than :data:`MAX_WIDTH`); the header wraps between its Chinese and English."""
     ws.append([title])
     ws["A1"].font = Font(bold=True, size=13)
     if note:
         ws.append([note])
     ws.append([export_header(c) for c in columns])
-    for c in ws[ws.max_row]:
+    header_row = ws.max_row
+    for c in ws[header_row]:
         c.font = Font(bold=True)
+        c.alignment = Alignment(wrap_text=True, vertical="top")
     for row in rows:
         ws.append([row[c] for c in columns])
     for i, col in enumerate(columns, 1):
-        width = max([len(export_header(col))] + [len(str(r[col])) for r in rows]) + 2
-        ws.column_dimensions[ws.cell(row=1, column=i).column_letter].width = min(width, 40)
+        most = (wide or {}).get(col, MAX_WIDTH)
+        letter = ws.cell(row=header_row, column=i).column_letter
+        ws.column_dimensions[letter].width = column_width(export_header(col), (r[col] for r in rows), most)
+    ws.freeze_panes = ws.cell(row=header_row + 1, column=keep + 1).coordinate
 
 
 def csv_text(columns: Sequence[str], rows: list[dict[str, Any]]) -> str:
@@ -494,18 +628,18 @@ def csv_text(columns: Sequence[str], rows: list[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def write_csv(state: TournamentState, folder: str | Path, events: Sequence[Event] = ()) -> list[Path]:
+def write_csv(state: TournamentState, folder: str | Path, events: Sequence[Event] = (), lang: str = "zh") -> list[Path]:
     """standings.csv, tables.csv, by_team.csv and cross_table.csv, UTF-8 with a BOM so that Excel shows the
-    Chinese headers; log.json (the audit log) when ``events`` are given."""
+    Chinese headers; their headers bilingual, their words (a status, a bye, a side) in ``lang``, as the xlsx
+    file's; log.json (the audit log, as stored) when ``events`` are given."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, cols, rows in (
-            ("standings.csv", [label for _key, label in STANDING_FIELDS],
-             labelled(standing_records(state), STANDING_FIELDS)),
-            ("tables.csv", [label for _key, label in TABLE_FIELDS], table_export_rows(state)),
-            ("by_team.csv", TEAM_COLUMNS, team_rows(state)),
-            ("cross_table.csv", cross_columns(state), cross_rows(state))):
+            ("standings.csv", [label for _key, label in STANDING_FIELDS], standing_export_rows(state, lang=lang)),
+            ("tables.csv", [label for _key, label in TABLE_FIELDS], table_export_rows(state, lang=lang)),
+            ("by_team.csv", TEAM_COLUMNS, team_export_rows(state, lang=lang)),
+            ("cross_table.csv", cross_columns(state), cross_rows(state, lang))):
         p = out / name
         p.write_text(csv_text(cols, rows), encoding="utf-8-sig")
         written.append(p)

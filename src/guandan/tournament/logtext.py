@@ -37,6 +37,22 @@ _FORFEITS = {"home": N_("a forfeit by the home team"), "away": N_("a forfeit by 
 #: Who wrote an entry (the desk's actors), as words; an actor not here is shown as written.
 ACTOR_WORDS = {"arbiter": N_("arbiter"), "web:arbiter": N_("arbiter (web page)"), "player": N_("player"),
                "web": N_("table page"), "api": N_("API"), "server": N_("game server"), "bot-event": N_("bot event")}
+#: What kind of entry it is (its ``type``), in a few words: the xlsx Audit log sheet's Type column; a type not
+#: here (a newer version's) is shown as written.
+ENTRY_WORDS = {
+    "created": N_("event created"), "team_registered": N_("team registered"), "team_withdrawn": N_("team withdrew"),
+    "round_paired": N_("round paired"), "result_entered": N_("result entered"),
+    "result_confirmed": N_("result confirmed"), "result_disputed": N_("result disputed"),
+    "result_overridden": N_("result set by the arbiter"), "result_reported": N_("result reported by the game server"),
+    "result_rejected": N_("result rejected"), "round_started": N_("round started"),
+    "deal_reported": N_("deal reported"), "deal_confirmed": N_("deal confirmed"), "deal_rejected": N_("deal rejected"),
+    "deal_disputed": N_("deal disputed"), "deals_set": N_("deals set by the arbiter"), "code_refused": N_("wrong code"),
+    "table_locked": N_("table locked"), "table_unlocked": N_("table unlocked"),
+    "player_registered": N_("player registered"), "player_withdrawn": N_("player withdrew"),
+    "partners_drawn": N_("partners drawn"), "knockout_paired": N_("knockout round paired"),
+    "table_paused": N_("table paused"), "table_resumed": N_("table resumed"), "player_replaced": N_("player replaced"),
+    "names_forgotten": N_("names forgotten"), "time_zone_set": N_("time zone set"),
+}
 #: What the desk writes as a reason itself (in English, in the log): said in the reader's language.
 _WRONG_CODES = re.compile(r"(\d+) wrong codes")
 _CORRECTED = re.compile(r"round (\d+) table (\d+) corrected: another team goes through")
@@ -96,6 +112,11 @@ class LogReader:
         if text.startswith("online:#") and text[8:].isdigit():
             return self._("account #{n}").format(n=text[8:])
         return " ".join(text.split())
+
+    def kind(self, type_: Any) -> str:
+        """What kind of entry it is, in words; a type this version does not know as written, on one line."""
+        text = " ".join(str(type_).split())
+        return self._(ENTRY_WORDS[text]) if text in ENTRY_WORDS else text
 
     def time(self, at: Any) -> str:
         """A logged time on the venue's clocks with its offset (as the log writes it), or "-"."""

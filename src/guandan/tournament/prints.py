@@ -18,18 +18,9 @@ from ..core.errors import shown
 from ..i18n import N_, translator
 from .bracket import bracket_data, page_context
 from .errors import TournamentError, refusal
-from .export import check_lang, slips_html, standing_records, table_records, team_records, templates
+from .export import chain_text, check_lang, slips_html, standing_records, table_records, team_records, templates
 from .state import TournamentState
 
-#: Every tie-break's name in a print's "order" line, as the catalogue writes it.
-TIEBREAK_NAMES = {
-    "match_points": N_("match points (场分)"),
-    "opponents_points": N_("opponents' points (对手分)"),
-    "level_diff": N_("level difference (级差分)"),
-    "levels_gained": N_("levels gained (升级数)"),
-    "head_to_head": N_("head-to-head"),
-    "wins": N_("rounds won"),
-}
 #: The standings print's columns: (record key, header msgid, numeric).
 STANDING_PRINT_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("rank", N_("Rank"), True), ("team_id", N_("No."), True), ("team", N_("Team"), False),
@@ -72,11 +63,6 @@ def slips_pdf(state: TournamentState, round_no: int, base_url: str, lang: str = 
     return pdf_from_html(slips_html(state, round_no, base_url, lang))
 
 
-def _chain_text(state: TournamentState, _: Callable[[str], str]) -> str:
-    names = [_(TIEBREAK_NAMES[c]) for c in state.cfg.tiebreaks]
-    return _("Order: {chain}").format(chain=_(", then ").join(names))
-
-
 def standings_html(state: TournamentState, through_round: int | None = None, lang: str = "zh") -> str:
     """The standings with every tie-break column as a printable page (A4 landscape).
 
@@ -90,7 +76,7 @@ def standings_html(state: TournamentState, through_round: int | None = None, lan
     heading = _("Standings after round {n}").format(n=through) if through else _("Standings before round 1")
     rows = standing_records(state, through)
     return templates.get_template("print_standings.html").render(
-        _=_, lang=lang, cfg=state.cfg, heading=heading, rows=rows, chain=_chain_text(state, _),
+        _=_, lang=lang, cfg=state.cfg, heading=heading, rows=rows, chain=chain_text(state, _),
         columns=[(key, _(msgid), num) for key, msgid, num in STANDING_PRINT_COLUMNS],
         rounds=state.cfg.rounds, through=through)
 

@@ -16,6 +16,15 @@ SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set 
 #: How a round was paired (a knockout's later rounds follow the bracket).
 METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("swiss"), "manual": N_("manual"),
                 "bracket": N_("by the bracket")}
+#: The tie-break criteria (:data:`~.model.TIEBREAKS`) as the standings' "Order:" line names them.
+TIEBREAK_NAMES = {
+    "match_points": N_("match points (场分)"),
+    "opponents_points": N_("opponents' points (对手分)"),
+    "level_diff": N_("level difference (级差分)"),
+    "levels_gained": N_("levels gained (升级数)"),
+    "head_to_head": N_("head-to-head"),
+    "wins": N_("rounds won"),
+}
 #: How a table's round ended.
 ENDED_WORDS = {"deals": N_("the deal limit was reached"), "pass_a": N_("a team passed A"),
                "time": N_("time: no new deal after the warning"), "arbiter": N_("ended by the arbiter")}
