@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import guandan.env as genv
 from guandan.cli import _mount, app
 from guandan.core.deal import Action
+from guandan.core.errors import GuandanError
 from guandan.core.match import MatchConfig, MatchState, new_match
 from guandan.core.rules import PRESET_NAMES, preset
 from guandan.core.vocab import ActionKind, MoveMode, Phase
@@ -239,3 +240,67 @@ def test_bench_env_command_prints_sane_figures() -> None:
     assert fig["preset"] == "huopin" and fig["steps"] == 300
     assert fig["steps_per_s"] > 0 and fig["us_per_step"] > 0
     assert 1 <= fig["legal_mean"] <= fig["legal_max"]
+
+
+def _play_out(g: gymnasium.Env, seed: int) -> list[bytes]:
+    """A whole Gym episode of random masked actions (seeded): each observation and mask, and the rewards."""
+    obs, _info = g.reset(seed=seed)
+    rng, done, trace = np.random.default_rng(seed), False, []
+    while not done:
+        trace.append(obs["observation"].tobytes() + obs["action_mask"].tobytes())
+        obs, reward, done, _t, _info = g.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+        trace.append(repr(reward).encode())
+    return trace
+
+
+def test_gym_same_seed_same_whole_episode() -> None:
+    g = gymnasium.make(genv.ENV_ID, opponents=["heuristic", "random", "search:max_worlds=2"], max_deals=1)
+    assert _play_out(g, 7) == _play_out(g, 7)
+    assert _play_out(g, 7) != _play_out(g, 8)
+
+
+def test_gym_step_after_the_episode_asks_for_reset() -> None:
+    for on_illegal in ("raise", "first_legal"):
+        g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, max_deals=1, on_illegal=on_illegal)
+        _play_out(g, 3)
+        with pytest.raises(gymnasium.error.ResetNeeded, match=r"episode is over .* call reset\(\)"):
+            g.step(0)
+        g.reset(seed=3)  # and a reset starts the next one
+        g.step(_first_legal(g))
+
+
+def test_gym_illegal_index_raises_the_exported_error_or_plays_the_first_legal() -> None:
+    g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, max_deals=1)
+    obs, _ = g.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(genv.IllegalActionError, match=f"action index {bad} is not legal"):
+        g.step(bad)
+    g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, max_deals=1, on_illegal="first_legal")
+    g.reset(seed=1)
+    _o, _r, _d, _t, info = g.step(bad)
+    assert info["illegal_action"] is True
+
+
+def test_gym_opponents_are_the_other_seats_in_order() -> None:
+    g = gymnasium.make(genv.ENV_ID, opponents=["random", "greedy", "heuristic"], seat=1, max_deals=1)
+    g.reset(seed=1)
+    agents = g.unwrapped.agents  # type: ignore[attr-defined]
+    assert {s: type(a).__name__ for s, a in agents.items()} == {0: "RandomAgent", 2: "GreedyAgent", 3: "HeuristicAgent"}
+    with pytest.raises(GuandanError, match=r"list of the three other seats' agent specs.*not the one string \"heuristic\""):
+        gymnasium.make(genv.ENV_ID, opponents="heuristic")
+
+
+def _doc_examples() -> list[str]:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    return [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
+
+
+def test_the_docs_python_examples_run_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    examples = _doc_examples()
+    assert len(examples) >= 2  # the Gymnasium loop and the PettingZoo one
+    for code in examples:
+        exec(compile(code, "docs/research.md", "exec"), {"__name__": "__docs__"})
+    out = capsys.readouterr().out
+    assert "return" in out

@@ -10,8 +10,13 @@ Observations are :mod:`guandan.env.encoding`'s vectors of one seat's view; actio
 
 from __future__ import annotations
 
-import gymnasium
+from typing import cast
 
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from ..core.errors import IllegalActionError
 from .actions import ACTION_SIZE, FEATURE_SIZE, PATTERNS, action_index, describe_index, index_actions
 from .aec import GuandanAEC, env, raw_env
 from .encoding import LAYOUT, OBS_SIZE, Encoder, encode
@@ -24,9 +29,9 @@ if ENV_ID not in gymnasium.registry:
     gymnasium.register(ENV_ID, entry_point="guandan.env.gym_env:GuandanGymEnv")
 
 
-def legal_action_features(info: dict[str, object]) -> object:
+def legal_action_features(info: dict[str, object]) -> npt.NDArray[np.int8]:
     """The per-legal-action feature vectors an environment put in ``info`` (rows in ``legal_indices`` order)."""
-    return info["legal_action_features"]
+    return cast("npt.NDArray[np.int8]", info["legal_action_features"])
 
 
 __all__ = [
@@ -39,6 +44,7 @@ __all__ = [
     "Encoder",
     "GuandanAEC",
     "GuandanGymEnv",
+    "IllegalActionError",
     "action_index",
     "deal_rewards",
     "describe_index",

@@ -9,6 +9,7 @@ from typing import Any
 
 import gymnasium as gym
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from ..agents.base import Agent, make_agent
 from ..core.errors import GuandanError, shown
@@ -35,6 +36,9 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
             raise GuandanError(f"on_illegal is raise or first_legal, not {shown(on_illegal)}")
         if seat not in range(4):
             raise GuandanError(f"seat must be 0…3, not {shown(seat)}")
+        if isinstance(opponents, str):
+            raise GuandanError(f"opponents is a list of the three other seats' agent specs, in seat order "
+                               f"(such as [\"heuristic\"] * 3), not the one string {shown(opponents)}")
         if len(opponents) != 3:
             raise GuandanError(f"opponents names the three other seats' agents, not {len(opponents)}")
         self.rules = rules_of(preset)
@@ -97,6 +101,10 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action index, then the others' moves up to its next turn."""
+        if self.table.match is not None and self.table.m.ended:
+            # Gymnasium's own error for a step before reset(): the mask is all zeros here, so "index 0 is
+            # not legal" would say nothing of why
+            raise ResetNeeded("the episode is over (the match has ended): call reset() before step()")
         events, illegal = self.table.apply_index(int(action), self.on_illegal)
         self._notify(events)
         reward = self._advance(events)
