@@ -90,3 +90,14 @@ def test_the_docs_training_example_runs(tmp_path: Path, capsys: pytest.CaptureFi
     assert "test_accuracy" in capsys.readouterr().out
     again = linear_example.main(["--data", str(tmp_path), "--epochs", "2", "--eval-deals", "1"])
     assert again == out  # seeded: the same data and seed train the same policy
+
+
+def test_the_docs_example_table_is_what_the_command_prints() -> None:
+    """docs/research.md's league example (seed 1, 4 pairs per pairing) is the table the command prints now."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    example = docs.split("Example (seed\n1, 4 pairs per pairing):", 1)[1].split("```", 2)[1]
+    shown = [ln.split() for ln in example.splitlines() if ln.strip()[:1].isdigit()]
+    result = invoke("league", "--agents", "heuristic,greedy,random", "--pairs", "4", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    printed = [ln.split() for ln in result.output.splitlines() if ln.strip()[:1].isdigit()][:3]
+    assert printed == shown
