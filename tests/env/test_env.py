@@ -43,7 +43,8 @@ def test_sizes_are_the_documented_ones() -> None:
     assert OBS_SIZE == 510
     assert len(set(PATTERNS)) == len(PATTERNS)
     assert describe_index(0) == "pass"
-    assert describe_index(1 + 53) == "card 53"
+    assert describe_index(1 + 53) == "card 53 (BJ)"
+    assert describe_index(1 + 0) == "card 0 (S2)" and describe_index(1 + 5) == "card 5 (H3)"
     with pytest.raises(ValueError):
         describe_index(ACTION_SIZE)
 

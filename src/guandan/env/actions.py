@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import BIG_JOKER, N_CODES, wild_code
+from ..core.cards import BIG_JOKER, N_CODES, card_str, wild_code
 from ..core.combos import Combo
 from ..core.deal import Action
 from ..core.vocab import RANKS, SUITS, ActionKind, ComboType
@@ -108,7 +108,7 @@ def describe_index(index: int) -> str:
     if index == PASS_INDEX:
         return "pass"
     if index < CARD_ACTIONS_END:
-        return f"card {index - 1}"
+        return f"card {index - 1} ({card_str(index - 1)})"
     slot, variant = divmod(index - CARD_ACTIONS_END, WILD_VARIANTS)
     t, size, key, suit, x, y = PATTERNS[slot]
     extra = f" {suit}" if suit else f" {x}x{y}" if x else ""
