@@ -91,7 +91,7 @@ def test_swiss_event_runs_to_the_end_the_same_twice(tmp_path: Path) -> None:
     assert all(len(ts.deals) <= 3 for rnd in state.rounds.values() for ts in rnd.tables.values())
     desk.verify(tid)
     # the desk's exports, unchanged
-    written = write_exports(state, events, tmp_path)
+    written = write_exports(state, events, tmp_path, "zh")
     assert {p.name for p in written} == {"event.xlsx", "event.json", "standings.csv", "tables.csv", "by_team.csv",
                                          "cross_table.csv", "log.json"}
     data = json.loads((tmp_path / "event.json").read_text(encoding="utf-8"))

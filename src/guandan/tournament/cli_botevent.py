@@ -213,14 +213,15 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
             for row in (head, *rows)]
 
 
-def write_exports(state: TournamentState, events: list[Any], out: Path) -> list[Path]:
-    """The desk's exports of the event in ``out``: event.xlsx, event.json, and the CSV files with log.json."""
+def write_exports(state: TournamentState, events: list[Any], out: Path, lang: str) -> list[Path]:
+    """The desk's exports of the event in ``out``: event.xlsx, event.json, and the CSV files with log.json; the
+    xlsx and CSV files in words in ``lang`` (the run's language), as `export --lang` writes them."""
     out.mkdir(parents=True, exist_ok=True)
-    written = [write_xlsx(state, out / "event.xlsx", events)]
+    written = [write_xlsx(state, out / "event.xlsx", events, lang)]
     (out / "event.json").write_text(json.dumps(export_json(state, events), ensure_ascii=False, indent=1) + "\n",
                                     encoding="utf-8")
     written.append(out / "event.json")
-    return written + write_csv(state, out, events)
+    return written + write_csv(state, out, events, lang)
 
 
 @app.command()
@@ -233,7 +234,8 @@ def run(
                                                                    "are found")] = None,
     records: Annotated[Path | None, typer.Option(help="write each table's match record here (replay, verify-deal)")] = None,
     out: Annotated[Path | None, typer.Option(help="write the standings as the desk's exports here: event.xlsx, "
-                                                  "event.json, the CSV files and log.json")] = None,
+                                                  "event.json, the CSV files and log.json (the xlsx and CSV "
+                                                  "files in the language of --lang)")] = None,
     lang: LangOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -277,7 +279,7 @@ def run(
             typer.echo(line)
     if out is not None:
         try:
-            for p in write_exports(state, events, out):
+            for p in write_exports(state, events, out, lang or default_lang()):
                 typer.echo(_("wrote {path}").format(path=p))
         except OSError as e:
             _fail(_, _("cannot write {path}: {problem}").format(path=out, problem=e.strerror))
