@@ -2,7 +2,9 @@
 
 * :func:`env` / :func:`raw_env` — a PettingZoo AEC environment, the four seats as agents;
 * ``gymnasium.make("guandan/Guandan-v0", preset=…, opponents=[…], seat=0)`` — a single-agent
-  Gymnasium environment against three of the project's agents (registered when this package loads).
+  Gymnasium environment against three agents (registered when this package loads);
+* :class:`PolicyAgent` — a policy over these observations and action indices as an
+  :class:`~guandan.agents.base.Agent`, for the Gymnasium env's opponents, ``run_match`` and the arena.
 
 Observations are :mod:`guandan.env.encoding`'s vectors of one seat's view; actions are
 :mod:`guandan.env.actions`' fixed indices with a legal-action mask.
@@ -21,6 +23,7 @@ from .actions import ACTION_SIZE, FEATURE_SIZE, PATTERNS, action_index, describe
 from .aec import GuandanAEC, env, raw_env
 from .encoding import LAYOUT, OBS_SIZE, Encoder, encode
 from .gym_env import GuandanGymEnv
+from .policy_agent import Policy, PolicyAgent
 from .table import deal_rewards
 
 ENV_ID = "guandan/Guandan-v0"
@@ -45,6 +48,8 @@ __all__ = [
     "GuandanAEC",
     "GuandanGymEnv",
     "IllegalActionError",
+    "Policy",
+    "PolicyAgent",
     "action_index",
     "deal_rewards",
     "describe_index",

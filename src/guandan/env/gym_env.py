@@ -1,6 +1,7 @@
 """The Gymnasium single-agent environment ``guandan/Guandan-v0``: the learner holds ``seat``; the
-other three seats are the project's own agents (tiers by name, via :func:`make_agent`), which act
-inside :meth:`GuandanGymEnv.step` until the learner is to move again or the match ends."""
+other three seats are agents — tiers by spec (via :func:`make_agent`) or :class:`Agent` instances such
+as a :class:`~guandan.env.PolicyAgent` — which act inside :meth:`GuandanGymEnv.step` until the
+learner is to move again or the match ends."""
 
 from __future__ import annotations
 
@@ -24,12 +25,14 @@ def _listens(agent: Agent) -> bool:
 
 
 class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
-    """掼蛋 from one seat against three built-in agents. ``info["legal_action_features"]`` (with
+    """掼蛋 from one seat against three agents. ``info["legal_action_features"]`` (with
     ``info["legal_indices"]``) lists the legal actions' feature vectors for DouZero-style agents."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium reads (and lets wrappers replace) this dict
+    # render_fps: Gymnasium's checker asks every env that renders for one; text has no frame rate of its own,
+    # and 4 is what Gymnasium's own text environments (Blackjack, Taxi, FrozenLake) declare
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium reads (and lets wrappers replace) this dict
 
-    def __init__(self, preset: str | RuleSet = "competition", opponents: Sequence[str] = ("heuristic",) * 3,
+    def __init__(self, preset: str | RuleSet = "competition", opponents: Sequence[str | Agent] = ("heuristic",) * 3,
                  seat: int = 0, max_deals: int | None = None, render_mode: str | None = None,
                  action_features: bool = True, on_illegal: str = "raise") -> None:
         if on_illegal not in ("raise", "first_legal"):
@@ -41,37 +44,54 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
                                f"(such as [\"heuristic\"] * 3), not the one string {shown(opponents)}")
         if len(opponents) != 3:
             raise GuandanError(f"opponents names the three other seats' agents, not {len(opponents)}")
+        others = [s for s in range(4) if s != seat]
+        for s, o in zip(others, opponents, strict=True):
+            if not isinstance(o, (str, Agent)):
+                raise GuandanError(f"opponents are agent specs or Agent instances; seat {s}'s is {shown(o)}")
+        instances = [(s, o) for s, o in zip(others, opponents, strict=True) if isinstance(o, Agent)]
+        for i, (s, o) in enumerate(instances):
+            for t, p in instances[i + 1:]:
+                if o is p:
+                    raise GuandanError(f"seats {s} and {t} are given the same Agent instance: an agent holds one "
+                                       "seat's state, so give each seat its own")
         self.rules = rules_of(preset)
         self.table = Table(self.rules, max_deals)
         self.seat = seat
-        self.opponent_specs = tuple(opponents)
+        self.opponent_specs: tuple[str | Agent, ...] = tuple(opponents)
         self.render_mode = render_mode
         self.action_features = action_features
         self.on_illegal = on_illegal  # first_legal: for checkers and samplers that ignore the mask
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(ACTION_SIZE)
-        self.others = [s for s in range(4) if s != seat]
+        self.others = others
         self.agents: dict[int, Agent] = {}
+        self._pending = 0.0  # the learner's reward from deals settled before its first decision
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         """A new match; the same ``seed`` gives the same deals and (the agents being seeded) the same play."""
         super().reset(seed=seed)
         match_seed = int(self.np_random.integers(2**63))
-        for agent in self.agents.values():
-            agent.close()
-        self.agents = {s: make_agent(spec, seed=f"{match_seed}:{s}") for s, spec in zip(self.others, self.opponent_specs,
-                                                                                      strict=True)}
+        self._close_made()
+        # a spec is made afresh, seeded from the match; an Agent instance is the caller's, reset each match
+        self.agents = {s: spec if isinstance(spec, Agent) else make_agent(spec, seed=f"{match_seed}:{s}")
+                       for s, spec in zip(self.others, self.opponent_specs, strict=True)}
         self.table.new(match_seed)
         for s, agent in self.agents.items():
             agent.reset(s, self.rules)
-        reward = self._advance([])
-        return self.table.observe(self.seat), self._info(reward)
-
-    def _info(self, opening_reward: float = 0.0) -> dict[str, Any]:
+        # a deal the other seats settle before the learner's first decision (possible, if rare: two of them go
+        # out at one play each) has a reward reset() cannot return: the first step adds it to its own
+        self._pending = self._advance([])
         info = self.table.info(self.seat, self.action_features)
-        if opening_reward:
-            info["reward_before_first_move"] = opening_reward
-        return info
+        if self.table.m.ended and self._pending:  # no step will come to carry it
+            info["reward_before_first_move"] = self._pending
+        return self.table.observe(self.seat), info
+
+    def _close_made(self) -> None:
+        """Close the agents this env made from specs (an Agent instance is closed by its owner)."""
+        for agent in self.agents.values():
+            if not any(agent is o for o in self.opponent_specs):
+                agent.close()
+        self.agents = {}
 
     def _advance(self, events: list[Event]) -> float:
         """Let the other seats act until the learner is to move or the match is over; the learner's
@@ -107,8 +127,8 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
             raise ResetNeeded("the episode is over (the match has ended): call reset() before step()")
         events, illegal = self.table.apply_index(int(action), self.on_illegal)
         self._notify(events)
-        reward = self._advance(events)
-        info = self._info()
+        reward, self._pending = self._pending + self._advance(events), 0.0
+        info = self.table.info(self.seat, self.action_features)
         if illegal:
             info["illegal_action"] = True
         return self.table.observe(self.seat), float(reward), self.table.m.ended, False, info
@@ -122,6 +142,4 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         return f"deal {m.deal_index} levels {m.levels} hand {list(view.deal.hand)}"
 
     def close(self) -> None:
-        for agent in self.agents.values():
-            agent.close()
-        self.agents = {}
+        self._close_made()

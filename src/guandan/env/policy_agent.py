@@ -1,0 +1,83 @@
+"""A learned policy as an :class:`~guandan.agents.base.Agent`: the bridge from the research environments
+to everything that seats agents (the Gymnasium env's ``opponents``, ``run_match``, the arena, a league).
+
+:class:`PolicyAgent` shows its policy exactly what the environments show a seat — the same
+:class:`~guandan.env.encoding.Encoder` vector, the same action mask over the same fixed indices and,
+if asked, the same legal-action feature rows — so a policy trained in ``guandan/Guandan-v0`` (or the
+AEC environment) plays unchanged wherever an agent can sit (docs/research.md)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..agents.base import Agent
+from ..core.deal import Action
+from ..core.errors import GuandanError, IllegalActionError, shown
+from ..core.match import MatchObservation
+from ..core.rules import RuleSet
+from .actions import ACTION_SIZE, action_mask, describe_index, features_of, index_actions
+from .encoding import Encoder
+
+Policy = Callable[..., Any]
+"""``policy(observation, action_mask) -> action index`` (``action_features=True``: ``policy(observation,
+action_mask, legal_action_features)``); the arrays are the environments' own, int8."""
+
+
+class PolicyAgent(Agent):
+    """Plays ``policy``'s choice at every decision (tribute, 头游's choice, return and play alike).
+
+    The policy receives the seat's ``observation`` (``OBS_SIZE`` int8 values, the environments'
+    ``obs["observation"]``) and its ``action_mask`` (``ACTION_SIZE`` int8 0/1 values,
+    ``obs["action_mask"]``); with ``action_features=True`` also ``legal_action_features`` (one row per
+    legal index in ascending order, ``np.flatnonzero(action_mask)``: the environments'
+    ``info["legal_action_features"]``). It returns an action index (any integer type: ``int``,
+    ``np.int64``, a 0-d array); the agent plays the legal action the environments give that index
+    (the first in the engine's order when two share one, as :func:`index_actions` says). An index the
+    mask does not allow raises :class:`~guandan.env.IllegalActionError` naming the index and the seat.
+
+    One instance holds one seat's encoder: give every seat its own instance (they may share ``policy``).
+    The environments play canonical moves; under complete move generation (the arena's default,
+    ``Setup(move_mode=MoveMode.COMPLETE)``) an index stands for the first of its several plays."""
+
+    name = "policy"
+
+    def __init__(self, policy: Policy, seed: int | str = 0, time_budget: float | None = None, *,
+                 action_features: bool = False) -> None:
+        if not callable(policy):
+            raise GuandanError(f"PolicyAgent needs a callable policy(observation, action_mask), not {shown(policy)}")
+        super().__init__(seed, time_budget)
+        self.policy = policy
+        self.action_features = action_features
+        self.encoder = Encoder()
+
+    def reset(self, seat: int, rules: RuleSet) -> None:
+        super().reset(seat, rules)
+        self.encoder.reset()
+
+    def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
+        indices, _ = index_actions(legal, obs.deal.level)
+        observation, mask = self.encoder.encode(obs), action_mask(indices)
+        if self.action_features:
+            _, feats = features_of(indices)
+            chosen = self.policy(observation, mask, feats)
+        else:
+            chosen = self.policy(observation, mask)
+        try:
+            index = operator.index(chosen)
+        except TypeError:
+            raise GuandanError(f"the policy at seat {self.seat} returned {shown(chosen)}, not an action index "
+                               f"(an integer 0…{ACTION_SIZE - 1})") from None
+        action = indices.get(index)
+        if action is None:
+            what = f" ({describe_index(index)})" if 0 <= index < ACTION_SIZE else f" (outside 0…{ACTION_SIZE - 1})"
+            raise IllegalActionError(f"the policy at seat {self.seat} returned action index {index}{what}, which the "
+                                     f"action mask does not allow here; the legal indices are {_listed(sorted(indices))}")
+        return action
+
+
+def _listed(order: list[int], most: int = 12) -> str:
+    head = ", ".join(map(str, order[:most]))
+    return head + (f" and {len(order) - most} more" if len(order) > most else "")
+
