@@ -33,7 +33,7 @@ from .cli_words import TIME_ZONE_HELP, database_refusal, desk_problem, folder_pr
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
 from .deals import SEAT_NAMES, parse_deal_list
 from .desk import Desk
-from .errors import Word, refused
+from .errors import refused
 from .export import (
     STANDING_COLUMNS,
     STANDING_FIELDS,
@@ -48,9 +48,9 @@ from .export import (
     standing_records,
     standings_json,
     status_json,
-    table_rows,
+    table_export_rows,
     tables_json,
-    team_rows,
+    team_export_rows,
     write_csv,
     write_qr_png,
     write_xlsx,
@@ -65,7 +65,7 @@ from .reachable import check_result
 from .rounds import ResultSlip, lateness_ruling
 from .state import DISPUTED, FINAL, TournamentState, parse_time
 from .venuetime import check_zone, clock_time, shown_time, zone_label
-from .words import ENDED_WORDS, METHOD_WORDS, SOURCE_WORDS, STATUS_WORDS, last_round_words
+from .words import ENDED_WORDS, METHOD_WORDS, STATUS_WORDS, last_round_words
 
 #: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
 _messages = Messages("desk")
@@ -134,24 +134,20 @@ def _word(words: dict[str, str], value: Any, lang: str | None = None) -> str:
     return _(words[text], lang) if text in words else text
 
 
-_SEAT_WORDS = {"N–S": N_("N–S"), "E–W": N_("E–W")}
+def _table_rows(state: TournamentState, round_no: int | None) -> list[dict[str, Any]]:
+    """The tables (of one round, or of all) as the exported files write them, in the reader's language: a bye,
+    a forfeit, a draw, the status and where the result came from in the export's words (one set of words)."""
+    return table_export_rows(state, round_no, cli_lang())
 
 
-def _cells(row: dict[str, Any]) -> dict[str, str]:
-    """A table's line with its coded values (status, source, seats, a bye, a draw) in words."""
-    out = {k: _(v) if isinstance(v, Word) else str(v) for k, v in row.items()}
-    for key, words in (("Status", STATUS_WORDS), ("Source", SOURCE_WORDS), ("Seats", _SEAT_WORDS)):
-        if key in out:
-            out[key] = _word(words, out[key])
-    for key in ("Table", "Result"):
-        if out.get(key) == "bye":
-            out[key] = _("bye")
-    return out
+def _team_rows(state: TournamentState, round_no: int | None) -> list[dict[str, Any]]:
+    """Where every team plays, as the exported files write it: the seats and a bye in the reader's language."""
+    return team_export_rows(state, round_no, cli_lang())
 
 
 def _print(columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
     head = [_(c) for c in columns]
-    lines = [[str(r[c]) for c in columns] for r in map(_cells, rows)]
+    lines = [[str(r[c]) for c in columns] for r in rows]
     widths = [max(width(x) for x in col) for col in zip(head, *lines, strict=True)]
     for line in (head, *lines):
         typer.echo("  ".join(pad(c, w) for c, w in zip(line, widths, strict=True)).rstrip())
@@ -362,7 +358,7 @@ def pair(
             typer.echo(_("round {n} ({method}, seed {seed}):").format(n=rnd.number, method=method, seed=rnd.seed))
         else:
             typer.echo(_("round {n} ({method}):").format(n=rnd.number, method=method))
-        _print(TABLE_COLUMNS[1:4], table_rows(state, rnd.number))
+        _print(TABLE_COLUMNS[1:4], _table_rows(state, rnd.number))
     _run(db, act)
 
 
@@ -597,7 +593,7 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
             typer.echo(_("{name}: {teams}, {total} rounds, not paired yet").format(
                 name=cfg.name, teams=teams, total=state.rounds_total))
         if state.current_round:
-            _print(TABLE_COLUMNS[1:], table_rows(state, state.current_round))
+            _print(TABLE_COLUMNS[1:], _table_rows(state, state.current_round))
             for line in _table_notes(state):
                 typer.echo(line)
         blockers = _blockers(state)
@@ -672,9 +668,9 @@ def standings(
             if as_json:
                 typer.echo(json.dumps(tables_json(state, after_round), ensure_ascii=False))
                 return
-            _print(TABLE_COLUMNS, table_rows(state, after_round))
+            _print(TABLE_COLUMNS, _table_rows(state, after_round))
             typer.echo()
-            _print(TEAM_COLUMNS, team_rows(state, after_round))
+            _print(TEAM_COLUMNS, _team_rows(state, after_round))
             return
         if as_json:
             typer.echo(json.dumps(standings_json(state, after_round), ensure_ascii=False))

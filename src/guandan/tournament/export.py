@@ -369,15 +369,6 @@ def team_records(state: TournamentState, round_no: int | None = None) -> list[di
     return out
 
 
-def team_rows(state: TournamentState, round_no: int | None = None) -> list[dict[str, Any]]:
-    """Where every team plays, keyed by :data:`TEAM_COLUMNS`: what a venue pins up next to the table list."""
-    rows = labelled(team_records(state, round_no), TEAM_FIELDS)
-    for row, rec in zip(rows, team_records(state, round_no), strict=True):
-        if rec["bye"]:
-            row["Table"] = "bye"
-    return rows
-
-
 def tables_json(state: TournamentState, round_no: int | None = None) -> dict[str, Any]:
     """What ``standings --tables --json`` prints: :func:`table_records` and :func:`team_records`."""
     return {"tournament": state.id, "name": state.cfg.name, "round": round_no,
