@@ -250,7 +250,8 @@ def table_records(state: TournamentState, round_no: int | None = None, *,
 
 
 def table_rows(state: TournamentState, round_no: int | None = None) -> list[dict[str, Any]]:
-    """The table list keyed by :data:`TABLE_COLUMNS` (the CLI's and the web pages' short form)."""
+    """The table list keyed by :data:`TABLE_COLUMNS`, its values as stored (the rounds API's ``rows``); the CLI and
+    the files people read say them in words (:func:`table_export_rows`)."""
     rows = []
     for rec in table_records(state, round_no):
         row = {label: cell(rec[key]) for key, label in zip(_TABLE_LABEL_KEYS, TABLE_COLUMNS, strict=True)}
