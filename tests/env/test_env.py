@@ -298,10 +298,19 @@ def _doc_examples() -> list[str]:
     return [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
 
 
-def test_the_docs_python_examples_run_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_docs_python_examples_run_as_written(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from guandan.agents import agent_names
+    from guandan.agents import base as agents_base
+
+    agent_names()  # the built-in tiers loaded, then a registry of this test's own: the page registers my-policy
+    monkeypatch.setattr(agents_base, "_REGISTRY", dict(agents_base._REGISTRY))
+    monkeypatch.setattr(agents_base, "_OPTIONS", dict(agents_base._OPTIONS))
     examples = _doc_examples()
-    assert len(examples) >= 2  # the Gymnasium loop and the PettingZoo one
+    assert len(examples) >= 4  # the Gymnasium loop, the PettingZoo one, evaluation, PolicyAgent in both
     for code in examples:
         exec(compile(code, "docs/research.md", "exec"), {"__name__": "__docs__"})
     out = capsys.readouterr().out
     assert "return" in out
+    assert "the policy's team (seats 0 and 2) against two heuristics: return" in out
+    assert "my-policy vs random:" in out and "my-policy vs heuristic:" in out and ", 0 illegal" in out
