@@ -150,17 +150,6 @@ def standing_records(state: TournamentState, through_round: int | None = None) -
     return out
 
 
-def standings_rows(state: TournamentState, through_round: int | None = None) -> list[dict[str, Any]]:
-    """The standings keyed by :data:`STANDING_COLUMNS` (the venue screen's and the CLI's table); a withdrawn
-    team's name is marked."""
-    rows = []
-    for rec in standing_records(state, through_round):
-        if rec["withdrawn"]:
-            rec = rec | {"team": f"{rec['team']} (withdrawn)"}
-        rows.append({label: cell(rec[key]) for key, label in STANDING_FIELDS if key != "withdrawn"})
-    return rows
-
-
 def standings_json(state: TournamentState, through_round: int | None = None) -> dict[str, Any]:
     """What ``standings --json`` prints: the event, the tie-break chain and :func:`standing_records`."""
     return {"tournament": state.id, "name": state.cfg.name, "after_round": through_round,
