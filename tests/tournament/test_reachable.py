@@ -1,10 +1,13 @@
 """A result a team enters must be one play could produce under the event's rules (reachable.py).
 
 The check is compared with a plain exploration that keeps every state as the desk's own settlement gives it
-(no symmetry, no capped streaks), it accepts every result that random play settles to under each rule set that
-scores levels, and it refuses hand-picked impossible results in words, in Chinese and in English, on the desk,
-its table page and its command line; an arbiter's override of one stands with a warning, and a log written
-before the check still replays.
+(no symmetry, no capped streaks, every finishing order settled), and its answers for every count through 40
+deals with the plain layers of its own states (what it proves of every later count, and where layers repeat,
+must agree). It accepts every result that random play settles to under each rule set that scores levels, in
+rounds of 6–12 deals too (where the streaks of huaian-traditional were once past its budget), and every result
+of rounds the engine plays with random players; it refuses hand-picked impossible results in words, in Chinese
+and in English, on the desk, its table page and its command line; an arbiter's override of one stands with a
+warning, and a log written before the check still replays.
 """
 
 from __future__ import annotations
@@ -19,11 +22,15 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from guandan.core.rules import RuleSet, preset
+from guandan.core.scoring import StreakCounts, settle_deal
 from guandan.db import make_engine
 from guandan.tournament import reachable
+from guandan.tournament.botevent import TableJob, play_table
 from guandan.tournament.cli import app
 from guandan.tournament.deals import Track, settle_deals, settle_next
 from guandan.tournament.desk import Desk
@@ -79,19 +86,114 @@ def brute(rules: RuleSet, award_levels: int, stop: bool, depth: int) -> dict[tup
     return out
 
 
+#: Every result a state can hold: home level, away level, the side that passed A (-1: none).
+RESULTS = [(home, away, side) for home in range(2, 15) for away in range(2, 15) for side in (-1, 0, 1)]
+
+
+def found_at(found: reachable._Reach, origin: int, d: int, passes: bool = True) -> set[tuple[int, ...]]:
+    """The results the exploration says come from exactly ``d`` deals from start ``origin``."""
+    return {o for o in RESULTS if (passes or o[2] < 0) and found.known(origin, o, d)}
+
+
 @pytest.mark.parametrize(("name", "stop", "award", "depth"), [
     ("competition", True, 3, 9), ("competition", False, 3, 6), ("huaian-2009", True, 2, 9),
     ("huopin-levels", False, 3, 6), ("any-pass", True, 3, 9), ("overshoot", True, 3, 9), ("one-failure", True, 3, 9),
-    ("huaian-traditional", True, 3, 3), ("team-streaks", True, 3, 3), ("short-streaks", True, 1, 3),
+    ("huaian-traditional", True, 3, 3), ("huaian-traditional", False, 3, 3), ("team-streaks", True, 3, 3),
+    ("short-streaks", True, 1, 3), ("short-streaks", False, 2, 3),
 ])
 def test_the_exploration_finds_what_every_finishing_order_gives(name: str, stop: bool, award: int, depth: int) -> None:
     """Through as many deals as the plain exploration can settle in about a second: far enough to pass A, fail
-    it three times and be reset, overshoot; and to earn each streak variant's bonuses and penalties."""
+    it three times and be reset, overshoot; and to earn each streak variant's bonuses and penalties. A question
+    about a result without a pass of A explores no round that passed A, and finds the same."""
     expected = brute(LEVEL_RULES[name], award, stop, depth)
-    found = reachable._Reach(LEVEL_RULES[name], award, stop)
-    assert found.extend(depth)
+    found = reachable._Reach(LEVEL_RULES[name], award, stop, True)
+    unpassed = reachable._Reach(LEVEL_RULES[name], award, stop, False)
     for (origin, d), results in expected.items():
-        assert {o for o, bits in found.masks[origin].items() if bits >> d & 1} == results, (origin, d)
+        assert found_at(found, origin, d) == results, (origin, d)
+        assert found_at(unpassed, origin, d, passes=False) == {o for o in results if o[2] < 0}, (origin, d)
+
+
+#: The symmetries of the settlement: seat permutations that keep partners together (the teams' with a flag).
+SYMMETRIES = [((0, 1, 2, 3), False), ((2, 1, 0, 3), False), ((0, 3, 2, 1), False), ((2, 3, 0, 1), False),
+              ((1, 0, 3, 2), True), ((3, 0, 1, 2), True), ((1, 2, 3, 0), True), ((3, 2, 1, 0), True)]
+Pair = tuple[int, int]
+Counts = tuple[int, int, int, int]
+#: levels, declarer (-1: none), A failures, first-out and last-out streaks per seat, the side that passed A first
+Plain = tuple[Pair, int, Pair, Counts, Counts, int]
+
+
+def symmetric(rules: RuleSet, award_levels: int, stop: bool, depth: int) -> dict[tuple[int, int], set[tuple[int, ...]]]:
+    """As :func:`brute` with every state kept up to the symmetries of the settlement only (no capped streaks,
+    no settlement shared between states): deeper in the same time, where streaks escalate."""
+    def canonical(levels: Pair, declarer: int | None, fails: Pair, st: StreakCounts, first: int) -> Plain:
+        images: list[Plain] = []
+        for seat, swap in SYMMETRIES:
+            f, last = [0] * 4, [0] * 4
+            for s in range(4):
+                f[seat[s]], last[seat[s]] = st.first[s], st.last[s]
+            fc: Counts = (f[0], f[1], f[2], f[3])
+            lc: Counts = (last[0], last[1], last[2], last[3])
+            if swap:
+                images.append(((levels[1], levels[0]), -1 if declarer is None else 1 - declarer, (fails[1], fails[0]),
+                               fc, lc, -1 if first < 0 else 1 - first))
+            else:
+                images.append((levels, -1 if declarer is None else declarer, fails, fc, lc, first))
+        return min(images)
+
+    out: dict[tuple[int, int], set[tuple[int, ...]]] = {}
+    starts = [Track(), settle_next(Track(), {"award": "home"}, rules, award_levels, stop_on_pass_a=stop)[1]]
+    for origin, start in enumerate(starts):
+        layer = {canonical(start.levels, start.declarer, start.a_failures, start.streaks, -1)}
+        for d in range(depth + 1):
+            out[(origin, d)] = set()
+            for s in layer:
+                o = (s[0][0] + 2, s[0][1] + 2, s[5])
+                out[(origin, d)] |= {o, (o[1], o[0], -1 if o[2] < 0 else 1 - o[2])}
+            following: set[Plain] = set()
+            for levels, declarer, fails, first_out, last_out, first in layer:
+                if stop and first >= 0:
+                    continue
+                streaks = StreakCounts(first_out, last_out)
+                for finish in itertools.permutations(range(4)):
+                    x = settle_deal(levels, None if declarer < 0 else declarer, finish, rules, fails, streaks)
+                    won = -1 if x.match_winner is None else x.match_winner
+                    following.add(canonical(x.levels_after, x.declarer_after, x.a_failures_after, x.streaks_after,
+                                            first if first >= 0 else won))
+            layer = following
+    return out
+
+
+@pytest.mark.parametrize(("name", "stop", "depth"), [
+    ("huaian-traditional", True, 5), ("huaian-traditional", False, 4), ("short-streaks", False, 4),
+    ("team-streaks", True, 4),
+])
+def test_escalating_streaks_are_settled_as_every_finishing_order_gives(name: str, stop: bool, depth: int) -> None:
+    """Where streaks are worth 2 and 3 levels: the settlement called once per streak bonus and penalties it
+    notes, and the capped counts, give what every state settled with every finishing order gives."""
+    expected = symmetric(LEVEL_RULES[name], 3, stop, depth)
+    found = reachable._Reach(LEVEL_RULES[name], 3, stop, True)
+    for (origin, d), results in expected.items():
+        assert found_at(found, origin, d) == results, (origin, d)
+
+
+@pytest.mark.parametrize(("name", "stop", "passes", "depth"), [
+    *((name, stop, True, 40) for name in LEVEL_RULES if name not in STREAKY for stop in (True, False)),
+    *((name, stop, False, 30) for name in sorted(STREAKY) for stop in (True, False)),
+    ("huaian-traditional", False, True, 10),
+])
+def test_every_count_agrees_with_the_layers(name: str, stop: bool, passes: bool, depth: int) -> None:
+    """What the exploration proves of every later count (a set of states each following another of the set),
+    and what it takes from layers that repeat, agree with the layers of its states, one deal after another."""
+    found = reachable._Reach(LEVEL_RULES[name], 3, stop, passes)
+    graph = reachable._Reach(LEVEL_RULES[name], 3, stop, passes)
+    for origin in (0, 1):
+        layer = set(graph.walks[origin].rest)
+        for d in range(depth + 1):
+            results: set[tuple[int, int, int]] = set()
+            for lp in {s >> reachable._SIG_BITS for s in layer}:
+                results.update(graph._outcomes(lp))
+            assert found_at(found, origin, d) == results, (origin, d)
+            layer = {t for s in layer for t in graph._after(s)}
 
 
 def _config(rules: RuleSet, max_deals: int | None, stop: bool, award: int = 3) -> EventConfig:
@@ -134,6 +236,60 @@ def test_every_result_of_play_is_accepted(name: str) -> None:
             assert check_result(cfg, 1, 1, slip) is None, (items, slip, check_result(cfg, 1, 1, slip))
 
 
+@pytest.mark.parametrize("name", list(LEVEL_RULES))
+@settings(derandomize=True, deadline=None, max_examples=80, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_round_of_6_to_12_deals_is_accepted(name: str, data: st.DataObject) -> None:
+    """Sound in the rounds events play, 6–12 deals (the streaks of huaian-traditional were once past the
+    check's budget from 6 deals on, and such a slip accepted unchecked): whatever the finishing orders, whether
+    passing A ends the round, an awarded first deal (counted or not), a deciding deal after a level round
+    (counted or not), the result they settle to is accepted."""
+    rules = LEVEL_RULES[name]
+    stop = data.draw(st.booleans(), "stop_on_pass_a")
+    max_deals = data.draw(st.integers(6, 12), "max_deals")
+    award = data.draw(st.sampled_from([3, 2, 1]), "award levels")
+    cfg = _config(rules, max_deals, stop, award)
+    items: list[dict[str, Any]] = []
+    if data.draw(st.booleans(), "first deal awarded"):
+        items.append({"award": data.draw(st.sampled_from(["home", "away"]), "to")})
+    entries, track = settle_deals(items, rules, award, stop_on_pass_a=stop)
+    while len(items) < max_deals and not (stop and track.passed_a is not None):
+        items.append({"finish": data.draw(st.permutations(range(4)), "finish")})
+        entry, track = settle_next(track, items[-1], rules, award, stop_on_pass_a=stop)
+        entries.append(entry)
+    levels = entries[-1].levels if entries else (2, 2)
+    passed = next((e.passed_a for e in entries if e.passed_a is not None), None)
+    if passed is not None and levels[passed] != 14:
+        return  # passed A, then lost it where the round goes on: no slip can say so (refused by the scoring)
+    deals = len(items) - (1 if items and "award" in items[0] and data.draw(st.booleans(), "award uncounted") else 0)
+    decider: int | None = None
+    if levels[0] == levels[1] and passed is None and data.draw(st.booleans(), "deciding deal"):
+        decider = data.draw(st.sampled_from([0, 1]), "decider won by")
+        deals += data.draw(st.sampled_from([0, 1]), "decider counted")
+    if deals > max_deals:
+        return  # the deal limit's own refusal
+    slip = ResultSlip((level_name(levels[0]), level_name(levels[1])), passed, deals, decider=decider)
+    assert check_result(cfg, 1, 1, slip) is None, (items, slip, check_result(cfg, 1, 1, slip))
+    assert check_result(cfg, 1, 1, replace(slip, deals=None)) is None
+
+
+@pytest.mark.parametrize("name", ["competition", "huaian-traditional", "huaian-2009"])
+def test_every_round_the_engine_plays_is_accepted(name: str) -> None:
+    """Rounds the engine plays (random players, seeded) to a cap of 6–12 deals or a pass of A, entered as the
+    bot event enters a slip, are accepted."""
+    rng = random.Random(f"engine:{name}")
+    rules = LEVEL_RULES[name]
+    for table in range(6):
+        cap = rng.randrange(6, 13)
+        play = play_table(TableJob(1, table, ("random", "random"), ("random", "random"), rules,
+                                   f"reachable:{name}:{table}", cap, False))
+        home, away = play.final_levels
+        if play.passed_a is not None:  # the engine keeps the winner at A
+            home, away = (14, away) if play.passed_a == 0 else (home, 14)
+        slip = ResultSlip((level_name(home), level_name(away)), play.passed_a, len(play.finishes))
+        assert check_result(_config(rules, cap, True), 1, table, slip) is None, (play, slip)
+
+
 def _refusal(cfg: EventConfig, text: str, passed: str | None = None, deals: int | None = None) -> TournamentError:
     problem = check_result(cfg, 2, 3, ResultSlip.parse(text, passed, deals))
     assert problem is not None
@@ -174,31 +330,77 @@ def test_impossible_results_are_said_with_the_fewest_deals() -> None:
             "第2轮第3桌：按本赛事规则，无论打多少副都不可能打成3:2")
 
 
-def test_what_cannot_be_told_is_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rules that score points, a forfeit and a count past the limit are not this check's; past its budget
-    the check refuses only what it found impossible, and says no fewest count it did not find."""
+def test_what_cannot_be_told_is_accepted() -> None:
+    """Rules that score points, a forfeit and a count past the limit are not this check's."""
     assert check_result(_config(preset("huopin"), 8, True), 1, 1, ResultSlip.parse("K:2", deals=2)) is None
     cfg = _config(preset("competition"), 8, True)
     assert check_result(cfg, 1, 1, ResultSlip.parse(None, forfeit="home")) is None
     assert check_result(cfg, 1, 1, ResultSlip.parse("K:2", deals=9)) is None
-    traditional = _config(preset("huaian-traditional"), 8, True)
-    assert check_result(traditional, 1, 1, ResultSlip.parse("2:2", deals=7)) is None  # past the budget: accepted
-    said_in(_refusal(traditional, "A:A", "home", 3),
-            "round 2 table 3: A:A with home passing A cannot come from 3 deals of play under this event's rules",
-            "第2轮第3桌：按本赛事规则，打3副不可能打成A:A且主队过A")
-    monkeypatch.setattr(reachable, "BUDGET", 10)
-    reachable.reach.cache_clear()
-    try:
-        assert check_result(cfg, 1, 1, ResultSlip.parse("K:2", deals=2)) is not None  # 2 deals: 3 states
-        assert check_result(cfg, 1, 1, ResultSlip.parse("A:A", "home", 6)) is None
-    finally:
-        reachable.reach.cache_clear()
+
+
+@pytest.mark.parametrize("stop", [True, False])
+def test_impossible_results_of_long_rounds_are_refused_under_streaks(stop: bool) -> None:
+    """huaian-traditional's streaks once took the check past its budget from 6 deals on, and it accepted every
+    such slip. Now each count is checked: 2:2, 2:3 and 3:3 (and 3:2) take streak penalties that 6–12 deals
+    cannot give (from 2:2 they come back after 13 and 14), and passing A at K or A takes 9 deals (8 after a
+    credited first deal); while a result so many deals can give is still accepted."""
+    cfg = _config(preset("huaian-traditional"), 12, stop)
+    said_in(_refusal(cfg, "2:2", deals=7),
+            "round 2 table 3: 2:2 cannot come from 7 deals of play under this event's rules; it can come from 0 deals",
+            "第2轮第3桌：按本赛事规则，打7副不可能打成2:2；打0副才可能")
+    said_in(_refusal(cfg, "3:3", deals=12),
+            "round 2 table 3: 3:3 cannot come from 12 deals of play under this event's rules; it can come from 2 "
+            "deals",
+            "第2轮第3桌：按本赛事规则，打12副不可能打成3:3；打2副才可能")
+    said_in(_refusal(cfg, "2:3", deals=12),
+            "round 2 table 3: 2:3 cannot come from 12 deals of play under this event's rules; it can come from one "
+            "deal",
+            "第2轮第3桌：按本赛事规则，打12副不可能打成2:3；打1副才可能")
+    said_in(_refusal(cfg, "K:A", "away", 7),
+            "round 2 table 3: K:A with away passing A cannot come from 7 deals of play: from 2:2 it takes at least 9 "
+            "deals, or 8 deals after a first deal credited for lateness",
+            "第2轮第3桌：打7副不可能打成K:A且客队过A：从2:2起至少要打9副，若第一副因迟到判给一方则另打8副")
+    said_in(_refusal(cfg, "A:A", "home", 6),
+            "round 2 table 3: A:A with home passing A cannot come from 6 deals of play: from 2:2 it takes at least 9 "
+            "deals, or 8 deals after a first deal credited for lateness",
+            "第2轮第3桌：打6副不可能打成A:A且主队过A：从2:2起至少要打9副，若第一副因迟到判给一方则另打8副")
+    for text, passed, deals in (("3:2", None, 12), ("2:2", None, 6), ("3:3", None, 10), ("K:A", "away", 6)):
+        assert check_result(cfg, 2, 3, ResultSlip.parse(text, passed, deals)) is not None, (text, deals)
+    fine: list[tuple[str, str | None, int | None]] = [
+        ("K:K", None, 7), ("A:A", None, 7), ("Q:Q", None, 6), ("A:K", "home", 8), ("2:2", None, 13),
+        ("3:2", None, 1), ("7:5", None, 12), ("2:2", None, None)]  # A:K passed in 8, 2:2 in 13: after a first
+    for text, passed, count in fine:  # deal credited for lateness, not counted
+        assert check_result(cfg, 2, 3, ResultSlip.parse(text, passed, count)) is None, (text, count)
 
 
 def test_the_exploration_is_memoised_per_rules() -> None:
     rules = preset("competition")
     assert reachable.reach(rules, 3, True) is reachable.reach(preset("competition"), 3, True)
     assert reachable.reach(rules, 3, True) is not reachable.reach(rules, 3, False)
+    assert reachable.reach(rules, 3, False, False) is not reachable.reach(rules, 3, False, True)
+
+
+def test_the_exploration_stays_small() -> None:
+    """Under huaian-traditional no question a slip can ask explores past 14 deals (every result is proved to
+    come from every count from then on), nor settles more than 15,100 states (of the 16,110 a round can be in
+    where passing A ends it; 15,045 measured); where layers repeat, the states are dropped and only the results
+    kept."""
+    rules = preset("huaian-traditional")
+    for stop, passes in ((True, True), (False, True), (False, False)):
+        r = reachable._Reach(rules, 3, stop, passes)
+        for o in RESULTS:
+            if (o[2] < 0 and (stop or not passes)) or (o[2] >= 0 and o[o[2]] == 14 and passes):
+                for origin in (0, 1):
+                    assert r.known(origin, o, reachable.HORIZON)
+                    assert r.first(origin, o, reachable.HORIZON) is not None
+        assert max(w.depth for w in r.walks) <= 14
+        assert len(r.succ) <= 15_100
+    competition = reachable._Reach(preset("competition"), 3, True, True)
+    assert competition.known(0, (14, 9, 0), reachable.HORIZON)
+    for origin in (0, 1):  # home passed A and is at 2: no count gives it, so every layer is explored
+        assert competition.bits(origin, (2, 14, 0), reachable.HORIZON) == 0
+    assert all(w.period is not None and w.depth < 40 for w in competition.walks)
+    assert not competition.succ and not competition.moves
 
 
 # ---- through the desk, its table page, its command line ---------------------------------------------------
