@@ -31,7 +31,7 @@ from guandan.protocol import cli as protocol_cli
 from guandan.protocol import server as protocol_server
 from guandan.protocol.notation import PASS_TRIPLE, action_triple
 from guandan.protocol.seating import Seating
-from guandan.protocol.server import MAX_PER_ADDRESS, AddressCount, ProtocolServer
+from guandan.protocol.server import MAX_PER_ADDRESS, AddressCount, ProtocolServer, Room
 from guandan.protocol.table import ProtocolTable, stand_in_tier
 from guandan.server.rooms import default_bot_tier
 
@@ -177,6 +177,34 @@ def test_a_late_answer_is_refused_and_never_played_on_the_next_act_message() -> 
     assert sum(played_for) == 1  # the late answer played nothing
     assert again.startswith("no answer within 1 s: the server played"), again
     assert not any("in a row" in line for line in logs), logs
+
+
+def test_a_seat_answered_for_twice_is_told_that_its_next_replies_are_both_late() -> None:
+    """A bot that slept through two of its act messages has two late answers to give before one counts: each
+    refusal says so, rather than 'it is your turn now' while its next reply would be refused as late too."""
+    server = ProtocolServer(preset("competition"), log=lambda line: None, move_timeout=1.0, abort_after=0)
+    table = ProtocolTable(preset("competition"), seed=3)
+    table.start()
+    room = Room("r", table=table)
+    notices: dict[int, list[str]] = {}
+    while True:  # every seat answered for in turn, until one of them is answered for a second time
+        mover, _ = table.act()
+        (seat, notice), *_ = server._play_for(room, table, mover)
+        notices.setdefault(seat, []).append(notice["message"])
+        if len(notices[seat]) == 2:
+            break
+    first, second = notices[seat]
+    assert first.endswith("your next reply is taken as your late answer to that act message and is refused"), first
+    assert second.endswith("your next 2 replies are taken as your late answers to the 2 act messages answered for "
+                           "you, in order, and are refused"), second
+    room.mover = seat  # its third act message waits
+    late = server._late(room, seat, '{"actIndex": 0}')
+    assert late.startswith("too late:") and "your turn now" not in late, late
+    assert late.endswith("Your next reply is taken as the late answer to the next act message answered for you, "
+                         "refused too."), late
+    last = server._late(room, seat, '{"actIndex": 0}')
+    assert last.endswith("It is your turn now: answer the act message waiting for you."), last
+    assert not room.late[seat]
 
 
 def test_a_seat_that_misses_k_act_messages_in_a_row_ends_its_room(tmp_path: Path) -> None:

@@ -158,6 +158,17 @@ class HeldConnection(ServerConnection):
         super().connection_lost(exc)
 
 
+def _owed(left: int, to_move: bool) -> str:
+    """What a seat's next replies answer, said after one of its late answers was refused: the late answers
+    it still owes (``left``: act messages answered for it after no answer), else the act message waiting."""
+    if left == 1:
+        return " Your next reply is taken as the late answer to the next act message answered for you, refused too."
+    if left > 1:
+        return f" Your next {left} replies are taken as the late answers to the {left} other act messages answered " \
+               "for you, refused too."
+    return " It is your turn now: answer the act message waiting for you." if to_move else ""
+
+
 def error_message(text: str) -> dict[str, Any]:
     """Our addition to the protocol: what was wrong with the last frame (bots may ignore it). A lone
     surrogate quoted from the frame (JSON's ``"\\ud800"``) is written as its escape: a text frame must
@@ -314,9 +325,8 @@ class ProtocolServer:
         except ProtocolError as e:  # an invalid answer may be sent again: that act message is still owed one
             return f"{e} (as the late answer to an act message the server answered for you after no answer)"
         room.late[seat].popleft()
-        waiting = " It is your turn now: answer that act message." if room.mover == seat else ""
         return (f"too late: the server answered that act message for you after {self.move_timeout:g} s "
-                f"without an answer; this reply is not played.{waiting}")
+                f"without an answer; this reply is not played.{_owed(len(room.late[seat]), room.mover == seat)}")
 
     # --- a room's games --------------------------------------------------------------------
     async def _send(self, room: Room, out: list[Outgoing]) -> None:
@@ -432,8 +442,11 @@ class ProtocolServer:
         seconds = f"{self.move_timeout:g}"
         self.log(say(N_("room {room}: seat {seat} did not answer within {seconds} s: the server played {action} for it"),
                      room=room.name, seat=seat, seconds=seconds, action=shown))
-        notice = error_message(f"no answer within {seconds} s: the server played {shown} for you (seat {seat}); "
-                               "your next reply is taken as your late answer to that act message and is refused")
+        owed = len(room.late[seat])  # the act messages answered for the seat whose late answers are still to come
+        answers = "your next reply is taken as your late answer to that act message and is refused" if owed == 1 else \
+            f"your next {owed} replies are taken as your late answers to the {owed} act messages answered for you, " \
+            "in order, and are refused"
+        notice = error_message(f"no answer within {seconds} s: the server played {shown} for you (seat {seat}); {answers}")
         return [(seat, notice), *out]
 
     def _write_records(self, room: Room, partial: MatchState | None = None) -> None:
