@@ -44,3 +44,17 @@ def test_arena_reports_a_crashing_external_bot(tmp_path: Path) -> None:
 def test_arena_path_must_be_a_folder(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["arena", "--b", "greedy", "--path", str(tmp_path / "nope")])
     assert result.exit_code == 2 and "is not a folder" in result.output
+
+
+def test_a_bot_that_cannot_be_loaded_is_refused_before_any_deal(tmp_path: Path) -> None:
+    """A wrong module, class or --path was a crash counted at every deal ('crashes=8') with nothing saying
+    why; it is one error, before any deal is played, that says what was looked for and where."""
+    (tmp_path / "loadable_bot.py").write_text(
+        "class Bot:\n    def received_message(self, message: str) -> int:\n        return 0\n", encoding="utf-8")
+    for spec, why in (("external:my_bot.loadable_bot:Bot", "no module my_bot in the bot folders ("),
+                      ("external:loadable_bot:Robot", "module loadable_bot has no Robot")):
+        result = CliRunner().invoke(app, ["arena", "--b", spec, "--path", str(tmp_path), "--deals", "1"])
+        assert result.exit_code == 2, result.output
+        assert f"the external bot {spec} cannot be loaded: " in result.output and why in result.output, result.output
+        assert "my_bot" not in spec or str(tmp_path.resolve()) in result.output  # where it was looked for
+        assert "crashes" not in result.output

@@ -19,7 +19,7 @@ from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..core.vocab import MoveMode, parse_choice
 from ..present import said
-from ..protocol.adapter import add_bot_path
+from ..protocol.adapter import add_bot_path, check_loads
 from .ray_pool import LOCAL, RayPool, check_address
 from .report import compare_pairs, summarize_matches, summarize_pairs, summarize_sprt, table
 from .results import OPTION_KEYS, append_pairs, read_results, recorded_options, setup_diff, setup_key, show_options
@@ -123,6 +123,11 @@ def arena_cmd(
         if not p.is_dir():
             _fail(_("--path {path} is not a folder").format(path=p))
     setup = Setup(a, b, preset_name, seed, budget_a, budget_b, moves, str(out) if out else None, bot_paths)
+    for spec in dict.fromkeys(s for s in (a, b) if s.startswith("external:")):
+        try:
+            check_loads(spec)  # a wrong module, class or --path: said once, before any deal
+        except GuandanError as e:
+            _fail(said(e))
     t0 = time.perf_counter()
     summary: dict[str, Any]
     # one cluster for the whole command: an SPRT's batches must not each pay for a Ray start

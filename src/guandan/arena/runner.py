@@ -12,14 +12,17 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
 from typing import Protocol, TypeVar
 
 from ..agents import Agent, make_agent
 from ..agents.runner import RunStats, run_match
-from ..core.match import MatchConfig, new_match
+from ..core.errors import GuandanError
+from ..core.match import MatchConfig, MatchState, new_match
 from ..core.record import dumps
 from ..core.rules import RuleSet, preset
 from ..core.vocab import MoveMode
+from ..i18n import N_
 from ..protocol.adapter import add_bot_path
 from .specs import draw_spec
 
@@ -113,6 +116,36 @@ def _collect(stats: RunStats, a_seats: int, pair: PairResult) -> None:
     pair.cpu_seconds += stats.cpu_seconds
 
 
+def _play(match: MatchState, agents: list[Agent], names: list[str], stats: RunStats, msgid: str, index: int) -> None:
+    """``run_match``; an agent that raises (a plugin tier's bug: external bots are caught and counted by
+    their adapter) stops the run with an error that names the agent, its seat, what it raised and where,
+    instead of a traceback through the arena."""
+    try:
+        run_match(match, agents, stats=stats)
+    except Exception as e:
+        for a in agents:  # the workers' processes go on to other pairs: stop bot processes here
+            a.close()
+        seat, place = _raiser(e.__traceback__, agents)
+        if seat is None:
+            seat = match.to_move if match.to_move is not None else 0
+        raise GuandanError.said(msgid, agent=names[seat], seat=seat + 1, error=f"{type(e).__name__}: {e}",
+                                place=place, index=index) from e
+
+
+def _raiser(tb: TracebackType | None, agents: list[Agent]) -> tuple[int | None, str]:
+    """The seat whose agent's method raised (a frame whose ``self`` is one of ``agents``), if any, and
+    where the exception was raised: the innermost frame's file and line."""
+    seat, place = None, "?"
+    while tb is not None:
+        me = tb.tb_frame.f_locals.get("self")
+        for s, a in enumerate(agents):
+            if seat is None and me is a:
+                seat = s
+        place = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return seat, place
+
+
 def play_pair(setup: Setup, index: int) -> PairResult:
     rules = setup.rules()
     spec = draw_spec(setup.seed, index)
@@ -121,7 +154,8 @@ def play_pair(setup: Setup, index: int) -> PairResult:
         match = new_match(rules, f"arena:{setup.seed}:{index}", spec.config(setup.move_mode))
         names, agents = _agents(setup, a_seats, f"{index}:{a_seats}")
         stats = RunStats()
-        run_match(match, agents, stats=stats)
+        _play(match, agents, names, stats, N_("{agent} (seat {seat}) raised {error} ({place}) in deal pair {index}"),
+              index)
         d = match.deals[0]
         won = d.finish[0] % 2 == a_seats
         up = float(d.settlement.upgrade)
@@ -159,7 +193,7 @@ def play_full_match(setup: Setup, index: int) -> MatchResult:
                       MatchConfig(max_deals=MATCH_DEAL_CAP, move_mode=setup.move_mode))
     names, agents = _agents(setup, a_seats, f"m{index}")
     stats = RunStats()
-    run_match(match, agents, stats=stats)
+    _play(match, agents, names, stats, N_("{agent} (seat {seat}) raised {error} ({place}) in match {index}"), index)
     won = None if match.winner is None else match.winner == a_seats
     res = MatchResult(index, a_seats, won, len(match.deals))
     tmp = PairResult(index, [])

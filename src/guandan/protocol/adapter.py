@@ -214,6 +214,19 @@ class ExternalAgent(Agent):
             self._bot = None
 
 
+def check_loads(spec: str) -> None:
+    """Load the bot of ``spec`` (``external:…``) once, as a seat would (in a process of its own for
+    ``:process``), and stop it. A bot that cannot be loaded at all (a wrong module, class or bot folder)
+    is then an error before any deal, instead of a crash counted at every deal with nobody told why."""
+    module, cls, isolated, timeout = parse_spec(spec)
+    try:
+        bot = (ProcessBot if isolated else InlineBot)(module, cls, list(_BOT_PATHS), timeout)
+    except BotFailure as failure:
+        raise GuandanError.said(N_("the external bot {spec} cannot be loaded: {reason}"), spec=spec,
+                                reason=failure.detail.removeprefix(f"cannot load {module}:{cls}: ")) from None
+    bot.close()
+
+
 register("external")(lambda seed, budget: ExternalAgent(seed, budget))
 
-__all__ = ["DEFAULT_TIMEOUT", "ExternalAgent", "add_bot_path", "parse_spec"]
+__all__ = ["DEFAULT_TIMEOUT", "ExternalAgent", "add_bot_path", "check_loads", "parse_spec"]

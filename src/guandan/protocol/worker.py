@@ -33,9 +33,16 @@ def load_bot(module: str, cls: str, paths: list[str]) -> Any:
     for p in reversed(paths):
         if p not in sys.path:
             sys.path.insert(0, p)
-    obj = getattr(importlib.import_module(module), cls, None)
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as e:  # the bot's own module, not one it imports: say where it was looked for
+        if e.name is None or not (module == e.name or module.startswith(f"{e.name}.")):
+            raise
+        raise ModuleNotFoundError(f"no module {e.name} in the bot folders ({', '.join(paths) or 'none given'}) "
+                                  "or on Python's path") from None
+    obj = getattr(found, cls, None)
     if obj is None:
-        raise ImportError(f"module {module!r} has no attribute {cls!r}")
+        raise ImportError(f"module {module} has no {cls}")
     bot = obj()
     if not callable(getattr(bot, "received_message", None)):
         raise TypeError(f"{module}:{cls} has no received_message(message) method")
