@@ -30,6 +30,7 @@ from ..agents import hints as hinting
 from ..agents import make_agent
 from ..agents.arrange import arrange_hand
 from ..agents.base import Agent
+from ..agents.fallback import fallback_action
 from ..core import record
 from ..core.deal import Action
 from ..core.errors import GuandanError, shown
@@ -949,11 +950,9 @@ class TableService:
 
     @staticmethod
     def _fallback(match: MatchState, seat: int) -> Action:
-        """A legal action for a bot that failed, found without a worker: the first legal one, or under
-        火拼 rules one found without listing every play."""
-        if workers.heavy_rules(match.rules):
-            return workers.fallback_action(workers.position(match, seat))
-        return match.legal_actions()[0]
+        """A legal action for a bot that failed, found without a worker (the rule ``guandan play`` uses too):
+        the first legal one, or under 火拼 rules one found without listing every play."""
+        return fallback_action(match, seat, list_plays=not workers.heavy_rules(match.rules))
 
     def _agent(self, room: Room, seat: int) -> Agent:
         key = (room.code, seat)

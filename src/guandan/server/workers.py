@@ -43,9 +43,10 @@ from multiprocessing.synchronize import Event as EventType
 from typing import Any, TypeVar
 
 from ..agents.base import Agent
+from ..agents.fallback import action_without_listing
 from ..agents.hints import Hint, best_actions
 from ..core.cards import Card
-from ..core.combos import Combo, beats, classify, resolve_combo
+from ..core.combos import Combo, beats, classify
 from ..core.deal import Action, DealView, Observation
 from ..core.errors import GuandanError
 from ..core.match import MatchObservation, MatchState
@@ -154,15 +155,10 @@ def fallback_legal_fields(pos: Position) -> JSON:
 
 
 def fallback_action(pos: Position) -> Action:
-    """A legal action found without generating the moves: the first listed one outside the play phase,
-    else PASS when following, else the lowest card led as a single."""
-    if pos.legal is not None:
-        return pos.legal[0]
+    """A legal action found without generating the moves (the rule of :mod:`guandan.agents.fallback`):
+    the first listed one outside the play phase, else PASS when following, else the lowest card led as a single."""
     d = pos.obs.deal
-    if d.top is not None:
-        return Action(ActionKind.PASS, d.seat)
-    card = min(d.hand)
-    return Action(ActionKind.PLAY, d.seat, (card,), resolve_combo((card,), d.level, pos.rules))
+    return action_without_listing(d.seat, pos.legal, d.hand, d.top is not None, d.level, pos.rules)
 
 
 # --- the jobs (module functions: a process pool pickles them by name) ------------------------------

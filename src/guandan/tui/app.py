@@ -44,7 +44,7 @@ from .nobreak import keep_no_break_spaces
 from .review import REVIEW_BUDGET, ReviewScreen, last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, describe_selection, parse_tokens, pass_action
 from .session import SaveError, Session, display_path
-from .text import HUMAN, SeatInfo, counter_lines, level_line, presenter, seat_infos
+from .text import HUMAN, SeatInfo, bot_failure_lines, counter_lines, level_line, presenter, seat_infos
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_LINES = 1000  # the log keeps the latest lines of the match
@@ -479,7 +479,9 @@ class GuandanApp(App[None]):
         self.bot_pending = False
         if self.paused or self.too_small is not None or self.session.ended or self.session.human_to_move:
             return
-        self.after(self.session.bot_step())
+        events = self.session.bot_step()
+        self.write_log(bot_failure_lines(self.session, self.lang))
+        self.after(events)
 
     def after(self, events: list[Event]) -> None:
         self.show_events(events)

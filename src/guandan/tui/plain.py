@@ -40,7 +40,7 @@ from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
 from .review import REVIEW_BUDGET, last_deal, review_last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, parse_tokens, pass_action
 from .session import Session, display_path
-from .text import counter_entries, level_line, presenter, saved_lines, table_lines, typed_tokens
+from .text import bot_failure_lines, counter_entries, level_line, presenter, saved_lines, table_lines, typed_tokens
 
 #: The commands as the Chinese prompt names them beside their English words ("pass 不要、hint 提示…").
 CHINESE_COMMANDS = {"不要": "pass", "提示": "hint", "理牌": "groups", "牌桌": "table", "记牌器": "counter",
@@ -193,7 +193,10 @@ def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budg
     fresh = True
     while not session.ended:
         if not session.human_to_move:
-            game.show(session.bot_step())
+            events = session.bot_step()
+            for text in bot_failure_lines(session, lang):
+                game.say("! " + text)
+            game.show(events)
             fresh = True
             continue
         if fresh:

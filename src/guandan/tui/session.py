@@ -10,6 +10,7 @@ uninterrupted one would have, whatever the bots drew before the save.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import re
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agents import Agent, agent_names, make_agent
+from ..agents.fallback import fallback_action, is_legal
 from ..core.deal import Action
 from ..core.errors import GuandanError, RecordError, shown
 from ..core.events import DealSettled, Event
@@ -32,6 +34,8 @@ from ..i18n.reasons import os_reason
 HUMAN = 0
 FALLBACK_TIER = "greedy"
 APP = "guandan play"
+
+log = logging.getLogger(__name__)
 
 
 STRONG_TIERS = ("heuristic", "search")  # may be missing from a slim install: greedy plays instead
@@ -138,6 +142,8 @@ class Session:
     agents: dict[int, Agent] = field(default_factory=dict)
     opening: list[Event] = field(default_factory=list)  # events to show before the first move
     save_problem: SaveError | None = None  # why the last automatic save (at a deal's end) failed
+    failed_seats: set[int] = field(default_factory=set)  # bots whose move the fallback played at least once
+    bot_failures: list[int] = field(default_factory=list)  # of those, the seats the player is yet to be told of
 
     def __post_init__(self) -> None:
         for seat in range(1, 4):
@@ -222,10 +228,24 @@ class Session:
         assert deal is not None
         agent.rng = random.Random(f"{agent.name}:{self.match.seed}:{seat}:{self.match.deal_index}:{len(deal.actions)}")
         legal = self.match.legal_actions()
-        action = agent.choose(self.match.observation(seat), legal)
-        if action not in legal:
-            action = legal[0]  # a faulty bot must not stall the human's game
+        try:
+            action: object = agent.choose(self.match.observation(seat), legal)
+        except Exception:  # a faulty tier (a plugin's bug) must not crash the client nor lose the game
+            log.debug("the bot at seat %d (tier %s) raised", seat, self.tiers[seat], exc_info=True)
+            action = None
+        if not is_legal(action, legal):
+            # None or an illegal action too: the web app's rule plays instead, and the player is told once a seat
+            if seat not in self.failed_seats:
+                self.failed_seats.add(seat)
+                self.bot_failures.append(seat)
+            action = fallback_action(self.match, seat)
         return self._apply(action)
+
+    def take_bot_failures(self) -> list[tuple[int, str]]:
+        """(seat, tier) of each bot that failed for the first time since the last call: the client says so."""
+        failed = [(seat, self.tiers[seat]) for seat in self.bot_failures]
+        self.bot_failures.clear()
+        return failed
 
     def run_bots(self) -> list[Event]:
         """Bot moves until the human is to move or the match is over."""

@@ -21,7 +21,7 @@ from ..core.match import MatchObservation
 from ..core.vocab import RANKS, ActionKind, Phase
 from ..i18n import Translator, translator
 from ..present import Presenter, rank_text, said
-from .session import display_path
+from .session import Session, display_path
 
 HUMAN = 0
 PARTNER = (HUMAN + 2) % 4
@@ -172,3 +172,12 @@ def saved_lines(saved: tuple[Path | None, GuandanError | None], lang: str) -> li
 
 __all__ = ["HUMAN", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "level_line", "presenter", "saved_lines",
            "seat_infos", "table_lines", "typed_token", "typed_tokens"]
+
+
+def bot_failure_lines(session: Session, lang: str) -> list[str]:
+    """What to tell the player, once a seat, of a bot that failed (raised, or answered no legal action)
+    and whose move the fallback played."""
+    tr, present = translator("tui", lang), presenter(lang)
+    return [tr.gettext("{who} (bot, tier {tier}) failed; its move was played by the fallback (the first legal move), "
+                       "as it will be whenever it fails again").format(who=present.seat(seat), tier=tier)
+            for seat, tier in session.take_bot_failures()]
