@@ -364,7 +364,7 @@ class _Reach:
         which each follows a state in M or in the core (then M and the core lie in the next layer, and so on)."""
         layer = w.rest
         count = dict.fromkeys(layer, 0)
-        for s in w.fresh:  # a state of the core that does not follow a fresh one is followed by core states only
+        for s in w.fresh:  # the older core states are followed by core states only: only fresh ones count
             for t in self._after(s):
                 if t in count:
                     count[t] += 1
@@ -407,8 +407,8 @@ class _Reach:
             return b
 
     def first(self, origin: int, o: Outcome, limit: int) -> int | None:
-        """The fewest deals ``o`` comes from from start ``origin``, if at most ``limit``; None when it does not
-        come from so few (or from any: see :meth:`never`)."""
+        """The fewest deals from start ``origin`` that give ``o``, if at most ``limit``; None when no count so
+        small gives it (or none at all: see :meth:`never`)."""
         w = self.walks[origin]
         with self.lock:
             while (d := w.first(o)) is None and w.depth < limit and not w.closed and w.period is None:
