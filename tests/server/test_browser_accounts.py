@@ -17,12 +17,12 @@ from .conftest import LiveServer
 pytestmark = pytest.mark.timeout(180)
 
 
-def guest_match(live: LiveServer) -> tuple[str, str, str]:
+def guest_match(live: LiveServer, name: str = "游客") -> tuple[str, str, str]:
     """A one-deal match against three bots played out by 托管 for seat 1: (room code, seat token, replay id)."""
     with httpx.Client(base_url=live.url, timeout=30) as c:
         code = c.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 1,
                                           "timer": 0}).json()["code"]
-        token = c.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "游客"}).json()["token"]
+        token = c.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": name}).json()["token"]
         with connect(f"{live.url.replace('http', 'ws')}/ws/{code}?token={token}", open_timeout=30) as ws:
             assert c.post(f"/api/rooms/{code}/ready", json={"token": token}).status_code == 200
             ws.send(json.dumps({"type": "auto", "on": True}))

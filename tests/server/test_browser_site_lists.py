@@ -6,15 +6,11 @@ and watches. Screenshots go to $TMPDIR/guandan-shots."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
-from websockets.sync.client import connect
 
 from guandan.server.events_online import OnlineEvents
 from guandan.tournament import online
@@ -22,6 +18,7 @@ from guandan.tournament.model import EventConfig
 from guandan.tournament.rounds import ResultSlip
 
 from .conftest import LiveServer
+from .test_browser_accounts import guest_match
 
 pytestmark = pytest.mark.timeout(240)
 SHOTS = Path(tempfile.gettempdir()) / "guandan-shots"
@@ -112,29 +109,12 @@ def test_the_start_page_links_to_the_list_of_events_which_lists_an_event_made_he
     assert problems == []
 
 
-def _guest_match(live: LiveServer, name: str) -> tuple[str, str]:
-    """A one-deal match against three bots played out by 托管 from seat 1: (seat token, replay id)."""
-    with httpx.Client(base_url=live.url, timeout=30) as c:
-        code = c.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 1,
-                                          "timer": 0}).json()["code"]
-        token = c.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": name}).json()["token"]
-        with connect(f"{live.url.replace('http', 'ws')}/ws/{code}?token={token}", open_timeout=30) as ws:
-            assert c.post(f"/api/rooms/{code}/ready", json={"token": token}).status_code == 200
-            ws.send(json.dumps({"type": "auto", "on": True}))
-            while True:
-                frame: dict[str, Any] = json.loads(ws.recv(timeout=60))
-                if frame.get("type") == "room" and frame["room"]["status"] == "over":
-                    break
-        replay_id = c.get(f"/api/rooms/{code}", params={"token": token}).json()["replay_id"]
-    return token, str(replay_id)
-
-
 @pytest.mark.parametrize(("lang", "title", "bot"), [("zh", "你 / 机器人3", " 对 机器人2"), ("en", "You / Bot 3", " vs Bot 2")])
 def test_the_start_pages_replays_read_as_titles_with_the_id_small(browser: Browser, live_server: LiveServer,
                                                                    lang: str, title: str, bot: str) -> None:
     problems: list[str] = []
     for size in SIZES:
-        token, rid = _guest_match(live_server, "Mei")  # one each: a seat is claimed by one account
+        _, token, rid = guest_match(live_server, "Mei")  # one each: a seat is claimed by one account
         page = _page(browser, lang, size, problems)
         try:
             page.goto(f"{live_server.url}/")
