@@ -30,6 +30,7 @@ from guandan.server.table import Settings, TableService
 
 from .conftest import counting_seeds
 from .test_events_online import Site, site, start_round, take_seats, two_teams  # noqa: F401  (site: the fixture)
+from .test_lifecycle import Clock
 from .test_persistence import db_url  # noqa: F401  (the SQLite and PostgreSQL databases, as a fixture)
 from .test_ws import act_frame, my_turn, recv_until
 
@@ -37,14 +38,6 @@ pytestmark = pytest.mark.timeout(120)
 PASSWORD = "correct horse battery"
 BOTS = [None, "greedy", "greedy", "greedy"]
 AT = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclasses.dataclass
