@@ -33,7 +33,8 @@ PRESET_NAMES = ("competition", "huaian-traditional", "huaian-2009", "huopin")
 
 @dataclass(frozen=True)
 class Streaks:
-    """Streak bonus / penalty (连续头游/末游, §8.2)."""
+    """Streak bonus / penalty (连续头游/末游, §8.2). ``scope="player"`` counts each player's own deals in a row as
+    头游 or 末游 (the preset); ``scope="team"`` counts the team's: the deals in a row in which either partner was."""
 
     first_threshold: int = 3
     last_threshold: int = 3

@@ -72,16 +72,16 @@ def settle_deal(
         a_attempt = declarer is not None and levels[declarer] == A
         passes = played_at == A and levels[w] == A and pos in rules.a_pass_results
     if passes:
-        return DealSettlement(levels, w, w, a_failures, _next_streaks(streaks, finish, pos), 0, pos,
+        return DealSettlement(levels, w, w, a_failures, _next_streaks(streaks, finish, pos, rules), 0, pos,
                               (Note(SettlementNote.PASSED_A, team=w),))
     up = rules.upgrade(pos)
     if rules.overshoot_wins and lv_[w] + up > A:
         notes.append(Note(SettlementNote.OVERSHOOT, team=w))
-        return DealSettlement(levels, w, w, a_failures, _next_streaks(streaks, finish, pos), up, pos, tuple(notes))
+        return DealSettlement(levels, w, w, a_failures, _next_streaks(streaks, finish, pos, rules), up, pos, tuple(notes))
     lv_[w] = min(A, lv_[w] + up)
     new_streaks = streaks
     if rules.streaks is not None:
-        new_streaks = _next_streaks(streaks, finish, pos)
+        new_streaks = _next_streaks(streaks, finish, pos, rules)
         _apply_streaks(rules, new_streaks, finish, w, lv_, notes)
     if a_attempt and declarer is not None and rules.a_max_failures:
         fails[declarer] += 1
@@ -100,9 +100,15 @@ def _losers_last(finish: Sequence[int], pos: int) -> set[int]:
     return {finish[3]}
 
 
-def _next_streaks(streaks: StreakCounts, finish: Sequence[int], pos: int) -> StreakCounts:
+def _next_streaks(streaks: StreakCounts, finish: Sequence[int], pos: int, rules: RuleSet) -> StreakCounts:
+    """The counts after this deal. Under ``scope="team"`` a count is the team's, kept alike on both partners' seats:
+    the deals in a row in which either partner was 头游 (or 末游, 双下 counting once)."""
     last = _losers_last(finish, pos)
-    first = tuple(streaks.first[s] + 1 if s == finish[0] else 0 for s in range(4))
+    first_seats = {finish[0]}
+    if rules.streaks is not None and rules.streaks.scope == StreakScope.TEAM:
+        first_seats = {s for s in range(4) if team_of(s) == team_of(finish[0])}
+        last = {s for s in range(4) if any(team_of(s) == team_of(loser) for loser in last)}
+    first = tuple(streaks.first[s] + 1 if s in first_seats else 0 for s in range(4))
     lastc = tuple(streaks.last[s] + 1 if s in last else 0 for s in range(4))
     return StreakCounts(first, lastc)  # type: ignore[arg-type]
 
@@ -117,10 +123,7 @@ def _apply_streaks(rules: RuleSet, st: StreakCounts, finish: Sequence[int], w: i
             return 0
         return k - threshold + 1 if cfg.mode == StreakMode.ESCALATING else 1
 
-    if cfg.scope == StreakScope.PLAYER:
-        h = st.first[finish[0]]
-    else:
-        h = max(st.first[finish[0]], st.first[partner(finish[0])])
+    h = st.first[finish[0]]  # the team's count under scope="team" (_next_streaks)
     bonus = amount(h, cfg.first_threshold)
     if bonus:
         lv_[w] = min(A, lv_[w] + bonus)
