@@ -84,7 +84,7 @@ def test_aec_mask_is_the_movers_legal_set() -> None:
     e.reset(seed=5)
     rng = np.random.default_rng(5)
     checked = 0
-    while not all(e.terminations.values()):
+    while not all(e.truncations.values()):  # one deal of max_deals=1: cut, not won
         agent = e.agent_selection
         seat = int(agent[-1])
         m = e.table.m
@@ -122,7 +122,8 @@ def test_seeded_resets_reproduce_observations() -> None:
     for trace in (first, second):
         g.reset(seed=9)
         for _ in range(15):
-            o, _r, done, _t, _info = g.step(_first_legal(g))
+            o, _r, over, cut, _info = g.step(_first_legal(g))
+            done = over or cut
             trace.append(o["observation"].tobytes())
             if done:
                 break
@@ -170,7 +171,8 @@ def test_gym_episode_against_heuristics_ends_with_a_reward() -> None:
     g.reset(seed=4)
     total, done, steps = 0.0, False, 0
     while not done and steps < 500:
-        _o, r, done, _t, _info = g.step(_first_legal(g))
+        _o, r, over, cut, _info = g.step(_first_legal(g))
+        done = over or cut
         total += r
         steps += 1
     assert done and total != 0.0
@@ -249,7 +251,8 @@ def _play_out(g: gymnasium.Env, seed: int) -> list[bytes]:
     rng, done, trace = np.random.default_rng(seed), False, []
     while not done:
         trace.append(obs["observation"].tobytes() + obs["action_mask"].tobytes())
-        obs, reward, done, _t, _info = g.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, reward, over, cut, _info = g.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+        done = over or cut
         trace.append(repr(reward).encode())
     return trace
 

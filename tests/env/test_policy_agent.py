@@ -75,7 +75,8 @@ def test_a_policy_at_both_seats_of_a_team_in_the_gym_env() -> None:
         obs, _ = g.reset(seed=seed)
         done, total, steps = False, 0.0, 0
         while not done:
-            obs, reward, done, _, _ = g.step(_middle(obs["observation"], obs["action_mask"]))
+            obs, reward, over, cut, _ = g.step(_middle(obs["observation"], obs["action_mask"]))
+            done = over or cut
             total, steps = total + float(reward), steps + 1
         return total, steps
 
@@ -94,7 +95,7 @@ def test_opponents_refuse_a_shared_instance_and_what_is_not_an_agent() -> None:
     agent = genv.PolicyAgent(_middle)
     with pytest.raises(GuandanError, match=r"seats 1 and 3 are given the same Agent instance"):
         gymnasium.make(genv.ENV_ID, opponents=[agent, "random", agent])
-    with pytest.raises(GuandanError, match=r"agent specs or Agent instances; seat 2's is 7"):
+    with pytest.raises(GuandanError, match=r"agent specs, Agent instances or functions that make an Agent; seat 2's is 7"):
         gymnasium.make(genv.ENV_ID, opponents=["random", 7, "random"])
     with pytest.raises(GuandanError, match=r"needs a callable policy"):
         genv.PolicyAgent("heuristic")  # type: ignore[arg-type]
@@ -192,7 +193,8 @@ def test_a_deal_settled_before_the_learners_first_decision_is_rewarded_at_its_fi
     assert first_deal < 0 and "reward_before_first_move" not in info
     rewards, done = [], False
     while not done:
-        obs, reward, done, _, info = g.step(_middle(obs["observation"], obs["action_mask"]))
+        obs, reward, over, cut, info = g.step(_middle(obs["observation"], obs["action_mask"]))
+        done = over or cut
         rewards.append(float(reward))
     second_deal = float(m.deals[1].points[0])
     assert rewards[0] == first_deal + (second_deal if len(rewards) == 1 else 0.0)

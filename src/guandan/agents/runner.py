@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealOver, Event
-from ..core.match import MatchState
+from ..core.match import MatchObservation, MatchState
 from .base import Agent, Shown
 
 
@@ -27,6 +27,7 @@ def run_match(
     on_events: Callable[[Action, list[Event]], None] | None = None,
     stats: RunStats | None = None,
     max_actions: int = 200_000,
+    on_illegal: Callable[[int, object, MatchObservation, Sequence[Action]], None] | None = None,
 ) -> MatchState:
     """Play until the match ends. An agent that returns an illegal action is counted and replaced
     by the first legal action, so one bad bot never stalls a run.
@@ -34,7 +35,9 @@ def run_match(
     Agents that override :meth:`Agent.on_events` (protocol adapters, which must forward every public
     event to the bot they wrap, including the end of a deal after their own last turn) are called
     after every action with that action's events and their own observation — never ``match``.
-    ``on_events(action, events)`` is the host's own callback (it may see everything)."""
+    ``on_events(action, events)`` is the host's own callback (it may see everything). ``on_illegal(seat,
+    answer, obs, legal)`` hears each illegal answer (None included) before it is replaced, with what the
+    seat was shown, so that a host can say what the agent answered."""
     if len(agents) != 4:
         raise GuandanError("a match needs four agents")
     for seat, agent in enumerate(agents):
@@ -57,6 +60,8 @@ def run_match(
         stats.per_seat[seat].append(dt)
         if action not in legal:
             stats.illegal[seat] += 1
+            if on_illegal is not None:
+                on_illegal(seat, action, obs, legal)
             action = legal[0]
         events = match.apply(action)
         if listeners:

@@ -6,6 +6,7 @@ import json
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,7 +24,7 @@ from ..protocol.adapter import add_bot_path, check_loads
 from .ray_pool import LOCAL, RayPool, check_address
 from .report import compare_pairs, summarize_matches, summarize_pairs, summarize_sprt, table
 from .results import OPTION_KEYS, append_pairs, read_results, recorded_options, setup_diff, setup_key, show_options
-from .runner import PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
+from .runner import MatchResult, PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
 
 MODES = ("duplicate", "sprt", "match")
 
@@ -135,18 +136,24 @@ def arena_cmd(
     main = threading.current_thread() is threading.main_thread()  # only the main thread may set a handler
     previous = signal.signal(signal.SIGTERM, _interrupted) if main else None
     try:
+        finished: list[PairResult] | list[MatchResult] = []  # what this run played (not what it resumed)
         if mode == "duplicate" and (first or results is not None):
             done = _load_results(setup, first, deals, results)  # a refused file is refused before Ray starts
+            fresh: list[PairResult] = []
             with cluster as pool:
-                summary = _resumable(setup, first, deals, jobs, results, pool, done)
+                summary = _resumable(setup, first, deals, jobs, results, pool, done, fresh)
+            finished = fresh
         elif mode == "duplicate":
             with cluster as pool:
-                summary = summarize_pairs(run_pairs(setup, 0, deals, jobs, pool), seed)
+                finished = run_pairs(setup, 0, deals, jobs, pool)
+            summary = summarize_pairs(finished, seed)
         elif mode == "match":
             with cluster as pool:
-                summary = summarize_matches(run_matches(setup, deals, jobs, pool))
+                finished = run_matches(setup, deals, jobs, pool)
+            summary = summarize_matches(finished)
         else:
             pairs: list[PairResult] = []
+            finished = pairs
             summary = {}
             with cluster as pool:
                 while len(pairs) < deals:
@@ -165,6 +172,7 @@ def arena_cmd(
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
+    _say_illegal(finished)
     summary = {"a": a, "b": b, "preset": preset_name, "seed": seed, "mode": mode, **summary,
                "wall_seconds": round(time.perf_counter() - t0, 2)}
     if isinstance(cluster, RayPool):  # the wall time then includes the cluster's start and stop; this not
@@ -177,6 +185,18 @@ def arena_cmd(
     else:
         typer.echo(table(summary, _("arena: {a} vs {b} ({mode}, {preset}, seed {seed})").format(
             a=a, b=b, mode=mode, preset=preset_name, seed=seed), _))
+
+
+def _say_illegal(played: Sequence[PairResult] | Sequence[MatchResult]) -> None:
+    """Each side's first illegal answer (None included) on stderr, in words: the table only counts them, and
+    a bot's author needs to know what the bot answered, where, to find the bug."""
+    for side in ("a", "b"):
+        first = next((e for r in played if (e := getattr(r, f"first_illegal_{side}")) is not None), None)
+        if first is not None:
+            count = sum(getattr(r, f"illegal_{side}") for r in played)
+            typer.echo(_messages.ngettext("warning: {problem} ({count} illegal action by this agent in all)",
+                                          "warning: {problem} ({count} illegal actions by this agent in all)",
+                                          count).format(problem=said(first), count=count), err=True)
 
 
 def _load_results(setup: Setup, first: int, deals: int, results: Path | None) -> dict[int, PairResult]:
@@ -207,14 +227,17 @@ def _load_results(setup: Setup, first: int, deals: int, results: Path | None) ->
 
 
 def _resumable(setup: Setup, first: int, deals: int, jobs: int, results: Path | None, pool: Pool | None = None,
-               done: dict[int, PairResult] | None = None) -> dict[str, Any]:
+               done: dict[int, PairResult] | None = None, new: list[PairResult] | None = None) -> dict[str, Any]:
     """Pairs ``first`` … ``first + deals − 1``, skipping those ``results`` already holds for this
-    setup (``done``, read here when not given) and appending each new pair to it as soon as it is played."""
+    setup (``done``, read here when not given) and appending each new pair to it as soon as it is played
+    (and to ``new``, for the caller)."""
     if done is None:
         done = _load_results(setup, first, deals, results)
     todo = [i for i in range(first, first + deals) if i not in done]
     each = None if results is None else (lambda part: append_pairs(results, setup, part))
     played = play_pairs(setup, todo, jobs, each, pool)
+    if new is not None:
+        new.extend(played)
     pairs = sorted([*done.values(), *played], key=lambda p: p.index)
     return {**summarize_pairs(pairs, setup.seed), "first_pair": first, "resumed_pairs": len(done)}
 

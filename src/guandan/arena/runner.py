@@ -8,7 +8,8 @@ pair index and gathered back in index order, so results do not depend on ``jobs`
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,11 +18,13 @@ from typing import Protocol, TypeVar
 
 from ..agents import Agent, make_agent
 from ..agents.runner import RunStats, run_match
-from ..core.errors import GuandanError
-from ..core.match import MatchConfig, MatchState, new_match
+from ..core.deal import Action
+from ..core.errors import GuandanError, shown
+from ..core.match import MatchConfig, MatchObservation, MatchState, new_match
+from ..core.params import CardList, SeatNo
 from ..core.record import dumps
 from ..core.rules import RuleSet, preset
-from ..core.vocab import MoveMode
+from ..core.vocab import ActionKind, MoveMode, Phase
 from ..i18n import N_
 from ..protocol.adapter import add_bot_path
 from .specs import draw_spec
@@ -69,6 +72,9 @@ class PairResult:
     cpu_seconds: float = 0.0
     bot_failures_a: dict[str, int] = field(default_factory=dict)  # external bots: crashes, timeouts, …
     bot_failures_b: dict[str, int] = field(default_factory=dict)
+    # each side's first illegal answer in the pair, said (illegal_answer); not kept in results files
+    first_illegal_a: GuandanError | None = field(default=None, compare=False)
+    first_illegal_b: GuandanError | None = field(default=None, compare=False)
 
     @property
     def a_score(self) -> float:
@@ -116,12 +122,20 @@ def _collect(stats: RunStats, a_seats: int, pair: PairResult) -> None:
     pair.cpu_seconds += stats.cpu_seconds
 
 
-def _play(match: MatchState, agents: list[Agent], names: list[str], stats: RunStats, msgid: str, index: int) -> None:
+def _play(match: MatchState, agents: list[Agent], names: list[str], stats: RunStats, msgid: str, index: int,
+          where: str) -> dict[int, GuandanError]:
     """``run_match``; an agent that raises (a plugin tier's bug: external bots are caught and counted by
     their adapter) stops the run with an error that names the agent, its seat, what it raised and where,
-    instead of a traceback through the arena."""
+    instead of a traceback through the arena. Returns each seat's first illegal answer (None included),
+    said as :func:`illegal_answer` says it (``where``: ``pair`` or ``match``), for the report to show."""
+    first: dict[int, GuandanError] = {}
+
+    def heard(seat: int, answer: object, obs: MatchObservation, legal: Sequence[Action]) -> None:
+        if seat not in first:
+            first[seat] = illegal_answer(names[seat], seat, answer, obs, index, where)
+
     try:
-        run_match(match, agents, stats=stats)
+        run_match(match, agents, stats=stats, on_illegal=heard)
     except Exception as e:
         for a in agents:  # the workers' processes go on to other pairs: stop bot processes here
             a.close()
@@ -130,6 +144,67 @@ def _play(match: MatchState, agents: list[Agent], names: list[str], stats: RunSt
             seat = match.to_move if match.to_move is not None else 0
         raise GuandanError.said(msgid, agent=names[seat], seat=seat + 1, error=f"{type(e).__name__}: {e}",
                                 place=place, index=index) from e
+    return first
+
+
+_ILLEGAL_IN = {
+    "pair": N_("{agent} (seat {seat}) in deal pair {index}: {answer}; the first legal action was played instead"),
+    "match": N_("{agent} (seat {seat}) in match {index}: {answer}; the first legal action was played instead"),
+}
+_GIVES = {
+    ActionKind.TRIBUTE: N_("paid {cards} as tribute, which is not allowed here"),
+    ActionKind.CHOOSE: N_("took {cards} from the tribute, which is not allowed here"),
+    ActionKind.RETURN: N_("gave back {cards}, which is not allowed here"),
+}
+
+
+def illegal_answer(agent: str, seat: int, answer: object, obs: MatchObservation, index: int,
+                   where: str = "pair") -> GuandanError:
+    """What ``agent`` at ``seat`` answered that was not one of its legal actions, in words a bot's author
+    can act on (``played ♥3 ♥3, which is not in its hand``, ``answered nothing``): the arena counts such
+    an answer and plays the first legal action, and its author must learn more than the count."""
+    return GuandanError.said(_ILLEGAL_IN[where], agent=agent, seat=seat + 1, index=index,
+                             answer=_answer(answer, obs))
+
+
+def _answer(answer: object, obs: MatchObservation) -> GuandanError:
+    if answer is None:
+        return GuandanError.said(N_("answered nothing"))
+    if not isinstance(answer, Action):
+        # the type's name, as the raising case names the exception's: what the author's code returned
+        return GuandanError.said(N_("answered an object of type {kind}, not an action"), kind=type(answer).__name__)
+    deal = obs.deal
+    if answer.seat != deal.seat:
+        return GuandanError.said(N_("answered for seat {other}"), other=SeatNo(answer.seat))
+    try:
+        kind = ActionKind(answer.kind)
+    except ValueError:
+        return GuandanError.said(N_("answered an action of unknown kind {kind}"), kind=shown(answer.kind))
+    in_phase = ((ActionKind.PLAY, ActionKind.PASS) if deal.phase == Phase.PLAY
+                else tuple(k for k in _GIVES if k.value == deal.phase.value))
+    if kind not in in_phase:
+        return GuandanError.said(N_("answered {kind} during {phase}"), kind=kind, phase=deal.phase)
+    if kind == ActionKind.PASS:
+        if deal.top is None:
+            return GuandanError.said(N_("passed while leading, which is not allowed"))
+        return GuandanError.said(N_("passed, which is not allowed here"))
+    held = Counter(deal.hand)
+    cards = CardList(answer.cards)
+    if any(held[c] < n for c, n in Counter(answer.cards).items()):
+        if kind == ActionKind.PLAY:
+            return GuandanError.said(N_("played {cards}, which is not in its hand"), cards=cards)
+        return GuandanError.said(N_("gave {cards}, which is not in its hand"), cards=cards)
+    if kind == ActionKind.PLAY:
+        return GuandanError.said(N_("played {cards}, which is not one of its legal plays here"), cards=cards)
+    return GuandanError.said(_GIVES[kind], cards=cards)
+
+
+def _keep_first(first: dict[int, GuandanError], a_seats: int, into: PairResult | MatchResult) -> None:
+    """Each side's first illegal answer in the order they were answered (``first`` keeps it)."""
+    for seat in first:
+        side = "a" if seat % 2 == a_seats else "b"
+        if getattr(into, f"first_illegal_{side}") is None:
+            setattr(into, f"first_illegal_{side}", first[seat])
 
 
 def _raiser(tb: TracebackType | None, agents: list[Agent]) -> tuple[int | None, str]:
@@ -154,8 +229,9 @@ def play_pair(setup: Setup, index: int) -> PairResult:
         match = new_match(rules, f"arena:{setup.seed}:{index}", spec.config(setup.move_mode))
         names, agents = _agents(setup, a_seats, f"{index}:{a_seats}")
         stats = RunStats()
-        _play(match, agents, names, stats, N_("{agent} (seat {seat}) raised {error} ({place}) in deal pair {index}"),
-              index)
+        first = _play(match, agents, names, stats,
+                      N_("{agent} (seat {seat}) raised {error} ({place}) in deal pair {index}"), index, "pair")
+        _keep_first(first, a_seats, pair)
         d = match.deals[0]
         won = d.finish[0] % 2 == a_seats
         up = float(d.settlement.upgrade)
@@ -182,6 +258,8 @@ class MatchResult:
     cpu_seconds: float = 0.0
     bot_failures_a: dict[str, int] = field(default_factory=dict)
     bot_failures_b: dict[str, int] = field(default_factory=dict)
+    first_illegal_a: GuandanError | None = field(default=None, compare=False)
+    first_illegal_b: GuandanError | None = field(default=None, compare=False)
 
 
 def play_full_match(setup: Setup, index: int) -> MatchResult:
@@ -193,9 +271,11 @@ def play_full_match(setup: Setup, index: int) -> MatchResult:
                       MatchConfig(max_deals=MATCH_DEAL_CAP, move_mode=setup.move_mode))
     names, agents = _agents(setup, a_seats, f"m{index}")
     stats = RunStats()
-    _play(match, agents, names, stats, N_("{agent} (seat {seat}) raised {error} ({place}) in match {index}"), index)
+    first = _play(match, agents, names, stats, N_("{agent} (seat {seat}) raised {error} ({place}) in match {index}"),
+                  index, "match")
     won = None if match.winner is None else match.winner == a_seats
     res = MatchResult(index, a_seats, won, len(match.deals))
+    _keep_first(first, a_seats, res)
     tmp = PairResult(index, [])
     _collect(stats, a_seats, tmp)
     _close(agents, a_seats, res)
@@ -297,5 +377,5 @@ def run_matches(setup: Setup, count: int, jobs: int = 1, pool: Pool | None = Non
     return run_parallel(_matches_chunk, setup, range(2 * count), jobs, pool=pool)
 
 
-__all__ = ["HalfResult", "MatchResult", "PairResult", "Pool", "Setup", "play_full_match", "play_pair", "play_pairs",
-           "run_matches", "run_pairs"]
+__all__ = ["HalfResult", "MatchResult", "PairResult", "Pool", "Setup", "illegal_answer", "play_full_match", "play_pair",
+           "play_pairs", "run_matches", "run_pairs"]

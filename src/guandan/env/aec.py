@@ -13,21 +13,25 @@ from pettingzoo.utils import wrappers
 
 from ..core.rules import RuleSet
 from .actions import ACTION_SIZE
-from .table import Obs, Table, deal_rewards, observation_space, rules_of
+from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, rules_of
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
 _SEATED = tuple(enumerate(AGENTS))
+RENDER_MODES = ("ansi",)
 
 
 class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # PettingZoo ships no type hints
     """掼蛋 for four agents. ``observe(agent)`` is that seat's encoded view and its action mask (all
     zeros when it is not to move); ``infos[agent]`` carries ``legal_action_features`` for the mover."""
 
-    metadata = {"name": "guandan_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012 - PettingZoo's own convention
+    # render_fps as the Gymnasium environment declares it (see there): wrappers and recorders read it from either
+    metadata = {"name": "guandan_v0", "render_modes": list(RENDER_MODES), "render_fps": 4,  # noqa: RUF012 - PettingZoo's own convention
+                "is_parallelizable": False}
 
     def __init__(self, preset: str | RuleSet = "competition", max_deals: int | None = None,
                  render_mode: str | None = None, action_features: bool = True) -> None:
         super().__init__()
+        check_render_mode(render_mode, RENDER_MODES)
         self.rules = rules_of(preset)
         self.table = Table(self.rules, max_deals)
         self.render_mode = render_mode
@@ -90,15 +94,22 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
         events, _ = self.table.apply_index(int(action))
         rewards = deal_rewards(events, self.rules)
         self.rewards = dict(zip(AGENTS, rewards, strict=True))
-        if self.table.m.ended:
-            self.terminations = dict.fromkeys(AGENTS, True)
+        m = self.table.m
+        if m.ended:
+            # a match won ends by the game's own rules (terminated); one cut at max_deals could have gone on,
+            # so it is truncated, as Gymnasium and PettingZoo mean the word: a value-bootstrapping learner
+            # must tell the two apart
+            if m.winner is not None:
+                self.terminations = dict.fromkeys(AGENTS, True)
+            else:
+                self.truncations = dict.fromkeys(AGENTS, True)
         self.agent_selection = self._mover()
         self._accumulate_rewards()
         self._refresh_infos()
 
     def render(self) -> str | None:
         """The last action and the levels, as text (``render_mode="ansi"``)."""
-        if self.render_mode is None:
+        if self.render_mode != "ansi":
             return None
         m = self.table.m
         last = m.deal.actions[-1] if m.deal is not None and m.deal.actions else None

@@ -5,7 +5,8 @@ learner is to move again or the match ends."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -17,7 +18,7 @@ from ..core.errors import GuandanError, shown
 from ..core.events import DealOver, Event
 from ..core.rules import RuleSet
 from .actions import ACTION_SIZE
-from .table import Obs, Table, deal_rewards, observation_space, rules_of
+from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, rules_of
 
 
 def _listens(agent: Agent) -> bool:
@@ -32,11 +33,13 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
     # and 4 is what Gymnasium's own text environments (Blackjack, Taxi, FrozenLake) declare
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium reads (and lets wrappers replace) this dict
 
-    def __init__(self, preset: str | RuleSet = "competition", opponents: Sequence[str | Agent] = ("heuristic",) * 3,
+    def __init__(self, preset: str | RuleSet = "competition",
+                 opponents: Sequence[str | Agent | Callable[[], Agent]] = ("heuristic",) * 3,
                  seat: int = 0, max_deals: int | None = None, render_mode: str | None = None,
                  action_features: bool = True, on_illegal: str = "raise") -> None:
         if on_illegal not in ("raise", "first_legal"):
             raise GuandanError(f"on_illegal is raise or first_legal, not {shown(on_illegal)}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         if seat not in range(4):
             raise GuandanError(f"seat must be 0…3, not {shown(seat)}")
         if isinstance(opponents, str):
@@ -45,10 +48,23 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         if len(opponents) != 3:
             raise GuandanError(f"opponents names the three other seats' agents, not {len(opponents)}")
         others = [s for s in range(4) if s != seat]
+        specs: list[str | Agent] = []
+        self._made: set[int] = set()  # the seats whose agent a factory made: this env's own, closed by it
         for s, o in zip(others, opponents, strict=True):
-            if not isinstance(o, (str, Agent)):
-                raise GuandanError(f"opponents are agent specs or Agent instances; seat {s}'s is {shown(o)}")
-        instances = [(s, o) for s, o in zip(others, opponents, strict=True) if isinstance(o, Agent)]
+            if isinstance(o, (str, Agent)):
+                specs.append(o)
+                continue
+            if not callable(o):
+                raise GuandanError(f"opponents are agent specs, Agent instances or functions that make an Agent; "
+                                   f"seat {s}'s is {shown(o)}")
+            # a factory is called here, once per environment: each of a vector's environments (gymnasium.make_vec
+            # calls the constructor once for each with the same arguments) gets an agent of its own
+            made = o()
+            if not isinstance(made, Agent):
+                raise GuandanError(f"seat {s}'s factory made {type(made).__name__}, not an Agent")
+            specs.append(made)
+            self._made.add(s)
+        instances = [(s, o) for s, o in zip(others, specs, strict=True) if isinstance(o, Agent)]
         for i, (s, o) in enumerate(instances):
             for t, p in instances[i + 1:]:
                 if o is p:
@@ -57,7 +73,7 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         self.rules = rules_of(preset)
         self.table = Table(self.rules, max_deals)
         self.seat = seat
-        self.opponent_specs: tuple[str | Agent, ...] = tuple(opponents)
+        self.opponent_specs: tuple[str | Agent, ...] = tuple(specs)
         self.render_mode = render_mode
         self.action_features = action_features
         self.on_illegal = on_illegal  # first_legal: for checkers and samplers that ignore the mask
@@ -72,7 +88,10 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         super().reset(seed=seed)
         match_seed = int(self.np_random.integers(2**63))
         self._close_made()
-        # a spec is made afresh, seeded from the match; an Agent instance is the caller's, reset each match
+        for s, spec in zip(self.others, self.opponent_specs, strict=True):
+            if isinstance(spec, Agent):
+                _claim(spec, self, s)
+        # a spec is made afresh, seeded from the match; an Agent instance is reset each match
         self.agents = {s: spec if isinstance(spec, Agent) else make_agent(spec, seed=f"{match_seed}:{s}")
                        for s, spec in zip(self.others, self.opponent_specs, strict=True)}
         self.table.new(match_seed)
@@ -131,11 +150,14 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         info = self.table.info(self.seat, self.action_features)
         if illegal:
             info["illegal_action"] = True
-        return self.table.observe(self.seat), float(reward), self.table.m.ended, False, info
+        m = self.table.m
+        # a match won is the game's natural end (terminated); a cut at max_deals is a limit's (truncated)
+        won = m.ended and m.winner is not None
+        return self.table.observe(self.seat), float(reward), won, m.ended and not won, info
 
     def render(self) -> str | None:
         """The learner's hand and the levels, as text (``render_mode="ansi"``)."""
-        if self.render_mode is None:
+        if self.render_mode != "ansi":
             return None
         m = self.table.m
         view = m.observation(self.seat)
@@ -143,3 +165,38 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
 
     def close(self) -> None:
         self._close_made()
+        for s, spec in zip(self.others, self.opponent_specs, strict=True):
+            if isinstance(spec, Agent):
+                _release(spec, self)
+                if s in self._made:
+                    spec.close()
+
+
+# The open environment each Agent instance plays in, by the instance's id (compiled agents take no
+# attributes nor weak references), with the instance itself so that its id is not reused meanwhile. Two
+# environments stepped in turn (gymnasium.make_vec's "sync" mode, a list of envs) would otherwise reset one
+# agent to its seat for each game and feed it both games' events.
+_CLAIMS: dict[int, tuple[weakref.ref[GuandanGymEnv], Agent]] = {}
+
+
+def _claim(agent: Agent, env: GuandanGymEnv, seat: int) -> None:
+    held = _CLAIMS.get(id(agent))
+    other = held[0]() if held is not None else None
+    if other is not None and other is not env:
+        raise GuandanError(f"seat {seat}'s Agent instance already plays in another open environment, and one agent "
+                           "holds one game's state: give each environment its own, e.g. through a function that "
+                           "makes one (opponents=[lambda: PolicyAgent(policy), …], called once per environment, "
+                           "as gymnasium.make_vec makes them), or close the other environment first")
+
+    def gone(_: object, key: int = id(agent)) -> None:
+        # the env was collected without close(): its claim goes with it
+        if key in _CLAIMS and _CLAIMS[key][0]() is None:
+            del _CLAIMS[key]
+
+    _CLAIMS[id(agent)] = (weakref.ref(env, gone), agent)
+
+
+def _release(agent: Agent, env: GuandanGymEnv) -> None:
+    held = _CLAIMS.get(id(agent))
+    if held is not None and held[0]() is env:
+        del _CLAIMS[id(agent)]

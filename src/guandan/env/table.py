@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+from gymnasium import logger, spaces
 
 from ..core.deal import Action
 from ..core.errors import GuandanError, IllegalActionError, shown
@@ -27,6 +27,15 @@ def observation_space() -> spaces.Dict:
         "observation": spaces.Box(0, OBS_HIGH, (OBS_SIZE,), dtype=np.int8),
         "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
     })
+
+
+def check_render_mode(mode: str | None, declared: Sequence[str]) -> None:
+    """Warn of a render mode the environment does not declare, as ``gymnasium.make`` does; ``render()`` then
+    returns None. Not refused: PettingZoo's own ``render_test`` makes the environment with "human" first,
+    only to read its metadata."""
+    if mode is not None and mode not in declared:
+        logger.warn(f"render_mode {shown(mode)} is not one of this environment's ({', '.join(map(shown, declared))}): "
+                    "render() returns None")
 
 
 def rules_of(preset_name: str | RuleSet) -> RuleSet:
