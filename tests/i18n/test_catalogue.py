@@ -17,7 +17,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "guandan"
 # the engine core, whose input errors (guandan.core.errors.N_) the commands say from the ``cli`` catalogue
 CLI_MODULES = [SRC / m for m in ("cli.py", "cliutil.py", "bench.py", "verify_deal.py", "arena/cli.py", "research/cli.py",
                                  "server/cli.py", "server/backup_cli.py", "agents/cli.py", "protocol/cli.py", "core",
-                                 "arena/report.py", "arena/results.py", "arena/runner.py", "research/league.py", "agents/base.py",
+                                 "arena/report.py", "arena/results.py", "arena/runner.py", "research/league.py",
+                                 "agents/base.py", "agents/fallback.py",
                                  "arena/ray_pool.py", "vectors.py", "protocol/adapter.py", "research/selfplay.py",
                                  "server/bench.py", "server/bench_site.py", "server/bench_page.py",
                                  "server/ratings_bench.py", "i18n/reasons.py", "db/backup.py", "server/supervisor.py",

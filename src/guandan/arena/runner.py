@@ -8,7 +8,6 @@ pair index and gathered back in index order, so results do not depend on ``jobs`
 from __future__ import annotations
 
 import multiprocessing
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -17,14 +16,14 @@ from types import TracebackType
 from typing import Protocol, TypeVar
 
 from ..agents import Agent, make_agent
+from ..agents.fallback import failed_answer
 from ..agents.runner import RunStats, run_match
 from ..core.deal import Action
-from ..core.errors import GuandanError, shown
+from ..core.errors import GuandanError
 from ..core.match import MatchConfig, MatchObservation, MatchState, new_match
-from ..core.params import CardList, SeatNo
 from ..core.record import dumps
 from ..core.rules import RuleSet, preset
-from ..core.vocab import ActionKind, MoveMode, Phase
+from ..core.vocab import MoveMode
 from ..i18n import N_
 from ..protocol.adapter import add_bot_path
 from .specs import draw_spec
@@ -151,52 +150,13 @@ _ILLEGAL_IN = {
     "pair": N_("{agent} (seat {seat}) in deal pair {index}: {answer}; the first legal action was played instead"),
     "match": N_("{agent} (seat {seat}) in match {index}: {answer}; the first legal action was played instead"),
 }
-_GIVES = {
-    ActionKind.TRIBUTE: N_("paid {cards} as tribute, which is not allowed here"),
-    ActionKind.CHOOSE: N_("took {cards} from the tribute, which is not allowed here"),
-    ActionKind.RETURN: N_("gave back {cards}, which is not allowed here"),
-}
-
-
 def illegal_answer(agent: str, seat: int, answer: object, obs: MatchObservation, index: int,
                    where: str = "pair") -> GuandanError:
     """What ``agent`` at ``seat`` answered that was not one of its legal actions, in words a bot's author
     can act on (``played ♥3 ♥3, which is not in its hand``, ``answered nothing``): the arena counts such
     an answer and plays the first legal action, and its author must learn more than the count."""
     return GuandanError.said(_ILLEGAL_IN[where], agent=agent, seat=seat + 1, index=index,
-                             answer=_answer(answer, obs))
-
-
-def _answer(answer: object, obs: MatchObservation) -> GuandanError:
-    if answer is None:
-        return GuandanError.said(N_("answered nothing"))
-    if not isinstance(answer, Action):
-        # the type's name, as the raising case names the exception's: what the author's code returned
-        return GuandanError.said(N_("answered an object of type {kind}, not an action"), kind=type(answer).__name__)
-    deal = obs.deal
-    if answer.seat != deal.seat:
-        return GuandanError.said(N_("answered for seat {other}"), other=SeatNo(answer.seat))
-    try:
-        kind = ActionKind(answer.kind)
-    except ValueError:
-        return GuandanError.said(N_("answered an action of unknown kind {kind}"), kind=shown(answer.kind))
-    in_phase = ((ActionKind.PLAY, ActionKind.PASS) if deal.phase == Phase.PLAY
-                else tuple(k for k in _GIVES if k.value == deal.phase.value))
-    if kind not in in_phase:
-        return GuandanError.said(N_("answered {kind} during {phase}"), kind=kind, phase=deal.phase)
-    if kind == ActionKind.PASS:
-        if deal.top is None:
-            return GuandanError.said(N_("passed while leading, which is not allowed"))
-        return GuandanError.said(N_("passed, which is not allowed here"))
-    held = Counter(deal.hand)
-    cards = CardList(answer.cards)
-    if any(held[c] < n for c, n in Counter(answer.cards).items()):
-        if kind == ActionKind.PLAY:
-            return GuandanError.said(N_("played {cards}, which is not in its hand"), cards=cards)
-        return GuandanError.said(N_("gave {cards}, which is not in its hand"), cards=cards)
-    if kind == ActionKind.PLAY:
-        return GuandanError.said(N_("played {cards}, which is not one of its legal plays here"), cards=cards)
-    return GuandanError.said(_GIVES[kind], cards=cards)
+                             answer=failed_answer(answer, obs))
 
 
 def _keep_first(first: dict[int, GuandanError], a_seats: int, into: PairResult | MatchResult) -> None:

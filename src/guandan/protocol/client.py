@@ -16,6 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosedError
 
 from ..agents.base import Agent
+from ..agents.fallback import failed_answer, is_legal
 from ..core.errors import GuandanError, shown
 from ..core.rules import RuleSet
 from .messages import encode
@@ -87,11 +88,18 @@ class ProtocolPlayer:
         except _UNREADABLE as e:
             self.report.errors.append(f"the server's act message cannot be read ({_why(e)}); answered 0")
         else:
-            try:
-                if legal:
-                    return indexes[legal.index(self.agent.choose(obs, legal))]
-            except _UNREADABLE as e:
-                self.report.errors.append(f"our agent could not decide ({_why(e)}); answered 0")
+            if legal:
+                # the agent's own failures are told apart from an unreadable message: a tier's bug (any
+                # exception) or an illegal answer once read as "a field holds a value of the wrong type"
+                try:
+                    answer: object = self.agent.choose(obs, legal)
+                except Exception as e:
+                    self.report.errors.append(f"our agent raised {type(e).__name__}: {e}; answered 0")
+                else:
+                    if is_legal(answer, legal):
+                        return indexes[legal.index(answer)]
+                    self.report.errors.append(f"our agent {failed_answer(answer, obs)}, which is not one of the "
+                                              "offered actions; answered 0")
         self.report.fallbacks += 1
         return 0
 
