@@ -75,3 +75,44 @@ def test_the_log_and_the_summary_box_keep_a_level_pair_on_one_line() -> None:
     assert any(PAIR in row for row in logged) and any(PAIR in row for row in boxed)
     assert not parted(logged)
     assert not parted(boxed)
+
+
+ZH = Presenter("zh", viewer=0)
+ORDER = "出完顺序：" + ZH.order([0, 3, 2, 1])
+SEATS = ("你", "上家", "对家", "下家")
+PLACES = ("头游", "二游", "三游", "末游")
+SAID = "! 上家（机器人，级别 raiser）出错了，这一步由后备规则代打（第一个合法的出法），之后再出错也这样处理"
+
+
+def _placed_apart(rows: list[str]) -> list[str]:
+    """Rows that end in a place or begin with a seat: a place parted from its seat."""
+    return [row for row in rows if row.rstrip().endswith(PLACES) or row.strip().startswith(SEATS[1:])]
+
+
+def test_chinese_lines_break_after_a_phrase_mark_not_between_a_place_and_its_seat() -> None:
+    """Rich and Textual break only at spaces: the finishing order broke between 末游 and 下家 in the log at 80×24;
+    with the place and seat joined, they would fold it inside a seat instead. A phrase mark is where it breaks."""
+    from textual._wrap import compute_wrap_offsets
+
+    keep_no_break_spaces()
+    assert ORDER == "出完顺序：头游\u00a0你，二游\u00a0上家，三游\u00a0对家，末游\u00a0下家"
+    for width in range(12, 48):
+        lines = (ORDER, SAID) if width >= 22 else (ORDER,)  # widths where every phrase fits a row
+        console = Console(width=width, record=True, color_system=None)
+        for line in lines:
+            console.print(Text(line))
+        rich_rows = console.export_text().splitlines()
+        textual_rows = []
+        for line in lines:
+            start = 0
+            for end in [*compute_wrap_offsets(line, width, 8), len(line)]:
+                textual_rows.append(line[start:end])
+                start = end
+        for rows in (rich_rows, textual_rows):
+            assert not _placed_apart(rows), (width, rows)
+            assert not [row for row in rows if row.strip() and row.strip()[0] in "，。、：）"], (width, rows)
+            assert "".join(row.strip() for row in rows).replace(" ", "") == "".join(lines).replace(" ", "")
+    # at the log's width at 80 columns the order breaks after a comma, both halves whole
+    console = Console(width=46, record=True, color_system=None)
+    console.print(Text(ORDER))
+    assert console.export_text().splitlines() == ["出完顺序：头游\u00a0你，二游\u00a0上家，三游\u00a0对家，", "末游\u00a0下家"]

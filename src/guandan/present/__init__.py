@@ -340,7 +340,9 @@ class Presenter:
         return []
 
     def order(self, finish: Sequence[int]) -> str:
-        return self._(", ").join(f"{self.place(i + 1)} {self.seat(s)}" for i, s in enumerate(finish))
+        """``1st You, 2nd Partner, …``: each place joined to its seat by a no-break space, so that a narrow line
+        breaks between them (after 头游 你，), never between a place and the seat it belongs to."""
+        return self._(", ").join(f"{self.place(i + 1)}\u00a0{self.seat(s)}" for i, s in enumerate(finish))
 
     def settlement(self, s: DealSettled) -> list[str]:
         """The end of a deal: result, levels gained, the new levels, notes, 火拼 points."""

@@ -4,7 +4,9 @@ included (Rich issue #4196: their word patterns are ``\\s*\\S+\\s*`` and ``\\S+\
 ``\\s`` matches U+00A0). So a level pair such as ``3 : 2`` (:meth:`guandan.present.Presenter.levels`)
 could end one line and start the next. :func:`keep_no_break_spaces` gives both the same patterns with
 the no-break spaces (U+00A0, U+2007, U+202F) taken as part of a word, as Unicode line breaking (UAX #14,
-class GL) has them; nothing else about wrapping changes.
+class GL) has them. Both also get to break a run of Chinese after the marks that end a phrase (，、：…)
+and before an opening bracket, never before a closing mark: they broke only at spaces, so a Chinese line,
+whose spaces stand between a place and its seat (末游 下家), was parted there, or folded inside a word.
 """
 
 from __future__ import annotations
@@ -12,11 +14,20 @@ from __future__ import annotations
 import re
 
 NO_BREAK = "\u00a0\u2007\u202f"
+#: Marks no row may begin with (UAX #14's closing and non-starter classes among those the clients write).
+NO_START = "，。、：；！？）」』】》〉〕］｝〗…,.:;!?)]}%"
+#: Chinese marks after which a line may break; before the opening ones it may break too.
+BREAK_AFTER = "，。、：；！？）」』】》〉〕］｝〗"
+OPENING = "（「『【《〈〔［｛〖"
 _BREAKING = rf"[^\S{NO_BREAK}]"  # whitespace where a line may break
 _WORD = rf"[\S{NO_BREAK}]"  # what a word is made of: anything else
+# a word ends where a space follows, just after a Chinese phrase mark that no closing mark follows, or just
+# before an opening mark that follows no other
+_END = (rf"(?:(?<=[{re.escape(BREAK_AFTER)}])(?![{re.escape(NO_START)}])|(?=[{re.escape(OPENING)}])"
+        rf"(?<![{re.escape(OPENING)}])|(?!{_WORD}))")
 
-RICH_WORD = re.compile(rf"{_BREAKING}*{_WORD}+{_BREAKING}*")
-TEXTUAL_CHUNK = re.compile(rf"{_WORD}+{_BREAKING}*|{_BREAKING}+")
+RICH_WORD = re.compile(rf"{_BREAKING}*{_WORD}+?{_END}{_BREAKING}*")
+TEXTUAL_CHUNK = re.compile(rf"{_WORD}+?{_END}{_BREAKING}*|{_BREAKING}+")
 
 
 def keep_no_break_spaces() -> None:
@@ -31,4 +42,4 @@ def keep_no_break_spaces() -> None:
         textual_wrap.re_chunk = TEXTUAL_CHUNK
 
 
-__all__ = ["NO_BREAK", "keep_no_break_spaces"]
+__all__ = ["BREAK_AFTER", "NO_BREAK", "NO_START", "OPENING", "keep_no_break_spaces"]
