@@ -352,6 +352,7 @@ class GuandanApp(App[None]):
         path = self.session.save_path
         if path is not None:
             self.write_log([self.tr.gettext("This match is saved to {path}").format(path=display_path(path))])
+        self.write_log(bot_failure_lines(self.session, self.lang))  # a bot that could not be started: said first
         self.show_events(self.session.opening)
         self.query_one(HandView).focus()
         self.redraw()

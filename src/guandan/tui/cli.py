@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
@@ -83,4 +84,13 @@ def play(
         raise typer.Exit(1)
 
 def _run_plain(session: Session, lang: str) -> int:
-    return run_plain(session, lang, sys.stdin, sys.stdout)
+    return run_plain(session, lang, sys.stdin, sys.stdout, columns=terminal_columns)
+
+
+def terminal_columns() -> int | None:
+    """The terminal's width now, or None when the output is not a terminal (a pipe, a file: a script reads
+    it line by line, so its lines stay whole)."""
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
+    except (OSError, ValueError):  # no file descriptor (a replaced stdout), or no size to tell
+        return None

@@ -21,15 +21,18 @@ Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; 
     - ``quit`` (``q``) — save and stop; end of input does the same;
     - each command also by the Chinese word the Chinese prompt pairs with it: 不要, 提示, 理牌, 牌桌, 记牌器,
       复盘, 退出.
-* a bad command prints a line starting with ``! `` and changes nothing; the prompt is repeated.
+* a bad command prints a line starting with ``! `` and changes nothing; the prompt is repeated;
+* on a terminal, a line wider than the window is broken into rows between cards and words (never inside a
+  card), the rows after the first indented; written to a pipe or a file, every line stays whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ..agents.hints import hints
+from ..core.cards import BIG_JOKER, SMALL_JOKER
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealSettled, Event
@@ -37,6 +40,7 @@ from ..core.vocab import Phase
 from ..i18n import N_, translator
 from ..present import said
 from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
+from .linewrap import wrap
 from .review import REVIEW_BUDGET, last_deal, review_last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, parse_tokens, pass_action
 from .session import Session, display_path
@@ -53,18 +57,27 @@ def command_word(line: str) -> str:
     return CHINESE_COMMANDS.get(low, low)
 
 
+def no_columns() -> int | None:
+    return None
+
+
 class PlainGame:
-    def __init__(self, session: Session, lang: str, out: TextIO, review_budget: float = REVIEW_BUDGET) -> None:
+    def __init__(self, session: Session, lang: str, out: TextIO, review_budget: float = REVIEW_BUDGET,
+                 columns: Callable[[], int | None] = no_columns) -> None:
         self.s = session
         self.lang = lang
         self.review_budget = review_budget
         self.tr = translator("tui", lang)
         self.present = presenter(lang)
         self.out = out
+        self.columns = columns  # the terminal's width now (it may be resized), None where lines stay whole
+        # the card names with a space in them (Big Joker): one card, so never parted
+        self.card_names = [name for name in map(self.present.card, (BIG_JOKER, SMALL_JOKER)) if " " in name]
         self.choices: list[Action] = []  # the last numbered list (hints or readings)
 
     def say(self, line: str) -> None:
-        self.out.write(line + "\n")
+        for row in wrap(line, self.columns(), self.card_names):
+            self.out.write(row + "\n")
 
     def show(self, events: Sequence[Event]) -> None:
         for e in events:
@@ -183,12 +196,16 @@ class PlainGame:
         return True
 
 
-def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budget: float = REVIEW_BUDGET) -> int:
-    """Play until the match ends or input stops; saves on every exit. Returns the exit code."""
-    game = PlainGame(session, lang, out, review_budget)
+def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budget: float = REVIEW_BUDGET,
+              columns: Callable[[], int | None] = no_columns) -> int:
+    """Play until the match ends or input stops; saves on every exit. Returns the exit code. ``columns``: the
+    width to break lines at, asked before each line (None: they stay whole)."""
+    game = PlainGame(session, lang, out, review_budget, columns)
     _ = game.tr.gettext
     if session.save_path is not None:
         game.say(_("This match is saved to {path}").format(path=display_path(session.save_path)))
+    for text in bot_failure_lines(session, lang):  # a bot that could not be started: said before anything is played
+        game.say("! " + text)
     game.show(session.opening)
     fresh = True
     while not session.ended:

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from ..agents import Agent, agent_names, make_agent
+from ..agents.base import parse_spec
 from ..agents.fallback import fallback_action, is_legal
 from ..core.deal import Action
 from ..core.errors import GuandanError, RecordError, shown
@@ -134,6 +135,18 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+FailedAt = Literal["create", "reset", "move"]
+
+
+class BotFailure(NamedTuple):
+    """A bot whose moves the fallback plays: its seat, its tier, and what failed (the tier's constructor, its
+    ``reset`` for the match, or a move: it raised, or answered no legal action)."""
+
+    seat: int
+    tier: str
+    stage: FailedAt
+
+
 @dataclass
 class Session:
     match: MatchState
@@ -143,12 +156,21 @@ class Session:
     opening: list[Event] = field(default_factory=list)  # events to show before the first move
     save_problem: SaveError | None = None  # why the last automatic save (at a deal's end) failed
     failed_seats: set[int] = field(default_factory=set)  # bots whose move the fallback played at least once
-    bot_failures: list[int] = field(default_factory=list)  # of those, the seats the player is yet to be told of
+    bot_failures: list[BotFailure] = field(default_factory=list)  # of those, the ones the player is yet to be told of
 
     def __post_init__(self) -> None:
         for seat in range(1, 4):
-            agent = make_agent(self.tiers[seat], f"{self.match.seed}:{seat}")
-            agent.reset(seat, self.match.rules)
+            tier = self.tiers[seat]
+            parse_spec(tier)  # a tier that is not there (or a bad spec) is the match's problem: said before it starts
+            stage: FailedAt = "create"
+            try:
+                agent = make_agent(tier, f"{self.match.seed}:{seat}")
+                stage = "reset"
+                agent.reset(seat, self.match.rules)
+            except Exception:  # a faulty tier (a plugin's bug) must not stop the game: the fallback plays the seat
+                log.debug("the bot at seat %d (tier %s) failed at %s", seat, tier, stage, exc_info=True)
+                self._failed(seat, stage)
+                continue
             self.agents[seat] = agent
 
     # --- construction ------------------------------------------------------------------------
@@ -223,27 +245,32 @@ class Session:
         seat = self.match.to_move
         if seat is None or seat == HUMAN:
             raise GuandanError.said(N_("no bot is to move"))
-        agent = self.agents[seat]
+        agent = self.agents.get(seat)  # none where the tier could not be created or reset: the fallback plays
         deal = self.match.deal
         assert deal is not None
-        agent.rng = random.Random(f"{agent.name}:{self.match.seed}:{seat}:{self.match.deal_index}:{len(deal.actions)}")
         legal = self.match.legal_actions()
-        try:
-            action: object = agent.choose(self.match.observation(seat), legal)
-        except Exception:  # a faulty tier (a plugin's bug) must not crash the client nor lose the game
-            log.debug("the bot at seat %d (tier %s) raised", seat, self.tiers[seat], exc_info=True)
-            action = None
+        action: object = None
+        if agent is not None:
+            agent.rng = random.Random(f"{agent.name}:{self.match.seed}:{seat}:{self.match.deal_index}:{len(deal.actions)}")
+            try:
+                action = agent.choose(self.match.observation(seat), legal)
+            except Exception:  # a faulty tier (a plugin's bug) must not crash the client nor lose the game
+                log.debug("the bot at seat %d (tier %s) raised", seat, self.tiers[seat], exc_info=True)
         if not is_legal(action, legal):
             # None or an illegal action too: the web app's rule plays instead, and the player is told once a seat
-            if seat not in self.failed_seats:
-                self.failed_seats.add(seat)
-                self.bot_failures.append(seat)
+            self._failed(seat, "move")
             action = fallback_action(self.match, seat)
         return self._apply(action)
 
-    def take_bot_failures(self) -> list[tuple[int, str]]:
-        """(seat, tier) of each bot that failed for the first time since the last call: the client says so."""
-        failed = [(seat, self.tiers[seat]) for seat in self.bot_failures]
+    def _failed(self, seat: int, stage: FailedAt) -> None:
+        if seat not in self.failed_seats:
+            self.failed_seats.add(seat)
+            self.bot_failures.append(BotFailure(seat, self.tiers[seat], stage))
+
+    def take_bot_failures(self) -> list[BotFailure]:
+        """Each bot that failed for the first time since the last call (a bot that could not be created or
+        reset, from the start): the client says so."""
+        failed = list(self.bot_failures)
         self.bot_failures.clear()
         return failed
 

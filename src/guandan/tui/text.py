@@ -19,7 +19,7 @@ from ..core.errors import GuandanError
 from ..core.events import FirstLead, Lead, Passed, Played, RoundWon
 from ..core.match import MatchObservation
 from ..core.vocab import RANKS, ActionKind, Phase
-from ..i18n import Translator, translator
+from ..i18n import N_, Translator, translator
 from ..present import Presenter, rank_text, said
 from .session import Session, display_path
 
@@ -175,9 +175,15 @@ __all__ = ["HUMAN", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "
 
 
 def bot_failure_lines(session: Session, lang: str) -> list[str]:
-    """What to tell the player, once a seat, of a bot that failed (raised, or answered no legal action)
-    and whose move the fallback played."""
+    """What to tell the player, once a seat, of a bot whose moves the fallback plays: one that could not be
+    created or reset (told as the match starts), or one that raised or answered no legal action."""
     tr, present = translator("tui", lang), presenter(lang)
-    return [tr.gettext("{who} (bot, tier {tier}) failed; its move was played by the fallback (the first legal move), "
-                       "as it will be whenever it fails again").format(who=present.seat(seat), tier=tier)
-            for seat, tier in session.take_bot_failures()]
+    said = {
+        "create": N_("{who} (bot, tier {tier}) could not be started: creating it failed; the fallback (the first "
+                     "legal move) plays its moves for the whole match"),
+        "reset": N_("{who} (bot, tier {tier}) could not be started: getting it ready for the match (reset) failed; "
+                    "the fallback (the first legal move) plays its moves for the whole match"),
+        "move": N_("{who} (bot, tier {tier}) failed; its move was played by the fallback (the first legal move), "
+                   "as it will be whenever it fails again"),
+    }
+    return [tr.gettext(said[f.stage]).format(who=present.seat(f.seat), tier=f.tier) for f in session.take_bot_failures()]

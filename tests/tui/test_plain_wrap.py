@@ -1,0 +1,108 @@
+"""`guandan play --plain` on a terminal breaks a line wider than the window between cards and words, never
+inside a card (the terminal itself would fold ``♥10`` into ``♥1`` and ``0``), measuring Chinese characters as
+two cells; written to a pipe, its lines stay whole."""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import os
+import re
+import struct
+import sys
+import termios
+from collections import Counter
+
+import pytest
+from rich.cells import cell_len
+
+from guandan.core.match import MatchConfig
+from guandan.core.rules import preset
+from guandan.tui.cli import terminal_columns
+from guandan.tui.linewrap import wrap
+from guandan.tui.nobreak import NO_START
+from guandan.tui.plain import run_plain
+from guandan.tui.session import Session
+
+CARD = re.compile(r"[♠♥♣♦](?:10|[2-9JQKA])|[SHCD](?:10|[2-9JQKA])\*?|大王|小王|Big Joker|Small Joker")
+HAND = "hand (27): S3 S4 H4 S6 C6 C6 D6 S7 C7 S8 S9 H9 C10 HJ DJ DJ SK SK CK HA HA CA DA S2 H2* H2* D2"
+PLAY = "Previous opponent: straight flush 10: ♥10 ♥J ♥Q ♥K ♥A — the smallest play of this kind that beats the table"
+COUNTER = "unseen cards: Big Joker×2  Small Joker×2  2×4  A×4  K×5  Q×7  J×5  10×7  9×6  8×7  7×6  6×4  5×8"
+ZH_PROMPT = "> 轮到你：输入牌、pass 不要、hint 提示、groups 理牌、table 牌桌、counter 记牌器、quit 退出"
+ZH_COUNTER = "未出现的牌：大王×1  小王×2  2×5  A×6  K×7  Q×7  J×5  10×4  9×6  8×6  7×8  6×3  5×5  4×4  3×7"
+ZH_SAID = "! 上家（机器人，级别 raiser）出错了，这一步由后备规则代打（第一个合法的出法），之后再出错也这样处理"
+
+
+def cards(rows: list[str]) -> Counter[str]:
+    return Counter(c for row in rows for c in CARD.findall(row))
+
+
+@pytest.mark.parametrize("line", [HAND, PLAY, COUNTER, ZH_PROMPT, ZH_COUNTER, ZH_SAID])
+@pytest.mark.parametrize("width", [80, 61, 40, 33, 24])
+def test_rows_fit_the_width_and_keep_every_card_whole(line: str, width: int) -> None:
+    rows = wrap(line, width, ["Big Joker", "Small Joker"])
+    assert len(rows) > 1  # each line is wider than each width
+    assert all(cell_len(row) <= width for row in rows), rows
+    assert cards(rows) == cards([line])  # a card parted across rows would no longer be read as one
+    assert all(row.startswith("  ") and row.lstrip()[0] not in NO_START for row in rows[1:]), rows
+    # nothing lost or added but the spaces at the breaks and the rows' indent
+    assert "".join(row.strip() for row in rows).replace(" ", "") == line.replace(" ", "")
+
+
+def test_the_rows_break_at_spaces_and_after_chinese_punctuation() -> None:
+    assert wrap(HAND, 80) == [HAND[:HAND.index(" S2 ")], "  S2 H2* H2* D2"]
+    assert wrap(ZH_PROMPT, 80) == ["> 轮到你：输入牌、pass 不要、hint 提示、groups 理牌、table 牌桌、counter",
+                                   "  记牌器、quit 退出"]
+    # the comma stays with its phrase; the rows after the first start under the text after "! "
+    assert wrap(ZH_SAID, 40) == ["! 上家（机器人，级别 raiser）出错了，", "  这一步由后备规则代打",
+                                 "  （第一个合法的出法），", "  之后再出错也这样处理"]
+    assert wrap("  1. " + PLAY, 60)[1].startswith("     ") and wrap(PLAY, 80)[1].startswith("  ")
+    assert wrap(COUNTER, 30, ["Big Joker", "Small Joker"])[:2] == ["unseen cards: Big Joker×2",
+                                                                "  Small Joker×2  2×4  A×4  K×5"]
+
+
+def test_a_run_of_chinese_wider_than_a_row_breaks_between_characters() -> None:
+    run = "这一步由后备规则代打" * 3
+    assert wrap(run, 24) == ["这一步由后备规则代打这一", "  步由后备规则代打这一步", "  由后备规则代打"]
+    assert wrap("对家：" + run, 24)[:2] == ["对家：这一步由后备规则代", "  打这一步由后备规则代打"]
+    assert wrap("3 : 2 " * 20, 30)[0].endswith("2")  # no-break spaces (a level pair) are not places to break
+
+
+def test_a_line_that_fits_or_no_width_leaves_the_line_as_it_is() -> None:
+    assert wrap(HAND, None) == [HAND]
+    assert wrap(ZH_PROMPT, cell_len(ZH_PROMPT)) == [ZH_PROMPT]
+
+
+def _play(lang: str, columns: int | None) -> list[str]:
+    s = Session.new(preset("competition"), 5, "greedy", "greedy", MatchConfig(max_deals=1))
+    out = io.StringIO()
+    assert run_plain(s, lang, io.StringIO("counter\ntable\ngroups\nhint\n1\n" * 400), out, columns=lambda: columns) == 0
+    assert s.ended
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_whole_deal_at_80_columns(lang: str) -> None:
+    whole, rows = _play(lang, None), _play(lang, 80)
+    assert max(cell_len(line) for line in whole) > 80  # there was something to break
+    assert all(cell_len(row) <= 80 for row in rows)
+    assert len(rows) > len(whole)
+    assert cards(rows) == cards(whole)
+    if lang == "en":  # every break is at a space: the same words in the same order
+        assert " ".join(rows).split() == " ".join(whole).split()
+
+
+def test_the_terminal_width_is_the_windows_and_a_pipe_has_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert terminal_columns() is None
+    leader, follower = os.openpty()
+    try:
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 57, 0, 0))
+        with os.fdopen(os.dup(follower), "w") as tty:
+            monkeypatch.setattr(sys, "stdout", tty)
+            assert terminal_columns() == 57
+            fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+            assert terminal_columns() == 100  # a resized window is measured again
+    finally:
+        os.close(leader)
+        os.close(follower)
