@@ -92,7 +92,7 @@ def test_the_search_profile_and_the_review_and_desk_benchmarks_speak_chinese(mon
     assert desk.output.startswith("轮次  队数") and "编排一轮，最慢" in desk.output and "达到" in desk.output
     assert english_words(desk.output) == set(), desk.output
     refused = runner.invoke(app, ["tournament", "bench", "--teams", "8", "--rounds", "9"])
-    assert refused.exit_code == 2 and "8 支队伍时 --rounds 须为 1…2，而不是 9" in refused.output
+    assert refused.exit_code == 2 and "8支队伍时 --rounds 须为 1…2，而不是 9" in refused.output
 
 
 def _reports() -> dict[str, tuple[object, dict[str, object]]]:

@@ -99,7 +99,9 @@ def test_the_arbiter_page_counts_teams_explains_deals_and_hides_forms_of_final_t
     page = client.get(f"/t/1/arbiter?key={KEY}").text
     assert "第1轮（共2轮）" in page
     help_text = _text(page, "deals-help")
-    assert "N 北、E 东、S 南、W 西" in help_text and "award:home" in help_text
+    # in the page's seat names and words, with the letters still taken
+    assert "北、东、南、西，也可写 N、E、S、W" in help_text and "“判给主队”或“判给客队”" in help_text
+    assert "award:home" not in help_text
     # table 1's round ends with its one deal: its deals can no longer be set, so no form is offered for it
     tb = desk.state(1).table(1, 1).table
     desk.report_deal(1, 1, 1, 1, "N S E", by=tb.away)

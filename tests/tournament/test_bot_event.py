@@ -350,7 +350,7 @@ def test_cli_new_run_and_exports(tmp_path: Path) -> None:
     res = runner.invoke(app, ["bot-event", "run", "1", "--all", "--out", str(tmp_path / "out"), "--db", db,
                               "--lang", "zh"])
     assert res.exit_code == 0, res.output
-    assert "第 2 轮：2 桌" in res.output and "CLI Bots：赛事结束" in res.output and "名次" in res.output
+    assert "第2轮：2桌" in res.output and "CLI Bots：赛事结束" in res.output and "名次" in res.output
     assert (tmp_path / "out" / "event.xlsx").is_file() and (tmp_path / "out" / "log.json").is_file()
     # the desk's own commands read the same event
     res = runner.invoke(app, ["standings", "1", "--json", "--db", db])

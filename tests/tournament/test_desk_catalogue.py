@@ -83,3 +83,27 @@ def test_no_template_writes_words_outside_the_catalogue(path: Path) -> None:
     words = [w for chunk in between + attrs for w in re.findall(r"[A-Za-z\u4e00-\u9fff]{2,}", chunk)
              if w not in SAME_IN_EVERY_LANGUAGE]
     assert words == [], words
+
+
+def test_chinese_counts_and_ordinals_take_no_spaces() -> None:
+    """One rule for the desk's Chinese: a number of rounds, tables, deals, teams or times is written against its
+    measure word and 第/共 (第1轮, 第2桌, 共8副, 5队, 3次), as every page, print and listing writes it; a space is
+    for a name, a code or a time (队伍 {team}, 种子 {seed}, 剩余 {time})."""
+    with catalogue_path("desk", "zh").open("rb") as f:
+        catalog = read_po(f)
+    spaced = re.compile(r"(第|共)\s+\{|\{\w+\}\s+(轮|桌|副|队|支|页|次|个|名|场)")
+    bad = [msg.string for msg in catalog if msg.id and isinstance(msg.string, str) and spaced.search(msg.string)]
+    assert bad == []
+
+
+def test_chinese_says_one_word_for_a_dispute_and_for_sending_back() -> None:
+    """A table or deal in dispute is 有争议 wherever the desk says so (the status the listings and exports write,
+    有争议), the act of raising one is 提出异议, and a result or deal sent back is 退回 (the status 已退回), never
+    拒绝: an arbiter matching the log against the status column meets the same words."""
+    with catalogue_path("desk", "zh").open("rb") as f:
+        catalog = read_po(f)
+    said = {msg.id: msg.string for msg in catalog if msg.id and isinstance(msg.id, str)}
+    assert said["disputed"] == "有争议" and said["rejected"] == "已退回"
+    assert [s for s in said.values() if "有异议" in s or "拒绝" in s] == []
+    assert said["result rejected"] == "退回成绩" and said["deal disputed"] == "对单副提出异议"
+    assert "有争议" in said["Round {round} table {table} is disputed: only the arbiter can settle it"]

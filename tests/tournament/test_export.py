@@ -371,7 +371,7 @@ def test_the_workbook_reads_as_a_chinese_arbiter_writes_it(desk: Desk, played: i
     assert {r[4] for r in by_team[team_head:]} == {"南北", "东西", None}
     assert next(r[3] for r in by_team[team_head:] if r[0] == "T7") == "轮空"
     standings = list(wb["成绩排名 Standings"].iter_rows(values_only=True))
-    assert standings[0][0] == "Test Cup：3 轮中第 1 轮后的排名"
+    assert standings[0][0] == "Test Cup：第1轮后的排名（共3轮）"
     assert standings[1][0] == "排名依据：场分、对手分、级差分、升级数"
 
 

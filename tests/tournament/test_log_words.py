@@ -96,6 +96,9 @@ def test_the_words_of_an_entry() -> None:
         "第2轮第3桌：裁判裁定成绩为客队弃权；理由：迟到"
     assert zh.sentence(Event(4, "deal_reported", SAMPLES["deal_reported"])) == \
         "第2轮第3桌第4副：2号队报出完顺序 北 东 南 西"  # a team not registered in this log: its number alone
+    # how a round was paired is a word, not the stored method: "Swiss" as English writes it, 瑞士制
+    assert en.sentence(Event(4, "round_paired", SAMPLES["round_paired"])).startswith("round 1 paired (Swiss, seed 3)")
+    assert zh.sentence(Event(4, "round_paired", SAMPLES["round_paired"])).startswith("第1轮编排（瑞士制，种子 3）")
     assert en.sentence(Event(5, "knockout_paired", SAMPLES["knockout_paired"])) == \
         ("knockout round 2 paired again (by the bracket): team 1 v team 2; team 3: bye; reason: round 1 table 1 "
          "corrected: another team goes through")

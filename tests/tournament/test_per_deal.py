@@ -281,10 +281,11 @@ def test_the_deals_listing_names_the_seats_in_the_readers_language(
     assert listing.splitlines() == lines, listing
     if lang.startswith("zh"):
         assert not set("NESW") & set(listing), listing
-    # what the listing says of the settled deals, typed back with --set, stands as it was
+    # what the listing says of the settled deals, the lateness award included, typed back with --set, stands
     said = "; ".join(line.split(maxsplit=2)[2].rsplit(" ", 1)[0].strip() if lang == "en"
-                     else line.split("：", 1)[1].rsplit(" ", 1)[0].strip() for line in lines[1:3])
-    ok("deals", "1", "-r", "1", "-t", "1", "--set", f"award:home; {said}", "--reason", "as listed")
+                     else line.split("：", 1)[1].rsplit(" ", 1)[0].strip() for line in lines[:3])
+    assert said.startswith("判给主队; " if lang.startswith("zh") else "award home; "), said
+    ok("deals", "1", "-r", "1", "-t", "1", "--set", said, "--reason", "as listed")
     assert ok("deals", "1", "-r", "1", "-t", "1").splitlines()[:3] == lines[:3]
 
 

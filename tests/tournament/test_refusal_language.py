@@ -107,7 +107,7 @@ def test_results_and_deals(desk: Desk) -> None:
     desk.pair_next(tid)
     away = desk.state(tid).table(1, 1).table.away
     said_in(refused(lambda: desk.report_deal(tid, 1, 1, 1, "N X E", away)),
-            'a seat is N, E, S or W, not "X"', '座位须为 N、E、S 或 W，而不是"X"')
+            'a seat is N, E, S or W, not "X"', '座位须为北、东、南、西（或 N、E、S、W），而不是"X"')
     said_in(refused(lambda: desk.set_deals(tid, 1, 1, [{"finish": "N S E"}, {"award": "home"}], reason="witness")),
             "round 1 table 1: deal 2: the lateness rule credits the first deal only",
             "第1轮第1桌：第2副：迟到规则只判给第一副")

@@ -202,7 +202,7 @@ def test_the_arbiter_settles_a_dispute_on_the_web(desk: Desk) -> None:
     west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "S", "third": "E"})
     north.post(f"{URL}/answer", data={"deal": "1", "action": "dispute", "reason": "E went out first"})
     page = arbiter.get("/t/1/arbiter?key=table-secret").text
-    assert 'value="N S E W"' in page and "有争议：第1副" in page
+    assert 'value="北 南 东 西"' in page and "有争议：第1副" in page  # the disputed order, in the page's seat names
     form = {"key": "table-secret", "round": "1", "table": "1", "deals": "E W N", "reason": ""}
     before = len(desk.events(1))
     assert arbiter.post("/t/1/arbiter/deals", data=form).status_code == 400  # a reason is needed
@@ -215,6 +215,38 @@ def test_the_arbiter_settles_a_dispute_on_the_web(desk: Desk) -> None:
     res = arbiter.post("/t/1/arbiter/deals", data={**form, "deals": "E W N; award:home", "reason": "x"})
     assert res.status_code == 400 and "迟到规则只判给第一副" in res.text  # the lateness rule credits deal 1
     assert desk.state(1).table(1, 1).levels_now == (2, 5)
+
+
+def test_the_arbiters_list_of_deals_is_in_the_pages_language_and_reads_back(desk: Desk) -> None:
+    """The form a Chinese arbiter corrects shows 北 东 南 西 and 判给主队, not letters and award:home, and
+    posting it back as it stands sets the same deals; in English it stays N S E W and award:home."""
+    _event(desk)
+    desk.set_deals(1, 1, 1, [{"award": "away"}, {"finish": "N S E"}, {"finish": "E W N"}], "late")
+    arbiter = _phone(desk)
+
+    def form(lang: str) -> tuple[str, str, str]:
+        page = arbiter.get(f"/t/1/arbiter?key=table-secret&lang={lang}").text
+        shown = page.split('data-testid="set-deals-1"', 1)[1].split("</form>", 1)[0]
+        other = page.split('data-testid="set-deals-2"', 1)[1].split("</form>", 1)[0]
+        help_text = re.sub(r"<[^>]+>", "", page.split('data-testid="deals-help">', 1)[1].split("</p>", 1)[0])
+        value = re.search(r'name="deals" class="deal-list" value="([^"]*)"', shown)
+        placeholder = re.search(r'placeholder="([^"]*)"', other)
+        assert value and placeholder
+        return value.group(1), placeholder.group(1), help_text
+
+    value, placeholder, help_text = form("zh")
+    assert value == "判给客队; 北 南 东 西; 东 西 北 南"
+    assert placeholder == "例：判给主队; 北 南 东; 东 西 北"
+    assert "例如 北 南 东; 东 西 北" in help_text and "“判给主队”或“判给客队”" in help_text
+    assert not re.search(r"\b[NESW]\b|award", value + placeholder)
+    before = [d.source() for d in desk.state(1).table(1, 1).deals]
+    res = arbiter.post("/t/1/arbiter/deals", data={"key": "table-secret", "round": "1", "table": "1",
+                                                   "deals": value, "reason": "as shown"})
+    assert res.status_code == 200 and "各副已设定" in res.text
+    assert [d.source() for d in desk.state(1).table(1, 1).deals] == before
+    value, placeholder, help_text = form("en")
+    assert (value, placeholder) == ("award:away; N S E W; E W N S", "e.g. award:home; N S E; E W N")
+    assert "e.g. N S E; E W N" in help_text and not re.search(r"[\u4e00-\u9fff]", value + placeholder)
 
 
 def test_a_refused_arbiter_form_keeps_what_was_typed_and_names_the_table(desk: Desk) -> None:

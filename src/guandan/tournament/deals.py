@@ -9,7 +9,8 @@ values 2…14 (A = 14).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,13 @@ _SEAT_WORDS = {
     "n": 0, "north": 0, "北": 0, "e": 1, "east": 1, "东": 1, "s": 2, "south": 2, "南": 2,
     "w": 3, "west": 3, "西": 3,
 }
+#: The seats as an arbiter types them in a list of deals, in engine order, one catalogue entry so that each
+#: language has its own (N E S W; 北 东 南 西): every one of them is read back by :func:`seat_index`.
+SEAT_SHORT = N_("N E S W")
+#: A lateness award (home, away) as an arbiter types it; the Chinese words are those the catalogue gives
+#: these, so that a list of deals shown in Chinese is read back as it is.
+AWARD_WORDS = (N_("award:home"), N_("award:away"))
+_AWARD_SIDES = {"判给主队": "home", "判给客队": "away"}
 
 
 def seat_index(token: Any) -> int:
@@ -98,23 +106,29 @@ class DealEntry:
 
 
 def parse_deal_list(text: str) -> list[dict[str, Any]]:
-    """A table's deals as an arbiter writes them: ``"award:home; N S E; E W N"``, one deal per semicolon,
-    each a finishing order or ``award:home|away`` (the lateness rule). Checked when it is applied."""
+    """A table's deals as an arbiter writes them: ``"award:home; N S E; E W N"`` (or ``"判给主队; 北 南 东"``),
+    one deal per semicolon, each a finishing order or ``award:home|away`` (判给主队|判给客队: the lateness
+    rule). Checked when it is applied."""
     out: list[dict[str, Any]] = []
     for item in (x.strip() for x in text.replace("；", ";").split(";")):
         if not item:
             continue
-        if item.lower().startswith(("award:", "award：")):
-            out.append({"award": item.replace("：", ":").split(":", 1)[1].strip().lower()})
+        award = re.fullmatch(r"award\s*[:：]?\s*(.*)", item, re.IGNORECASE | re.DOTALL)
+        if "".join(item.split()) in _AWARD_SIDES:
+            out.append({"award": _AWARD_SIDES["".join(item.split())]})
+        elif award:
+            out.append({"award": award.group(1).strip().lower()})
         else:
             out.append({"finish": item})
     return out
 
 
-def deal_list_text(deals: Sequence[DealEntry]) -> str:
-    """The inverse of :func:`parse_deal_list`: what an arbiter's form is filled in with."""
-    return "; ".join(f"award:{'home' if d.award == 0 else 'away'}" if d.finish is None
-                     else " ".join(SEATS[x] for x in d.finish) for d in deals)
+def deal_list_text(deals: Sequence[DealEntry], _: Callable[[str], str] = str) -> str:
+    """The inverse of :func:`parse_deal_list`: what an arbiter's form is filled in with, in the language of
+    ``_`` (a gettext of the desk's catalogue; by default the letters and ``award:home``)."""
+    seats = _(SEAT_SHORT).split()
+    return "; ".join(_(AWARD_WORDS[d.award or 0]) if d.finish is None
+                     else " ".join(seats[x] for x in d.finish) for d in deals)
 
 
 def _source(item: Any) -> tuple[tuple[int, int, int, int] | None, int | None]:

@@ -161,15 +161,16 @@ def standings_json(state: TournamentState, through_round: int | None = None) -> 
 
 def result_text(ts: TableState) -> str:
     """"A:6" style, home first; a pass of A or a forfeit is marked; a result waiting for confirmation is
-    in brackets."""
+    in brackets, marked as a final one would be."""
     if ts.result is None:
         if ts.pending is not None and ts.pending.levels is not None:
-            return f"({rank_text(ts.pending.levels[0])}:{rank_text(ts.pending.levels[1])})"
+            text = f"{rank_text(ts.pending.levels[0])}:{rank_text(ts.pending.levels[1])}"
+            return f"({text}{PASSED_A_MARK if ts.pending.passed_a is not None else ''})"
         return ""
     r = ts.result
     text = f"{level_text(r.levels[0])}:{level_text(r.levels[1])}"
     if r.passed_a is not None:
-        text += " 过A"
+        text += PASSED_A_MARK
     if r.forfeit is not None:
         text += FORFEIT_MARK
     return text
@@ -177,6 +178,8 @@ def result_text(ts: TableState) -> str:
 
 #: How a result or score in the records (and the CLI's tables) marks a forfeit ("6:A forfeit") and a bye ("bye").
 FORFEIT_MARK = " forfeit"
+#: How a result or score marks a pass of A: the term itself, in every language, as the slips and exports say it.
+PASSED_A_MARK = " 过A"
 BYE = "bye"
 
 
@@ -404,7 +407,7 @@ def cross_records(state: TournamentState) -> list[dict[str, Any]]:
                 outcome = "draw" if rec["winner"] == "draw" else "win" if rec["winner"] == key else "loss"
                 score = BYE if rec["bye"] else f"{rec[key + '_level_text']}:{rec[other + '_level_text']}"
                 if rec["passed_a"] == key:
-                    score += " 过A"
+                    score += PASSED_A_MARK
                 if rec["forfeit"] is not None:
                     score += FORFEIT_MARK
             per_team[team][n] = {

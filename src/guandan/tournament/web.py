@@ -83,12 +83,17 @@ def signed(value: int) -> str:
 
 
 def result_words(state: TournamentState, ts: TableState, _: Gettext) -> str:
-    """A table's result, home first, e.g. "A : 9 · 甲队过A"; a pending entry in brackets; "" when none."""
+    """A table's result, home first, e.g. "A : 9 · 甲队过A"; a pending entry in brackets, worded alike; ""
+    when none."""
     tb = ts.table
     names = (state.teams[tb.home].name, state.teams[tb.away].name)
     if ts.result is None or ts.final is None:
-        if ts.pending is not None and ts.pending.levels is not None:
-            return f"({level_text(ts.pending.levels[0])} : {level_text(ts.pending.levels[1])})"
+        p = ts.pending
+        if p is not None and p.levels is not None:
+            text = f"{level_text(p.levels[0])} : {level_text(p.levels[1])}"
+            if p.passed_a is not None:
+                text += " · " + _("{team} passed A").format(team=names[p.passed_a])
+            return f"({text})"
         return ""
     r = ts.result
     if ts.final.forfeit is not None:
@@ -394,7 +399,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     last_round_words=last_round_words(state.finished),
                     local_url=None if (base_url or not loopback(str(request.base_url))) else str(request.base_url),
                     bracket=f"/t/{tid}/bracket" if state.cfg.format == "knockout" else None,
-                    deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])]))
+                    deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])], _))
 
     @r.get("/t/{tid}/arbiter", response_class=HTMLResponse)
     def arbiter_get(request: Request, tid: int, key: str | None = None) -> Response:

@@ -14,7 +14,7 @@ SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set 
                 "server": N_("reported by the game server"), "deals": N_("from the confirmed deals"),
                 "arbiter": N_("set by the arbiter"), "rule": N_("by the rules")}
 #: How a round was paired (a knockout's later rounds follow the bracket).
-METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("swiss"), "manual": N_("manual"),
+METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("Swiss"), "manual": N_("manual"),
                 "bracket": N_("by the bracket")}
 #: The tie-break criteria (:data:`~.model.TIEBREAKS`) as the standings' "Order:" line names them.
 TIEBREAK_NAMES = {
