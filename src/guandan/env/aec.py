@@ -13,7 +13,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.rules import RuleSet
 from .actions import ACTION_SIZE
-from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, rules_of
+from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, render_lang, rules_of
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
 _SEATED = tuple(enumerate(AGENTS))
@@ -29,9 +29,10 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
                 "is_parallelizable": False}
 
     def __init__(self, preset: str | RuleSet = "competition", max_deals: int | None = None,
-                 render_mode: str | None = None, action_features: bool = True) -> None:
+                 render_mode: str | None = None, action_features: bool = True, lang: str | None = None) -> None:
         super().__init__()
         check_render_mode(render_mode, RENDER_MODES)
+        self.lang = render_lang(lang)
         self.rules = rules_of(preset)
         self.table = Table(self.rules, max_deals)
         self.render_mode = render_mode
@@ -108,27 +109,27 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
         self._refresh_infos()
 
     def render(self) -> str | None:
-        """The last action and the levels, as text (``render_mode="ansi"``)."""
+        """What the seat to act sees (seat_0 once the match is over), as a few lines for a person in ``lang``
+        (``render_mode="ansi"``): the deal and the levels, its own last action, the round's last plays, its hand,
+        its turn. Never another seat's cards."""
         if self.render_mode != "ansi":
             return None
-        m = self.table.m
-        last = m.deal.actions[-1] if m.deal is not None and m.deal.actions else None
-        return f"deal {m.deal_index} levels {m.levels} last: {last}"
+        return self.table.render(AGENTS.index(self._mover()), self.lang)
 
     def close(self) -> None:
         """Nothing to release."""
 
 
 def raw_env(preset: str | RuleSet = "competition", max_deals: int | None = None, render_mode: str | None = None,
-            action_features: bool = True) -> GuandanAEC:
+            action_features: bool = True, lang: str | None = None) -> GuandanAEC:
     """The AEC environment without PettingZoo's wrappers."""
-    return GuandanAEC(preset, max_deals, render_mode, action_features)
+    return GuandanAEC(preset, max_deals, render_mode, action_features, lang)
 
 
 def env(preset: str | RuleSet = "competition", max_deals: int | None = None, render_mode: str | None = None,
-        action_features: bool = True) -> AECEnv[str, Obs, int | None]:
+        action_features: bool = True, lang: str | None = None) -> AECEnv[str, Obs, int | None]:
     """The AEC environment in PettingZoo's usual wrappers (an illegal index raises, actions are
     range-checked, the call order is enforced)."""
-    e: AECEnv[str, Obs, int | None] = raw_env(preset, max_deals, render_mode, action_features)
+    e: AECEnv[str, Obs, int | None] = raw_env(preset, max_deals, render_mode, action_features, lang)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)

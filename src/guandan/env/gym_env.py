@@ -18,7 +18,7 @@ from ..core.errors import GuandanError, shown
 from ..core.events import DealOver, Event
 from ..core.rules import RuleSet
 from .actions import ACTION_SIZE
-from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, rules_of
+from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, render_lang, rules_of
 
 
 def _listens(agent: Agent) -> bool:
@@ -36,10 +36,11 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
     def __init__(self, preset: str | RuleSet = "competition",
                  opponents: Sequence[str | Agent | Callable[[], Agent]] = ("heuristic",) * 3,
                  seat: int = 0, max_deals: int | None = None, render_mode: str | None = None,
-                 action_features: bool = True, on_illegal: str = "raise") -> None:
+                 action_features: bool = True, on_illegal: str = "raise", lang: str | None = None) -> None:
         if on_illegal not in ("raise", "first_legal"):
             raise GuandanError(f"on_illegal is raise or first_legal, not {shown(on_illegal)}")
         check_render_mode(render_mode, self.metadata["render_modes"])
+        self.lang = render_lang(lang)
         if seat not in range(4):
             raise GuandanError(f"seat must be 0…3, not {shown(seat)}")
         if isinstance(opponents, str):
@@ -156,12 +157,11 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         return self.table.observe(self.seat), float(reward), won, m.ended and not won, info
 
     def render(self) -> str | None:
-        """The learner's hand and the levels, as text (``render_mode="ansi"``)."""
+        """What the learner's seat sees, as a few lines for a person in ``lang`` (``render_mode="ansi"``): the deal
+        and the levels, its last action, the round's last plays, its hand, whose turn it is."""
         if self.render_mode != "ansi":
             return None
-        m = self.table.m
-        view = m.observation(self.seat)
-        return f"deal {m.deal_index} levels {m.levels} hand {list(view.deal.hand)}"
+        return self.table.render(self.seat, self.lang)
 
     def close(self) -> None:
         self._close_made()

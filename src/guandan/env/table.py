@@ -15,6 +15,8 @@ from ..core.events import DealSettled, Event
 from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import MoveMode, Scoring
+from ..i18n import LANGUAGES, default_lang, normalize_lang
+from ..present.seat_view import seat_view_text
 from .actions import ACTION_SIZE, action_mask, features_of, index_actions
 from .encoding import OBS_HIGH, OBS_SIZE, Encoder
 
@@ -36,6 +38,17 @@ def check_render_mode(mode: str | None, declared: Sequence[str]) -> None:
     if mode is not None and mode not in declared:
         logger.warn(f"render_mode {shown(mode)} is not one of this environment's ({', '.join(map(shown, declared))}): "
                     "render() returns None")
+
+
+def render_lang(lang: str | None) -> str:
+    """The language ``render()`` speaks: ``lang`` (``"zh"``, ``"en"``, or a locale name such as ``zh_CN``), by
+    default the environment's (``LANGUAGE``/``LC_ALL``/``LANG``, else English) as every other face of the project."""
+    if lang is None:
+        return default_lang()
+    code = normalize_lang(lang) if isinstance(lang, str) else ""
+    if code not in LANGUAGES:
+        raise GuandanError(f"lang is one of {', '.join(map(shown, LANGUAGES))}, not {shown(lang)}")
+    return code
 
 
 def rules_of(preset_name: str | RuleSet) -> RuleSet:
@@ -117,6 +130,14 @@ class Table:
             order, feats = features_of(idx)
             out["legal_indices"], out["legal_action_features"], out["collisions"] = order, feats, dropped
         return out
+
+    def render(self, seat: int, lang: str) -> str:
+        """What ``seat`` sees, as text for a person (:func:`guandan.present.seat_view.seat_view_text`): its own
+        observation and its own last action this deal, nothing of another hand."""
+        m = self.m
+        actions = m.deal.actions if m.deal is not None else []
+        own = next((a for a in reversed(actions) if a.seat == seat), None)
+        return seat_view_text(m.observation(seat), lang, own)
 
     def apply_index(self, index: int, on_illegal: str = "raise") -> tuple[list[Event], bool]:
         """Apply the action at ``index``; with ``on_illegal="first_legal"`` an unmasked index plays the
