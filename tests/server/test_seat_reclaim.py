@@ -289,6 +289,25 @@ def test_nobody_but_the_account_gets_the_seat(web: Web) -> None:
     refused(guest.client.get("/api/me/tables"), 401, "not_logged_in")
 
 
+def test_an_account_holds_one_seat_of_an_unrated_room_on_every_device(web: Web) -> None:
+    """The account that took seat 1 of a lobby, on a second device, is refused a second seat (it was given one: the
+    same player on both sides, and two seats for "Take your seat here" to give back); it takes its own seat back
+    instead. Other accounts and guests still sit."""
+    phone = web.device("ann")
+    code = phone.client.post("/api/rooms", json={"bots": [None, None, "greedy", "greedy"], "timer": 0}).json()["code"]
+    assert phone.client.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "Ann"}).status_code == 200
+    laptop, bob, guest = web.device("ann"), web.device("bob"), web.device()
+    refused(laptop.client.post(f"/api/rooms/{code}/join", json={"seat": 1, "name": "Ann again"}), 409, "already_seated")
+    assert web.service.rooms[code].seats[1].kind == "empty"
+    assert laptop.client.get("/api/me/tables").json()["tables"] == [
+        {"code": code, "status": "lobby", "seat": 0, "name": ""}]
+    assert laptop.post(f"/api/rooms/{code}/reclaim").json()["seat"] == 0
+    r = bob.client.post(f"/api/rooms/{code}/join", json={"seat": 1, "name": "Bob"})
+    assert r.status_code == 200, r.text
+    assert bob.post(f"/api/rooms/{code}/leave", {"token": r.json()["token"]}).status_code == 200
+    assert guest.client.post(f"/api/rooms/{code}/join", json={"seat": 1, "name": "Guest"}).status_code == 200
+
+
 def test_a_seat_taken_as_a_guest_is_no_accounts(web: Web) -> None:
     guest = web.device()
     code, _ = room_with_seat(guest)  # a guest's seat: the token alone holds it

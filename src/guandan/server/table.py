@@ -448,7 +448,10 @@ class TableService:
         if room.config.rated and user_id is None:
             raise ServiceError("a rated room's seats are for logged-in accounts: log in first", 401, "rated_needs_account",
                                words=say(RATED_NEEDS_ACCOUNT))
-        if user_id is not None and any(x.user_id == user_id for x in room.seats):
+        # one seat an account, rated or not: a second would be one player holding two hands, and "Take your seat
+        # here" (reclaim) could give back either
+        account = user_id if user_id is not None else owner_id
+        if account is not None and any(x.credited() == account for x in room.seats):
             raise ServiceError("this account holds a seat of this room already", 409, "already_seated",
                                words=say(ALREADY_SEATED))
         token = new_token()
