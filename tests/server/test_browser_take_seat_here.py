@@ -7,13 +7,14 @@ are offered nothing. Screenshots at 390×844 and 844×390 go to $TMPDIR/guandan-
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import LiveServer
 from .test_browser_site_lists import SHOTS, SIZES, _log_in, _page, _sign_up
 
 pytestmark = pytest.mark.timeout(240)
 PHONE, SIDEWAYS, LAPTOP = SIZES
+SMALL_SIDEWAYS: ViewportSize = {"width": 667, "height": 375}
 
 
 def _answered(page: Page) -> None:
@@ -94,4 +95,49 @@ def test_the_rooms_link_on_a_second_device_offers_the_accounts_seat_and_takes_it
         assert problems == []
     finally:
         for p in (phone, second, other, guest):
+            p.context.close()
+
+
+@pytest.mark.parametrize(("lang", "offer", "sit"), [("zh", "你的账号在这个房间有座位：座位 1。", "坐这里"),
+                                                    ("en", "Your account holds seat 1 in this room.", "Sit here")])
+def test_a_lobby_offers_the_accounts_own_seat_not_a_second_one(browser: Browser, live_server: LiveServer, lang: str,
+                                                                offer: str, sit: str) -> None:
+    """A lobby opened on a second device logged in to the account that took seat 1 there: "Sit here" was offered on
+    every open seat (and the server gave the account a second seat); the page offers the account's own seat back
+    instead, and no other. Another account's page is offered the open seats as before."""
+    url, user = live_server.url, f"lobby_seat_{lang}"
+    problems: list[str] = []
+    phone = _page(browser, lang, LAPTOP, problems)
+    second = _page(browser, lang, SIDEWAYS, problems)
+    other = _page(browser, lang, PHONE, problems)
+    try:
+        _sign_up(phone, url, user)
+        _sign_up(other, url, f"lobby_other_{lang}")
+        made = phone.request.post(f"{url}/api/rooms", data={"bots": [None, None, "greedy", None], "timer": 0})
+        code = made.json()["code"]
+        assert phone.request.post(f"{url}/api/rooms/{code}/join", data={"seat": 0, "name": "Ann"}).ok  # as the account
+        _log_in(second, url, user)
+        for page in (second, other):
+            page.goto(f"{url}/r/{code}")
+            page.wait_for_function("document.body.dataset.status === 'lobby' && document.body.dataset.claim !== undefined",
+                                   timeout=30_000)
+        # the other account: the open seats (2 and 4), as before
+        expect(other.locator("#lobby-seats button").filter(has_text=sit)).to_have_count(2)
+        assert other.evaluate("document.body.dataset.claim") == "none"
+        # the same account: its own seat, and no second one
+        claim = second.locator("[data-testid=claim]")
+        expect(claim).to_contain_text(offer)
+        expect(second.locator("#lobby-seats .seat-box[data-seat='1']")).to_be_visible()
+        expect(second.locator("#lobby-seats button").filter(has_text=sit)).to_have_count(0)
+        for size in (PHONE, SIDEWAYS, LAPTOP, SMALL_SIDEWAYS):
+            second.set_viewport_size(size)
+            second.wait_for_timeout(200)
+            second.screenshot(path=str(SHOTS / f"claim-lobby-{lang}-{size['width']}x{size['height']}.png"))
+        claim.get_by_role("button").click()
+        expect(second.locator("#ready")).to_be_visible(timeout=10_000)  # seat 1 is this device's now, in the lobby
+        expect(claim).to_be_hidden()
+        expect(second.locator("#lobby-seats button").filter(has_text=sit)).to_have_count(0)
+        assert problems == []
+    finally:
+        for p in (phone, second, other):
             p.context.close()

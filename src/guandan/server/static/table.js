@@ -29,6 +29,7 @@ const S = {
   warned: null,  // the turn whose last-seconds warning was played
   notice: null,  // a refusal at the table (e.g. a hint while the server is busy): {text, until, key}, kept on show
   commitmentOpen: false,  // the deal commitment's whole hash is shown (commitmentNode)
+  msgOpen: null,  // the words beside the buttons shown whole above the hand (syncMsg): the text they were opened for
 };
 const UPRIGHT = matchMedia("(orientation: portrait) and (max-width: 600px)");  // style.css's upright phone
 const NOTICE_MS = 5000;  // how long a refusal stays beside the buttons, through re-renders, unless the player moves on
@@ -254,14 +255,16 @@ function arrangedGroups() {
 // comes back as the seat while the device that held it watches. Asked once the page is in as a spectator, and again
 // after its own seat went elsewhere; never for a guest or another account's page (the server lists them none).
 async function askClaim() {
-  if (S.me !== null || tokenFor(code)) { S.claim = null; document.body.dataset.claim = "none"; renderClaim(); return; }
+  if (S.me !== null || tokenFor(code)) { S.claim = null; document.body.dataset.claim = "none"; render(); return; }
   if (S.claimAsked) return;
   S.claimAsked = true;
+  S.claimAnswered = false;
   const { csrf, tables } = await accountTables();
   const mine = tables.find((x) => x.code.toUpperCase() === code);
   S.claim = mine && S.me === null && !tokenFor(code) ? { csrf, seat: mine.seat } : null;
+  S.claimAnswered = true;
   document.body.dataset.claim = S.claim ? "offered" : "none";  // asked and answered
-  renderClaim();
+  render();  // the lobby's "Sit here" waited for the answer
 }
 function renderClaim() {
   const on = !!S.claim && !S.gone && !(S.room && S.room.status === ROOM.OVER);
@@ -305,7 +308,9 @@ function renderLobby() {
     const parts = [el("div", {}, `${t("Seat")} ${i + 1} `, el("span", { class: `badge team-${i % 2}` }, `${t("Team")} ${(i % 2) + 1}`))];
     if (seat.kind === "empty") {
       parts.push(el("div", {}, t("Open seat")));
-      if (!token) {
+      // an account that holds a seat here already (taken on another device) is offered that one, above, not a second
+      // (the server refuses it); until the server has said whether it does, no seat is offered
+      if (!token && S.claimAnswered && !S.claim) {
         parts.push(el("button", { id: `sit-${i}`, disabled: !S.online, onclick: async () => {
           const name = $("name").value.trim();
           localStorage.setItem("guandan:name", name);
@@ -666,7 +671,7 @@ function renderHand() {
   const player = S.me !== null;
   controls.classList.toggle("watching", !player);  // a spectator: the bottom seat's plate there, nothing to press
   $("auto-banner").classList.toggle("hidden", !(player && S.room.seats[S.me].auto));
-  if (!player) { hand.replaceChildren(); return; }
+  if (!player) { hand.replaceChildren(); syncMsg(); return; }
   let lastGroup = 0;
   hand.classList.toggle("grouped", S.sort === "groups" && !!S.groups);
   const may = givable();
@@ -735,7 +740,38 @@ function renderHand() {
   $("hint").disabled = !turn || !S.online;
   $("auto").disabled = S.room.status !== ROOM.PLAYING || !S.online;
   $("auto-off").disabled = !S.online;
+  syncMsg();
 }
+
+// The words beside the buttons have three lines at most, and a phone held sideways leaves them a few words' width:
+// the hint's play and why lost their end ("straight flush ♠3–7: ♠3 ♠4…"). Words that are cut are marked, and a tap
+// on them (or the hint that brought them) shows them whole above the hand, where no card lies; the next tap anywhere,
+// or other words, closes it.
+function syncMsg() {
+  const msg = $("msg"), full = $("msg-full");
+  const text = msg.textContent;
+  const cut = !!text && (msg.scrollHeight > msg.clientHeight + 1 || msg.scrollWidth > msg.clientWidth + 1);
+  if (!cut || S.msgOpen !== text) S.msgOpen = null;
+  msg.classList.toggle("more", cut);
+  if (cut) {
+    msg.setAttribute("role", "button"); msg.tabIndex = 0;
+    msg.setAttribute("aria-expanded", String(!!S.msgOpen)); msg.setAttribute("aria-controls", "msg-full");
+  } else {
+    for (const a of ["role", "tabindex", "aria-expanded", "aria-controls"]) msg.removeAttribute(a);
+  }
+  full.textContent = S.msgOpen || "";
+  full.classList.toggle("hidden", !S.msgOpen);
+}
+function toggleMsg() {
+  if (!$("msg").classList.contains("more")) return;
+  S.msgOpen = S.msgOpen ? null : $("msg").textContent;
+  syncMsg();
+}
+$("msg").addEventListener("click", toggleMsg);
+$("msg").addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggleMsg(); } });
+document.addEventListener("click", (ev) => {  // a tap elsewhere closes it (the hint button's own tap may open it)
+  if (S.msgOpen && !ev.target.closest("#msg, #msg-full, #hint")) { S.msgOpen = null; syncMsg(); }
+});
 
 // How much of each card shows: the whole hand in one row across the width (two rows when a row would
 // show less than a finger's width of each card, as in portrait).
@@ -763,7 +799,7 @@ function fanOut(hand) {
     cards[perRow].before(el("span", { class: "row-break" }));
   }
 }
-window.addEventListener("resize", () => { const hand = $("hand"); if (hand) fanOut(hand); });
+window.addEventListener("resize", () => { const hand = $("hand"); if (hand) fanOut(hand); syncMsg(); });  // cut or not
 
 // Tap a card to select it; press and slide across cards to give each the same state as the first. Press
 // a selected card and pull it up: the selection goes where it is let go — into the group of the card
@@ -871,6 +907,8 @@ function showHint() {
   }
   render();
   $("msg").textContent = eventLines(h).join(" — ");  // the hint's play and why, from the server
+  S.msgOpen = $("msg").textContent;  // asked for: shown whole at once when the row cuts it (syncMsg)
+  syncMsg();
   document.body.dataset.hints = String(Number(document.body.dataset.hints || 0) + 1);
 }
 

@@ -1,0 +1,241 @@
+"""The table at its most crowded, read on a phone held sideways (667×375, 844×390), upright (390×844) and on a laptop
+(1280×800), in zh and en, each a fault found there: the hint's play and why, cut to three lines beside the buttons
+("straight flush ♠3–7: ♠3 ♠4…"), are shown whole above the hand, over no card, until the next tap; a team at A
+during a double tribute ("A attempts" and four lines of cards given among the table's facts) laid the left seat's
+plate over the facts' last lines: nothing on the table overlaps; the deal-end panel covered the log's switch until
+it was closed: the log opens while the panel shows. Screenshots go to $TMPDIR/guandan-shots."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from guandan.server.i18n_web import strings
+from guandan.server.rooms import Room
+from guandan.server.table import TableService
+
+from .conftest import LiveServer
+from .test_browser_phone_texts import clipped
+from .test_browser_table import MY_TURN_OR_END, play_to_deal_end, seat_me
+
+pytestmark = pytest.mark.timeout(300)
+SHOTS = Path(tempfile.gettempdir()) / "guandan-shots"
+SIZES = [(667, 375), (844, 390), (390, 844), (1280, 800)]
+# two boxes share more than a hair of area
+MEET = """(a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+  && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5"""
+
+
+def shoot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with tempfile.TemporaryDirectory(prefix="guandan-crowded-") as d, LiveServer(f"sqlite:///{d}/web.sqlite3") as srv:
+        yield srv
+
+
+# --- the hint's words, whole -------------------------------------------------------------------------------------
+# the words beside the buttons are more than their box holds (three lines, a few words wide at 667 px)
+MSG_CUT = "(() => { const m = document.getElementById('msg'); return m.scrollHeight > m.clientHeight + 1; })()"
+# what the whole words' box lies over: the hand's cards, the buttons, the seats' plates
+UNDER_FULL = f"""() => {{
+  const meet = {MEET};
+  const full = document.querySelector('[data-testid=msg-full]').getBoundingClientRect();
+  return [...document.querySelectorAll('#hand .card, #controls button, .seat-plate')].filter((n) => n.offsetParent)
+    .filter((n) => meet(full, n.getBoundingClientRect())).map((n) => n.dataset.card || n.id);
+}}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_hints_words_cut_beside_the_buttons_are_read_whole_above_the_hand(browser: Browser, server: LiveServer,
+                                                                            lang: str) -> None:
+    page = seat_me(browser, server, lang)
+    try:
+        page.set_viewport_size({"width": 667, "height": 375})
+        for _ in range(60):  # the deal's turns by the hint, up to the first whose words the row cuts
+            page.wait_for_function(MY_TURN_OR_END, timeout=30000)
+            assert not page.locator("[data-testid=continue]").count(), "no hint of the deal was cut"
+            before = int(page.evaluate("document.body.dataset.seq"))
+            hints = page.evaluate("Number(document.body.dataset.hints || 0)")
+            page.tap("[data-testid=hint]")
+            page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+            if page.evaluate(MSG_CUT) and page.locator("#hand .card.selected").count() > 1:
+                break
+            if page.locator("#hand .card.selected").count() == 0:
+                page.tap("[data-testid=pass]")
+            elif page.locator("[data-testid=play]").is_enabled():
+                page.tap("[data-testid=play]")
+            else:
+                page.locator("button.reading").first.tap()
+            page.wait_for_function(f"Number(document.body.dataset.seq) > {before} || "
+                                   "document.querySelector('[data-testid=continue]')")
+        said = page.locator("#msg").text_content() or ""
+        assert " — " in said  # the play, and why
+        full = page.locator("[data-testid=msg-full]")
+        # the hint asked for is shown whole at once: every word in view, over no card, button or seat
+        expect(full).to_be_visible()
+        assert full.text_content() == said
+        assert clipped(page, "[data-testid=msg-full]") == []
+        assert page.evaluate(UNDER_FULL) == []
+        shoot(page, f"hint-whole-{lang}-667x375")
+        for w, h in SIZES[1:]:  # wherever the row cuts it, the same
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(200)
+            page.tap("#pos-top")  # the table drawn anew at its size: a tap on it closes the words and opens them
+            if page.evaluate(MSG_CUT):
+                page.tap("#msg")
+                expect(full).to_be_visible()
+                assert full.text_content() == said and clipped(page, "[data-testid=msg-full]") == []
+                assert page.evaluate(UNDER_FULL) == []
+            shoot(page, f"hint-whole-{lang}-{w}x{h}")
+        page.set_viewport_size({"width": 667, "height": 375})
+        page.wait_for_timeout(200)
+        # a tap elsewhere closes it (the cards stay uncovered), a tap on the cut words opens it again
+        page.tap("#pos-top")
+        expect(full).to_be_hidden()
+        assert page.evaluate("document.getElementById('msg').classList.contains('more')")
+        page.tap("#msg")
+        expect(full).to_be_visible()
+        assert full.text_content() == said
+        page.tap("#pos-top")
+        expect(full).to_be_hidden()
+    finally:
+        page.context.close()
+
+
+# --- a team at A, a double tribute: nothing overlaps ---------------------------------------------------------------
+# the table's pieces, each against every other
+OVERLAPS = f"""() => {{
+  const meet = {MEET};
+  const parts = ['#info', '#pos-left', '#pos-top', '#pos-right', '.side-toggles', '#hand', '#controls', '#center']
+    .map((s) => [s, document.querySelector(s)]).filter(([, n]) => n && n.offsetParent);
+  const out = [];
+  parts.forEach(([s, n], i) => parts.slice(i + 1).forEach(([t, m]) => {{
+    if (s === '#center' && t === '#hand') return;
+    if (meet(n.getBoundingClientRect(), m.getBoundingClientRect())) out.push(`${{s}} ~ ${{t}}`);
+  }}));
+  return out;
+}}"""
+
+
+@pytest.fixture(scope="module")
+def at_a_server() -> Iterator[LiveServer]:
+    """A server whose rooms start a team at A (as an online event's late-team award does: Room.start), and whose
+    player's seat, played by a bot (托管) through the first deal, is left to the player from the second on: the
+    table waits at the player's turn, in the state the test builds, however fast the bots are."""
+    with tempfile.TemporaryDirectory(prefix="guandan-at-a-") as d, LiveServer(f"sqlite:///{d}/web.sqlite3") as srv:
+        service: TableService = srv.app.state.service
+        bot_move = service._bot_move
+
+        async def held(room: Room, seat: int) -> None:
+            if seat == 0 and room.match is not None and len(room.match.deals) >= 2:
+                return
+            await bot_move(room, seat)
+
+        service._bot_move = held  # type: ignore[method-assign]
+        yield srv
+
+
+# seat 1 against three greedy bots, team 2 at A from the start: with this seed team 2 ends the first deal last and
+# third (双下), and pays a double tribute in the next
+AT_A_SEED = 1
+
+
+def at_a_table(browser: Browser, live: LiveServer, lang: str) -> Page:
+    with httpx.Client(base_url=live.url, timeout=30) as c:
+        code = c.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 3,
+                                          "seed": AT_A_SEED, "timer": 0, "bot_delay_ms": 0}).json()["code"]
+        token = c.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "Tester"}).json()["token"]
+        room: Room = live.app.state.service.rooms[code]
+        room.config = room.config.model_copy(update={"award": (1, 12)})  # team 2 starts at A
+        room.seats[0].auto = True
+        assert c.post(f"/api/rooms/{code}/ready", json={"token": token}).status_code == 200
+    page = browser.new_context(viewport={"width": 667, "height": 375}, has_touch=True, bypass_csp=True,
+                               reduced_motion="reduce").new_page()
+    page.goto(f"{live.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}'); localStorage.setItem('guandan:token:{code}', '{token}');"
+                  "localStorage.setItem('guandan:sort', 'rank')")
+    page.goto(f"{live.url}/r/{code}")
+    # the second deal's return (还贡): the player takes the seat back and gives a card
+    page.wait_for_function("document.body.dataset.phase === 'return' && document.body.dataset.toMove === '0'",
+                           timeout=60_000)
+    page.tap("#auto-off")
+    expect(page.locator("#auto-banner")).to_be_hidden()
+    page.locator("#hand .card:not(.ineligible)").first.tap()
+    page.tap("[data-testid=play]")
+    page.wait_for_function("document.body.dataset.phase === 'play' && document.body.dataset.toMove === '0' && "
+                           "!document.getElementById('hint').disabled", timeout=30_000)
+    return page
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_team_at_a_in_a_double_tribute_lays_nothing_over_anything(browser: Browser, at_a_server: LiveServer,
+                                                                    lang: str) -> None:
+    words = strings(lang)
+    page = at_a_table(browser, at_a_server, lang)
+    try:
+        facts = page.locator("#info")
+        expect(facts).to_contain_text(words["A attempts"])
+        given: list[Any] = page.evaluate("[...document.querySelectorAll('#tribute-info > div')].map((n) => n.dataset.type)")
+        assert given == ["tribute", "tribute", "return", "return"], given  # a double tribute, both cards returned
+        for w, h in SIZES:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(200)
+            shoot(page, f"at-a-double-tribute-{lang}-{w}x{h}")
+            assert page.evaluate(OVERLAPS) == [], (w, h)
+            # and every fact is in view, whole (none pushed under the plate, nor scrolled away)
+            for k in range(page.locator("#info > *").count()):
+                assert clipped(page, f"#info > :nth-child({k + 1})") == [], (w, h, k)
+            for k in range(4):
+                assert clipped(page, f"#tribute-info > div:nth-child({k + 1}) .tcard") == [], (w, h, k)
+    finally:
+        page.context.close()
+
+
+# --- the deal-end panel leaves the log's switch ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def pausing_server() -> Iterator[LiveServer]:
+    """A server whose tables pause after each deal as rooms ask."""
+    with tempfile.TemporaryDirectory(prefix="guandan-end-log-") as d, \
+            LiveServer(f"sqlite:///{d}/web.sqlite3", next_deal_s=None) as srv:
+        yield srv
+
+
+# each switch's middle is what a finger there touches
+COVERED = """() => ['log-toggle', 'last-trick'].filter((id) => {
+  const r = document.getElementById(id).getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !hit || !hit.closest('#' + id);
+})"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_log_opens_while_the_deal_end_panel_shows(browser: Browser, pausing_server: LiveServer, lang: str) -> None:
+    page = seat_me(browser, pausing_server, lang, next_deal_s=120)
+    try:
+        play_to_deal_end(page)
+        panel = page.locator("[data-testid=deal-end]")
+        for w, h in SIZES:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(200)
+            expect(panel).to_be_visible()
+            assert page.evaluate(COVERED) == [], (w, h)
+            page.tap("#log-toggle")
+            expect(page.locator("#side")).to_be_visible()
+            expect(page.locator("#log li").first).to_be_visible()
+            expect(panel).to_be_visible()  # read beside the panel, which stays
+            shoot(page, f"deal-end-log-{lang}-{w}x{h}")
+            page.tap("#log-toggle")
+            expect(page.locator("#side")).to_be_hidden()
+        expect(page.locator("[data-testid=continue]")).to_be_visible()
+    finally:
+        page.context.close()
