@@ -9,8 +9,10 @@ nothing but its own observation.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -153,6 +155,35 @@ def agent_options(name: str) -> dict[str, Option]:
     """The options tier ``name`` accepts in a spec (empty for tiers without any)."""
     _load_builtin()
     return dict(_OPTIONS.get(name, {}))
+
+
+#: What each built-in tier is, and roughly how strong and how fast (msgids of the ``cli`` catalogue; the
+#: strengths as README's bot ratings rank them, the times as the arena measures decisions).
+TIER_DESCRIPTIONS: dict[str, str] = {
+    "random": N_("picks a legal move at random; the weakest, instant"),
+    "greedy": N_("plays its cheapest legal play, bombs only to stop an opponent; weak, instant"),
+    "heuristic": N_("plans from a decomposition of its hand (拆牌) and counts cards; strong, about a millisecond a move"),
+    "search": N_("plays the heuristic's best moves out to the end in sampled deals; the strongest, up to a second a move"),
+}
+
+
+def agent_description(name: str, gettext: Callable[[str], str] = str) -> str:
+    """One line on what tier ``name`` is: a built-in tier's from the catalogue (in the language of
+    ``gettext``, a ``cli`` catalogue's), another's the first paragraph of the docstring its author gave
+    what it registered (the class of ``@register("mytier") class MyTier(Agent)``, or a factory
+    function), on one line as written; "" where there is none (a lambda, an undocumented class)."""
+    _load_builtin()
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        return ""
+    if name in TIER_DESCRIPTIONS and getattr(factory, "__module__", "").startswith("guandan."):
+        return gettext(TIER_DESCRIPTIONS[name])
+    # a class's own docstring only (never its base's, never a callable object's class's: functools.partial's)
+    doc = vars(factory).get("__doc__") if inspect.isclass(factory) else \
+        factory.__doc__ if inspect.isfunction(factory) else None
+    if not isinstance(doc, str) or not doc.strip():
+        return ""
+    return " ".join(re.split(r"\n\s*\n", inspect.cleandoc(doc))[0].split())
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, int | float | bool]]:
