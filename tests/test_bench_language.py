@@ -82,7 +82,7 @@ def test_compiled_names_each_figure_three_ways(monkeypatch: pytest.MonkeyPatch) 
 def test_the_search_profile_and_the_review_and_desk_benchmarks_speak_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANGUAGE", "zh")
     profile = runner.invoke(app, ["bench", "search", "--positions", "1", "--worlds", "2", "--profile", "3"])
-    assert profile.exit_code == 0 and "个决策 × 2 个牌局" in profile.output and "按模块：" in profile.output, profile.output
+    assert profile.exit_code == 0 and "个决策 × 2个牌局" in profile.output and "按模块：" in profile.output, profile.output
     review = runner.invoke(app, ["bench", "review", "--deals", "1", "--budget", "0.02", "--tiers", "heuristic"])
     assert review.exit_code == 0, review.output
     assert "准确度" in review.output and "好 " in review.output and "复盘手数" in review.output, review.output

@@ -44,7 +44,7 @@ CASES = [
      "错误：--first 和 --results 只用于 --mode duplicate"),
     (["simulate", "--agents", "greedy,random"],
      "error: --agents needs four names, got 2",
-     "错误：--agents 需要四个机器人名称，而不是 2 个"),
+     "错误：--agents 需要四个机器人名称，而不是2个"),
     (["simulate", "--lang", "fr"],
      "error: --lang must be one of zh, en, not fr",
      "错误：--lang 须为 zh, en 之一，而不是 fr"),
@@ -56,7 +56,7 @@ CASES = [
      "错误：--agents：“random,,random,random” 中有空的机器人规格（规格之间用逗号分隔）"),
     (["selfplay", "--agents", "random,random", "--deals", "1", "--out", "unused"],
      "error: --agents needs four specs, one per seat, not 2 (“random,random”)",
-     "错误：--agents 需要四个机器人规格，每个座位一个，而不是 2 个（“random,random”）"),
+     "错误：--agents 需要四个机器人规格，每个座位一个，而不是2个（“random,random”）"),
     (["bench", "server", "--warmup", "5"],
      "error: --warmup goes with --soak",
      "错误：--warmup 须与 --soak 一起使用"),
@@ -159,10 +159,10 @@ RECORD_V1 = Path(__file__).parent / "data" / "record-v1.json"
 ENGINE_CASES = [
     (["moves", "--hand", "S3 XX"],
      'error: bad card token "XX" at position 2 (rules notation)',
-     '错误：第 2 张牌 "XX" 无效（rules 记法）'),
+     '错误：第2张牌 "XX" 无效（rules 记法）'),
     (["moves", "--hand", "S3 S3 S3"],
      "error: S3 appears 3 times; two decks hold only 2",
-     "错误：S3 出现了 3 次；两副牌中每张只有 2 张"),
+     "错误：S3 出现了3次；两副牌中每张只有2张"),
     (["moves", "--hand", "S3", "--level", "Z"],
      'error: level "Z" is not one of 2 3 4 5 6 7 8 9 10 J Q K A',
      '错误：级数 "Z" 不是 2 3 4 5 6 7 8 9 10 J Q K A 之一'),
@@ -216,8 +216,8 @@ def test_an_error_inside_a_record_is_said_whole_in_chinese(tmp_path: Path, monke
     assert _refused("replay", str(record)).strip() == (
         f'error: {record}: deal 1, hand of seat 1: bad card token "XX" (rules notation)')
     monkeypatch.setenv("LANGUAGE", "zh")
-    assert _refused("replay", str(record)).strip() == f'错误：{record}：第 1 副，座位 1 的手牌：无效的牌 "XX"（rules 记法）'
-    assert _refused("verify-deal", str(record)).strip() == f'错误：{record}：第 1 副：无效的牌 "XX"（rules 记法）'
+    assert _refused("replay", str(record)).strip() == f'错误：{record}：第1副，座位 1 的手牌：无效的牌 "XX"（rules 记法）'
+    assert _refused("verify-deal", str(record)).strip() == f'错误：{record}：第1副：无效的牌 "XX"（rules 记法）'
 
 
 def test_the_figure_tables_name_their_figures_in_the_readers_language(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,7 +271,7 @@ def test_the_agent_list_describes_each_option_in_the_readers_language(monkeypatc
 def test_the_commands_other_engines_say_their_errors_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """review's (game catalogue), play's (tui), selfplay's, vectors' and an external bot's (cli) input errors."""
     monkeypatch.setenv("LANGUAGE", "zh")
-    assert f"错误：{RECORD_V1}：记录中共有 2 副，没有第 99 副" in _refused("review", str(RECORD_V1), "--deal", "99")
+    assert f"错误：{RECORD_V1}：记录中共有2副，没有第99副" in _refused("review", str(RECORD_V1), "--deal", "99")
     saved = tmp_path / "not-a-play.json"
     saved.write_text(RECORD_V1.read_text(encoding="utf-8"), encoding="utf-8")
     assert f"错误：{saved} 不是 `guandan play` 保存的比赛" in _refused("play", "--plain", "--resume", str(saved))
@@ -281,7 +281,7 @@ def test_the_commands_other_engines_say_their_errors_in_chinese(tmp_path: Path, 
     assert "中已有自对弈数据文件（part-*.parquet）；请选择一个空文件夹" in said
     empty = tmp_path / "v.jsonl"
     empty.write_text("{}\n", encoding="utf-8")
-    assert f"错误：{empty} 中没有规则向量（第 1 行：" in _refused("vectors", str(empty))
+    assert f"错误：{empty} 中没有规则向量（第1行：" in _refused("vectors", str(empty))
     assert "外部机器人写作 external:MODULE:CLASS" in _refused("arena", "--a", "external:x", "--deals", "1")
 
 
@@ -294,7 +294,7 @@ def test_a_record_that_is_no_json_says_why_in_the_users_language(tmp_path: Path,
     monkeypatch.setenv("LANGUAGE", "zh")
     for command in ("verify-deal", "replay", "review"):
         said = _refused(command, str(bad))
-        assert "记录不是有效的 JSON（第 2 行：此处应有逗号（,））" in said, (command, said)
+        assert "记录不是有效的 JSON（第2行：此处应有逗号（,））" in said, (command, said)
         assert "Expecting" not in said
 
 

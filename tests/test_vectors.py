@@ -284,6 +284,6 @@ def test_the_report_is_said_in_the_readers_language(tmp_path: Path, monkeypatch:
     assert chinese[3] == "  无法判定：字段 'cards' 应为：RULES.md 记法的牌，例如 \"S3 H3\"；实际是：数字"
     assert chinese[6] == "  无法判定：字段 'actions[0].seat' 应为座位 0…3；实际是：7"
     assert chinese[9] == "  无法判定：不是有效的 JSON（此处应有一个值）"
-    assert chinese[-1] == "0 个通过，4 个未通过，1 个跳过"
+    assert chinese[-1] == "0个通过，4个未通过，1个跳过"
     report = run_vectors(load_vectors(path))  # a program still reads the engine's own words
     assert report.failed[0].error == "cannot evaluate: missing field 'expect' (the answer)"

@@ -90,7 +90,7 @@ def test_verify_deal_passes_on_a_finished_record(tmp_path: Path, record_text: st
     assert lines[2].startswith("Deal 2: verified")
     assert lines[3] == "Verified: the hands of every deal (2) follow from the revealed seed"
     zh = _cli("verify-deal", str(path), "--lang", "zh")
-    assert zh.exit_code == 0 and "第 2 副：已验证" in zh.output and "已验证：全部 2 副牌" in zh.output
+    assert zh.exit_code == 0 and "第2副：已验证" in zh.output and "已验证：全部2副牌" in zh.output
     one = _cli("verify-deal", str(path), "--deal", "2", "--lang", "en")
     assert one.exit_code == 0 and "Deal 2: verified" in one.output and "Deal 1" not in one.output
 
@@ -105,7 +105,7 @@ def test_verify_deal_fails_naming_the_deal_whose_hands_were_tampered_with(tmp_pa
     assert "Deal 2: MISMATCH: the recorded hands are not the ones the seed deals" in result.output
     assert "Not verified: deals 2 do not follow from the revealed seed" in result.output
     zh = _cli("verify-deal", str(_write(tmp_path, data)), "--lang", "zh")
-    assert zh.exit_code == 1 and "第 2 副：不符：记录中的手牌不是这个种子发出的牌" in zh.output
+    assert zh.exit_code == 1 and "第2副：不符：记录中的手牌不是这个种子发出的牌" in zh.output
 
 
 def test_verify_deal_fails_on_a_tampered_seed_or_commitment(tmp_path: Path, record_text: str) -> None:

@@ -56,7 +56,7 @@ def test_none_is_said_as_answered_nothing_with_agent_seat_and_pair(monkeypatch: 
     assert seat in (1, 2, 3, 4)
     assert said(e, "en") == (f"silent (seat {seat}) in deal pair 2: answered nothing; "
                              "the first legal action was played instead")
-    assert said(e, "zh") == f"silent（{seat} 号位）在第 2 组复式牌中：什么也没有回答；已改为第一个合法动作"
+    assert said(e, "zh") == f"silent（{seat}号位）在第2组复式牌中：什么也没有回答；已改为第一个合法动作"
 
 
 def test_cards_not_in_hand_are_named_in_card_notation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,5 +140,5 @@ def test_the_arena_command_says_it_in_chinese(monkeypatch: pytest.MonkeyPatch) -
     _mount()
     r = CliRunner().invoke(app, ["arena", "--a", "silent", "--b", "random", "--deals", "1", "--json"])
     assert r.exit_code == 0, r.output
-    assert "在第 0 组复式牌中：什么也没有回答；已改为第一个合法动作（该机器人共有" in r.stderr, r.stderr
+    assert "在第0组复式牌中：什么也没有回答；已改为第一个合法动作（该机器人共有" in r.stderr, r.stderr
 

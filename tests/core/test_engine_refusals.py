@@ -47,7 +47,7 @@ def test_a_turn_out_of_order_names_the_seats_from_one_for_a_person() -> None:
     assert type(e.params["seat"]) is SeatNo
     assert str(e) == "it is seat 0's turn (play), not seat 1's"  # the engine's numbering, for programs
     assert said(e, "en") == "it is seat 1's turn (the play), not seat 2's"
-    assert said(e, "zh") == "现在轮到 1 号位（出牌阶段），不是 2 号位"
+    assert said(e, "zh") == "现在轮到1号位（出牌阶段），不是2号位"
 
 
 def test_cards_and_combos_are_written_for_people() -> None:
@@ -56,7 +56,7 @@ def test_cards_and_combos_are_written_for_people() -> None:
     e = _refused(lambda: state.apply(Action(ActionKind.PLAY, 0, (not_held,))))
     assert str(e).startswith("seat 0 does not hold ") and str(e).endswith("T")
     assert said(e, "en").startswith("seat 1 does not hold ") and said(e, "en").endswith("10")
-    assert said(e, "zh").startswith("1 号位手里没有 ") and "T" not in said(e, "zh")
+    assert said(e, "zh").startswith("1号位手里没有 ") and "T" not in said(e, "zh")
     assert plain_said(e, "en") == str(e).replace("seat 0", "seat 1").replace("T", "10")  # no presenter: 10 all the same
 
     high, low = resolve_combo(parse_cards("SA HA"), 0, RULES), resolve_combo(parse_cards("S9 H9"), 0, RULES)
@@ -102,7 +102,7 @@ def test_a_record_action_by_the_wrong_seat_is_told_as_the_replay_tells_the_seats
     assert f"(seat {(seat + 1) % 4 + 1}: " in text and f"it is seat {seat + 1}'s turn" in text
     assert " as " not in text and "_" not in text  # the move as a person reads it, not the engine's Action text
     zh = said(e, "zh")
-    assert f"（{(seat + 1) % 4 + 1} 号位：" in zh and "turn" not in zh
+    assert f"（{(seat + 1) % 4 + 1}号位：" in zh and "turn" not in zh
 
 
 def test_a_pass_that_declares_a_combo_is_refused_by_name() -> None:
@@ -112,7 +112,7 @@ def test_a_pass_that_declares_a_combo_is_refused_by_name() -> None:
     actions[i] = {**actions[i], "combo": copy.deepcopy(_first_play(data)["combo"])}
     e = _refused(lambda: list(replay(data)))
     assert str(e) == f"deal 1, action {i + 1}: only a play declares a combo"
-    assert said(e, "zh") == f"第 1 副第 {i + 1} 个动作：只有出牌才声明牌型"
+    assert said(e, "zh") == f"第1副第{i + 1}个动作：只有出牌才声明牌型"
 
 
 def test_the_plain_rendering_without_a_presenter() -> None:
@@ -129,4 +129,4 @@ def test_a_deal_set_up_wrongly_is_told_in_the_readers_language() -> None:
     assert str(e) == "prev_finish must be the four seats in finishing order, not [0, 0, 1, 2]"
     assert said(e, "zh") == "prev_finish 须为按出完顺序排列的四个座位，而不是 [0, 0, 1, 2]"
     e = _refused(lambda: new_deal(RULES, random.Random(0), 0, None, hands=[[0] * 27] * 4, first_leader=0))
-    assert said(e, "zh") == "手牌须为四手，恰好是全部 108 张牌"
+    assert said(e, "zh") == "手牌须为四手，恰好是全部108张牌"

@@ -114,14 +114,14 @@ def test_a_record_error_holds_the_error_it_reports() -> None:
     e = _raised(RecordError, check_deals, data)
     assert str(e) == 'deal 1: bad card token "XX" (rules notation)'
     assert said(e, "en") == str(e)
-    assert said(e, "zh") == "第 1 副：无效的牌 \"XX\"（rules 记法）"
+    assert said(e, "zh") == "第1副：无效的牌 \"XX\"（rules 记法）"
 
 
 def test_said_speaks_the_catalogue_and_falls_back_to_the_text() -> None:
     e = _raised(NotationError, parse_cards, "S3 XX")
     assert said(e, "en") == str(e)
     assert said(e, "zh") == translator("cli", "zh").gettext(e.msgid or "").format(**e.params)
-    assert said(e, "zh") == '第 2 张牌 "XX" 无效（rules 记法）'
+    assert said(e, "zh") == '第2张牌 "XX" 无效（rules 记法）'
     plain = GuandanError("an uncatalogued error")
     assert said(plain, "zh") == "an uncatalogued error"
     unknown = GuandanError.said("a message no catalogue holds: {x}", x=1)

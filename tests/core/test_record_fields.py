@@ -133,4 +133,4 @@ def test_replay_checks_a_record_that_did_not_come_through_loads() -> None:
 
 def test_a_chinese_reader_is_told_the_field_in_chinese() -> None:
     error = _refusal(_corrupted(_set(_deal, "actions", None)))
-    assert said(error, "zh") == "第 1 副：'actions' 须为列表，而不是 null"
+    assert said(error, "zh") == "第1副：'actions' 须为列表，而不是 null"

@@ -29,10 +29,10 @@ Your hand, 27 cards: ♥5 ♣6 ♥7 ♣7 ♦7 ♥8 ♥9 ♣9 ♥10 ♥10 ♣10 �
 Your turn to play"""
 
 ZH_SEED_1 = """\
-第 1 副 · 打 2 · 我方 2 · 对方 2
+第1副 · 打 2 · 我方 2 · 对方 2
 对家：三带二 8：♣8 ♣8 ♦8 ♣3 ♦3
 上家：不要
-你的手牌，27 张：♥5 ♣6 ♥7 ♣7 ♦7 ♥8 ♥9 ♣9 ♥10 ♥10 ♣10 ♠J ♦J ♦J ♠Q ♣Q ♦Q ♠K ♠K ♥K
+你的手牌，27张：♥5 ♣6 ♥7 ♣7 ♦7 ♥8 ♥9 ♣9 ♥10 ♥10 ♣10 ♠J ♦J ♦J ♠Q ♣Q ♦Q ♠K ♠K ♥K
   ♠A ♣A ♠2 ♠2 ♥2* ♣2 小王
 轮到你出牌"""
 
@@ -129,7 +129,7 @@ def test_gym_render_through_a_match_shows_words_and_only_the_learners_cards(lang
         assert texts[-1] == "Match over after 3 deals (deal limit): no winner · Your team 3 · Opponents 8"
     else:
         assert "你选择了：" in said and "轮到你出牌" in said and "轮到你进贡" in said
-        assert texts[-1] == "打满 3 副，比赛结束：无胜方 · 我方 3 · 对方 8"
+        assert texts[-1] == "打满3副，比赛结束：无胜方 · 我方 3 · 对方 8"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -149,7 +149,7 @@ def test_aec_render_is_the_seat_to_acts_view(lang: str) -> None:
         assert isinstance(text, str) and turns in text
         a.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     final = a.render()
-    assert isinstance(final, str) and final.startswith({"en": "Match over after 2 deals", "zh": "打满 2 副"}[lang])
+    assert isinstance(final, str) and final.startswith({"en": "Match over after 2 deals", "zh": "打满2副"}[lang])
 
 
 def test_lang_is_checked_and_defaults_to_the_environments_language(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -79,7 +79,7 @@ def test_an_error_naming_a_reason_is_said_with_it() -> None:
         loads('{"format":')
     e = caught.value
     assert str(e) == "the record is not valid JSON (line 1: Expecting value)"  # for programs
-    assert said(e, "zh") == "记录不是有效的 JSON（第 1 行：此处应有一个值）"
+    assert said(e, "zh") == "记录不是有效的 JSON（第1行：此处应有一个值）"
     assert said(e, "en") == "the record is not valid JSON (line 1: a value was expected)"
     wrapped = GuandanError.said(N_("cannot read {path}: {reason}"), path="x",
                                 reason=OsReason(FileNotFoundError(errno.ENOENT, "No such file or directory")))

@@ -88,7 +88,7 @@ def test_the_match_end_counts_its_deals_in_words() -> None:
     assert Presenter("en").event(one) == ["Match over after 1 deal (deal limit): no winner · final levels 3\u00a0:\u00a02"]
     three = MatchOver(winner=1, levels=(1, 12), deals=3, points=(0, 0, 0, 0))
     assert Presenter("en").event(three)[0].startswith("Match over after 3 deals: Team 2")
-    assert Presenter("zh").event(one)[0].startswith("打满 1 副，比赛结束：无胜方")
+    assert Presenter("zh").event(one)[0].startswith("打满1副，比赛结束：无胜方")
 
 
 def test_settlement_notes_say_what_happened() -> None:
@@ -182,8 +182,8 @@ def test_a_chinese_seat_name_runs_into_the_words_after_it() -> None:
     from guandan.core.events import Reported
     from guandan.i18n import catalogue_path
 
-    assert Presenter("zh", viewer=0).event(Reported(3, 9)) == ["上家报牌：剩 9 张"]
-    assert Presenter("zh", viewer=0).event(Reported(0, 9)) == ["你报牌：剩 9 张"]
+    assert Presenter("zh", viewer=0).event(Reported(3, 9)) == ["上家报牌：剩9张"]
+    assert Presenter("zh", viewer=0).event(Reported(0, 9)) == ["你报牌：剩9张"]
     # Chinese sets no space between a seat or team name and the words that follow it
     for domain in ("game", "tui"):
         with catalogue_path(domain, "zh").open("rb") as f:
@@ -226,7 +226,7 @@ def test_the_first_deal_has_no_declarer_yet_in_the_words_of_the_terminal_table()
 
     first, later = DealStart(0, 0, None, (0, 0)), DealStart(1, 2, 0, (2, 0))
     assert Presenter("en", viewer=0).event(first) == ["Deal 1 · playing level 2 · levels 2\u00a0:\u00a02 · no declarer yet"]
-    assert Presenter("zh", viewer=0).event(first) == ["第 1 副 · 打 2 · 级数 2\u00a0:\u00a02 · 暂无庄家"]
+    assert Presenter("zh", viewer=0).event(first) == ["第1副 · 打 2 · 级数 2\u00a0:\u00a02 · 暂无庄家"]
     assert Presenter("en", viewer=0).event(later)[0].endswith(" · declarer Your team")
     for lang in ("en", "zh"):
         assert Presenter(lang).event(first)[0].endswith(" · " + translator("tui", lang).gettext("no declarer yet"))

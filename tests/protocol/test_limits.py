@@ -361,7 +361,7 @@ def test_the_operator_is_told_the_limits_in_their_language(monkeypatch: pytest.M
         "no time limit for an answer, as in the protocol (--move-timeout)",
         "no limit on connections from one client address"]
     monkeypatch.setenv("LANGUAGE", "zh")
-    assert server.limits()[0] == "座位在 30 秒内没有应答时由服务器代为出牌；同一座位连续超时 3 次则中止其房间"
+    assert server.limits()[0] == "座位在30秒内没有应答时由服务器代为出牌；同一座位连续超时3次则中止其房间"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -144,7 +144,7 @@ def test_refresh_mid_deal_lands_back_in_the_game(live_server: LiveServer, page: 
     sit_and_ready(page, f"{live_server.url}/r/{code}")
     expect(page.locator("#pass")).to_have_text("不要")
     # a deal is 副 here as in the deal-end panel and the rules; the first deal has no declarer (庄家) to name
-    expect(page.locator("#info")).to_contain_text("第 1 副")
+    expect(page.locator("#info")).to_contain_text("第1副")
     expect(page.locator("#info")).not_to_contain_text("庄家")
     for _ in range(3):
         wait_turn_or_over(page)

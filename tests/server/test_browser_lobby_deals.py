@@ -1,5 +1,5 @@
 """How many deals a room plays is said where a player decides to sit down: in the room's lobby facts and in
-the start page's open-room list, in the page's language: "2 deals" / "2 副", or a whole match played until
+the start page's open-room list, in the page's language: "2 deals" / "2副", or a whole match played until
 a team passes A (no max_deals). Checked on a phone held either way."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .test_browser_open_rooms import phone
 
 pytestmark = pytest.mark.timeout(120)
 SHOTS = Path(tempfile.gettempdir()) / "guandan-shots"
-SAID = {("zh", 2): "2 副", ("zh", 1): "1 副", ("zh", None): "整场（打到一方过 A）",
+SAID = {("zh", 2): "2副", ("zh", 1): "1副", ("zh", None): "整场（打到一方过 A）",
         ("en", 2): "2 deals", ("en", 1): "1 deal", ("en", None): "Whole match, to A"}
 
 

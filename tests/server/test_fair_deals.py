@@ -161,7 +161,7 @@ def test_every_deal_is_committed_from_its_first_frame_and_the_seed_stays_secret(
     fair = replay["fair"]
     assert fair["seed"] == SECRET and fair["verified"] is True
     assert fair["text"]["en"][0] == "Verified: the hands of every deal (2) follow from the revealed seed"
-    assert fair["text"]["zh"][0] == "已验证：全部 2 副牌的手牌都由公布的种子洗出"
+    assert fair["text"]["zh"][0] == "已验证：全部2副牌的手牌都由公布的种子洗出"
     for n, deal in enumerate(replay["deals"]):
         assert deal["commitment"] == deals_seen[n] and deal["check"]["verified"] is True
         assert deal["check"]["text"]["en"][0].startswith(f"Deal {n + 1}: verified")

@@ -55,7 +55,7 @@ def test_a_whole_match_from_scripted_stdin(tmp_path: Path) -> None:
 def test_chinese_text_comes_from_the_catalogues() -> None:
     s = Session.new(preset("competition"), 3, "greedy", "greedy", MatchConfig(max_deals=1))
     lines = play(s, "hint\nquit\n", "zh")
-    assert lines[0].startswith("第 1 副 · 打 2 · 级数 2\u00a0:\u00a02 · 暂无庄家")  # the presenter's words (game)
+    assert lines[0].startswith("第1副 · 打 2 · 级数 2\u00a0:\u00a02 · 暂无庄家")  # the presenter's words (game)
     assert any(line.startswith("> 轮到你") or line.startswith("> 你先出") for line in lines)  # the client's (tui)
     assert any(line.startswith("上家") or line.startswith("下家") or line.startswith("对家") for line in lines)
     assert any(line.startswith("  1. ") and " — " in line for line in lines)  # a hint with its reason
@@ -100,7 +100,7 @@ def test_several_readings_are_numbered_and_chosen() -> None:
 def test_groups_and_counter_commands() -> None:
     s = session_with_hand(parse_cards("S3 H3 C3 D3 S4 H4 C4 H2 LJ BJ S9 ST"))
     lines = play(s, "groups\ncounter\ntable\nquit\n")
-    assert "  Deal 1 · playing 2 · Your team 2 : Opponents 2 · no declarer yet" in lines
+    assert "  Deal 1 · playing level 2 · Your team 2 : Opponents 2 · no declarer yet" in lines
     assert "  You · 27 cards · to play · leads" in lines
     assert "  jokers: LJ BJ" in lines
     assert "  bombs: S3 H3 C3 D3" in lines
@@ -170,7 +170,7 @@ def test_the_chinese_command_words_of_the_prompt_are_commands() -> None:
     ]
     assert any(line.startswith("  1. ") for line in lines)  # 提示
     assert "  炸弹：S3 H3 C3 D3" in lines  # 理牌
-    assert "  你 · 27 张 · 该出牌 · 先出" in lines  # 牌桌
+    assert "  你 · 27张 · 该出牌 · 先出" in lines  # 牌桌
     assert any(line.startswith("未出现的牌：") for line in lines)  # 记牌器
     assert lines[-1] == "已停止（未保存）"  # 退出
     assert s.record() == before

@@ -71,7 +71,7 @@ def test_the_review_speaks_chinese_from_the_human_seat() -> None:
     s = Session.new(preset("competition"), 12, "greedy", "greedy", MatchConfig(max_deals=2))
     _finish_first_deal(s)
     lines = review_last_deal(s, "zh", TINY)
-    assert lines[1].startswith("第 1 副复盘：你：准确度 ")
+    assert lines[1].startswith("第1副复盘：你：准确度 ")
 
 
 def test_the_review_stars_the_wildcards_as_the_table_does() -> None:
@@ -142,7 +142,7 @@ def test_plain_tribute_and_return_prompts_name_the_review_they_can_be_answered_w
         asked = [line for line in lines if line.startswith("> ")]
         assert len(asked) == 2 and asked[0] == asked[1]  # the same prompt before and after the review
         prompts[lang] = asked[0]
-        assert any(line.startswith(("Review of deal 1: You: accuracy ", "第 1 副复盘：你：准确度 ")) for line in lines)
+        assert any(line.startswith(("Review of deal 1: You: accuracy ", "第1副复盘：你：准确度 ")) for line in lines)
         assert s.observation().deal.phase in (Phase.TRIBUTE, Phase.RETURN)  # nothing was given meanwhile
     assert prompts["en"].startswith("> Tribute: give ")
     assert prompts["en"].endswith(" (or hint, groups, table, counter, review, quit)")

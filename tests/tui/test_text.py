@@ -49,7 +49,7 @@ def test_table_mid_round(en: Translator, pen: Presenter) -> None:
         "Previous opponent · to play",
     ]
     zh = table_lines(observe(events, to_move=3, top=partner, reported={2: 9}), presenter("zh"), translator("tui", "zh"))
-    assert zh == ["你 · 2 张 · 先出：单张 3：♠3", "下家：不要", "对家 · 9 张 · 本轮最大：单张 10：♠10", "上家 · 该出牌"]
+    assert zh == ["你 · 2张 · 先出：单张 3：♠3", "下家：不要", "对家 · 9张 · 本轮最大：单张 10：♠10", "上家 · 该出牌"]
 
 
 def test_a_seat_that_reported_shows_its_count_in_red(en: Translator, pen: Presenter) -> None:
@@ -112,11 +112,24 @@ def test_table_after_jiefeng(en: Translator, pen: Presenter) -> None:
 
 def test_level_line_shows_levels_declarer_and_a_attempts(en: Translator, pen: Presenter) -> None:
     obs = observe([], to_move=0, top=None, reported={}, levels=(3, 12))
-    assert level_line(obs, pen, en) == ["Deal 5 · playing 2", "Your team 5 : Opponents A (failed 2×)",
-                                        "declarer: Opponents"]
+    assert level_line(obs, pen, en) == ["Deal 5 · playing level 2", "Your team 5 : Opponents A (failed 2×)",
+                                        "declarer Opponents"]
     zh = level_line(observe([], to_move=0, top=None, reported={}, declarer=None), presenter("zh"),
                     translator("tui", "zh"))
-    assert zh == ["第 5 副 · 打 2", "我方 2 : 对方 2", "暂无庄家"]
+    assert zh == ["第5副 · 打 2", "我方 2 : 对方 2", "暂无庄家"]
+
+
+def test_the_table_names_the_level_and_the_declarer_as_the_log_does() -> None:
+    """The log's deal line said "playing level 2 … declarer Opponents" (打 2 … 庄家 对方) where the table said
+    "playing 2" and "declarer: Opponents" (庄家：对方): a player matching the two reads the same words."""
+    from guandan.core.events import DealStart
+
+    obs = observe([], to_move=0, top=None, reported={}, levels=(3, 12), declarer=1)
+    for lang in ("en", "zh"):
+        p = presenter(lang)
+        head, _levels, declarer = level_line(obs, p, translator("tui", lang))
+        logged = p.event(DealStart(obs.deal_index, obs.deal.level, obs.declarer, obs.levels))[0]
+        assert logged.startswith(head + " · ") and logged.endswith(" · " + declarer), (head, declarer, logged)
 
 
 def test_the_level_line_fits_an_80_column_border_when_both_teams_failed_at_a() -> None:
@@ -134,9 +147,9 @@ def test_the_final_table_counts_the_deals_played(en: Translator, pen: Presenter)
     # after the tenth deal the engine's deal index is 10 (the deal that would come next); A failures no
     # longer count once a team has passed A
     obs = replace(observe([], to_move=0, top=None, reported={}, levels=(4, 12)), deal_index=10, ended=True, winner=1)
-    assert level_line(obs, pen, en) == ["Match over after 10 deals", "Your team 6 : Opponents A", "declarer: Opponents"]
+    assert level_line(obs, pen, en) == ["Match over after 10 deals", "Your team 6 : Opponents A", "declarer Opponents"]
     zh = level_line(obs, presenter("zh"), translator("tui", "zh"))
-    assert zh[0] == "10 副后比赛结束"
+    assert zh[0] == "10副后比赛结束"
 
 
 def test_nothing_on_the_table_leaks_a_python_value(en: Translator) -> None:

@@ -117,12 +117,13 @@ def table_lines(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str
 
 
 def level_line(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]:
-    """``Deal 5 · playing 2`` (``Match over after 10 deals`` at the end), ``Your team 5 : Opponents A (failed
-    2×)`` and ``declarer: Opponents`` (in the first deal ``no declarer yet``, as the log's deal line says it).
+    """``Deal 5 · playing level 2`` (``Match over after 10 deals`` at the end), ``Your team 5 : Opponents A (failed
+    2×)`` and ``declarer Opponents`` (in the first deal ``no declarer yet``): the log's deal line's words, so that
+    the table and the log name the level and the declarer alike.
     Failures at A are told beside the level they belong to, so that the line fits an 80-column border even when
     both teams have failed at A."""
     _ = tr.gettext
-    declarer = _("declarer: {team}").format(team=p.team(obs.declarer)) if obs.declarer is not None else _(
+    declarer = _("declarer {team}").format(team=p.team(obs.declarer)) if obs.declarer is not None else _(
         "no declarer yet")
 
     def level(team: int) -> str:
@@ -136,7 +137,7 @@ def level_line(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]
         head = tr.ngettext("Match over after {n} deal", "Match over after {n} deals", obs.deal_index).format(
             n=obs.deal_index)
     else:
-        head = _("Deal {n} · playing {level}").format(n=obs.deal_index + 1, level=p.level(obs.deal.level))
+        head = _("Deal {n} · playing level {level}").format(n=obs.deal_index + 1, level=p.level(obs.deal.level))
     return [
         head,
         _("{us} {a} : {them} {b}").format(us=p.team(HUMAN % 2), a=level(HUMAN % 2), them=p.team(1 - HUMAN % 2),
