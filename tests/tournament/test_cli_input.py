@@ -180,13 +180,15 @@ def per_deal(tmp_path: Path) -> str:
 
 
 def test_a_table_in_play_is_said_in_words(per_deal: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table reporting its deals holds up the next round as an arbiter says it: "仍在逐副报分" (still reporting
+    deals one by one), not "结果进行中" (result in play), which no arbiter says."""
     code, out = cli("status", "1", "--db", per_deal)
-    assert code == 0 and "): result in play;" in out and "in_play" not in out, out
-    out = refused(["pair", "1", "--db", per_deal], "): result in play;")
-    assert "in_play" not in out
+    assert code == 0 and "): still reporting deals one by one;" in out and "in_play" not in out, out
+    out = refused(["pair", "1", "--db", per_deal], "): still reporting deals one by one;")
+    assert "in_play" not in out and "result in play" not in out
     monkeypatch.setenv("LANGUAGE", "zh")
     code, out = cli("status", "1", "--db", per_deal)
-    assert code == 0 and "：结果进行中；" in out, out
+    assert code == 0 and "：仍在逐副报分，本轮未打完；" in out and "结果进行中" not in out, out
 
 
 def test_a_drawn_table_is_said_in_the_readers_language(cup: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -211,11 +211,12 @@ def test_bot_event_exports_follow_the_language(tmp_path: Path, monkeypatch: pyte
 
 
 @pytest.mark.parametrize(("lang", "expected"), [
-    # a result waiting for confirmation is marked 过A as a final one is, in either language
-    ("zh", ["桌号  主队（南北）  客队（东西）  结果       胜方  状态    来源",
-            "1     T4            T5            (A:6 过A)        待确认",
-            "2     T1            T3                             已退回",
-            "轮空  T2                          轮空       T2    已确认  按规则"]),
+    # a result waiting for confirmation is marked 过A as a final one is, in either language, in the language's
+    # brackets: the Chinese listing's are full-width, as all of its others are
+    ("zh", ["桌号  主队（南北）  客队（东西）  结果         胜方  状态    来源",
+            "1     T4            T5            （A:6 过A）        待确认",
+            "2     T1            T3                               已退回",
+            "轮空  T2                          轮空         T2    已确认  按规则"]),
     ("en", ["Table  Home (N–S)  Away (E–W)  Result     Winner  Status    Source",
             "1      T4          T5          (A:6 过A)          entered",
             "2      T1          T3                             rejected",

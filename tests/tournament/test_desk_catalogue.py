@@ -107,3 +107,34 @@ def test_chinese_says_one_word_for_a_dispute_and_for_sending_back() -> None:
     assert [s for s in said.values() if "有异议" in s or "拒绝" in s] == []
     assert said["result rejected"] == "退回成绩" and said["deal disputed"] == "对单副提出异议"
     assert "有争议" in said["Round {round} table {table} is disputed: only the arbiter can settle it"]
+
+
+#: Where else a desk msgid could be used: the desk's scripts (they read no catalogue today; an entry one of them
+#: quotes would count as used).
+DESK_SCRIPTS = sorted((DESK / "static").glob("*.js"))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_entry_of_the_desk_catalogue_is_used(lang: str) -> None:
+    """An entry no module, template or script of the desk says (a page's "Dispute" button long gone) is a word a
+    translator keeps up for nobody: the catalogue holds what the desk says and nothing else."""
+    used = {m if isinstance(m, str) else m[0] for m in desk_msgids()}
+    scripts = " ".join(p.read_text(encoding="utf-8") for p in DESK_SCRIPTS)
+    with catalogue_path("desk", lang).open("rb") as f:
+        catalog = read_po(f)
+    ids = [msg.id if isinstance(msg.id, str) else msg.id[0] for msg in catalog if msg.id]
+    unused = [i for i in ids if i not in used and f'"{i}"' not in scripts and f"'{i}'" not in scripts]
+    assert len(ids) > 100 and unused == []
+
+
+def test_a_pending_result_and_an_unfinished_round_are_said_as_an_arbiter_says_them() -> None:
+    """A result waiting for confirmation is in the language's brackets (（A:6 过A）, as 队5（已退赛） is); a table
+    still reporting its deals holds up the next round "仍在逐副报分", where "结果进行中" (result in play) said
+    nothing an arbiter says."""
+    with catalogue_path("desk", "zh").open("rb") as f:
+        catalog = read_po(f)
+    said = {msg.id: str(msg.string) for msg in catalog if msg.id and isinstance(msg.id, str)}
+    assert said["({result})"] == "（{result}）"
+    for head in ("Round", "round"):
+        assert "逐副报分" in said[f"{head} {{round}} table {{table}} ({{home}} v {{away}}): still reporting deals one by one"]
+    assert said["in play"] == "进行中"  # the status column's word stays: "进行中" reads well there, alone

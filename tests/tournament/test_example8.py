@@ -135,7 +135,7 @@ def test_eight_teams_three_rounds(tmp_path: Path) -> None:
     # the cross-table: D's three rounds, and the numeric columns of a forfeit
     cross = list(csv.DictReader((tmp_path / "csv" / "cross_table.csv").read_text(encoding="utf-8-sig").splitlines()))
     d = next(r for r in cross if r["队伍 Team"] == "D")
-    assert [(d[f"R{n} 对手 Opp"], d[f"R{n} 座 Side"], d[f"R{n} 结果 Result"], d[f"R{n} 场分 MP"]) for n in (1, 2, 3)] == [
+    assert [(d[f"R{n} 对手 Opp"], d[f"R{n} 座位 Seats"], d[f"R{n} 结果 Result"], d[f"R{n} 场分 MP"]) for n in (1, 2, 3)] == [
         ("H", "N–S", "W K:Q", "2"), ("B", "N–S", "W A:K 过A", "2"), ("G", "E–W", "D J:J", "1")]
     assert (d["名次 Rank"], d["场分 MP"]) == ("1", "5")
     round3 = json.loads(cli(db, "standings", "1", "--tables", "--json", "--after-round", "3"))["tables"]

@@ -26,11 +26,13 @@ from guandan.tournament.export import (
     export_header,
     export_json,
     log_json,
+    marked,
     readable_data,
     sheet_title,
     standing_records,
     standings_json,
     status_json,
+    table_export_rows,
     table_records,
     tables_json,
     write_csv,
@@ -117,6 +119,25 @@ def test_table_records_carry_the_numbers(desk: Desk, played: int) -> None:
         assert r["bye"] or (r["home_level"] is None) == (r["status"] != "final")
 
 
+def test_a_pending_result_is_in_the_brackets_of_the_readers_language(desk: Desk, played: int, tmp_path: Path) -> None:
+    """Round 2 table 1's J:Q waits for T7 to confirm: the records and --json keep "(J:Q)", but where a Chinese
+    reader reads it (the exports, the CLI's listings, the arbiter's page) it is in full-width brackets, "（J:Q）",
+    as every other bracket of the desk's Chinese is ("T5（已退赛）"); English keeps "(J:Q)"."""
+    from guandan.tournament.web import result_words
+
+    state = desk.state(played)
+    zh = next(r for r in table_export_rows(state, 2, "zh") if r["Table"] == 1)
+    en = next(r for r in table_export_rows(state, 2, "en") if r["Table"] == 1)
+    assert (zh["Result"], en["Result"]) == ("（J:Q）", "(J:Q)")
+    write_csv(state, tmp_path / "out")
+    tables = list(csv.DictReader((tmp_path / "out" / "tables.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert [t["结果 Result"] for t in tables if t["轮次 Round"] == "2" and t["桌号 Table"] == "1"] == ["（J:Q）"]
+    ts = state.table(2, 1)
+    said = {lang: result_words(state, ts, translator("desk", lang).gettext) for lang in ("zh", "en")}
+    assert said == {"zh": "（J : Q）", "en": "(J : Q)"}
+    assert marked("(Q:J 过A)", translator("desk", "zh").gettext) == "（Q:J 过A）"
+
+
 def test_standing_records(desk: Desk, played: int) -> None:
     state = desk.state(played)
     recs = standing_records(state)
@@ -153,13 +174,13 @@ def test_cross_table(desk: Desk, played: int) -> None:
     assert cross[3]["rounds"][0]["outcome"] == "draw" and cross[3]["rounds"][0]["score"] == "10:10"
     # the spreadsheet's form: a column per round for opponent, side, result, 场分
     row = next(r for r in cross_rows(state, "en") if r["No."] == 1)
-    assert (row["R1 对手 Opp"], row["R1 座 Side"], row["R1 结果 Result"], row["R1 场分 MP"]) == ("T2", "N–S", "W A:9 过A", 2)
-    assert (row["R2 对手 Opp"], row["R2 座 Side"], row["R2 结果 Result"], row["R2 场分 MP"]) == ("T7", "E–W", "", "")
+    assert (row["R1 对手 Opp"], row["R1 座位 Seats"], row["R1 结果 Result"], row["R1 场分 MP"]) == ("T2", "N–S", "W A:9 过A", 2)
+    assert (row["R2 对手 Opp"], row["R2 座位 Seats"], row["R2 结果 Result"], row["R2 场分 MP"]) == ("T7", "E–W", "", "")
     bye_row = next(r for r in cross_rows(state, "en") if r["No."] == 7)
     assert (bye_row["R1 对手 Opp"], bye_row["R1 结果 Result"]) == ("bye", "W bye")
     # in Chinese (the default) as a Chinese arbiter writes it: seats, 胜/平/负, a bye, a forfeit, a withdrawal
     zh = {r["No."]: r for r in cross_rows(state)}
-    assert (zh[1]["R1 座 Side"], zh[1]["R1 结果 Result"], zh[1]["R2 座 Side"]) == ("南北", "胜 A:9 过A", "东西")
+    assert (zh[1]["R1 座位 Seats"], zh[1]["R1 结果 Result"], zh[1]["R2 座位 Seats"]) == ("南北", "胜 A:9 过A", "东西")
     assert (zh[7]["R1 对手 Opp"], zh[7]["R1 结果 Result"], zh[3]["R1 结果 Result"]) == ("轮空", "胜 轮空", "平 10:10")
     assert (zh[5]["Team"], zh[5]["R1 结果 Result"]) == ("T5（已退赛）", "负 6:A 弃权")
 
@@ -213,17 +234,18 @@ def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Pat
     cols = sheet[header]
     assert cols == tuple(export_header(label) for _key, label in TABLE_FIELDS)
     first = dict(zip(cols, sheet[header + 1], strict=True))
-    assert (first["南北级 Home level"], first["南北级 Home level (written)"], first["东西级 Away level"]) == (14, "A", 9)
-    assert (first["副数 Deals"], first["级差 Level diff"], first["南北升级数 Home levels gained"]) == (7, 5, 12)
-    assert (first["南北场分 Home MP"], first["东西场分 Away MP"], first["胜方 Winner"]) == (2, 0, "T1")
-    assert all(isinstance(first[c], int) for c in ("南北级 Home level", "级差 Level diff", "东西场分 Away MP"))
+    assert (first["主队级数 Home level"], first["主队级数（写法） Home level (written)"],
+            first["客队级数 Away level"]) == (14, "A", 9)
+    assert (first["副数 Deals"], first["级差 Level diff"], first["主队升级数 Home levels gained"]) == (7, 5, 12)
+    assert (first["主队场分 Home MP"], first["客队场分 Away MP"], first["胜方 Winner"]) == (2, 0, "T1")
+    assert all(isinstance(first[c], int) for c in ("主队级数 Home level", "级差 Level diff", "客队场分 Away MP"))
     standings = list(wb["成绩排名 Standings"].iter_rows(values_only=True))
     h = standings.index(next(r for r in standings if r[0] == "名次 Rank"))
     assert standings[h][-1] == "退赛 Withdrawn"
     assert [r[-1] for r in standings[h + 1:] if r[1] == 5] == ["已退赛"]
     cross = list(wb["交叉表 Cross-table"].iter_rows(values_only=True))
     ch = cross.index(next(r for r in cross if r[0] == "名次 Rank"))
-    assert cross[ch][3:7] == ("R1 对手 Opp", "R1 座 Side", "R1 结果 Result", "R1 场分 MP")
+    assert cross[ch][3:7] == ("R1 对手 Opp", "R1 座位 Seats", "R1 结果 Result", "R1 场分 MP")
     assert len(cross) - ch - 1 == 7
     log = list(wb["审计日志 Audit log"].iter_rows(values_only=True))
     lh = log.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data", "记录 Entry"))
@@ -249,7 +271,7 @@ def test_csv_folder_has_the_cross_table_and_the_log(desk: Desk, played: int, tmp
     assert [r["队伍 Team"] for r in rows] == [c["team"] + ("（已退赛）" if c["withdrawn"] else "")
                                            for c in cross_records(state)]
     tables = list(csv.DictReader((tmp_path / "out" / "tables.csv").read_text(encoding="utf-8-sig").splitlines()))
-    assert (tables[0]["南北级 Home level"], tables[0]["东西级 Away level (written)"]) == ("14", "9")
+    assert (tables[0]["主队级数 Home level"], tables[0]["客队级数（写法） Away level (written)"]) == ("14", "9")
     assert json.loads((tmp_path / "out" / "log.json").read_text(encoding="utf-8")) == \
         [json.loads(json.dumps(e.to_dict())) for e in events]
 
@@ -287,6 +309,44 @@ def test_every_exported_header_is_in_both_languages_in_the_old_order(desk: Desk,
         said = zh.gettext(label)
         assert said in (label, word), (label, said, word)
     assert export_header("场分 MP") == "场分 MP"
+
+
+def _halves(header: str) -> tuple[str, str]:
+    """A bilingual header's Chinese and its English ("R1 座位 Seats" -> ("R1 座位", "R1 Seats"))."""
+    words = header.split()
+    han = [w for w in words if re.search(r"[\u4e00-\u9fff]", w)]
+    latin = [w for w in words if w not in han and not re.fullmatch(r"R\d+", w)]
+    prefix = [w for w in words if re.fullmatch(r"R\d+", w)]
+    return " ".join(prefix + han), " ".join(prefix + latin)
+
+
+def test_each_header_names_one_column_and_a_side_is_one_word(desk: Desk, played: int, tmp_path: Path) -> None:
+    """The tables sheet had 南北级 over both "Home level" and "Home level (written)", said a side 主队 in one header
+    and 南北 in the next, and the cross-table's "座 Side" was the by-team sheet's "座位 Seats": in every CSV file
+    (and the workbook's sheets, which have the same headers) each header's Chinese and its English name one
+    column, a side is 主队/客队 wherever a header says Home/Away, and the seats are 座位 Seats in both sheets."""
+    state = desk.state(played)
+    write_csv(state, tmp_path / "out", desk.events(played))
+    heads = {name: next(csv.reader((tmp_path / "out" / name).read_text(encoding="utf-8-sig").splitlines()))
+             for name in ("standings.csv", "tables.csv", "by_team.csv", "cross_table.csv")}
+    for name, head in heads.items():
+        for half in (0, 1):
+            said = [_halves(h)[half] for h in head]
+            assert len(set(said)) == len(said), (name, sorted({w for w in said if said.count(w) > 1}))
+    for h in heads["tables.csv"]:
+        zh, en = _halves(h)
+        if re.match(r"(Home|Away)\b", en):
+            assert zh.startswith("主队" if en.startswith("Home") else "客队"), h
+        assert not re.match(r"(南北|东西)", zh), h  # seats only in brackets after the side: 主队（南北）
+    assert "主队级数（写法） Home level (written)" in heads["tables.csv"]
+    seats = export_header("Seats")
+    assert seats in heads["by_team.csv"] and [h for h in heads["cross_table.csv"] if "Seat" in h or "座" in h] == [
+        f"R{n} {seats}" for n in sorted(state.rounds)]
+    wb = load_workbook(write_xlsx(state, tmp_path / "cup.xlsx", desk.events(played)))
+    for sheet, name in (("按桌号 Tables", "tables.csv"), ("按队名 By team", "by_team.csv"),
+                        ("交叉表 Cross-table", "cross_table.csv")):
+        header, rows = _sheet_rows(wb[sheet])
+        assert list(rows[header - 1]) == heads[name], sheet
 
 
 #: What a person must not find in a cell of the xlsx or CSV files (outside the Audit log's JSON data column): the

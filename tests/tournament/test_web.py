@@ -153,7 +153,8 @@ def test_levels_are_written_for_people(client: TestClient, desk: Desk, tid: int)
 
 
 def test_a_result_waiting_on_the_arbiters_page_says_who_passed_a(client: TestClient, desk: Desk, tid: int) -> None:
-    """A result not yet confirmed reads as a final one does, in brackets: the pass of A is not left out."""
+    """A result not yet confirmed reads as a final one does, in brackets (full-width in Chinese, as the page's
+    other brackets are): the pass of A is not left out."""
     _sign_in(client, desk, tid, 1, 1)
     form = {"home_level": "A", "away_level": "6", "passed_a": "home", "deals": "7"}
     assert client.post(f"/t/{tid}/table/1/1/result", data=form).status_code == 200
@@ -164,4 +165,4 @@ def test_a_result_waiting_on_the_arbiters_page_says_who_passed_a(client: TestCli
         return page.split('<td class="result">', 1)[1].split("</td>", 1)[0]
 
     assert result("en") == f"(A : 6 · {home} passed A)"
-    assert result("zh") == f"(A : 6 · {home}过A)"
+    assert result("zh") == f"（A : 6 · {home}过A）"

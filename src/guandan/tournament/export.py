@@ -50,15 +50,16 @@ STANDING_FIELDS: tuple[tuple[str, str], ...] = (
     ("levels_gained", "升级数 Levels gained"), ("played", "Played"), ("wins", "W"), ("draws", "D"),
     ("losses", "L"), ("byes", "Byes"), ("withdrawn", "退赛 Withdrawn"),
 )
-#: (JSON key, column header) of a table's line in the exports: both sides' numbers as well as the text.
+#: (JSON key, column header) of a table's line in the exports: both sides' numbers as well as the text. A side is
+#: 主队/客队 (home/away) in every header, as the desk's words say a side; 南北/东西 name seats (主队（南北）).
 TABLE_FIELDS: tuple[tuple[str, str], ...] = (
     ("round", "Round"), ("table", "Table"), ("home_id", "Home No."), ("home", "Home (N–S)"),
     ("away_id", "Away No."), ("away", "Away (E–W)"), ("result", "Result"),
-    ("home_level", "南北级 Home level"), ("home_level_text", "南北级 Home level (written)"),
-    ("away_level", "东西级 Away level"), ("away_level_text", "东西级 Away level (written)"),
+    ("home_level", "主队级数 Home level"), ("home_level_text", "主队级数（写法） Home level (written)"),
+    ("away_level", "客队级数 Away level"), ("away_level_text", "客队级数（写法） Away level (written)"),
     ("deals", "副数 Deals"), ("level_diff", "级差 Level diff"),
-    ("home_levels_gained", "南北升级数 Home levels gained"), ("away_levels_gained", "东西升级数 Away levels gained"),
-    ("home_match_points", "南北场分 Home MP"), ("away_match_points", "东西场分 Away MP"),
+    ("home_levels_gained", "主队升级数 Home levels gained"), ("away_levels_gained", "客队升级数 Away levels gained"),
+    ("home_match_points", "主队场分 Home MP"), ("away_match_points", "客队场分 Away MP"),
     ("passed_a", "过A Passed A"), ("forfeit", "弃权 Forfeit"), ("winner_team", "Winner"), ("status", "Status"),
     ("source", "Source"),
 )
@@ -165,7 +166,7 @@ def result_text(ts: TableState) -> str:
     if ts.result is None:
         if ts.pending is not None and ts.pending.levels is not None:
             text = f"{rank_text(ts.pending.levels[0])}:{rank_text(ts.pending.levels[1])}"
-            return f"({text}{PASSED_A_MARK if ts.pending.passed_a is not None else ''})"
+            return PENDING.format(result=text + (PASSED_A_MARK if ts.pending.passed_a is not None else ""))
         return ""
     r = ts.result
     text = f"{level_text(r.levels[0])}:{level_text(r.levels[1])}"
@@ -181,6 +182,9 @@ FORFEIT_MARK = " forfeit"
 #: How a result or score marks a pass of A: the term itself, in every language, as the slips and exports say it.
 PASSED_A_MARK = " 过A"
 BYE = "bye"
+#: How a result waiting for confirmation is marked: in brackets, the desk catalogue's (full-width in Chinese, as the
+#: desk's Chinese writes every bracket) where people read it (:func:`marked`).
+PENDING = N_("({result})")
 
 
 def _side(side: int | None) -> str | None:
@@ -277,11 +281,15 @@ def _coded(value: Any, words: dict[str, str], _: Gettext) -> Any:
 
 
 def marked(text: str | None, _: Gettext) -> str:
-    """A result or score as the exports write it: a bye and a forfeit in words ("6:A 弃权", "轮空")."""
+    """A result or score as the exports write it: a bye and a forfeit in words ("6:A 弃权", "轮空"), a result
+    waiting for confirmation in the language's brackets ("（J:Q）")."""
     if not text:
         return ""
     if text == BYE:
         return _("bye")
+    inner = text[1:-1]
+    if text == PENDING.format(result=inner):
+        return _(PENDING).format(result=inner)
     if text.endswith(FORFEIT_MARK):
         return f"{text[:-len(FORFEIT_MARK)]} {_('forfeit')}"
     return text
@@ -430,13 +438,13 @@ _OUTCOME = {"win": N_("W"), "draw": N_("D"), "loss": N_("L")}
 def cross_columns(state: TournamentState) -> list[str]:
     cols = ["名次 Rank", "No.", "Team"]
     for n in sorted(state.rounds):
-        cols += [f"R{n} 对手 Opp", f"R{n} 座 Side", f"R{n} 结果 Result", f"R{n} 场分 MP"]
+        cols += [f"R{n} 对手 Opp", f"R{n} 座位 Seats", f"R{n} 结果 Result", f"R{n} 场分 MP"]
     return [*cols, "场分 MP"]
 
 
 def cross_rows(state: TournamentState, lang: str = "zh") -> list[dict[str, Any]]:
-    """The cross-table keyed by :func:`cross_columns`, in words in ``lang``: per round the opponent, the side
-    (南北 or 东西), the result (胜/平/负 and the team's own level first) and the round's 场分."""
+    """The cross-table keyed by :func:`cross_columns`, in words in ``lang``: per round the opponent, the seats
+    (南北 or 东西, the by-team sheet's 座位 Seats), the result (胜/平/负 and the team's own level first) and the round's 场分."""
     _ = export_words(lang)
     rows = []
     for rec in cross_records(state):
@@ -445,7 +453,7 @@ def cross_rows(state: TournamentState, lang: str = "zh") -> list[dict[str, Any]]
         for g in rec["rounds"]:
             n = g["round"]
             row[f"R{n} 对手 Opp"] = _("bye") if g["bye"] else cell(g["opponent"])
-            row[f"R{n} 座 Side"] = _coded({"home": "N–S", "away": "E–W"}.get(g["side"] or ""), _SEAT_WORDS, _)
+            row[f"R{n} 座位 Seats"] = _coded({"home": "N–S", "away": "E–W"}.get(g["side"] or ""), _SEAT_WORDS, _)
             row[f"R{n} 结果 Result"] = ("" if g["outcome"] is None
                                       else f"{_(_OUTCOME[g['outcome']])} {marked(g['score'], _)}")
             row[f"R{n} 场分 MP"] = cell(g["match_points"])
@@ -575,7 +583,7 @@ HEADER_LINE = 16
 
 def column_width(header: str, values: Iterable[Any], most: int = MAX_WIDTH) -> int:
     """How wide a column is: its widest value (:func:`~guandan.cliutil.width`, a Chinese character counting
-    two) or its header, whole or wrapped at its spaces ("南北级 Home" above "level (written)"), with a margin;
+    two) or its header, whole or wrapped at its spaces ("主队级数（写法） Home" above "level (written)"), with a margin;
     at most ``most``."""
     head = min(width(header), max([HEADER_LINE] + [width(w) for w in header.split()]))
     return min(max([head] + [width(str(v)) for v in values]) + 2, most)

@@ -316,14 +316,16 @@ class TournamentState:
             return [said(N_("at least two teams are needed, {n} registered"), n=len(self.active_teams))]
         if nxt == 1:
             return []
-        out: list[str] = []
-        for t in self.rounds[nxt - 1].tables.values():
-            if t.status != FINAL:
-                tb = t.table
-                out.append(said(N_("round {round} table {table} ({home} v {away}): result {status}"), round=tb.round,
-                                table=tb.number, home=self.teams[tb.home].name, away=self.teams[tb.away].name,
-                                status=Word(STATUS_WORDS[t.status])))
-        return out
+        return [self._unfinished(t) for t in self.rounds[nxt - 1].tables.values() if t.status != FINAL]
+
+    def _unfinished(self, t: TableState) -> str:
+        """Why a table that has no final result holds up the next round, as :meth:`pairing_blockers` says it."""
+        tb = t.table
+        where = dict(round=tb.round, table=tb.number, home=self.teams[tb.home].name, away=self.teams[tb.away].name)
+        if t.status == IN_PLAY:  # deals reported one by one and the round not over: "result in play" said nothing
+            return said(N_("round {round} table {table} ({home} v {away}): still reporting deals one by one"), **where)
+        return said(N_("round {round} table {table} ({home} v {away}): result {status}"), **where,
+                    status=Word(STATUS_WORDS[t.status]))
 
     def propose_pairing(self, round_no: int, seed: int | None = None) -> tuple[Pairing, str, int | None]:
         """The pairing the desk would make for ``round_no`` (the next one, or the current one to re-pair).
@@ -1007,8 +1009,7 @@ class TournamentState:
             tb = t.table
             where = dict(round=tb.round, table=tb.number, home=self.teams[tb.home].name, away=self.teams[tb.away].name)
             if t.status != FINAL:
-                out.append(said(N_("round {round} table {table} ({home} v {away}): result {status}"), **where,
-                                status=Word(STATUS_WORDS[t.status])))
+                out.append(self._unfinished(t))
             elif t.result is not None and t.final is not None and ko.winning_side(t.result, t.final.decider) is None:
                 # A final result reached some other way than the checked entry (a round scored deal by deal,
                 # say) may still be level: nobody would go through.

@@ -36,7 +36,7 @@ from ..present import rank_text
 from .deals import deal_list_text, parse_deal_list
 from .desk import Desk
 from .errors import Word, refused
-from .export import loopback, qr_svg, slips_html, table_rows
+from .export import PENDING, loopback, qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
 from .names import name_key
@@ -44,7 +44,7 @@ from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_o
 from .prints import slips_pdf
 from .reachable import check_result
 from .rounds import ResultSlip
-from .state import FINAL, RoundState, TableState, TournamentState
+from .state import FINAL, IN_PLAY, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
 from .web_table import create_table_router
 from .words import STATUS_WORDS, last_round_words
@@ -93,7 +93,7 @@ def result_words(state: TournamentState, ts: TableState, _: Gettext) -> str:
             text = f"{level_text(p.levels[0])} : {level_text(p.levels[1])}"
             if p.passed_a is not None:
                 text += " · " + _("{team} passed A").format(team=names[p.passed_a])
-            return f"({text})"
+            return _(PENDING).format(result=text)
         return ""
     r = ts.result
     if ts.final.forfeit is not None:
@@ -240,9 +240,14 @@ def blockers_words(state: TournamentState, _: Gettext) -> list[str]:
         for t in state.rounds[nxt - 1].tables.values():
             if t.status != FINAL:
                 tb = t.table
-                mine.append(_("Round {round} table {table} ({home} v {away}): result {status}").format(
-                    round=tb.round, table=tb.number, home=state.teams[tb.home].name, away=state.teams[tb.away].name,
-                    status=_(STATUS_WORDS.get(t.status, t.status))))
+                where = dict(round=tb.round, table=tb.number, home=state.teams[tb.home].name,
+                             away=state.teams[tb.away].name)
+                if t.status == IN_PLAY:  # as the state says it: deals still coming, not a "result in play"
+                    mine.append(_("Round {round} table {table} ({home} v {away}): still reporting deals one by one")
+                                .format(**where))
+                else:
+                    mine.append(_("Round {round} table {table} ({home} v {away}): result {status}").format(
+                        **where, status=_(STATUS_WORDS.get(t.status, t.status))))
     # the state's own list decides; a reason written here for none of its kinds is shown as the state says it
     return mine if len(mine) == len(theirs) else [in_words(b, _) for b in theirs]
 
