@@ -12,7 +12,6 @@ the ``cli`` catalogue: a command says them with :func:`said`, never with ``str(e
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn, Protocol
@@ -25,6 +24,7 @@ from .core.params import CardList, JsonProblem, Listed, OsReason, Phrase, SeatNo
 from .core.record import loads
 from .i18n import LANGUAGES, N_, default_lang, normalize_lang, translator
 from .i18n.reasons import reason_text
+from .linebreak import cell_len
 
 
 class Messages:
@@ -137,9 +137,7 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
-def width(text: str) -> int:
-    """Columns ``text`` takes in a terminal: a CJK character takes two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+width = cell_len  # the columns text takes in a terminal, a CJK character two
 
 
 def pad(text: str, cols: int) -> str:

@@ -18,9 +18,8 @@ from rich.cells import cell_len
 
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
+from guandan.linebreak import NO_START, wrap
 from guandan.tui.cli import terminal_columns
-from guandan.tui.linewrap import wrap
-from guandan.tui.nobreak import NO_START
 from guandan.tui.plain import run_plain
 from guandan.tui.session import Session
 

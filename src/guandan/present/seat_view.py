@@ -18,18 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cliutil import width as columns
 from ..core.cards import BIG_JOKER, SMALL_JOKER, lv
 from ..core.deal import Action
 from ..core.events import Event, FirstLead, Lead, Passed, Played, Reported, RoundWon, WentOut
 from ..core.match import MatchObservation
 from ..core.vocab import Phase
+from ..linebreak import wrap
 from . import Presenter
 
 WIDTH = 80
 TRICK_LINES = 4  # the last plays, passes, reports and places of the round: what happened since the seat's turn
 
-_KEEP = "\0"  # a space that holds a card's name together while a line is cut
 _ROUND_START = (FirstLead, Lead, RoundWon)
 _TRICK = (Played, Passed, Reported, WentOut)
 
@@ -95,24 +94,10 @@ def _trick(events: Sequence[Event]) -> list[Event]:
 
 
 def _wrapped(lines: Sequence[str], width: int, p: Presenter) -> list[str]:
-    """Each line cut at its spaces into pieces of at most ``width`` columns, the pieces after the first
-    indented by two; never inside a card's name (Small Joker), nor at a no-break space (between two levels)."""
+    """Each line broken to rows of at most ``width`` columns as the terminal client's plain mode breaks its own
+    (:func:`guandan.linebreak.wrap`), never inside a card's name (Small Joker)."""
     whole = [name for name in (p.card(SMALL_JOKER), p.card(BIG_JOKER)) if " " in name]
-    out: list[str] = []
-    for line in lines:
-        kept = line
-        for name in whole:
-            kept = kept.replace(name, name.replace(" ", _KEEP))
-        piece = ""
-        for word in kept.split(" "):
-            candidate = f"{piece} {word}" if piece else word
-            if piece and columns(candidate) > width:
-                out.append(piece.replace(_KEEP, " "))
-                piece = "  " + word
-            else:
-                piece = candidate
-        out.append(piece.replace(_KEEP, " "))
-    return out
+    return [row for line in lines for row in wrap(line, width, whole)]
 
 
 __all__ = ["WIDTH", "seat_view_lines", "seat_view_text"]

@@ -13,12 +13,8 @@ from __future__ import annotations
 
 import re
 
-NO_BREAK = "\u00a0\u2007\u202f"
-#: Marks no row may begin with (UAX #14's closing and non-starter classes among those the clients write).
-NO_START = "，。、：；！？）」』】》〉〕］｝〗…,.:;!?)]}%"
-#: Chinese marks after which a line may break; before the opening ones it may break too.
-BREAK_AFTER = "，。、：；！？）」』】》〉〕］｝〗"
-OPENING = "（「『【《〈〔［｛〖"
+from ..linebreak import BREAK_AFTER, NO_BREAK, NO_START, OPENING
+
 _BREAKING = rf"[^\S{NO_BREAK}]"  # whitespace where a line may break
 _WORD = rf"[\S{NO_BREAK}]"  # what a word is made of: anything else
 # a word ends where a space follows, just after a Chinese phrase mark that no closing mark follows, or just
@@ -42,4 +38,4 @@ def keep_no_break_spaces() -> None:
         textual_wrap.re_chunk = TEXTUAL_CHUNK
 
 
-__all__ = ["BREAK_AFTER", "NO_BREAK", "NO_START", "OPENING", "keep_no_break_spaces"]
+__all__ = ["keep_no_break_spaces"]

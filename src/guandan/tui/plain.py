@@ -38,9 +38,9 @@ from ..core.errors import GuandanError
 from ..core.events import DealSettled, Event
 from ..core.vocab import Phase
 from ..i18n import N_, translator
+from ..linebreak import wrap
 from ..present import said
 from .hand import GROUP_NAMES, counter_rows, group_hand, level_sorted
-from .linewrap import wrap
 from .review import REVIEW_BUDGET, last_deal, review_last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, parse_tokens, pass_action
 from .session import Session, display_path

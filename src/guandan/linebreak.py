@@ -1,11 +1,12 @@
-"""The plain mode's lines (``guandan play --plain``) broken to fit the terminal, as a person reads them.
+"""Lines broken to fit a terminal as a person reads them: the terminal client's plain mode (``guandan play
+--plain``), the environments' ``render()``, the desk's listings' widths.
 
 A terminal folds a line that is too long at its last column, wherever that falls: inside a card (``♥1`` at
 the end of one row, ``0`` at the start of the next), inside ``8×7`` of the card counter, or before a Chinese
 comma. Rich's and Textual's wrapping, which the full-screen client uses, is no help here: it breaks only at
 spaces and cuts a run of Chinese (which has none) at the column. :func:`wrap` breaks where a person would:
 
-* at spaces (not at the no-break spaces of :mod:`.nobreak`, which join a level pair such as ``10 : 2``);
+* at spaces (not at the no-break spaces :data:`NO_BREAK`, which join a level pair such as ``10 : 2``);
 * after Chinese punctuation that ends a phrase (，、：…) and before an opening bracket (（「…), never
   leaving a closing mark at the start of a row;
 * between two Chinese characters only when a run without any of those is wider than a whole row, so that
@@ -18,17 +19,26 @@ so that they read as one line. A card (``♥10``, ``S10``, ``H2*``) has no space
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
-from rich.cells import cell_len
-
-from .nobreak import BREAK_AFTER, NO_BREAK, NO_START, OPENING
+NO_BREAK = "\u00a0\u2007\u202f"
+#: Marks no row may begin with (UAX #14's closing and non-starter classes among those the clients write).
+NO_START = "，。、：；！？）」』】》〉〕］｝〗…,.:;!?)]}%"
+#: Chinese marks after which a line may break; before the opening ones it may break too.
+BREAK_AFTER = "，。、：；！？）」』】》〉〕］｝〗"
+OPENING = "（「『【《〈〔［｛〖"
 
 _GLUE = "\ue000"  # stands for a space inside a kept name while the line is broken (a private-use character, one cell)
 _SPACES = re.compile(rf"([^\S{NO_BREAK}]+)")  # where a line may break, the spaces themselves dropped there
 # a row's hanging indent: its own indent and a leading marker ("> " of the prompt, "! " of a complaint,
 # "1. " of a numbered choice), so that the rows after the first start under its text
 _LEAD = re.compile(r"^(\s*)((?:[>!]|\d+\.)\s+)?")
+
+
+def cell_len(text: str) -> int:
+    """Columns ``text`` takes in a terminal: a wide or full-width (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _wide(ch: str) -> bool:
@@ -128,4 +138,4 @@ def _rows(line: str, width: int) -> list[str]:
     return rows
 
 
-__all__ = ["wrap"]
+__all__ = ["BREAK_AFTER", "NO_BREAK", "NO_START", "OPENING", "cell_len", "wrap"]
