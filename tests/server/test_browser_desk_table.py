@@ -96,3 +96,31 @@ def test_a_round_deal_by_deal_from_two_phones(browser: Browser, venue: tuple[Liv
     ts = desk.state(1).table(1, 1)
     assert ts.status == "final" and ts.ended_by == "deals" and len(ts.deals) == 3
     assert ts.result is not None and ts.result.levels == (7, 4) and ts.result.winner == 0
+
+
+def test_a_reload_does_not_repeat_what_the_phone_did_last(browser: Browser, venue: tuple[LiveServer, Desk]) -> None:
+    """West reports a deal and North sends it back: West's player pulls the page to refresh it, and it must not
+    say "deal reported" again in green above North's note that the deal came back."""
+    live, desk = venue
+    cfg = EventConfig(name="秋季联赛", rounds=1, per_deal=True, limits=RoundLimits(max_deals=3))
+    tid = desk.create(cfg, secret="reload-test-secret")
+    desk.register(tid, "黄队", ["钱一", "孙二"])
+    desk.register(tid, "绿队", ["周三", "吴四"])
+    desk.pair_next(tid)
+    desk.start_round(tid)
+    state = desk.state(tid)
+    tb = state.table(1, 1).table
+    west = phone(browser, (390, 844))
+    west.goto(f"{live.url}/t/{tid}/table/1/1?side=away#code={state.team_code(1, 1, 1)}")
+    west.get_by_role("button", name="登录").tap()
+    expect(west.get_by_test_id("signed-in")).to_be_visible()
+    for place, seat in zip(("first", "second", "third"), ("E", "W", "N"), strict=True):
+        west.get_by_test_id(f"{place}-{seat}").dispatch_event("click")
+    west.get_by_test_id("send-deal").tap()
+    expect(west.get_by_test_id("message")).to_have_text("已报这一副。请对方在手机上确认。")
+    assert "done=" not in west.url  # the answer leaves the address once it is shown
+
+    desk.reject_deal(tid, 1, 1, 1, tb.home, "头游是北家")
+    west.reload()
+    expect(west.get_by_test_id("sent-back")).to_contain_text("头游是北家")
+    expect(west.get_by_test_id("message")).to_have_count(0)

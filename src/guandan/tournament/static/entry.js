@@ -3,6 +3,14 @@
 (function () {
   "use strict";
   var body = document.body;
+  // "?done=…" is the answer to this phone's last action only: a reload (a pull to refresh) kept saying
+  // "Deal reported" over a page where the other team had since sent the deal back or called the arbiter
+  var query = new URLSearchParams(location.search);
+  if (query.has("done")) {
+    query.delete("done");
+    var rest = query.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
   var code = document.getElementById("code");
   var m = /(?:^|[#&])code=(\d{4,8})/.exec(location.hash);
   if (code && m) {
