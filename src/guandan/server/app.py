@@ -42,7 +42,7 @@ from .players import create_router as create_players_router
 from .protocol import invalid, say
 from .replays import check_record, replay_frames
 from .reviews import ReviewError, ReviewService
-from .rooms import CreateRoomBody, bot_tiers, default_bot_tier, hash_token, new_token
+from .rooms import CreateRoomBody, bot_tier_descriptions, bot_tiers, default_bot_tier, hash_token, new_token
 from .rules_page import router as rules_router
 from .store import Store, new_replay_id
 from .table import REFUSALS, ServiceError, Settings, TableService
@@ -264,6 +264,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"presets": list(PRESET_NAMES), "tiers": bot_tiers(), "default_tier": default_bot_tier(),
+                # what each tier is, in each language, where a bot is chosen (the start page's selects)
+                "tier_descriptions": bot_tier_descriptions(LANGS),
                 "langs": list(LANGS), "talk": {"phrases": talk.PHRASES, "emotes": talk.EMOTES},
                 # matches of four bots to watch are offered (serve --max-watched-tables 0: not, nor the start page's button)
                 "watch": service.settings.watching,

@@ -63,6 +63,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Play now"), N_("Bot strength"), N_("Play against three bots"),
     # the names of the bot tiers and rule presets as the pages show them (the msgid is the wire name)
     N_("random"), N_("greedy"), N_("heuristic"), N_("search"),
+    # a tier named with what it is (the start page's seats; the words are the cli catalogue's: rooms.bot_tier_descriptions)
+    N_("{tier}: {description}"),
     N_("competition"), N_("huaian-traditional"), N_("huaian-2009"), N_("huopin"),
     # the replay viewer: the match's result, the deal list with each deal's result, the deal-end panel
     N_("Match result"), N_("Deals and results"), N_("To the end of the deal"), N_("End of deal {n}"), N_("Next deal"),

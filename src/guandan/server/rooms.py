@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..agents import agent_names
+from ..agents.base import agent_description
 from ..core.errors import GuandanError, shown
 from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import PRESET_NAMES, RuleSet, preset
@@ -28,6 +29,15 @@ CODE_LENGTH = 6
 def bot_tiers() -> list[str]:
     """The in-process bot tiers a seat can hold (external programs are not offered to rooms)."""
     return [n for n in agent_names() if n != "external"]
+
+
+def bot_tier_descriptions(langs: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    """Tier → language → one line on what it is, for the pages where a bot is chosen: the line ``guandan agents``
+    prints (agents.base.TIER_DESCRIPTIONS, one source of words), a built-in tier's in the ``cli`` catalogue of each
+    language, a plugin tier's the first paragraph of its own docstring as its author wrote it (the same in every
+    language), "" where it has none."""
+    return {tier: {lang: agent_description(tier, translator("cli", lang).gettext) for lang in langs}
+            for tier in bot_tiers()}
 
 
 def default_bot_tier() -> str:

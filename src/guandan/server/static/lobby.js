@@ -2,7 +2,7 @@
 // counter, a bot tier or an open seat per seat, listed or not), join by code, replays.
 // A seed is accepted only for a practice room (every seat but one a bot): the server refuses it otherwise.
 import {
-  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, recentSeats, saveHostToken, saveReplayToken, saveToken, t,
+  META, allTokens, api, el, errorText, fmt, hostTokenFor, hostTokens, init, lang, recentSeats, saveHostToken, saveReplayToken, saveToken, t,
   timerText, tokenFor, dealsText,
 } from "./common.js";
 import { accountTables, reclaimSeat } from "./account_seats.js";
@@ -14,19 +14,45 @@ document.getElementById("events-link").classList.toggle("hidden", META.events ==
 document.getElementById("seed-label").title = t("A seed is only accepted for a practice room: every seat but yours must be a bot");
 const preset = document.getElementById("preset");
 for (const p of META.presets) preset.append(el("option", { value: p }, t(p)));
+// What a bot tier is, in the page's language: the line `guandan agents` prints (the server sends it with the tiers,
+// from the cli catalogue; a plugin tier's own docstring), "" for a tier that says nothing of itself.
+const tierAbout = (tier) => (META.tier_descriptions?.[tier]?.[lang()]) || "";
 const seatBots = document.getElementById("seat-bots");
+const seatTiersAbout = document.getElementById("seat-tiers-about");
+// under the seats, one line for each tier chosen at them (three bots of one tier: one line), in seat order
+function showSeatTiers() {
+  const chosen = [...new Set([0, 1, 2, 3].map((s) => document.getElementById(`bot-${s}`).value))]
+    .filter((tier) => tier && tierAbout(tier));
+  // "{tier}: {description}" with the tier's name in bold: where one line ends and the next begins, on a phone
+  const line = (tier) => t("{tier}: {description}").split(/(\{\w+\})/).filter(Boolean)
+    .map((part) => (part === "{tier}" ? el("strong", {}, t(tier)) : part === "{description}" ? tierAbout(tier) : part));
+  seatTiersAbout.replaceChildren(...chosen.map((tier) => el("li", { "data-tier": tier }, ...line(tier))));
+  seatTiersAbout.classList.toggle("hidden", chosen.length === 0);
+}
 for (let s = 0; s < 4; s++) {
-  const select = el("select", { id: `bot-${s}` }, el("option", { value: "" }, t("Open seat")),
+  const select = el("select", { id: `bot-${s}`, "aria-describedby": "seat-tiers-about" },
+    el("option", { value: "" }, t("Open seat")),
     ...META.tiers.map((tier) => el("option", { value: tier }, `${t("bot")}: ${t(tier)}`)));
   if (s > 0) select.value = META.default_tier;
+  select.addEventListener("change", showSeatTiers);
   seatBots.append(el("label", { class: "seat-box" }, `${t("Seat")} ${s + 1}`, select));
 }
+showSeatTiers();
 
 // Play now: one tap seats this browser at seat 1 against three bots of the chosen strength, ready at once
 // (a whole match under the default preset, the default timer; the room's link can still be shared).
 const quickTier = document.getElementById("quick-tier");
 for (const tier of META.tiers) quickTier.append(el("option", { value: tier }, t(tier)));
 quickTier.value = localStorage.getItem("guandan:quick-tier") || META.default_tier;
+if (!quickTier.value) quickTier.value = META.default_tier;  // a tier remembered that this server no longer has
+// under the row, what the chosen strength is
+const quickTierAbout = document.getElementById("quick-tier-about");
+function showQuickTier() {
+  quickTierAbout.textContent = tierAbout(quickTier.value);
+  quickTierAbout.classList.toggle("hidden", !quickTierAbout.textContent);
+}
+quickTier.addEventListener("change", showQuickTier);
+showQuickTier();
 document.getElementById("quick-name").value = localStorage.getItem("guandan:name") || "";
 document.getElementById("quick-play").addEventListener("click", async () => {
   const tier = quickTier.value;
