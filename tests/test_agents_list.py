@@ -41,7 +41,7 @@ def test_each_builtin_tier_says_what_it_is_and_how_strong_and_fast_in_english() 
         "greedy — plays its cheapest legal play, bombs only to stop an opponent; weak, instant"
     assert _tier_line(lines, "heuristic") == \
         "heuristic — plans from a decomposition of its hand (拆牌) and counts cards; strong, about a millisecond a move"
-    assert _tier_line(lines, "search") == "search — plays the heuristic's best moves out to the end in sampled deals; " \
+    assert _tier_line(lines, "search") == "search — plays its few best candidate moves out to the end in sampled deals; " \
         "the strongest, up to a second a move"
     # the options stay as they were, under their tier
     i = lines.index(_tier_line(lines, "heuristic"))
@@ -55,7 +55,7 @@ def test_each_builtin_tier_says_what_it_is_in_chinese(monkeypatch: pytest.Monkey
     assert _tier_line(lines, "random") == "random：随机选一个合法着法；最弱，瞬间出牌"
     assert _tier_line(lines, "greedy") == "greedy：总出能出的最小的牌，只为拦住对手才出炸弹；较弱，瞬间出牌"
     assert _tier_line(lines, "heuristic") == "heuristic：按拆牌规划出牌并记牌；较强，每步约一毫秒"
-    assert _tier_line(lines, "search") == "search：在抽样出的牌局中把 heuristic 的几个最佳着法各自打到底；最强，每步至多约一秒"
+    assert _tier_line(lines, "search") == "search：在抽样出的牌局中把几个最佳候选着法各自打到底；最强，每步至多约一秒"
     assert not any(word in "\n".join(lines) for word in ("weakest", "strongest", "instant", "millisecond"))
 
 
@@ -113,7 +113,7 @@ def test_the_json_list_carries_each_tiers_description_beside_its_options() -> No
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["random"] == {"description": "picks a legal move at random; the weakest, instant", "options": {}}
-    assert out["search"]["description"].startswith("plays the heuristic's best moves out")
+    assert out["search"]["description"].startswith("plays its few best candidate moves out")
     assert out["heuristic"]["options"]["danger"] == {
         "type": "int", "default": 6, "range": "from 0 to 27",
         "help": "an opponent with this many cards or fewer is close to going out: worth a bomb, and a costlier break to stop"}

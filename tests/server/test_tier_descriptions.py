@@ -39,7 +39,7 @@ def test_meta_says_what_each_tier_is_in_both_languages_from_the_cli_catalogue(cl
         for lang in LANGS:  # the line of `guandan agents`, word for word
             assert about[tier][lang] == agent_description(tier, translator("cli", lang).gettext) != ""
     assert about["search"]["en"] == \
-        "plays the heuristic's best moves out to the end in sampled deals; the strongest, up to a second a move"
+        "plays its few best candidate moves out to the end in sampled deals; the strongest, up to a second a move"
     assert about["random"]["zh"] == "随机选一个合法着法；最弱，瞬间出牌"
     assert about["heuristic"]["zh"].startswith("按拆牌规划出牌并记牌")
     # one source of words: none of them is in the web catalogue, in either language

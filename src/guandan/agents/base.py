@@ -163,7 +163,7 @@ TIER_DESCRIPTIONS: dict[str, str] = {
     "random": N_("picks a legal move at random; the weakest, instant"),
     "greedy": N_("plays its cheapest legal play, bombs only to stop an opponent; weak, instant"),
     "heuristic": N_("plans from a decomposition of its hand (拆牌) and counts cards; strong, about a millisecond a move"),
-    "search": N_("plays the heuristic's best moves out to the end in sampled deals; the strongest, up to a second a move"),
+    "search": N_("plays its few best candidate moves out to the end in sampled deals; the strongest, up to a second a move"),
 }
 
 
