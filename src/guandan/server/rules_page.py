@@ -93,20 +93,33 @@ def _parser() -> MarkdownIt:
     return md
 
 
-def render_markdown(text: str) -> str:
-    """HTML for ``text``: CommonMark plus tables, raw HTML escaped, headings given GitHub-style ids."""
+def render_markdown(text: str, contents: str | None = None) -> str:
+    """HTML for ``text``: CommonMark plus tables, raw HTML escaped, headings given GitHub-style ids. With
+    ``contents`` (its title), a list of links to the level-2 headings comes before the first of them."""
     md = _parser()
     tokens = md.parse(text)
     seen: dict[str, int] = {}
+    sections: list[tuple[str, str]] = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and i + 1 < len(tokens):
-            tok.attrSet("id", _slug(_heading_text(tokens[i + 1]), seen))
-    return str(md.renderer.render(tokens, md.options, {}))
+            title = _heading_text(tokens[i + 1])
+            tok.attrSet("id", _slug(title, seen))
+            if tok.tag == "h2":
+                sections.append((str(tok.attrGet("id")), title))
+    body = str(md.renderer.render(tokens, md.options, {}))
+    if contents is None or not sections:
+        return body
+    # a reader new to the game skips to what a table asks of them (levels, tribute): the page is long on a phone
+    items = "".join(f'<li><a href="#{html.escape(anchor)}">{html.escape(title)}</a></li>' for anchor, title in sections)
+    nav = (f'<nav class="toc" data-testid="rules-contents" aria-labelledby="rules-contents">'
+           f'<h2 id="rules-contents">{html.escape(contents)}</h2><ol>{items}</ol></nav>\n')
+    at = body.find("<h2 ")
+    return body[:at] + nav + body[at:]
 
 
 @lru_cache(maxsize=4)
 def _rendered(lang: str, text: str) -> str:
-    return render_markdown(split_halves(text)[lang])
+    return render_markdown(split_halves(text)[lang], translator("web", lang).gettext("Contents"))
 
 
 # --- language ------------------------------------------------------------------------------------
