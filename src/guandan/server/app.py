@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import event
@@ -199,6 +199,12 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     health.install(app, engine, service)  # /healthz, /readyz (server/health.py)
     app.state.reviews = reviews
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # browsers ask for /favicon.ico whatever a page links (a page without a link, a bookmark, a tab strip): the
+    # site's one icon, not a 404 in every visitor's console
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def _favicon() -> RedirectResponse:
+        return RedirectResponse("/static/icon.svg", status_code=301)
     _mount_tournament_desk(app, engine)
     # an online event's clock and its tables live in one process: a site of several workers does not run them
     online_events = _mount_online_events(app, engine, service) if site is None else None

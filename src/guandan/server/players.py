@@ -189,6 +189,7 @@ def _shell(lang: str, title: str, body: str, here: str) -> str:
 <head>
 <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{esc(title)} · 掼蛋 Guandan</title>
+<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
 <link rel="stylesheet" href="/static/players.css">
 </head>

@@ -164,6 +164,7 @@ def page(lang: str, text: str | None = None) -> str:
 <head>
 <meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{esc(_("Rules"))} · 掼蛋 Guandan</title>
+<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
 <link rel="stylesheet" href="/static/rules.css">
 </head>
