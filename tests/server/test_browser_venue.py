@@ -123,6 +123,12 @@ def test_sixteen_teams_on_one_screen_with_the_clock_counting_down(venue: Venue, 
     shown = rows_on_screen(page)
     assert sorted(r["team"] for r in shown["rows"]) == list(range(1, 17))
     assert_all_inside(shown)
+    # each team's table in round 3, whole and in the rows' big type: the room reads it to find where to sit
+    cells = page.evaluate("""() => [...document.querySelectorAll('tr[data-team] td.seat')].map((td) => ({
+      text: td.textContent, font: parseFloat(getComputedStyle(td).fontSize), cut: td.scrollWidth > td.clientWidth}))""")
+    assert sorted(int(c["text"]) for c in cells) == sorted([*range(1, 9)] * 2)
+    assert all(c["font"] >= 28 and not c["cut"] for c in cells), cells
+    expect(page.locator("th.seat")).to_have_text("第3轮桌号")
     expect(page.locator("[data-clock]")).to_have_attribute("data-phase", "play")
     time_box = page.locator("[data-phase-text=play] [data-clock-time]")
     first = time_box.inner_text()

@@ -248,6 +248,21 @@ def test_the_screen_shows_complete_rounds_only_with_withdrawn_teams_marked(venue
     assert "尚无完成的轮次" in before and "<td class=\"rank\">–</td>" in before
 
 
+def test_the_screen_says_where_each_team_sits_in_the_round_in_play(venue: Venue) -> None:
+    """Between rounds a room reads the screen to find its table: every team's row carries its table in the round
+    in play, the bye in words, nothing for a withdrawn team; in English too."""
+    state = venue.desk.state(venue.tid)
+    rnd = state.rounds[3]
+    where = {team: str(ts.table.number) for ts in rnd.tables.values() for team in ts.table.teams()}
+    assert rnd.bye is not None
+    for lang, bye in (("zh", "轮空"), ("en", "Bye")):
+        page = venue.client().get(f"/t/{venue.tid}/standings?lang={lang}").text
+        assert ("第3轮桌号" if lang == "zh" else "Round 3 table") in page
+        rows = dict(re.findall(r'<tr data-team="(\d+)"[^>]*>.*?<td class="seat"[^>]*>([^<]*)</td>', page, re.S))
+        assert rows == {str(t): where.get(t, bye if t == rnd.bye else "") for t in state.teams}
+        assert rows["10"] == ""  # withdrawn after round 2: not paired
+
+
 def test_the_round_clock_counts_down_and_warns(venue: Venue) -> None:
     c = venue.client()
     path = f"/t/{venue.tid}/standings"
@@ -301,6 +316,7 @@ def test_sixteen_teams_fit_one_page(desk: Desk) -> None:
     page = TestClient(app).get(f"/t/{tid}/standings").text
     assert page.count("<table>") == 1 and len(re.findall(r'<tr data-team="\d+"', page)) == 16
     assert 'class="board wide"' in page and "class=\"pager\"" not in page
+    assert 'class="seat"' not in page  # no round paired: no table to go to
     assert f'content="30; url=/t/{tid}/standings?"' in page  # one page: it reloads itself every 30 s
 
 

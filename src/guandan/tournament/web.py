@@ -137,6 +137,16 @@ def standing_lines(state: TournamentState, through: int) -> list[Line]:
     return out
 
 
+def round_seats(state: TournamentState, round_no: int, _: Gettext) -> dict[int, str]:
+    """Each team's table in a round (its number; the bye in words): the venue screen is what a room reads to
+    find where to sit, and the standings alone never said it."""
+    rnd = state.rounds[round_no]
+    out = {team: str(ts.table.number) for ts in rnd.tables.values() for team in ts.table.teams()}
+    if rnd.bye is not None:
+        out[rnd.bye] = _("Bye")
+    return out
+
+
 @dataclass(frozen=True)
 class ScreenPage:
     """One page of the venue screen: ``columns`` of at most ``rows`` lines each."""
@@ -334,6 +344,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         next_url = request.url.path + "?" + urlencode(kept + ([("page", str(nxt))] if nxt > 1 else []))
         keys = screen_keys(state.cfg.tiebreaks)
         return render(request, "standings.html", cfg=state.cfg, shown=shown, through=through, in_play=in_play,
+                    seats=round_seats(state, in_play, _) if in_play else None,
                     keys=keys, short=SHORT, criteria=CRITERIA, teams=len(lines),
                     withdrawn=sum(1 for line in lines if line.withdrawn),
                     chain=" → ".join(_(CRITERIA[c]) for c in state.cfg.tiebreaks), refresh=seconds,
