@@ -72,3 +72,44 @@ def test_the_arbiter_page_never_scrolls_sideways(browser: Browser, arbiter_url: 
             if size["width"] >= 1280:  # on a desk's screen every column is in view: the override's ran past the edge
                 assert inner <= outer, (size, lang, name, inner, outer)
         ctx.close()
+
+
+def test_a_reload_after_an_action_reads_the_page_and_sends_nothing_again(browser: Browser) -> None:
+    """Post/Redirect/Get: the arbiter sets a table's deals; the browser lands on the arbiter's page (not the
+    form's address), the outcome said once and then gone from the address, so that F5 reads the page again:
+    no second entry in the log, no "resend the form?" question, no stale outcome."""
+    with tempfile.TemporaryDirectory(prefix="guandan-arbiter-prg-") as folder:
+        v = Venue(folder)
+        try:
+            d = v.desk
+            tid = d.create(EventConfig(name="刷新测试赛", rounds=3, per_deal=True,
+                                       limits=RoundLimits(max_deals=6, max_minutes=None, warning_minutes=0)),
+                           secret=KEY)
+            for i, name in enumerate(TEAMS[:4], 1):
+                d.register(tid, name, [f"张{i}", f"李{i}"])
+            d.pair_next(tid)
+            complaints: list[str] = []
+            for size in (SIZES[0], SIZES[2]):
+                ctx = browser.new_context(viewport=size)
+                page = ctx.new_page()
+                page.on("pageerror", lambda e: complaints.append(str(e)))
+                page.goto(f"{v.url}/t/{tid}/arbiter?key={KEY}&lang=zh")
+                form = page.locator("[data-testid=set-deals-1]")
+                form.locator("input[name=deals]").fill("北 南 东")
+                form.locator("input[name=reason]").fill("记分单补录")
+                log = len(d.events(tid))
+                form.locator("button").click()
+                page.wait_for_load_state()
+                ok = page.locator("p.ok")
+                assert ok.inner_text() == "第1轮第1桌：各副已设定。"
+                assert len(d.events(tid)) == log + 1
+                # the language is the cookie's, chosen by ?lang= on the first load
+                assert page.evaluate("location.pathname + location.search") == f"/t/{tid}/arbiter?key={KEY}"
+                page.screenshot(path=f"/tmp/arbiter-after-deals-{size['width']}.png", full_page=size["width"] > 400)
+                page.reload()
+                assert page.locator("p.ok").count() == 0  # read again: the outcome is not said twice
+                assert len(d.events(tid)) == log + 1  # …and nothing was sent again
+                assert complaints == []
+                ctx.close()
+        finally:
+            v.close()

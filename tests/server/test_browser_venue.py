@@ -128,7 +128,7 @@ def test_sixteen_teams_on_one_screen_with_the_clock_counting_down(venue: Venue, 
       text: td.textContent, font: parseFloat(getComputedStyle(td).fontSize), cut: td.scrollWidth > td.clientWidth}))""")
     assert sorted(int(c["text"]) for c in cells) == sorted([*range(1, 9)] * 2)
     assert all(c["font"] >= 28 and not c["cut"] for c in cells), cells
-    expect(page.locator("th.seat")).to_have_text("第3轮桌号")
+    expect(page.locator("th.seat")).to_have_text("桌号")  # the round is the header's 第3轮进行中
     expect(page.locator("[data-clock]")).to_have_attribute("data-phase", "play")
     time_box = page.locator("[data-phase-text=play] [data-clock-time]")
     first = time_box.inner_text()
@@ -137,6 +137,30 @@ def test_sixteen_teams_on_one_screen_with_the_clock_counting_down(venue: Venue, 
     expect(page.locator("[data-phase-text=play]")).to_contain_text("第3轮：剩余")
     assert complaints == []
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_two_columns_of_teams_keep_the_table_columns_head_on_one_line(venue: Venue, browser: Browser, lang: str) -> None:
+    """More than 16 teams: two columns side by side, where the table column's head (第3轮桌号) wrapped onto two
+    lines over a narrow column; on the venue's 1920×1080 and on a 1280×720 projector it is one line, whole."""
+    tid = venue.event(20, 2, started=timedelta(minutes=3))
+    projector: ViewportSize = {"width": 1280, "height": 720}
+    for size in (SCREEN, projector):
+        ctx = browser.new_context(viewport=size)
+        page = ctx.new_page()
+        page.goto(f"{venue.url}/t/{tid}/standings?lang={lang}")
+        heads = page.evaluate("""() => [...document.querySelectorAll('thead th')].map((th) => {
+          const r = document.createRange(); r.selectNodeContents(th);
+          return {text: th.textContent.trim(), lines: r.getClientRects().length, cut: th.scrollWidth > th.clientWidth};
+        })""")
+        assert page.locator("main.board > table").count() == 2
+        seat = [h for h in heads if h["text"] == ("桌号" if lang == "zh" else "Table")]
+        assert len(seat) == 2, heads
+        for h in seat:
+            assert h["lines"] == 1 and not h["cut"], (size, h)
+        expect(page.locator("header .sub")).to_contain_text("第3轮进行中" if lang == "zh" else "Round 3 in play")
+        page.screenshot(path=f"/tmp/venue-two-columns-{lang}-{size['width']}x{size['height']}.png")
+        ctx.close()
 
 
 def test_the_clock_turns_to_the_warning_by_itself(venue: Venue, browser: Browser) -> None:

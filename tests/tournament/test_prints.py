@@ -153,6 +153,29 @@ def test_slips_pdf_one_page_per_table_with_the_codes(desk: Desk, tmp_path: Path)
     assert len(re.findall(r'<tr><td class="n">\d+</td>', slips_html(state, 1, BASE))) == 3 * 12
 
 
+def test_a_slips_deal_row_holds_what_the_desk_takes_for_a_deal(desk: Desk, tmp_path: Path) -> None:
+    """Typed in later from the paper (the network down), a deal is its first three out (the phone asks for them,
+    deals --set takes them): the slip has a column for each, 三游 too, and its hint says so; on one A4 page."""
+    tid = desk.create(EventConfig(name="纸面补录赛", rounds=2, per_deal=True, limits=RoundLimits(max_deals=10)),
+                      secret="test-secret-key")
+    for i in range(1, 5):
+        desk.register(tid, f"队伍{i}", [f"张{i}", f"李{i}"])
+    desk.pair_next(tid)
+    state = desk.state(tid)
+    for lang, places, hint in (("zh", ("头游", "二游", "三游"), "头游、二游、三游"),
+                               ("en", ("First out", "Second out", "Third out"), "First, second and third out")):
+        page = html.unescape(slips_html(state, 1, BASE, lang))
+        heads = re.findall(r"<th[^>]*>([^<]*)</th>", page.split('<table class="deals">', 1)[1].split("</thead>", 1)[0])
+        assert tuple(heads[1:4]) == places, heads
+        assert hint in page
+        rows = re.findall(r'<tr><td class="n">\d+</td>(.*?)</tr>', page)
+        assert len(rows) == 2 * 10 and all(r.count("<td>") == len(heads) - 1 for r in rows)
+    pdf = slips_pdf(state, 1, BASE)
+    assert pdf_pages(pdf) == 2  # the extra column costs no page
+    text = pdf_text(pdf, tmp_path)
+    assert text.count("三游") == 2 * 2  # each page: the column and the hint
+
+
 def test_standings_pdf_every_tie_break_column(desk: Desk, event: int, tmp_path: Path) -> None:
     state = desk.state(event)
     pdf = standings_pdf(state, 1)

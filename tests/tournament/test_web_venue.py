@@ -257,7 +257,11 @@ def test_the_screen_says_where_each_team_sits_in_the_round_in_play(venue: Venue)
     assert rnd.bye is not None
     for lang, bye in (("zh", "轮空"), ("en", "Bye")):
         page = venue.client().get(f"/t/{venue.tid}/standings?lang={lang}").text
-        assert ("第3轮桌号" if lang == "zh" else "Round 3 table") in page
+        # the column's head is one short word (第3轮桌号 wrapped onto two lines in two columns); the round is
+        # the header's 第3轮进行中
+        head = re.search(r'<th class="seat" data-testid="seat-head">([^<]*)</th>', page)
+        assert head is not None and head.group(1) == ("桌号" if lang == "zh" else "Table")
+        assert ("第3轮进行中" if lang == "zh" else "Round 3 in play") in page
         rows = dict(re.findall(r'<tr data-team="(\d+)"[^>]*>.*?<td class="seat"[^>]*>([^<]*)</td>', page, re.S))
         assert rows == {str(t): where.get(t, bye if t == rnd.bye else "") for t in state.teams}
         assert rows["10"] == ""  # withdrawn after round 2: not paired

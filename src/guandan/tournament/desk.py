@@ -158,14 +158,16 @@ class Desk:
         return copy.deepcopy(self._append(tid, "round_paired", data, actor).rounds[r])
 
     def repair(self, tid: int, tables: Sequence[tuple[int, int]] | None = None, bye: int | None = None,
-               seed: int | None = None, reason: str = "", actor: str = "arbiter") -> RoundState:
-        """Re-pair the current round before any of its results is in: by hand (``tables``) or anew."""
+               seed: int | None = None, reason: str = "", actor: str = "arbiter", seen: int | None = None) -> RoundState:
+        """Re-pair the current round before any of its results is in: by hand (``tables``) or anew. ``seen``: the
+        round's :attr:`~.state.RoundState.seq` the arbiter's page showed (refused if it has moved on since)."""
         st = self.state(tid)
         r = st.current_round
+        expect = None if seen is None else _round_unchanged(r, seen)
         if st.is_knockout:
             if tables is not None or bye is not None:
                 raise refusal(N_("a knockout's tables follow from its bracket: re-pair without tables and byes"))
-            return copy.deepcopy(self._append_all(tid, plan_repair(st, seed, reason), actor).rounds[r])
+            return copy.deepcopy(self._append_all(tid, plan_repair(st, seed, reason), actor, expect).rounds[r])
         if r == 0:
             raise refusal(N_("no round has been paired yet: there is nothing to re-pair"))
         if tables is None:
@@ -177,7 +179,7 @@ class Desk:
             rows, method = [list(p) for p in tables], "manual"
         data = {"round": r, "method": method, "seed": seed, "tables": rows, "bye": bye, "repair": True,
                 "reason": reason}
-        return copy.deepcopy(self._append(tid, "round_paired", data, actor).rounds[r])
+        return copy.deepcopy(self._append_all(tid, [("round_paired", data)], actor, expect).rounds[r])
 
     def enter_result(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, by: int | str,
                      actor: str = "player") -> None:
@@ -241,15 +243,17 @@ class Desk:
         self._append(tid, "deal_disputed", data, actor)
 
     def set_deals(self, tid: int, round_no: int, table_no: int, deals: Sequence[Any], reason: str,
-                  end: bool = False, actor: str = "arbiter") -> None:
+                  end: bool = False, actor: str = "arbiter", seen: int | None = None) -> None:
         """The arbiter's word on a table's deals: each ``{"finish": seats}`` or ``{"award": "home"|"away"}``.
 
-        ``end`` ends the round at the table there (time, say); it also ends by itself at the limits.
+        ``end`` ends the round at the table there (time, say); it also ends by itself at the limits. ``seen``:
+        the table's :attr:`~.state.TableState.seq` the arbiter's page showed; refused if the table has moved on
+        since (the same form sent twice, or a deal a team reported meanwhile that these deals would erase).
         """
         items = [{"finish": [SEATS[x] for x in parse_finish(x["finish"])]} if isinstance(x, dict) and "finish" in x
                  else x for x in deals]
         data = {"round": round_no, "table": table_no, "deals": items, "reason": reason, "end": end}
-        self._append(tid, "deals_set", data, actor)
+        self._append_all(tid, [("deals_set", data)], actor, _table_unchanged(round_no, table_no, seen))
 
     def set_time_zone(self, tid: int, zone: str, reason: str = "", actor: str = "arbiter") -> str:
         """Set the venue's time zone (an IANA name this machine knows, such as ``Asia/Shanghai``): the zone
@@ -294,8 +298,10 @@ class Desk:
     def lock_table(self, tid: int, round_no: int, table_no: int, reason: str, actor: str = "arbiter") -> None:
         self._append(tid, "table_locked", {"round": round_no, "table": table_no, "reason": reason}, actor)
 
-    def unlock_table(self, tid: int, round_no: int, table_no: int, reason: str = "", actor: str = "arbiter") -> None:
-        self._append(tid, "table_unlocked", {"round": round_no, "table": table_no, "reason": reason}, actor)
+    def unlock_table(self, tid: int, round_no: int, table_no: int, reason: str = "", actor: str = "arbiter",
+                     seen: int | None = None) -> None:
+        self._append_all(tid, [("table_unlocked", {"round": round_no, "table": table_no, "reason": reason})], actor,
+                         _table_unchanged(round_no, table_no, seen))
 
     def _team_id(self, tid: int, ref: int | str) -> int:
         """Names are resolved before logging, so the log always holds team numbers."""
@@ -303,14 +309,17 @@ class Desk:
             return self._load(s, tid).team(ref).id
 
     def override(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, reason: str,
-                 actor: str = "arbiter") -> None:
+                 actor: str = "arbiter", seen: int | None = None) -> None:
         """The arbiter's final result. In a knockout, a correction that sends another team through to a round
-        already paired (and not started) re-pairs that round in the same transaction."""
+        already paired (and not started) re-pairs that round in the same transaction. ``seen`` as for
+        :meth:`set_deals`."""
         st = self.state(tid)
+        expect = _table_unchanged(round_no, table_no, seen)
         if st.is_knockout:
-            self._append_all(tid, plan_override(st, round_no, table_no, slip, reason), actor)
+            self._append_all(tid, plan_override(st, round_no, table_no, slip, reason), actor, expect)
             return
-        self._append(tid, "result_overridden", self._result(round_no, table_no, slip, reason=reason), actor)
+        self._append_all(tid, [("result_overridden", self._result(round_no, table_no, slip, reason=reason))], actor,
+                         expect)
 
     def report(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, actor: str = "server") -> None:
         self._append(tid, "result_reported", self._result(round_no, table_no, slip), actor)
@@ -442,13 +451,18 @@ class Desk:
     def _append(self, tid: int, type_: str, data: dict[str, Any], actor: str) -> TournamentState:
         return self._append_all(tid, [(type_, data)], actor)
 
-    def _append_all(self, tid: int, entries: Sequence[tuple[str, dict[str, Any]]], actor: str) -> TournamentState:
-        """Append ``entries`` in one transaction: all of them, or (when one is refused) none."""
+    def _append_all(self, tid: int, entries: Sequence[tuple[str, dict[str, Any]]], actor: str,
+                    expect: Callable[[TournamentState], None] | None = None) -> TournamentState:
+        """Append ``entries`` in one transaction: all of them, or (when one is refused) none. ``expect`` is
+        called on the state first, in the same transaction, and refuses (raises) when it is not the one the
+        entries were meant for."""
         for attempt in (1, 2):
             try:
                 with self._lock, self.sessions.begin() as s:
                     row = self._row(s, tid)
                     state = self._load(s, tid)
+                    if expect is not None:
+                        expect(state)
                     now = self.now()
                     for type_, data in entries:
                         self._write(s, row, state, Event(state.last_seq + 1, type_, data, actor, now.isoformat()), now)
@@ -490,6 +504,28 @@ class Desk:
                      "losses": x.losses, "byes": x.byes, "as_of_seq": ev.seq}
                     for x in table])
             self._written[row.id] = table
+
+
+def _table_unchanged(round_no: int, table_no: int, seen: int | None) -> Callable[[TournamentState], None] | None:
+    """Refuses when the table has changed since the arbiter's page showed it at ``seen`` (None: no check)."""
+    if seen is None:
+        return None
+
+    def check(st: TournamentState) -> None:
+        if st.table(round_no, table_no).seq != seen:
+            raise refusal(N_("Round {round} table {table} has changed since this page was shown (the form was sent "
+                             "before, or a team reported meanwhile): nothing was changed. Check the table as it is "
+                             "now and send the form again if it still applies"), round=round_no, table=table_no)
+    return check
+
+
+def _round_unchanged(round_no: int, seen: int) -> Callable[[TournamentState], None]:
+    def check(st: TournamentState) -> None:
+        if st.current_round != round_no or st.round(round_no).seq != seen:
+            raise refusal(N_("Round {round} has changed since this page was shown (it was re-paired, or its clock "
+                             "started): nothing was changed. Check the round as it is now and send the form "
+                             "again if it still applies"), round=round_no)
+    return check
 
 
 def _unreadable(s: Session, tid: int, q: Any) -> TournamentError:

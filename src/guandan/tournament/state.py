@@ -134,6 +134,9 @@ class TableState:
     # what the next deal is settled from: after the confirmed deals, and after the pending one
     track: Track = field(default_factory=Track, repr=False)
     pending_track: Track | None = field(default=None, repr=False)
+    # the log entry that last named this table (or paired its round): a form the arbiter sends with the number it
+    # was shown is refused once the table has moved on, so a form sent twice is applied once (Desk.set_deals)
+    seq: int = 0
 
     @property
     def touched(self) -> bool:
@@ -157,6 +160,7 @@ class RoundState:
     # A knockout round: every match in bracket order, a team or None (empty) per place; the matches with
     # two teams are the tables, numbered in this order, and those with one are byes.
     matches: tuple[ko.Match, ...] = ()
+    seq: int = 0  # the log entry that last paired or started the round (TableState.seq, for the round's forms)
 
     @property
     def byes(self) -> list[int]:
@@ -460,6 +464,23 @@ class TournamentState:
         finally:
             self._at = None
         self.last_seq = ev.seq
+        self._mark(ev)
+
+    def _mark(self, ev: Event) -> None:
+        """Stamp the round or table ``ev`` changed with its number (``seq`` of :class:`RoundState`, :class:`TableState`)."""
+        r, t = ev.data.get("round"), ev.data.get("table")
+        rnd = self.rounds.get(r) if isinstance(r, int) else None
+        if rnd is None:
+            return
+        if ev.type in ("round_paired", "knockout_paired"):
+            # new tables: a form of the old pairing's table of the same number must not pass for one of them
+            rnd.seq = ev.seq
+            for ts in rnd.tables.values():
+                ts.seq = ev.seq
+        elif t is None:
+            rnd.seq = ev.seq
+        elif isinstance(t, int) and t in rnd.tables:
+            rnd.tables[t].seq = ev.seq
 
     def _on_created(self, d: dict[str, Any]) -> None:
         config = EventConfig.from_dict(d["config"])

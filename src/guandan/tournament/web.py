@@ -17,6 +17,7 @@ Every page is in Chinese unless the reader chose English (``?lang=en``, remember
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from ..core.errors import GuandanError
 from ..i18n import N_
@@ -419,54 +420,69 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
 
     @r.get("/t/{tid}/arbiter", response_class=HTMLResponse)
     def arbiter_get(request: Request, tid: int, key: str | None = None) -> Response:
-        return arbiter_page(request, tid, key)
+        message = None
+        if request.query_params.get("done"):
+            with contextlib.suppress(GuandanError):  # the page itself says what is wrong (no such tournament)
+                message = done_message(get_desk().state(tid), request.query_params, gettext_of(request),
+                                       lang_of(request))
+        return arbiter_page(request, tid, key, message=message)
 
-    def arbiter_action(request: Request, tid: int, key: str, action: Callable[[Desk, Gettext], str],
+    def arbiter_action(request: Request, tid: int, key: str, done: str, action: Callable[[Desk], dict[str, int]],
                        at: tuple[int, int] | None = None, typed: dict[str, str] | None = None) -> Response:
-        _ = gettext_of(request)
+        """Do ``action``; then (Post/Redirect/Get) send the browser back to the arbiter's page, its outcome
+        (``done``, with the numbers the action returns) in the address, so that a reload reads the page again
+        instead of sending the form a second time. A refusal is shown here, the arbiter's typing kept."""
         try:
             keyed(load(tid), key)
-            done = action(get_desk(), _)
+            said = action(get_desk())
         except GuandanError as e:
             if isinstance(e, Forbidden | LookupError):
                 return problem(request, e)
             params = getattr(e, "params", None)
             return arbiter_page(request, tid, key, 400, error=explain(e, lang_of(request)), at=at, typed=typed,
                                 named=isinstance(params, dict) and "table" in params)
-        return arbiter_page(request, tid, key, message=done)
+        query = urlencode({"key": key, "done": done, **said})
+        return RedirectResponse(f"/t/{tid}/arbiter?{query}", status_code=303)
+
+    def seen_of(value: str) -> int | None:
+        seen: int | None = whole(value, N_("page's version"), 0, 10**9, None)
+        return seen
 
     @r.post("/t/{tid}/arbiter/pair", response_class=HTMLResponse)
     def arbiter_pair(request: Request, tid: int, key: Annotated[str, Form()]) -> Response:
-        return arbiter_action(request, tid, key, lambda d, _: _("Round {n} paired.").format(
-            n=d.pair_next(tid, actor="web:arbiter").number))
+        # sent twice, the second finds the round just paired in play and is refused (pairing_blockers)
+        return arbiter_action(request, tid, key, "paired", lambda d: {"n": d.pair_next(tid, actor="web:arbiter").number})
 
     @r.post("/t/{tid}/arbiter/repair", response_class=HTMLResponse)
     def arbiter_repair(request: Request, tid: int, key: Annotated[str, Form()],
-                       reason: Annotated[str, Form()] = "") -> Response:
-        return arbiter_action(request, tid, key, lambda d, _: _("Round {n} re-paired.").format(
-            n=d.repair(tid, reason=reason, actor="web:arbiter").number))
+                       reason: Annotated[str, Form()] = "", seen: Annotated[str, Form()] = "") -> Response:
+        return arbiter_action(request, tid, key, "repaired", lambda d: {
+            "n": d.repair(tid, reason=reason, actor="web:arbiter", seen=seen_of(seen)).number})
 
     @r.post("/t/{tid}/arbiter/start", response_class=HTMLResponse)
     def arbiter_start(request: Request, tid: int, key: Annotated[str, Form()]) -> Response:
-        return arbiter_action(request, tid, key, lambda d, _: _("Round {n}: the clock is running.").format(
-            n=d.start_round(tid, actor="web:arbiter").number))
+        # sent twice, the second is refused: the round's clock is already running
+        return arbiter_action(request, tid, key, "started", lambda d: {
+            "n": d.start_round(tid, actor="web:arbiter").number})
 
     @r.post("/t/{tid}/arbiter/unlock", response_class=HTMLResponse)
     def arbiter_unlock(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
-                       table: Annotated[int, Form()]) -> Response:
-        def act(d: Desk, _: Gettext) -> str:
-            d.unlock_table(tid, round, table, reason="arbiter's page", actor="web:arbiter")
-            return _("Round {round} table {table} is unlocked.").format(round=round, table=table)
-        return arbiter_action(request, tid, key, act, at=(round, table))
+                       table: Annotated[int, Form()], seen: Annotated[str, Form()] = "") -> Response:
+        def act(d: Desk) -> dict[str, int]:
+            d.unlock_table(tid, round, table, reason="arbiter's page", actor="web:arbiter", seen=seen_of(seen))
+            return {"round": round, "table": table}
+        return arbiter_action(request, tid, key, "unlocked", act, at=(round, table))
 
     @r.post("/t/{tid}/arbiter/deals", response_class=HTMLResponse)
     def arbiter_deals(request: Request, tid: int, key: Annotated[str, Form()], round: Annotated[int, Form()],
                       table: Annotated[int, Form()], deals: Annotated[str, Form(max_length=2000)] = "",
-                      reason: Annotated[str, Form(max_length=200)] = "", end: Annotated[str, Form()] = "") -> Response:
-        def act(d: Desk, _: Gettext) -> str:
-            d.set_deals(tid, round, table, parse_deal_list(deals), reason, bool(end), actor="web:arbiter")
-            return _("Round {round} table {table}: deals set.").format(round=round, table=table)
-        return arbiter_action(request, tid, key, act, at=(round, table),
+                      reason: Annotated[str, Form(max_length=200)] = "", end: Annotated[str, Form()] = "",
+                      seen: Annotated[str, Form()] = "") -> Response:
+        def act(d: Desk) -> dict[str, int]:
+            d.set_deals(tid, round, table, parse_deal_list(deals), reason, bool(end), actor="web:arbiter",
+                        seen=seen_of(seen))
+            return {"round": round, "table": table}
+        return arbiter_action(request, tid, key, "deals", act, at=(round, table),
                               typed={"form": "deals", "deals": deals, "reason": reason, "end": end})
 
     @r.post("/t/{tid}/arbiter/override", response_class=HTMLResponse)
@@ -474,20 +490,14 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                          table: Annotated[int, Form()], reason: Annotated[str, Form()] = "",
                          levels: Annotated[str, Form()] = "", passed_a: Annotated[str, Form()] = "none",
                          forfeit: Annotated[str, Form()] = "", deals: Annotated[str, Form()] = "",
-                         decider: Annotated[str, Form()] = "") -> Response:
-        def act(d: Desk, _: Gettext) -> str:
+                         decider: Annotated[str, Form()] = "", seen: Annotated[str, Form()] = "") -> Response:
+        def act(d: Desk) -> dict[str, int]:
             n_deals = whole(deals, N_("number of deals played"), 0, 99, None)
             slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None,
                                     decider or None)
-            d.override(tid, round, table, slip, reason, actor="web:arbiter")
-            done = _("Round {round} table {table}: result set.").format(round=round, table=table)
-            # a ruling play could not give stands (a penalty, say), but not unremarked: as the command says it
-            impossible = check_result(d.state(tid).cfg, round, table, slip)
-            if impossible is None:
-                return done
-            why = explain(refused(impossible), lang_of(request)).detail
-            return done + " " + _("warning: {problem}; the arbiter's result stands").format(problem=why)
-        return arbiter_action(request, tid, key, act, at=(round, table),
+            d.override(tid, round, table, slip, reason, actor="web:arbiter", seen=seen_of(seen))
+            return {"round": round, "table": table}
+        return arbiter_action(request, tid, key, "override", act, at=(round, table),
                               typed={"form": "override", "levels": levels, "passed_a": passed_a, "forfeit": forfeit,
                                      "deals": deals, "reason": reason, "decider": decider})
 
@@ -572,6 +582,43 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
 
     r.include_router(bracket_router(get_desk))
     return r
+
+
+#: What the arbiter's page says after an action (?done=…, with the numbers it names).
+ARBITER_DONE = {"paired": N_("Round {n} paired."), "repaired": N_("Round {n} re-paired."),
+                "started": N_("Round {n}: the clock is running."),
+                "unlocked": N_("Round {round} table {table} is unlocked."),
+                "deals": N_("Round {round} table {table}: deals set."),
+                "override": N_("Round {round} table {table}: result set.")}
+
+
+def done_message(state: TournamentState, query: Any, _: Gettext, lang: str) -> str | None:
+    """The sentence for the arbiter's last action, from the address it was sent back to (None when the address
+    names none, or not in numbers). An override's warning is read from the result as it stands."""
+    done = query.get("done") or ""
+    if done not in ARBITER_DONE:
+        return None
+    nums: dict[str, int] = {}
+    for name in ("n", "round", "table"):
+        text = query.get(name) or ""
+        if text:
+            if not (text.isascii() and text.isdigit() and len(text) <= 6):
+                return None
+            nums[name] = int(text)
+    try:
+        said = _(ARBITER_DONE[done]).format(**nums)
+    except KeyError:
+        return None
+    if done == "override":
+        rnd = state.rounds.get(nums["round"])
+        ts = rnd.tables.get(nums["table"]) if rnd is not None else None
+        if ts is not None and ts.final is not None and ts.source == "override":
+            # a ruling play could not give stands (a penalty, say), but not unremarked: as the command says it
+            impossible = check_result(state.cfg, nums["round"], nums["table"], ts.final)
+            if impossible is not None:
+                why = explain(refused(impossible), lang).detail
+                said += " " + _("warning: {problem}; the arbiter's result stands").format(problem=why)
+    return said
 
 
 def whole(value: str | None, what: str, lo: int, hi: int, default: Any) -> Any:
