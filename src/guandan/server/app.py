@@ -12,6 +12,7 @@ import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,6 +35,7 @@ from .auth import install as install_accounts
 from .bodies import BodyGuardMiddleware
 from .clientaddr import ClientAddressMiddleware, TrustedProxies, client_address
 from .cluster import Cluster, ClusterSettings, RoutingMiddleware, migration_lock, relayed
+from .deal_reviews import deal_record, reviewable_seat
 from .headers import SecurityHeadersMiddleware
 from .i18n_web import LANGS, strings
 from .lobby_list import OPEN_ROOMS_MAX, open_rooms
@@ -42,7 +44,7 @@ from .players import create_router as create_players_router
 from .protocol import invalid, say
 from .replays import check_record, replay_frames
 from .reviews import ReviewError, ReviewService
-from .rooms import CreateRoomBody, bot_tier_descriptions, bot_tiers, default_bot_tier, hash_token, new_token
+from .rooms import CreateRoomBody, Room, bot_tier_descriptions, bot_tiers, default_bot_tier, hash_token, new_token
 from .rules_page import router as rules_router
 from .store import Store, new_replay_id
 from .table import REFUSALS, ServiceError, Settings, TableService
@@ -96,6 +98,10 @@ class PublicBody(TokenBody):
 class ReviewBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     seat: int = Field(ge=0, le=3)
+
+
+class DealReviewBody(TokenBody):
+    ask: bool = True  # False: only its state (a page polling what it asked for)
 
 
 def _mount_tournament_desk(app: FastAPI, engine: Any) -> None:
@@ -264,6 +270,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
 
     @app.get("/replay/{replay_id}", include_in_schema=False)
     async def replay_page(replay_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    @app.get("/r/{code}/review/{deal}", include_in_schema=False)
+    async def deal_review_page(code: str, deal: int) -> FileResponse:
+        """The replay page, showing a finished deal of the match in play and its review (server/deal_reviews.py)."""
         return FileResponse(STATIC / "replay.html")
 
     # --- lobby API ------------------------------------------------------------------------
@@ -447,6 +458,31 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         if store.replay_public(replay_id) is None:
             raise no_replay(replay_id)
         return await reviews.request(replay_id, body.seat, client(req))
+
+    # --- the review of a finished deal of a match in play, for the seat asking (server/deal_reviews.py) ---
+    async def reviewable(code: str, deal: int, token: str) -> tuple[Room, int]:
+        room = await service.find(code)
+        return room, reviewable_seat(room, token, deal, event_table=room.code in service.bound)
+
+    @app.post("/api/rooms/{code}/deals/{deal}/replay")
+    async def deal_replay(code: str, deal: int, body: TokenBody) -> dict[str, Any]:
+        """The match's deals up to the end of ``deal`` (from 0), step by step with every hand, as the replay page
+        shows a replay: for a seat of the room, where it may have that deal reviewed."""
+        room, seat = await reviewable(code, deal, body.token)
+        text = deal_record(room, deal)
+        try:  # re-running the deals: never on the loop the tables share
+            frames = await service.pool.run(Priority.HINT, partial(replay_frames, in_play=True), text)
+        except Busy:
+            raise ServiceError("the server is busy", 503, "busy", words=say(REFUSALS["busy"])) from None
+        return {**frames, "room": room.code, "deal": deal, "seat": seat}
+
+    @app.post("/api/rooms/{code}/deals/{deal}/review")
+    async def deal_review(code: str, deal: int, req: Request, body: DealReviewBody) -> dict[str, Any]:
+        """Ask for (``ask``) or look at the review of the asking seat's decisions in ``deal``, answered as a
+        replay's reviews are."""
+        room, seat = await reviewable(code, deal, body.token)
+        state = reviews.request_live(room.code, deal, seat, partial(deal_record, room, deal), client(req), ask=body.ask)
+        return {"reviews": [state], "settings": reviews.settings_json()}
 
     @app.post("/api/replays", status_code=201)
     async def import_replay(req: Request, body: Annotated[Any, Body()]) -> dict[str, Any]:

@@ -214,6 +214,9 @@ MESSAGES += (N_("Your account holds no seat in this room."),
              N_("Your seat was taken on another device logged in to your account: this page now watches the table."),
              # the room's page of a device without the seat's token (table.js askClaim)
              N_("Your account holds seat {n} in this room."), N_("Take your seat here"))
+# the review of a finished deal of a match in play: the table's link (table.js), the replay page showing it
+MESSAGES += (N_("Review deal {n}"),
+             N_("Deal {n} of a match in play: your decisions in it, as the engine judges them from what you knew then"))
 
 
 def strings(lang: str) -> dict[str, str]:

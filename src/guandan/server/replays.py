@@ -78,10 +78,12 @@ def _match_summary(match: MatchState, over: MatchOver | None, texts: Texts) -> d
             "points": list(match.points) if scored else None, "text": texts(lines)}
 
 
-def replay_frames(text: str) -> dict[str, Any]:
+def replay_frames(text: str, *, in_play: bool = False) -> dict[str, Any]:
     """The record re-run step by step: per deal, its steps (action, events, the four hands after it), its
     opening line and its result; the seats' names and teams; the match's summary. Every line people read is
-    rendered here in every language, with the seats named as on the page."""
+    rendered here in every language, with the seats named as on the page. ``in_play``: the record of a match
+    still in play (server/deal_reviews.py), whose seed is secret: no fair-deal check (it reveals the seed), and
+    no seed, record result or players' list of the record in the answer."""
     data = record.loads(text)
     kinds = seat_kinds(data.get("meta"))  # the seats named as the review (复盘) names them too (present.seats)
     names = {lang: seat_names(recorded_players(data), kinds)(lang) for lang in LANGUAGES}
@@ -112,6 +114,12 @@ def replay_frames(text: str) -> dict[str, Any]:
             "phase": state.phase,
         })
     assert match is not None  # a record replays at least its first deal's opening
+    kinds_json = [{"name": {lang: names[lang][s] for lang in LANGUAGES}, "team": s % 2, "kind": kinds[s][0],
+                   "tier": kinds[s][1]} for s in range(4)]
+    teams = [texts(partial(_team, t)) for t in (0, 1)]
+    if in_play:
+        return {"meta": {}, "seats": kinds_json, "teams": teams, "summary": _match_summary(match, over, texts),
+                "deals": deals, "fair": None}
     # the match is over, so its seed is revealed: every deal is dealt again from it and checked against the
     # record's hands and the commitment shown at the table (guandan.core.fair; `guandan verify-deal` too)
     checks = check_deals(data)
@@ -121,11 +129,8 @@ def replay_frames(text: str) -> dict[str, Any]:
     seed = data["seed"]
     fair = {"verified": all(c.verified for c in checks), "seed": seed,
             "text": texts(lambda p: [checks_summary(p, checks), seed_line(p, seed, len(checks))])}
-    seats = [{"name": {lang: names[lang][s] for lang in LANGUAGES}, "team": s % 2, "kind": kinds[s][0],
-              "tier": kinds[s][1]} for s in range(4)]
-    teams = [texts(partial(_team, t)) for t in (0, 1)]
     return {"players": data.get("players", []), "meta": data.get("meta", {}), "result": data.get("result"),
-            "rules": data.get("rules", {}).get("name"), "seats": seats, "teams": teams,
+            "rules": data.get("rules", {}).get("name"), "seats": kinds_json, "teams": teams,
             "summary": _match_summary(match, over, texts), "deals": deals, "fair": fair}
 
 

@@ -8,6 +8,11 @@ work and every hint goes first and a review never holds the event loop. Its prog
 out of how many) is answered to whoever asks; a review asked for before a restart is worked out again
 after it (nothing asked for is lost). Anyone who may open the replay (it has the link) may ask for a
 review and see it, as they see the replay; asking is limited per client address and in total.
+
+A seat of a match still in play may ask for the review of a finished deal of it (server/deal_reviews.py): the
+same queue, limits and workers, its record given rather than read from the store. Such a review is kept in memory
+only (the latest :data:`LIVE_KEPT`), and with it the record, which holds the match seed: nothing of it is stored or
+answered but the review. A restart forgets it; asking again works it out again.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
+from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -35,12 +41,14 @@ from .workers import Busy, Priority, WorkerPool
 log = logging.getLogger("guandan.server")
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 BUSY_RETRY_S = 0.5  # a review job refused because the workers' queue is full waits this long, then asks again
+LIVE_KEPT = 64  # finished reviews of deals of matches in play kept in memory (each some tens of kilobytes)
 
 
 # --- what the workers run (top-level functions: they are pickled by name) ----------------------------
-def collect_job(text: str, seat: int) -> Collected:
-    """Replay the record and take the seat's decisions, each with its observation then."""
-    return collect(record.loads(text), [seat])
+def collect_job(text: str, seat: int, deal: int | None = None) -> Collected:
+    """Replay the record and take the seat's decisions (of ``deal`` only, when given), each with its observation
+    then."""
+    return collect(record.loads(text), [seat], None if deal is None else [deal])
 
 
 def review_json_job(text: str, got: Collected, seat: int, decisions: list[Decision],
@@ -58,6 +66,13 @@ class Progress:
     address: str | None = None  # who asked (while it waits: the per-address cap counts it)
     done: int = 0
     total: int = 0
+
+
+@dataclass(frozen=True)
+class LiveJob:
+    """A review of one deal of a match in play: its record (with the seed: never answered) and the deal."""
+    text: str
+    deal: int
 
 
 class ReviewError(Exception):
@@ -83,6 +98,9 @@ class ReviewService:
         self.progress: dict[tuple[str, int], Progress] = {}
         self.runner: asyncio.Task[None] | None = None
         self.closed = False
+        # reviews of deals of matches in play (keyed ("room CODE deal N", seat): no replay id has a space)
+        self.live: dict[tuple[str, int], LiveJob] = {}
+        self.live_done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 
     def settings_json(self) -> dict[str, Any]:
         return {"budget": self.settings.budget, "seed": self.settings.seed, "worlds": self.settings.worlds}
@@ -116,14 +134,7 @@ class ReviewService:
         row = next((r for r in rows if r.seat == seat), None)
         if row is not None and row.status == DONE:
             return {"seat": seat, "status": DONE}
-        if len(self.queue) >= self.queue_max:
-            raise ReviewError(f"{len(self.queue)} reviews are waiting already; ask again in a few minutes", 503, "busy",
-                              words=say(N_("Too many reviews are waiting; ask again in a few minutes")))
-        mine = sum(1 for p in self.progress.values() if p.status in (QUEUED, RUNNING) and p.address == address)
-        if address is not None and mine >= self.per_address:
-            raise ReviewError(f"this address has {mine} reviews waiting; ask again once they are done", 429,
-                              "rate_limited",
-                              words=say(N_("You have reviews waiting already; ask again once they are done")))
+        self._admit(address)
         progress = self.progress[key] = Progress(QUEUED, address)
         # queued before the runner's own writes of this review (the writer keeps their order)
         saved = self.store.later(self.store.save_review, replay_id, seat, QUEUED, self.settings_json())
@@ -132,6 +143,41 @@ class ReviewService:
         answer = self._state(seat, progress)
         await asyncio.wrap_future(saved)
         return answer
+
+    def _admit(self, address: str | None) -> None:
+        """Refuse (:class:`ReviewError`) one more review when the queue is full or ``address`` has
+        ``per_address`` waiting already."""
+        if len(self.queue) >= self.queue_max:
+            raise ReviewError(f"{len(self.queue)} reviews are waiting already; ask again in a few minutes", 503, "busy",
+                              words=say(N_("Too many reviews are waiting; ask again in a few minutes")))
+        mine = sum(1 for p in self.progress.values() if p.status in (QUEUED, RUNNING) and p.address == address)
+        if address is not None and mine >= self.per_address:
+            raise ReviewError(f"this address has {mine} reviews waiting; ask again once they are done", 429,
+                              "rate_limited",
+                              words=say(N_("You have reviews waiting already; ask again once they are done")))
+
+    def request_live(self, room_code: str, deal: int, seat: int, text: Callable[[], str], address: str | None, *,
+                     ask: bool = True) -> dict[str, Any]:
+        """The review of ``seat``'s decisions in ``deal`` of the match in play at ``room_code``: its state, the
+        review itself once done. ``ask``: queue it from ``text()`` (its record up to that deal's end) unless it is
+        done or under way, or failed last time; else status ``none`` when never asked. Queued with the replays'
+        reviews, under the same limits."""
+        key = (f"room {room_code} deal {deal}", seat)
+        done = self.live_done.get(key)
+        if done is not None and (done["status"] == DONE or not ask):
+            self.live_done.move_to_end(key)
+            return done
+        known = self.progress.get(key)
+        if not ask and known is None:
+            return {"seat": seat, "deal": deal, "status": "none", "settings": self.settings_json()}
+        if known is None or known.status not in (QUEUED, RUNNING):
+            self._admit(address)
+            self.live_done.pop(key, None)
+            known = self.progress[key] = Progress(QUEUED, address)
+            self.live[key] = LiveJob(text(), deal)
+            self.queue.append(key)
+            self.start()
+        return {**self._state(seat, known), "deal": deal}
 
     async def states(self, replay_id: str) -> list[dict[str, Any]]:
         """Every review of a replay: status, progress, and the review itself once done."""
@@ -175,31 +221,47 @@ class ReviewService:
         progress = self.progress[(replay_id, seat)]
         progress.status = RUNNING
         settings = self.settings
+        live = self.live.pop((replay_id, seat), None)
         try:
-            text = await asyncio.to_thread(self.store.replay, replay_id)
-            if text is None:
-                raise GuandanError(f"no replay {replay_id}")
-            await asyncio.to_thread(self.store.save_review, replay_id, seat, RUNNING, self.settings_json())
-            got: Collected = await self._work(collect_job, text, seat)
+            if live is None:
+                text = await asyncio.to_thread(self.store.replay, replay_id)
+                if text is None:
+                    raise GuandanError(f"no replay {replay_id}")
+                await asyncio.to_thread(self.store.save_review, replay_id, seat, RUNNING, self.settings_json())
+            else:
+                text = live.text
+            got: Collected = await self._work(collect_job, text, seat, None if live is None else live.deal)
             progress.total = len(got.tasks)
             decisions: list[Decision] = []
             for task in got.tasks:
                 decisions.append(await self._work(review_task, task, got.rules, settings))
                 progress.done += 1
             review = await self._work(review_json_job, text, replace(got, tasks=[]), seat, decisions, settings)
-            await asyncio.to_thread(self.store.save_review, replay_id, seat, DONE, self.settings_json(), review)
+            if live is None:
+                await asyncio.to_thread(self.store.save_review, replay_id, seat, DONE, self.settings_json(), review)
+            else:
+                self._keep_live(replay_id, seat, live.deal, DONE, review=review)
             progress.status = DONE
         except asyncio.CancelledError:
             raise
         except Exception as e:  # a record that does not replay, a worker that died: said, and may be asked again
             log.exception("the review of seat %d of replay %s failed", seat, replay_id)
             progress.status = FAILED
+            if live is not None:
+                self._keep_live(replay_id, seat, live.deal, FAILED)
+                return
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.store.save_review, replay_id, seat, FAILED, self.settings_json(),
                                         None, str(e) or type(e).__name__)
         finally:
             if progress.status != RUNNING:
                 self.progress.pop((replay_id, seat), None)
+
+    def _keep_live(self, key: str, seat: int, deal: int, status: str, **more: Any) -> None:
+        self.live_done[(key, seat)] = {"seat": seat, "deal": deal, "status": status, "settings": self.settings_json(),
+                                       **more}
+        while len(self.live_done) > LIVE_KEPT:
+            self.live_done.popitem(last=False)
 
     async def close(self) -> None:
         self.closed = True

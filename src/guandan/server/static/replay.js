@@ -6,20 +6,32 @@ import {
 } from "./common.js";
 import { EVENT_TYPE as E } from "./vocab.js";
 
-const id = location.pathname.split("/").pop();
+// /r/CODE/review/DEAL: a finished deal of a match still in play and the review of this browser's seat in it, from
+// the table's deal-end panel (server/deal_reviews.py) — the match's deals so far, without the seed's fair-deal
+// check (the seed deals the ones still to come) and with no export or sharing (it is no replay yet)
+const livePath = location.pathname.match(/^\/r\/([^/]+)\/review\/(\d+)$/);
+const live = livePath ? { code: livePath[1].toUpperCase(), deal: Number(livePath[2]) } : null;
+if (live) live.token = tokenFor(live.code) || "-";  // none: refused as not a player, in words
+const id = live ? null : location.pathname.split("/").pop();
 await init();
 let data;
-try { data = await api(`/api/replays/${id}`); } catch (e) {
+try {
+  data = live ? await api(`/api/rooms/${live.code}/deals/${live.deal}/replay`, { token: live.token })
+    : await api(`/api/replays/${id}`);
+} catch (e) {
   // a link to no replay, or a record that no longer replays: said where the match's result would be
   document.getElementById("match-summary").textContent = errorText(e);
   throw e;
 }
 const $ = (x) => document.getElementById(x);
-document.title = `${t("Replay")} · ${t("Guandan")}`;
-$("replay-id").textContent = id;
-$("replay-id").title = id;
-$("export").href = `/api/replays/${id}/record`;
-let deal = 0, step = 0;
+document.title = `${live ? fmt("Review deal {n}", { n: live.deal + 1 }) : t("Replay")} · ${t("Guandan")}`;
+$("replay-id").textContent = id || "";
+$("replay-id").title = id || "";
+if (live) {
+  document.body.dataset.live = "true";
+  for (const x of ["export", "fair", "sharing"]) $(x).classList.add("hidden");
+} else $("export").href = `/api/replays/${id}/record`;
+let deal = live ? live.deal : 0, step = 0;
 let endClosed = null;  // the deal whose deal-end panel was closed: it stays closed until the step changes
 
 // Every line people read comes from the server in both languages (server/replays.py): seat names told apart
@@ -34,7 +46,9 @@ const seatName = (s, extra = {}) => el("span", { ...extra, class: `seat-name tea
   name(s));
 
 // the match at the top: how it ended, and who sat where in which team (the table's team colours)
-$("match-summary").replaceChildren(...said(data.summary.text).map((line) => el("div", {}, line)));
+$("match-summary").replaceChildren(...(live ? [el("div", { class: "live-deal" }, fmt(
+  "Deal {n} of a match in play: your decisions in it, as the engine judges them from what you knew then",
+  { n: live.deal + 1 }))] : []), ...said(data.summary.text).map((line) => el("div", {}, line)));
 $("teams").replaceChildren(...[0, 1].map((k) => el("div", { class: `team-line team-${k}`, "data-team": k },
   el("span", { class: "team-label" }, teamName(k)), ...[k, k + 2].map((s) => seatName(s, { "data-seat": s })))));
 
@@ -70,11 +84,14 @@ showVisibility();
 
 // the fair-deal check (server/replays.py): every deal's hands and commitment recomputed from the seed
 const fair = data.fair;
-$("fair").classList.add(fair.verified ? "ok" : "bad");
-document.body.dataset.fair = fair.verified ? "verified" : "mismatch";
-$("fair-summary").replaceChildren(...eventLines(fair).map((line, i) => el("div", i ? { class: "commitment" } : {}, line)));
+if (fair) {
+  $("fair").classList.add(fair.verified ? "ok" : "bad");
+  document.body.dataset.fair = fair.verified ? "verified" : "mismatch";
+  $("fair-summary").replaceChildren(...eventLines(fair).map((line, i) => el("div", i ? { class: "commitment" } : {}, line)));
+}
 
 function showFair(d) {
+  if (!d.check) return;
   const lines = eventLines(d.check).map((line) => el("div", { class: d.check.verified ? "" : "error" }, line));
   if (d.commitment) lines.push(el("div", { class: "commitment", title: d.commitment }, `${t("Deal commitment")} ${d.commitment}`));
   $("fair-deal").replaceChildren(...lines);
@@ -171,13 +188,16 @@ function showDealEnd(d, st, open) {
 const askedSeat = new URLSearchParams(location.search).get("review");  // ?review=SEAT (0–3): the table's link
 const asked = askedSeat === null ? NaN : Number(askedSeat);
 const REVIEW = { seat: [0, 1, 2, 3].includes(asked) ? asked : 0, asked: [0, 1, 2, 3].includes(asked), states: {}, timer: null };
+if (live) { REVIEW.seat = data.seat; REVIEW.asked = true; }  // a seat reviews its own decisions only
 const seatSel = $("review-seat");
 for (let s = 0; s < 4; s++) seatSel.append(el("option", { value: s }, `${s + 1} · ${name(s)}`));
 seatSel.value = String(REVIEW.seat);
+seatSel.disabled = !!live;
 seatSel.onchange = () => { REVIEW.seat = Number(seatSel.value); showReview(); show(); };
+const liveReview = live ? `/api/rooms/${live.code}/deals/${live.deal}/review` : null;
 async function askReview() {
   $("review-error").textContent = "";
-  try { await api(`/api/replays/${id}/reviews`, { seat: REVIEW.seat }); }
+  try { await (live ? api(liveReview, { token: live.token }) : api(`/api/replays/${id}/reviews`, { seat: REVIEW.seat })); }
   catch (e) { $("review-error").textContent = errorText(e); }  // busy, rate_limited: the server's text says which
   await pollReviews();
 }
@@ -199,8 +219,10 @@ function reviewed() {
 async function pollReviews(first = false) {
   clearTimeout(REVIEW.timer);
   let got;
-  try { got = await api(`/api/replays/${id}/reviews`); } catch (e) { $("review-error").textContent = errorText(e); return; }
-  REVIEW.states = Object.fromEntries(got.reviews.map((r) => [r.seat, r]));
+  try { got = await (live ? api(liveReview, { token: live.token, ask: false }) : api(`/api/replays/${id}/reviews`)); }
+  catch (e) { $("review-error").textContent = errorText(e); return; }
+  // a deal's review never asked for is "none" (looking asks nothing): as a replay's seat not asked for, absent
+  REVIEW.states = Object.fromEntries(got.reviews.filter((r) => r.status !== "none").map((r) => [r.seat, r]));
   if (first && !REVIEW.asked && got.reviews.length && !REVIEW.states[REVIEW.seat]) {
     const done = got.reviews.find((r) => r.status === "done") || got.reviews[0];
     REVIEW.seat = done.seat; seatSel.value = String(done.seat);

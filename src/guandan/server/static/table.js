@@ -546,6 +546,8 @@ function renderTable() {
     v.levels.includes("A") ? el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")}`) : null,
     v.finish.length ? el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ")}`) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
+    // while the next deal is played, the last one's review stays a tap away
+    v.deal_index > 0 && S.room.status !== ROOM.OVER ? dealReviewLink(v.deal_index - 1, "last-deal-review", "badge") : null,  // a badge: legible on the felt
     UPRIGHT.matches ? commitmentNode(v.commitment) : null,
     S.room.rated ? el("div", {}, el("a", { class: "badge", id: "rated", href: withLang(`/leaderboard?preset=${encodeURIComponent(S.room.preset)}`) }, t("Rated"))) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
@@ -645,10 +647,21 @@ function renderSummary() {
   const { line, links } = over ? matchEnd() : { line: null, links: null };
   box.replaceChildren(...(showEnd ? dealEndPanel(S.end, {
     // the next deal's events (after the last deal there is none: the events are the last deal's own)
-    view: S.view, events: over ? [] : S.events, seatName, me: S.me, matchLine: line, matchLinks: links,
+    view: S.view, events: over ? [] : S.events, seatName, me: S.me, matchLine: line,
+    matchLinks: links || (over ? null : dealReviewLink(S.end.deal, "deal-review-link")),
     onContinue: () => { send({ type: "continue" }); S.endClosed = S.end.deal; render(); },
     onClose: () => { S.endClosed = S.end.deal; render(); },
   }) : [line, links].filter(Boolean)));
+}
+
+// The review (复盘) of a finished deal of the match in play, for this page's seat, in a tab of its own (the seat
+// stays at the table): a learner learns from the deal just played, not only once the match is over. Refused at
+// rated tables and events' (server/deal_reviews.py says why): not offered at a rated one.
+function dealReviewLink(deal, id, look = "") {
+  if (S.me === null || S.room.rated) return null;
+  return el("div", { class: "match-links" }, el("a", {
+    id, class: `deal-review ${look}`, href: withLang(`/r/${code}/review/${deal}#review`), target: "_blank", rel: "noopener",
+  }, fmt("Review deal {n}", { n: deal + 1 })));
 }
 
 // the match's end: who won, after how many deals, the final levels; and the links to its replay and review
