@@ -33,6 +33,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Tribute"), N_("Anti-tribute: no tribute"), N_("Reported"), N_("cards left"), N_("Result"),
     N_("Levels"), N_("Leave"), N_("Room"), N_("Played"), N_("Remaining"), N_("online"), N_("offline"),
     N_("wildcard"),  # a played 逢人配 card's label, beside its name
+    N_("* marks a wildcard: the ♥ card of the level, which stands in for any card but a joker"),  # the log's legend
     N_("Seed (practice only)"), N_("Rules"),
     # fair deals: the commitment shown at the table, the practice-seed rule
     N_("Deal commitment"), N_("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over"),

@@ -218,6 +218,7 @@ function setClock(clock) {
 const SLOT = (s) => ["me", "right", "top", "left"][(s - (S.me ?? 0) + 4) % 4];
 const WHERE = {
   plate: (s) => $(`pos-${SLOT(s)}`),
+  plates: () => [...document.querySelectorAll("#table .seat-plate")].filter((n) => n.offsetParent),
   trick: (s) => $(`trick-${SLOT(s)}`),
   centre: () => $("center"),
 };
@@ -388,6 +389,11 @@ function shortSeatName(s) {
 
 // An event's lines come from the server, written by the presentation layer in every language.
 const describe = (e) => eventLines(e).join(" · ");
+// The text's mark of a wildcard (逢人配) after a card, "♥2*": a learner never met it explained anywhere. Said once in
+// the log wherever one of its lines has it, and under a play's own words (its fan's tooltip)
+const WILD_MARKED = /[♠♥♣♦](?:10|[2-9JQKA])\*/;
+const WILD_LEGEND = "* marks a wildcard: the ♥ card of the level, which stands in for any card but a joker";
+const withLegend = (text) => WILD_MARKED.test(text) ? `${text}\n${t(WILD_LEGEND)}` : text;
 
 // The current trick: each seat's last play or pass since the round began, and who is winning it (the
 // last play); the trick before it stays available for 上一轮 (last trick).
@@ -507,7 +513,7 @@ function renderTrick(box, s, trick, showLast) {
   if (!e) { box.replaceChildren(); return; }
   if (e.type === E.PASS) { box.replaceChildren(el("span", { class: "passed" }, t("Pass"))); return; }
   // in the order its combination reads, each wildcard marked in the place it stands for: the server's reading
-  const fan = el("div", { class: "cards-fan", title: describe(e) }, playNodes(e, { small: true }));
+  const fan = el("div", { class: "cards-fan", title: withLegend(describe(e)) }, playNodes(e, { small: true }));
   if (winner === s) fan.append(el("span", { class: "crown", "aria-hidden": "true" }, "★"));
   box.replaceChildren(fan);
 }
@@ -557,8 +563,12 @@ function renderTable() {
   // the commitment's chip: in the header, whose width is free, and among the facts on an upright phone, where it is not
   $("fair").replaceChildren(...(UPRIGHT.matches ? [] : [commitmentNode(v.commitment)]));
   const log = $("log");
-  log.replaceChildren(...S.events.slice(-40).reverse().filter((e) => eventLines(e).length)
-    .map((e) => el("li", { "data-type": e.type }, describe(e))));
+  const items = S.events.slice(-40).reverse().filter((e) => eventLines(e).length)
+    .map((e) => el("li", { "data-type": e.type }, describe(e)));
+  if (items.some((li) => WILD_MARKED.test(li.textContent))) {
+    items.unshift(el("li", { class: "legend", "data-testid": "wild-legend" }, t(WILD_LEGEND)));
+  }
+  log.replaceChildren(...items);
   renderCounter();
   renderSummary();
   renderHand();

@@ -18,12 +18,27 @@ function centre(node) {
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }
 
-// A node animated from where `from` is to where it stands (FLIP: it is already in its final place).
-function flyFrom(node, from, scale = 0.7) {
+// A node animated from where `from` is to where it stands (FLIP: it is already in its final place). It sets out
+// beside the plates (`clear`: their boxes), not on one: a side seat's play started over its own avatar, where a
+// phone held sideways showed it small and faded across the plate at the player's turn (the left seat plays just
+// before), as if laid there. Its way out is the straight line from `from`, taken up where no frame meets a plate.
+function flyFrom(node, from, clear = [], scale = 0.7) {
   if (!node || !from || reduced() || typeof node.animate !== "function") return;
   const to = centre(node);
+  const box = node.getBoundingClientRect();
+  const along = (k) => ({ x: from.x + (to.x - from.x) * k, y: from.y + (to.y - from.y) * k });
+  // a frame at progress p (the easing goes from 0 to 1 without overshoot): its centre on the way, its size growing
+  const meets = (start, p) => {
+    const size = scale + (1 - scale) * p;
+    const x = start.x + (to.x - start.x) * p, y = start.y + (to.y - start.y) * p;
+    const hw = box.width * size / 2, hh = box.height * size / 2;
+    return clear.some((r) => x - hw < r.right && x + hw > r.left && y - hh < r.bottom && y + hh > r.top);
+  };
+  let k = 0;
+  while (k < 1 && [0, .25, .5, .75, 1].some((p) => meets(along(k), p))) k += 0.05;
+  const start = along(Math.min(k, 1));
   node.animate([
-    { transform: `translate(${from.x - to.x}px, ${from.y - to.y}px) scale(${scale})`, opacity: 0.4 },
+    { transform: `translate(${start.x - to.x}px, ${start.y - to.y}px) scale(${scale})`, opacity: 0.4 },
     { transform: "none", opacity: 1 },
   ], { duration: FLY_MS, easing: "cubic-bezier(.2,.7,.3,1)" });
 }
@@ -73,7 +88,8 @@ export function dealIn(hand, centreNode) {
 
 /**
  * What the page shows and plays for one update's events, after it rendered them. `where` finds the
- * nodes: `plate(seat)` (a seat's plate), `trick(seat)` (its place on the table), `hand()`, `centre()`;
+ * nodes: `plate(seat)` (a seat's plate), `plates()` (every seat's, shown), `trick(seat)` (its place on the table),
+ * `hand()`, `centre()`;
  * `me` is the page's seat (null for a spectator); `origin` is where the player's own cards were before
  * the render (their centre), so that they fly from the hand.
  */
@@ -84,7 +100,7 @@ export function showEvents(events, { where, me, level, origin }) {
     if (e.type === E.PLAY) {
       const from = e.seat === me && origin ? origin : where.plate(e.seat) && centre(where.plate(e.seat));
       const fan = where.trick(e.seat) && where.trick(e.seat).querySelector(".cards-fan");
-      flyFrom(fan, from);
+      flyFrom(fan, from, where.plates ? where.plates().map((n) => n.getBoundingClientRect()) : []);
       if (isBomb(e.combo)) { shake(where.centre()); pick("bomb"); } else pick("play");
     } else if (e.type === E.PASS) {
       pick("pass");
