@@ -32,6 +32,7 @@ const S = {
   msgOpen: null,  // the words beside the buttons shown whole above the hand (syncMsg): the text they were opened for
 };
 const UPRIGHT = matchMedia("(orientation: portrait) and (max-width: 600px)");  // style.css's upright phone
+const SIDEWAYS = matchMedia("(max-height: 500px)");  // style.css's phone held sideways
 const NOTICE_MS = 5000;  // how long a refusal stays beside the buttons, through re-renders, unless the player moves on
 const $ = (id) => document.getElementById(id);
 const ROOM = { LOBBY: "lobby", PLAYING: "playing", OVER: "over" };  // a room's status (server/rooms.py)
@@ -542,6 +543,7 @@ function renderTable() {
       ? "This bot match is paused: as many bot matches are running as the server allows (in all, or for your address). It goes on by itself once one stops."
       : "The table is paused: no player is connected. It goes on when one returns."))
     : showLast ? t("Last trick") : tributeNote());
+  const lastReview = v.deal_index > 0 && S.room.status !== ROOM.OVER;
   $("info").replaceChildren(...[
     // both teams' levels as two badges in their colours: short enough for a phone's corner
     el("div", { id: "levels", class: "levels", title: t("Levels") }, [0, 1].map((k) =>
@@ -552,8 +554,9 @@ function renderTable() {
     v.levels.includes("A") ? el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")}`) : null,
     v.finish.length ? el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ")}`) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
-    // while the next deal is played, the last one's review stays a tap away
-    v.deal_index > 0 && S.room.status !== ROOM.OVER ? dealReviewLink(v.deal_index - 1, "last-deal-review", "badge") : null,  // a badge: legible on the felt
+    // while the next deal is played, the last one's review stays a tap away: here, or atop the log on a phone held
+    // sideways, whose corner has no line to spare (a team at A in a double tribute fills it)
+    lastReview && !SIDEWAYS.matches ? dealReviewLink(v.deal_index - 1, "last-deal-review", "badge") : null,  // a badge: legible on the felt
     UPRIGHT.matches ? commitmentNode(v.commitment) : null,
     S.room.rated ? el("div", {}, el("a", { class: "badge", id: "rated", href: withLang(`/leaderboard?preset=${encodeURIComponent(S.room.preset)}`) }, t("Rated"))) : null,
     // the deal's tribute (进贡/还贡/抗贡) stays in view for the whole deal: it tells who holds which card
@@ -568,6 +571,8 @@ function renderTable() {
   if (items.some((li) => WILD_MARKED.test(li.textContent))) {
     items.unshift(el("li", { class: "legend", "data-testid": "wild-legend" }, t(WILD_LEGEND)));
   }
+  const reviewItem = lastReview && SIDEWAYS.matches ? dealReviewLink(v.deal_index - 1, "last-deal-review") : null;
+  if (reviewItem) items.unshift(el("li", { class: "review-item" }, reviewItem));
   log.replaceChildren(...items);
   renderCounter();
   renderSummary();
@@ -1021,6 +1026,7 @@ function renderMute() {
 }
 renderMute();
 UPRIGHT.addEventListener("change", () => render());  // the phone turned: the commitment's chip changes places
+SIDEWAYS.addEventListener("change", () => render());  // and the last deal's review link
 $("talk").setAttribute("aria-label", t("Talk"));
 
 $("play").onclick = () => {
