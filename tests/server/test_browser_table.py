@@ -157,6 +157,7 @@ def test_a_lead_too_long_to_list_is_played_by_selection(browser: Browser, pausin
         # (held sideways it was cut to "full…"), and on the smallest phone held sideways no button is cut either
         for width, height in ((844, 390), (667, 375)):
             page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
             assert page.evaluate(WHOLE_CONTROLS) == [], (width, height)
         page.set_viewport_size({"width": 844, "height": 390})
         picked = page.locator("#hand .card.selected")
