@@ -132,8 +132,11 @@ def test_who_may_not_ask_and_which_deals_are_refused_saying_why(tmp_path: Path, 
         refused(-1, tok, 409, "deal_not_finished")
         assert "Deal 2" in c.post(f"/api/rooms/{code}/deals/1/review", json={"token": tok}).json()["text"]["en"]
         room = _service(c).room(code)
+        assert c.get(f"/api/rooms/{code}").json()["event"] is False
         _service(c).bound.add(code)  # an online event's table
         refused(0, tok, 403, "event_table")
+        # its page is told, and offers no review (table.js dealReviewLink)
+        assert c.get(f"/api/rooms/{code}").json()["event"] is True
         _service(c).bound.discard(code)
         config = room.config
         room.config = config.model_copy(update={"rated": True})

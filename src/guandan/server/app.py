@@ -316,7 +316,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         """``token``: a seat token of this room (or the host token of a match of four bots), which also gets the
         finished match's ``replay_id``."""
         room = await service.find(code)
-        return room.summary(player=room.owns_replay(token))
+        return service.summary(room, player=room.owns_replay(token))
 
     @app.post("/api/rooms/{code}/join")
     async def join(req: Request, code: str, body: JoinBody) -> dict[str, Any]:
@@ -330,7 +330,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
             joined = current_me(req)
             owner_id = joined.user.id if joined is not None else None
         token = service.join(code, body.seat, name, user_id, owner_id)
-        return await committed(code, {"token": token, "seat": body.seat, "room": service.room(code).summary()})
+        return await committed(code, {"token": token, "seat": body.seat, "room": service.summary(service.room(code))})
 
     # a lobby change is answered once the room's row holds it: the answer (the room as the change left it)
     # is taken first, and the loop, shared by every table, awaits the commit rather than waits for it
@@ -342,19 +342,19 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     async def leave(code: str, body: TokenBody) -> dict[str, Any]:
         await service.find(code)
         service.leave(code, body.token)
-        return await committed(code, service.room(code).summary())
+        return await committed(code, service.summary(service.room(code)))
 
     @app.post("/api/rooms/{code}/bots")
     async def bots(code: str, body: BotBody) -> dict[str, Any]:
         await service.find(code)
         service.set_bot(code, body.seat, body.tier, body.token)
-        return await committed(code, service.room(code).summary())
+        return await committed(code, service.summary(service.room(code)))
 
     @app.post("/api/rooms/{code}/ready")
     async def ready(code: str, body: ReadyBody) -> dict[str, Any]:
         await service.find(code)
         service.ready(code, body.token, body.ready)
-        return await committed(code, service.room(code).summary())
+        return await committed(code, service.summary(service.room(code)))
 
     @app.post("/api/rooms/{code}/watch")
     async def watch(req: Request, code: str, body: TokenBody) -> dict[str, Any]:
@@ -362,7 +362,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         started."""
         await service.find(code)
         service.watch(code, body.token, client(req))
-        return await committed(code, service.room(code).summary())
+        return await committed(code, service.summary(service.room(code)))
 
     # --- an account's seats, on any device --------------------------------------------------
     @app.get("/api/me/tables")
@@ -381,7 +381,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
         room = await service.find(code)
         token, seat = service.reclaim(room.code, me.user.id)
         return await committed(room.code, {"token": token, "seat": seat, "link": f"/r/{room.code}",
-                                           "room": service.room(room.code).summary()})
+                                           "room": service.summary(service.room(room.code))})
 
     # --- replays --------------------------------------------------------------------------
     # Private by default: a replay is listed to its owners (the seat tokens that played it, the token an

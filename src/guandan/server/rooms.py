@@ -303,9 +303,10 @@ class Room:
         s = self.seats[seat]
         return s.kind == "bot" or (s.kind == "human" and s.auto)
 
-    def summary(self, player: bool = False) -> dict[str, Any]:
+    def summary(self, player: bool = False, event: bool = False) -> dict[str, Any]:
         """What anyone may see of the room. The replay's id (its private link: every hand) only for one of
-        its ``player``s: a room code is short enough to guess, a replay id is not."""
+        its ``player``s: a room code is short enough to guess, a replay id is not. ``event``: an online event's
+        table (TableService.bound), whose page offers no review during the match (server/deal_reviews.py)."""
         return {
             "code": self.code,
             "name": self.config.name,
@@ -319,6 +320,7 @@ class Room:
             "max_deals": self.config.max_deals,
             "practice": self.config.seed is not None,  # the creator chose the seed (a practice room)
             "rated": self.config.rated,
+            "event": event,
             "seats": [s.to_json() for s in self.seats],
             "seq": self.seq,
             "replay_id": self.replay_id if player else None,

@@ -660,8 +660,12 @@ class TableService:
         self.save(room)
         self._broadcast_room(room)
 
+    def summary(self, room: Room, player: bool = False) -> JSON:
+        """:meth:`Room.summary`, saying whether ``room`` is an online event's table (only the service knows)."""
+        return room.summary(player=player, event=room.code in self.bound)
+
     def _broadcast_room(self, room: Room) -> None:
-        frames = {p: {"type": "room", "room": room.summary(player=p)} for p in (False, True)}
+        frames = {p: {"type": "room", "room": self.summary(room, player=p)} for p in (False, True)}
         for c in self.conns.get(room.code, ()):
             c.send(frames[c.seat is not None])
 
@@ -681,7 +685,7 @@ class TableService:
     # --- the table ------------------------------------------------------------------------
     def snapshot(self, conn: Connection) -> JSON:
         room = conn.room
-        frame: JSON = {"type": "snapshot", "seq": room.seq, "room": room.summary(player=conn.seat is not None),
+        frame: JSON = {"type": "snapshot", "seq": room.seq, "room": self.summary(room, player=conn.seat is not None),
                        "view": None}
         if room.match is not None and room.match.deal is not None:
             frame["view"] = self._view(room.match, conn.seat, with_events=True, texts=self._texts(room))
@@ -1081,7 +1085,7 @@ class TableService:
                                       say(N_("Auto-play is only for a match in progress."))))
                 return
             if room.seats[seat].auto == msg.on:  # already so: nothing to write; the asker is told how it is
-                conn.send({"type": "room", "room": room.summary(player=True)})
+                conn.send({"type": "room", "room": self.summary(room, player=True)})
                 return
             st = self.settings
             if not self._work_bucket(("auto", room.code, str(seat)), st.auto_rate, st.auto_burst).allow():

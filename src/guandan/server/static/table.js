@@ -671,9 +671,9 @@ function renderSummary() {
 
 // The review (复盘) of a finished deal of the match in play, for this page's seat, in a tab of its own (the seat
 // stays at the table): a learner learns from the deal just played, not only once the match is over. Refused at
-// rated tables and events' (server/deal_reviews.py says why): not offered at a rated one.
+// rated tables and events' (server/deal_reviews.py says why): not offered at either.
 function dealReviewLink(deal, id, look = "") {
-  if (S.me === null || S.room.rated) return null;
+  if (S.me === null || S.room.rated || S.room.event) return null;
   return el("div", { class: "match-links" }, el("a", {
     id, class: `deal-review ${look}`, href: withLang(`/r/${code}/review/${deal}#review`), target: "_blank", rel: "noopener",
   }, fmt("Review deal {n}", { n: deal + 1 })));
