@@ -30,6 +30,12 @@ $("replay-id").title = id || "";
 if (live) {
   document.body.dataset.live = "true";
   for (const x of ["export", "fair", "sharing"]) $(x).classList.add("hidden");
+  // the page is a deal's review, not the match's replay: its heading says so, and the match has no result yet (the
+  // line under it says which deal this is)
+  const heading = document.querySelector("header h1 [data-t=Replay]");
+  heading.dataset.t = "Review (复盘)";
+  heading.textContent = t(heading.dataset.t);
+  document.querySelector("#match > strong[data-t]").classList.add("hidden");
 } else $("export").href = `/api/replays/${id}/record`;
 let deal = live ? live.deal : 0, step = 0;
 let endClosed = null;  // the deal whose deal-end panel was closed: it stays closed until the step changes
