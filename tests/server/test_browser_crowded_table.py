@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -127,12 +128,12 @@ OVERLAPS = f"""() => {{
 }}"""
 
 
-@pytest.fixture(scope="module")
-def at_a_server() -> Iterator[LiveServer]:
-    """A server whose rooms start a team at A (as an online event's late-team award does: Room.start), and whose
-    player's seat, played by a bot (托管) through the first deal, is left to the player from the second on: the
-    table waits at the player's turn, in the state the test builds, however fast the bots are."""
-    with tempfile.TemporaryDirectory(prefix="guandan-at-a-") as d, LiveServer(f"sqlite:///{d}/web.sqlite3") as srv:
+@contextmanager
+def seat_held_server(prefix: str) -> Iterator[LiveServer]:
+    """A server whose player's seat (seat 0), played by a bot (托管) while the match's finished deals are fewer than
+    two, is then left to the player: the table waits at the player's turn, in the state the test builds, however
+    fast the bots are."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as d, LiveServer(f"sqlite:///{d}/web.sqlite3") as srv:
         service: TableService = srv.app.state.service
         bot_move = service._bot_move
 
@@ -142,6 +143,14 @@ def at_a_server() -> Iterator[LiveServer]:
             await bot_move(room, seat)
 
         service._bot_move = held  # type: ignore[method-assign]
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def at_a_server() -> Iterator[LiveServer]:
+    """Rooms that start a team at A (as an online event's late-team award does: Room.start), the player's seat held
+    for the player (seat_held_server)."""
+    with seat_held_server("guandan-at-a-") as srv:
         yield srv
 
 

@@ -15,10 +15,9 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from guandan.server.i18n_web import strings
 from guandan.server.rooms import Room
-from guandan.server.table import TableService
 
 from .conftest import LiveServer
-from .test_browser_crowded_table import OVERLAPS, at_a_table
+from .test_browser_crowded_table import OVERLAPS, at_a_table, seat_held_server
 from .test_browser_phone_texts import clipped
 
 pytestmark = pytest.mark.timeout(300)
@@ -40,16 +39,7 @@ FACT_NODES = """() => {
 def held_server() -> Iterator[LiveServer]:
     """A server whose player's seat, played by a bot (托管) through two deals, is left to the player from the third
     on: the table waits at the player's turn, the third deal's tribute in its facts."""
-    with tempfile.TemporaryDirectory(prefix="guandan-desk-facts-") as d, LiveServer(f"sqlite:///{d}/web.sqlite3") as srv:
-        service: TableService = srv.app.state.service
-        bot_move = service._bot_move
-
-        async def held(room: Room, seat: int) -> None:
-            if seat == 0 and room.match is not None and len(room.match.deals) >= 2:
-                return
-            await bot_move(room, seat)
-
-        service._bot_move = held  # type: ignore[method-assign]
+    with seat_held_server("guandan-desk-facts-") as srv:
         yield srv
 
 
