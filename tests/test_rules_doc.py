@@ -399,3 +399,21 @@ def test_the_packaged_copy_is_the_document() -> None:
 def test_the_document_writes_no_raw_html() -> None:
     # the web page escapes raw HTML anyway; the document should not need any
     assert not re.search(r"<[A-Za-z/!]", doc_text())
+
+
+# --- the Chinese half's numbers ------------------------------------------------------------------
+# The catalogues' rule (tests/i18n/test_catalogue.py), with 节 for the document's sections: a number stands against
+# 第 and its measure word (第10节, 27张, 升3级), never spaced as if set by a machine. Code spans are left alone.
+_MEASURES = "(?:轮|桌|副|队|支|页|次|个|名|场|张|组|行|秒|毫秒|条|种|局|级|位|号|手|步|人|分钟|字节|节)(?!成)"
+_SPACED = re.compile(r"(第|共)\s+\d|(?<![\d.])\d+(?:\.\d+)?\s+" + _MEASURES + r"|[\u4e00-\u9fff，：（]\s+\d+" + _MEASURES)
+
+
+def test_the_chinese_half_writes_its_numbers_against_their_measure_words() -> None:
+    # a heading's own number is followed by its title ("### 3.1 级数与级牌"), not by a measure word
+    bad = [line for line in split_halves(doc_text())["zh"].splitlines()
+           if _SPACED.search(CODE_SPAN.sub("", re.sub(r"^#+ [\d.]+ ", "", line)))]
+    assert bad == []
+    for wrong in ("不同之处在第 10 节列成一张表", "每人发 27 张", "升 3 级", "第 10.4 节"):
+        assert _SPACED.search(wrong), wrong
+    for right in ("第10节", "第10.4节", "每人发27张", "打 2 时", "从 2 升到 4", "（第6节）"):
+        assert not _SPACED.search(right), right

@@ -95,7 +95,9 @@ def _parser() -> MarkdownIt:
 
 def render_markdown(text: str, contents: str | None = None) -> str:
     """HTML for ``text``: CommonMark plus tables, raw HTML escaped, headings given GitHub-style ids. With
-    ``contents`` (its title), a list of links to the level-2 headings comes before the first of them."""
+    ``contents`` (its title), a list of links to the numbered level-2 headings ("1. …") comes before the first of
+    them; a level-2 section before that (the quick start) is read first and is not listed. Without numbered
+    headings every level-2 heading is listed, before the first."""
     md = _parser()
     tokens = md.parse(text)
     seen: dict[str, int] = {}
@@ -109,11 +111,14 @@ def render_markdown(text: str, contents: str | None = None) -> str:
     body = str(md.renderer.render(tokens, md.options, {}))
     if contents is None or not sections:
         return body
-    # a reader new to the game skips to what a table asks of them (levels, tribute): the page is long on a phone
-    items = "".join(f'<li><a href="#{html.escape(anchor)}">{html.escape(title)}</a></li>' for anchor, title in sections)
+    # a newcomer reads the quick start above the list; whoever comes back skips to what a table asks of them
+    # (levels, tribute): the page is long on a phone
+    numbered = [k for k, (_, title) in enumerate(sections) if title[:1].isdigit()]
+    listed = sections[numbered[0]:] if numbered else sections
+    items = "".join(f'<li><a href="#{html.escape(anchor)}">{html.escape(title)}</a></li>' for anchor, title in listed)
     nav = (f'<nav class="toc" data-testid="rules-contents" aria-labelledby="rules-contents">'
            f'<h2 id="rules-contents">{html.escape(contents)}</h2><ol>{items}</ol></nav>\n')
-    at = body.find("<h2 ")
+    at = body.index(f'<h2 id="{html.escape(listed[0][0])}"')
     return body[:at] + nav + body[at:]
 
 
