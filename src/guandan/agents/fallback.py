@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TypeGuard
+from enum import Enum
+from typing import Any, TypeGuard, TypeVar
 
-from ..core.cards import Card
-from ..core.combos import resolve_combo
+from ..core.cards import N_CODES, Card, card_str, parse_card
+from ..core.combos import Combo, resolve_combo
 from ..core.deal import Action
 from ..core.errors import GuandanError, shown
 from ..core.match import MatchObservation, MatchState
@@ -23,6 +24,8 @@ from ..core.params import CardList, SeatNo
 from ..core.rules import RuleSet
 from ..core.vocab import ActionKind, Phase
 from ..i18n import N_
+
+E = TypeVar("E", bound=Enum)
 
 
 def action_without_listing(seat: int, legal: Sequence[Action] | None, hand: Sequence[Card], following: bool,
@@ -60,37 +63,122 @@ _GIVES = {
     ActionKind.RETURN: N_("gave back {cards}, which is not allowed here"),
 }
 
+#: What can be wrong with a bot's answer, by the code an arena results file keeps (guandan.arena.results).
+PROBLEMS = ("nothing", "not_an_action", "other_seat", "unknown_kind", "wrong_phase", "pass_leading",
+            "pass_not_allowed", "not_in_hand", "not_legal")
+
 
 def failed_answer(answer: object, obs: MatchObservation) -> GuandanError:
     """What a bot answered that is not one of its legal actions, in words its author can act on (``played
     ♥3 ♥3, which is not in its hand``, ``answered nothing``): catalogued (``cli``), said with the cards in
     the reader's notation by ``guandan.present.said``; its ``str`` is the English with the engine's cards."""
+    return said_problem(answer_problem(answer, obs), answer_record(answer), obs.deal.phase.value)
+
+
+def answer_record(answer: object) -> Any:
+    """A bot's answer as JSON, for a program to read: null for None, ``{"type": "str"}`` for what is not an
+    action, else the action as a match record writes it (``{"seat": 0, "kind": "play", "cards": ["H3", "H3"]}``,
+    with its ``combo``); a value JSON cannot hold is written as its text."""
     if answer is None:
-        return GuandanError.said(N_("answered nothing"))
+        return None
     if not isinstance(answer, Action):
-        # the type's name, as the raising case names the exception's: what the author's code returned
-        return GuandanError.said(N_("answered an object of type {kind}, not an action"), kind=type(answer).__name__)
+        return {"type": type(answer).__name__}
+    out: dict[str, Any] = {"seat": _plain(answer.seat), "kind": _plain(answer.kind)}
+    cards = answer.cards if isinstance(answer.cards, (tuple, list)) else (answer.cards,)
+    if cards:
+        out["cards"] = [card_str(c) if _is_card(c) else _plain(c) for c in cards]
+    if isinstance(answer.combo, Combo):
+        out["combo"] = answer.combo.to_dict()
+    return out
+
+
+def answer_problem(answer: object, obs: MatchObservation) -> str:
+    """Which of :data:`PROBLEMS` an answer that is not one of the legal actions of ``obs`` has."""
+    if answer is None:
+        return "nothing"
+    if not isinstance(answer, Action):
+        return "not_an_action"
     deal = obs.deal
     if answer.seat != deal.seat:
-        return GuandanError.said(N_("answered for seat {other}"), other=SeatNo(answer.seat))
+        return "other_seat"
     try:
         kind = ActionKind(answer.kind)
     except ValueError:
-        return GuandanError.said(N_("answered an action of unknown kind {kind}"), kind=shown(answer.kind))
+        return "unknown_kind"
     in_phase = ((ActionKind.PLAY, ActionKind.PASS) if deal.phase == Phase.PLAY
                 else tuple(k for k in _GIVES if k.value == deal.phase.value))
     if kind not in in_phase:
-        return GuandanError.said(N_("answered {kind} during {phase}"), kind=kind, phase=deal.phase)
+        return "wrong_phase"
     if kind == ActionKind.PASS:
-        if deal.top is None:
-            return GuandanError.said(N_("passed while leading, which is not allowed"))
-        return GuandanError.said(N_("passed, which is not allowed here"))
+        return "pass_leading" if deal.top is None else "pass_not_allowed"
     held = Counter(deal.hand)
-    cards = CardList(answer.cards)
     if any(held[c] < n for c, n in Counter(answer.cards).items()):
-        if kind == ActionKind.PLAY:
+        return "not_in_hand"
+    return "not_legal"
+
+
+def said_problem(problem: str, answer: Any, phase: str) -> GuandanError:
+    """The words of ``problem`` (one of :data:`PROBLEMS`) with ``answer`` as :func:`answer_record` writes it,
+    answered during ``phase`` (a :class:`Phase` value): what :func:`failed_answer` says, rebuilt from what a
+    results file keeps."""
+    action = answer if isinstance(answer, dict) else {}
+    kind = action.get("kind")
+    if problem == "nothing":
+        return GuandanError.said(N_("answered nothing"))
+    if problem == "not_an_action":
+        return GuandanError.said(N_("answered an object of type {kind}, not an action"), kind=action.get("type"))
+    if problem == "other_seat":
+        other = action.get("seat")
+        return GuandanError.said(N_("answered for seat {other}"),
+                                 other=SeatNo(other) if isinstance(other, int) and not isinstance(other, bool)
+                                 else shown(other))
+    if problem == "unknown_kind":
+        return GuandanError.said(N_("answered an action of unknown kind {kind}"), kind=shown(kind))
+    if problem == "wrong_phase":
+        return GuandanError.said(N_("answered {kind} during {phase}"), kind=_enum(ActionKind, kind),
+                                 phase=_enum(Phase, phase))
+    if problem == "pass_leading":
+        return GuandanError.said(N_("passed while leading, which is not allowed"))
+    if problem == "pass_not_allowed":
+        return GuandanError.said(N_("passed, which is not allowed here"))
+    cards = _cards(action.get("cards", []))
+    if problem == "not_in_hand":
+        if kind == ActionKind.PLAY.value:
             return GuandanError.said(N_("played {cards}, which is not in its hand"), cards=cards)
         return GuandanError.said(N_("gave {cards}, which is not in its hand"), cards=cards)
-    if kind == ActionKind.PLAY:
+    if kind == ActionKind.PLAY.value:
         return GuandanError.said(N_("played {cards}, which is not one of its legal plays here"), cards=cards)
-    return GuandanError.said(_GIVES[kind], cards=cards)
+    gives = _enum(ActionKind, kind)
+    if isinstance(gives, ActionKind) and gives in _GIVES:
+        return GuandanError.said(_GIVES[gives], cards=cards)
+    return GuandanError.said(N_("answered an action of unknown kind {kind}"), kind=shown(kind))
+
+
+def _is_card(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < N_CODES
+
+
+def _plain(value: object) -> Any:
+    """``value`` as JSON holds it: an enum's value, a number or a text as it is, anything else as its text."""
+    if isinstance(value, Enum):
+        value = value.value
+    if value is None or isinstance(value, (str, bool, float)):
+        return value
+    if isinstance(value, int):
+        return int(value)  # SeatNo and other int kinds: the number
+    return shown(value)
+
+
+def _enum(kind: type[E], value: Any) -> E | str:
+    try:
+        return kind(value)
+    except (ValueError, TypeError):
+        return shown(value)
+
+
+def _cards(tokens: Any) -> CardList | str:
+    """Card tokens of a record as the cards they name, or as written where one is not a card."""
+    try:
+        return CardList(parse_card(t) for t in tokens)
+    except (GuandanError, TypeError, ValueError):
+        return " ".join(str(t) for t in tokens) if isinstance(tokens, list) else shown(tokens)

@@ -22,7 +22,7 @@ from ..core.vocab import MoveMode, parse_choice
 from ..present import said
 from ..protocol.adapter import add_bot_path, check_loads
 from .ray_pool import LOCAL, RayPool, check_address
-from .report import compare_pairs, summarize_matches, summarize_pairs, summarize_sprt, table
+from .report import compare_pairs, first_illegal_words, summarize_matches, summarize_pairs, summarize_sprt, table
 from .results import OPTION_KEYS, append_pairs, read_results, recorded_options, setup_diff, setup_key, show_options
 from .runner import MatchResult, PairResult, Pool, Setup, play_pairs, run_matches, run_pairs
 
@@ -183,7 +183,7 @@ def arena_cmd(
     if as_json:
         typer.echo(json.dumps(summary, ensure_ascii=False))
     else:
-        typer.echo(table(summary, _("arena: {a} vs {b} ({mode}, {preset}, seed {seed})").format(
+        typer.echo(table(first_illegal_words(summary, said), _("arena: {a} vs {b} ({mode}, {preset}, seed {seed})").format(
             a=a, b=b, mode=mode, preset=preset_name, seed=seed), _))
 
 
@@ -196,7 +196,7 @@ def _say_illegal(played: Sequence[PairResult] | Sequence[MatchResult]) -> None:
             count = sum(getattr(r, f"illegal_{side}") for r in played)
             typer.echo(_messages.ngettext("warning: {problem} ({count} illegal action by this agent in all)",
                                           "warning: {problem} ({count} illegal actions by this agent in all)",
-                                          count).format(problem=said(first), count=count), err=True)
+                                          count).format(problem=said(first.error()), count=count), err=True)
 
 
 def _load_results(setup: Setup, first: int, deals: int, results: Path | None) -> dict[int, PairResult]:
@@ -275,7 +275,7 @@ def summary_cmd(
                 summary[k] = show_options(summary[k])
         title = _messages.ngettext("arena: {a} vs {b} ({n} results file)", "arena: {a} vs {b} ({n} results files)",
                                    len(files)).format(a=setup["a"], b=setup["b"], n=len(files))
-        typer.echo(table(summary, title, _))
+        typer.echo(table(first_illegal_words(summary, said), title, _))
 
 
 # what must agree for two runs to be compared deal by deal: the deals and the opponent; agent A and

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..agents.fallback import said_problem
 from ..cliutil import figure_table
+from ..core.errors import GuandanError
 from ..i18n import N_
 from .runner import MatchResult, PairResult
 from .stats import bootstrap_ci, mean, percentile, sprt, wilson_ci
@@ -39,6 +41,7 @@ def summarize_pairs(pairs: Sequence[PairResult], seed: int | str = 0) -> dict[st
         "b_decision_ms_mean": 1000 * mean(b_times),
         "cpu_seconds_per_deal": sum(p.cpu_seconds for p in pairs) / deals if deals else 0.0,
         **_bot_failures(pairs),
+        **_first_illegal(pairs, "pair"),
     }
 
 
@@ -52,6 +55,36 @@ def _bot_failures(results: Sequence[PairResult] | Sequence[MatchResult]) -> dict
                 total[k] = total.get(k, 0) + v
         if total:
             out[f"{side}_bot_failures"] = total
+    return out
+
+
+def _first_illegal(results: Sequence[PairResult] | Sequence[MatchResult], where: str) -> dict[str, Any]:
+    """Each side's first illegal answer over ``results`` (in their order), where it gave one: the deal pair
+    (``where``: or match) and the answer as results files keep it (``{"pair": 3, "seat": 2, "phase": "play",
+    "problem": "nothing", "answer": null}``)."""
+    out: dict[str, Any] = {}
+    for side in ("a", "b"):
+        first = next((e for r in results if (e := getattr(r, f"first_illegal_{side}")) is not None), None)
+        if first is not None:
+            out[f"{side}_first_illegal"] = {where: first.index, **first.to_json()}
+    return out
+
+
+_FIRST_ILLEGAL_IN = {"pair": N_("deal pair {index}, seat {seat}: {answer}"),
+                     "match": N_("match {index}, seat {seat}: {answer}")}
+FIRST_ILLEGAL_KEYS = ("a_first_illegal", "b_first_illegal")
+
+
+def first_illegal_words(summary: dict[str, Any], say: Callable[[BaseException], str]) -> dict[str, Any]:
+    """``summary`` with each side's first illegal answer in words (``deal pair 3, seat 2: answered nothing``),
+    each said by ``say`` (in the reader's language), for the table a person reads."""
+    out = dict(summary)
+    for k in FIRST_ILLEGAL_KEYS:
+        first = out.get(k)
+        if isinstance(first, dict):
+            where = "pair" if "pair" in first else "match"
+            out[k] = say(GuandanError.said(_FIRST_ILLEGAL_IN[where], index=first[where], seat=first["seat"] + 1,
+                                           answer=said_problem(first["problem"], first["answer"], first["phase"])))
     return out
 
 
@@ -108,6 +141,7 @@ def summarize_matches(results: Sequence[MatchResult]) -> dict[str, Any]:
         "a_decision_ms_mean": 1000 * mean(a_times),
         "cpu_seconds_per_deal": sum(r.cpu_seconds for r in results) / deals if deals else 0.0,
         **_bot_failures(results),
+        **_first_illegal(results, "match"),
     }
 
 
@@ -127,6 +161,7 @@ LABELS: dict[str, str] = {
     "b_decision_ms_p50": N_("B's decision, median ms"), "b_decision_ms_p95": N_("B's decision, 95th percentile ms"),
     "b_decision_ms_mean": N_("B's decision, mean ms"),
     "a_bot_failures": N_("A's bot failures"), "b_bot_failures": N_("B's bot failures"),
+    "a_first_illegal": N_("A's first illegal action"), "b_first_illegal": N_("B's first illegal action"),
     "cpu_seconds_per_deal": N_("CPU seconds per deal"), "wall_seconds": N_("wall-clock seconds"),
     "first_pair": N_("first deal pair"), "last_pair": N_("last deal pair"),
     "missing_pairs": N_("deal pairs missing in between"), "resumed_pairs": N_("deal pairs resumed from the file"),
@@ -160,4 +195,5 @@ def table(summary: dict[str, Any], title: str, gettext: Callable[[str], str] = s
     return figure_table(summary, {k: gettext(v) for k, v in LABELS.items()}, gettext, title)
 
 
-__all__ = ["LABELS", "compare_pairs", "summarize_matches", "summarize_pairs", "summarize_sprt", "table"]
+__all__ = ["FIRST_ILLEGAL_KEYS", "LABELS", "compare_pairs", "first_illegal_words",
+           "summarize_matches", "summarize_pairs", "summarize_sprt", "table"]

@@ -6,6 +6,13 @@ what decides the games (agents, preset, deal seed, budgets, move mode, and every
 agent ran with, its tier's defaults included: ``a_options`` / ``b_options``); pairs from different
 setups never mix. A pair index identifies one deal spec, so the same index in two files is the same deal.
 
+A pair in which a side answered an action that was not legal keeps that side's first such answer as
+``first_illegal_a`` / ``first_illegal_b``: ``{"seat": 2, "phase": "play", "problem": "not_in_hand", "answer":
+{"seat": 2, "kind": "play", "cards": ["H3", "H3"]}}`` (``problem`` one of
+:data:`~guandan.agents.fallback.PROBLEMS`, ``answer`` as :func:`~guandan.agents.fallback.answer_record` writes
+it). Files written before these keys count such answers only; they read and resume as ever, since the keys
+are not part of the setup.
+
 Files written before the option values were recorded lack the two keys: they still read, summarize
 and compare, but cannot be resumed, since the defaults behind their specs may have changed since. An
 option a tier gained after a file was written is read as the value that plays as the tier did then
@@ -23,16 +30,19 @@ from pathlib import Path
 from typing import Any
 
 from ..agents.base import recorded_options_of, resolved_options
+from ..agents.fallback import PROBLEMS
 from ..cliutil import cell
 from ..core.errors import GuandanError, shown
 from ..core.record import FORMAT as RECORD_FORMAT
+from ..core.vocab import Phase
 from ..i18n import N_
 from ..i18n.reasons import json_problem, os_reason
-from .runner import HalfResult, PairResult, Setup
+from .runner import HalfResult, IllegalAnswer, PairResult, Setup
 
 FORMAT = "guandan-arena-pair/1"
 SETUP_KEYS = ("a", "b", "preset", "seed", "budget_a", "budget_b", "move_mode")
 OPTION_KEYS = ("a_options", "b_options")  # every option value of each agent (absent from older files)
+ILLEGAL_KEYS = ("first_illegal_a", "first_illegal_b")  # a pair's first illegal answers (absent from older files)
 
 
 def setup_key(setup: Setup) -> dict[str, Any]:
@@ -100,7 +110,20 @@ def setup_diff(old: dict[str, Any], new: dict[str, Any], where: str = "", keys: 
 
 
 def pair_line(setup: Setup, pair: PairResult) -> str:
-    return json.dumps({"format": FORMAT, "setup": setup_key(setup), "pair": asdict(pair)}, separators=(",", ":"))
+    return json.dumps({"format": FORMAT, "setup": setup_key(setup), "pair": _pair_json(pair)}, separators=(",", ":"))
+
+
+def _pair_json(pair: PairResult) -> dict[str, Any]:
+    """A pair as its line holds it: each side's first illegal answer only where it gave one (the agent and the
+    pair are the line's own)."""
+    d = asdict(pair)
+    for k in ILLEGAL_KEYS:
+        first = getattr(pair, k)
+        if first is None:
+            del d[k]
+        else:
+            d[k] = first.to_json()
+    return d
 
 
 def _field(d: dict[str, Any], key: str, read: Callable[[Any], Any], where: str, half: bool) -> Any:
@@ -140,6 +163,25 @@ def _truth(v: Any) -> bool:
 
 def _counts(v: Any) -> dict[str, int]:
     return {str(k): _int(n) for k, n in v.items()}
+
+
+def _illegal(agent: str, index: int) -> Callable[[Any], IllegalAnswer]:
+    """A reader of a pair's first illegal answer of ``agent``: ``{"seat", "phase", "problem", "answer"}``."""
+
+    def read(v: Any) -> IllegalAnswer:
+        if not isinstance(v, dict) or set(v) != {"seat", "phase", "problem", "answer"}:
+            raise ValueError(v)
+        if v["phase"] not in _PHASES or v["problem"] not in PROBLEMS:
+            raise ValueError(v)
+        seat = _int(v["seat"])
+        if seat not in range(4):
+            raise ValueError(v)
+        return IllegalAnswer(agent, index, seat, v["phase"], v["problem"], v["answer"])
+
+    return read
+
+
+_PHASES = tuple(p.value for p in Phase if p != Phase.OVER)
 
 
 def _half(d: Any, where: str) -> HalfResult:
@@ -182,6 +224,9 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
                       _field(p, "cpu_seconds", _number, where, False),
                       _field(p, "bot_failures_a", _counts, where, False) if "bot_failures_a" in p else {},
                       _field(p, "bot_failures_b", _counts, where, False) if "bot_failures_b" in p else {})
+    for side, k in zip(("a", "b"), ILLEGAL_KEYS, strict=True):
+        if k in p:
+            setattr(pair, k, _field(p, k, _illegal(str(setup[side]), pair.index), where, False))
     if len(halves) != 2 or {h.a_seats for h in halves} != {0, 1} or pair.index < 0:
         raise GuandanError.said(N_("{where}: a pair has two halves, A at seats 0/2 then 1/3, and an index ≥ 0"),
                                 where=where)
@@ -258,5 +303,5 @@ def append_pairs(path: Path, setup: Setup, pairs: Sequence[PairResult]) -> None:
         f.flush()
 
 
-__all__ = ["FORMAT", "OPTION_KEYS", "append_pairs", "pair_line", "parse_line", "read_results", "recorded_options",
+__all__ = ["FORMAT", "ILLEGAL_KEYS", "OPTION_KEYS", "append_pairs", "pair_line", "parse_line", "read_results", "recorded_options",
            "setup_diff", "setup_key", "show_options"]

@@ -13,10 +13,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..agents import Agent, make_agent
-from ..agents.fallback import failed_answer
+from ..agents.fallback import answer_problem, answer_record, said_problem
 from ..agents.runner import RunStats, run_match
 from ..core.deal import Action
 from ..core.errors import GuandanError
@@ -50,6 +50,42 @@ class Setup:
         return preset(self.preset)
 
 
+_ILLEGAL_IN = {
+    "pair": N_("{agent} (seat {seat}) in deal pair {index}: {answer}; the first legal action was played instead"),
+    "match": N_("{agent} (seat {seat}) in match {index}: {answer}; the first legal action was played instead"),
+}
+
+
+@dataclass(frozen=True)
+class IllegalAnswer:
+    """What an agent answered that was not one of its legal actions (the arena counts such an answer and plays
+    the first legal action), for a program and, through :meth:`error`, for the bot's author to read.
+
+    A results file keeps :meth:`to_json`: ``seat``, ``phase``, ``problem`` and ``answer``; ``agent``, ``index``
+    and ``where`` are its setup's and its pair's."""
+
+    agent: str  # the agent's spec
+    index: int  # the deal pair (or match) it answered in
+    seat: int  # 0…3
+    phase: str  # the phase it was asked in: tribute, choose, return or play
+    problem: str  # what was wrong, one of guandan.agents.fallback.PROBLEMS
+    answer: Any  # the answer as JSON (guandan.agents.fallback.answer_record)
+    where: str = "pair"  # in a deal pair or a whole match (--mode match)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "phase": self.phase, "problem": self.problem, "answer": self.answer}
+
+    def answer_error(self) -> GuandanError:
+        """What was wrong with the answer, in words (``played ♥3 ♥3, which is not in its hand``)."""
+        return said_problem(self.problem, self.answer, self.phase)
+
+    def error(self) -> GuandanError:
+        """The answer in words a bot's author can act on, with the agent, its seat and the deal pair (or
+        match): ``silent (seat 2) in deal pair 0: answered nothing; the first legal action was played instead``."""
+        return GuandanError.said(_ILLEGAL_IN[self.where], agent=self.agent, seat=self.seat + 1, index=self.index,
+                                 answer=self.answer_error())
+
+
 @dataclass
 class HalfResult:
     a_seats: int  # 0: A sat at {0, 2}; 1: at {1, 3}
@@ -71,9 +107,10 @@ class PairResult:
     cpu_seconds: float = 0.0
     bot_failures_a: dict[str, int] = field(default_factory=dict)  # external bots: crashes, timeouts, …
     bot_failures_b: dict[str, int] = field(default_factory=dict)
-    # each side's first illegal answer in the pair, said (illegal_answer); not kept in results files
-    first_illegal_a: GuandanError | None = field(default=None, compare=False)
-    first_illegal_b: GuandanError | None = field(default=None, compare=False)
+    # each side's first illegal answer in the pair (results files keep it); left out of comparisons, which
+    # set one run's results beside another's, whose files may predate it
+    first_illegal_a: IllegalAnswer | None = field(default=None, compare=False)
+    first_illegal_b: IllegalAnswer | None = field(default=None, compare=False)
 
     @property
     def a_score(self) -> float:
@@ -122,12 +159,12 @@ def _collect(stats: RunStats, a_seats: int, pair: PairResult) -> None:
 
 
 def _play(match: MatchState, agents: list[Agent], names: list[str], stats: RunStats, msgid: str, index: int,
-          where: str) -> dict[int, GuandanError]:
+          where: str) -> dict[int, IllegalAnswer]:
     """``run_match``; an agent that raises (a plugin tier's bug: external bots are caught and counted by
     their adapter) stops the run with an error that names the agent, its seat, what it raised and where,
-    instead of a traceback through the arena. Returns each seat's first illegal answer (None included),
-    said as :func:`illegal_answer` says it (``where``: ``pair`` or ``match``), for the report to show."""
-    first: dict[int, GuandanError] = {}
+    instead of a traceback through the arena. Returns each seat's first illegal answer (None included)
+    (``where``: ``pair`` or ``match``), for the report to show and results files to keep."""
+    first: dict[int, IllegalAnswer] = {}
 
     def heard(seat: int, answer: object, obs: MatchObservation, legal: Sequence[Action]) -> None:
         if seat not in first:
@@ -146,20 +183,15 @@ def _play(match: MatchState, agents: list[Agent], names: list[str], stats: RunSt
     return first
 
 
-_ILLEGAL_IN = {
-    "pair": N_("{agent} (seat {seat}) in deal pair {index}: {answer}; the first legal action was played instead"),
-    "match": N_("{agent} (seat {seat}) in match {index}: {answer}; the first legal action was played instead"),
-}
 def illegal_answer(agent: str, seat: int, answer: object, obs: MatchObservation, index: int,
-                   where: str = "pair") -> GuandanError:
-    """What ``agent`` at ``seat`` answered that was not one of its legal actions, in words a bot's author
-    can act on (``played ♥3 ♥3, which is not in its hand``, ``answered nothing``): the arena counts such
-    an answer and plays the first legal action, and its author must learn more than the count."""
-    return GuandanError.said(_ILLEGAL_IN[where], agent=agent, seat=seat + 1, index=index,
-                             answer=failed_answer(answer, obs))
+                   where: str = "pair") -> IllegalAnswer:
+    """What ``agent`` at ``seat`` answered that was not one of its legal actions (``obs``): the arena counts
+    such an answer and plays the first legal action, and its author must learn more than the count."""
+    return IllegalAnswer(agent, index, seat, obs.deal.phase.value, answer_problem(answer, obs), answer_record(answer),
+                         where)
 
 
-def _keep_first(first: dict[int, GuandanError], a_seats: int, into: PairResult | MatchResult) -> None:
+def _keep_first(first: dict[int, IllegalAnswer], a_seats: int, into: PairResult | MatchResult) -> None:
     """Each side's first illegal answer in the order they were answered (``first`` keeps it)."""
     for seat in first:
         side = "a" if seat % 2 == a_seats else "b"
@@ -218,8 +250,8 @@ class MatchResult:
     cpu_seconds: float = 0.0
     bot_failures_a: dict[str, int] = field(default_factory=dict)
     bot_failures_b: dict[str, int] = field(default_factory=dict)
-    first_illegal_a: GuandanError | None = field(default=None, compare=False)
-    first_illegal_b: GuandanError | None = field(default=None, compare=False)
+    first_illegal_a: IllegalAnswer | None = field(default=None, compare=False)
+    first_illegal_b: IllegalAnswer | None = field(default=None, compare=False)
 
 
 def play_full_match(setup: Setup, index: int) -> MatchResult:
@@ -337,5 +369,5 @@ def run_matches(setup: Setup, count: int, jobs: int = 1, pool: Pool | None = Non
     return run_parallel(_matches_chunk, setup, range(2 * count), jobs, pool=pool)
 
 
-__all__ = ["HalfResult", "MatchResult", "PairResult", "Pool", "Setup", "illegal_answer", "play_full_match", "play_pair",
-           "play_pairs", "run_matches", "run_pairs"]
+__all__ = ["HalfResult", "IllegalAnswer", "MatchResult", "PairResult", "Pool", "Setup", "illegal_answer",
+           "play_full_match", "play_pair", "play_pairs", "run_matches", "run_pairs"]
