@@ -236,9 +236,9 @@ def test_xlsx_numbers_cross_table_and_log(desk: Desk, played: int, tmp_path: Pat
     first = dict(zip(cols, sheet[header + 1], strict=True))
     assert (first["主队级数 Home level"], first["主队级数（写法） Home level (written)"],
             first["客队级数 Away level"]) == (14, "A", 9)
-    assert (first["副数 Deals"], first["级差 Level diff"], first["主队升级数 Home levels gained"]) == (7, 5, 12)
+    assert (first["副数 Deals"], first["级差 Winning margin"], first["主队升级数 Home levels gained"]) == (7, 5, 12)
     assert (first["主队场分 Home MP"], first["客队场分 Away MP"], first["胜方 Winner"]) == (2, 0, "T1")
-    assert all(isinstance(first[c], int) for c in ("主队级数 Home level", "级差 Level diff", "客队场分 Away MP"))
+    assert all(isinstance(first[c], int) for c in ("主队级数 Home level", "级差 Winning margin", "客队场分 Away MP"))
     standings = list(wb["成绩排名 Standings"].iter_rows(values_only=True))
     h = standings.index(next(r for r in standings if r[0] == "名次 Rank"))
     assert standings[h][-1] == "退赛 Withdrawn"

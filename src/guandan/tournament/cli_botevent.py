@@ -198,7 +198,7 @@ def _failure_lines(_: Gettext, state: TournamentState, play: TablePlay) -> list[
 
 def summary_rows(_: Gettext, state: TournamentState) -> tuple[list[str], list[list[str]]]:
     """The standings as the run prints them: rank, team, its bots, 场分, 对手分, 级差分, 升级数, W-D-L."""
-    head = [_("Rank"), _("Team"), _("Bots"), _("MP"), _("Opp MP"), _("Level diff"), _("Levels gained"),
+    head = [_("Rank"), _("Team"), _("Bots"), _("MP"), _("Opp MP"), _("Net level diff"), _("Levels gained"),
             _("W-D-L"), _("Byes")]
     rows = [[str(r["rank"]), r["team"], bots_text(r["players"]), str(r["match_points"]), str(r["opponents_points"]),
              str(r["level_diff"]), str(r["levels_gained"]), f"{r['wins']}-{r['draws']}-{r['losses']}", str(r["byes"])]

@@ -46,7 +46,7 @@ Gettext = Callable[[str], str]
 #: (JSON key, column header) of a standings line, in the order the columns are shown.
 STANDING_FIELDS: tuple[tuple[str, str], ...] = (
     ("rank", "名次 Rank"), ("team_id", "No."), ("team", "Team"), ("club", "Club"), ("players", "Players"),
-    ("match_points", "场分 MP"), ("opponents_points", "对手分 Opp MP"), ("level_diff", "级差分 Level diff"),
+    ("match_points", "场分 MP"), ("opponents_points", "对手分 Opp MP"), ("level_diff", "级差分 Net level diff"),
     ("levels_gained", "升级数 Levels gained"), ("played", "Played"), ("wins", "W"), ("draws", "D"),
     ("losses", "L"), ("byes", "Byes"), ("withdrawn", "退赛 Withdrawn"),
 )
@@ -57,7 +57,7 @@ TABLE_FIELDS: tuple[tuple[str, str], ...] = (
     ("away_id", "Away No."), ("away", "Away (E–W)"), ("result", "Result"),
     ("home_level", "主队级数 Home level"), ("home_level_text", "主队级数（写法） Home level (written)"),
     ("away_level", "客队级数 Away level"), ("away_level_text", "客队级数（写法） Away level (written)"),
-    ("deals", "副数 Deals"), ("level_diff", "级差 Level diff"),
+    ("deals", "副数 Deals"), ("level_diff", "级差 Winning margin"),
     ("home_levels_gained", "主队升级数 Home levels gained"), ("away_levels_gained", "客队升级数 Away levels gained"),
     ("home_match_points", "主队场分 Home MP"), ("away_match_points", "客队场分 Away MP"),
     ("passed_a", "过A Passed A"), ("forfeit", "弃权 Forfeit"), ("winner_team", "Winner"), ("status", "Status"),

@@ -25,7 +25,7 @@ from .state import TournamentState
 STANDING_PRINT_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("rank", N_("Rank"), True), ("team_id", N_("No."), True), ("team", N_("Team"), False),
     ("club", N_("Club"), False), ("players", N_("Players"), False), ("match_points", N_("MP (场分)"), True),
-    ("opponents_points", N_("Opp. MP (对手分)"), True), ("level_diff", N_("Level diff (级差分)"), True),
+    ("opponents_points", N_("Opp. MP (对手分)"), True), ("level_diff", N_("Net level diff (级差分)"), True),
     ("levels_gained", N_("Levels gained (升级数)"), True), ("played", N_("Played"), True),
     ("wins", N_("Wins"), True), ("draws", N_("Draws"), True), ("losses", N_("Losses"), True), ("byes", N_("Byes"), True),
 )

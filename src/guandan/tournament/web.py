@@ -56,9 +56,9 @@ MEDIA = {".js": "text/javascript", ".css": "text/css"}
 
 #: The tie-break criteria by name (the column headers of the standings), and their short forms for the screen.
 CRITERIA = {"match_points": N_("Match points"), "opponents_points": N_("Opponents' points"),
-            "level_diff": N_("Level difference"), "levels_gained": N_("Levels gained"),
+            "level_diff": N_("Net level difference"), "levels_gained": N_("Levels gained"),
             "head_to_head": N_("Head-to-head"), "wins": N_("Rounds won")}
-SHORT = {"match_points": N_("MP"), "opponents_points": N_("Opp. MP"), "level_diff": N_("Lvl diff."),
+SHORT = {"match_points": N_("MP"), "opponents_points": N_("Opp MP"), "level_diff": N_("Net lvls"),
          "levels_gained": N_("Lvls up"), "wins": N_("Won")}
 #: The venue screen: rows per column (a 1080-pixel screen reads 16 rows from the back of a hall), seconds a
 #: page stays up when the table needs several, and when it fits on one.

@@ -20,7 +20,7 @@ METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("Swi
 TIEBREAK_NAMES = {
     "match_points": N_("match points (场分)"),
     "opponents_points": N_("opponents' points (对手分)"),
-    "level_diff": N_("level difference (级差分)"),
+    "level_diff": N_("net level difference (级差分)"),
     "levels_gained": N_("levels gained (升级数)"),
     "head_to_head": N_("head-to-head"),
     "wins": N_("rounds won"),
