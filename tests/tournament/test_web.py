@@ -64,6 +64,7 @@ def test_an_override_play_could_not_give_stands_with_a_warning(client: TestClien
     assert res.status_code == 200 and "Round 1 table 1: result set." in res.text
     assert "warning: " in res.text and "K:2" in res.text and "at least 4 deals" in res.text
     assert desk.state(tid).table(1, 1).status == "final"  # the arbiter's ruling stands
+    client.cookies.clear()  # the English the redirect's address set too: the reader turns to Chinese
     client.cookies.set("lang", "zh")
     res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "2", "levels": "K:2", "deals": "2"})
     assert res.status_code == 200 and "至少要打4副" in res.text and "警告" in res.text and "warning: " not in res.text

@@ -48,7 +48,7 @@ def _error(page: str) -> str:
 
 def _override_form(page: str, table: int) -> dict[str, str]:
     row = page.split(f'<a href="/t/1/table/1/{table}">', 1)[1].split("</tr>", 1)[0]
-    body = row.split('action="/t/1/arbiter/override"', 1)[1].split("</form>", 1)[0]
+    body = row.split('action="/t/1/arbiter/override?lang=', 1)[1].split("</form>", 1)[0]
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', body))
 
 
@@ -62,7 +62,7 @@ def test_setting_deals_redirects_back_and_the_same_form_twice_is_applied_once(de
     assert res.status_code == 303
     where = urlsplit(res.headers["location"])
     assert where.path == "/t/1/arbiter"
-    assert parse_qs(where.query) == {"key": [KEY], "done": ["deals"], "round": ["1"], "table": ["1"]}
+    assert parse_qs(where.query) == {"key": [KEY], "lang": ["zh"], "done": ["deals"], "round": ["1"], "table": ["1"]}
     shown = arbiter.get(res.headers["location"]).text
     assert '<p class="ok">第1轮第1桌：各副已设定。</p>' in shown
     assert 'class="ok"' not in arbiter.get(f"/t/1/arbiter?key={KEY}").text  # the plain address says nothing
@@ -114,7 +114,7 @@ def test_a_repair_sent_twice_repairs_once(desk: Desk) -> None:
     _event(desk)
     arbiter = _client(desk)
     page = arbiter.get(f"/t/1/arbiter?key={KEY}").text
-    body = page.split('action="/t/1/arbiter/repair"', 1)[1].split("</form>", 1)[0]
+    body = page.split('action="/t/1/arbiter/repair?lang=', 1)[1].split("</form>", 1)[0]
     form = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', body)) | {"reason": "换桌"}
     res = arbiter.post("/t/1/arbiter/repair", data=form)
     assert res.status_code == 303 and "done=repaired" in res.headers["location"] and "n=1" in res.headers["location"]
@@ -141,6 +141,32 @@ def test_pair_and_start_sent_twice_are_refused_by_the_state_itself(desk: Desk) -
     assert "Round 2 paired." in arbiter.get(pair.headers["location"]).text
     assert arbiter.post("/t/1/arbiter/pair", data={"key": KEY}).status_code == 400
     assert len(desk.events(1)) == log + 1 and desk.state(1).current_round == 2
+
+
+def test_the_redirect_keeps_the_pages_language_in_the_address(desk: Desk) -> None:
+    """An arbiter reading the page in English (?lang=en in the address) is sent back to it in English, the language
+    still in the address (a bookmark, a reload, the address copied to another computer); each form posts in the
+    language of the page it is on, whatever the cookie says meanwhile."""
+    _event(desk, per_deal=False)
+    arbiter = _client(desk, "zh")
+    page = arbiter.get(f"/t/1/arbiter?key={KEY}&lang=en").text
+    assert 'action="/t/1/arbiter/start?lang=en"' in page
+    arbiter.cookies.set("lang", "zh")  # another tab of the desk in Chinese
+    start = arbiter.post("/t/1/arbiter/start?lang=en", data={"key": KEY})
+    where = urlsplit(start.headers["location"])
+    assert start.status_code == 303 and parse_qs(where.query)["lang"] == ["en"]
+    assert "Round 1: the clock is running." in arbiter.get(start.headers["location"]).text
+    # an override refused (no reason) stays on the page, in its language; one accepted comes back in it
+    form = _override_form(arbiter.get(f"/t/1/arbiter?key={KEY}&lang=en").text, 1) | {"levels": "A:9", "deals": "8"}
+    refused = arbiter.post("/t/1/arbiter/override?lang=en", data=form | {"reason": ""})
+    assert refused.status_code == 400 and 'action="/t/1/arbiter/override?lang=en"' in refused.text
+    done = arbiter.post("/t/1/arbiter/override?lang=en", data=form | {"reason": "slip"})
+    assert parse_qs(urlsplit(done.headers["location"]).query)["lang"] == ["en"]
+    assert "Round 1 table 1: result set." in arbiter.get(done.headers["location"]).text
+    # a Chinese page's forms send the arbiter back to Chinese
+    desk.lock_table(1, 1, 2, "too many wrong codes")
+    zh = arbiter.post("/t/1/arbiter/unlock?lang=zh", data={"key": KEY, "round": "1", "table": "2"})
+    assert parse_qs(urlsplit(zh.headers["location"]).query)["lang"] == ["zh"]
 
 
 def test_the_outcome_in_the_address_is_read_as_numbers_only(desk: Desk) -> None:

@@ -431,7 +431,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                        at: tuple[int, int] | None = None, typed: dict[str, str] | None = None) -> Response:
         """Do ``action``; then (Post/Redirect/Get) send the browser back to the arbiter's page, its outcome
         (``done``, with the numbers the action returns) in the address, so that a reload reads the page again
-        instead of sending the form a second time. A refusal is shown here, the arbiter's typing kept."""
+        instead of sending the form a second time, in the page's language (``lang``, kept in the address as the
+        arbiter's page has it). A refusal is shown here, the arbiter's typing kept."""
         try:
             keyed(load(tid), key)
             said = action(get_desk())
@@ -441,7 +442,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             params = getattr(e, "params", None)
             return arbiter_page(request, tid, key, 400, error=explain(e, lang_of(request)), at=at, typed=typed,
                                 named=isinstance(params, dict) and "table" in params)
-        query = urlencode({"key": key, "done": done, **said})
+        query = urlencode({"key": key, "lang": lang_of(request), "done": done, **said})
         return RedirectResponse(f"/t/{tid}/arbiter?{query}", status_code=303)
 
     def seen_of(value: str) -> int | None:
