@@ -27,6 +27,8 @@ from ..core.cards import BIG_JOKER, N_CODES, card_str, wild_code
 from ..core.combos import Combo
 from ..core.deal import Action
 from ..core.vocab import RANKS, SUITS, ActionKind, ComboType
+from ..i18n import N_, default_lang
+from .errors import env_error
 
 Pattern = tuple[ComboType, int, str, str | None, int | None, int | None]
 """A combo's identity without its level-dependent strength: (type, size, key, suit, x, y)."""
@@ -104,7 +106,8 @@ def _index(action: Action, wc: int) -> int:
 def describe_index(index: int) -> str:
     """A readable name of an index (for logs and the docs), independent of any position."""
     if not 0 <= index < ACTION_SIZE:
-        raise ValueError(f"action index must be 0…{ACTION_SIZE - 1}, not {index}")
+        raise env_error(ValueError, default_lang(), N_("action index must be 0…{last}, not {index}"),
+                        last=ACTION_SIZE - 1, index=index)
     if index == PASS_INDEX:
         return "pass"
     if index < CARD_ACTIONS_END:

@@ -12,7 +12,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..core.rules import RuleSet
+from ..i18n import N_
 from .actions import ACTION_SIZE
+from .errors import env_error
 from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, render_lang, rules_of
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
@@ -31,10 +33,10 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
     def __init__(self, preset: str | RuleSet = "competition", max_deals: int | None = None,
                  render_mode: str | None = None, action_features: bool = True, lang: str | None = None) -> None:
         super().__init__()
-        check_render_mode(render_mode, RENDER_MODES)
-        self.lang = render_lang(lang)
-        self.rules = rules_of(preset)
-        self.table = Table(self.rules, max_deals)
+        self.lang = render_lang(lang)  # first: every error below is said in it
+        check_render_mode(render_mode, RENDER_MODES, self.lang)
+        self.rules = rules_of(preset, self.lang)
+        self.table = Table(self.rules, max_deals, self.lang)
         self.render_mode = render_mode
         self.action_features = action_features
         self.possible_agents = list(AGENTS)
@@ -90,7 +92,7 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} is to move and must act")
+            raise env_error(ValueError, self.lang, N_("{agent} is to move and must act"), agent=agent)
         self._cumulative_rewards[agent] = 0.0
         events, _ = self.table.apply_index(int(action))
         rewards = deal_rewards(events, self.rules)

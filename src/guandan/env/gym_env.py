@@ -17,7 +17,9 @@ from ..agents.base import Agent, make_agent
 from ..core.errors import GuandanError, shown
 from ..core.events import DealOver, Event
 from ..core.rules import RuleSet
+from ..i18n import N_
 from .actions import ACTION_SIZE
+from .errors import env_error
 from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, render_lang, rules_of
 
 
@@ -37,17 +39,20 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
                  opponents: Sequence[str | Agent | Callable[[], Agent]] = ("heuristic",) * 3,
                  seat: int = 0, max_deals: int | None = None, render_mode: str | None = None,
                  action_features: bool = True, on_illegal: str = "raise", lang: str | None = None) -> None:
+        self.lang = lang = render_lang(lang)  # first: every error below is said in it
         if on_illegal not in ("raise", "first_legal"):
-            raise GuandanError(f"on_illegal is raise or first_legal, not {shown(on_illegal)}")
-        check_render_mode(render_mode, self.metadata["render_modes"])
-        self.lang = render_lang(lang)
+            raise env_error(GuandanError, lang, N_("on_illegal is raise or first_legal, not {value}"),
+                            value=shown(on_illegal))
+        check_render_mode(render_mode, self.metadata["render_modes"], lang)
         if seat not in range(4):
-            raise GuandanError(f"seat must be 0…3, not {shown(seat)}")
+            raise env_error(GuandanError, lang, N_("seat must be 0…3, not {value}"), value=shown(seat))
         if isinstance(opponents, str):
-            raise GuandanError(f"opponents is a list of the three other seats' agent specs, in seat order "
-                               f"(such as [\"heuristic\"] * 3), not the one string {shown(opponents)}")
+            raise env_error(GuandanError, lang, N_("opponents is a list of the three other seats' agent specs, in seat "
+                                                   "order (such as [\"heuristic\"] * 3), not the one string {value}"),
+                            value=shown(opponents))
         if len(opponents) != 3:
-            raise GuandanError(f"opponents names the three other seats' agents, not {len(opponents)}")
+            raise env_error(GuandanError, lang, N_("opponents names the three other seats' agents, not {count}"),
+                            count=len(opponents))
         others = [s for s in range(4) if s != seat]
         specs: list[str | Agent] = []
         self._made: set[int] = set()  # the seats whose agent a factory made: this env's own, closed by it
@@ -56,23 +61,25 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
                 specs.append(o)
                 continue
             if not callable(o):
-                raise GuandanError(f"opponents are agent specs, Agent instances or functions that make an Agent; "
-                                   f"seat {s}'s is {shown(o)}")
+                raise env_error(GuandanError, lang, N_("opponents are agent specs, Agent instances or functions that "
+                                                       "make an Agent; seat {seat}'s is {value}"), seat=s, value=shown(o))
             # a factory is called here, once per environment: each of a vector's environments (gymnasium.make_vec
             # calls the constructor once for each with the same arguments) gets an agent of its own
             made = o()
             if not isinstance(made, Agent):
-                raise GuandanError(f"seat {s}'s factory made {type(made).__name__}, not an Agent")
+                raise env_error(GuandanError, lang, N_("seat {seat}'s factory made {kind}, not an Agent"), seat=s,
+                                kind=type(made).__name__)
             specs.append(made)
             self._made.add(s)
         instances = [(s, o) for s, o in zip(others, specs, strict=True) if isinstance(o, Agent)]
         for i, (s, o) in enumerate(instances):
             for t, p in instances[i + 1:]:
                 if o is p:
-                    raise GuandanError(f"seats {s} and {t} are given the same Agent instance: an agent holds one "
-                                       "seat's state, so give each seat its own")
-        self.rules = rules_of(preset)
-        self.table = Table(self.rules, max_deals)
+                    raise env_error(GuandanError, lang, N_("seats {seat} and {other} are given the same Agent instance: "
+                                                           "an agent holds one seat's state, so give each seat its own"),
+                                    seat=s, other=t)
+        self.rules = rules_of(preset, lang)
+        self.table = Table(self.rules, max_deals, lang)
         self.seat = seat
         self.opponent_specs: tuple[str | Agent, ...] = tuple(specs)
         self.render_mode = render_mode
@@ -83,6 +90,7 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         self.others = others
         self.agents: dict[int, Agent] = {}
         self._pending = 0.0  # the learner's reward from deals settled before its first decision
+        self._closed = False  # close() was called since the last reset()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         """A new match; the same ``seed`` gives the same deals and (the agents being seeded) the same play."""
@@ -92,6 +100,7 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         for s, spec in zip(self.others, self.opponent_specs, strict=True):
             if isinstance(spec, Agent):
                 _claim(spec, self, s)
+        self._closed = False
         # a spec is made afresh, seeded from the match; an Agent instance is reset each match
         self.agents = {s: spec if isinstance(spec, Agent) else make_agent(spec, seed=f"{match_seed}:{s}")
                        for s, spec in zip(self.others, self.opponent_specs, strict=True)}
@@ -144,7 +153,10 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         if self.table.match is not None and self.table.m.ended:
             # Gymnasium's own error for a step before reset(): the mask is all zeros here, so "index 0 is
             # not legal" would say nothing of why
-            raise ResetNeeded("the episode is over (the match has ended): call reset() before step()")
+            raise env_error(ResetNeeded, self.lang,
+                            N_("the episode is over (the match has ended): call reset() before step()"))
+        if self._closed:  # its agents are closed: the others could not move
+            raise env_error(ResetNeeded, self.lang, N_("the environment is closed: call reset() to play again"))
         events, illegal = self.table.apply_index(int(action), self.on_illegal)
         self._notify(events)
         reward, self._pending = self._pending + self._advance(events), 0.0
@@ -164,6 +176,7 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         return self.table.render(self.seat, self.lang)
 
     def close(self) -> None:
+        self._closed = True
         self._close_made()
         for s, spec in zip(self.others, self.opponent_specs, strict=True):
             if isinstance(spec, Agent):
@@ -183,10 +196,11 @@ def _claim(agent: Agent, env: GuandanGymEnv, seat: int) -> None:
     held = _CLAIMS.get(id(agent))
     other = held[0]() if held is not None else None
     if other is not None and other is not env:
-        raise GuandanError(f"seat {seat}'s Agent instance already plays in another open environment, and one agent "
-                           "holds one game's state: give each environment its own, e.g. through a function that "
-                           "makes one (opponents=[lambda: PolicyAgent(policy), …], called once per environment, "
-                           "as gymnasium.make_vec makes them), or close the other environment first")
+        raise env_error(GuandanError, env.lang, N_(
+            "seat {seat}'s Agent instance already plays in another open environment, and one agent holds one game's "
+            "state: give each environment its own, e.g. through a function that makes one (opponents=[lambda: "
+            "PolicyAgent(policy), …], called once per environment, as gymnasium.make_vec makes them), or close the "
+            "other environment first"), seat=seat)
 
     def gone(_: object, key: int = id(agent)) -> None:
         # the env was collected without close(): its claim goes with it

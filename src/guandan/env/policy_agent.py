@@ -17,8 +17,10 @@ from ..core.deal import Action
 from ..core.errors import GuandanError, IllegalActionError, shown
 from ..core.match import MatchObservation
 from ..core.rules import RuleSet
+from ..i18n import N_, default_lang
 from .actions import ACTION_SIZE, action_mask, describe_index, features_of, index_actions
 from .encoding import Encoder
+from .errors import env_error
 
 Policy = Callable[..., Any]
 """``policy(observation, action_mask) -> action index`` (``action_features=True``: ``policy(observation,
@@ -46,7 +48,9 @@ class PolicyAgent(Agent):
     def __init__(self, policy: Policy, seed: int | str = 0, time_budget: float | None = None, *,
                  action_features: bool = False) -> None:
         if not callable(policy):
-            raise GuandanError(f"PolicyAgent needs a callable policy(observation, action_mask), not {shown(policy)}")
+            raise env_error(GuandanError, default_lang(),
+                            N_("PolicyAgent needs a callable policy(observation, action_mask), not {value}"),
+                            value=shown(policy))
         super().__init__(seed, time_budget)
         self.policy = policy
         self.action_features = action_features
@@ -64,20 +68,28 @@ class PolicyAgent(Agent):
             chosen = self.policy(observation, mask, feats)
         else:
             chosen = self.policy(observation, mask)
+        lang = default_lang()  # an agent has no language of its own: the environment's
         try:
             index = operator.index(chosen)
         except TypeError:
-            raise GuandanError(f"the policy at seat {self.seat} returned {shown(chosen)}, not an action index "
-                               f"(an integer 0…{ACTION_SIZE - 1})") from None
+            raise env_error(GuandanError, lang, N_("the policy at seat {seat} returned {value}, not an action index "
+                                                   "(an integer 0…{last})"),
+                            seat=self.seat, value=shown(chosen), last=ACTION_SIZE - 1) from None
         action = indices.get(index)
         if action is None:
-            what = f" ({describe_index(index)})" if 0 <= index < ACTION_SIZE else f" (outside 0…{ACTION_SIZE - 1})"
-            raise IllegalActionError(f"the policy at seat {self.seat} returned action index {index}{what}, which the "
-                                     f"action mask does not allow here; the legal indices are {_listed(sorted(indices))}")
+            # an index's name (describe_index) is notation, as a card's is: the same in every language
+            what: object = (describe_index(index) if 0 <= index < ACTION_SIZE
+                             else GuandanError.said(N_("outside 0…{last}"), last=ACTION_SIZE - 1))
+            raise env_error(IllegalActionError, lang, N_(
+                "the policy at seat {seat} returned action index {index} ({what}), which the action mask does not "
+                "allow here; the legal indices are {legal}"),
+                seat=self.seat, index=index, what=what, legal=_listed(sorted(indices), lang))
         return action
 
 
-def _listed(order: list[int], most: int = 12) -> str:
+def _listed(order: list[int], lang: str, most: int = 12) -> str:
     head = ", ".join(map(str, order[:most]))
-    return head + (f" and {len(order) - most} more" if len(order) > most else "")
+    if len(order) <= most:
+        return head
+    return str(env_error(GuandanError, lang, N_("{head} and {count} more"), head=head, count=len(order) - most))
 

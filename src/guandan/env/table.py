@@ -15,10 +15,11 @@ from ..core.events import DealSettled, Event
 from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import MoveMode, Scoring
-from ..i18n import LANGUAGES, default_lang, normalize_lang
+from ..i18n import LANGUAGES, N_, default_lang, normalize_lang
 from ..present.seat_view import seat_view_text
 from .actions import ACTION_SIZE, action_mask, features_of, index_actions
 from .encoding import OBS_HIGH, OBS_SIZE, Encoder
+from .errors import env_error
 
 Obs = dict[str, npt.NDArray[np.int8]]
 
@@ -31,13 +32,14 @@ def observation_space() -> spaces.Dict:
     })
 
 
-def check_render_mode(mode: str | None, declared: Sequence[str]) -> None:
-    """Warn of a render mode the environment does not declare, as ``gymnasium.make`` does; ``render()`` then
-    returns None. Not refused: PettingZoo's own ``render_test`` makes the environment with "human" first,
-    only to read its metadata."""
+def check_render_mode(mode: str | None, declared: Sequence[str], lang: str) -> None:
+    """Warn (in ``lang``) of a render mode the environment does not declare, as ``gymnasium.make`` does;
+    ``render()`` then returns None. Not refused: PettingZoo's own ``render_test`` makes the environment with
+    "human" first, only to read its metadata."""
     if mode is not None and mode not in declared:
-        logger.warn(f"render_mode {shown(mode)} is not one of this environment's ({', '.join(map(shown, declared))}): "
-                    "render() returns None")
+        logger.warn(str(env_error(GuandanError, lang, N_("render_mode {mode} is not one of this environment's "
+                                                         "({modes}): render() returns None"),
+                                  mode=shown(mode), modes=", ".join(map(shown, declared)))))
 
 
 def render_lang(lang: str | None) -> str:
@@ -47,15 +49,17 @@ def render_lang(lang: str | None) -> str:
         return default_lang()
     code = normalize_lang(lang) if isinstance(lang, str) else ""
     if code not in LANGUAGES:
-        raise GuandanError(f"lang is one of {', '.join(map(shown, LANGUAGES))}, not {shown(lang)}")
+        raise env_error(GuandanError, default_lang(), N_("lang is one of {choices}, not {value}"),
+                        choices=", ".join(map(shown, LANGUAGES)), value=shown(lang))
     return code
 
 
-def rules_of(preset_name: str | RuleSet) -> RuleSet:
+def rules_of(preset_name: str | RuleSet, lang: str) -> RuleSet:
     if isinstance(preset_name, RuleSet):
         return preset_name
     if preset_name not in PRESET_NAMES:
-        raise GuandanError(f"unknown preset {shown(preset_name)} ({', '.join(PRESET_NAMES)})")
+        raise env_error(GuandanError, lang, N_("unknown preset {name} ({choices})"), name=shown(preset_name),
+                        choices=", ".join(PRESET_NAMES))
     return preset(preset_name)
 
 
@@ -78,10 +82,11 @@ def deal_rewards(events: Sequence[Event], rules: RuleSet) -> list[float]:
 
 
 class Table:
-    """One match in canonical move mode and an :class:`Encoder` per seat."""
+    """One match in canonical move mode and an :class:`Encoder` per seat; its errors are said in ``lang``."""
 
-    def __init__(self, rules: RuleSet, max_deals: int | None = None) -> None:
+    def __init__(self, rules: RuleSet, max_deals: int | None = None, lang: str = "en") -> None:
         self.rules = rules
+        self.lang = lang
         self.config = MatchConfig(max_deals=max_deals, move_mode=MoveMode.CANONICAL)
         self.encoders = [Encoder() for _ in range(4)]
         self.match: MatchState | None = None
@@ -98,7 +103,7 @@ class Table:
     @property
     def m(self) -> MatchState:
         if self.match is None:
-            raise GuandanError("reset the environment first")
+            raise env_error(GuandanError, self.lang, N_("reset the environment first"))
         return self.match
 
     def indices(self, legal: Sequence[Action] | None = None) -> tuple[dict[int, Action], int]:
@@ -146,7 +151,8 @@ class Table:
         action = idx.get(int(index))
         if action is None:
             if on_illegal != "first_legal" or not idx:
-                raise IllegalActionError(f"action index {index} is not legal here (mask it with action_mask)")
+                raise env_error(IllegalActionError, self.lang,
+                                N_("action index {index} is not legal here (mask it with action_mask)"), index=int(index))
             return self.apply(idx[min(idx)]), True
         return self.apply(action), False
 

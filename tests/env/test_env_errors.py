@@ -1,0 +1,110 @@
+"""The environments' own errors in the reader's language (the env's ``lang``; a PolicyAgent's, the environment's
+LANGUAGE), from the ``cli`` catalogue, their types kept and their English what programs and tests have always read."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+
+import guandan.env as genv
+from guandan.agents import Agent
+from guandan.agents.runner import run_match
+from guandan.core.errors import GuandanError
+from guandan.core.match import MatchConfig, new_match
+from guandan.core.rules import preset
+from guandan.core.vocab import MoveMode
+from guandan.env.actions import describe_index
+from guandan.present import said
+
+
+def _first_legal(obs: dict[str, np.ndarray]) -> int:
+    return int(np.flatnonzero(obs["action_mask"])[0])
+
+
+def test_a_chinese_gym_env_says_a_bad_action_and_a_finished_episode_in_chinese() -> None:
+    g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, max_deals=1, lang="zh")
+    obs, _ = g.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(genv.IllegalActionError) as caught:
+        g.step(bad)
+    assert str(caught.value) == f"动作序号 {bad} 此时不合法（请用 action_mask 屏蔽不合法的序号）"
+    assert said(caught.value, "zh") == str(caught.value)  # catalogued: said again as it was
+    assert caught.value.msgid == "action index {index} is not legal here (mask it with action_mask)"
+    done = False
+    while not done:
+        obs, _r, term, trunc, _i = g.step(_first_legal(obs))
+        done = term or trunc
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"^本回合已结束（比赛已结束）：请先调用 reset\(\) 再调用 step\(\)$"):
+        g.step(0)
+
+
+def test_the_english_texts_are_the_msgids_filled() -> None:
+    g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, max_deals=1, lang="en")
+    obs, _ = g.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(genv.IllegalActionError) as caught:
+        g.step(bad)
+    assert str(caught.value) == f"action index {bad} is not legal here (mask it with action_mask)"
+    assert said(caught.value, "zh") == f"动作序号 {bad} 此时不合法（请用 action_mask 屏蔽不合法的序号）"
+
+
+@pytest.mark.parametrize(("kwargs", "zh"), [
+    ({"seat": 5}, "座位必须是 0…3，而不是 5"),
+    ({"on_illegal": "skip"}, 'on_illegal 只能是 raise 或 first_legal，而不是 "skip"'),
+    ({"opponents": ["random"] * 2}, "opponents 须列出其他三个座位的机器人，而不是2个"),
+    ({"opponents": ["random", 7, "random"]}, "opponents 的每一项须是机器人规格、Agent 实例或生成 Agent 的函数；座位 2 的是 7"),
+    ({"preset": "nope"}, '未知的预设 "nope"（competition, huaian-traditional, huaian-2009, huopin）'),
+], ids=["seat", "on_illegal", "three", "opponent", "preset"])
+def test_a_chinese_gym_envs_wrong_arguments_are_said_in_chinese(kwargs: dict[str, object], zh: str) -> None:
+    with pytest.raises(GuandanError) as caught:
+        genv.GuandanGymEnv(**{"opponents": ["random"] * 3, "lang": "zh", **kwargs})  # type: ignore[arg-type]
+    assert str(caught.value) == zh
+
+
+def test_a_closed_gym_env_asks_for_reset_instead_of_a_key_error() -> None:
+    """A step after close() failed with KeyError: 1 (the agents it had made were gone)."""
+    g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, max_deals=1)
+    obs, _ = g.reset(seed=1)
+    g.close()
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"^the environment is closed: call reset\(\) to play again$"):
+        g.step(_first_legal(obs))
+    obs, _ = g.reset(seed=1)  # and a reset plays again
+    g.step(_first_legal(obs))
+    z = genv.GuandanGymEnv(opponents=["random"] * 3, max_deals=1, lang="zh")
+    obs, _ = z.reset(seed=1)
+    z.close()
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"^环境已关闭：请调用 reset\(\) 重新开始$"):
+        z.step(_first_legal(obs))
+
+
+def test_a_chinese_aec_env_says_its_errors_in_chinese() -> None:
+    e = genv.raw_env(max_deals=1, lang="zh")
+    with pytest.raises(GuandanError, match=r"^请先调用 reset\(\) 重置环境$"):
+        e.observe("seat_0")
+    e.reset(seed=1)
+    mover = e.agent_selection
+    with pytest.raises(ValueError, match=rf"^轮到 {mover}，必须给出一个动作$"):
+        e.step(None)
+    bad = int(np.flatnonzero(e.observe(mover)["action_mask"] == 0)[0])
+    with pytest.raises(genv.IllegalActionError, match=rf"^动作序号 {bad} 此时不合法"):
+        e.step(bad)
+    with pytest.warns(UserWarning, match=r'render_mode "human" 不是本环境支持的模式（"ansi"）：render\(\) 将返回 None'):
+        genv.raw_env(render_mode="human", lang="zh")
+
+
+def test_a_policy_agents_errors_follow_the_environments_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANGUAGE", "zh")
+    with pytest.raises(GuandanError, match=r"^PolicyAgent 需要一个可调用的 policy\(observation, action_mask\)，"
+                                           r'而不是 "heuristic"$'):
+        genv.PolicyAgent("heuristic")  # type: ignore[arg-type]
+    m = new_match(preset("competition"), 1, MatchConfig(max_deals=1, move_mode=MoveMode.CANONICAL))
+    seat = m.to_move
+    assert seat is not None
+    agents: list[Agent] = [genv.PolicyAgent(lambda o, mask: _first_legal({"action_mask": mask})) for _ in range(4)]
+    agents[seat] = genv.PolicyAgent(lambda o, mask: genv.ACTION_SIZE)
+    with pytest.raises(genv.IllegalActionError, match=rf"^座位 {seat} 的策略返回了动作序号 {genv.ACTION_SIZE}（超出 "
+                                                      r"0…5697），动作掩码此时不允许它；合法的序号为 [\d, ]+，另有\d+个$"):
+        run_match(m, agents)
+    with pytest.raises(ValueError, match=r"^动作序号必须在 0…5697 之间，而不是 -1$"):
+        describe_index(-1)
