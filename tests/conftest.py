@@ -27,10 +27,13 @@ def shared_file(name: str) -> Path:
 @pytest.fixture(autouse=True)
 def english_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     """The commands speak the language the environment asks for (guandan.i18n.default_lang); a test reads
-    their English whatever the machine's locale, unless it sets LANGUAGE itself."""
+    their English whatever the machine's locale, unless it sets LANGUAGE itself, and measures lines as a
+    terminal does by default whatever GUANDAN_AMBIGUOUS_WIDE the machine sets."""
     for key in ("LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("LANGUAGE", "en")
+    # nor the terminal's: lines are broken with ambiguous symbols (♠ · ×) one column wide unless a test says two
+    monkeypatch.delenv("GUANDAN_AMBIGUOUS_WIDE", raising=False)
 
 
 @pytest.fixture(scope="session")

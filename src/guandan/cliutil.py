@@ -137,7 +137,10 @@ def ensure_dir(path: Path) -> Path:
     return path
 
 
-width = cell_len  # the columns text takes in a terminal, a CJK character two
+# the columns text takes in a terminal, a CJK character two and an ambiguous symbol (· × —) one whatever
+# GUANDAN_AMBIGUOUS_WIDE says: these tables are also written to files and README code blocks, aligned the same
+# wherever they are read
+width = cell_len
 
 
 def pad(text: str, cols: int) -> str:

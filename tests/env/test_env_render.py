@@ -4,6 +4,7 @@ English (the env's ``lang``), never a Python value, never another seat's cards, 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -168,3 +169,23 @@ def test_lang_is_checked_and_defaults_to_the_environments_language(monkeypatch: 
     g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, render_mode="ansi")
     g.reset(seed=1)
     assert g.render() == EN_SEED_1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_render_measures_ambiguous_symbols_as_the_terminal_draws_them(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """♠ ♥ ♣ and · take one column, as terminals draw them by default; GUANDAN_AMBIGUOUS_WIDE=1 says the terminal
+    draws them two, and the lines are broken to fit 80 columns so counted."""
+    e = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, render_mode="ansi", lang=lang)
+    e.reset(seed=1)
+    narrow = e.render()
+    assert isinstance(narrow, str)
+    assert max(wide_width(line) for line in narrow.split("\n")) > 80
+    monkeypatch.setenv("GUANDAN_AMBIGUOUS_WIDE", "1")
+    wide = e.render()
+    assert isinstance(wide, str)
+    assert all(wide_width(line) <= 80 for line in wide.split("\n")), wide
+    assert wide.replace("\n  ", " ") == narrow.replace("\n  ", " ")  # the same words, only broken elsewhere
+
+
+def wide_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WFA" else 1 for c in text)

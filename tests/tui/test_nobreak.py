@@ -116,3 +116,34 @@ def test_chinese_lines_break_after_a_phrase_mark_not_between_a_place_and_its_sea
     console = Console(width=46, record=True, color_system=None)
     console.print(Text(ORDER))
     assert console.export_text().splitlines() == ["出完顺序：头游\u00a0你，二游\u00a0上家，三游\u00a0对家，", "末游\u00a0下家"]
+
+
+ZH_REVIEW = "    +1.78 · 第1副第10手：你：不要 · 好：与找到的最佳着法相差不显著（0.12 ± 0.07级） · 更好：对子 2：♠2 ♦2"
+ZH_PROMPT = "轮到你：输入牌、pass 不要、hint 提示、groups 理牌、table 牌桌、counter 记牌器、quit 退出"
+EN_REVIEW = "    +2.07 · Deal 10, move 34: You: pass · good: not clearly worse than the best found (0.01 ± 0.05 level points)"
+TOGETHER = ["0.12 ± 0.07级", "对子 2", "pass 不要", "counter 记牌器", "quit 退出", "Deal 10", "0.01 ± 0.05 level points"]
+
+
+def test_rich_and_textual_keep_what_the_plain_mode_keeps_together() -> None:
+    """The review's figures (0.12 ± 0.07) and a command beside its Chinese word are one thing in the full-screen
+    client's boxes too: the spaces the plain mode's breaker keeps are no place to break there either."""
+    from textual._wrap import compute_wrap_offsets
+
+    keep_no_break_spaces()
+    lines = (ZH_REVIEW, ZH_PROMPT, EN_REVIEW)
+    for width in range(30, 80):
+        console = Console(width=width, record=True, color_system=None)
+        for line in lines:
+            console.print(Text(line))
+        rich_rows = console.export_text().splitlines()
+        textual_rows = []
+        for line in lines:
+            start = 0
+            for end in [*compute_wrap_offsets(line, width, 8), len(line)]:
+                textual_rows.append(line[start:end])
+                start = end
+        for rows in (rich_rows, textual_rows):
+            for thing in TOGETHER:
+                assert any(thing in row for row in rows), (width, thing, rows)
+            assert not [row for row in rows if row.strip().startswith(("·", "±"))], (width, rows)
+            assert not [row for row in rows if row.rstrip().endswith("±")], (width, rows)

@@ -11,14 +11,18 @@ import re
 import struct
 import sys
 import termios
+import unicodedata
 from collections import Counter
 
 import pytest
 from rich.cells import cell_len
+from rich.cells import cell_len as rich_cell_len
 
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
-from guandan.linebreak import NO_START, wrap
+from guandan.linebreak import AMBIGUOUS_WIDE, NO_START, wrap
+from guandan.linebreak import cell_len as linebreak_cells
+from guandan.present import Presenter
 from guandan.tui.cli import terminal_columns
 from guandan.tui.plain import run_plain
 from guandan.tui.session import Session
@@ -50,8 +54,8 @@ def test_rows_fit_the_width_and_keep_every_card_whole(line: str, width: int) -> 
 
 def test_the_rows_break_at_spaces_and_after_chinese_punctuation() -> None:
     assert wrap(HAND, 80) == [HAND[:HAND.index(" S2 ")], "  S2 H2* H2* D2"]
-    assert wrap(ZH_PROMPT, 80) == ["> 轮到你：输入牌、pass 不要、hint 提示、groups 理牌、table 牌桌、counter",
-                                   "  记牌器、quit 退出"]
+    assert wrap(ZH_PROMPT, 80) == ["> 轮到你：输入牌、pass 不要、hint 提示、groups 理牌、table 牌桌、",
+                                   "  counter 记牌器、quit 退出"]
     # the comma stays with its phrase; the rows after the first start under the text after "! "
     assert wrap(ZH_SAID, 40) == ["! 上家（机器人，级别 raiser）出错了，", "  这一步由后备规则代打",
                                  "  （第一个合法的出法），", "  之后再出错也这样处理"]
@@ -65,6 +69,76 @@ def test_a_run_of_chinese_wider_than_a_row_breaks_between_characters() -> None:
     assert wrap(run, 24) == ["这一步由后备规则代打这一", "  步由后备规则代打这一步", "  由后备规则代打"]
     assert wrap("对家：" + run, 24)[:2] == ["对家：这一步由后备规则代", "  打这一步由后备规则代打"]
     assert wrap("3 : 2 " * 20, 30)[0].endswith("2")  # no-break spaces (a level pair) are not places to break
+
+
+ZH_REVIEW = "    +2.11 · 第1副第2手：你：不要 · 好：与找到的最佳着法相差不显著（0.04 ± 0.10级） · 更好：对子 2：♠2 ♦2"
+EN_REVIEW = ("    +2.07 · Deal 1, move 34: You: bomb A ×4: ♥A ♥A ♣A ♦A · good: not clearly worse than the best found "
+             "(0.01 ± 0.05 level points) · better: full house J: ♥J ♦J ♦J ♣6 ♣6")
+EN_TABLE = "  Deal 10 · playing level 10 · Your team 10 : Opponents 2 · declarer Your team · 27 cards · to play"
+# what a reader takes as one thing: a command and its Chinese word, a figure and its error, a word and its
+# number, a number and its unit, a name with a space
+WHOLE = {ZH_PROMPT: ["pass 不要", "hint 提示", "groups 理牌", "table 牌桌", "counter 记牌器", "quit 退出"],
+         ZH_REVIEW: ["0.04 ± 0.10级", "对子 2"],
+         EN_REVIEW: ["0.01 ± 0.05 level points", "bomb A ×4", "move 34", "full house J"],
+         EN_TABLE: ["Deal 10", "level 10", "Your team 10", "27 cards", "Your team"]}
+
+
+@pytest.mark.parametrize("line", list(WHOLE))
+@pytest.mark.parametrize("wide", [False, True])
+def test_no_row_ends_inside_what_reads_as_one_thing(line: str, wide: bool) -> None:
+    names = [*Presenter("en", viewer=0).whole_names(), *Presenter("zh", viewer=0).whole_names()]
+    for width in range(24, cell_len(line) + 1):
+        rows = wrap(line, width, names, wide)
+        assert all(cells(row, wide) <= width for row in rows), rows
+        for thing in WHOLE[line]:
+            if cells(" " * 10 + thing + " · ", wide) <= width:  # it fits a row with the indent and marks beside it
+                assert any(thing in row for row in rows), (width, thing, rows)
+        # a separator ends a row, never starts one; a row never ends with ± or inside a figure
+        assert not any(row.lstrip().startswith(("·", "—", "±", ":")) for row in rows[1:]), rows
+        assert not any(row.endswith(("±", "×")) or row != row.rstrip() for row in rows), rows
+
+
+def test_a_glued_run_wider_than_a_row_is_parted_at_its_spaces_not_inside_a_word() -> None:
+    # "(0.01 ± 0.05 level points) ·" is wider than a row of 24 under its indent: parted, but at a space, the
+    # figure with its error and the separator with the word before it
+    assert wrap(EN_REVIEW, 24, ["full house"])[5:8] == ["      the best found", "      (0.01 ± 0.05 level",
+                                                        "      points) · better:"]
+
+
+def cells(text: str, wide: bool) -> int:
+    """Columns in a terminal that draws East Asian ambiguous symbols (♠ · × — ±) wide when ``wide``."""
+    return sum(2 if unicodedata.east_asian_width(c) in ("WFA" if wide else "WF") else 1 for c in text)
+
+
+SUITED = " ".join(f"{s}{r}" for s in "♠♥♣♦" for r in ("10", "J", "Q", "K", "A", "2", "3"))  # 28 cards, 87 columns
+
+
+def test_ambiguous_symbols_take_one_column_unless_the_terminal_says_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(AMBIGUOUS_WIDE, raising=False)
+    assert linebreak_cells("♠10 · ×4 — ±") == rich_cell_len("♠10 · ×4 — ±") == 12  # as wcwidth and Rich count them
+    assert linebreak_cells("♠10 · ×4 — ±", wide_ambiguous=True) == 17
+    assert linebreak_cells("大王×2") == 6 and linebreak_cells("大王×2", wide_ambiguous=True) == 7
+    narrow = wrap(SUITED, 80)
+    assert [cell_len(row) for row in narrow] == [78, 10]
+    monkeypatch.setenv(AMBIGUOUS_WIDE, "1")
+    wide = wrap(SUITED, 80)
+    assert wide == wrap(SUITED, 80, wide_ambiguous=True) != narrow
+    assert all(cells(row, True) <= 80 for row in wide) and cells(wide[0], True) > 80 - 5
+    assert cards(wide) == cards([SUITED])
+    for off in ("0", "", "no"):
+        monkeypatch.setenv(AMBIGUOUS_WIDE, off)
+        assert wrap(SUITED, 80) == narrow
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_whole_deal_in_a_terminal_that_draws_ambiguous_symbols_wide(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(AMBIGUOUS_WIDE, raising=False)
+    narrow = _play(lang, 80)
+    assert max(cells(row, True) for row in narrow) > 80  # each symbol counted one column: too wide for such a terminal
+    monkeypatch.setenv(AMBIGUOUS_WIDE, "1")
+    rows = _play(lang, 80)
+    assert all(cells(row, True) <= 80 for row in rows)
+    assert cards(rows) == cards(narrow)
 
 
 def test_a_line_that_fits_or_no_width_leaves_the_line_as_it_is() -> None:

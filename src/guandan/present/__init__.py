@@ -169,6 +169,13 @@ class Presenter:
     def combo_type(self, type_: ComboType) -> str:
         return self._(COMBO_NAMES[type_])
 
+    def whole_names(self) -> list[str]:
+        """The names this presenter writes with a space inside that are one thing to a reader (Big Joker,
+        full house, Previous opponent, Your team): a line broken to fit a terminal keeps each whole."""
+        names = [self.card(SMALL_JOKER), self.card(BIG_JOKER), *map(self.combo_type, COMBO_NAMES),
+                 *map(self.seat, range(4)), self.team(0), self.team(1)]
+        return [name for name in dict.fromkeys(names) if " " in name]
+
     # --- cards and plays ----------------------------------------------------------------------
     def card(self, code: Card, level: int | None = None) -> str:
         """``♠10``, ``小王`` / ``Small Joker``; a wildcard (the ♥ level card) is starred when ``level`` is given."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.cards import BIG_JOKER, SMALL_JOKER, lv
+from ..core.cards import lv
 from ..core.deal import Action
 from ..core.events import Event, FirstLead, Lead, Passed, Played, Reported, RoundWon, WentOut
 from ..core.match import MatchObservation
@@ -95,9 +95,9 @@ def _trick(events: Sequence[Event]) -> list[Event]:
 
 def _wrapped(lines: Sequence[str], width: int, p: Presenter) -> list[str]:
     """Each line broken to rows of at most ``width`` columns as the terminal client's plain mode breaks its own
-    (:func:`guandan.linebreak.wrap`), never inside a card's name (Small Joker)."""
-    whole = [name for name in (p.card(SMALL_JOKER), p.card(BIG_JOKER)) if " " in name]
-    return [row for line in lines for row in wrap(line, width, whole)]
+    (:func:`guandan.linebreak.wrap`), never inside a name such as Small Joker, full house or Previous opponent
+    (:meth:`~guandan.present.Presenter.whole_names`)."""
+    return [row for line in lines for row in wrap(line, width, p.whole_names())]
 
 
 __all__ = ["WIDTH", "seat_view_lines", "seat_view_text"]

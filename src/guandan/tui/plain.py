@@ -23,7 +23,9 @@ Protocol (every line from the ``tui`` catalogue, so wording follows ``--lang``; 
       复盘, 退出.
 * a bad command prints a line starting with ``! `` and changes nothing; the prompt is repeated;
 * on a terminal, a line wider than the window is broken into rows between cards and words (never inside a
-  card), the rows after the first indented; written to a pipe or a file, every line stays whole.
+  card, nor at a space that joins one thing: ``quit 退出``, ``0.12 ± 0.07``, ``level 10``, ``full house``), the
+  rows after the first indented, East Asian ambiguous symbols (♠ · ×) counted one column, or two with
+  ``GUANDAN_AMBIGUOUS_WIDE=1`` (:mod:`guandan.linebreak`); written to a pipe or a file, every line stays whole.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ..agents.hints import hints
-from ..core.cards import BIG_JOKER, SMALL_JOKER
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealSettled, Event
@@ -71,12 +72,11 @@ class PlainGame:
         self.present = presenter(lang)
         self.out = out
         self.columns = columns  # the terminal's width now (it may be resized), None where lines stay whole
-        # the card names with a space in them (Big Joker): one card, so never parted
-        self.card_names = [name for name in map(self.present.card, (BIG_JOKER, SMALL_JOKER)) if " " in name]
+        self.whole_names = self.present.whole_names()  # Big Joker, full house, Previous opponent: never parted
         self.choices: list[Action] = []  # the last numbered list (hints or readings)
 
     def say(self, line: str) -> None:
-        for row in wrap(line, self.columns(), self.card_names):
+        for row in wrap(line, self.columns(), self.whole_names):
             self.out.write(row + "\n")
 
     def show(self, events: Sequence[Event]) -> None:
