@@ -33,8 +33,11 @@ if ENV_ID not in gymnasium.registry:
 
 
 def legal_action_features(info: dict[str, object]) -> npt.NDArray[np.int8]:
-    """The per-legal-action feature vectors an environment put in ``info`` (rows in ``legal_indices`` order)."""
-    return cast("npt.NDArray[np.int8]", info["legal_action_features"])
+    """The per-legal-action feature vectors an environment put in ``info`` (rows in ``legal_indices`` order),
+    without the padding rows of ``action_features="padded"`` (one environment's info, not a vector's)."""
+    feats = cast("npt.NDArray[np.int8]", info["legal_action_features"])
+    mask = info.get("legal_features_mask")
+    return feats[np.asarray(mask, dtype=bool)] if mask is not None else feats
 
 
 __all__ = [

@@ -168,3 +168,20 @@ def features_of(indices: dict[int, Action]) -> tuple[list[int], npt.NDArray[np.i
     for row, i in enumerate(order):
         _write_features(buf, row * FEATURE_SIZE, indices[i])
     return order, np.frombuffer(buf, _INT8).reshape(len(order), FEATURE_SIZE)
+
+
+def padded_features_of(indices: dict[int, Action], rows: int
+                       ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """:func:`features_of` in arrays of a fixed shape, which a Gymnasium vector stacks: ``rows`` legal indices
+    (ascending, then -1), their feature rows (then zeros) and a mask with 1 at each legal row. ``indices`` must
+    hold at most ``rows`` actions."""
+    order = sorted(indices)
+    buf = bytearray(rows * FEATURE_SIZE)
+    for row, i in enumerate(order):
+        _write_features(buf, row * FEATURE_SIZE, indices[i])
+    legal = np.full(rows, -1, dtype=np.int64)
+    legal[: len(order)] = order
+    mask = np.zeros(rows, dtype=np.int8)
+    mask[: len(order)] = 1
+    return legal, np.frombuffer(buf, _INT8).reshape(rows, FEATURE_SIZE), mask
+

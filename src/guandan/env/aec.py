@@ -15,7 +15,16 @@ from ..core.rules import RuleSet
 from ..i18n import N_
 from .actions import ACTION_SIZE
 from .errors import env_error
-from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, render_lang, rules_of
+from .table import (
+    Obs,
+    Table,
+    check_render_mode,
+    deal_rewards,
+    observation_space,
+    padded_rows,
+    render_lang,
+    rules_of,
+)
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
 _SEATED = tuple(enumerate(AGENTS))
@@ -31,12 +40,14 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
                 "is_parallelizable": False}
 
     def __init__(self, preset: str | RuleSet = "competition", max_deals: int | None = None,
-                 render_mode: str | None = None, action_features: bool = True, lang: str | None = None) -> None:
+                 render_mode: str | None = None, action_features: bool | str = True, lang: str | None = None,
+                 max_legal_actions: int | None = None) -> None:
         super().__init__()
         self.lang = render_lang(lang)  # first: every error below is said in it
         check_render_mode(render_mode, RENDER_MODES, self.lang)
+        rows = padded_rows(action_features, max_legal_actions, self.lang)
         self.rules = rules_of(preset, self.lang)
-        self.table = Table(self.rules, max_deals, self.lang)
+        self.table = Table(self.rules, max_deals, self.lang, rows)
         self.render_mode = render_mode
         self.action_features = action_features
         self.possible_agents = list(AGENTS)
@@ -123,15 +134,18 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
 
 
 def raw_env(preset: str | RuleSet = "competition", max_deals: int | None = None, render_mode: str | None = None,
-            action_features: bool = True, lang: str | None = None) -> GuandanAEC:
+            action_features: bool | str = True, lang: str | None = None,
+            max_legal_actions: int | None = None) -> GuandanAEC:
     """The AEC environment without PettingZoo's wrappers."""
-    return GuandanAEC(preset, max_deals, render_mode, action_features, lang)
+    return GuandanAEC(preset, max_deals, render_mode, action_features, lang, max_legal_actions)
 
 
 def env(preset: str | RuleSet = "competition", max_deals: int | None = None, render_mode: str | None = None,
-        action_features: bool = True, lang: str | None = None) -> AECEnv[str, Obs, int | None]:
+        action_features: bool | str = True, lang: str | None = None,
+        max_legal_actions: int | None = None) -> AECEnv[str, Obs, int | None]:
     """The AEC environment in PettingZoo's usual wrappers (an illegal index raises, actions are
     range-checked, the call order is enforced)."""
-    e: AECEnv[str, Obs, int | None] = raw_env(preset, max_deals, render_mode, action_features, lang)
+    e: AECEnv[str, Obs, int | None] = raw_env(preset, max_deals, render_mode, action_features, lang,
+                                              max_legal_actions)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)

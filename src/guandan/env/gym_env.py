@@ -20,7 +20,16 @@ from ..core.rules import RuleSet
 from ..i18n import N_
 from .actions import ACTION_SIZE
 from .errors import env_error
-from .table import Obs, Table, check_render_mode, deal_rewards, observation_space, render_lang, rules_of
+from .table import (
+    Obs,
+    Table,
+    check_render_mode,
+    deal_rewards,
+    observation_space,
+    padded_rows,
+    render_lang,
+    rules_of,
+)
 
 
 def _listens(agent: Agent) -> bool:
@@ -29,7 +38,9 @@ def _listens(agent: Agent) -> bool:
 
 class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
     """掼蛋 from one seat against three agents. ``info["legal_action_features"]`` (with
-    ``info["legal_indices"]``) lists the legal actions' feature vectors for DouZero-style agents."""
+    ``info["legal_indices"]``) lists the legal actions' feature vectors for DouZero-style agents;
+    ``action_features="padded"`` pads them to ``max_legal_actions`` rows (by default ``ACTION_SIZE``) with
+    ``info["legal_features_mask"]``, a fixed shape that ``gymnasium.make_vec`` stacks."""
 
     # render_fps: Gymnasium's checker asks every env that renders for one; text has no frame rate of its own,
     # and 4 is what Gymnasium's own text environments (Blackjack, Taxi, FrozenLake) declare
@@ -38,7 +49,8 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
     def __init__(self, preset: str | RuleSet = "competition",
                  opponents: Sequence[str | Agent | Callable[[], Agent]] = ("heuristic",) * 3,
                  seat: int = 0, max_deals: int | None = None, render_mode: str | None = None,
-                 action_features: bool = True, on_illegal: str = "raise", lang: str | None = None) -> None:
+                 action_features: bool | str = True, on_illegal: str = "raise", lang: str | None = None,
+                 max_legal_actions: int | None = None) -> None:
         self.lang = lang = render_lang(lang)  # first: every error below is said in it
         if on_illegal not in ("raise", "first_legal"):
             raise env_error(GuandanError, lang, N_("on_illegal is raise or first_legal, not {value}"),
@@ -78,8 +90,9 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
                     raise env_error(GuandanError, lang, N_("seats {seat} and {other} are given the same Agent instance: "
                                                            "an agent holds one seat's state, so give each seat its own"),
                                     seat=s, other=t)
+        rows = padded_rows(action_features, max_legal_actions, lang)
         self.rules = rules_of(preset, lang)
-        self.table = Table(self.rules, max_deals, lang)
+        self.table = Table(self.rules, max_deals, lang, rows)
         self.seat = seat
         self.opponent_specs: tuple[str | Agent, ...] = tuple(specs)
         self.render_mode = render_mode

@@ -17,7 +17,7 @@ from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import MoveMode, Scoring
 from ..i18n import LANGUAGES, N_, default_lang, normalize_lang
 from ..present.seat_view import seat_view_text
-from .actions import ACTION_SIZE, action_mask, features_of, index_actions
+from .actions import ACTION_SIZE, action_mask, features_of, index_actions, padded_features_of
 from .encoding import OBS_HIGH, OBS_SIZE, Encoder
 from .errors import env_error
 
@@ -54,6 +54,26 @@ def render_lang(lang: str | None) -> str:
     return code
 
 
+def padded_rows(action_features: bool | str, max_legal_actions: int | None, lang: str) -> int | None:
+    """How many rows ``action_features="padded"`` pads the legal actions' features to (``max_legal_actions``, by
+    default :data:`ACTION_SIZE`, which no position exceeds); None for ``True`` or ``False``."""
+    if action_features not in (True, False, "padded"):
+        raise env_error(GuandanError, lang, N_("action_features is true, false or \"padded\", not {value}"),
+                        value=shown(action_features))
+    if action_features != "padded":
+        if max_legal_actions is not None:
+            raise env_error(GuandanError, lang, N_("max_legal_actions sizes the padded features: it needs "
+                                                   "action_features=\"padded\""))
+        return None
+    if max_legal_actions is None:
+        return ACTION_SIZE
+    if (isinstance(max_legal_actions, bool) or not isinstance(max_legal_actions, int)
+            or not 1 <= max_legal_actions <= ACTION_SIZE):
+        raise env_error(GuandanError, lang, N_("max_legal_actions must be 1…{most}, not {value}"), most=ACTION_SIZE,
+                        value=shown(max_legal_actions))
+    return max_legal_actions
+
+
 def rules_of(preset_name: str | RuleSet, lang: str) -> RuleSet:
     if isinstance(preset_name, RuleSet):
         return preset_name
@@ -82,11 +102,14 @@ def deal_rewards(events: Sequence[Event], rules: RuleSet) -> list[float]:
 
 
 class Table:
-    """One match in canonical move mode and an :class:`Encoder` per seat; its errors are said in ``lang``."""
+    """One match in canonical move mode and an :class:`Encoder` per seat; its errors are said in ``lang``.
+    ``rows``: the legal actions' features padded to that many rows (:func:`padded_rows`), else as many as
+    there are."""
 
-    def __init__(self, rules: RuleSet, max_deals: int | None = None, lang: str = "en") -> None:
+    def __init__(self, rules: RuleSet, max_deals: int | None = None, lang: str = "en", rows: int | None = None) -> None:
         self.rules = rules
         self.lang = lang
+        self.rows = rows
         self.config = MatchConfig(max_deals=max_deals, move_mode=MoveMode.CANONICAL)
         self.encoders = [Encoder() for _ in range(4)]
         self.match: MatchState | None = None
@@ -127,10 +150,22 @@ class Table:
             mask = np.zeros(ACTION_SIZE, dtype=np.int8)
         return {"observation": self.encoders[seat].encode(view), "action_mask": mask}
 
-    def info(self, seat: int, features: bool) -> dict[str, Any]:
+    def info(self, seat: int, features: bool | str) -> dict[str, Any]:
+        """``seat``'s info: with ``features``, its legal actions' indices and feature rows on its turn; padded to
+        :attr:`rows`, they are there on every call (empty off its turn), so that a vector's infos stack."""
         m = self.m
         out: dict[str, Any] = {"seat": seat, "deal_index": m.deal_index, "levels": m.levels}
-        if features and m.to_move == seat:
+        if features and self.rows is not None:
+            idx, dropped = self.indices() if m.to_move == seat else ({}, 0)
+            if len(idx) > self.rows:
+                raise env_error(GuandanError, self.lang, N_(
+                    "{count} legal actions here, more than max_legal_actions={rows}: raise it (no position has more "
+                    "than {most})"),
+                    count=len(idx), rows=self.rows, most=ACTION_SIZE)
+            legal, feats, rows = padded_features_of(idx, self.rows)
+            out["legal_indices"], out["legal_action_features"], out["legal_features_mask"] = legal, feats, rows
+            out["collisions"] = dropped
+        elif features and m.to_move == seat:
             idx, dropped = self.indices()
             order, feats = features_of(idx)
             out["legal_indices"], out["legal_action_features"], out["collisions"] = order, feats, dropped
