@@ -17,6 +17,7 @@ from ..core.errors import GuandanError, shown
 from ..core.moves import PASS, Move
 from ..core.rules import RuleSet, preset
 from ..core.vocab import RANKS, ActionKind, EqualTributeAssignment, Phase
+from ..i18n import N_
 from ..protocol_names import protocol_action
 from .errors import ProtocolError
 
@@ -46,12 +47,12 @@ def check_rules(rules: RuleSet) -> None:
     """
     odd = [k for k in _HAND_TYPE_KEYS if getattr(rules, k) != getattr(_STANDARD, k)]
     if odd:
-        raise ProtocolError(
-            f"the 2020 protocol only knows the standard hand types (牌型); rule set {shown(rules.name)} changes "
-            f"{', '.join(odd)} — use competition, huaian-traditional or huaian-2009")
+        raise ProtocolError.said(N_("the 2020 protocol only knows the standard hand types (牌型); rule set {name} "
+                                    "changes {keys} — use competition, huaian-traditional or huaian-2009"),
+                                 name=shown(rules.name), keys=", ".join(odd))
     if rules.equal_tribute_assignment is EqualTributeAssignment.WINNERS_CHOOSE:
-        raise ProtocolError("the 2020 protocol has no step where 头游 chooses a tribute card "
-                            "(equal_tribute_assignment = winners_choose); use left or random")
+        raise ProtocolError.said(N_("the 2020 protocol has no step where 头游 chooses a tribute card "
+                                    "(equal_tribute_assignment = winners_choose); use left or random"))
 
 
 def action_triple(action: Action, level: int) -> list[Any]:
@@ -69,30 +70,31 @@ def action_triple(action: Action, level: int) -> list[Any]:
 def parse_protocol_cards(cards: Any) -> tuple[Card, ...]:
     """A protocol card list (``["H2", "SB"]``) as sorted codes; :class:`ProtocolError` naming the bad token."""
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise ProtocolError(f"cards must be a list of card strings, not {shown(cards)}")
+        raise ProtocolError.said(N_("cards must be a list of card strings, not {value}"), value=shown(cards))
     try:
         return tuple(sorted(parse_card(c, "protocol", i + 1) for i, c in enumerate(cards)))
-    except GuandanError as e:
-        raise ProtocolError(str(e)) from None
+    except GuandanError as e:  # the card's own words, catalogued where they are
+        raise (ProtocolError.said(e.msgid, **e.params) if e.msgid else ProtocolError(str(e))) from None
 
 
 def move_from_triple(triple: Any, level: int, rules: RuleSet) -> Move:
     """The play a ``[type, rank, cards]`` triple stands for at ``level``: the cards' reading whose
     protocol type and rank match. Raises :class:`ProtocolError` if none (or, impossibly, two) do."""
     if not isinstance(triple, list) or len(triple) != 3:
-        raise ProtocolError(f"an action must be a [type, rank, cards] triple, not {shown(triple)}")
+        raise ProtocolError.said(N_("an action must be a [type, rank, cards] triple, not {value}"), value=shown(triple))
     kind, rank, raw = triple
     if triple == PASS_TRIPLE:
         return PASS
     if kind == PASS_TRIPLE[0]:
-        raise ProtocolError(f'a pass is written ["PASS", "PASS", "PASS"], not {shown(triple)}')
+        raise ProtocolError.said(N_('a pass is written ["PASS", "PASS", "PASS"], not {value}'), value=shown(triple))
     cards = parse_protocol_cards(raw)
     if not cards:
-        raise ProtocolError(f"{kind} {rank} names no cards")
+        raise ProtocolError.said(N_("{kind} {rank} names no cards"), kind=kind, rank=rank)
     found = [Move(cards, c) for c in classify(cards, level, rules) if protocol_action(cards, c, level)[:2] == [kind, rank]]
     if len(found) != 1:
-        what = "no" if not found else "more than one"
-        raise ProtocolError(f"{shown(triple)} matches {what} reading of its cards at level {rank_str(level)}")
+        msgid = (N_("{triple} matches no reading of its cards at level {level}") if not found
+                 else N_("{triple} matches more than one reading of its cards at level {level}"))
+        raise ProtocolError.said(msgid, triple=shown(triple), level=rank_str(level))
     return found[0]
 
 
@@ -103,7 +105,8 @@ def action_from_triple(triple: Any, seat: int, level: int, rules: RuleSet) -> Ac
     if kind is not None:
         cards = parse_protocol_cards(triple[2])
         if triple[1] != triple[0] or len(cards) != 1:
-            raise ProtocolError(f"a {triple[0]} is written [{shown(triple[0])}, {shown(triple[0])}, [card]], not {shown(triple)}")
+            raise ProtocolError.said(N_("a {word} is written [{quoted}, {quoted}, [card]], not {value}"), word=triple[0],
+                                     quoted=shown(triple[0]), value=shown(triple))
         return Action(kind, seat, cards)
     move = move_from_triple(triple, level, rules)
     return Action(ActionKind.PASS, seat) if move.combo is None else Action(ActionKind.PLAY, seat, move.cards, move.combo)

@@ -20,6 +20,7 @@ from ..core.match import MatchObservation
 from ..core.rules import RuleSet
 from ..core.turns import TurnTracker
 from ..core.vocab import RANKS, Phase
+from ..i18n import N_
 from .errors import ProtocolError
 from .notation import PHASE_OF_STAGE, action_from_triple, move_from_triple, parse_protocol_cards
 
@@ -29,13 +30,14 @@ _EXCHANGES: dict[str, type[TributeGiven] | type[CardsReturned]] = {"tribute": Tr
 
 def _rank(text: Any) -> int:
     if not isinstance(text, str) or len(text) != 1 or text not in RANKS:
-        raise ProtocolError(f"a rank must be one of {' '.join(RANKS)}, not {shown(text)}")
+        raise ProtocolError.said(N_("a rank must be one of {ranks}, not {value}"), ranks=" ".join(RANKS),
+                                 value=shown(text))
     return RANKS.index(text)
 
 
 def _seat(value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
-        raise ProtocolError(f"a seat must be 0, 1, 2 or 3, not {shown(value)}")
+        raise ProtocolError.said(N_("a seat must be 0, 1, 2 or 3, not {value}"), value=shown(value))
     return value
 
 
@@ -117,9 +119,9 @@ class ProtocolTracker:
         """(observation, the actions of ``actionList`` we could read, their indexes in it)."""
         phase = PHASE_OF_STAGE.get(str(msg.get("stage")))
         if phase is None:
-            raise ProtocolError(f"an act message with unknown stage {shown(msg.get('stage'))}")
+            raise ProtocolError.said(N_("an act message with unknown stage {stage}"), stage=shown(msg.get("stage")))
         if self.seat < 0:
-            raise ProtocolError("an act message before any beginning message")
+            raise ProtocolError.said(N_("an act message before any beginning message"))
         self.level = _rank(msg.get("curRank", RANKS[self.level]))
         legal: list[Action] = []
         indexes: list[int] = []
