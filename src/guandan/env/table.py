@@ -16,7 +16,7 @@ from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import MoveMode, Scoring
 from ..i18n import LANGUAGES, N_, default_lang, normalize_lang
-from ..present.seat_view import seat_view_text
+from ..present.seat_view import public_view_text, seat_view_text
 from .actions import ACTION_SIZE, action_mask, features_of, index_actions, padded_features_of
 from .encoding import OBS_HIGH, OBS_SIZE, Encoder
 from .errors import env_error
@@ -178,6 +178,11 @@ class Table:
         actions = m.deal.actions if m.deal is not None else []
         own = next((a for a in reversed(actions) if a.seat == seat), None)
         return seat_view_text(m.observation(seat), lang, own)
+
+    def render_public(self, lang: str) -> str:
+        """What a spectator sees, as text for a person (:func:`guandan.present.seat_view.public_view_text`): the
+        public view of the match, no hand."""
+        return public_view_text(self.m.public_view(), lang)
 
     def apply_index(self, index: int, on_illegal: str = "raise") -> tuple[list[Event], bool]:
         """Apply the action at ``index``; with ``on_illegal="first_legal"`` an unmasked index plays the

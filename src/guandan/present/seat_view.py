@@ -1,4 +1,5 @@
-"""One seat's view of a match as a few lines of text, for a person: the environments' ``render()``.
+"""One seat's view of a match as a few lines of text, for a person: the environments' ``render()`` (and the
+spectator's, :func:`public_view_lines`: the same lines without a hand, seats and teams named by number).
 
 Only what that seat may know goes in — its own observation (its hand, the public events) and its own last
 action — never another seat's cards. Every word comes from the ``game`` catalogue through
@@ -21,7 +22,7 @@ from collections.abc import Sequence
 from ..core.cards import lv
 from ..core.deal import Action
 from ..core.events import Event, FirstLead, Lead, Passed, Played, Reported, RoundWon, WentOut
-from ..core.match import MatchObservation
+from ..core.match import MatchObservation, PublicMatchView
 from ..core.vocab import Phase
 from ..linebreak import wrap
 from . import Presenter
@@ -70,6 +71,37 @@ def seat_view_text(view: MatchObservation, lang: str, own_last: Action | None = 
     return "\n".join(seat_view_lines(view, lang, own_last, width))
 
 
+def public_view_lines(view: PublicMatchView, lang: str, width: int = WIDTH) -> list[str]:
+    """``view`` (what a spectator may know: the public view of the match) as lines of at most ``width``
+    columns, seats and teams named by number: the deal, the playing level and both teams' levels; the round's
+    last plays; who is to move. At the end of the match, the result and the final levels. No hand."""
+    d = view.deal
+    p = Presenter(lang, deal_level=d.level)
+    _ = p._
+    levels = _("{us} {a} · {them} {b}").format(us=p.team(0), a=p.level(view.levels[0]), them=p.team(1),
+                                                b=p.level(view.levels[1]))
+    if view.ended:
+        n, winner = view.deal_index, view.winner
+        result = (p.tr.ngettext("Match over after {n} deal (deal limit): no winner",
+                                "Match over after {n} deals (deal limit): no winner", n).format(n=n)
+                  if winner is None else
+                  p.tr.ngettext("Match over after {n} deal: {team} wins", "Match over after {n} deals: {team} wins",
+                                n).format(n=n, team=p.team(winner)))
+        return _wrapped([_("{result} · {levels}").format(result=result, levels=levels)], width, p)
+    lines = [_("Deal {n} · playing level {level} · {levels}").format(n=view.deal_index + 1, level=p.level(d.level),
+                                                                     levels=levels)]
+    trick = _trick(d.events) if d.phase == Phase.PLAY else []
+    lines += [line for e in trick for line in p.event(e)]
+    if d.to_move is not None:
+        lines.append(_("{who} is to move").format(who=p.seat(d.to_move)))
+    return _wrapped(lines, width, p)
+
+
+def public_view_text(view: PublicMatchView, lang: str, width: int = WIDTH) -> str:
+    """:func:`public_view_lines` as one text, a line each."""
+    return "\n".join(public_view_lines(view, lang, width))
+
+
 def _result(p: Presenter, view: MatchObservation) -> str:
     """``Match over after 3 deals: Your team wins`` (the engine counts the deal that would come next)."""
     n, winner = view.deal_index, view.winner
@@ -100,4 +132,4 @@ def _wrapped(lines: Sequence[str], width: int, p: Presenter) -> list[str]:
     return [row for line in lines for row in wrap(line, width, p.whole_names())]
 
 
-__all__ = ["WIDTH", "seat_view_lines", "seat_view_text"]
+__all__ = ["WIDTH", "public_view_lines", "public_view_text", "seat_view_lines", "seat_view_text"]
