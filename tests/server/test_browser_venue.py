@@ -1,7 +1,8 @@
 """The venue screen in Debian's chromium at 1920×1080, with the app's Content-Security-Policy enforced: all 16
 teams of a 16-team event on one screen in big type, the round's clock counting down and turning to the warning
 by itself, a 300-team event's every team across the pages, which turn by themselves, and the same page on a
-phone held upright, read without sideways scrolling."""
+phone held upright, read without sideways scrolling; long names alike told apart in two columns; the round's
+pairings on the screen in big type."""
 
 from __future__ import annotations
 
@@ -53,13 +54,14 @@ class Venue:
         self.thread.join(timeout=10)
         self.engine.dispose()
 
-    def event(self, teams: int, rounds_done: int, started: timedelta | None) -> int:
-        """An event of ``teams`` teams with ``rounds_done`` rounds final (each table's levels varied) and the
-        next round paired and its clock started ``started`` ago (None: no round paired after them)."""
+    def event(self, teams: int, rounds_done: int, started: timedelta | None, names: tuple[str, ...] = ()) -> int:
+        """An event of ``teams`` teams (the first ``names``, then 第N队) with ``rounds_done`` rounds final (each
+        table's levels varied) and the next round paired and its clock started ``started`` ago (None: no round
+        paired after them)."""
         d = self.desk
         tid = d.create(EventConfig(name="淮安掼蛋公开赛", rounds=7), secret="browser-secret")
         for i in range(1, teams + 1):
-            d.register(tid, f"第{i}队", [f"张{i}", f"李{i}"], club=f"俱乐部{i % 4}")
+            d.register(tid, names[i - 1] if i <= len(names) else f"第{i}队", [f"张{i}", f"李{i}"], club=f"俱乐部{i % 4}")
         for r in range(1, rounds_done + 1):
             for n in d.pair_next(tid).tables:
                 levels = ["A:9", "T:8", "K:Q", "5:J", "7:7"][(n + r) % 5]
@@ -85,8 +87,8 @@ def venue() -> Iterator[Venue]:
             v.close()
 
 
-def screen(browser: Browser, complaints: list[str]) -> Page:
-    ctx = browser.new_context(viewport=SCREEN)  # the policy enforced: venue.js must run under it
+def screen(browser: Browser, complaints: list[str], size: ViewportSize = SCREEN) -> Page:
+    ctx = browser.new_context(viewport=size)  # the policy enforced: venue.js must run under it
     page = ctx.new_page()
     page.on("console", lambda m: complaints.append(m.text) if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: complaints.append(str(e)))
@@ -139,13 +141,46 @@ def test_sixteen_teams_on_one_screen_with_the_clock_counting_down(venue: Venue, 
     page.context.close()
 
 
+#: Long names alike, that a cut at the end made read the same, and short ones.
+ALIKE = ("淮安市清江浦区第一代表队", "淮安市清江浦区第二代表队", "淮安市清江浦区第三代表队", "淮安市淮阴区老干部局代表队",
+         "Huai'an Qingjiangpu District Team One", "Huai'an Qingjiangpu District Team Two",
+         "Nanjing Gulou Community Card Club A", "Nanjing Gulou Community Card Club B")
+
+
+def names_shown(page: Page) -> list[dict[str, Any]]:
+    """Every name a venue page cut to fit ([data-fit]): its whole name, what is shown, the end that tells it from
+    the others, whether its cell still overflows, and its font's size."""
+    shown: list[dict[str, Any]] = page.evaluate("""() => [...document.querySelectorAll('[data-fit]')].map((el) => ({
+      name: el.title, text: el.textContent, keep: Number(el.dataset.keep),
+      cut: el.parentElement.scrollWidth > el.parentElement.clientWidth,
+      font: parseFloat(getComputedStyle(el).fontSize)}))""")
+    return shown
+
+
+def assert_told_apart(shown: list[dict[str, Any]]) -> None:
+    """Each name whole, or cut in its middle keeping the end that tells it from the others; none overflows its
+    cell, and no two different names read the same."""
+    for s in shown:
+        assert not s["cut"], s
+        if s["text"] != s["name"]:
+            head, dots, tail = s["text"].partition("…")
+            assert dots and s["name"].startswith(head) and s["name"].endswith(tail), s
+            assert s["keep"] > len(head) + len(tail) or len(tail) >= s["keep"], s  # the telling end, when it fits
+    texts = {s["name"]: s["text"] for s in shown}
+    assert len(set(texts.values())) == len(texts), texts
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_two_columns_of_teams_keep_the_table_columns_head_on_one_line(venue: Venue, browser: Browser, lang: str) -> None:
-    """More than 16 teams: two columns side by side, where the table column's head (第3轮桌号) wrapped onto two
-    lines over a narrow column; on the venue's 1920×1080 and on a 1280×720 projector it is one line, whole."""
-    tid = venue.event(20, 2, started=timedelta(minutes=3))
+def test_two_columns_of_teams_keep_the_heads_on_one_line_and_long_names_apart(venue: Venue, browser: Browser,
+                                                                               lang: str) -> None:
+    """More than 16 teams: two columns side by side. The heads over their narrow columns are one line, whole (the
+    table column's 第3轮桌号, English "Opp. MP" and "Lvl diff." wrapped onto two); long names alike, cut at their
+    end, read the same (淮安市清江浦… twice): each is cut in its middle, keeping the end that tells it apart, its
+    whole name in its title. On the venue's 1920×1080, a 1280×720 projector and a 4:3 one."""
+    tid = venue.event(20, 2, started=timedelta(minutes=3), names=ALIKE)
     projector: ViewportSize = {"width": 1280, "height": 720}
-    for size in (SCREEN, projector):
+    old: ViewportSize = {"width": 1024, "height": 768}
+    for size in (SCREEN, projector, old):
         ctx = browser.new_context(viewport=size)
         page = ctx.new_page()
         page.goto(f"{venue.url}/t/{tid}/standings?lang={lang}")
@@ -156,8 +191,12 @@ def test_two_columns_of_teams_keep_the_table_columns_head_on_one_line(venue: Ven
         assert page.locator("main.board > table").count() == 2
         seat = [h for h in heads if h["text"] == ("桌号" if lang == "zh" else "Table")]
         assert len(seat) == 2, heads
-        for h in seat:
+        for h in heads:
             assert h["lines"] == 1 and not h["cut"], (size, h)
+        shown = names_shown(page)
+        assert len(shown) == 20 and sum(s["text"] != s["name"] for s in shown) >= 4, shown  # the long ones cut
+        assert_told_apart(shown)
+        assert min(s["font"] for s in shown) >= size["width"] * .015, shown  # 28.8 px at 1920, 15.4 at 1024
         expect(page.locator("header .sub")).to_contain_text("第3轮进行中" if lang == "zh" else "Round 3 in play")
         page.screenshot(path=f"/tmp/venue-two-columns-{lang}-{size['width']}x{size['height']}.png")
         ctx.close()
@@ -220,4 +259,53 @@ def test_a_phone_held_upright_reads_the_standings_without_sideways_scrolling(ven
     for full, box in shown["names"]:
         assert full <= box, (full, box)  # 第N队 and its club, not cut
     assert shown["footer"][0] <= shown["footer"][1], shown["footer"]
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_pairings_on_the_venue_screen_in_big_type(venue: Venue, browser: Browser, lang: str) -> None:
+    """The round's pairings for a TV or a projector: each table's number, home team and away team read from across
+    a hall (big type, every line inside the screen, names alike told apart), a page at a time, turning by itself;
+    a phone held upright scrolls down, never sideways."""
+    tid = venue.event(51, 1, started=timedelta(minutes=3), names=ALIKE)  # 25 tables and a bye: two pages
+    projector: ViewportSize = {"width": 1280, "height": 720}
+    for size in (SCREEN, projector):
+        complaints: list[str] = []
+        page = screen(browser, complaints, size)
+        page.goto(f"{venue.url}/t/{tid}/pairings/screen?lang={lang}&refresh=5")
+        lines: dict[str, Any] = page.evaluate("""() => ({
+          rows: [...document.querySelectorAll('tr[data-table]')].map((tr) => {
+            const b = tr.getBoundingClientRect();
+            return {table: tr.dataset.table, box: [b.left, b.top, b.right, b.bottom],
+                    font: parseFloat(getComputedStyle(tr.querySelector('td.tno')).fontSize)};
+          }),
+          scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
+          view: [innerWidth, innerHeight],
+        })""")
+        assert [r["table"] for r in lines["rows"]] == [str(n) for n in range(1, 21)]  # two columns of ten
+        w, h = lines["view"]
+        assert lines["scroll"][0] <= w and lines["scroll"][1] <= h
+        for row in lines["rows"]:
+            left, top, right, bottom = row["box"]
+            assert left >= 0 and top >= 0 and right <= w and bottom <= h, (size, row)
+            assert row["font"] >= h * .04, (size, row)  # 43 px on 1080 lines, 29 on 720
+        shown = names_shown(page)
+        assert len(shown) == 40 and min(s["font"] for s in shown) >= h * .04
+        assert_told_apart(shown)
+        expect(page.locator("[data-clock]")).to_have_attribute("data-phase", "play")
+        expect(page.locator(".pager")).to_have_text("第1页，共2页" if lang == "zh" else "Page 1 of 2")
+        # the screen turns to its second page by itself, and back to the first
+        page.wait_for_url(f"**/t/{tid}/pairings/screen?refresh=5&page=2", timeout=20_000)
+        assert [r.get_attribute("data-table") for r in page.locator("tr[data-table]").all()] == \
+            [str(n) for n in range(21, 26)]
+        expect(page.locator("[data-testid=bye]")).to_be_visible()
+        assert page.evaluate("document.documentElement.lang") == ("zh-CN" if lang == "zh" else "en")
+        page.wait_for_url(f"**/t/{tid}/pairings/screen?refresh=5", timeout=20_000)
+        assert complaints == []
+        page.context.close()
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    page.goto(f"{venue.url}/t/{tid}/pairings/screen?lang={lang}")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    assert_told_apart(names_shown(page))
     ctx.close()

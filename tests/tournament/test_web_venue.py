@@ -21,7 +21,7 @@ from guandan.tournament.model import EventConfig
 from guandan.tournament.names import name_key
 from guandan.tournament.pagelang import Missing, explain
 from guandan.tournament.rounds import ResultSlip
-from guandan.tournament.web import create_router, screen_page, standing_lines
+from guandan.tournament.web import create_router, screen_page, standing_lines, telling_ends
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's notice that it prefers httpx2 over the pinned httpx
@@ -120,6 +120,8 @@ def pages(tid: int) -> dict[str, int]:
     return {
         f"/t/{tid}/standings": 200, f"/t/{tid}/standings?after_round=1": 200, f"/t/{tid}/pairings": 200,
         f"/t/{tid}/pairings/1": 200, f"/t/{tid}/pairings/3": 200, f"/t/{tid}/table/3/1": 200,
+        f"/t/{tid}/pairings/screen": 200, f"/t/{tid}/pairings/1/screen?rows=4": 200,
+        f"/t/{tid}/pairings/4/screen": 404, f"/t/{tid}/pairings/screen?page=x": 400,
         f"/t/{tid}/table/3/2": 200, f"/t/{tid}/arbiter?key={SECRET}": 200,
         "/t/999/standings": 404, "/t/999/pairings": 404, f"/t/{tid}/pairings/4": 404, f"/t/{tid}/pairings/9": 404,
         f"/t/{tid}/table/3/99": 404, f"/t/{tid}/table/7/1": 404, f"/t/{tid}/arbiter?key=wrong": 403,
@@ -387,8 +389,8 @@ def test_the_pairings_page_lists_tables_and_teams(venue: Venue) -> None:
             seat = "南北" if ts.table.home == int(x) else "东西"
             assert words == f"{state.teams[int(x)].name} 第{ts.table.number}桌 · {seat}"
             assert f'href="#table-{ts.table.number}"' in entry
-    def no_switch(text: str) -> str:
-        return re.sub(r'<span class="langs".*?</span>', "", text, flags=re.S)
+    def no_switch(text: str) -> str:  # nor the link to the screen: of the round shown, or of the current round
+        return re.sub(r'<span class="langs".*?</span>|<a href="[^"]*/screen">', "", text, flags=re.S)
 
     assert no_switch(venue.client().get(f"/t/{venue.tid}/pairings").text) == no_switch(page)  # the current round
 
@@ -428,12 +430,101 @@ def test_pairings_before_round_one(desk: Desk) -> None:
     assert c.get(f"/api/t/{tid}/pairings").status_code == 404
 
 
+# ---- the pairings on the venue screen --------------------------------------------------------------
+def screen_rows(page: str) -> list[tuple[str, ...]]:
+    """The tables of a pairings screen's page: (table, home team, away team, home's title, away's title)."""
+    rows = []
+    for number, cells in re.findall(r'<tr data-table="(\d+)">(.*?)</tr>', page, re.S):
+        names = re.findall(r'<span data-fit data-keep="\d+" title="([^"]*)">([^<]*)</span>', cells)
+        assert len(names) == 2, cells
+        assert f'<td class="tno">{number}</td>' in cells
+        rows.append((number, names[0][1], names[1][1], names[0][0], names[1][0]))
+    return rows
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_pairings_screen_shows_every_table_home_and_away(venue: Venue, lang: str) -> None:
+    """For a venue's TV or projector: each table's number, home team and away team, the round's clock, the bye; a
+    page at a time, turning by itself; the current round when the address names none."""
+    state = venue.desk.state(venue.tid)
+    rnd = state.rounds[3]
+    c = venue.client(lang=lang)
+    page = c.get(f"/t/{venue.tid}/pairings/screen").text
+    assert screen_rows(page) == [(str(n), state.teams[ts.table.home].name, state.teams[ts.table.away].name,
+                                  state.teams[ts.table.home].name, state.teams[ts.table.away].name)
+                                 for n, ts in sorted(rnd.tables.items())]
+    heads = re.findall(r"<th class=\w+>([^<]*)</th>", page.replace('"', ""))
+    assert heads == (["桌号", "主队（南北）", "客队（东西）"] if lang == "zh" else ["Table", "Home (N–S)", "Away (E–W)"])
+    sub = "第3轮对阵 · 共4桌" if lang == "zh" else "Round 3 pairings · Tables: 4"
+    assert f'<div class="sub">{sub}</div>' in page and "data-clock" in page and 'class="board"' in page
+    assert rnd.bye is not None
+    bye = state.teams[rnd.bye].name
+    assert f'<span class="bye" data-testid="bye">{"轮空：" if lang == "zh" else "Bye: "}{bye}</span>' in page
+    # one page: it loads itself again every 30 s (the next round, once paired, shows by itself)
+    assert f'<meta name="next-page" content="30; url=/t/{venue.tid}/pairings/screen?">' in page
+    assert 'class="pager"' not in page
+    assert c.get(f"/t/{venue.tid}/pairings/3/screen").text.replace("/pairings/3", "/pairings") == page
+    # a round that is over: no clock; five tables at four rows a column: two columns side by side, the settings kept
+    first = c.get(f"/t/{venue.tid}/pairings/1/screen?rows=4&refresh=7").text
+    assert [r[0] for r in screen_rows(first)] == ["1", "2", "3", "4", "5"] and "data-clock" not in first
+    assert first.count("<table>") == 2 and "grid-template-columns: repeat(2, minmax(0, 1fr))" in first
+    assert f'content="7; url=/t/{venue.tid}/pairings/1/screen?rows=4&amp;refresh=7"' in first
+    assert c.get(f"/t/{venue.tid}/pairings/3/screen?rows=4").text.count("<table>") == 1  # four fit one column
+    assert c.get(f"/t/{venue.tid}/pairings/3/screen?rows=1").status_code == 400
+
+
+def test_the_pairings_screen_turns_its_pages(desk: Desk) -> None:
+    tid = desk.create(EventConfig(name=EVENT, rounds=3), secret=SECRET)
+    register(desk, tid, 50)  # 25 tables: two columns of 10, two pages
+    desk.pair_next(tid)
+    app = FastAPI()
+    app.include_router(create_router(desk))
+    c = TestClient(app)
+    seen: list[str] = []
+    for k, (count, nxt) in enumerate([(20, "?page=2"), (5, "?")], start=1):
+        page = c.get(f"/t/{tid}/pairings/screen?page={k}").text
+        rows = screen_rows(page)
+        assert len(rows) == count and f"第{k}页，共2页" in page
+        assert page.count("<table>") == (2 if k == 1 else 1) and "repeat(2, minmax(0, 1fr))" in page
+        assert f'content="12; url=/t/{tid}/pairings/screen{nxt}"' in page
+        seen += [r[0] for r in rows]
+    assert seen == [str(n) for n in range(1, 26)]
+    before = desk.create(EventConfig(name=EVENT, rounds=3), secret=SECRET)
+    empty = c.get(f"/t/{before}/pairings/screen")
+    assert empty.status_code == 200 and "尚未编排任何一轮" in empty.text and 'name="next-page"' in empty.text
+
+
+def test_names_alike_keep_the_end_that_tells_them_apart() -> None:
+    names = ["淮安市清江浦区第一代表队", "淮安市清江浦区第二代表队", "淮安市淮阴区老干部局代表队", "第9队", "第19队",
+             "Huai'an Qingjiangpu District Team One", "Huai'an Qingjiangpu District Team Two", "队"]
+    ends = telling_ends(names)
+    assert ends["淮安市清江浦区第一代表队"] == len("一代表队") and ends["淮安市淮阴区老干部局代表队"] == len("局代表队")
+    assert ends["第9队"] == len("第9队") and ends["第19队"] == len("19队")  # 第19队 ends with 9队 too
+    assert ends["Huai'an Qingjiangpu District Team One"] == 1 and ends["队"] == 1
+    assert telling_ends(["A"]) == {"A": 1} and telling_ends([]) == {}
+
+
+def test_the_venue_screens_carry_each_names_telling_end(venue: Venue) -> None:
+    page = venue.client().get(f"/t/{venue.tid}/standings").text
+    state = venue.desk.state(venue.tid)
+    ends = telling_ends(t.name for t in state.teams.values())
+    cells = re.findall(r'<td class="name"><span data-fit data-keep="(\d+)" title="([^"]*)">([^<]*)</span>', page)
+    assert len(cells) == len(state.teams) and all(int(k) == ends[name] and name == text for k, name, text in cells)
+
+
 def test_the_standings_and_the_arbiter_link_the_pairings(venue: Venue) -> None:
     c = venue.client()
     assert f'<a href="/t/{venue.tid}/pairings">对阵表</a>' in c.get(f"/t/{venue.tid}/standings").text
     arbiter = c.get(f"/t/{venue.tid}/arbiter?key={SECRET}").text
     assert f'<a href="/t/{venue.tid}/pairings/3">对阵表</a>' in arbiter
     assert f'<a href="/t/{venue.tid}/standings">成绩排名</a>' in c.get(f"/t/{venue.tid}/pairings").text
+    # the pairings on the venue screen, where the arbiter finds the standings' screen, and beside it; the
+    # standings' screen links it while a round is in play
+    screen = f'<a href="/t/{venue.tid}/pairings/screen" data-testid="pairings-screen">对阵大屏</a>'
+    assert screen in arbiter and f'<a href="/t/{venue.tid}/pairings/screen">对阵大屏</a>' in arbiter
+    assert f'<a href="/t/{venue.tid}/pairings/screen">对阵大屏</a>' in c.get(f"/t/{venue.tid}/standings").text
+    assert f'<a href="/t/{venue.tid}/pairings/2/screen">对阵大屏</a>' in c.get(f"/t/{venue.tid}/pairings/2").text
+    assert "Pairings screen" in venue.client(lang="en").get(f"/t/{venue.tid}/pairings").text
 
 
 def test_the_pages_script_is_served_and_nothing_else(venue: Venue) -> None:

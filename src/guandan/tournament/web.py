@@ -7,6 +7,9 @@ Every page is in Chinese unless the reader chose English (``?lang=en``, remember
   *k* of *n*, turning by itself), with the current round's clock; complete rounds only.
 * ``/t/{id}/pairings[/{round}]``: who plays where: each table's North–South and East–West teams and players,
   and an index by team name, for the venue's wall and the players' phones.
+* ``/t/{id}/pairings[/{round}]/screen``: the same round on the venue screen: each table's number, home team and
+  away team in big type, a page of tables at a time, turning by itself (without a round, the current one, so a
+  screen left on shows the next round once it is paired).
 * ``/t/{id}/table/{round}/{table}``: the page a slip's QR code opens: West enters, North confirms.
 * ``/t/{id}/arbiter?key=…``: the arbiter's dashboard: tables still missing, pair the next round (blocked until
   every result is final), re-pair, override. The key is the tournament's secret printed by ``new``.
@@ -19,13 +22,13 @@ from __future__ import annotations
 
 import contextlib
 import hmac
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from math import ceil
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, TypeVar
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, Request
@@ -63,6 +66,9 @@ SHORT = {"match_points": N_("MP"), "opponents_points": N_("Opp MP"), "level_diff
 #: The venue screen: rows per column (a 1080-pixel screen reads 16 rows from the back of a hall), seconds a
 #: page stays up when the table needs several, and when it fits on one.
 SCREEN_ROWS, PAGE_SECONDS, STILL_SECONDS = 16, 12, 30
+#: The pairings on the venue screen: tables per column (a line holds two teams' names, in bigger type than the
+#: standings' rows: a team looks for its name across the hall before it sits down).
+PAIRING_ROWS = 10
 
 
 @cache
@@ -138,6 +144,24 @@ def standing_lines(state: TournamentState, through: int) -> list[Line]:
     return out
 
 
+def telling_ends(names: Iterable[str]) -> dict[str, int]:
+    """Each name's shortest end (in characters) that no other of the names ends with: what a venue screen keeps of
+    a name it cuts in the middle, so that names alike are told apart (淮安市清江浦区第一代表队 beside …第二代表队
+    keeps 一代表队: 4). A name that ends another whole keeps all of itself."""
+    backwards = sorted({name[::-1] for name in names})
+    out: dict[str, int] = {}
+    for i, name in enumerate(backwards):
+        # names sorted backwards: the one sharing the longest end with this one is next to it
+        shared = max((_shared_start(name, backwards[j]) for j in (i - 1, i + 1) if 0 <= j < len(backwards)),
+                     default=0)
+        out[name[::-1]] = min(len(name), shared + 1)
+    return out
+
+
+def _shared_start(a: str, b: str) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+
+
 def round_seats(state: TournamentState, round_no: int, _: Gettext) -> dict[int, str]:
     """Each team's table in a round (its number; the bye in words): the venue screen is what a room reads to
     find where to sit, and the standings alone never said it."""
@@ -148,18 +172,21 @@ def round_seats(state: TournamentState, round_no: int, _: Gettext) -> dict[int, 
     return out
 
 
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
-class ScreenPage:
+class ScreenPage(Generic[T]):
     """One page of the venue screen: ``columns`` of at most ``rows`` lines each."""
 
     number: int
     count: int
     rows: int
-    columns: list[list[Line]]
+    columns: list[list[T]]
     width: int  # columns side by side on every page (the last may fill fewer)
 
 
-def screen_page(lines: list[Line], rows: int, number: int) -> ScreenPage:
+def screen_page(lines: list[T], rows: int, number: int) -> ScreenPage[T]:
     """Page ``number`` (1-based; past the last it wraps round) of the lines, ``rows`` to a column: one
     column while every team fits in it, else two side by side."""
     cols = 1 if len(lines) <= rows else 2
@@ -340,18 +367,49 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         _ = gettext_of(request)
         rnd = state.current_round
         in_play = rnd if rnd and not state.rounds[rnd].complete else None
-        nxt = shown.number % shown.count + 1
-        kept = [(k, v) for k, v in request.query_params.multi_items() if k not in ("page", "lang")]
-        next_url = request.url.path + "?" + urlencode(kept + ([("page", str(nxt))] if nxt > 1 else []))
         keys = screen_keys(state.cfg.tiebreaks)
         return render(request, "standings.html", cfg=state.cfg, shown=shown, through=through, in_play=in_play,
                     seats=round_seats(state, in_play, _) if in_play else None,
                     keys=keys, short=SHORT, criteria=CRITERIA, teams=len(lines),
                     withdrawn=sum(1 for line in lines if line.withdrawn),
                     chain=" → ".join(_(CRITERIA[c]) for c in state.cfg.tiebreaks), refresh=seconds,
-                    next_url=next_url, wide=shown.width == 1,
+                    next_url=next_page_url(request, shown), wide=shown.width == 1,
+                    keep=telling_ends(t.name for t in state.teams.values()),
                     clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
-                    pairings=f"/t/{tid}/pairings")
+                    pairings=f"/t/{tid}/pairings", pairings_screen=f"/t/{tid}/pairings/screen")
+
+    def next_page_url(request: Request, shown: ScreenPage[Any]) -> str:
+        """The address a venue screen turns to next: its next page (after the last, the first), its settings
+        kept; the language is the cookie's, set by the first address."""
+        nxt = shown.number % shown.count + 1
+        kept = [(k, v) for k, v in request.query_params.multi_items() if k not in ("page", "lang")]
+        return request.url.path + "?" + urlencode(kept + ([("page", str(nxt))] if nxt > 1 else []))
+
+    def pairings_screen(request: Request, tid: int, round_no: int | None, page: str | None, rows: str | None,
+                        refresh: str | None) -> Response:
+        """The round's tables on the venue screen, ``rows`` to a column, two columns side by side once they
+        do not fit in one; ``round_no`` None: the current round, whichever it is when the page loads."""
+        try:
+            state = load(tid)
+            rnd = None if round_no is None and not state.rounds else \
+                round_of(state, state.current_round if round_no is None else round_no)
+            n_rows = whole(rows, N_("number of rows"), 4, 60, PAIRING_ROWS)
+            number = whole(page, N_("page number"), 1, 10_000, 1)
+            data = pairings_json(state, rnd) if rnd is not None else None
+            shown = screen_page(data["tables"] if data else [], n_rows, number)
+            seconds = whole(refresh, N_("seconds a page is shown"), 5, 3600,
+                            PAGE_SECONDS if shown.count > 1 else STILL_SECONDS)
+        except GuandanError as e:
+            return problem(request, e)
+        _ = gettext_of(request)
+        clock = None
+        if rnd is not None and rnd.number == state.current_round and not rnd.complete:
+            clock = clock_view(state, rnd.number, clock_now(), _)
+        return render(request, "pairings_screen.html", cfg=state.cfg, rnd=rnd, data=data, shown=shown,
+                      refresh=seconds, next_url=next_page_url(request, shown), clock=clock,
+                      keep=telling_ends(t.name for t in state.teams.values()),
+                      standings=f"/t/{tid}/standings",
+                      pairings=f"/t/{tid}/pairings" + (f"/{round_no}" if round_no is not None else ""))
 
     def pairings(request: Request, tid: int, round_no: int | None) -> Response:
         try:
@@ -366,11 +424,23 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             clock = clock_view(state, rnd.number, clock_now(), _)
         return render(request, "pairings.html", cfg=state.cfg, rnd=rnd, data=pairings_json(state, rnd) if rnd else None,
                     rounds=sorted(state.rounds), tid=tid, standings=f"/t/{tid}/standings",
+                    screen=f"/t/{tid}/pairings" + (f"/{round_no}" if round_no is not None else "") + "/screen",
                     seat=lambda key: _("North–South") if key == "north_south" else _("East–West"), clock=clock)
 
     @r.get("/t/{tid}/pairings", response_class=HTMLResponse)
     def pairings_current(request: Request, tid: int) -> Response:
         return pairings(request, tid, None)
+
+    # before /pairings/{round_no}, which would take "screen" for a round's number and refuse it
+    @r.get("/t/{tid}/pairings/screen", response_class=HTMLResponse)
+    def pairings_screen_current(request: Request, tid: int, page: str | None = None, rows: str | None = None,
+                                refresh: str | None = None) -> Response:
+        return pairings_screen(request, tid, None, page, rows, refresh)
+
+    @r.get("/t/{tid}/pairings/{round_no}/screen", response_class=HTMLResponse)
+    def pairings_screen_round(request: Request, tid: int, round_no: int, page: str | None = None,
+                              rows: str | None = None, refresh: str | None = None) -> Response:
+        return pairings_screen(request, tid, round_no, page, rows, refresh)
 
     @r.get("/t/{tid}/pairings/{round_no}", response_class=HTMLResponse)
     def pairings_round(request: Request, tid: int, round_no: int) -> Response:
@@ -406,7 +476,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     keys=screen_keys(state.cfg.tiebreaks), criteria=CRITERIA, error=error, message=message,
                     error_at=None if named else at, typed=typed or {}, typed_table=at[1] if at and at[0] == cur else None,
                     key=key, base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
-                    pairings=f"/t/{tid}/pairings", key_q=lambda path: f"/t/{tid}/arbiter/{path}?key={key}",
+                    pairings=f"/t/{tid}/pairings", pairings_screen=f"/t/{tid}/pairings/screen",
+                    key_q=lambda path: f"/t/{tid}/arbiter/{path}?key={key}",
                     table_url=lambda n: f"/t/{tid}/table/{cur}/{n}",
                     result_of=lambda ts: result_words(state, ts, _), status_words=STATUS_WORDS,
                     codes=lambda n: (state.team_code(cur, n, 0), state.team_code(cur, n, 1)),

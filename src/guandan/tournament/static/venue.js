@@ -1,5 +1,6 @@
-// The round's clock on the desk's pages: counts down between page loads from the seconds the server gave,
-// turns to the warning (no new deal) and to time-up by itself. The page shows the server's time without it.
+// The desk's venue pages: the round's clock counts down between page loads from the seconds the server gave,
+// turning to the warning (no new deal) and to time-up by itself (the page shows the server's time without it);
+// a name too long for its cell is cut in the middle; a venue screen turns to its next page.
 "use strict";
 
 (() => {
@@ -32,6 +33,39 @@
   };
 
   for (const clock of document.querySelectorAll("[data-clock]")) run(clock);
+
+  // A team's name too long for its cell ([data-fit], the whole name in its title) is cut in the middle, its end
+  // kept: names alike differ at the end (淮安市清江浦区第一代表队, …第二代表队; Team One, Team Two), and the cell's
+  // own cut at the end made them read the same. As many characters as the cell holds, three fifths of them from
+  // the end, or more: the end that tells the name from every other (data-keep, from the server) when it fits.
+  const overflows = (box) => box.scrollWidth > box.clientWidth;
+  const cut = (chars, k, keep) => {
+    const tail = keep > Math.ceil(k * 0.6) && keep <= k ? keep : Math.ceil(k * 0.6);
+    return chars.slice(0, k - tail).join("").trimEnd() + "…" + chars.slice(chars.length - tail).join("").trimStart();
+  };
+  const fit = (el) => {
+    const full = el.title;
+    const box = el.parentElement;
+    if (!full || !box) return;
+    if (el.textContent !== full) el.textContent = full;
+    if (!overflows(box)) return;
+    const chars = Array.from(full);
+    const keep = Number(el.dataset.keep) || 0;
+    let lo = 1;
+    let hi = chars.length - 1;
+    while (lo < hi) { // the most characters that fit
+      const k = Math.ceil((lo + hi) / 2);
+      el.textContent = cut(chars, k, keep);
+      if (overflows(box)) hi = k - 1;
+      else lo = k;
+    }
+    el.textContent = cut(chars, lo, keep);
+  };
+  const fitAll = () => { for (const el of document.querySelectorAll("[data-fit]")) fit(el); };
+  fitAll();
+  if (document.fonts) document.fonts.ready.then(fitAll); // a font loaded late measures differently
+  let frame = 0;
+  addEventListener("resize", () => { cancelAnimationFrame(frame); frame = requestAnimationFrame(fitAll); });
 
   // The venue screen's next page (its <meta name="next-page">: seconds; url) replaces this one: a <meta> refresh
   // adds each load to the history, so a player's back button stepped through every refresh before leaving.
