@@ -36,7 +36,7 @@ MESSAGES: tuple[str, ...] = (
     N_("* marks a wildcard: the ♥ card of the level, which stands in for any card but a joker"),  # the log's legend
     N_("Seed (practice only)"), N_("Rules"),
     # fair deals: the commitment shown at the table, the practice-seed rule
-    N_("Deal commitment"), N_("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over"),
+    N_("Deal commitment"),
     N_("Practice: the creator chose the seed"),
     N_("A seed is only accepted for a practice room: every seat but yours must be a bot"),
     N_("A practice room with a chosen seed keeps its bots"),
@@ -218,6 +218,43 @@ MESSAGES += (N_("Your account holds no seat in this room."),
 # the review of a finished deal of a match in play: the table's link (table.js), the replay page showing it
 MESSAGES += (N_("Review deal {n}"),
              N_("Deal {n} of a match in play: your decisions in it, as the engine judges them from what you knew then"))
+
+# the table's glossary (static/glossary.js): the words it looks for, what each means, the link to the rules
+MESSAGES += (
+    N_("Report"),
+    N_("Jiefeng"),
+    N_("double win"),
+    N_("Anti-tribute"),
+    N_("More in the rules"),
+    N_("Level card (级牌)"),
+    N_("The deal is played at one level, the declarer's. Cards of that rank are the level cards: they rank above "
+       "the ace, below only the jokers. Each team climbs its own level from 2 to A."),
+    N_("Wildcard (逢人配)"),
+    N_("The two hearts of the level rank: each stands in for any card but a joker, to complete a pair, a straight"
+       " or a bomb."),
+    N_("Declarer (庄家)"),
+    N_("The team that won the last deal: this deal is played at its level. The first deal has none and is played "
+       "at 2."),
+    N_("Announcing cards (报牌)"),
+    N_("A player left with 10 cards or fewer after a play says how many are left: from then on the table shows "
+       "the count."),
+    N_("Taking over the lead (接风)"),
+    N_("A player who goes out with a play nobody beats hands the lead of the next round to the partner."),
+    N_("Double win (双上) and double loss (双下)"),
+    N_("One team finishes 1st and 2nd: the deal ends at once and the team climbs the most levels. The other team,"
+       " 双下, both pay tribute in the next deal."),
+    N_("Tribute (进贡)"),
+    N_("From the second deal on, before play, the last player of the previous deal (both losers after a double "
+       "win) gives the winners the highest card in hand, never a wildcard."),
+    N_("Return (还贡)"),
+    N_("Whoever receives a tribute card gives one card back to its payer; under the competition rules a 2 to 10 "
+       "that is not a level card."),
+    N_("Anti-tribute (抗贡)"),
+    N_("If those who should pay tribute hold both Big Jokers between them, nobody pays, and the winner of the "
+       "last deal leads."),
+    N_("A fingerprint of this deal's shuffle, shown before play (the SHA-256 of its secret seed). The replay "
+       "reveals the seed once the match is over: anyone can check that the cards were not changed."),
+)
 
 
 def strings(lang: str) -> dict[str, str]:

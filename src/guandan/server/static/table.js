@@ -7,6 +7,7 @@ import {
 } from "./common.js";
 import { accountTables, reclaimSeat } from "./account_seats.js";
 import { dealEndPanel } from "./dealend.js";
+import { explainTerms, termText } from "./glossary.js";
 import { joinRated } from "./rated.js";
 import {
   arrangementKey, chosenPlay, flatten, makeColumn, moveToGroup, reconcile, REST, talkAllowed, timerState,
@@ -577,6 +578,8 @@ function renderTable() {
   renderCounter();
   renderSummary();
   renderHand();
+  // the words a newcomer meets explain themselves on a tap: each place once (glossary.js)
+  for (const id of ["info", "log", "center-note", "summary", "pos-top", "pos-left", "pos-right", "pos-me"]) explainTerms($(id));
   // the seats were drawn anew: their timer and ring at once, not blank (or full) until the clock's next tick up to
   // 250 ms later, a flicker on every tap of a card and every play
   renderTimer();
@@ -596,7 +599,7 @@ function commitmentNode(hash) {
       practice ? el("span", { class: "badge", id: "practice", title: t("Practice: the creator chose the seed") }, t("Practice")) : null,
       el("span", { class: "label" }, t("Deal commitment")), el("span", { class: "short" }, `${hash.slice(0, 8)}…`)),
     el("div", { class: "commitment-full" },
-      el("div", {}, t("SHA-256 of this deal's secret seed: the seed is revealed in the replay when the match is over")),
+      el("div", {}, termText("commitment")),
       el("code", { class: "hash", "data-testid": "commitment-hash" }, hash),
       practice ? el("div", {}, t("Practice: the creator chose the seed")) : null));
   node.open = !!S.commitmentOpen;
@@ -605,6 +608,10 @@ function commitmentNode(hash) {
 document.addEventListener("click", (ev) => {  // a tap anywhere else closes the whole hash
   const open = $("commitment");
   if (open && open.open && !open.contains(ev.target)) { open.open = false; S.commitmentOpen = false; }
+});
+document.addEventListener("keydown", (ev) => {  // and Esc, as it closes a word's explanation (glossary.js)
+  const open = $("commitment");
+  if (ev.key === "Escape" && open && open.open) { open.open = false; S.commitmentOpen = false; }
 });
 
 // One line a card given (a double tribute has two): the card before the names, so that a narrow corner cuts a
@@ -1039,6 +1046,7 @@ $("play").onclick = () => {
   if (match) act(match);
 };
 $("center").addEventListener("click", (ev) => {
+  if (ev.target.closest(".term")) return;  // a word of the middle's note explains itself (glossary.js), nothing is played
   if ($("center").classList.contains("can-play")) $("play").click();  // tap the table to play the selection
 });
 $("last-trick").onclick = () => { S.showLastTrick = !S.showLastTrick; render(); };
