@@ -64,8 +64,9 @@ def said(e: BaseException, lang: str | None = None, domain: str = "cli", present
     catalogue of ``domain`` (a review's from ``game``, the terminal client's from ``tui``) or else the
     ``cli`` one, its parameters as a person reads them: a seat counted from 1, cards and combos as
     ``present`` describes them (else with 10 written "10"), a catalogued error in the same language. An
-    English reader gets an error's own text where it says more than its msgid; any other error is its own
-    text."""
+    English reader gets an error's own text where it says more than its msgid, unless that text was said in
+    another language (the error's ``said_in``: an environment's error raised in Chinese); any other error is
+    its own text."""
     msgid = getattr(e, "msgid", None)
     params = getattr(e, "params", None)
     if not isinstance(msgid, str) or not isinstance(params, dict):
@@ -76,12 +77,18 @@ def said(e: BaseException, lang: str | None = None, domain: str = "cli", present
         text = translator(catalogue, language).gettext(msgid)
         if text != msgid:
             break
-    if text == msgid and not _own_text_is_msgid(e, msgid, params):
+    if text == msgid and _said_in(e) == "en" and not _own_text_is_msgid(e, msgid, params):
         return str(e)  # English, and the error has words of its own beside its msgid: those say more
     try:
         return text.format(**{k: _param(v, language, domain, present) for k, v in params.items()})
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return str(e)
+
+
+def _said_in(e: BaseException) -> str:
+    """The language an error's own text is in: English unless it says otherwise (``said_in``)."""
+    lang = getattr(e, "said_in", None)
+    return lang if isinstance(lang, str) else "en"
 
 
 def _own_text_is_msgid(e: BaseException, msgid: str, params: dict[str, Any]) -> bool:

@@ -3,6 +3,10 @@ LANGUAGE), from the ``cli`` catalogue, their types kept and their English what p
 
 from __future__ import annotations
 
+import copy
+import re
+from collections.abc import Callable
+
 import gymnasium
 import numpy as np
 import pytest
@@ -10,6 +14,7 @@ import pytest
 import guandan.env as genv
 from guandan.agents import Agent
 from guandan.agents.runner import run_match
+from guandan.cliutil import said as cli_said
 from guandan.core.errors import GuandanError
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
@@ -108,3 +113,50 @@ def test_a_policy_agents_errors_follow_the_environments_language(monkeypatch: py
         run_match(m, agents)
     with pytest.raises(ValueError, match=r"^动作序号必须在 0…5697 之间，而不是 -1$"):
         describe_index(-1)
+
+
+def _raised(make: Callable[[], object]) -> BaseException:
+    try:
+        make()
+    except Exception as e:
+        return e
+    raise AssertionError("nothing was raised")
+
+
+def test_an_error_raised_in_chinese_is_said_in_english_too() -> None:
+    """said(e, "en") gave back the Chinese text: an English reader took an error's own text for more than its msgid."""
+    g = genv.GuandanGymEnv(opponents=["random"] * 3, max_deals=1, lang="zh")
+    obs, _ = g.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    illegal = _raised(lambda: g.step(bad))
+    assert str(illegal).startswith("动作序号")
+    english = f"action index {bad} is not legal here (mask it with action_mask)"
+    assert said(illegal, "en") == cli_said(illegal, "en") == english
+    assert said(copy.deepcopy(illegal), "en") == english  # a copy (a pickle) keeps what says it
+    assert said(illegal, "zh") == str(illegal)
+    g.close()
+    closed = _raised(lambda: g.step(0))
+    assert isinstance(closed, gymnasium.error.ResetNeeded)
+    assert said(closed, "en") == "the environment is closed: call reset() to play again"
+    seat = _raised(lambda: genv.GuandanGymEnv(opponents=["random"] * 3, seat=7, lang="zh"))
+    assert said(seat, "en") == "seat must be 0…3, not 7"
+    aec = genv.raw_env(max_deals=1, lang="zh")
+    aec.reset(seed=1)
+    must = _raised(lambda: aec.step(None))
+    assert isinstance(must, ValueError) and said(must, "en") == f"{aec.agent_selection} is to move and must act"
+
+
+def test_a_policy_agents_chinese_error_is_said_in_english_clauses_and_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its list of legal indices was a clause already said in Chinese: said in English, it stayed Chinese."""
+    monkeypatch.setenv("LANGUAGE", "zh")
+    m = new_match(preset("competition"), 1, MatchConfig(max_deals=1, move_mode=MoveMode.CANONICAL))
+    seat = m.to_move
+    assert seat is not None
+    agents: list[Agent] = [genv.PolicyAgent(lambda o, mask: _first_legal({"action_mask": mask})) for _ in range(4)]
+    agents[seat] = genv.PolicyAgent(lambda o, mask: genv.ACTION_SIZE)
+    e = _raised(lambda: run_match(m, agents))
+    assert str(e).endswith("个")
+    assert re.fullmatch(rf"the policy at seat {seat} returned action index {genv.ACTION_SIZE} \(outside 0…5697\), which "
+                        r"the action mask does not allow here; the legal indices are [\d, ]+ and \d+ more",
+                        said(e, "en")), said(e, "en")
+    assert said(e, "zh") == str(e)

@@ -83,13 +83,15 @@ class PolicyAgent(Agent):
             raise env_error(IllegalActionError, lang, N_(
                 "the policy at seat {seat} returned action index {index} ({what}), which the action mask does not "
                 "allow here; the legal indices are {legal}"),
-                seat=self.seat, index=index, what=what, legal=_listed(sorted(indices), lang))
+                seat=self.seat, index=index, what=what, legal=_listed(sorted(indices)))
         return action
 
 
-def _listed(order: list[int], lang: str, most: int = 12) -> str:
+def _listed(order: list[int], most: int = 12) -> str | GuandanError:
+    """The first ``most`` indices of ``order``, and how many more: a catalogued clause, said in the language of
+    the error that holds it."""
     head = ", ".join(map(str, order[:most]))
     if len(order) <= most:
         return head
-    return str(env_error(GuandanError, lang, N_("{head} and {count} more"), head=head, count=len(order) - most))
+    return GuandanError.said(N_("{head} and {count} more"), head=head, count=len(order) - most)
 
