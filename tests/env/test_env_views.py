@@ -1,17 +1,40 @@
-"""The AEC environment renders any seat's view or the spectator's (public) one, not only the seat to act's:
-``render_view`` (at construction or later) for ``render()``, ``render_text(view)`` for any view at any time."""
+"""Both environments render any seat's view or the spectator's (public) one, not only their own seat's (the AEC
+environment's seat to act, the Gymnasium learner's): ``render_view`` (at construction or later) for ``render()``,
+``render_text(view)`` for any view at any time."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 
 import guandan.env as genv
+from guandan.cliutil import width
+from guandan.core.cards import Card
 from guandan.core.errors import GuandanError
+from guandan.core.events import FirstLead, Played
+from guandan.core.match import MatchState
+from guandan.env.views import Views
 from guandan.present import Presenter
+
+from .test_env_render import _cards, _check
+
+
+def _public(m: MatchState) -> Counter[Card]:
+    """The cards this deal has shown everyone: the flipped card and the plays."""
+    assert m.deal is not None
+    out: Counter[Card] = Counter()
+    for e in m.public_view().deal.events:
+        if isinstance(e, Played):
+            out.update(e.cards)
+        elif isinstance(e, FirstLead) and e.flipped is not None:
+            out[e.flipped] += 1
+    return out
 
 
 def _played(e: genv.GuandanAEC, steps: int) -> genv.GuandanAEC:
@@ -94,3 +117,76 @@ def test_the_docs_spectator_example_is_what_it_prints() -> None:
     aec = genv.env(render_mode="ansi", lang="en", render_view="spectator")
     aec.reset(seed=1)
     assert shown.split("\n```", 1)[0] == aec.render()
+
+
+def _learner_steps(g: gymnasium.Env[Any, Any], obs: dict[str, np.ndarray], steps: int) -> dict[str, np.ndarray]:
+    for _ in range(steps):
+        obs, *_ = g.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    return obs
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_gym_env_renders_any_seats_view_and_only_that_seats_hand(lang: str) -> None:
+    g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, seat=1, max_deals=1, render_mode="ansi", lang=lang)
+    obs, _ = g.reset(seed=2)
+    _learner_steps(g, obs, 3)
+    env: Any = g.unwrapped
+    m = env.table.m
+    assert g.render() == env.render_text() == env.render_text(1) == env.render_text("seat_1")  # the learner's
+    for s in range(4):
+        text = env.render_text(s)
+        assert text == env.render_text(f"seat_{s}")
+        _check(text, m, s, lang)  # its own hand exactly, no card of another hand
+        assert text.endswith({"en": "Your turn to play", "zh": "轮到你出牌"}[lang]) == (s == 1)
+    g.unwrapped.render_view = 3  # type: ignore[attr-defined]  # render() follows it, through the wrappers
+    assert g.render() == env.render_text(3) != env.render_text(1)
+    g.set_wrapper_attr("render_view", None)
+    assert g.render() == env.render_text(1)
+
+
+@pytest.mark.parametrize(("lang", "head", "mover", "hand"), [
+    ("en", "Deal 1 · playing level 2 · Team 1 (seats 1 and 3) 2 · Team 2 (seats 2 and 4) 2", "Seat 2 is to move",
+     "hand"),
+    ("zh", "第1副 · 打 2 · 第1队（1、3号位） 2 · 第2队（2、4号位） 2", "轮到2号位", "手牌"),
+])
+def test_the_gym_envs_spectator_sees_no_hand(lang: str, head: str, mover: str, hand: str) -> None:
+    g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, seat=1, max_deals=1, render_mode="ansi", lang=lang,
+                       render_view="spectator")
+    obs, _ = g.reset(seed=2)
+    env: Any = g.unwrapped
+    for steps in (0, 2, 5):
+        obs = _learner_steps(g, obs, steps)
+        text = g.render()
+        assert text is not None and text == env.render_text("spectator")
+        lines = text.splitlines()
+        assert lines[0] == head and lines[-1] == mover  # the learner, seat 2 counted from 1, is to move
+        assert hand not in text and not _cards(text, lang) - _public(env.table.m), text
+        assert all(width(line) <= 80 for line in lines)
+
+
+def test_the_gym_envs_render_text_ignores_the_render_mode_and_a_wrong_view_is_said() -> None:
+    quiet = genv.GuandanGymEnv(opponents=["random"] * 3, lang="en", render_view=2)
+    quiet.reset(seed=1)
+    assert quiet.render() is None
+    lines = quiet.render_text().splitlines()  # seat 2's view: it has played, the learner (its partner) is to move
+    assert lines[:3] == ["Deal 1 · playing level 2 · Your team 2 · Opponents 2", "You: full house 8: ♣8 ♣8 ♦8 ♣3 ♦3",
+                         "Next opponent: pass"]
+    assert lines[3].startswith("Your hand, 22 cards: ") and lines[-1] == "Partner is to move"
+    with pytest.raises(GuandanError, match=r'^视角须是智能体 seat_0…seat_3、座位 0…3 或 "spectator"，而不是 "north"$'):
+        genv.GuandanGymEnv(opponents=["random"] * 3, lang="zh", render_view="north")  # type: ignore[arg-type]
+    with pytest.raises(GuandanError, match=r'^a view is an agent seat_0…seat_3, a seat 0…3 or "spectator", not 4$'):
+        quiet.render_text(4)
+
+
+def test_both_environments_render_through_one_shared_views_class() -> None:
+    assert issubclass(genv.GuandanGymEnv, Views) and issubclass(genv.GuandanAEC, Views)
+    for cls in (genv.GuandanGymEnv, genv.GuandanAEC):
+        assert cls.render is Views.render and cls.render_text is Views.render_text  # type: ignore[comparison-overlap]
+
+
+def test_the_docs_gym_spectator_example_is_what_it_prints() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    shown = doc.split('print(g.unwrapped.render_text("spectator"))\n```\n\n```text\n', 1)[1]
+    g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, render_mode="ansi", lang="en")
+    g.reset(seed=1)
+    assert shown.split("\n```", 1)[0] == g.unwrapped.render_text("spectator")  # type: ignore[attr-defined]

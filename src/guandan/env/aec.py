@@ -11,7 +11,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core.errors import GuandanError, shown
 from ..core.rules import RuleSet
 from ..i18n import N_
 from .actions import ACTION_SIZE
@@ -26,13 +25,13 @@ from .table import (
     render_lang,
     rules_of,
 )
+from .views import AGENTS, View, Views, view_seat
 
-AGENTS = tuple(f"seat_{s}" for s in range(4))
 _SEATED = tuple(enumerate(AGENTS))
 RENDER_MODES = ("ansi",)
 
 
-class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # PettingZoo ships no type hints
+class GuandanAEC(Views, AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # PettingZoo ships no type hints
     """掼蛋 for four agents. ``observe(agent)`` is that seat's encoded view and its action mask (all
     zeros when it is not to move); ``infos[agent]`` carries ``legal_action_features`` for the mover."""
 
@@ -42,12 +41,12 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
 
     def __init__(self, preset: str | RuleSet = "competition", max_deals: int | None = None,
                  render_mode: str | None = None, action_features: bool | str = True, lang: str | None = None,
-                 max_legal_actions: int | None = None, render_view: str | int | None = None) -> None:
+                 max_legal_actions: int | None = None, render_view: View = None) -> None:
         super().__init__()
         self.lang = render_lang(lang)  # first: every error below is said in it
         check_render_mode(render_mode, RENDER_MODES, self.lang)
+        view_seat(render_view, self.lang)  # a wrong view is said now, not at the first render()
         self.render_view = render_view
-        self._view(render_view)  # a wrong view is said now, not at the first render()
         rows = padded_rows(action_features, max_legal_actions, self.lang)
         self.rules = rules_of(preset, self.lang)
         self.table = Table(self.rules, max_deals, self.lang, rows)
@@ -124,34 +123,9 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
         self._accumulate_rewards()
         self._refresh_infos()
 
-    def render(self) -> str | None:
-        """What :attr:`render_view` sees, as a few lines for a person in ``lang`` (``render_mode="ansi"``; see
-        :meth:`render_text`). By default the seat to act (seat_0 once the match is over): the deal and the levels,
-        its own last action, the round's last plays, its hand, its turn; never another seat's cards."""
-        if self.render_mode != "ansi":
-            return None
-        return self.render_text()
-
-    def render_text(self, view: str | int | None = None) -> str:
-        """What ``view`` sees, as :meth:`render` shows it, whatever the ``render_mode``: ``None`` (by default
-        :attr:`render_view`, itself None by default) the agent to act, an agent (``"seat_2"``) or a seat number
-        (``2``) that seat's view (its hand, no other), ``"spectator"`` the public view (no hand, seats and teams
-        named by number)."""
-        seat = self._view(self.render_view if view is None else view)
-        if isinstance(seat, str):  # the spectator
-            return self.table.render_public(self.lang)
-        return self.table.render(AGENTS.index(self._mover()) if seat is None else seat, self.lang)
-
-    def _view(self, view: str | int | None) -> int | str | None:
-        """``view`` as a seat number, ``"spectator"`` or None (the agent to act), or an error naming it."""
-        if view is None or view == "spectator":
-            return view
-        if view in AGENTS:
-            return AGENTS.index(str(view))
-        if isinstance(view, int) and not isinstance(view, bool) and view in range(4):
-            return view
-        raise env_error(GuandanError, self.lang, N_("a view is an agent seat_0…seat_3, a seat 0…3 or \"spectator\", "
-                                                    "not {value}"), value=shown(view))
+    def _own_seat(self) -> int:
+        """The seat to act (seat_0 once the match is over): the view ``render()`` shows by default."""
+        return AGENTS.index(self._mover())
 
     def close(self) -> None:
         """Nothing to release."""
@@ -159,14 +133,14 @@ class GuandanAEC(AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # Petting
 
 def raw_env(preset: str | RuleSet = "competition", max_deals: int | None = None, render_mode: str | None = None,
             action_features: bool | str = True, lang: str | None = None,
-            max_legal_actions: int | None = None, render_view: str | int | None = None) -> GuandanAEC:
+            max_legal_actions: int | None = None, render_view: View = None) -> GuandanAEC:
     """The AEC environment without PettingZoo's wrappers."""
     return GuandanAEC(preset, max_deals, render_mode, action_features, lang, max_legal_actions, render_view)
 
 
 def env(preset: str | RuleSet = "competition", max_deals: int | None = None, render_mode: str | None = None,
         action_features: bool | str = True, lang: str | None = None,
-        max_legal_actions: int | None = None, render_view: str | int | None = None) -> AECEnv[str, Obs, int | None]:
+        max_legal_actions: int | None = None, render_view: View = None) -> AECEnv[str, Obs, int | None]:
     """The AEC environment in PettingZoo's usual wrappers (an illegal index raises, actions are
     range-checked, the call order is enforced); ``render_text`` reaches the environment through them."""
     e: AECEnv[str, Obs, int | None] = raw_env(preset, max_deals, render_mode, action_features, lang,

@@ -30,17 +30,19 @@ from .table import (
     render_lang,
     rules_of,
 )
+from .views import View, Views, view_seat
 
 
 def _listens(agent: Agent) -> bool:
     return getattr(type(agent), "on_events", Agent.on_events) is not Agent.on_events
 
 
-class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
+class GuandanGymEnv(Views, gym.Env[dict[str, Any], Any]):
     """掼蛋 from one seat against three agents. ``info["legal_action_features"]`` (with
     ``info["legal_indices"]``) lists the legal actions' feature vectors for DouZero-style agents;
     ``action_features="padded"`` pads them to ``max_legal_actions`` rows (by default ``ACTION_SIZE``) with
-    ``info["legal_features_mask"]``, a fixed shape that ``gymnasium.make_vec`` stacks."""
+    ``info["legal_features_mask"]``, a fixed shape that ``gymnasium.make_vec`` stacks. ``render()`` shows the
+    learner's seat, or the view ``render_view`` names (:class:`~guandan.env.views.Views`)."""
 
     # render_fps: Gymnasium's checker asks every env that renders for one; text has no frame rate of its own,
     # and 4 is what Gymnasium's own text environments (Blackjack, Taxi, FrozenLake) declare
@@ -50,12 +52,14 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
                  opponents: Sequence[str | Agent | Callable[[], Agent]] = ("heuristic",) * 3,
                  seat: int = 0, max_deals: int | None = None, render_mode: str | None = None,
                  action_features: bool | str = True, on_illegal: str = "raise", lang: str | None = None,
-                 max_legal_actions: int | None = None) -> None:
+                 max_legal_actions: int | None = None, render_view: View = None) -> None:
         self.lang = lang = render_lang(lang)  # first: every error below is said in it
         if on_illegal not in ("raise", "first_legal"):
             raise env_error(GuandanError, lang, N_("on_illegal is raise or first_legal, not {value}"),
                             value=shown(on_illegal))
         check_render_mode(render_mode, self.metadata["render_modes"], lang)
+        view_seat(render_view, lang)  # a wrong view is said now, not at the first render()
+        self.render_view = render_view
         if seat not in range(4):
             raise env_error(GuandanError, lang, N_("seat must be 0…3, not {value}"), value=shown(seat))
         if isinstance(opponents, str):
@@ -181,12 +185,9 @@ class GuandanGymEnv(gym.Env[dict[str, Any], Any]):
         won = m.ended and m.winner is not None
         return self.table.observe(self.seat), float(reward), won, m.ended and not won, info
 
-    def render(self) -> str | None:
-        """What the learner's seat sees, as a few lines for a person in ``lang`` (``render_mode="ansi"``): the deal
-        and the levels, its last action, the round's last plays, its hand, whose turn it is."""
-        if self.render_mode != "ansi":
-            return None
-        return self.table.render(self.seat, self.lang)
+    def _own_seat(self) -> int:
+        """The learner's seat: the view ``render()`` shows by default."""
+        return self.seat
 
     def close(self) -> None:
         self._closed = True
