@@ -124,3 +124,29 @@ def test_a_reload_does_not_repeat_what_the_phone_did_last(browser: Browser, venu
     west.reload()
     expect(west.get_by_test_id("sent-back")).to_contain_text("头游是北家")
     expect(west.get_by_test_id("message")).to_have_count(0)
+
+
+def test_the_page_reloading_itself_stays_in_its_language(browser: Browser, venue: tuple[LiveServer, Desk]) -> None:
+    """A player reads the table's page in English on a phone whose cookie turns to Chinese meanwhile (another page
+    of the desk read in Chinese on it): when the other team's phone changes the table, the page reloads itself in
+    English, the language still in its address."""
+    live, desk = venue
+    cfg = EventConfig(name="Winter Cup", rounds=1, per_deal=True, limits=RoundLimits(max_deals=3))
+    tid = desk.create(cfg, secret="lang-test-secret")
+    desk.register(tid, "Reds", ["A", "B"])
+    desk.register(tid, "Blues", ["C", "D"])
+    desk.pair_next(tid)
+    desk.start_round(tid)
+    state = desk.state(tid)
+    tb = state.table(1, 1).table
+    west = phone(browser, (390, 844))
+    west.goto(f"{live.url}/t/{tid}/table/1/1?side=away&lang=en#code={state.team_code(1, 1, 1)}")
+    west.get_by_role("button", name="Sign in").tap()
+    expect(west.get_by_test_id("message")).to_have_text("Signed in. This phone now acts for your team at this table.")
+    assert "lang=en" in west.url and "done=" not in west.url
+    west.context.add_cookies([{"name": "lang", "value": "zh", "url": live.url}])
+    desk.report_deal(tid, 1, 1, 1, ["N", "S", "E"], tb.home, actor="test")  # the other team reports a deal
+    expect(west.get_by_test_id("pending-deal")).to_be_visible(timeout=15_000)
+    expect(west.get_by_test_id("confirm")).to_have_text("Confirm")
+    assert "lang=en" in west.url
+    west.context.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from fastapi import FastAPI
@@ -37,7 +38,7 @@ def _phone(desk: Desk, side: int | None = None) -> TestClient:
     if side is not None:
         code = desk.state(1).team_code(1, 1, side)
         res = client.post(f"{URL}/code", data={"code": code}, follow_redirects=False)
-        assert res.status_code == 303 and res.headers["location"] == f"{URL}?done=signed_in"
+        assert res.status_code == 303 and res.headers["location"] == f"{URL}?lang=zh&done=signed_in"
         cookie = res.headers["set-cookie"]
         assert "HttpOnly" in cookie and "SameSite=strict" in cookie and f"Path={URL}" in cookie
     return client
@@ -141,13 +142,13 @@ def test_a_refused_sign_in_keeps_the_line_naming_the_code_cards_team(desk: Desk)
     page = phone.get(f"{URL}?side=away").text
     away = desk.state(1).teams[desk.state(1).table(1, 1).table.away].name
     line = f"这张代码卡属于{away}"
-    assert line in page and f'action="{URL}/code?side=away"' in page
+    assert line in page and f'action="{URL}/code?side=away&amp;lang=zh"' in page
     res = phone.post(f"{URL}/code?side=away", data={"code": "000000" if desk.state(1).side_of_code(1, 1, "000000")
                                                                    is None else "999999"})
     assert res.status_code == 400 and "代码错误" in _error(res.text)
-    assert line in res.text and f'action="{URL}/code?side=away"' in res.text
+    assert line in res.text and f'action="{URL}/code?side=away&amp;lang=zh"' in res.text
     home = phone.get(URL).text  # no side asked, no line and a plain form
-    assert "这张代码卡属于" not in home and f'action="{URL}/code"' in home
+    assert "这张代码卡属于" not in home and f'action="{URL}/code?lang=zh"' in home
 
 
 def test_a_forged_cookie_is_a_wrong_code(desk: Desk) -> None:
@@ -173,6 +174,70 @@ def test_round_result_entry(desk: Desk) -> None:
     ts = desk.state(1).table(1, 1)
     assert ts.status == FINAL and ts.result is not None and ts.result.levels == (13, 6)
     assert 'data-testid="final"' in north.get(URL).text
+
+
+def _actions(page: str) -> list[str]:
+    return re.findall(r'<form method="post" action="([^"]*)"', page)
+
+
+def test_a_phone_reading_english_is_sent_back_to_english(desk: Desk) -> None:
+    """A player reads the table's page in English (?lang=en in the address) on a phone whose cookie says Chinese
+    (another page of the desk read in Chinese on it): each form posts in the page's language and the page after
+    every action (signed in, deal reported, confirmed, signed out) is in English, the language still in its
+    address, so that the phone's reload reads it in English too."""
+    _event(desk)
+    state = desk.state(1)
+    west = TestClient(_app(desk))
+    west.cookies.set("lang", "zh")
+    page = west.get(f"{URL}?side=away&lang=en").text
+    assert _actions(page) == [f"{URL}/code?side=away&amp;lang=en"]
+
+    def back_in_english(path: str, data: dict[str, str], done: str) -> str:
+        res = west.post(path, data=data, follow_redirects=False)
+        where = urlsplit(res.headers["location"])
+        assert res.status_code == 303 and where.path == URL, (res.status_code, res.text[:200])
+        assert parse_qs(where.query) == {"lang": ["en"], "done": [done]}
+        west.cookies.set("lang", "zh")  # the Chinese page again in another tab, meanwhile
+        shown = west.get(res.headers["location"]).text
+        assert '<html lang="en">' in shown and 'data-testid="message"' in shown
+        return shown
+
+    page = back_in_english(f"{URL}/code?side=away&lang=en", {"code": state.team_code(1, 1, 1)}, "signed_in")
+    assert "Signed in. This phone now acts for your team" in page
+    assert f"{URL}/deal?lang=en" in _actions(page) and f"{URL}/leave?lang=en" in _actions(page)
+    page = back_in_english(f"{URL}/deal?lang=en", {"deal": "1", "first": "N", "second": "S", "third": "E"},
+                           "reported")
+    assert "Deal reported." in page
+    page = back_in_english(f"{URL}/leave?lang=en", {}, "signed_out")
+    assert "Signed out." in page
+    # North's phone, its page in English too, answers the deal
+    west.cookies.clear()
+    west.post(f"{URL}/code?lang=en", data={"code": state.team_code(1, 1, 0)})
+    assert f"{URL}/answer?lang=en" in _actions(west.get(f"{URL}?lang=en").text)
+    page = back_in_english(f"{URL}/answer?lang=en", {"deal": "1", "action": "confirm"}, "confirmed")
+    assert "Confirmed." in page
+    # a page in Chinese sends its phone back to Chinese, whatever the cookie says
+    west.cookies.set("lang", "en")
+    res = west.post(f"{URL}/leave?lang=zh", follow_redirects=False)
+    assert parse_qs(urlsplit(res.headers["location"]).query) == {"lang": ["zh"], "done": ["signed_out"]}
+    assert "已退出。" in west.get(res.headers["location"]).text
+
+
+def test_the_round_result_forms_keep_the_pages_language(desk: Desk) -> None:
+    _event(desk, per_deal=False)
+    state = desk.state(1)
+    phones = [TestClient(_app(desk)) for _side in (0, 1)]
+    for side, phone in enumerate(phones):
+        phone.cookies.set("lang", "zh")
+        phone.post(f"{URL}/code?lang=en", data={"code": state.team_code(1, 1, side)})
+    assert f"{URL}/result?lang=en" in _actions(phones[1].get(f"{URL}?lang=en").text)
+    res = phones[1].post(f"{URL}/result?lang=en", data={"home_level": "T", "away_level": "6", "deals": "8"},
+                         follow_redirects=False)
+    assert parse_qs(urlsplit(res.headers["location"]).query) == {"lang": ["en"], "done": ["entered"]}
+    assert f"{URL}/result/answer?lang=en" in _actions(phones[0].get(f"{URL}?lang=en").text)
+    res = phones[0].post(f"{URL}/result/answer?lang=en", data={"action": "confirm"}, follow_redirects=False)
+    assert parse_qs(urlsplit(res.headers["location"]).query) == {"lang": ["en"], "done": ["confirmed"]}
+    assert "Final result" in phones[0].get(res.headers["location"]).text
 
 
 def test_english_and_the_json_api(desk: Desk) -> None:

@@ -22,6 +22,7 @@ import hashlib
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Body, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -150,8 +151,12 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             response.delete_cookie(cookie_name(tid, round_no, table_no), path=table_path(tid, round_no, table_no))
         return response
 
-    def done(tid: int, round_no: int, table_no: int, what: str) -> Response:
-        return RedirectResponse(f"{table_path(tid, round_no, table_no)}?done={what}", status_code=303)
+    def done(request: Request, tid: int, round_no: int, table_no: int, what: str) -> Response:
+        """Back to the table's page (Post/Redirect/Get), saying ``what`` was done, in the page's language: the
+        forms post with it in their address, and the address a phone reloads keeps it (the cookie may say
+        another, set by another page read on the same phone)."""
+        query = urlencode({"lang": lang_of(request), "done": what})
+        return RedirectResponse(f"{table_path(tid, round_no, table_no)}?{query}", status_code=303)
 
     def acting_team(request: Request, tid: int, round_no: int, table_no: int) -> int:
         side = signed_side(request, tid, round_no, table_no)
@@ -171,7 +176,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             get_desk().check_code(tid, round_no, table_no, code, actor="web")
         except GuandanError as e:
             return page(request, tid, round_no, table_no, 400, e)
-        response = done(tid, round_no, table_no, "signed_in")
+        response = done(request, tid, round_no, table_no, "signed_in")
         response.set_cookie(cookie_name(tid, round_no, table_no), "".join(code.split()),
                             path=table_path(tid, round_no, table_no), httponly=True, samesite="strict",
                             max_age=12 * 3600, secure=request.url.scheme == "https")
@@ -179,7 +184,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
 
     @r.post("/t/{tid}/table/{round_no}/{table_no}/leave")
     def sign_out(request: Request, tid: int, round_no: int, table_no: int) -> Response:
-        response = done(tid, round_no, table_no, "signed_out")
+        response = done(request, tid, round_no, table_no, "signed_out")
         response.delete_cookie(cookie_name(tid, round_no, table_no), path=table_path(tid, round_no, table_no))
         return response
 
@@ -190,7 +195,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             action(get_desk(), team)
         except GuandanError as e:
             return page(request, tid, round_no, table_no, 400, e)
-        return done(tid, round_no, table_no, what)
+        return done(request, tid, round_no, table_no, what)
 
     @r.post("/t/{tid}/table/{round_no}/{table_no}/deal")
     def report(request: Request, tid: int, round_no: int, table_no: int,

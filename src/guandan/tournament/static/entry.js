@@ -51,7 +51,8 @@
     setInterval(function () {
       if (dirty || document.hidden) { return; }
       fetch(api, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (t) {
-        if (t && t.version !== seen && !dirty) { location.replace(location.pathname); }
+        // the address as it stands (its ?lang= kept; the ?done= of the last action is gone from it already)
+        if (t && t.version !== seen && !dirty) { location.replace(location.pathname + location.search); }
       }).catch(function () { /* offline for a moment: try again at the next tick */ });
     }, 4000);
   }
