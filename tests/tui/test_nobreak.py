@@ -1,20 +1,26 @@
-"""A level pair joined by no-break spaces ("10 : 2") is never parted by the client's line wrapping, in
-the log (Rich) or in a box (Textual), at 80×24."""
+"""A level pair joined by no-break spaces ("10 : 2"), a figure and its error, a name such as Previous opponent
+are never parted by the full-screen client's line wrapping, in the log (Rich) or in a box or the status line
+(Textual), at 80×24; the review box hangs a wrapped line's later rows under its text."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
+import pytest
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 from textual.geometry import Region
 
 import async_support
+from guandan.agents.heuristic import HeuristicAgent
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.present import Presenter
 from guandan.tui.app import GameLog, GuandanApp, SummaryScreen
 from guandan.tui.nobreak import keep_no_break_spaces
+from guandan.tui.review import ReviewScreen, last_deal
 from guandan.tui.session import Session
 
 PAIR = Presenter("en").levels((8, 0))  # "10 : 2"
@@ -147,3 +153,111 @@ def test_rich_and_textual_keep_what_the_plain_mode_keeps_together() -> None:
                 assert any(thing in row for row in rows), (width, thing, rows)
             assert not [row for row in rows if row.strip().startswith(("·", "±"))], (width, rows)
             assert not [row for row in rows if row.rstrip().endswith("±")], (width, rows)
+
+
+EN = Presenter("en", viewer=0)
+NAMES = EN.whole_names()  # Big Joker, full house, Previous opponent, Your team…
+
+
+def _names_parted(rows: list[str]) -> list[tuple[str, str]]:
+    """Consecutive rows that part a name at one of its spaces: the first ends with its start, the next begins
+    with the rest."""
+    parted = []
+    for row, following in itertools.pairwise(rows):
+        for name in NAMES:
+            for i, ch in enumerate(name):
+                if ch == " " and row.rstrip().endswith(name[:i]) and following.lstrip().startswith(name[i + 1:]):
+                    parted.append((row, following))
+    return parted
+
+
+async def _name_rows() -> tuple[list[str], list[list[str]]]:
+    app = GuandanApp(Session.new(preset("competition"), 7, "greedy", "greedy", MatchConfig(max_deals=1)),
+                     "en", bot_delay=3600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.query_one(GameLog)
+        message = app.query_one("#message")
+        said: list[list[str]] = []
+        for k in range(10, 78):  # every name across the edge of the log (46 columns) and of the status line (78)
+            line = "x" * k + " Previous opponent's full house 9 and Big Joker, Your team, Next opponent"
+            log.add(Text(line))
+            app.say(line)
+            await pilot.pause()
+            region = Region(0, 0, message.outer_size.width, message.outer_size.height)
+            said.append([strip.text for strip in message.render_lines(region)])
+        await pilot.pause()
+        logged = [strip.text for strip in log.lines]
+    return logged, said
+
+
+def test_the_log_and_the_status_line_keep_the_presenters_names_whole() -> None:
+    """Rich (the log) and Textual (the status line) broke Previous opponent, full house and Big Joker at their
+    space in the full-screen client; they keep the presenter's whole names as the plain mode does."""
+    logged, said = async_support.run(_name_rows())
+    assert sum("Previous opponent's" in row for row in logged) == 68
+    assert not _names_parted(logged)
+    for rows in said:
+        assert len(rows) == 2 and not _names_parted(rows), rows
+
+
+async def _review_rows(lang: str) -> tuple[list[str], list[str], int]:
+    s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
+    _finish(s)
+    app = GuandanApp(s, lang, bot_delay=3600)
+    app.review_budget = 0.02  # a few worlds a decision: the layout, not the quality, is under test
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.action_review()
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, ReviewScreen) and app.screen.done:
+                break
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.done
+        await pilot.pause()
+        box = screen.query_one("#review-text")
+        region = Region(0, 0, box.outer_size.width, box.outer_size.height)
+        rows = [strip.text.rstrip() for strip in box.render_lines(region)]
+        return [*screen.lines, "", app.tr.gettext("Press Enter to continue")], rows, box.content_size.width
+
+
+def _finish(s: Session) -> None:
+    me = HeuristicAgent(0)
+    me.reset(0, s.rules)
+    while last_deal(s) is None:
+        if s.human_to_move:
+            s.act(me.choose(s.observation(), s.legal()))
+        else:
+            s.bot_step()
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_wrapped_review_line_hangs_under_its_first_row(lang: str) -> None:
+    """In the review box each row after a line's first is indented deeper than the line, under the text after
+    a numbered item's number: the rows of a decision read as one item, not as items of their own. Names stay
+    whole and no row is wider than the box."""
+    lines, rows, width = async_support.run(_review_rows(lang))
+    assert all(cell_len(row) <= width for row in rows)
+    assert not _names_parted(rows)
+    wrapped = 0
+    at = 0
+    for line in lines:
+        first = rows[at]
+        assert line.startswith(first), (line, first)
+        rest = line[len(first):].lstrip(" ")
+        at += 1
+        numbered = re.match(r"\s*\d+\.\s+", line)
+        while rest:
+            row = rows[at]
+            wrapped += 1
+            assert _indent(row) == (len(numbered.group(0)) if numbered else _indent(line) + 2), (line, row)
+            assert rest.startswith(row.strip()), (rest, row)
+            rest = rest[len(row.strip()):].lstrip(" ")
+            at += 1
+    assert at == len(rows)
+    assert wrapped >= 3  # the review has lines wider than the box at 80 columns

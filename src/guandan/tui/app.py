@@ -40,7 +40,7 @@ from ..i18n import N_, Translator, translator
 from ..present import Presenter, said
 from .hand import counter_rows
 from .handview import HandView, translate_bindings
-from .nobreak import keep_no_break_spaces
+from .nobreak import Hanging, keep_no_break_spaces
 from .review import REVIEW_BUDGET, ReviewScreen, last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, describe_selection, parse_tokens, pass_action
 from .session import SaveError, Session, display_path
@@ -65,7 +65,8 @@ class BoxScreen(ModalScreen[None]):
 
 
 class SummaryScreen(BoxScreen):
-    """The end-of-deal (or end-of-match) summary; Enter or Esc continues."""
+    """The end-of-deal (or end-of-match) summary, a wrapped line's later rows indented under its text; Enter or
+    Esc continues."""
 
     BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False),  # noqa: RUF012
                 Binding("r", "review", N_("review")), Binding("q", "quit_game", N_("quit"))]
@@ -80,7 +81,8 @@ class SummaryScreen(BoxScreen):
 
     def compose(self) -> ComposeResult:
         offer = self.tr.gettext("r: the engine's review of this deal (复盘)")
-        box = Static(Text("\n".join([*self.lines, "", offer, self.tr.gettext("Press Enter to continue")])), id="summary")
+        lines = [*self.lines, "", offer, self.tr.gettext("Press Enter to continue")]
+        box = Static(Hanging(lines, self.game.present.whole_names()), id="summary")
         box.border_title = self.title_text
         yield box
         yield Footer()  # over the table's own, whose keys wait while this box is open
@@ -308,11 +310,12 @@ class GuandanApp(App[None]):
 
     def __init__(self, session: Session, lang: str = "en", bot_delay: float = 0.6) -> None:
         super().__init__()
-        keep_no_break_spaces()  # a level pair ("3 : 2") must not be parted by the log's or a box's wrapping
         self.session = session
         self.lang = lang
         self.tr = translator("tui", lang)
         self.present: Presenter = presenter(lang)
+        # neither a level pair ("3 : 2") nor a name such as Previous opponent is parted by the log's or a box's wrapping
+        keep_no_break_spaces(self.present.whole_names())
         translate_bindings(self, self.tr)
         self.bot_delay = bot_delay
         self.review_budget = REVIEW_BUDGET  # effort of the 复盘 offered at the end of a deal

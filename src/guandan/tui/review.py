@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -26,6 +25,7 @@ from ..review.engine import DEFAULT_BUDGET, Settings
 from ..review.report import review_record
 from ..review.words import review_lines
 from .handview import translate_bindings
+from .nobreak import Hanging
 from .session import HUMAN, Session
 from .text import presenter
 
@@ -48,7 +48,8 @@ def review_last_deal(session: Session, lang: str, budget: float = REVIEW_BUDGET,
 
 
 class ReviewScreen(ModalScreen[None]):
-    """The review of the last deal; computed in a thread, then shown. Enter or Esc closes it."""
+    """The review of the last deal; computed in a thread, then shown, a wrapped line's later rows indented under
+    its text (:class:`~guandan.tui.nobreak.Hanging`). Enter or Esc closes it."""
 
     DEFAULT_CSS = """
     ReviewScreen { align: center middle; }
@@ -64,13 +65,14 @@ class ReviewScreen(ModalScreen[None]):
         self.tr = tr
         self.budget = budget
         self.lines: list[str] = []  # the review once computed (for tests and screen readers)
+        self.names = presenter(lang).whole_names()  # Big Joker, Previous opponent: never parted
         self.done = False
         translate_bindings(self, tr)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as box:
             box.border_title = self.tr.gettext("Engine review (复盘) of the last deal")
-            yield Static(Text(self.tr.gettext("Reviewing the deal… (about a minute)")), id="review-text")
+            yield Static(self._text([self.tr.gettext("Reviewing the deal… (about a minute)")]), id="review-text")
         yield Footer()  # its own keys: the summary's bar beneath offered r and q, which wait while this is open
 
     def on_mount(self) -> None:
@@ -88,13 +90,16 @@ class ReviewScreen(ModalScreen[None]):
 
     def _progress(self, done: int, total: int) -> None:
         if not self.done:
-            self.query_one("#review-text", Static).update(Text(self.tr.gettext(
-                "Reviewing the deal… {done} of {total} decisions").format(done=done, total=total)))
+            self.query_one("#review-text", Static).update(self._text([self.tr.gettext(
+                "Reviewing the deal… {done} of {total} decisions").format(done=done, total=total)]))
 
     def _show(self, lines: list[str]) -> None:
         self.lines, self.done = lines, True
-        text = "\n".join([*lines, "", self.tr.gettext("Press Enter to continue")])
-        self.query_one("#review-text", Static).update(Text(text))
+        self.query_one("#review-text", Static).update(self._text([*lines, "", self.tr.gettext("Press Enter to continue")]))
+
+    def _text(self, lines: list[str]) -> Hanging:
+        """``lines`` broken to the box's width with hanging indents, so that a wrapped decision reads as one."""
+        return Hanging(lines, self.names)
 
     def action_close(self) -> None:
         self.dismiss(None)
