@@ -235,5 +235,6 @@ def test_a_pending_result_is_said_from_the_readers_side(desk: Desk) -> None:
 
     assert head(phones[1]) == "Result entered: waiting for your team to confirm"
     assert head(phones[0]) == f"Result entered: waiting for the other team ({away}) to confirm"
+    phones[1].cookies.delete("lang")  # the English the sign-in's redirect address set too: the reader turns to Chinese
     phones[1].cookies.set("lang", "zh")
     assert head(phones[1]) == "已提交结果：等待本队确认"
