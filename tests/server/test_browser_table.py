@@ -1,8 +1,9 @@
 """The table as a player meets it in chromium, on a touch phone held sideways: a deal played by taps to its
 end, where every hand is turned up with the result, the level board and 继续 with its countdown; 理牌 into
 the engine's groups and a selection moved to a group of its own, kept across a refresh; the turn timer;
-table talk; the mute switch, remembered; and motion that stays short and disappears under
-prefers-reduced-motion. Each in zh and en, with no text of the other language on the table."""
+table talk; the mute switch, remembered; motion that stays short and disappears under prefers-reduced-motion;
+and a table standing still, left as it is by the socket's keep-alive. Each in zh and en, with no text of the other
+language on the table."""
 
 from __future__ import annotations
 
@@ -270,6 +271,45 @@ def test_motion_is_short_and_off_under_reduced_motion(browser: Browser, pausing_
             assert durations == []
         else:
             assert durations and max(durations) <= 300, durations
+    finally:
+        page.context.close()
+
+
+# the page's sockets, kept where a test reaches them, and the pong frames they received (counted before the page's own
+# handler runs, which is in the same dispatch)
+KEEP_SOCKETS = """(() => {
+  window.__sockets = []; window.__pongs = 0;
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      window.__sockets.push(this);
+      this.addEventListener("message", (ev) => { if (JSON.parse(ev.data).type === "pong") window.__pongs += 1; });
+    }
+  };
+})()"""
+
+
+def test_the_socket_keeping_alive_leaves_a_table_that_stands_still_as_it_is(browser: Browser,
+                                                                           pausing_server: LiveServer) -> None:
+    """The page pings its socket every 10 s; the pong that answers changes nothing, and the table waiting for the
+    player is left as it is: its facts, the seats and the hand are not drawn anew under a finger, a hover, a reader's
+    selection or a script measuring them."""
+    page = seat_me(browser, pausing_server, "en")
+    try:
+        page.add_init_script(KEEP_SOCKETS)
+        page.reload()
+        page.wait_for_function(MY_TURN_OR_END, timeout=30000)  # the player's turn, no timer: nothing moves
+        kept = page.evaluate("""() => {
+          const nodes = document.querySelectorAll('#info > *, #pos-top > *, #hand .card');
+          nodes.forEach((n) => { n.dataset.kept = ''; });
+          return nodes.length;
+        }""")
+        assert kept > 27
+        page.evaluate("window.__sockets.at(-1).send(JSON.stringify({ type: 'ping' }))")  # as the page's timer does
+        page.wait_for_function("window.__pongs > 0")
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert page.evaluate("document.querySelectorAll('[data-kept]').length") == kept
     finally:
         page.context.close()
 

@@ -111,6 +111,9 @@ function gone(text) {
 }
 
 function onFrame(f) {
+  // the answer to the socket's ping every 10 s changes nothing on the table: drawn anew, the facts, the deal-end
+  // panel and the hand would be replaced under a finger, a hover or a reader's selection while the table stands still
+  if (f.type === "pong") return;
   if (f.type === "welcome") { S.me = f.seat; askClaim(); return; }
   if (f.type === "room") { S.room = f.room; }
   else if (f.type === "snapshot") {
