@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from playwright.sync_api import Page
 
 from guandan.server.accounts_service import AccountSettings
 from guandan.server.app import create_app
@@ -120,6 +121,16 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     # forbids (no 'unsafe-eval'): the tests' pages ignore the policy. tests/server/test_browser_csp.py loads
     # every page with the policy enforced and checks that nothing of the app's own is refused.
     return {**browser_context_args, "bypass_csp": True}
+
+
+def resize(page: Page, width: int, height: int) -> None:
+    """The viewport at ``width`` × ``height``, once the page has drawn itself at that size: its media-query listeners
+    have run (the table draws itself anew when a phone turns: which facts it lists, where the review link sits) and
+    the frame after is laid out, however slow the machine (after a fixed wait it may be measured half redrawn)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(f"innerWidth === {width} && innerHeight === {height}")
+    # the listeners run before the frame's animation callbacks: the second callback sees their drawing laid out
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 # --- a real PostgreSQL server -------------------------------------------------------------------

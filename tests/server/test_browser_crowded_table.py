@@ -21,9 +21,9 @@ from guandan.server.i18n_web import strings
 from guandan.server.rooms import Room
 from guandan.server.table import TableService
 
-from .conftest import LiveServer
-from .test_browser_phone_texts import clipped
-from .test_browser_table import MY_TURN_OR_END, play_to_deal_end, seat_me
+from .conftest import LiveServer, resize
+from .test_browser_phone_texts import CLIPPED, clipped
+from .test_browser_table import MY_TURN_OR_END, PAUSE_S, play_to_deal_end, seat_me
 
 pytestmark = pytest.mark.timeout(300)
 SHOTS = Path(tempfile.gettempdir()) / "guandan-shots"
@@ -36,6 +36,23 @@ MEET = """(a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
 def shoot(page: Page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def each_clipped(page: Page, nodes: str) -> list[Any]:
+    """What of each node is hidden (CLIPPED), as [index, text, what] for each node not read whole: ``nodes`` a
+    script's expression for a list of nodes (a null one is no such node). Measured in one script, so that the page
+    cannot draw itself anew between two nodes' measures."""
+    found: list[Any] = page.evaluate(f"""() => {{
+      const clipped = {CLIPPED};
+      return ({nodes}).map((n, i) => {{
+        if (!n) return [i, null, ['no such node']];
+        n.dataset.measured = '';
+        const out = clipped('[data-measured]');
+        delete n.dataset.measured;
+        return [i, n.textContent, out];
+      }}).filter(([, , out]) => out.length);
+    }}""")
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -89,8 +106,7 @@ def test_the_hints_words_cut_beside_the_buttons_are_read_whole_above_the_hand(br
         assert page.evaluate(UNDER_FULL) == []
         shoot(page, f"hint-whole-{lang}-667x375")
         for w, h in SIZES[1:]:  # wherever the row cuts it, the same
-            page.set_viewport_size({"width": w, "height": h})
-            page.wait_for_timeout(200)
+            resize(page, w, h)
             page.tap("#pos-top")  # the table drawn anew at its size: a tap on it closes the words and opens them
             if page.evaluate(MSG_CUT):
                 page.tap("#msg")
@@ -98,8 +114,7 @@ def test_the_hints_words_cut_beside_the_buttons_are_read_whole_above_the_hand(br
                 assert full.text_content() == said and clipped(page, "[data-testid=msg-full]") == []
                 assert page.evaluate(UNDER_FULL) == []
             shoot(page, f"hint-whole-{lang}-{w}x{h}")
-        page.set_viewport_size({"width": 667, "height": 375})
-        page.wait_for_timeout(200)
+        resize(page, 667, 375)
         # a tap elsewhere closes it (the cards stay uncovered), a tap on the cut words opens it again
         page.tap("#pos-top")
         expect(full).to_be_hidden()
@@ -154,8 +169,8 @@ def at_a_server() -> Iterator[LiveServer]:
         yield srv
 
 
-# seat 1 against three greedy bots, team 2 at A from the start: with this seed team 2 ends the first deal last and
-# third (双下), and pays a double tribute in the next
+# seat 1 against three greedy bots, team 2 at A from the start: with this seed team 2 ends the first two deals third
+# and last (双下), refuses the second deal's tribute (抗贡) and pays a double tribute in the third
 AT_A_SEED = 1
 
 
@@ -174,9 +189,10 @@ def at_a_table(browser: Browser, live: LiveServer, lang: str) -> Page:
     page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}'); localStorage.setItem('guandan:token:{code}', '{token}');"
                   "localStorage.setItem('guandan:sort', 'rank')")
     page.goto(f"{live.url}/r/{code}")
-    # the second deal's return (还贡): the player takes the seat back and gives a card
-    page.wait_for_function("document.body.dataset.phase === 'return' && document.body.dataset.toMove === '0'",
-                           timeout=60_000)
+    # the third deal's return (还贡), where the held seat stops the table: the player takes the seat back and gives a
+    # card (an earlier deal's return by the seat's bot would be a state passed through, not one that stays)
+    page.wait_for_function("document.body.dataset.deal === '2' && document.body.dataset.phase === 'return' && "
+                           "document.body.dataset.toMove === '0'", timeout=60_000)
     page.tap("#auto-off")
     expect(page.locator("#auto-banner")).to_be_hidden()
     page.locator("#hand .card:not(.ineligible)").first.tap()
@@ -197,15 +213,13 @@ def test_a_team_at_a_in_a_double_tribute_lays_nothing_over_anything(browser: Bro
         given: list[Any] = page.evaluate("[...document.querySelectorAll('#tribute-info > div')].map((n) => n.dataset.type)")
         assert given == ["tribute", "tribute", "return", "return"], given  # a double tribute, both cards returned
         for w, h in SIZES:
-            page.set_viewport_size({"width": w, "height": h})
-            page.wait_for_timeout(200)
+            resize(page, w, h)
             shoot(page, f"at-a-double-tribute-{lang}-{w}x{h}")
             assert page.evaluate(OVERLAPS) == [], (w, h)
-            # and every fact is in view, whole (none pushed under the plate, nor scrolled away)
-            for k in range(page.locator("#info > *").count()):
-                assert clipped(page, f"#info > :nth-child({k + 1})") == [], (w, h, k)
-            for k in range(4):
-                assert clipped(page, f"#tribute-info > div:nth-child({k + 1}) .tcard") == [], (w, h, k)
+            # and every fact is in view, whole (none pushed under the plate, nor scrolled away), each line's card too
+            assert each_clipped(page, "[...document.querySelectorAll('#info > *')]") == [], (w, h)
+            assert each_clipped(page, "[...document.querySelectorAll('#tribute-info > div')]"
+                                      ".map((line) => line.querySelector('.tcard'))") == [], (w, h)
     finally:
         page.context.close()
 
@@ -213,9 +227,10 @@ def test_a_team_at_a_in_a_double_tribute_lays_nothing_over_anything(browser: Bro
 # --- the deal-end panel leaves the log's switch ------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def pausing_server() -> Iterator[LiveServer]:
-    """A server whose tables pause after each deal as rooms ask."""
+    """A server whose tables pause after each deal until the player taps 继续: the pause outlasts the test (PAUSE_S),
+    however slow the machine."""
     with tempfile.TemporaryDirectory(prefix="guandan-end-log-") as d, \
-            LiveServer(f"sqlite:///{d}/web.sqlite3", next_deal_s=None) as srv:
+            LiveServer(f"sqlite:///{d}/web.sqlite3", next_deal_s=PAUSE_S) as srv:
         yield srv
 
 
@@ -229,13 +244,12 @@ COVERED = """() => ['log-toggle', 'last-trick'].filter((id) => {
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_log_opens_while_the_deal_end_panel_shows(browser: Browser, pausing_server: LiveServer, lang: str) -> None:
-    page = seat_me(browser, pausing_server, lang, next_deal_s=120)
+    page = seat_me(browser, pausing_server, lang)
     try:
         play_to_deal_end(page)
         panel = page.locator("[data-testid=deal-end]")
         for w, h in SIZES:
-            page.set_viewport_size({"width": w, "height": h})
-            page.wait_for_timeout(200)
+            resize(page, w, h)
             expect(panel).to_be_visible()
             assert page.evaluate(COVERED) == [], (w, h)
             page.tap("#log-toggle")

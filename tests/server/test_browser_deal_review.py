@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from .conftest import LiveServer
-from .test_browser_table import CJK, play_to_deal_end
+from .test_browser_table import CJK, PAUSE_S, play_to_deal_end
 
 pytestmark = pytest.mark.timeout(300)
 SIZES: dict[str, ViewportSize] = {"phone": {"width": 844, "height": 390}, "desktop": {"width": 1280, "height": 800}}
@@ -24,9 +24,10 @@ SHOTS = os.environ.get("GUANDAN_SHOTS")  # a folder: the screenshots are kept th
 
 @pytest.fixture(scope="module")
 def pausing_server() -> Iterator[LiveServer]:
-    """A server whose tables pause after each deal as rooms ask: the deal-end panel stays while the test looks."""
+    """A server whose tables pause after each deal until the player taps 继续 (PAUSE_S): the deal-end panel stays
+    while the review is worked out, however long a loaded machine takes (a room's 15 s can run out first)."""
     with tempfile.TemporaryDirectory(prefix="guandan-deal-review-") as d, \
-            LiveServer(f"sqlite:///{d}/web.sqlite3", next_deal_s=None) as srv:
+            LiveServer(f"sqlite:///{d}/web.sqlite3", next_deal_s=PAUSE_S) as srv:
         yield srv
 
 

@@ -16,9 +16,8 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from guandan.server.i18n_web import strings
 from guandan.server.rooms import Room
 
-from .conftest import LiveServer
-from .test_browser_crowded_table import OVERLAPS, at_a_table, seat_held_server
-from .test_browser_phone_texts import clipped
+from .conftest import LiveServer, resize
+from .test_browser_crowded_table import OVERLAPS, at_a_table, each_clipped, seat_held_server
 
 pytestmark = pytest.mark.timeout(300)
 SHOTS = Path(tempfile.gettempdir()) / "guandan-shots"
@@ -27,13 +26,10 @@ DESK: ViewportSize = {"width": 1280, "height": 800}
 # seed the third deal's payer, seat 2, holds both big jokers and refuses the tribute (抗贡)
 ANTI_SEED = 8
 
-# every line of the table's facts, and each part of a tribute line, whole: none cut by its box or the corner
-FACT_NODES = """() => {
-  const nodes = [...document.querySelectorAll(
-    '#info > *, #tribute-info > div, #tribute-info > div > span, #tribute-info .receiver > span')]
-    .filter((n) => n.getClientRects().length);
-  return nodes.map((n, i) => { n.dataset.fact = i; return `[data-fact="${i}"]`; });
-}"""
+# every line of the table's facts, and each part of a tribute line, that is drawn: none may be cut by its box or the corner
+FACT_NODES = """[...document.querySelectorAll(
+  '#info > *, #tribute-info > div, #tribute-info > div > span, #tribute-info .receiver > span')]
+  .filter((n) => n.getClientRects().length)"""
 
 
 def held_server() -> Iterator[LiveServer]:
@@ -55,16 +51,14 @@ def anti_server() -> Iterator[LiveServer]:
 
 def facts_read_whole(page: Page) -> None:
     assert page.evaluate(OVERLAPS) == []  # the facts, the top seat, the plays: each clear of the others
-    for node in page.evaluate(FACT_NODES):
-        assert clipped(page, node) == [], (node, page.locator(node).text_content())
+    assert each_clipped(page, FACT_NODES) == []
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_double_tribute_is_read_whole_on_a_desktop(browser: Browser, at_a_server: LiveServer, lang: str) -> None:
     page = at_a_table(browser, at_a_server, lang)  # a team at A, a double tribute, both cards returned
     try:
-        page.set_viewport_size(DESK)
-        page.wait_for_timeout(200)
+        resize(page, DESK["width"], DESK["height"])
         given = page.locator("#tribute-info > div")
         assert given.count() == 4
         SHOTS.mkdir(exist_ok=True)
