@@ -2,8 +2,9 @@
 (1280×800), in zh and en, each a fault found there: the hint's play and why, cut to three lines beside the buttons
 ("straight flush ♠3–7: ♠3 ♠4…"), are shown whole above the hand, over no card, until the next tap; a team at A
 during a double tribute ("A attempts" and four lines of cards given among the table's facts) laid the left seat's
-plate over the facts' last lines: nothing on the table overlaps; the deal-end panel covered the log's switch until
-it was closed: the log opens while the panel shows. Screenshots go to $TMPDIR/guandan-shots."""
+plate over the facts' last lines, and at 740×360 scrolled the last one away: nothing on the table overlaps, every fact
+is in view; the deal-end panel covered the log's switch until it was closed: the log opens while the panel shows.
+Screenshots go to $TMPDIR/guandan-shots."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ from .test_browser_table import MY_TURN_OR_END, PAUSE_S, play_to_deal_end, seat_
 pytestmark = pytest.mark.timeout(300)
 SHOTS = Path(tempfile.gettempdir()) / "guandan-shots"
 SIZES = [(667, 375), (844, 390), (390, 844), (1280, 800)]
+# and a phone 360 px tall held sideways, whose facts corner is the shortest (740×360)
+AT_A_SIZES = [*SIZES, (740, 360)]
 # two boxes share more than a hair of area
 MEET = """(a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
   && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5"""
@@ -212,7 +215,7 @@ def test_a_team_at_a_in_a_double_tribute_lays_nothing_over_anything(browser: Bro
         expect(facts).to_contain_text(words["A attempts"])
         given: list[Any] = page.evaluate("[...document.querySelectorAll('#tribute-info > div')].map((n) => n.dataset.type)")
         assert given == ["tribute", "tribute", "return", "return"], given  # a double tribute, both cards returned
-        for w, h in SIZES:
+        for w, h in AT_A_SIZES:
             resize(page, w, h)
             shoot(page, f"at-a-double-tribute-{lang}-{w}x{h}")
             assert page.evaluate(OVERLAPS) == [], (w, h)
