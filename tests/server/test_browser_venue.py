@@ -186,7 +186,8 @@ def test_two_columns_of_teams_keep_the_heads_on_one_line_and_long_names_apart(ve
         page.goto(f"{venue.url}/t/{tid}/standings?lang={lang}")
         heads = page.evaluate("""() => [...document.querySelectorAll('thead th')].map((th) => {
           const r = document.createRange(); r.selectNodeContents(th);
-          return {text: th.textContent.trim(), lines: r.getClientRects().length, cut: th.scrollWidth > th.clientWidth};
+          const tops = new Set([...r.getClientRects()].filter((x) => x.width).map((x) => Math.round(x.top)));
+          return {text: th.innerText.trim(), lines: tops.size, cut: th.scrollWidth > th.clientWidth};
         })""")
         assert page.locator("main.board > table").count() == 2
         seat = [h for h in heads if h["text"] == ("桌号" if lang == "zh" else "Table")]
@@ -260,6 +261,58 @@ def test_a_phone_held_upright_reads_the_standings_without_sideways_scrolling(ven
         assert full <= box, (full, box)  # 第N队 and its club, not cut
     assert shown["footer"][0] <= shown["footer"][1], shown["footer"]
     ctx.close()
+
+
+PHONES: tuple[ViewportSize, ...] = ({"width": 390, "height": 844}, {"width": 360, "height": 780},
+                                    {"width": 844, "height": 390}, {"width": 667, "height": 375})
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_phone_reads_every_head_on_one_line_and_a_legend_of_them(venue: Venue, browser: Browser, lang: str) -> None:
+    """A player follows the event on a phone, held upright or sideways: every head on one line, whole, inside the
+    width (English "Opp MP", "Net lvls" wrapped onto two upright, where the shorter Opp, Net, Up stand for them);
+    the names told apart, whole or cut in their middle; the rows in type read at arm's length (sideways it was the
+    venue's, sized to fit 16 rows in the height), none under the footer; in English a legend under the table names
+    each head in full, as a head's title never shows on a touch screen."""
+    tid = venue.event(20, 2, started=timedelta(minutes=3), names=ALIKE)
+    for size in PHONES:
+        ctx = browser.new_context(viewport=size, has_touch=True)
+        page = ctx.new_page()
+        page.goto(f"{venue.url}/t/{tid}/standings?lang={lang}")
+        shown = page.evaluate("""() => ({
+          width: innerWidth, scroll: document.scrollingElement.scrollWidth,
+          heads: [...document.querySelectorAll('thead th')].filter((th) => th.offsetParent).map((th) => {
+            const r = document.createRange(); r.selectNodeContents(th);
+            const b = th.getBoundingClientRect();
+            const tops = new Set([...r.getClientRects()].filter((x) => x.width).map((x) => Math.round(x.top)));
+            return {text: th.innerText.trim(), lines: tops.size,
+                    cut: th.scrollWidth > th.clientWidth, left: b.left, right: b.right};
+          }),
+          last: Math.max(...[...document.querySelectorAll('tr[data-team]')].map((tr) => tr.getBoundingClientRect().bottom)),
+          footer: document.querySelector('footer').getBoundingClientRect().top,
+          legend: [...document.querySelectorAll('[data-testid=legend] div')].filter((d) => d.offsetParent)
+            .map((d) => [d.querySelector('dt').innerText.trim(), d.querySelector('dd').innerText.trim()]),
+        })""")
+        where = f"{lang} {size['width']}×{size['height']}"
+        assert shown["scroll"] <= shown["width"], where
+        assert len(shown["heads"]) == 2 * 7, (where, shown["heads"])  # two tables (16 teams, then 4), no players
+        for h in shown["heads"]:
+            assert h["lines"] == 1 and not h["cut"] and h["left"] >= 0 and h["right"] <= shown["width"], (where, h)
+        names = names_shown(page)
+        assert len(names) == 20 and min(n["font"] for n in names) >= 15, (where, names)
+        assert_told_apart(names)
+        assert shown["last"] <= shown["footer"], where
+        upright = size["height"] > size["width"]
+        figures = [h["text"] for h in shown["heads"][3:7]]
+        if lang == "zh":
+            assert figures == ["场分", "对手分", "级差分", "升级数"] and shown["legend"] == [], where
+        else:
+            assert figures == (["MP", "Opp", "Net", "Up"] if upright else ["MP", "Opp MP", "Net lvls", "Lvls up"]), where
+            assert shown["legend"] == [[f, n] for f, n in zip(figures, ["Match points", "Opponents' points",
+                                                                           "Net level difference", "Levels gained"],
+                                                                  strict=True)], where
+        page.screenshot(path=f"/tmp/venue-phone-{lang}-{size['width']}x{size['height']}.png", full_page=True)
+        ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

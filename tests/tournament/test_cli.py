@@ -103,7 +103,7 @@ def test_a_round_through_the_cli(db: str, tmp_path: Path) -> None:
     assert run(db, "result", "1", "-r", "1", "-t", "2", "--levels", "7:7", "--override")[0] == 2  # no reason
     assert run(db, "result", "1", "-r", "1", "-t", "2", "--levels", "7:7", "--override", "--reason", "r")[0] == 0
     code, out = run(db, "standings", "1")
-    assert code == 0 and "场分 MP" in out and "对手分 Opp MP" in out and "级差分 Net level diff" in out
+    assert code == 0 and "场分 MP" in out and "对手分 Opp MP" in out and "级差分 Net lvls" in out
     page_file = tmp_path / "slips" / "r1.html"
     code, out = run(db, "slips", "1", "--out", str(page_file), "--png", "--base-url", "https://cup.example")
     assert code == 0, out

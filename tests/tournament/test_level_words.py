@@ -25,7 +25,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's notice that it prefers httpx2 over the pinned httpx
     from fastapi.testclient import TestClient
 
-NET, MARGIN = "Net level diff", "Winning margin"
+NET, MARGIN = "Net lvls", "Winning margin"  # the head; its name in full is Net level difference
 PLAIN = re.compile(r"(?<![Nn]et )\b[Ll](?:evel|vl)\.? diff")  # "Level diff", "Lvl diff." without "Net"
 
 
@@ -58,12 +58,12 @@ def test_pages_prints_and_the_command_line_say_net_level_difference(desk: Desk,
     app.include_router(create_router(desk))
     web = TestClient(app)
     screen = web.get(f"/t/{tid}/standings?lang=en").text
-    assert '<th class="num" title="Net level difference">Net lvls</th>' in screen
+    assert '<th class="num" title="Net level difference"><span class="full">Net lvls</span>' in screen
     assert "Order: Match points → Opponents&#39; points → Net level difference → Levels gained" in screen
     arbiter = web.get(f"/t/{tid}/arbiter?key=test-secret-key&lang=en").text
-    assert '<th class="num">Net level difference</th>' in arbiter
+    assert '<th class="num" title="Net level difference">Net lvls</th>' in arbiter
     printed = standings_html(state, 1, "en")
-    assert f"{NET} (级差分)" in printed and "net level difference (级差分)" in printed
+    assert f'{NET} <span class="term">(级差分)</span>' in printed and "net level difference (级差分)" in printed
     head, _rows = summary_rows(translator("desk", "en").gettext, state)
     assert NET in head
     for text in (screen, arbiter, printed, " ".join(head)):

@@ -119,8 +119,8 @@ def _split(text: str, what: str) -> list[str]:
 #: The plain tables' column headers (export's labels, the keys of its rows), marked for the catalogue: the
 #: English keeps the exports' own labels, bilingual ones included.
 _HEADERS = (
-    N_("名次 Rank"), N_("No."), N_("Team"), N_("Club"), N_("Players"), N_("场分 MP"), N_("对手分 Opp MP"),
-    N_("级差分 Net level diff"), N_("升级数 Levels gained"), N_("Played"), N_("W"), N_("D"), N_("L"), N_("Byes"),
+    N_("Rank"), N_("No."), N_("Team"), N_("Club"), N_("Players"), N_("场分 MP"), N_("对手分 Opp MP"),
+    N_("级差分 Net lvls"), N_("升级数 Lvls up"), N_("Played"), N_("W"), N_("D"), N_("L"), N_("Byes"),
     N_("Round"), N_("Table"), N_("Home (N–S)"), N_("Away (E–W)"), N_("Result"), N_("Winner"), N_("Status"),
     N_("Source"), N_("Seats"), N_("Opponent"))
 #: The round clock's phase; an event's status in `list` (how a round was paired: words.METHOD_WORDS).

@@ -40,6 +40,7 @@ from .export import export_json, standing_records, write_csv, write_xlsx
 from .levels import level_label, level_value
 from .state import TournamentState
 from .venuetime import zone_label
+from .words import STANDING_HEADS
 
 app = typer.Typer(help="Events played by bots (our tiers, 2020-protocol bots): Swiss or knockout, from the CLI.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -198,8 +199,11 @@ def _failure_lines(_: Gettext, state: TournamentState, play: TablePlay) -> list[
 
 def summary_rows(_: Gettext, state: TournamentState) -> tuple[list[str], list[list[str]]]:
     """The standings as the run prints them: rank, team, its bots, 场分, 对手分, 级差分, 升级数, W-D-L."""
-    head = [_("Rank"), _("Team"), _("Bots"), _("MP"), _("Opp MP"), _("Net level diff"), _("Levels gained"),
-            _("W-D-L"), _("Byes")]
+    def heads(*keys: str) -> list[str]:
+        return [_(STANDING_HEADS[k]) for k in keys]
+
+    head = [*heads("rank", "team"), _("Bots"), *heads("match_points", "opponents_points", "level_diff", "levels_gained"),
+            _("W-D-L"), *heads("byes")]
     rows = [[str(r["rank"]), r["team"], bots_text(r["players"]), str(r["match_points"]), str(r["opponents_points"]),
              str(r["level_diff"]), str(r["levels_gained"]), f"{r['wins']}-{r['draws']}-{r['losses']}", str(r["byes"])]
             for r in standing_records(state)]

@@ -39,16 +39,14 @@ from .model import SIDES
 from .names import name_key
 from .state import DISPUTED, ENTERED, FINAL, IN_PLAY, MISSING, REJECTED, Event, TableState, TournamentState, parse_time
 from .venuetime import stamp, zone_label
-from .words import SOURCE_WORDS, STATUS_WORDS, TIEBREAK_NAMES
+from .words import SOURCE_WORDS, STANDING_HEADS, STATUS_WORDS, TIEBREAK_NAMES, standing_label
 
 Gettext = Callable[[str], str]
 
-#: (JSON key, column header) of a standings line, in the order the columns are shown.
+#: (JSON key, column header) of a standings line, in the order the columns are shown: the heads every standings
+#: table writes (words.STANDING_HEADS), the figures' with their Chinese (场分 MP).
 STANDING_FIELDS: tuple[tuple[str, str], ...] = (
-    ("rank", "名次 Rank"), ("team_id", "No."), ("team", "Team"), ("club", "Club"), ("players", "Players"),
-    ("match_points", "场分 MP"), ("opponents_points", "对手分 Opp MP"), ("level_diff", "级差分 Net level diff"),
-    ("levels_gained", "升级数 Levels gained"), ("played", "Played"), ("wins", "W"), ("draws", "D"),
-    ("losses", "L"), ("byes", "Byes"), ("withdrawn", "退赛 Withdrawn"),
+    *((key, standing_label(key)) for key in STANDING_HEADS), ("withdrawn", "退赛 Withdrawn"),
 )
 #: (JSON key, column header) of a table's line in the exports: both sides' numbers as well as the text. A side is
 #: 主队/客队 (home/away) in every header, as the desk's words say a side; 南北/东西 name seats (主队（南北）).
@@ -77,7 +75,7 @@ _TABLE_LABEL_KEYS = ("round", "table", "home", "away", "result", "winner_team", 
 #: The Chinese of the headers above that are English only (the desk catalogue's words where it has them): the
 #: exports' files write every header in both languages, "编号 No.", in the same order of columns.
 EXPORT_ZH: dict[str, str] = {
-    "No.": "编号", "Team": "队伍", "Club": "单位", "Players": "队员", "Played": "场次", "W": "胜", "D": "平",
+    "Rank": "名次", "No.": "编号", "Team": "队伍", "Club": "单位", "Players": "队员", "Played": "场次", "W": "胜", "D": "平",
     "L": "负", "Byes": "轮空", "Round": "轮次", "Table": "桌号", "Home No.": "主队编号", "Home (N–S)": "主队（南北）",
     "Away No.": "客队编号", "Away (E–W)": "客队（东西）", "Result": "结果", "Winner": "胜方", "Status": "状态",
     "Source": "来源", "Seats": "座位", "Opponent": "对手", "Seq": "序号", "Type": "类型", "Actor": "操作人",

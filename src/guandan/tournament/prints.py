@@ -20,15 +20,21 @@ from .bracket import bracket_data, page_context
 from .errors import TournamentError, refusal
 from .export import chain_text, check_lang, slips_html, standing_records, table_records, team_records, templates
 from .state import TournamentState
+from .words import STANDING_HEADS, STANDING_TERMS
 
-#: The standings print's columns: (record key, header msgid, numeric).
-STANDING_PRINT_COLUMNS: tuple[tuple[str, str, bool], ...] = (
-    ("rank", N_("Rank"), True), ("team_id", N_("No."), True), ("team", N_("Team"), False),
-    ("club", N_("Club"), False), ("players", N_("Players"), False), ("match_points", N_("MP (场分)"), True),
-    ("opponents_points", N_("Opp. MP (对手分)"), True), ("level_diff", N_("Net level diff (级差分)"), True),
-    ("levels_gained", N_("Levels gained (升级数)"), True), ("played", N_("Played"), True),
-    ("wins", N_("Wins"), True), ("draws", N_("Draws"), True), ("losses", N_("Losses"), True), ("byes", N_("Byes"), True),
-)
+#: The standings print's columns (record keys, as the exports have them, but for the withdrawn mark) and which
+#: of them are numbers.
+STANDING_PRINT_COLUMNS: tuple[tuple[str, bool], ...] = tuple(
+    (key, key not in ("team", "club", "players")) for key in STANDING_HEADS)
+
+
+def print_head(key: str, _: Callable[[str], str]) -> tuple[str, str | None]:
+    """A standings column's head in a print: the head every standings table writes, and in a language whose head
+    is not the Chinese term itself, the term to write after it (MP (场分)), as the order line under the table
+    names the figures; else None."""
+    head = _(STANDING_HEADS[key])
+    term = STANDING_TERMS.get(key)
+    return head, None if term is None or head == term else term
 
 
 class PrintError(TournamentError):
@@ -77,7 +83,7 @@ def standings_html(state: TournamentState, through_round: int | None = None, lan
     rows = standing_records(state, through)
     return templates.get_template("print_standings.html").render(
         _=_, lang=lang, cfg=state.cfg, heading=heading, rows=rows, chain=chain_text(state, _),
-        columns=[(key, _(msgid), num) for key, msgid, num in STANDING_PRINT_COLUMNS],
+        columns=[(key, *print_head(key, _), num) for key, num in STANDING_PRINT_COLUMNS],
         rounds=state.cfg.rounds, through=through)
 
 

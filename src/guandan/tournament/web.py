@@ -51,18 +51,12 @@ from .rounds import ResultSlip
 from .state import FINAL, IN_PLAY, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
 from .web_table import create_table_router
-from .words import STATUS_WORDS, last_round_words
+from .words import STANDING_COMPACT, STANDING_HEADS, STANDING_NAMES, STATUS_WORDS, last_round_words
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 STATIC = Path(__file__).parent / "static"
 MEDIA = {".js": "text/javascript", ".css": "text/css"}
 
-#: The tie-break criteria by name (the column headers of the standings), and their short forms for the screen.
-CRITERIA = {"match_points": N_("Match points"), "opponents_points": N_("Opponents' points"),
-            "level_diff": N_("Net level difference"), "levels_gained": N_("Levels gained"),
-            "head_to_head": N_("Head-to-head"), "wins": N_("Rounds won")}
-SHORT = {"match_points": N_("MP"), "opponents_points": N_("Opp MP"), "level_diff": N_("Net lvls"),
-         "levels_gained": N_("Lvls up"), "wins": N_("Won")}
 #: The venue screen: rows per column (a 1080-pixel screen reads 16 rows from the back of a hall), seconds a
 #: page stays up when the table needs several, and when it fits on one.
 SCREEN_ROWS, PAGE_SECONDS, STILL_SECONDS = 16, 12, 30
@@ -130,6 +124,25 @@ def screen_keys(chain: Sequence[str]) -> list[str]:
     """The criteria the standings show as columns: match points, then the event's chain (head-to-head has
     no column of its own)."""
     return ["match_points"] + [c for c in chain if c not in ("match_points", "head_to_head")]
+
+
+@dataclass(frozen=True)
+class Head:
+    """A figure's column head on the standings page, in the page's language: the head, the shorter one a phone
+    held upright shows (the same where there is none shorter), and the figure's name in full."""
+
+    head: str
+    compact: str
+    name: str
+
+
+def figure_heads(keys: Sequence[str], _: Gettext) -> dict[str, Head]:
+    """The heads of the figures ``keys``, each with its compact form and its name."""
+    out = {}
+    for k in keys:
+        head = _(STANDING_HEADS[k])
+        out[k] = Head(head, _(STANDING_COMPACT[k]) if k in STANDING_COMPACT else head, _(STANDING_NAMES[k]))
+    return out
 
 
 def standing_lines(state: TournamentState, through: int) -> list[Line]:
@@ -368,11 +381,13 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         rnd = state.current_round
         in_play = rnd if rnd and not state.rounds[rnd].complete else None
         keys = screen_keys(state.cfg.tiebreaks)
+        figures = figure_heads(keys, _)
         return render(request, "standings.html", cfg=state.cfg, shown=shown, through=through, in_play=in_play,
                     seats=round_seats(state, in_play, _) if in_play else None,
-                    keys=keys, short=SHORT, criteria=CRITERIA, teams=len(lines),
+                    keys=keys, heads=STANDING_HEADS, figures=figures, teams=len(lines),
+                    legend=[f for f in figures.values() if f.name != f.head or f.name != f.compact],
                     withdrawn=sum(1 for line in lines if line.withdrawn),
-                    chain=" → ".join(_(CRITERIA[c]) for c in state.cfg.tiebreaks), refresh=seconds,
+                    chain=" → ".join(_(STANDING_NAMES[c]) for c in state.cfg.tiebreaks), refresh=seconds,
                     next_url=next_page_url(request, shown), wide=shown.width == 1,
                     keep=telling_ends(t.name for t in state.teams.values()),
                     clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
@@ -473,7 +488,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     current=cur, rnd=rnd,
                     status_text=status_line(state, _), blockers=blockers_words(state, _),
                     can_repair=bool(rnd and not rnd.started), lines=standing_lines(state, state.completed_rounds),
-                    keys=screen_keys(state.cfg.tiebreaks), criteria=CRITERIA, error=error, message=message,
+                    keys=screen_keys(state.cfg.tiebreaks), heads=STANDING_HEADS, names=STANDING_NAMES, error=error,
+                    message=message,
                     error_at=None if named else at, typed=typed or {}, typed_table=at[1] if at and at[0] == cur else None,
                     key=key, base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
                     pairings=f"/t/{tid}/pairings", pairings_screen=f"/t/{tid}/pairings/screen",

@@ -16,6 +16,37 @@ SOURCE_WORDS = {"confirmed": N_("confirmed by both teams"), "override": N_("set 
 #: How a round was paired (a knockout's later rounds follow the bracket).
 METHOD_WORDS = {"random": N_("random"), "rating": N_("rating"), "swiss": N_("Swiss"), "manual": N_("manual"),
                 "bracket": N_("by the bracket")}
+#: Each column of the standings by its record's key (:func:`~.export.standing_records`), headed the same wherever
+#: the standings are: the venue screen (a phone's too), the arbiter's page, the print, the exports and the command
+#: line. The English heads are short, as a venue screen's narrow columns need them; the figures' names say them in
+#: full where a head is explained (its title, the legend under a phone's table, the pages' order of the tie-breaks).
+STANDING_HEADS = {
+    "rank": N_("Rank"), "team_id": N_("No."), "team": N_("Team"), "club": N_("Club"), "players": N_("Players"),
+    "match_points": N_("MP"), "opponents_points": N_("Opp MP"), "level_diff": N_("Net lvls"),
+    "levels_gained": N_("Lvls up"), "played": N_("Played"), "wins": N_("W"), "draws": N_("D"), "losses": N_("L"),
+    "byes": N_("Byes"),
+}
+#: The figures' heads on a phone held upright, where the English ones would not fit on one line beside a team's
+#: name; the legend under the table gives each in full.
+STANDING_COMPACT = {"opponents_points": N_("Opp"), "level_diff": N_("Net"), "levels_gained": N_("Up")}
+#: The tie-break criteria in full (:data:`~.model.TIEBREAKS`; head-to-head has no column of its own).
+STANDING_NAMES = {
+    "match_points": N_("Match points"), "opponents_points": N_("Opponents' points"),
+    "level_diff": N_("Net level difference"), "levels_gained": N_("Levels gained"), "head_to_head": N_("Head-to-head"),
+    "wins": N_("Rounds won"),
+}
+#: The Chinese of the standings' own figures (the desk catalogue's for their heads and names), which the exports'
+#: bilingual headers put before the English head (场分 MP) and an English print after it: MP (场分).
+STANDING_TERMS = {"match_points": "场分", "opponents_points": "对手分", "level_diff": "级差分", "levels_gained": "升级数"}
+
+
+def standing_label(key: str) -> str:
+    """A standings column's header in the exports: a figure's Chinese term before its head ("对手分 Opp MP"), any
+    other head as it is ("Team": the exports' files add its Chinese, export.EXPORT_ZH)."""
+    head = STANDING_HEADS[key]
+    return f"{STANDING_TERMS[key]} {head}" if key in STANDING_TERMS else head
+
+
 #: The tie-break criteria (:data:`~.model.TIEBREAKS`) as the standings' "Order:" line names them.
 TIEBREAK_NAMES = {
     "match_points": N_("match points (场分)"),
