@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -109,5 +110,33 @@ def test_the_account_page_runs_under_the_policy(browser: Browser, live_server: L
         page.goto(f"{live_server.url}/")
         page.wait_for_selector("[data-testid=account-link].logged-in")  # account_link.js ran
         assert refused == []
+    finally:
+        ctx.close()
+
+
+def test_a_log_in_goes_back_to_the_page_that_asked_for_it_and_only_to_this_site(
+        browser: Browser, live_server: LiveServer) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, bypass_csp=True)
+    page = ctx.new_page()
+    page.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    try:
+        # another site's address in ?next= (as a browser reads "//host" and "/\host") is not followed
+        for i, elsewhere in enumerate(("//example.com/x", "/\\example.com/x", "https://example.com/")):
+            page.goto(f"{live_server.url}/account?next={quote(elsewhere)}")
+            page.wait_for_selector("#guest:not(.hidden)")
+            page.fill("#signup-username", f"next_player{i}")
+            page.fill("#signup-password", "a long enough password")
+            page.click("#signup-btn")
+            page.wait_for_selector("#member:not(.hidden)")
+            assert page.url.startswith(f"{live_server.url}/account")
+            page.click("[data-testid=logout]")
+            page.wait_for_selector("#guest:not(.hidden)")
+        # a page of this site is: the log-in lands there
+        page.goto(f"{live_server.url}/account?next={quote('/leaderboard?preset=competition')}")
+        page.wait_for_selector("#guest:not(.hidden)")
+        page.fill("#login-username", "next_player0")
+        page.fill("#login-password", "a long enough password")
+        page.click("#login-btn")
+        page.wait_for_url(f"{live_server.url}/leaderboard?preset=competition")
     finally:
         ctx.close()

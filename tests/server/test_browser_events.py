@@ -75,10 +75,16 @@ def test_two_teams_of_accounts_play_a_round_of_an_online_event(browser: Browser,
         arbiter.click("[data-testid=start-round]")
         expect(arbiter.locator("[data-testid=tables] tr")).to_have_count(1)
 
-        for p in pages.values():  # the event page shows the link to one's table once the room is open
+        for i, p in enumerate(pages.values()):  # the event page shows the link to one's table once the room is open
             expect(p.locator("[data-testid=go-table]")).to_be_visible(timeout=15_000)
             p.click("[data-testid=go-table]")
             p.wait_for_url("**/r/*")
+            if i == 0:  # the first at the table waits in its lobby, which says which event's table it is
+                expect(p.locator("#lobby-facts strong")).to_have_text("Online Cup")
+                expect(p.locator("[data-testid=lobby-event-table]")).to_have_text("Round 1, table 1")
+                # its seats are fixed: nothing to type or press while the other three come (the server refuses both)
+                for hidden in ("#name", "#ready", "#leave"):
+                    expect(p.locator(hidden)).to_be_hidden()
         codes = {p.url.rsplit("/", 1)[1] for p in pages.values()}
         assert len(codes) == 1
         for p in pages.values():
@@ -89,6 +95,8 @@ def test_two_teams_of_accounts_play_a_round_of_an_online_event(browser: Browser,
                 p.click("#auto")
         for p in pages.values():
             p.wait_for_function("document.body.dataset.status === 'over'", timeout=120_000)
+            # the match's end leads back to the event's page (the result, the next round)
+            expect(p.locator("[data-testid=event-link]").first).to_have_attribute("href", f"/events/{tid}")
         ts = events.desk.state(tid).table(1, 1)
         assert ts.status == FINAL and len(ts.deals) == 1
 
@@ -97,7 +105,8 @@ def test_two_teams_of_accounts_play_a_round_of_an_online_event(browser: Browser,
         winner = ts.table.home if ts.result is not None and ts.result.winner == 0 else ts.table.away
         expect(screen.locator("tr[data-team] td.name").first).to_contain_text(events.desk.state(tid).teams[winner].name)
         me = pages["evt_ann"]
-        me.goto(f"{url}/events/{tid}")
+        me.locator("[data-testid=event-link]").first.click()
+        me.wait_for_url(f"{url}/events/{tid}")
         expect(me.locator("#table-note")).to_have_text("Your table's result is in")
         expect(me.locator("[data-testid=table-result]")).to_contain_text("Result, North–South first: ")
         arbiter.reload()
@@ -126,3 +135,32 @@ def test_the_event_pages_run_under_the_content_security_policy(browser: Browser,
         assert refused == []
     finally:
         ctx.close()
+
+
+def test_a_guest_reads_what_the_event_is_logs_in_from_its_page_and_comes_back_to_enter(
+        browser: Browser, live_server: LiveServer) -> None:
+    events: OnlineEvents = live_server.app.state.online_events
+    config = EventConfig(name="Spring Cup", rounds=3, seed=5, limits=RoundLimits(max_deals=6, max_minutes=40))
+    tid = online.create_online(events.desk, config, secret="spring-key-1")
+    problems: list[str] = []
+    page = _page(browser, problems, has_touch=True)
+    try:
+        page.goto(f"{live_server.url}/events/{tid}")
+        expect(page.locator("[data-testid=event-name]")).to_have_text("Spring Cup")
+        # what a team enters: the format, the rounds, each round's deals and minutes, the rules
+        expect(page.locator("[data-testid=event-facts] .tag")).to_have_text(
+            ["Swiss", "Rounds: 3", "6 deals a round", "40 minutes a round", "Competition (2022)"])
+        expect(page.locator("[data-testid=no-teams]")).to_have_text("No team has entered yet")
+        expect(page.locator("[data-testid=events-link]")).to_have_attribute("href", "/events")
+        # the guest's link to log in comes back here once the account is made
+        page.get_by_role("link", name="Log in to enter this event").click()
+        page.wait_for_selector("#guest:not(.hidden)")
+        page.fill("#signup-username", "spring_ann")
+        page.fill("#signup-password", "a long enough password")
+        page.click("#signup-btn")
+        page.wait_for_url(f"{live_server.url}/events/{tid}")
+        expect(page.locator("[data-testid=enter-form]")).to_be_visible()
+        expect(page.locator("#account-link")).to_have_text("spring_ann")
+        assert problems == []
+    finally:
+        page.context.close()

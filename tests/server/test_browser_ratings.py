@@ -5,6 +5,7 @@ leaderboard lists them beside the bots' fixed ratings."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -103,5 +104,40 @@ def test_the_leaderboard_and_a_player_page_run_under_the_policy(browser: Browser
         # the page is no wider than the phone
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert refused == []
+    finally:
+        ctx.close()
+
+
+def test_a_guest_at_a_rated_room_is_led_to_log_in_and_back_to_the_room(browser: Browser, live_server: LiveServer) -> None:
+    with httpx.Client(base_url=live_server.url, timeout=30) as host:
+        csrf = host.post("/api/auth/signup", json={"username": "rated_host", "password": "a long enough password"}
+                         ).json()["csrf"]
+        r = host.post("/api/rooms", json={"bots": [None, "greedy", None, "greedy"], "rated": True, "max_deals": 1,
+                                          "timer": 0}, headers={"X-CSRF-Token": csrf})
+        assert r.status_code == 201, r.text
+        code = r.json()["code"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, bypass_csp=True)
+    page = ctx.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.add_init_script("localStorage.setItem('guandan:lang', 'zh')")
+    try:
+        page.goto(f"{live_server.url}/r/{code}")
+        expect(page.locator("#sit-0")).to_be_enabled()
+        expect(page.locator("#name")).to_be_hidden()  # a rated seat is an account's, under its own name
+        page.click("#sit-0")
+        expect(page.locator("#lobby-error")).to_contain_text("你还没有登录")
+        login = page.locator("[data-testid=lobby-login]")
+        expect(login).to_have_text("登录或注册")
+        login.click()
+        page.wait_for_selector("#guest:not(.hidden)")
+        page.fill("#signup-username", "rated_guest")
+        page.fill("#signup-password", "a long enough password")
+        page.click("#signup-btn")
+        page.wait_for_url(f"{live_server.url}/r/{code}")  # back at the room, logged in: the seat is taken
+        expect(page.locator("#sit-0")).to_be_enabled()
+        page.click("#sit-0")
+        expect(page.locator("#ready")).to_be_visible()
+        assert problems == []
     finally:
         ctx.close()

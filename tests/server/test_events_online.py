@@ -516,6 +516,7 @@ def test_a_restarted_server_keeps_the_tables_bindings_pause_and_reports(tmp_path
         portal = c.portal
         assert portal is not None
         assert events.codes[code] == (tid, 1, 1)
+        assert c.get(f"/api/rooms/{code}").json()["event_table"] == {"event": tid, "round": 1, "table": 1}
         room = events.service.room(code)
         assert [s.user_id for s in room.seats] == seats and room.status == "playing"
         portal.call(events.reconcile, tid)
@@ -532,6 +533,17 @@ def test_a_restarted_server_keeps_the_tables_bindings_pause_and_reports(tmp_path
             recv_until(ws, over, limit=40_000)
         ts = events.desk.state(tid).table(1, 1)
         assert ts.status == FINAL and ts.source == "deals"
+
+
+def test_an_event_tables_room_says_which_event_round_and_table_it_is(site: Site) -> None:
+    tid = two_teams(site)
+    assert site.client.get(f"/api/events/{tid}").json()["format"] == "pairs-swiss"
+    code = start_round(site, tid)["tables"][0]["room"]
+    room = site.client.get(f"/api/rooms/{code}").json()
+    assert room["event"] is True and room["event_table"] == {"event": tid, "round": 1, "table": 1}
+    assert room["name"] == "Club night"  # the round and the table are the page's words, in its language
+    plain = site.client.post("/api/rooms", json={}).json()["code"]
+    assert site.client.get(f"/api/rooms/{plain}").json()["event_table"] is None
 
 
 # --- knockouts --------------------------------------------------------------------------------------

@@ -133,6 +133,7 @@ class OnlineEvents:
                 self.codes[row.room_code] = (row.tournament_id, row.round, row.table_no)
         self.tables = {where: code for code, where in self.codes.items()}
         service.bound.update(self.codes)
+        service.event_tables.update(self.codes)
         service.watchers.append(self)
 
     def forget_account(self, user_id: int, username: str) -> None:
@@ -326,7 +327,7 @@ class OnlineEvents:
 
         out: dict[str, Any] = {
             "id": tid, "name": cfg.name, "status": status_of(st), "rounds": st.rounds_total, "current_round": r,
-            "finished": st.finished, "registration_open": not st.rounds, "per_deal": cfg.per_deal,
+            "finished": st.finished, "registration_open": not st.rounds, "per_deal": cfg.per_deal, "format": cfg.format,
             "preset": cfg.rules.name, "limits": cfg.limits.to_dict(),
             "teams": [{"id": t.id, "name": t.name, "players": [shown(p) for p in t.players],
                        "withdrawn": t.id in st.withdrawn} for t in st.teams.values()],
@@ -523,7 +524,7 @@ class OnlineEvents:
         if cap is not None and st.is_knockout:
             cap += 1  # room for the deciding deal of a level round: the desk says when the table is over
         config = RoomConfig(preset=name, rules=overrides, max_deals=cap,
-                            name=f"R{round_no} T{table_no} · {cfg.name}"[:40], listed=False)
+                            name=cfg.name[:40], listed=False)  # the page says the round and table (event_table)
         room, _ = self.service.create_room(config, None)  # the host token is nobody's: the seats are bound
         self._bind(st, room, round_no, table_no)
         with self.sessions.begin() as s:
@@ -531,6 +532,7 @@ class OnlineEvents:
         self.codes[room.code] = (tid, round_no, table_no)
         self.tables[(tid, round_no, table_no)] = room.code
         self.service.bound.add(room.code)
+        self.service.event_tables[room.code] = (tid, round_no, table_no)
         self.service._room_changed(room)
         return room
 

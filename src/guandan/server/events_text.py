@@ -48,4 +48,8 @@ MESSAGES: tuple[str, ...] = (
        "or to enter a team."),
     N_("No online events right now: an event appears here once its organiser has made it."),
     N_("Round {n} of {total}"), N_("Teams: {n}"), N_("Rounds: {n}"), N_("You are entered"), N_("Finished {time}"),
+    # the event page's facts and links; an event's table (static/table.js): its round and table, the way back
+    N_("All events"), N_("No team has entered yet"), N_("Swiss"), N_("Knockout"), N_("{n} deals a round"),
+    N_("1 deal a round"), N_("{n} minutes a round"), N_("1 minute a round"), N_("Round {round}, table {table}"),
+    N_("Back to the event"),
 )

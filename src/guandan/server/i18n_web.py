@@ -158,6 +158,7 @@ MESSAGES += (
     N_("Change password"), N_("Current password"), N_("New password"), N_("Delete account"), N_("Delete my account"),
     N_("Imported"), N_("My player page"), N_("Open sessions: {n}"), N_("Other sessions logged out: {n}"),
     N_("Password changed. Other sessions logged out: {n}"),
+    N_("Log in or sign up"),  # a guest's link at a rated room, back to it once logged in
     N_("No games yet: the matches you play appear here once they are over"),
     N_("You can play as a guest: an account is optional. It keeps your name, your games and replays in one place."),
     N_("The games you played on this device as a guest become your account's when you sign up or log in."),

@@ -303,10 +303,12 @@ class Room:
         s = self.seats[seat]
         return s.kind == "bot" or (s.kind == "human" and s.auto)
 
-    def summary(self, player: bool = False, event: bool = False) -> dict[str, Any]:
+    def summary(self, player: bool = False, event: bool = False,
+                event_table: tuple[int, int, int] | None = None) -> dict[str, Any]:
         """What anyone may see of the room. The replay's id (its private link: every hand) only for one of
         its ``player``s: a room code is short enough to guess, a replay id is not. ``event``: an online event's
-        table (TableService.bound), whose page offers no review during the match (server/deal_reviews.py)."""
+        table (TableService.bound), whose page offers no review during the match (server/deal_reviews.py);
+        ``event_table``: which event, round and table it is (the page names them and links the event's page)."""
         return {
             "code": self.code,
             "name": self.config.name,
@@ -321,6 +323,7 @@ class Room:
             "practice": self.config.seed is not None,  # the creator chose the seed (a practice room)
             "rated": self.config.rated,
             "event": event,
+            "event_table": None if event_table is None else dict(zip(("event", "round", "table"), event_table, strict=True)),
             "seats": [s.to_json() for s in self.seats],
             "seq": self.seq,
             "replay_id": self.replay_id if player else None,

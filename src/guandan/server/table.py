@@ -351,6 +351,7 @@ class TableService:
         self.legal_jobs: dict[int, tuple[MatchState, tuple[int, int], asyncio.Future[JSON]]] = {}
         self.watchers: list[TableWatcher] = []
         self.bound: set[str] = set()  # rooms whose seats the server gave to accounts (online events): fixed seats
+        self.event_tables: dict[str, tuple[int, int, int]] = {}  # of those, each one's (event, round, table)
         # many workers (server/cluster.py): a new room's code is taken only once its lease is this worker's
         self.claim: Callable[[str], bool] = lambda _code: True
         self.frozen = False  # handing its tables over (shutting down): no bot, timer or frame changes a room
@@ -661,8 +662,9 @@ class TableService:
         self._broadcast_room(room)
 
     def summary(self, room: Room, player: bool = False) -> JSON:
-        """:meth:`Room.summary`, saying whether ``room`` is an online event's table (only the service knows)."""
-        return room.summary(player=player, event=room.code in self.bound)
+        """:meth:`Room.summary`, saying whether ``room`` is an online event's table, and which (only the service
+        knows)."""
+        return room.summary(player=player, event=room.code in self.bound, event_table=self.event_tables.get(room.code))
 
     def _broadcast_room(self, room: Room) -> None:
         frames = {p: {"type": "room", "room": self.summary(room, player=p)} for p in (False, True)}

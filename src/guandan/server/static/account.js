@@ -31,6 +31,21 @@ async function call(path, body, method) {
 
 const $ = (id) => document.getElementById(id);
 
+// The page that sent a guest here to log in (?next=/events/3, a rated room): where a log-in or a sign-up goes back
+// to. Only a page of this site, read as the browser reads it ("//host", "/\\host" are other sites).
+const NEXT = (() => {
+  const next = new URLSearchParams(location.search).get("next");
+  if (!next || !next.startsWith("/")) return null;
+  const url = new URL(next, location.origin);
+  return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
+})();
+
+// once logged in: back to the page that asked for it, else this page's member view
+async function loggedIn(me) {
+  if (NEXT) { location.assign(NEXT); return; }
+  await showMember(me);
+}
+
 function showGames(replays) {
   const list = $("my-games");
   // each titled by who played whom and how it ended, from the account's seat (replay_title.js)
@@ -88,14 +103,14 @@ form("login-form", "login-error", async () => {
     tokens: allTokens() });
   $("login-password").value = "";
   if (!localStorage.getItem("guandan:name") && me.user.display_name) localStorage.setItem("guandan:name", me.user.display_name);
-  await showMember(me);
+  await loggedIn(me);
 });
 form("signup-form", "signup-error", async () => {
   const me = await call("/api/auth/signup", { username: $("signup-username").value, password: $("signup-password").value,
     display_name: $("signup-display").value, tokens: allTokens() });
   $("signup-password").value = "";
   if (me.user.display_name) localStorage.setItem("guandan:name", me.user.display_name);
-  await showMember(me);
+  await loggedIn(me);
 });
 form("profile-form", "profile-error", async () => {
   const { user } = await call("/api/me/profile", { display_name: $("me-display").value });

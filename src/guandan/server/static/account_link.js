@@ -1,6 +1,8 @@
 // The start page's header: the logged-in player's name (a link to the account page), or 登录 / Log in.
 // Asks GET /api/auth/session, which answers a guest without a refusal.
 const link = document.getElementById("account-link");
+// another page with this header (the list of events): the account page comes back to it after a log-in
+if (link && location.pathname !== "/") link.href = `/account?next=${encodeURIComponent(location.pathname)}`;
 try {
   const res = await fetch("/api/auth/session");
   const state = res.ok ? await res.json() : { user: null };

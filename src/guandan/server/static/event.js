@@ -44,6 +44,17 @@ function showClock() {
   box.classList.toggle("warn", Boolean(warned) || left <= 0);
 }
 
+// what a team agrees to by entering: the format, how many rounds, each round's deals and minutes, the rules
+function facts(ev) {
+  const limits = ev.limits || {};
+  return [t(ev.format === "knockout" ? "Knockout" : "Swiss"),
+    ev.rounds ? fmt("Rounds: {n}", { n: ev.rounds }) : null,
+    !limits.max_deals ? null : limits.max_deals === 1 ? t("1 deal a round") : fmt("{n} deals a round", { n: limits.max_deals }),
+    !limits.max_minutes ? null : limits.max_minutes === 1 ? t("1 minute a round")
+      : fmt("{n} minutes a round", { n: limits.max_minutes }),
+    t(ev.preset)].filter(Boolean);
+}
+
 function render(ev) {
   clock = ev.clock ? { ...ev.clock, seen: performance.now() } : null;
   showClock();
@@ -52,8 +63,10 @@ function render(ev) {
     : ev.registration_open ? t("Registration is open") : fmt("Round {n}", { n: ev.current_round });
   $("standings-link").href = `${ev.standings}?lang=${lang()}`;
   $("pairings-link").href = `${ev.pairings}?lang=${lang()}`;
+  $("event-facts").replaceChildren(...facts(ev).map((fact) => el("span", { class: "tag" }, fact)));
   $("teams").replaceChildren(...ev.teams.map((team) => el("li", {}, el("strong", {}, team.name),
     el("span", { class: "muted" }, team.players.join(" / ")))));
+  show("no-teams", !ev.teams.length);
   const me = ev.me;
   show("guest-note", !me);
   const team = me && me.team;
@@ -100,6 +113,9 @@ await init();
 const session = await call("/api/auth/session").catch(() => ({}));
 csrf = session.csrf || "";
 $("account-link").textContent = session.user ? session.user.display_name || session.user.username : t("Log in");
+// a guest logs in or signs up on the account page, which then comes back here
+const loginHere = `/account?next=${encodeURIComponent(location.pathname)}`;
+if (!session.user) for (const a of [$("account-link"), $("guest-note").querySelector("a")]) a.href = loginHere;
 action("enter-form", () => call(`/api/events/${tid}/entries`, { team_name: $("team-name").value, partner: $("partner").value }));
 action("confirm", () => call(`/api/events/${tid}/entries/confirm`, {}));
 action("decline", () => call(`/api/events/${tid}/entries/decline`, {}));

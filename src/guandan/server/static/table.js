@@ -299,7 +299,9 @@ async function lobbyCall(path, body) {
 function renderLobby() {
   // what a player agrees to by sitting down: the room's name, its rules, how many deals, its clock, whether it is rated
   const r = S.room;
+  const at = r.event_table;  // an online event's table: its round and number, in the page's language
   $("lobby-facts").replaceChildren(...[r.name ? el("strong", {}, r.name) : null,
+    at ? el("span", { class: "tag", "data-testid": "lobby-event-table" }, fmt("Round {round}, table {table}", at)) : null,
     el("span", { class: "tag" }, t(r.preset)),
     el("span", { class: "tag", "data-testid": "lobby-deals" }, dealsText(r.max_deals)),
     el("span", { class: "tag" }, timerText(r.timer)),
@@ -323,7 +325,14 @@ function renderLobby() {
           try {
             const res = S.room.rated ? await joinRated(code, i) : await api(`/api/rooms/${code}/join`, { seat: i, name });
             saveToken(code, res.token); reconnectNow();
-          } catch (e) { $("lobby-error").textContent = errorText(e); }
+          } catch (e) {
+            $("lobby-error").textContent = errorText(e);
+            // a guest at a rated room: the account page logs in or signs up, then comes back to this room
+            if (e.code === "not_logged_in") {
+              $("lobby-error").append(" ", el("a", { href: `/account?next=${encodeURIComponent(location.pathname)}`,
+                "data-testid": "lobby-login" }, t("Log in or sign up")));
+            }
+          }
         } }, t("Sit here")));
       }
       if (authority) parts.push(el("button", { id: `bot-${i}`, disabled: !S.online, onclick: () => lobbyCall("bots", { token: authority, seat: i, tier: META.default_tier }) }, t("Add bot")));
@@ -354,8 +363,12 @@ function renderLobby() {
   $("watch").disabled = !S.online;
   $("watch").onclick = () => lobbyCall("watch", { token: host });
   const mine = S.me !== null && S.room.seats[S.me];
-  $("ready").classList.toggle("hidden", !mine);
-  $("leave").classList.toggle("hidden", !mine);
+  // an event's table starts once its four players have sat (the server refuses leaving it and readiness), and
+  // its names, like a rated room's, are the accounts': no name to type, nothing to press here
+  const bound = Boolean(S.room.event);
+  $("name").closest("p").classList.toggle("hidden", bound || Boolean(S.room.rated));
+  $("ready").classList.toggle("hidden", !mine || bound);
+  $("leave").classList.toggle("hidden", !mine || bound);
   $("ready").disabled = $("leave").disabled = !S.online;
   if (mine) {
     $("ready").textContent = mine.ready ? t("Not ready") : t("Ready");
@@ -695,9 +708,12 @@ function matchEnd() {
   const said = S.events.find((e) => e.type === E.MATCH_OVER);
   const line = el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said).join(" ")
     : w !== null ? fmt("{team} wins the match", { team: `${t("Team")} ${w + 1}` }) : t("Match over"));
-  if (!S.room.replay_id) return { line, links: null };
+  // an online event's table: its players go back to the event's page (their result, the next round)
+  const at = S.room.event_table;
+  const back = at ? el("a", { id: "event-link", "data-testid": "event-link", href: `/events/${at.event}` }, t("Back to the event")) : null;
+  if (!S.room.replay_id) return { line, links: back && el("div", { class: "match-links" }, back) };
   const mine = S.me === null || S.me === undefined ? "" : `?review=${S.me}`;  // the review of this player's seat
-  return { line, links: el("div", { class: "match-links" },
+  return { line, links: el("div", { class: "match-links" }, back, back && " ",
     el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ",
     el("a", { id: "review-link", href: `/replay/${S.room.replay_id}${mine}#review` }, t("Review (复盘)"))) };
 }
