@@ -140,3 +140,30 @@ def test_a_log_in_goes_back_to_the_page_that_asked_for_it_and_only_to_this_site(
         page.wait_for_url(f"{live_server.url}/leaderboard?preset=competition")
     finally:
         ctx.close()
+
+
+def test_the_log_in_form_says_what_a_forgotten_password_takes_and_a_change_says_it_is_done(
+        browser: Browser, live_server: LiveServer) -> None:
+    ctx = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True, bypass_csp=True)
+    page = ctx.new_page()
+    page.add_init_script("localStorage.setItem('guandan:lang', 'zh')")
+    try:
+        page.goto(f"{live_server.url}/account")
+        page.wait_for_selector("#guest:not(.hidden)")
+        forgot = page.locator("[data-testid=forgot]")
+        expect(forgot.locator("summary")).to_have_text("忘记密码了？")
+        forgot.locator("summary").click()
+        expect(forgot.locator("p")).to_contain_text("本站不保存电子邮箱")
+        box = forgot.locator("summary").bounding_box()
+        assert box is not None and box["height"] >= 40  # a thumb's target
+        page.fill("#signup-username", "forgot_player")
+        page.fill("#signup-password", "a long enough password")
+        page.click("#signup-btn")
+        page.wait_for_selector("#member:not(.hidden)")
+        page.fill("#old-password", "a long enough password")
+        page.fill("#new-password", "another long password")
+        page.click("#password-form button[type=submit]")
+        # no other device was logged in: nothing to count
+        expect(page.locator("#password-msg")).to_have_text("密码已修改。")
+    finally:
+        ctx.close()

@@ -367,6 +367,24 @@ class AccountService:
             q = delete(UserSession).where(UserSession.user_id == row.id, UserSession.id_hash != _sha(me.session_id))
             return int(s.execute(q).rowcount or 0)  # type: ignore[attr-defined]
 
+    def reset_password(self, username: str) -> str | None:
+        """A new random password for the account called ``username``, for the site's operator to give its owner
+        (who forgot theirs, and logs in with this one to choose another): every session of the account ends
+        and its wrong-password count starts again. None when no account has that name."""
+        with self.sessions() as s:
+            user_id = s.scalar(select(User.id).where(User.username_key == username.lower(), User.deleted_at.is_(None)))
+        if user_id is None:
+            return None
+        password = secrets.token_urlsafe(12)  # 16 characters, 96 random bits
+        hashed = self.passwords.hash(password)
+        with self.sessions.begin() as s:
+            row = s.get(User, user_id)
+            assert row is not None
+            row.password_hash = hashed
+            s.execute(delete(UserSession).where(UserSession.user_id == row.id))
+            self._forget(s, _sha("account:" + username.lower()))
+        return password
+
     def set_display_name(self, me: Me, name: str) -> User:
         display = check_display_name(name)
         with self.sessions.begin() as s:

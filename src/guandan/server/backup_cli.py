@@ -1,5 +1,6 @@
 """`guandan backup OUT` and `guandan restore IN`: a copy of the server's database (SQLite or
-PostgreSQL) and its return (guandan/db/backup.py does the work)."""
+PostgreSQL) and its return (guandan/db/backup.py does the work). `guandan reset-password NAME`: the site's
+operator gives an account whose owner forgot the password a new one (the site keeps no e-mail address)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,44 @@ def restore_cmd(
         typer.echo(_("restored {path} ({kind})").format(path=done.path, kind=done.kind))
 
 
+def reset_password_cmd(
+    username: Annotated[str, typer.Argument(metavar="NAME", help="the account's username")],
+    db: DbOpt = None,
+    data: DataOpt = None,
+) -> None:
+    """Give an account a new password when its owner has forgotten theirs: a random one, printed once, which
+    the owner logs in with and then changes; every session of the account ends."""
+    from sqlalchemy.engine import make_url  # here: SQLAlchemy loads only for this command
+    from sqlalchemy.exc import ArgumentError
+
+    from ..db import default_url, make_engine, upgrade_to_head
+    from .accounts_service import AccountService
+
+    _default_data(data)
+    url = db or default_url()
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        fail(_("--db {url} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
+               "postgresql+psycopg://user@host/dbname)").format(url=url))
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:") and \
+            not Path(parsed.database).expanduser().exists():
+        fail(_("no database at {path}: name the server's with --db or --data, as for `guandan serve`").format(
+            path=parsed.database))
+    engine = make_engine(url)
+    try:
+        upgrade_to_head(engine)  # what the server does at its start: an older database gets the accounts' tables
+        password = AccountService(engine).reset_password(username)
+    finally:
+        engine.dispose()
+    if password is None:
+        fail(_("there is no account called {name}").format(name=username), 1)
+    typer.echo(_("new password of {name}: {password}").format(name=username, password=password))
+    typer.echo(_("Every session of the account has ended. Give the password to its owner, who logs in with it "
+                 "and chooses another on the account page."), err=True)
+
+
 def mount(app: typer.Typer) -> None:
     app.command("backup")(backup_cmd)
     app.command("restore")(restore_cmd)
+    app.command("reset-password")(reset_password_cmd)

@@ -159,6 +159,10 @@ MESSAGES += (
     N_("Imported"), N_("My player page"), N_("Open sessions: {n}"), N_("Other sessions logged out: {n}"),
     N_("Password changed. Other sessions logged out: {n}"),
     N_("Log in or sign up"),  # a guest's link at a rated room, back to it once logged in
+    N_("Password changed."), N_("Forgot your password?"),
+    N_("This site keeps no e-mail address, so it cannot send you a link to reset your password. Ask the person "
+       "who runs the site (your club's organiser, say) to give your account a new one; log in with it, then choose "
+       "your own under Change password."),
     N_("No games yet: the matches you play appear here once they are over"),
     N_("You can play as a guest: an account is optional. It keeps your name, your games and replays in one place."),
     N_("The games you played on this device as a guest become your account's when you sign up or log in."),

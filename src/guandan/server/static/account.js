@@ -122,7 +122,8 @@ form("password-form", "password-error", async () => {
   const { ended } = await call("/api/auth/password", { old_password: $("old-password").value,
     new_password: $("new-password").value });
   $("old-password").value = $("new-password").value = "";
-  $("password-msg").textContent = fmt("Password changed. Other sessions logged out: {n}", { n: ended });
+  $("password-msg").textContent = ended ? fmt("Password changed. Other sessions logged out: {n}", { n: ended })
+    : t("Password changed.");
   $("sessions").textContent = fmt("Open sessions: {n}", { n: 1 });
 });
 form("delete-form", "delete-error", async () => {
