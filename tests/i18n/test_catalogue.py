@@ -22,7 +22,8 @@ CLI_MODULES = [SRC / m for m in ("cli.py", "cliutil.py", "bench.py", "verify_dea
                                  "agents/base.py", "agents/fallback.py",
                                  "arena/ray_pool.py", "vectors.py", "protocol/adapter.py", "research/selfplay.py",
                                  "server/bench.py", "server/bench_site.py", "server/bench_page.py",
-                                 "server/ratings_bench.py", "i18n/reasons.py", "db/backup.py", "server/supervisor.py",
+                                 "server/ratings_bench.py", "i18n/reasons.py", "db/backup.py", "db/engine.py", "db/migrate.py",
+                                 "server/supervisor.py",
                                  "vector_kinds.py", "protocol/server.py", "env",
                                  "protocol/client.py", "protocol/tracker.py", "protocol/notation.py")]
 DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present", SRC / "sim.py", SRC / "schema.py", SRC / "review"],

@@ -16,7 +16,7 @@ import psycopg
 import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from typer.testing import CliRunner
 from websockets.sync.client import ClientConnection, connect
 
@@ -258,3 +258,79 @@ def test_a_tool_that_fails_is_named_with_its_step_in_the_readers_language(tmp_pa
         _run_tool([str(tmp_path / "pg_gone")], {}, _step(N_("reading {path}"), path=tmp_path / "b.dump"))
     assert said(caught.value, "zh") == "无法运行 pg_gone：没有这个文件或文件夹"
     assert str(caught.value) == "pg_gone could not be run: No such file or directory"  # for programs
+
+
+# --- what an operator's configuration may get wrong ----------------------------------------------------------
+def test_backup_and_restore_read_the_database_from_guandan_db_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                  ) -> None:
+    """The environment that names the server's database (GUANDAN_DB_URL) names it to backup and restore too:
+    never the default SQLite file in ./data instead."""
+    url = guandan_sqlite(tmp_path / "site.sqlite3")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GUANDAN_DB_URL", url)
+    out = tmp_path / "b.sqlite3"
+    done = cli("backup", str(out))
+    assert done.exit_code == 0, done.output
+    assert f"backed up to {out}" in done.output
+    target = tmp_path / "restored.sqlite3"
+    monkeypatch.setenv("GUANDAN_DB_URL", f"sqlite:///{target}")
+    done = cli("restore", str(out))
+    assert done.exit_code == 0, done.output
+    assert target.exists() and not (tmp_path / "data").exists()
+
+
+def with_revision(path: Path, revision: str) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = ?", (revision,))
+
+
+def test_a_backup_a_newer_version_wrote_is_refused_before_anything_is_written(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    newer = tmp_path / "newer.sqlite3"
+    guandan_sqlite(newer)
+    with_revision(newer, "0099_from_the_future")
+    target = tmp_path / "t.sqlite3"
+    done = cli("restore", str(newer), "--db", f"sqlite:///{target}")
+    assert done.exit_code == 2, done.output
+    assert done.output.strip() == (
+        f"error: {newer} cannot be restored by this version: its schema is 0099_from_the_future, which this version "
+        f"of guandan does not know (its newest is {HEAD}): a newer version wrote it; run that version, or restore a "
+        "backup taken before the upgrade")
+    assert not target.exists()
+    monkeypatch.setenv("LANGUAGE", "zh")
+    done = cli("restore", str(newer), "--db", f"sqlite:///{target}")
+    assert done.output.startswith(f"错误：本版本无法恢复 {newer}：其结构版本为 0099_from_the_future，本版 guandan 不认识")
+    assert "Traceback" not in done.output and not target.exists()
+
+
+def test_a_postgresql_dump_a_newer_version_wrote_is_refused(pg_databases: tuple[str, str], tmp_path: Path) -> None:
+    live, restored = pg_databases
+    engine = make_engine(live)
+    try:
+        from guandan.db import upgrade_to_head
+
+        upgrade_to_head(engine)
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = '0099_from_the_future'"))
+    finally:
+        engine.dispose()
+    out = tmp_path / "newer.dump"
+    assert cli("backup", str(out), "--db", live).exit_code == 0
+    done = cli("restore", str(out), "--db", restored)
+    assert done.exit_code == 2 and "its schema is 0099_from_the_future" in done.output, done.output
+    engine = make_engine(restored)
+    try:
+        assert inspect(engine).get_table_names() == []  # nothing restored
+    finally:
+        engine.dispose()
+
+
+def test_a_database_this_program_cannot_drive_is_named_before_anything_is_done(tmp_path: Path) -> None:
+    for url, words in (("postgresql+pg8000://site:s3cret@db/guandan",
+                        '--db "postgresql+pg8000://site:***@db/guandan": the driver "pg8000" is not installed here '
+                        "(write postgresql+psycopg://…)"),
+                       ("postgres://site@db/guandan",
+                        '--db "postgres://site@db/guandan": write postgresql+psycopg://… (postgres:// is not read)')):
+        done = cli("backup", str(tmp_path / "x.dump"), "--db", url)
+        assert done.exit_code == 2 and done.output.strip() == f"error: {words}", done.output
+    assert not list(tmp_path.iterdir())

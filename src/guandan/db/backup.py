@@ -30,15 +30,15 @@ from pathlib import Path
 from typing import Literal
 
 from sqlalchemy import inspect
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import SQLAlchemyError
 
-from ..core.errors import GuandanError, shown
+from ..core.errors import GuandanError
 from ..i18n import N_
 from ..i18n.reasons import os_reason
 from .base import Base
-from .engine import default_url, driver_problem, make_engine
-from .migrate import current_revision, upgrade_to_head
+from .engine import DatabaseUrlError, checked_url, default_url, driver_problem, make_engine
+from .migrate import SchemaTooNew, check_known, current_revision, upgrade_to_head
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_DUMP_MAGIC = b"PGDMP"  # the first bytes of a pg_dump custom-format archive
@@ -74,18 +74,12 @@ def guandan_tables() -> frozenset[str]:
 # --- the database URL -----------------------------------------------------------------------------------
 def parse_url(url: str | None) -> URL:
     try:
-        u = make_url(url or default_url())
-    except ArgumentError:
-        raise BackupError.said(N_("--db {url} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
-                                  "postgresql+psycopg://user@host/dbname)"), url=shown(url)) from None
-    backend = u.get_backend_name()
-    if backend == "sqlite":
-        if u.database in (None, "", ":memory:"):
-            raise BackupError.said(N_("--db names an in-memory SQLite database: there is no file to back up or "
-                                      "restore into"))
-    elif backend != "postgresql":
-        raise BackupError.said(N_("--db {url}: only SQLite and PostgreSQL databases are supported"),
-                               url=shown(u.render_as_string()))
+        u = checked_url(url or default_url())
+    except DatabaseUrlError as e:
+        raise BackupError.said(e.msgid or str(e), **e.params) from None
+    if u.get_backend_name() == "sqlite" and u.database in (None, "", ":memory:"):
+        raise BackupError.said(N_("--db names an in-memory SQLite database: there is no file to back up or "
+                                  "restore into"))
     return u
 
 
@@ -251,6 +245,7 @@ def _restore_sqlite(backup_file: Path, target: Path, force: bool) -> Done:
         except sqlite3.Error as e:
             raise BackupError.said(N_("{path} cannot be read as a SQLite database: {reason}"), path=backup_file,
                                    reason=str(e)) from None
+        _check_revision(backup_file, revision)
         existed = target.exists()
         if existed:
             dst = _open_existing(target)
@@ -325,6 +320,7 @@ def _restore_pg(backup_file: Path, u: URL, force: bool) -> Done:
     uri, env = libpq(u)
     # a readable archive first
     _run_tool([str(tool), "--list", str(backup_file)], env, _step(N_("reading {path}"), path=backup_file))
+    _check_revision(backup_file, _dump_revision(tool, backup_file, env))
     held = _pg_tables(u) & guandan_tables()
     if held and not force:
         raise BackupError.said(N_("{target} already holds a guandan database ({n} tables): stop the server "
@@ -333,6 +329,29 @@ def _restore_pg(backup_file: Path, u: URL, force: bool) -> Done:
     _run_tool([str(tool), "--clean", "--if-exists", "--no-owner", "--single-transaction", f"--dbname={uri}",
                str(backup_file)], env, _step(N_("restoring into {url}"), url=u.render_as_string()))
     return Done(backup_file, "pg_dump", backup_file.stat().st_size, None)
+
+
+def _dump_revision(tool: Path, backup_file: Path, env: dict[str, str]) -> str | None:
+    """The schema revision a pg_dump archive holds (its alembic_version row), or None if it holds none."""
+    try:
+        r = subprocess.run([str(tool), "--data-only", "--table=alembic_version", "--file=-", str(backup_file)],
+                           env=env, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = r.stdout.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("COPY ") and "alembic_version" in line and i + 1 < len(lines) and lines[i + 1] != "\\.":
+            return lines[i + 1].strip()
+    return None
+
+
+def _check_revision(backup_file: Path, revision: str | None) -> None:
+    """Refuse, before anything is written, a backup whose schema a newer version of guandan wrote."""
+    try:
+        check_known(revision)
+    except SchemaTooNew as e:
+        raise BackupError.said(N_("{path} cannot be restored by this version: {problem}"), path=backup_file,
+                               problem=e) from None
 
 
 def _revision(u: URL) -> str | None:
@@ -383,7 +402,7 @@ def restore(backup_file: Path, url: str | None, force: bool = False) -> Done:
     try:
         upgrade_to_head(engine)
         revision = current_revision(engine)
-    except SQLAlchemyError as e:
+    except (SQLAlchemyError, SchemaTooNew) as e:
         raise BackupFailed.said(N_("the restored database could not be migrated to the newest schema: {reason}"),
                                 reason=driver_problem(e)) from None
     finally:

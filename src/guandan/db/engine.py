@@ -7,11 +7,46 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from ..core.errors import GuandanError, shown
+from ..i18n import N_
+
 DB_FILE = "guandan.sqlite3"
+# the URL to write for each database this program runs on, with the driver it is installed with
+BACKENDS = {"sqlite": "sqlite:///…", "postgresql": "postgresql+psycopg://…"}
+
+
+class DatabaseUrlError(GuandanError, ValueError):
+    """A database URL that cannot be used here (not a URL, a database other than SQLite and PostgreSQL, a
+    driver that is not installed); the message names the problem."""
+
+
+def checked_url(url: str) -> URL:
+    """``url`` as SQLAlchemy reads it, when it names a SQLite or PostgreSQL database whose driver is
+    installed here; else a :class:`DatabaseUrlError` naming the problem, before any connection is tried."""
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise DatabaseUrlError.said(N_("--db {url} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
+                                       "postgresql+psycopg://user@host/dbname)"), url=shown(url)) from None
+    backend = u.get_backend_name()
+    if backend == "postgres":  # the short scheme other tools accept, which SQLAlchemy does not
+        raise DatabaseUrlError.said(N_("--db {url}: write postgresql+psycopg://… (postgres:// is not read)"),
+                                    url=shown(u.render_as_string()))
+    if backend not in BACKENDS:
+        raise DatabaseUrlError.said(N_("--db {url}: only SQLite and PostgreSQL databases are supported"),
+                                    url=shown(u.render_as_string()))
+    try:
+        u.get_dialect().import_dbapi()
+    except (ArgumentError, ImportError):  # a driver SQLAlchemy does not know (NoSuchModuleError), or not installed
+        raise DatabaseUrlError.said(N_("--db {url}: the driver {driver} is not installed here (write {example})"),
+                                    url=shown(u.render_as_string()), driver=shown(u.get_driver_name()),
+                                    example=BACKENDS[backend]) from None
+    return u
 
 
 def driver_problem(e: BaseException) -> str:

@@ -15,7 +15,8 @@ from ..cliutil import Messages, fail, said
 _ = Messages("cli").gettext
 
 DbOpt = Annotated[str | None, typer.Option(
-    "--db", metavar="URL", help="database URL, as for `guandan serve` (default: SQLite in the data directory)")]
+    "--db", metavar="URL", envvar="GUANDAN_DB_URL",
+    help="database URL, as for `guandan serve` (default: SQLite in the data directory)")]
 DataOpt = Annotated[Path | None, typer.Option(help="data directory of the default SQLite database, as for "
                                                    "`guandan serve` (default: $GUANDAN_DATA_DIR, else ./data)")]
 

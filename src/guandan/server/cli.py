@@ -54,32 +54,67 @@ def site_problem(redis: str | None, workers: int, db: str | None, site: str) -> 
 
 
 def database_url(db: str) -> str:
-    """``db`` if SQLAlchemy reads it as a database URL, else fail naming it (before anything starts)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+    """``db`` if it names a SQLite or PostgreSQL database whose driver is installed, else fail naming the
+    problem (before anything starts)."""
+    from ..db.engine import DatabaseUrlError, checked_url
 
     try:
-        make_url(db)
-    except ArgumentError:
-        fail(_("--db {url} is not a database URL (e.g. sqlite:///data/guandan.sqlite3 or "
-               "postgresql+psycopg://user@host/dbname)").format(url=shown(db)))
+        checked_url(db)
+    except DatabaseUrlError as e:
+        fail(said(e))
     return db
+
+
+def _shown_db(db: str | None) -> str:
+    """The database URL as the errors show it: the default SQLite file's in full, a password never."""
+    from sqlalchemy.engine import make_url
+
+    from ..db.engine import default_url
+
+    return make_url(db or default_url()).render_as_string(hide_password=True)
 
 
 def _app(create_app: Any, db: str | None, settings: Any, dev: bool, cluster: Any) -> Any:
     """The web app on its database, or fail saying why the database cannot be used (it is opened and brought
     up to the newest schema here, before the address is taken)."""
-    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..db.engine import default_url, driver_problem
+    from ..core.errors import GuandanError
+    from ..db.engine import driver_problem
 
     try:
         return create_app(db, settings, dev=dev, cluster=cluster)
-    except (SQLAlchemyError, OSError) as e:
-        shown_url = make_url(db or default_url()).render_as_string(hide_password=True)
-        reason = reason_words(e) if isinstance(e, OSError) else driver_problem(e)
-        fail(_("cannot use the database {url}: {reason}").format(url=shown_url, reason=reason), 1)
+    except (SQLAlchemyError, OSError, GuandanError) as e:
+        reason = (reason_words(e) if isinstance(e, OSError) else said(e) if isinstance(e, GuandanError)
+                  else driver_problem(e))
+        fail(_("cannot use the database {url}: {reason}").format(url=_shown_db(db), reason=reason), 1)
+
+
+def _check_database(db: str | None) -> None:
+    """Fail, saying why, unless the database answers (the supervisor's check before it starts its workers,
+    which would otherwise each fail the same way and be started again and again)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..db.engine import driver_problem, make_engine
+
+    engine = make_engine(db)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except SQLAlchemyError as e:
+        fail(_("cannot use the database {url}: {reason}").format(url=_shown_db(db), reason=driver_problem(e)), 1)
+    finally:
+        engine.dispose()
+
+
+def _check_redis(redis: str) -> None:
+    """Fail, saying why, unless Redis answers at ``redis`` (before the address is taken or a worker started)."""
+    from .cluster import redis_problem, shown_redis
+
+    problem = redis_problem(redis)
+    if problem is not None:
+        fail(_("cannot use Redis at {url}: {reason}").format(url=shown_redis(redis), reason=problem), 1)
 
 
 def _check_address(host: str, port: int) -> None:
@@ -184,10 +219,13 @@ def serve(
     worker_fd = os.environ.get(WORKER_FD)
     if worker_fd is None:
         _check_address(host, port)
+    if redis is not None:
+        _check_redis(redis)
     if workers > 1 and worker_fd is None:  # the supervisor: it binds the address and runs the workers
         from .supervisor import Supervisor
 
         assert redis is not None
+        _check_database(db)
         raise typer.Exit(Supervisor(host, port, workers, redis, site, db, loopback_note(host, port)).run())
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
@@ -282,6 +320,8 @@ def bench_server(
         from .bench_site import format_site_report, run_site_bench
 
         assert redis is not None and db is not None
+        database_url(db)
+        _check_redis(redis)
         site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
         typer.echo(json.dumps(with_build(site_report)) if json_out else format_site_report(site_report, _))
         bad = any((r["errors"] and "failover" not in r) or r["lost_actions"] for r in site_report["runs"])
@@ -335,13 +375,23 @@ def bench_accounts(
     json_out: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
     """Accounts and rated matches in a database, then the leaderboard and player pages timed (p50/p99)."""
-    from .ratings_bench import format_accounts_report, run_accounts_bench  # here: the app loads only for this
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..db.engine import driver_problem
+    from .ratings_bench import BenchRefused, format_accounts_report, run_accounts_bench  # here: the app loads only for this
 
     if not fill and db is None:
         fail(_("--no-fill needs --db (the default database is a new temporary file)"))
-    report = run_accounts_bench(db, accounts=accounts, matches=matches, requests=requests, seed=seed,
-                                progress=lambda n: typer.echo(_("{n} rated matches stored").format(n=n), err=True),
-                                fill_db=fill)
+    if db is not None:
+        db = database_url(db)
+    try:
+        report = run_accounts_bench(db, accounts=accounts, matches=matches, requests=requests, seed=seed,
+                                    progress=lambda n: typer.echo(_("{n} rated matches stored").format(n=n), err=True),
+                                    fill_db=fill)
+    except BenchRefused as e:
+        fail(said(e))
+    except SQLAlchemyError as e:  # the database does not answer, refuses the user…
+        fail(_("cannot use the database {url}: {reason}").format(url=_shown_db(db), reason=driver_problem(e)), 1)
     typer.echo(json.dumps(with_build(report)) if json_out else format_accounts_report(report, _))
 
 

@@ -160,6 +160,38 @@ class Keys:
         return f"{self.prefix}:bucket:{kind}:{who}"
 
 
+def shown_redis(redis_url: str) -> str:
+    """A Redis URL as a message shows it: its password, if it has one, as ***."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(redis_url)
+        if parts.password is None:
+            return redis_url
+        host = parts.netloc.rpartition("@")[2]
+        return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+    except ValueError:
+        return redis_url
+
+
+def redis_problem(redis_url: str) -> str | None:
+    """Why Redis at ``redis_url`` cannot be used (it does not answer, refuses the password, has no such
+    database…), in the client's words; None when it answers."""
+    import redis as sync_redis
+
+    try:
+        client = sync_redis.Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
+    except ValueError as e:  # a URL redis-py cannot read (a port or database that is not a number…)
+        return str(e)
+    try:
+        client.ping()
+    except (sync_redis.RedisError, OSError, ValueError) as e:
+        return str(e) or type(e).__name__
+    finally:
+        client.close()
+    return None
+
+
 def release_worker_sync(redis_url: str, prefix: str, worker: str) -> None:
     """Free a gone worker's leases now (its supervisor saw it exit), instead of when they expire."""
     import redis as sync_redis

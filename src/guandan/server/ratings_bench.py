@@ -25,10 +25,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import Engine, func, insert, inspect, select
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from ..cliutil import pad, width
+from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db import make_engine, make_session_factory, upgrade_to_head
 from ..db import ratings as rt
@@ -40,6 +42,31 @@ from ..ratings import ARENA_DEAL_WIN_RATES, TIER_ORDER, bot_mus
 PRESET_WEIGHTS = {"competition": 6, "huaian-traditional": 2, "huaian-2009": 1, "huopin": 1}
 TIERS = ("random", "greedy", "heuristic", "search")
 KINDS = ("leaderboard_api", "leaderboard_page", "leaderboard_deep_page", "player_api", "player_page")
+
+
+class BenchRefused(GuandanError):
+    """A database the accounts bench cannot use as asked; the message names the problem and the way out."""
+
+
+def _check_held(engine: Engine, url: str, accounts: int, fill_db: bool) -> None:
+    """Refuse, before anything is written (the schema included), to fill a database that holds bench accounts
+    already (their names would clash), or to time one (``fill_db`` off) that holds another number of them
+    than ``accounts``."""
+    held = 0
+    if User.__tablename__ in inspect(engine).get_table_names():
+        with engine.connect() as conn:
+            held = conn.execute(select(func.count()).select_from(User).where(
+                User.username_key.like("bench%"))).scalar_one()
+    where = make_url(url).render_as_string(hide_password=True)
+    if fill_db and held:
+        raise BenchRefused.said(N_("{url} holds {n} bench accounts already: time them as they are with --no-fill "
+                                   "--accounts {n}, or give an empty database"), url=where, n=held)
+    if not fill_db and held == 0:
+        raise BenchRefused.said(N_("--no-fill: {url} holds no bench accounts: fill it first (without --no-fill)"),
+                                url=where)
+    if not fill_db and held != accounts:
+        raise BenchRefused.said(N_("--no-fill: {url} holds {n} bench accounts, not {accounts}: give --accounts {n}"),
+                                url=where, n=held, accounts=accounts)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -103,16 +130,16 @@ def run_accounts_bench(db_url: str | None = None, accounts: int = 1000, matches:
     with tempfile.TemporaryDirectory(prefix="guandan-bench-accounts-") as tmp:
         url = db_url or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         engine = make_engine(url)
+        _check_held(engine, url, accounts, fill_db)
         upgrade_to_head(engine)
         sessions = make_session_factory(engine)
         t0 = time.perf_counter()
-        if fill_db:
-            with sessions() as s:
+        with sessions() as s:
+            if fill_db:
                 filled = fill(s, accounts, matches, seed, progress=progress)
-        else:
-            with sessions() as s:
-                count = s.query(rt.RatingHistory).count()
-            filled = {"accounts": accounts, "matches": matches, "history_rows": count}
+            else:
+                filled = {"accounts": accounts, "matches": s.query(rt.RatedMatch).count(),
+                          "history_rows": s.query(rt.RatingHistory).count()}
         fill_s = time.perf_counter() - t0
         engine.dispose()
         app = create_app(url, Settings(workers=0))
