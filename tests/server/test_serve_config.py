@@ -5,13 +5,16 @@ supervisor, a database a newer version wrote, a bench database already filled or
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
@@ -142,3 +145,30 @@ def test_bench_accounts_refuses_a_database_it_cannot_fill_or_time_as_asked(tmp_p
     assert (code, output.strip()) == (2, 'error: --db "not a url" is not a database URL (e.g. '
                                          "sqlite:///data/guandan.sqlite3 or postgresql+psycopg://user@host/dbname)")
 
+
+def test_with_json_logs_every_line_serve_writes_is_one_json_object(tmp_path: Path) -> None:
+    """"serving on" and the note after it are records too: a log collector reading stderr as JSON lines
+    meets no plain line."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--port", str(port),
+                             "--data", str(tmp_path), "--log-format", "json"], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "LANGUAGE": "en"}, start_new_session=True)
+    assert proc.stderr is not None
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    records = [json.loads(line) for line in stderr.splitlines()]  # each line parses, or this fails
+    assert records[0]["message"] == f"guandan: serving on http://127.0.0.1:{port}"
+    assert records[0]["logger"] == "guandan.serve" and records[0]["level"] == "INFO"
+    assert records[1]["message"].startswith("guandan: only this computer can open it")

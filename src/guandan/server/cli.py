@@ -196,7 +196,7 @@ def serve(
     from .app import create_app
     from .clientaddr import parse_proxies
     from .cluster import WORKER_FD, WORKER_ID
-    from .logs import LOG_FORMATS, configure, set_worker
+    from .logs import LOG_FORMATS, announcer, configure, set_worker
     from .table import Settings
     from .workers import prestart
 
@@ -226,7 +226,9 @@ def serve(
 
         assert redis is not None
         _check_database(db)
-        raise typer.Exit(Supervisor(host, port, workers, redis, site, db, loopback_note(host, port)).run())
+        configure(log_format)
+        raise typer.Exit(Supervisor(host, port, workers, redis, site, db, loopback_note(host, port),
+                                    announcer(log_format)).run())
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
     if db is None:  # the default SQLite file's folder: a file standing there is named before anything starts
@@ -258,10 +260,11 @@ def serve(
     gc.set_threshold(20_000, 20, 100)
     fd = int(worker_fd) if worker_fd is not None else None
     if fd is None:
-        typer.echo(_("guandan: serving on {url}").format(url=f"http://{host}:{port}"), err=True)
+        say = announcer(log_format)
+        say(_("guandan: serving on {url}").format(url=f"http://{host}:{port}"))
         note = loopback_note(host, port)
         if note is not None:
-            typer.echo(note, err=True)
+            say(note)
     config = uvicorn_config(app, host, port, fd, json_logs=log_format == "json")
     if cluster is None:
         uvicorn.Server(config).run()

@@ -124,6 +124,17 @@ def configure(fmt: str = "text", access_log: bool = False, stream: IO[str] | Non
     return handler
 
 
+def announcer(fmt: str = "text") -> Callable[[str], None]:
+    """How `guandan serve` and its supervisor say what they do (serving on…, a worker started again): a
+    plain line on stderr, or with ``json`` a record of the ``guandan.serve`` logger, so that every line
+    the server writes is one JSON object (:func:`configure` installs the handler)."""
+    if fmt != "json":
+        return lambda line: print(line, file=sys.stderr, flush=True)
+    log = logging.getLogger("guandan.serve")
+    log.setLevel(logging.INFO)
+    return log.info
+
+
 class RequestContextMiddleware:
     """Sets the request id and the table code of every HTTP request and WebSocket for the records written
     while it is handled, and answers an HTTP request's id in its ``X-Request-ID`` header (a WebSocket's

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -41,9 +42,11 @@ class Worker:
 
 class Supervisor:
     def __init__(self, host: str, port: int, workers: int, redis_url: str, site: str, db: str | None,
-                 note: str | None = None) -> None:
+                 note: str | None = None, say: Callable[[str], None] | None = None) -> None:
         self.host, self.port, self.n = host, port, workers
         self.note = note  # a line said after "serving on" (guandan serve's, on listening to this machine only)
+        # what the supervisor says (serving on, a worker started again): a line on stderr, or a JSON record
+        self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
         self.redis_url, self.site, self.db = redis_url, site, db
         self.keys = Keys(site)
         self.workers: list[Worker] = []
@@ -59,10 +62,9 @@ class Supervisor:
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
         signal.signal(signal.SIGHUP, self._roll)
-        print(_("guandan: serving on {url} with {n} workers").format(url=f"http://{self.host}:{self.port}", n=self.n),
-              file=sys.stderr, flush=True)
+        self.say(_("guandan: serving on {url} with {n} workers").format(url=f"http://{self.host}:{self.port}", n=self.n))
         if self.note is not None:
-            print(self.note, file=sys.stderr, flush=True)
+            self.say(self.note)
         self.workers = [self._start(i) for i in range(self.n)]
         try:
             while not self.stopping:
@@ -111,8 +113,7 @@ class Supervisor:
             code = w.proc.poll()
             if code is None or self.stopping:
                 continue
-            print(_("guandan: worker {worker} exited ({code}); starting another").format(worker=w.wid, code=code),
-                  file=sys.stderr, flush=True)
+            self.say(_("guandan: worker {worker} exited ({code}); starting another").format(worker=w.wid, code=code))
             self._gone(w)
             self.workers[i] = self._start(w.index)
 
@@ -146,12 +147,12 @@ class Supervisor:
 
     def _rolling_restart(self) -> None:
         """Each worker in turn: a new one joins the site, then the old one hands its tables over and stops."""
-        print(_("guandan: rolling restart"), file=sys.stderr, flush=True)
+        self.say(_("guandan: rolling restart"))
         for i, old in enumerate(list(self.workers)):
             new = self._start(old.index)
             if not self._joined(new):
-                print(_("guandan: worker {worker} did not join the site; the rolling restart stops here").format(
-                    worker=new.wid), file=sys.stderr, flush=True)
+                self.say(_("guandan: worker {worker} did not join the site; the rolling restart stops here").format(
+                    worker=new.wid))
                 self._stop_worker(new)
                 return
             self.workers[i] = new
