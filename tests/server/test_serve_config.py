@@ -1,7 +1,8 @@
 """What an operator's configuration of `guandan serve` and `guandan bench accounts` may get wrong, each named
 in one line before anything starts (no traceback, no "serving on", no worker started, nothing written): a
 database this program cannot drive, a Redis that does not answer, a database that does not answer a site's
-supervisor, a database a newer version wrote, a bench database already filled or filled otherwise."""
+supervisor, a database a newer version wrote, a bench database already filled or filled otherwise; and with
+JSON logs, no plain line among the records."""
 
 from __future__ import annotations
 
