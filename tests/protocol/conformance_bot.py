@@ -147,3 +147,20 @@ class BadIndexBot(ConformanceBot):
     def act(self, msg: dict[str, Any]) -> int:
         i = super().act(msg)
         return msg["indexRange"] + 1 if self.acts % 7 == 0 else i
+
+
+class NumpyIndexBot(ConformanceBot):
+    """Answers with NumPy's integer, as a policy's ``argmax`` gives it: an index like any other."""
+
+    def act(self, msg: dict[str, Any]) -> int:
+        import numpy as np
+
+        return np.int64(super().act(msg))  # type: ignore[return-value]
+
+
+class FloatIndexBot(ConformanceBot):
+    """Answers with the right index as a float (and every 5th as a bool): neither is an integer."""
+
+    def act(self, msg: dict[str, Any]) -> int:
+        i = super().act(msg)
+        return (i == 0) if self.acts % 5 == 0 else float(i)  # type: ignore[return-value]

@@ -192,3 +192,20 @@ def test_adapter_errors_are_clear() -> None:
     legal = match.legal_actions()
     assert agent.choose(match.observation(seat), legal) == legal[0]  # cannot load: counted, falls back
     assert agent.crashes == 1 and "no_such_module_xyz" in agent.failures[0]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("where", ["", ":process"])
+def test_a_numpy_integer_answer_is_an_index_and_a_float_or_bool_is_not(where: str) -> None:
+    specs = [f"external:conformance_bot:NumpyIndexBot{where}", "external:conformance_bot:ConformanceBot",
+             f"external:conformance_bot:FloatIndexBot{where}", "external:conformance_bot:ConformanceBot"]
+    agents = [make_agent(s, seed=i) for i, s in enumerate(specs)]
+    match = new_match(preset("competition"), 3, SHORT)
+    try:
+        run_match(match, agents)
+    finally:
+        for a in agents:
+            a.close()
+    numpy_bot, _, float_bot, _ = agents
+    assert numpy_bot.stats() == {"crashes": 0, "timeouts": 0, "invalid": 0, "fallbacks": 0}, \
+        numpy_bot.failures  # type: ignore[attr-defined]
+    assert float_bot.invalid >= 1 and float_bot.invalid == float_bot.fallbacks  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import numbers
 import sys
 import time
 import traceback
@@ -50,7 +51,9 @@ def load_bot(module: str, cls: str, paths: list[str]) -> Any:
 
 
 def _reply_value(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    """A bot's answer as the index it names: an ``int`` or any integer type (NumPy's ``int64`` from an
+    ``argmax``), never a bool nor a float; None for anything else."""
+    return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else None
 
 
 class InlineBot:
