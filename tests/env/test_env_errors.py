@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -108,7 +109,7 @@ def test_a_policy_agents_errors_follow_the_environments_language(monkeypatch: py
     assert seat is not None
     agents: list[Agent] = [genv.PolicyAgent(lambda o, mask: _first_legal({"action_mask": mask})) for _ in range(4)]
     agents[seat] = genv.PolicyAgent(lambda o, mask: genv.ACTION_SIZE)
-    with pytest.raises(genv.IllegalActionError, match=rf"^座位 {seat} 的策略返回了动作序号 {genv.ACTION_SIZE}（超出 "
+    with pytest.raises(genv.IllegalActionError, match=rf"^{seat + 1}号位的策略返回了动作序号 {genv.ACTION_SIZE}（超出 "
                                                       r"0…5697），动作掩码此时不允许它；合法的序号为 [\d, ]+，另有\d+个$"):
         run_match(m, agents)
     with pytest.raises(ValueError, match=r"^动作序号必须在 0…5697 之间，而不是 -1$"):
@@ -156,7 +157,34 @@ def test_a_policy_agents_chinese_error_is_said_in_english_clauses_and_all(monkey
     agents[seat] = genv.PolicyAgent(lambda o, mask: genv.ACTION_SIZE)
     e = _raised(lambda: run_match(m, agents))
     assert str(e).endswith("个")
-    assert re.fullmatch(rf"the policy at seat {seat} returned action index {genv.ACTION_SIZE} \(outside 0…5697\), which "
+    assert re.fullmatch(rf"the policy at seat {seat + 1} returned action index {genv.ACTION_SIZE} \(outside 0…5697\), which "
                         r"the action mask does not allow here; the legal indices are [\d, ]+ and \d+ more",
                         said(e, "en")), said(e, "en")
     assert said(e, "zh") == str(e)
+
+
+
+def _fresh(kind: str) -> tuple[Any, int]:
+    """A new environment of ``kind`` reset to seed 1, and the first legal index of the seat to move."""
+    if kind == "gym":
+        g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, max_deals=1, lang="en")
+        return g, _first_legal(g.reset(seed=1)[0])
+    e = genv.raw_env(max_deals=1, lang="en") if kind == "raw_env" else genv.env(max_deals=1, lang="en")
+    e.reset(seed=1)
+    return e, _first_legal(e.observe(e.agent_selection))
+
+
+@pytest.mark.parametrize("kind", ["gym", "raw_env", "env"])
+def test_an_action_is_any_integer_numpys_included_never_a_bool_nor_a_float(kind: str) -> None:
+    """A float index was played as its int(), a string as the number it spells and a bool as index 0 or 1."""
+    for make in (int, np.int64, np.int32, np.uint16, np.array):  # np.array: a 0-d integer array
+        e, index = _fresh(kind)
+        e.step(make(index))  # played
+        assert e.unwrapped.table.m.deal.actions
+    # PettingZoo's wrapper (env()) refuses what its Discrete space does not hold first: a bool it holds
+    wrongs = [True] if kind == "env" else [True, np.bool_(False), 2.0, np.float32(3), "5"]
+    for wrong in wrongs:
+        e, _ = _fresh(kind)
+        said_as = {True: "true", False: "false"}.get(wrong, f'"{wrong}"' if isinstance(wrong, str) else f"{float(wrong)}")
+        with pytest.raises(GuandanError, match=rf"^an action is an action index, an integer 0…5697, not {said_as}$"):
+            e.step(wrong)

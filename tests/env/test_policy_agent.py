@@ -102,30 +102,37 @@ def test_opponents_refuse_a_shared_instance_and_what_is_not_an_agent() -> None:
 
 
 def test_an_illegal_index_names_the_index_and_the_seat() -> None:
+    """The seat is counted from 1, as every error names a seat to a person (the engine's say "seat 1" of seat 0)."""
     m = new_match(preset("competition"), 1, MatchConfig(max_deals=1, move_mode=MoveMode.CANONICAL))
     bad = genv.PolicyAgent(lambda o, mask: int(np.flatnonzero(mask == 0)[0]))
     agents: list[Agent] = [genv.PolicyAgent(_middle, s) for s in range(4)]
     agents[m.to_move] = bad  # type: ignore[index]
     seat = m.to_move
-    with pytest.raises(genv.IllegalActionError, match=rf"the policy at seat {seat} returned action index \d+ \(.*\), "
+    with pytest.raises(genv.IllegalActionError, match=rf"the policy at seat {seat + 1} returned action index \d+ \(.*\), "
                                                       r"which the action mask does not allow here; the legal indices are \d+"):
         run_match(m, agents)
     for out_of_range in (-1, genv.ACTION_SIZE):
         agents[seat] = genv.PolicyAgent(lambda o, mask, i=out_of_range: i)  # type: ignore[index]
         m = new_match(preset("competition"), 1, MatchConfig(max_deals=1, move_mode=MoveMode.CANONICAL))
-        with pytest.raises(genv.IllegalActionError, match=rf"seat {seat} returned action index {out_of_range} "
+        with pytest.raises(genv.IllegalActionError, match=rf"seat {seat + 1} returned action index {out_of_range} "
                                                           r"\(outside 0…5697\)"):
             run_match(m, agents)
     agents[seat] = genv.PolicyAgent(lambda o, mask: 2.0)  # type: ignore[index]
     m = new_match(preset("competition"), 1, MatchConfig(max_deals=1, move_mode=MoveMode.CANONICAL))
-    with pytest.raises(GuandanError, match=rf"the policy at seat {seat} returned 2.0, not an action index"):
+    with pytest.raises(GuandanError, match=rf"the policy at seat {seat + 1} returned 2.0, not an action index"):
         run_match(m, agents)
+    # a bool is no index (True was played as index 1), nor is NumPy's (its name was shown, not its value)
+    for wrong, said_as in ((True, "true"), (np.bool_(False), "false"), (np.float64(2.5), "2.5")):
+        agents[seat] = genv.PolicyAgent(lambda o, mask, w=wrong: w)  # type: ignore[index]
+        m = new_match(preset("competition"), 1, MatchConfig(max_deals=1, move_mode=MoveMode.CANONICAL))
+        with pytest.raises(GuandanError, match=rf"^the policy at seat {seat + 1} returned {said_as}, not an action index"):
+            run_match(m, agents)
 
 
 def test_an_illegal_index_from_a_gym_opponent_raises_from_the_env() -> None:
     g = gymnasium.make(genv.ENV_ID, opponents=[genv.PolicyAgent(lambda o, mask: 1), "random", "random"], seat=0,
                        max_deals=1)
-    with pytest.raises(genv.IllegalActionError, match=r"the policy at seat 1 returned action index 1 \(card 0 \(S2\)\)"):
+    with pytest.raises(genv.IllegalActionError, match=r"the policy at seat 2 returned action index 1 \(card 0 \(S2\)\)"):
         obs, _ = g.reset(seed=2)  # seat 1 acts inside reset() when it leads, else inside the learner's first step
         g.step(_middle(obs["observation"], obs["action_mask"]))
 

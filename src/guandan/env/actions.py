@@ -18,6 +18,7 @@ a seat's own observation: its legal actions and the deal's level.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy.typing as npt
 from ..core.cards import BIG_JOKER, N_CODES, card_str, wild_code
 from ..core.combos import Combo
 from ..core.deal import Action
+from ..core.errors import shown
 from ..core.vocab import RANKS, SUITS, ActionKind, ComboType
 from ..i18n import N_, default_lang
 from .errors import env_error
@@ -101,6 +103,24 @@ def _index(action: Action, wc: int) -> int:
     assert combo is not None
     return (_PLAY_BASE[(combo.type, combo.size, combo.key, combo.suit, combo.x, combo.y)]
             + 3 * cards.count(wc) + cards.count(BIG_JOKER))
+
+
+def as_index(value: object) -> int | None:
+    """``value`` as an action index, or None where it is no integer: an ``int``, a NumPy integer (what a
+    policy's ``argmax`` gives) or a 0-d integer array are, a bool (``True`` is not index 1), a float or a
+    string are not."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]  # its TypeError is the answer for the rest
+    except TypeError:
+        return None
+
+
+def shown_action(value: object) -> str:
+    """A value given as an action, quoted as an error quotes any value (:func:`~guandan.core.errors.shown`), a NumPy
+    scalar as the number or truth value it holds (``false``, ``2.5``), never its Python name."""
+    return shown(value.item() if isinstance(value, np.generic) else value)
 
 
 def describe_index(index: int) -> str:

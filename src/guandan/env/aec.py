@@ -107,7 +107,7 @@ class GuandanAEC(Views, AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # 
         if action is None:
             raise env_error(ValueError, self.lang, N_("{agent} is to move and must act"), agent=agent)
         self._cumulative_rewards[agent] = 0.0
-        events, _ = self.table.apply_index(int(action))
+        events, _ = self.table.apply_index(action)
         rewards = deal_rewards(events, self.rules)
         self.rewards = dict(zip(AGENTS, rewards, strict=True))
         m = self.table.m

@@ -174,7 +174,7 @@ class GuandanGymEnv(Views, gym.Env[dict[str, Any], Any]):
                             N_("the episode is over (the match has ended): call reset() before step()"))
         if self._closed:  # its agents are closed: the others could not move
             raise env_error(ResetNeeded, self.lang, N_("the environment is closed: call reset() to play again"))
-        events, illegal = self.table.apply_index(int(action), self.on_illegal)
+        events, illegal = self.table.apply_index(action, self.on_illegal)
         self._notify(events)
         reward, self._pending = self._pending + self._advance(events), 0.0
         info = self.table.info(self.seat, self.action_features)

@@ -8,7 +8,6 @@ AEC environment) plays unchanged wherever an agent can sit (docs/research.md).""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -16,9 +15,10 @@ from ..agents.base import Agent
 from ..core.deal import Action
 from ..core.errors import GuandanError, IllegalActionError, shown
 from ..core.match import MatchObservation
+from ..core.params import SeatNo
 from ..core.rules import RuleSet
 from ..i18n import N_, default_lang
-from .actions import ACTION_SIZE, action_mask, describe_index, features_of, index_actions
+from .actions import ACTION_SIZE, action_mask, as_index, describe_index, features_of, index_actions, shown_action
 from .encoding import Encoder
 from .errors import env_error
 
@@ -35,9 +35,10 @@ class PolicyAgent(Agent):
     ``obs["action_mask"]``); with ``action_features=True`` also ``legal_action_features`` (one row per
     legal index in ascending order, ``np.flatnonzero(action_mask)``: the environments'
     ``info["legal_action_features"]``). It returns an action index (any integer type: ``int``,
-    ``np.int64``, a 0-d array); the agent plays the legal action the environments give that index
+    ``np.int64``, a 0-d array; not a bool nor a float); the agent plays the legal action the environments give that index
     (the first in the engine's order when two share one, as :func:`index_actions` says). An index the
-    mask does not allow raises :class:`~guandan.env.IllegalActionError` naming the index and the seat.
+    mask does not allow raises :class:`~guandan.env.IllegalActionError` naming the index and the seat (counted
+    from 1, as every error names a seat to a person: the agent at seat index 0 is seat 1).
 
     One instance holds one seat's encoder: give every seat its own instance (they may share ``policy``).
     The environments play canonical moves; under complete move generation (the arena's default,
@@ -69,12 +70,13 @@ class PolicyAgent(Agent):
         else:
             chosen = self.policy(observation, mask)
         lang = default_lang()  # an agent has no language of its own: the environment's
-        try:
-            index = operator.index(chosen)
-        except TypeError:
+        # the seat as a person reads every seat in an error, counted from 1 (the engine's own errors do the same)
+        seat = SeatNo(self.seat)
+        index = as_index(chosen)
+        if index is None:
             raise env_error(GuandanError, lang, N_("the policy at seat {seat} returned {value}, not an action index "
                                                    "(an integer 0…{last})"),
-                            seat=self.seat, value=shown(chosen), last=ACTION_SIZE - 1) from None
+                            seat=seat, value=shown_action(chosen), last=ACTION_SIZE - 1)
         action = indices.get(index)
         if action is None:
             # an index's name (describe_index) is notation, as a card's is: the same in every language
@@ -83,7 +85,7 @@ class PolicyAgent(Agent):
             raise env_error(IllegalActionError, lang, N_(
                 "the policy at seat {seat} returned action index {index} ({what}), which the action mask does not "
                 "allow here; the legal indices are {legal}"),
-                seat=self.seat, index=index, what=what, legal=_listed(sorted(indices)))
+                seat=seat, index=index, what=what, legal=_listed(sorted(indices)))
         return action
 
 

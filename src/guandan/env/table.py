@@ -17,7 +17,7 @@ from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import MoveMode, Scoring
 from ..i18n import LANGUAGES, N_, default_lang, normalize_lang
 from ..present.seat_view import public_view_text, seat_view_text
-from .actions import ACTION_SIZE, action_mask, features_of, index_actions, padded_features_of
+from .actions import ACTION_SIZE, action_mask, as_index, features_of, index_actions, padded_features_of, shown_action
 from .encoding import OBS_HIGH, OBS_SIZE, Encoder
 from .errors import env_error
 
@@ -184,15 +184,21 @@ class Table:
         public view of the match, no hand."""
         return public_view_text(self.m.public_view(), lang)
 
-    def apply_index(self, index: int, on_illegal: str = "raise") -> tuple[list[Event], bool]:
-        """Apply the action at ``index``; with ``on_illegal="first_legal"`` an unmasked index plays the
-        first legal action instead of raising. Returns the events and whether the index was illegal."""
+    def apply_index(self, value: object, on_illegal: str = "raise") -> tuple[list[Event], bool]:
+        """Apply the action at index ``value`` (an integer, NumPy's included: :func:`as_index`); with
+        ``on_illegal="first_legal"`` an unmasked index plays the first legal action instead of raising. Returns the
+        events and whether the index was illegal. A value that is no integer is refused whatever ``on_illegal``:
+        it is a mistake in the caller, not a move."""
+        index = as_index(value)
+        if index is None:
+            raise env_error(GuandanError, self.lang, N_("an action is an action index, an integer 0…{last}, not {value}"),
+                            last=ACTION_SIZE - 1, value=shown_action(value))
         idx, _ = self.indices()
-        action = idx.get(int(index))
+        action = idx.get(index)
         if action is None:
             if on_illegal != "first_legal" or not idx:
                 raise env_error(IllegalActionError, self.lang,
-                                N_("action index {index} is not legal here (mask it with action_mask)"), index=int(index))
+                                N_("action index {index} is not legal here (mask it with action_mask)"), index=index)
             return self.apply(idx[min(idx)]), True
         return self.apply(action), False
 
