@@ -17,6 +17,7 @@ from guandan.core.errors import GuandanError
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
 from guandan.core.vocab import ActionKind
+from guandan.present import said
 
 
 def test_options_reach_the_agent() -> None:
@@ -67,6 +68,17 @@ def test_bad_specs_are_refused_with_the_reason(spec: str, message: str) -> None:
     with pytest.raises(GuandanError) as e:
         make_agent(spec, 1)
     assert message in str(e.value)
+
+
+@pytest.mark.parametrize(("spec", "shown"), [(5, "5"), (None, "null"), (["heuristic"], '["heuristic"]')])
+def test_a_spec_that_is_no_text_is_refused_with_the_names_one_may_give(spec: object, shown: str) -> None:
+    """It was an AttributeError naming Python's type (\'int\' object has no attribute \'startswith\')."""
+    with pytest.raises(GuandanError) as e:
+        make_agent(spec, 1)  # type: ignore[arg-type]
+    assert str(e.value) == ("an agent is named by a spec, one of greedy, heuristic, random, search or "
+                            f"external:module:Class, with its options after colons (search:prior=0.3), not {shown}")
+    assert said(e.value, "zh") == ("机器人用规格指定：greedy, heuristic, random, search 之一或 external:module:Class，"
+                                   f"选项写在冒号后（如 search:prior=0.3），而不是 {shown}")
 
 
 def test_the_prior_option_changes_what_search_chooses() -> None:

@@ -147,9 +147,13 @@ def test_a_factory_gives_each_environment_of_a_vector_its_own_agent() -> None:
     envs.close()
 
 
-def test_a_factory_that_makes_no_agent_is_refused() -> None:
-    with pytest.raises(GuandanError, match="seat 2's factory made str, not an Agent"):
-        genv.GuandanGymEnv(opponents=["random", lambda: "heuristic", "random"])  # type: ignore[list-item, return-value]
+def test_a_factory_that_makes_no_agent_is_refused_naming_what_it_returned() -> None:
+    """It named Python's type of the value (\"made str\"), where a spec returned by mistake is the likely cause."""
+    with pytest.raises(GuandanError, match=r"^seat 2's function returned \"heuristic\", not an agent: a function among "
+                                           r"opponents returns an Agent instance such as PolicyAgent\(policy\), while a "
+                                           r"spec \(greedy, heuristic, random, search, external:module:Class\) is given "
+                                           r"in opponents itself$"):
+        genv.GuandanGymEnv(opponents=["random", lambda: "heuristic", "random"], lang="en")  # type: ignore[list-item, return-value]
 
 
 def test_an_instance_passes_to_another_environment_once_the_first_is_closed_or_gone() -> None:

@@ -191,6 +191,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, int | float | bool]]:
 
     ``external:module:Class`` is returned whole as (``external``, {}): its colons name a class."""
     _load_builtin()
+    if not isinstance(spec, str):  # an agent object, a number: said as the names one may give, not as an AttributeError
+        raise GuandanError.said(N_("an agent is named by a spec, one of {known} or external:module:Class, with its "
+                                   "options after colons (search:prior=0.3), not {value}"),
+                                known=", ".join(n for n in sorted(_REGISTRY) if n != "external"), value=shown(spec))
     if spec.startswith("external:"):
         if "external" not in _REGISTRY:
             raise GuandanError.said(N_("external agents need the protocol adapter (guandan.protocol)"))

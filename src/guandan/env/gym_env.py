@@ -13,7 +13,7 @@ import gymnasium as gym
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from ..agents.base import Agent, make_agent
+from ..agents.base import Agent, agent_names, make_agent
 from ..core.errors import GuandanError, shown
 from ..core.events import DealOver, Event
 from ..core.rules import RuleSet
@@ -83,8 +83,12 @@ class GuandanGymEnv(Views, gym.Env[dict[str, Any], Any]):
             # calls the constructor once for each with the same arguments) gets an agent of its own
             made = o()
             if not isinstance(made, Agent):
-                raise env_error(GuandanError, lang, N_("seat {seat}'s factory made {kind}, not an Agent"), seat=s,
-                                kind=type(made).__name__)
+                # what it returned, as the caller wrote it: a spec returned by mistake reads as the spec
+                raise env_error(GuandanError, lang, N_(
+                    "seat {seat}'s function returned {value}, not an agent: a function among opponents returns an "
+                    "Agent instance such as PolicyAgent(policy), while a spec ({known}) is given in opponents itself"),
+                    seat=s, value=shown(made),
+                    known=", ".join([n for n in agent_names() if n != "external"] + ["external:module:Class"]))
             specs.append(made)
             self._made.add(s)
         instances = [(s, o) for s, o in zip(others, specs, strict=True) if isinstance(o, Agent)]
