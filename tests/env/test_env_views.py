@@ -186,7 +186,53 @@ def test_both_environments_render_through_one_shared_views_class() -> None:
 
 def test_the_docs_gym_spectator_example_is_what_it_prints() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
-    shown = doc.split('print(g.unwrapped.render_text("spectator"))\n```\n\n```text\n', 1)[1]
+    shown = doc.split('print(g.get_wrapper_attr("render_text")("spectator"))\n```\n\n```text\n', 1)[1]
     g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, render_mode="ansi", lang="en")
     g.reset(seed=1)
-    assert shown.split("\n```", 1)[0] == g.unwrapped.render_text("spectator")  # type: ignore[attr-defined]
+    assert shown.split("\n```", 1)[0] == g.get_wrapper_attr("render_text")("spectator")
+
+
+def test_the_views_reach_through_users_gymnasium_wrappers_and_a_wrong_view_is_refused_as_it_is_set() -> None:
+    """Gymnasium 1.x wrappers forward no attribute: the documented way is get_wrapper_attr / set_wrapper_attr. A
+    wrong view so set was taken, and raised at the next step(), inside RenderCollection's rendering."""
+    from gymnasium.wrappers import RecordEpisodeStatistics, RenderCollection
+
+    g = RecordEpisodeStatistics(RenderCollection(gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, max_deals=1,
+                                                                render_mode="ansi", lang="en")))
+    obs, _ = g.reset(seed=1)
+    inner: Any = g.unwrapped
+    assert g.get_wrapper_attr("render_text")("spectator") == inner.render_text("spectator")
+    with pytest.raises(GuandanError, match=r'^a view is an agent seat_0…seat_3, a seat 0…3 or "spectator", not "north"$'):
+        g.set_wrapper_attr("render_view", "north")
+    assert g.get_wrapper_attr("render_view") is None  # unchanged
+    g.set_wrapper_attr("render_view", "spectator")
+    _learner_steps(g, obs, 1)  # plays on: RenderCollection renders the view set
+    frames = g.render()
+    assert isinstance(frames, list) and frames[-1] == inner.render_text("spectator") and "hand" not in frames[-1]
+
+
+def test_a_vectors_environments_render_any_view_through_call_and_set_attr() -> None:
+    envs = gymnasium.make_vec(genv.ENV_ID, num_envs=2, vectorization_mode="sync", opponents=["random"] * 3,
+                              max_deals=1, action_features=False, render_mode="ansi", lang="en")
+    envs.reset(seed=1)
+    spectators = envs.call("render_text", "spectator")
+    assert len(spectators) == 2 and all(t.startswith("Deal 1 · playing level 2 · Team 1 (seats 1 and 3)")
+                                        for t in spectators)
+    envs.set_attr("render_view", "spectator")
+    assert envs.call("render") == spectators
+    with pytest.raises(GuandanError, match="a view is"):
+        envs.set_attr("render_view", 4)
+    envs.close()
+
+
+def test_pettingzoos_wrapped_env_takes_a_view_set_on_it() -> None:
+    """PettingZoo's wrappers forward reads only: the view set on env() was the wrapper's own, never rendered."""
+    e = genv.env(render_mode="ansi", lang="en")
+    e.reset(seed=1)
+    own = e.render()
+    e.render_view = "spectator"
+    assert e.render_view == e.unwrapped.render_view == "spectator"
+    assert e.render() == e.render_text("spectator") != own  # type: ignore[attr-defined]
+    with pytest.raises(GuandanError, match="a view is"):
+        e.render_view = "north"
+    assert str(e) == "guandan_v0"

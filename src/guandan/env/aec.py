@@ -4,7 +4,7 @@ tribute, 头游's choice and return decisions included — so the turn order is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -25,7 +25,7 @@ from .table import (
     render_lang,
     rules_of,
 )
-from .views import AGENTS, View, Views, view_seat
+from .views import AGENTS, View, Views
 
 _SEATED = tuple(enumerate(AGENTS))
 RENDER_MODES = ("ansi",)
@@ -45,8 +45,7 @@ class GuandanAEC(Views, AECEnv[str, Obs, int | None]):  # type: ignore[misc]  # 
         super().__init__()
         self.lang = render_lang(lang)  # first: every error below is said in it
         check_render_mode(render_mode, RENDER_MODES, self.lang)
-        view_seat(render_view, self.lang)  # a wrong view is said now, not at the first render()
-        self.render_view = render_view
+        self.render_view = render_view  # refused now if wrong, not at the first render()
         rows = padded_rows(action_features, max_legal_actions, self.lang)
         self.rules = rules_of(preset, self.lang)
         self.table = Table(self.rules, max_deals, self.lang, rows)
@@ -142,8 +141,26 @@ def env(preset: str | RuleSet = "competition", max_deals: int | None = None, ren
         action_features: bool | str = True, lang: str | None = None,
         max_legal_actions: int | None = None, render_view: View = None) -> AECEnv[str, Obs, int | None]:
     """The AEC environment in PettingZoo's usual wrappers (an illegal index raises, actions are
-    range-checked, the call order is enforced); ``render_text`` reaches the environment through them."""
+    range-checked, the call order is enforced); ``render_text`` and ``render_view`` (read and set) reach the
+    environment through them."""
     e: AECEnv[str, Obs, int | None] = raw_env(preset, max_deals, render_mode, action_features, lang,
                                               max_legal_actions, render_view)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return _OrderEnforcing(e)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo ships no type hints
+    """PettingZoo's outer wrapper, through which ``render_view`` is set as well as read. PettingZoo's wrappers
+    forward reads only: ``env().render_view = "spectator"`` set an attribute of the wrapper, and ``render()``
+    went on showing the old view."""
+
+    @property
+    def render_view(self) -> View:
+        return cast("View", self.unwrapped.render_view)
+
+    @render_view.setter
+    def render_view(self, view: View) -> None:
+        self.unwrapped.render_view = view
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own outer wrapper shows itself: the environment's name

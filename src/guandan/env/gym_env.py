@@ -30,7 +30,7 @@ from .table import (
     render_lang,
     rules_of,
 )
-from .views import View, Views, view_seat
+from .views import View, Views
 
 
 def _listens(agent: Agent) -> bool:
@@ -58,8 +58,7 @@ class GuandanGymEnv(Views, gym.Env[dict[str, Any], Any]):
             raise env_error(GuandanError, lang, N_("on_illegal is raise or first_legal, not {value}"),
                             value=shown(on_illegal))
         check_render_mode(render_mode, self.metadata["render_modes"], lang)
-        view_seat(render_view, lang)  # a wrong view is said now, not at the first render()
-        self.render_view = render_view
+        self.render_view = render_view  # refused now if wrong, not at the first render()
         if seat not in range(4):
             raise env_error(GuandanError, lang, N_("seat must be 0…3, not {value}"), value=shown(seat))
         if isinstance(opponents, str):

@@ -43,7 +43,18 @@ class Views:
     table: Table
     lang: str
     render_mode: str | None
-    render_view: View
+    _render_view: View = None
+
+    @property
+    def render_view(self) -> View:
+        """The view :meth:`render` shows (see :data:`View`); set at any time, a wrong one is refused as it is set
+        (through a wrapper's ``set_wrapper_attr`` too), not at the next ``render()`` or ``step()``."""
+        return self._render_view
+
+    @render_view.setter
+    def render_view(self, view: View) -> None:
+        view_seat(view, self.lang)
+        self._render_view = view
 
     def _own_seat(self) -> int:
         """The seat whose view None stands for."""
