@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from guandan.server.i18n_web import strings
 
-from .conftest import LiveServer
+from .conftest import LiveServer, resize
 from .test_browser_crowded_table import at_a_server, at_a_table  # noqa: F401  (the fixture, for the tribute's test)
 from .test_browser_phone_texts import clipped
 
@@ -174,8 +174,7 @@ def test_the_tribute_and_the_return_explain_themselves_in_the_facts_and_in_the_s
     words = strings(lang)
     page = at_a_table(browser, at_a_server, lang)
     try:
-        page.set_viewport_size({"width": size[0], "height": size[1]})
-        page.wait_for_timeout(200)
+        resize(page, *size)
         pop = page.locator("[data-testid=term-pop]")
         press(page, "#tribute-info [data-term=tribute]")
         expect(pop).to_be_visible()

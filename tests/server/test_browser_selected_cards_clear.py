@@ -16,7 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, CDPSession, Page
 
-from .conftest import LiveServer
+from .conftest import LiveServer, resize
 from .test_browser_table import MY_TURN_OR_END, take_turn
 
 pytestmark = pytest.mark.timeout(300)
@@ -98,8 +98,7 @@ def look(page: Page, where: str) -> list[str]:
     found: list[str] = []
     cdp = page.context.new_cdp_session(page)
     for w, h in SIZES:
-        page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(200)  # the page's resize handlers lay the hand out anew
+        resize(page, w, h)  # the page's resize handlers lay the hand out anew
         picks: list[int] = page.evaluate(ENDS)
         tap_cards(page, picks)
         assert page.locator("#hand .card.selected").count() == len(picks)
@@ -134,8 +133,7 @@ def test_a_selected_card_lies_over_no_plate_play_button_or_words(browser: Browse
     page = seat_me(browser, server, lang)
     try:
         # the cards keep their size and the strip a finger taps (a phone held sideways: 41.6×56.8, 22 px and more)
-        page.set_viewport_size({"width": 667, "height": 375})
-        page.wait_for_timeout(200)
+        resize(page, 667, 375)
         sizes: list[list[float]] = page.evaluate(SIZES_SHOWN)
         assert {(cw, ch) for cw, ch, _ in sizes} == {(42, 57)}, sizes
         assert min(strip for *_, strip in sizes) >= 22, sizes

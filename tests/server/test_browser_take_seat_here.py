@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from .conftest import LiveServer
+from .conftest import LiveServer, resize
 from .test_browser_site_lists import SHOTS, SIZES, _log_in, _page, _sign_up
 
 pytestmark = pytest.mark.timeout(240)
@@ -70,13 +70,12 @@ def test_the_rooms_link_on_a_second_device_offers_the_accounts_seat_and_takes_it
         expect(second.locator("[data-testid=hand] [data-testid=card]")).to_have_count(0)  # a spectator sees no hand
         assert second.evaluate(f"localStorage.getItem('guandan:token:{code}')") is None
         for size in (PHONE, SIDEWAYS):
-            second.set_viewport_size(size)
-            second.wait_for_timeout(200)
+            resize(second, size["width"], size["height"])
             box, table = claim.bounding_box(), second.locator("[data-testid=table]").bounding_box()
             assert box is not None and table is not None and box["y"] + box["height"] <= table["y"] + 1  # over the table
             assert second.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
             second.screenshot(path=str(SHOTS / f"claim-{lang}-{size['width']}x{size['height']}.png"))
-        second.set_viewport_size(PHONE)
+        resize(second, PHONE["width"], PHONE["height"])
 
         take.click()
         expect(second.locator("[data-testid=hand] [data-testid=card]").first).to_be_visible(timeout=30_000)
@@ -130,8 +129,7 @@ def test_a_lobby_offers_the_accounts_own_seat_not_a_second_one(browser: Browser,
         expect(second.locator("#lobby-seats .seat-box[data-seat='1']")).to_be_visible()
         expect(second.locator("#lobby-seats button").filter(has_text=sit)).to_have_count(0)
         for size in (PHONE, SIDEWAYS, LAPTOP, SMALL_SIDEWAYS):
-            second.set_viewport_size(size)
-            second.wait_for_timeout(200)
+            resize(second, size["width"], size["height"])
             second.screenshot(path=str(SHOTS / f"claim-lobby-{lang}-{size['width']}x{size['height']}.png"))
         claim.get_by_role("button").click()
         expect(second.locator("#ready")).to_be_visible(timeout=10_000)  # seat 1 is this device's now, in the lobby
