@@ -15,7 +15,9 @@ spaces and cuts a run of Chinese (which has none) at the column. :func:`wrap` br
 * after Chinese punctuation that ends a phrase (，、：…) and before an opening bracket (（「…), never
   leaving a closing mark at the start of a row;
 * between two Chinese characters only when a run without any of those is wider than a whole row, so that
-  a card name (大王, 小王) or a seat (对家) is not parted whenever a phrase fits;
+  a card name (大王, 小王) or a seat (对家) is not parted whenever a phrase fits; and even then neither inside a
+  name given to keep (大王, 上家, 头游, 三带二) nor between a number and its measure word (27张, 2级, 第1轮:
+  :data:`JOINED`), nor before a zero-width character (a combining accent) that belongs to the one before;
 
 measuring text in terminal cells (a Chinese character takes two), and indenting the rows after the first
 so that they read as one line. A card (``♥10``, ``S10``, ``H2*``) has no space inside, so it is never parted.
@@ -33,6 +35,9 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
+
+from rich.cells import cell_len as rich_cell_len
+from rich.cells import get_character_cell_size
 
 NO_BREAK = "\u00a0\u2007\u202f"
 #: Marks no row may begin with (UAX #14's closing and non-starter classes among those the clients write).
@@ -53,10 +58,13 @@ GLUED = re.compile(
     r"|(?<=\d) (?=(?:cards?|deals?|decisions?|forced|levels?|worlds|times|s|ms|KB)\b)"
     r"|(?<=\blevel) (?=points?\b)|(?<=\bforced) (?=decisions?\b)"
 )
+#: Where a run of Chinese wider than a row is not cut: between a number and its measure word (27张, 升2级, 第1副).
+JOINED = re.compile(rf"(?<=\d)(?=[{_CJK}])|(?<=第)(?=\d)")
 #: The environment variable that says the terminal draws East Asian ambiguous symbols two columns wide.
 AMBIGUOUS_WIDE = "GUANDAN_AMBIGUOUS_WIDE"
 
 _GLUE = "\ue000"  # stands for a space inside a kept name while the line is broken (a private-use character, one cell)
+_JOIN = "\ue001"  # marks, while the line is broken, a place inside a kept name or a count a cut must not fall on
 _LOOSE = re.compile(f"(?<!±){_GLUE}(?![·—→:±])")  # the glue given up in a piece wider than a row
 _SPACES = re.compile(rf"([^\S{NO_BREAK}]+)")  # where a line may break, the spaces themselves dropped there
 # a row's hanging indent: its own indent and a leading marker ("> " of the prompt, "! " of a complaint,
@@ -71,15 +79,20 @@ def ambiguous_wide() -> bool:
 
 
 def cell_len(text: str, wide_ambiguous: bool = False) -> int:
-    """Columns ``text`` takes in a terminal: a wide or full-width (CJK) character takes two; an East Asian
-    ambiguous symbol (♠ ♥ ♣ · × — ± …) one, as ``wcwidth`` and Rich count it, or two with ``wide_ambiguous``."""
-    wide = "WFA" if wide_ambiguous else "WF"
-    return sum(2 if unicodedata.east_asian_width(c) in wide else 1 for c in text)
+    """Columns ``text`` takes in a terminal, as Rich (and so Textual) counts them, which is ``wcwidth``'s count:
+    a wide or full-width (CJK) character takes two, a zero-width one none (U+200B, a joiner, a combining accent,
+    a variation selector: a name may hold them), an emoji sequence two; an East Asian ambiguous symbol
+    (♠ ♥ ♣ · × — ± …) one, or two with ``wide_ambiguous``."""
+    cells = rich_cell_len(text)
+    if wide_ambiguous:
+        cells += sum(1 for c in text if unicodedata.east_asian_width(c) == "A" and get_character_cell_size(c) == 1)
+    return cells
 
 
 def _measure(wide_ambiguous: bool) -> Callable[[str], int]:
-    # the glue stands for a space: one column, though a private-use character is ambiguous to Unicode
-    return lambda text: cell_len(text.replace(_GLUE, " "), wide_ambiguous)
+    # the glue stands for a space: one column, though a private-use character is ambiguous to Unicode; the join
+    # stands for nothing
+    return lambda text: cell_len(text.replace(_GLUE, " ").replace(_JOIN, ""), wide_ambiguous)
 
 
 def _chinese(ch: str) -> bool:
@@ -104,7 +117,9 @@ def _phrases(word: str) -> list[str]:
 
 def _cut(piece: str, room: int, row: int, measure: Callable[[str], int]) -> list[str]:
     """A piece wider than a whole row, in parts: the first fits ``room`` cells, the others ``row``. It breaks
-    between Chinese characters where it can (never before a closing mark), else at the row's edge."""
+    between Chinese characters where it can (never before a closing mark or after an opening one, nor before a
+    zero-width character), not inside a kept name or a count where another such place is found, else at the
+    row's edge."""
     parts: list[str] = []
     rest = piece
     while measure(rest) > room:
@@ -114,9 +129,14 @@ def _cut(piece: str, room: int, row: int, measure: Callable[[str], int]) -> list
             if width > room:
                 break
             fit += 1
-        # the last place within the room beside a Chinese character, not before a closing mark
-        cut = next((i for i in range(fit, 0, -1) if rest[i] not in NO_START and _GLUE not in rest[i - 1:i + 1]
-                    and (_chinese(rest[i - 1]) or _chinese(rest[i]))), 0)
+
+        def beside_chinese(i: int, text: str = rest) -> bool:
+            return (text[i] not in NO_START and text[i - 1] not in OPENING and _GLUE not in text[i - 1:i + 1]
+                    and measure(text[i]) > 0 and (_chinese(text[i - 1]) or _chinese(text[i])))
+
+        # the last place within the room beside a Chinese character, outside a kept name or count if there is one
+        places = [i for i in range(fit, 0, -1) if beside_chinese(i)]
+        cut = next((i for i in places if _JOIN not in rest[i - 1:i + 1]), 0) or next(iter(places), 0)
         if cut == 0:  # no such place: fold at the edge, at least one character a row
             cut = max(fit, 1)
         parts.append(rest[:cut])
@@ -128,17 +148,20 @@ def _cut(piece: str, room: int, row: int, measure: Callable[[str], int]) -> list
 
 def wrap(line: str, width: int | None, keep: Sequence[str] = (), wide_ambiguous: bool | None = None) -> list[str]:
     """``line`` as rows of at most ``width`` terminal cells (``[line]`` when it fits or ``width`` is None).
-    ``keep``: names with spaces that are one thing to a reader (``Big Joker``), never parted at their spaces.
+    ``keep``: names that are one thing to a reader (``Big Joker``, ``大王``, ``上家``), never parted at their spaces
+    nor, in a run of Chinese wider than a row, between their characters.
     ``wide_ambiguous``: whether the terminal draws East Asian ambiguous symbols two columns wide (None: as
     :func:`ambiguous_wide` reads the environment)."""
     measure = _measure(ambiguous_wide() if wide_ambiguous is None else wide_ambiguous)
     if width is None or measure(line) <= width:
         return [line]
     glued = line
-    for name in keep:
-        glued = glued.replace(name, name.replace(" ", _GLUE))
-    glued = GLUED.sub(_GLUE, glued)
-    return [row.replace(_GLUE, " ") for row in _rows(glued, width, measure)]
+    for name in sorted(keep, key=len, reverse=True):  # the longest first: 三带二 is not taken for 三带 and 二
+        # only a Chinese name can be cut between its characters: a Latin word is folded only at the row's edge
+        joint = _JOIN if any(_chinese(ch) for ch in name) else ""
+        glued = glued.replace(name, joint.join(name.replace(" ", _GLUE)))
+    glued = JOINED.sub(_JOIN, GLUED.sub(_GLUE, glued))
+    return [row.replace(_GLUE, " ").replace(_JOIN, "") for row in _rows(glued, width, measure)]
 
 
 def _pieces(body: str, row: int, measure: Callable[[str], int]) -> Iterator[tuple[str, str]]:
@@ -194,5 +217,5 @@ def _rows(line: str, width: int, measure: Callable[[str], int]) -> list[str]:
     return rows
 
 
-__all__ = ["AMBIGUOUS_WIDE", "BREAK_AFTER", "GLUED", "NO_BREAK", "NO_START", "OPENING", "ambiguous_wide", "cell_len",
+__all__ = ["AMBIGUOUS_WIDE", "BREAK_AFTER", "GLUED", "JOINED", "NO_BREAK", "NO_START", "OPENING", "ambiguous_wide", "cell_len",
            "wrap"]

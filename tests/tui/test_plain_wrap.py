@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 import io
+import itertools
 import os
 import re
 import struct
@@ -18,6 +19,7 @@ import pytest
 from rich.cells import cell_len
 from rich.cells import cell_len as rich_cell_len
 
+from guandan.cliutil import pad
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.linebreak import AMBIGUOUS_WIDE, NO_START, wrap
@@ -179,3 +181,48 @@ def test_the_terminal_width_is_the_windows_and_a_pipe_has_none(monkeypatch: pyte
     finally:
         os.close(leader)
         os.close(follower)
+
+
+ZH_NAMES = ["大王", "小王", "三带二", "上家", "下家", "对家", "末游", "头游"]  # the presenter's, among others
+ZH_RUN = "上家出了三带二然后对家出了大王接着下家出了小王于是第12副剩下27张牌末游要进贡给头游"
+
+
+def cut_inside(rows: list[str], names: list[str]) -> list[tuple[str, str]]:
+    """Consecutive rows that part a name, or a number and its measure word (27张, 第12副), between them."""
+    counts = [m.group(0) for m in re.finditer(r"第?\d+[\u4e00-\u9fff]", "".join(r.strip() for r in rows))]
+    cut = []
+    for row, following in itertools.pairwise(rows):
+        row, following = row.rstrip(), following.lstrip()
+        for name in [*names, *counts]:
+            if any(row.endswith(name[:i]) and following.startswith(name[i:]) for i in range(1, len(name))):
+                cut.append((row, following))
+    return cut
+
+
+def test_a_run_of_chinese_wider_than_a_row_is_not_cut_inside_a_name_or_a_count() -> None:
+    """Between Chinese characters a row may end anywhere, but not inside a card, a combination, a seat or a
+    place (大王, 三带二, 上家, 头游), nor between a number and its measure word (27张, 第12副)."""
+    for width in range(16, 60):
+        for k in range(0, 12):
+            line = "x" * k + ZH_RUN
+            rows = wrap(line, width, Presenter("zh", viewer=0).whole_names())
+            assert all(rich_cell_len(row) <= width for row in rows), (width, rows)
+            assert "".join(row.strip() for row in rows) == line
+            assert not cut_inside(rows, ZH_NAMES), (width, k, rows)
+    assert cut_inside(["xx大", "  王"], ZH_NAMES) and cut_inside(["第12", "  副"], ZH_NAMES)  # the check sees a cut
+
+
+def test_zero_width_characters_take_no_column() -> None:
+    """A zero-width space, a combining accent or a variation selector in a name takes no cell, as Rich and the
+    terminal draw it: padding and wrapping count it so, and a row never starts with a combining mark."""
+    assert linebreak_cells("A\u200bB") == 2 and linebreak_cells("e\u0301") == 1 and linebreak_cells("大\u200b王") == 4
+    assert linebreak_cells("\u263a\ufe0e") == 1 and linebreak_cells("\u200d\ufeff\u2060") == 0
+    assert linebreak_cells("♠\u0301", wide_ambiguous=True) == 2  # the mark is not widened with its symbol
+    for name in ("Zoë\u200b", "Jose\u0301", "李\u200c四", "Anna\ufe0f"):
+        assert rich_cell_len(pad(name, 12)) == 12, name  # a column of names stays aligned
+    run = "大\u0301王" * 20
+    for width in range(10, 30):
+        rows = wrap(run, width)
+        assert all(rich_cell_len(row) <= width for row in rows)
+        assert not [row for row in rows if unicodedata.combining(row.lstrip()[0])], rows
+    assert wrap("x" * 30 + "\u200b", 30) == ["x" * 30 + "\u200b"]  # it fits: the space takes no column

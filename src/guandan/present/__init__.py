@@ -170,11 +170,13 @@ class Presenter:
         return self._(COMBO_NAMES[type_])
 
     def whole_names(self) -> list[str]:
-        """The names this presenter writes with a space inside that are one thing to a reader (Big Joker,
-        full house, Previous opponent, Your team): a line broken to fit a terminal keeps each whole."""
+        """The names this presenter writes that are one thing to a reader: the jokers, the combinations, the
+        seats, the teams and the places (Big Joker, full house, Previous opponent, Your team; 大王, 三带二, 上家,
+        我方, 头游): a line broken to fit a terminal keeps each whole, neither parted at a space inside nor,
+        in a run of Chinese, between its characters."""
         names = [self.card(SMALL_JOKER), self.card(BIG_JOKER), *map(self.combo_type, COMBO_NAMES),
-                 *map(self.seat, range(4)), self.team(0), self.team(1)]
-        return [name for name in dict.fromkeys(names) if " " in name]
+                 *map(self.seat, range(4)), self.team(0), self.team(1), *map(self.place, range(1, 5))]
+        return [name for name in dict.fromkeys(names) if len(name) > 1]
 
     # --- cards and plays ----------------------------------------------------------------------
     def card(self, code: Card, level: int | None = None) -> str:
