@@ -239,7 +239,7 @@ async def log_after_narrowing(app: GuandanApp) -> tuple[str, int, int]:
         await pilot.pause()
         check_layout(app)
         log = app.query_one(GameLog)
-        text = "".join(strip.text.rstrip() for strip in log.lines)
+        text = "".join(strip.text.strip() for strip in log.lines)  # a wrapped entry's later rows are indented
         return text, log.virtual_size.width, log.scrollable_content_region.width
 
 

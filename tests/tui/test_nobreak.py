@@ -61,7 +61,7 @@ async def _screen_rows() -> tuple[list[str], list[str]]:
         await pilot.pause()
         log = app.query_one(GameLog)
         for line in LINES:
-            log.add(Text(line))
+            log.add(line)
         await pilot.pause()
         logged = [strip.text for strip in log.lines]
         width = 66  # the box's inner width at 80 columns: 90% of the screen, less its border and padding
@@ -181,7 +181,7 @@ async def _name_rows() -> tuple[list[str], list[list[str]]]:
         said: list[list[str]] = []
         for k in range(10, 78):  # every name across the edge of the log (46 columns) and of the status line (78)
             line = "x" * k + " Previous opponent's full house 9 and Big Joker, Your team, Next opponent"
-            log.add(Text(line))
+            log.add(line)
             app.say(line)
             await pilot.pause()
             region = Region(0, 0, message.outer_size.width, message.outer_size.height)
@@ -261,3 +261,65 @@ def test_a_wrapped_review_line_hangs_under_its_first_row(lang: str) -> None:
             at += 1
     assert at == len(rows)
     assert wrapped >= 3  # the review has lines wider than the box at 80 columns
+
+
+ZH_RUN = "上家出了三带二然后对家出了大王接着下家出了小王于是第12副剩下27张牌末游要进贡给头游"
+ZH_NAMES = ["大王", "小王", "三带二", "上家", "下家", "对家", "末游", "头游"]  # the presenter's, among others
+
+
+def _cut_inside(rows: list[str]) -> list[tuple[str, str]]:
+    """Consecutive rows parting a Chinese name (大王, 三带二, 上家) or a number and its measure word (27张, 第12副)."""
+    cut = []
+    for row, following in itertools.pairwise(rows):
+        row, following = row.rstrip(), following.lstrip()
+        for name in [*ZH_NAMES, "第12副", "27张"]:
+            if any(row.endswith(name[:i]) and following.startswith(name[i:]) for i in range(1, len(name))):
+                cut.append((row, following))
+    return cut
+
+
+async def _log_and_status_rows(lang: str, lines: list[str]) -> tuple[list[list[str]], list[list[str]]]:
+    """Each line as the log (46 columns at 80×24) and the status line (78) draw it."""
+    app = GuandanApp(Session.new(preset("competition"), 7, "greedy", "greedy", MatchConfig(max_deals=1)),
+                     lang, bot_delay=3600)
+    logged, said = [], []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        log = app.query_one(GameLog)
+        message = app.query_one("#message")
+        for line in lines:
+            log.clear()
+            log.add(line)
+            app.say(line)
+            await pilot.pause()
+            logged.append([strip.text.rstrip() for strip in log.lines])
+            region = Region(0, 0, message.outer_size.width, message.outer_size.height)
+            said.append([strip.text.rstrip() for strip in message.render_lines(region)])
+    return logged, said
+
+
+def test_the_log_and_the_status_line_cut_a_run_of_chinese_outside_names_and_counts() -> None:
+    """Rich and Textual fold a run of Chinese at the last column, inside 大王 or 27张; the log and the status line
+    break it as the plain mode does, between other characters."""
+    lines = ["x" * k + ZH_RUN * 2 for k in range(0, 12)]
+    logged, said = async_support.run(_log_and_status_rows("zh", lines))
+    for line, log_rows, status_rows in zip(lines, logged, said, strict=True):
+        for rows in (log_rows, status_rows):
+            assert "".join(row.strip() for row in rows).startswith(line[:60]), rows
+            assert not _cut_inside(rows), rows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_wrapped_log_entry_hangs_under_its_first_row(lang: str) -> None:
+    """The rows after a log entry's first are indented two columns, so that an entry of two rows does not read as
+    two entries; a wider window wraps it again the same way."""
+    p = Presenter(lang, viewer=0)
+    entry = {"en": "Finishing order: 1st You, 2nd Previous opponent, 3rd Partner, last Next opponent; Your team "
+                   "goes up 2 levels",
+             "zh": "出完顺序：" + p.order([0, 3, 2, 1]) + "，我方升2级 · 现在级数 4 : 2，下一副由对方进贡"}[lang]
+    logged, _said = async_support.run(_log_and_status_rows(lang, [entry, "short", entry]))
+    rows = logged[2]
+    assert len(rows) >= 2 and logged[1] == ["short"]
+    assert entry.startswith(rows[0])
+    assert all(row.startswith("  ") and not row.startswith("   ") for row in rows[1:]), rows
+    assert re.sub(r"\s", "", "".join(rows)) == re.sub(r"\s", "", entry)

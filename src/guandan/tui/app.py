@@ -18,6 +18,7 @@ play can be seen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ class SummaryScreen(BoxScreen):
     def compose(self) -> ComposeResult:
         offer = self.tr.gettext("r: the engine's review of this deal (复盘)")
         lines = [*self.lines, "", offer, self.tr.gettext("Press Enter to continue")]
-        box = Static(Hanging(lines, self.game.present.whole_names()), id="summary")
+        box = Static(Hanging(lines, self.game.names), id="summary")
         box.border_title = self.title_text
         yield box
         yield Footer()  # over the table's own, whose keys wait while this box is open
@@ -180,27 +181,30 @@ class TooSmallScreen(ModalScreen[None]):
 
 
 class GameLog(RichLog):
-    """The log. After a resize it shows its latest lines: a log made taller and then shorter again kept
-    its scroll offset, and with it older lines than the ones just played. A new width wraps every line
-    again: RichLog keeps each line as wrapped when written, so lines written in a wide window were cut
+    """The log. Each entry is broken as the plain mode breaks it (:class:`.nobreak.Hanging`: never inside
+    ``keep``'s names, a card or a count), its later rows indented under its text, so that an entry of two rows
+    does not read as two entries. After a resize it shows its latest lines: a log made taller and then shorter
+    again kept its scroll offset, and with it older lines than the ones just played. A new width wraps every
+    line again: RichLog keeps each line as wrapped when written, so lines written in a wide window were cut
     once it was made narrower (the saved file's path among them), and a wider one kept the old breaks."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, keep: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.texts: list[Text] = []  # every line as written, to be wrapped again at a new width
+        self.keep = list(keep)
+        self.texts: list[str] = []  # every line as written, to be wrapped again at a new width
         self.width_laid_out: int | None = None
 
-    def add(self, text: Text) -> None:
-        self.texts.append(text)
+    def add(self, line: str) -> None:
+        self.texts.append(line)
         del self.texts[:-LOG_LINES]
-        self.write(text)
+        self.write(Hanging([line], self.keep))
 
     def on_resize(self, event: events.Resize) -> None:
         laid_out, self.width_laid_out = self.width_laid_out, event.size.width
         if laid_out is not None and laid_out != event.size.width:
             self.clear()
-            for text in self.texts:
-                self.write(text, scroll_end=False)
+            for line in self.texts:
+                self.write(Hanging([line], self.keep), scroll_end=False)
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
@@ -315,7 +319,8 @@ class GuandanApp(App[None]):
         self.tr = translator("tui", lang)
         self.present: Presenter = presenter(lang)
         # neither a level pair ("3 : 2") nor a name such as Previous opponent is parted by the log's or a box's wrapping
-        keep_no_break_spaces(self.present.whole_names())
+        self.names = self.present.whole_names()
+        keep_no_break_spaces(self.names)
         translate_bindings(self, self.tr)
         self.bot_delay = bot_delay
         self.review_budget = REVIEW_BUDGET  # effort of the 复盘 offered at the end of a deal
@@ -338,7 +343,7 @@ class GuandanApp(App[None]):
     def compose(self) -> ComposeResult:
         yield TableView(id="table")
         with Horizontal(id="middle"):
-            yield GameLog(id="log", wrap=True, min_width=20, max_lines=LOG_LINES)
+            yield GameLog(self.names, id="log", wrap=True, min_width=20, max_lines=LOG_LINES)
             yield Static(id="counter", markup=False)
         yield Static(id="message", markup=False)
         yield Static(id="selected", markup=False)
@@ -384,13 +389,13 @@ class GuandanApp(App[None]):
     def say(self, message: str) -> None:
         self.message = message
         self.complaint = False
-        self.query_one("#message", Static).update(Text(message))
+        self.query_one("#message", Static).update(Hanging([message], self.names))
 
     def write_log(self, lines: list[str]) -> None:
         log = self.query_one(GameLog)
         for line in lines:
             self.log_lines.append(line)
-            log.add(Text(line))
+            log.add(line)
 
     def show_events(self, events: list[Event]) -> None:
         self.write_log([line for e in events for line in self.present.event(e)])
@@ -442,7 +447,7 @@ class GuandanApp(App[None]):
         if not selected and self.hinted is not None and not self.hinted.cards and self.ready():
             text = self.tr.gettext("Selected: nothing — Enter passes, as hinted")
         self.selected_text = text
-        self.query_one("#selected", Static).update(Text(text))
+        self.query_one("#selected", Static).update(Hanging([text], self.names))
 
     def on_hand_view_changed(self, _message: HandView.Changed) -> None:
         self.update_selected()
