@@ -227,6 +227,33 @@ def test_a_team_at_a_in_a_double_tribute_lays_nothing_over_anything(browser: Bro
         page.context.close()
 
 
+# each card given, as drawn, then drawn plain (weight 400, no stroke): the same pixels are a name not drawn bold
+PLAIN = """(n) => { n.style.fontWeight = '400'; n.style.webkitTextStroke = '0'; }"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_card_given_is_named_in_bold_the_jokers_too(browser: Browser, at_a_server: LiveServer,
+                                                          lang: str) -> None:
+    """The facts' lines of a tribute draw each card's name bold: 小王 was drawn plain beside a bold ♠A, the CJK font
+    having no bold face (an English Small Joker was bold)."""
+    page = at_a_table(browser, at_a_server, lang)
+    try:
+        resize(page, 844, 390)
+        cards = page.locator("#tribute-info .tcard")
+        assert cards.evaluate_all("(ns) => ns.map((n) => n.dataset.card)") == ["LJ", "SA", "C3", "S2"]
+        plain: list[str] = []
+        for i in range(cards.count()):
+            card = cards.nth(i)
+            drawn = card.screenshot(animations="disabled")
+            card.evaluate(PLAIN)
+            if card.screenshot(animations="disabled") == drawn:
+                plain.append(card.text_content() or "")
+            card.evaluate("(n) => n.removeAttribute('style')")
+        assert plain == []
+    finally:
+        page.context.close()
+
+
 # --- the deal-end panel leaves the log's switch ------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def pausing_server() -> Iterator[LiveServer]:

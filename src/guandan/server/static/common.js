@@ -110,7 +110,7 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const JOKERS = ["LJ", "BJ"];
+export const JOKERS = ["LJ", "BJ"];
 const names = () => NAMES[lang()] || NAMES.en;
 const rankText = (r) => (r === "T" ? "10" : r);
 

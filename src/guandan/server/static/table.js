@@ -2,7 +2,7 @@
 // renders the frames it receives (its own seat's view, or the public view when spectating) and sends
 // actions the server checks again.
 import {
-  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init,
+  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init, JOKERS,
   isRed, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang, dealsText,
 } from "./common.js";
 import { accountTables, reclaimSeat } from "./account_seats.js";
@@ -637,7 +637,8 @@ function tributeLines(e) {
   const said = eventLines(e);
   return e.transfers.map((tr, i) => el("div", { "data-type": e.type, title: said[i] || describe(e) },
     el("span", { class: "tlabel" }, `${t(e.type === E.TRIBUTE ? "Tribute" : "Return")} `),
-    el("span", { class: `tcard${isRed(tr.card) ? " red" : ""}`, "data-card": tr.card }, cardText(tr.card)),
+    el("span", { class: `tcard${isRed(tr.card) ? " red" : ""}${JOKERS.includes(tr.card) ? " joker" : ""}`, "data-card": tr.card },
+      cardText(tr.card)),
     // a narrow column keeps who holds the card now: the giver gives way first (style.css); a phone held sideways
     // names a bot by its seat alone ("Bot 3 · Heuristic" was cut to "Bot 3 · He…"), its tier is on its plate
     el("span", { class: "giver" }, ` ${seatName(tr.giver)}`), el("span", { class: "receiver" }, " → ",
