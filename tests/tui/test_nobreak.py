@@ -323,3 +323,18 @@ def test_a_wrapped_log_entry_hangs_under_its_first_row(lang: str) -> None:
     assert entry.startswith(rows[0])
     assert all(row.startswith("  ") and not row.startswith("   ") for row in rows[1:]), rows
     assert re.sub(r"\s", "", "".join(rows)) == re.sub(r"\s", "", entry)
+
+
+async def _waiting(lang: str) -> str:
+    s = Session.new(preset("competition"), 5, "greedy", "greedy", MatchConfig(max_deals=2))
+    _finish(s)  # the second deal opens with 对家 paying tribute
+    app = GuandanApp(s, lang, bot_delay=3600)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        return app.message
+
+
+@pytest.mark.parametrize(("lang", "said"), [("zh", "等待对家进贡…"), ("en", "Waiting for Partner to pay tribute…")])
+def test_the_status_line_says_a_bot_is_awaited_for_its_tribute_not_its_play(lang: str, said: str) -> None:
+    """While a bot pays tribute the status line said it was awaited to play (等待对家出牌…), which nobody does yet."""
+    assert async_support.run(_waiting(lang)) == said

@@ -475,7 +475,12 @@ class GuandanApp(App[None]):
             self.start_decision()
             return
         to_move = s.match.to_move
-        self.say(_("Waiting for {who}…").format(who=self.present.seat(to_move)) if to_move is not None else "")
+        # during a tribute, a return or the choice of a tribute card nobody plays yet: say what is awaited
+        waiting = {Phase.TRIBUTE: _("Waiting for {who} to pay tribute…"),
+                   Phase.RETURN: _("Waiting for {who} to return a card…"),
+                   Phase.CHOOSE: _("Waiting for {who} to take a tribute card…")}.get(
+            s.observation().deal.phase, _("Waiting for {who}…"))
+        self.say(waiting.format(who=self.present.seat(to_move)) if to_move is not None else "")
         if self.bot_pending:
             return
         self.bot_pending = True
