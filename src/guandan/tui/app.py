@@ -318,7 +318,8 @@ class GuandanApp(App[None]):
         self.lang = lang
         self.tr = translator("tui", lang)
         self.present: Presenter = presenter(lang)
-        # neither a level pair ("3 : 2") nor a name such as Previous opponent is parted by the log's or a box's wrapping
+        # the log, the status lines and the boxes break as --plain does (Hanging); what Rich and Textual still wrap
+        # (the help, the too-small notice) parts neither a level pair ("3 : 2") nor a name such as Previous opponent
         self.names = self.present.whole_names()
         keep_no_break_spaces(self.names)
         translate_bindings(self, self.tr)
