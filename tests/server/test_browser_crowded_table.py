@@ -254,6 +254,69 @@ def test_every_card_given_is_named_in_bold_the_jokers_too(browser: Browser, at_a
         page.context.close()
 
 
+# --- a spectator's facts, held sideways -------------------------------------------------------------------------
+SIDEWAYS = [(844, 390), (740, 360), (667, 375)]
+# what of the facts is not read at ease: each line's glyphs (a text node's boxes) and each badge, measured by the page's
+# own boxes: cut by the column (its overflow clips), within 6 px of the felt's rounded edge, or over another line's
+FACTS_TIGHT = """() => {
+  const info = document.getElementById('info'), felt = document.getElementById('table').getBoundingClientRect();
+  const col = info.getBoundingClientRect();
+  const boxes = [];
+  const walk = document.createTreeWalker(info, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (!n.data.trim() || !n.parentElement.getClientRects().length) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const r of range.getClientRects()) boxes.push([n.data.trim(), r, n.parentElement]);
+  }
+  for (const b of info.querySelectorAll('.badge')) boxes.push([`[${b.textContent}]`, b.getBoundingClientRect(), b]);
+  const out = [];
+  const at = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  for (const [text, r] of boxes) {
+    if (r.left < col.left - .5 || r.top < col.top - .5 || r.right > col.right + .5 || r.bottom > col.bottom + .5)
+      out.push(`cut by the column: ${text} ${at(r)} in ${at(col)}`);
+    if (r.left - felt.left < 6 || r.top - felt.top < 6) out.push(`at the felt's edge: ${text} ${at(r)}`);
+  }
+  boxes.forEach(([text, r, node], i) => boxes.slice(i + 1).forEach(([other, q, on]) => {
+    if (node.contains(on) || on.contains(node) || Math.abs(r.top - q.top) < 1) return;  // one box, or one line
+    if (Math.min(r.right, q.right) - Math.max(r.left, q.left) > .5 && Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > .5)
+      out.push(`over each other: ${text} ${at(r)} and ${other} ${at(q)}`);
+  }));
+  if (info.scrollHeight > info.clientHeight + 1) out.push(`scrolled: ${info.scrollHeight} in ${info.clientHeight}`);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_spectators_facts_fit_their_column_held_sideways(browser: Browser, at_a_server: LiveServer,
+                                                           lang: str) -> None:
+    """A spectator's facts are a line longer (观战中) and a team at A in a double tribute fills them: held sideways
+    they ran 4 px from the felt's rounded edge, the column cut the first line's top and each line's glyphs lay over the
+    next's; every fact is whole, in view and clear of its neighbours, a Chinese tribute line on one line."""
+    page = at_a_table(browser, at_a_server, lang)
+    watch = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True, bypass_csp=True,
+                                reduced_motion="reduce").new_page()
+    try:
+        watch.goto(f"{at_a_server.url}/")
+        watch.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+        watch.goto(page.url)
+        watch.wait_for_function("document.body.dataset.status === 'playing' && document.body.dataset.phase === 'play'",
+                                timeout=30_000)
+        expect(watch.locator("#info")).to_contain_text(strings(lang)["Spectating"])
+        for w, h in SIDEWAYS:
+            resize(watch, w, h)
+            shoot(watch, f"spectator-facts-{lang}-{w}x{h}")
+            assert watch.evaluate(FACTS_TIGHT) == [], (w, h)
+            assert each_clipped(watch, "[...document.querySelectorAll('#info > *')]") == [], (w, h)
+            # four lines of one height, none wrapped (in English a joker's may be: "Small Joker" over "→ Tester")
+            lines: list[int] = watch.evaluate("[...document.querySelectorAll('#tribute-info > div')]"
+                                              ".map((n) => Math.round(n.offsetHeight))")
+            assert len(lines) == 4 and (lang == "en" or len(set(lines)) == 1), (w, h, lines)
+    finally:
+        watch.context.close()
+        page.context.close()
+
+
 # --- the deal-end panel leaves the log's switch ------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def pausing_server() -> Iterator[LiveServer]:
