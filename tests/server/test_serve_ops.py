@@ -142,3 +142,70 @@ def test_watch_limits_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> Non
     defaults = Settings()
     assert (given[1].max_watched_tables, given[1].max_watched_per_address, given[1].watch_min_bot_delay_ms) == (
         defaults.max_watched_tables, defaults.max_watched_per_address, defaults.watch_min_bot_delay_ms)
+
+
+# --- sign-ups per client address ------------------------------------------------------------------------------
+SIGNUPS = "invalid value for '--signups-per-address' (env var: 'GUANDAN_SIGNUPS_PER_ADDRESS'): "
+
+
+@pytest.mark.parametrize(("args", "env", "said"), [
+    (["--signups-per-address", "0"], {}, SIGNUPS + "0 is too small: it must be at least 1"),
+    (["--signups-per-address", "-5"], {}, SIGNUPS + "-5 is too small: it must be at least 1"),
+    (["--signups-per-address", "lots"], {}, SIGNUPS + "not an integer"),
+    ([], {"GUANDAN_SIGNUPS_PER_ADDRESS": "0"}, SIGNUPS + "0 is too small: it must be at least 1"),
+    ([], {"GUANDAN_SIGNUPS_PER_ADDRESS": "ten"}, SIGNUPS + "not an integer"),
+])
+def test_a_bad_signup_limit_is_refused_naming_its_option(args: list[str], env: dict[str, str], said: str,
+                                                         tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         typer_words_restored: None) -> None:
+    from guandan.cli import main
+    from guandan.server import app as app_module
+    from guandan.server import cli as cli_module
+
+    def build(*_a: Any, **_kw: Any) -> Any:
+        raise _Built  # the limit was taken: no server is started here
+
+    monkeypatch.setattr(app_module, "create_app", build)
+    monkeypatch.setattr(cli_module, "_check_address", lambda *_a: None)
+    for k, v in {**WIDE, "LANGUAGE": "en", **env}.items():
+        monkeypatch.setenv(k, v)
+    data = tmp_path / "data"
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--data", str(data), *args])
+    assert e.value.code == 2
+    assert said in capsys.readouterr().err
+    assert not data.exists()  # no database was made
+
+
+def test_the_signup_limit_reaches_the_accounts_and_keeps_its_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                      typer_words_restored: None) -> None:
+    """A venue whose phones all come through one router raises it, on the command line or in the environment."""
+    from guandan.cli import main
+    from guandan.server import app as app_module
+    from guandan.server import cli as cli_module
+    from guandan.server import logs
+    from guandan.server.accounts_service import AccountSettings
+
+    given: list[AccountSettings | None] = []
+
+    def build(_db: Any, _settings: Any, *, accounts: AccountSettings | None = None, **_kw: Any) -> Any:
+        given.append(accounts)
+        raise _Built
+
+    monkeypatch.setattr(app_module, "create_app", build)
+    monkeypatch.setattr(cli_module, "_check_address", lambda *_a: None)  # whatever listens on 8000 meanwhile
+    monkeypatch.setattr(logs, "configure", lambda *_a: None)
+    data = ["serve", "--data", str(tmp_path / "data")]
+    with pytest.raises(_Built):
+        main([*data, "--signups-per-address", "200"])
+    monkeypatch.setenv("GUANDAN_SIGNUPS_PER_ADDRESS", "80")
+    with pytest.raises(_Built):
+        main(data)
+    with pytest.raises(_Built):
+        main([*data, "--signups-per-address", "150"])  # the option before the environment
+    monkeypatch.delenv("GUANDAN_SIGNUPS_PER_ADDRESS")
+    with pytest.raises(_Built):
+        main(data)
+    assert [a.signups_per_address if a else None for a in given] == [200, 80, 150, 10]
+    assert AccountSettings().signups_per_address == 10

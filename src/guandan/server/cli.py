@@ -74,7 +74,7 @@ def _shown_db(db: str | None) -> str:
     return make_url(db or default_url()).render_as_string(hide_password=True)
 
 
-def _app(create_app: Any, db: str | None, settings: Any, dev: bool, cluster: Any) -> Any:
+def _app(create_app: Any, db: str | None, settings: Any, dev: bool, cluster: Any, accounts: Any = None) -> Any:
     """The web app on its database, or fail saying why the database cannot be used (it is opened and brought
     up to the newest schema here, before the address is taken)."""
     from sqlalchemy.exc import SQLAlchemyError
@@ -83,7 +83,7 @@ def _app(create_app: Any, db: str | None, settings: Any, dev: bool, cluster: Any
     from ..db.engine import driver_problem
 
     try:
-        return create_app(db, settings, dev=dev, cluster=cluster)
+        return create_app(db, settings, dev=dev, cluster=cluster, accounts=accounts)
     except (SQLAlchemyError, OSError, GuandanError) as e:
         reason = (reason_words(e) if isinstance(e, OSError) else said(e) if isinstance(e, GuandanError)
                   else driver_problem(e))
@@ -171,6 +171,12 @@ def serve(
     watch_min_bot_delay_ms: Annotated[int | None, typer.Option(
         min=0, max=10_000, help="the least pause before a bot of such a match acts, whatever its room asks, in "
                                 "milliseconds (default 500)")] = None,
+    # a venue's or a club's phones often all reach the server through one router, as one address: such a
+    # site raises it (accounts_service.AccountSettings holds the default, repeated here as the limits' are)
+    signups_per_address: Annotated[int | None, typer.Option(
+        min=1, envvar="GUANDAN_SIGNUPS_PER_ADDRESS",
+        help="accounts made from one client address per hour; raise it where every phone comes through one "
+             "router (default 10)")] = None,
     dev: Annotated[bool, typer.Option(help="also serve the API schema and its pages: /openapi.json, /docs, /redoc")] = False,
     redis: Annotated[str | None, typer.Option(envvar="GUANDAN_REDIS_URL", help=(
         "Redis URL (redis://host:port/db): this process is one worker of a site whose workers share it and "
@@ -251,7 +257,11 @@ def serve(
         cluster = ClusterSettings(redis, worker_id=os.environ.get(WORKER_ID) or new_worker_id(), prefix=site)
         set_worker(cluster.worker_id)
         logging.getLogger("guandan.cluster").setLevel(logging.INFO)  # joins, take-overs, hand-overs
-    app = _app(create_app, db, settings, dev, cluster)
+    from .accounts_service import AccountSettings
+
+    accounts = AccountSettings() if signups_per_address is None else AccountSettings(
+        signups_per_address=signups_per_address)
+    app = _app(create_app, db, settings, dev, cluster, accounts)
     prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
