@@ -154,3 +154,21 @@ def test_bench_search_times_the_search_it_is_given(monkeypatch: pytest.MonkeyPat
     for bad, words in (("heuristic", "--agent must be the search tier"), ("search:prune=maybe", "prune")):
         out = runner.invoke(app, [*args, "--agent", bad])
         assert out.exit_code == 2 and words in out.output, out.output
+
+
+def test_the_site_report_counts_workers_without_a_plural_to_guess() -> None:
+    """"1 worker(s)" nowhere: each run and the failover drill name a site by its worker count."""
+    one = {"workers": 1, "actions_per_s": 300.0, "p50_ms": 3.0, "p99_ms": 9.0, "errors": 1, "lost_actions": 0,
+           "tables_per_worker": [8]}
+    report = {"tables": 8, "think_ms": 20, "runs": [
+        one, {**one, "workers": 2, "ratio_to_fewest": 1.87, "tables_per_worker": [4, 4]},
+        {**one, "failover": {"killed_at_s": 2.0, "clients_resumed": 1, "outage_max_s": 1.2, "outage_median_s": 0.8}}]}
+    lines = format_site_report(report).splitlines()
+    assert lines[1] == ("  1-worker site: 300.0 actions/s (×1.00), p50 3.0 ms, p99 9.0 ms; errors: 1, actions lost: 0; "
+                        "tables per worker: 8")
+    assert lines[2].startswith("  2-worker site: 300.0 actions/s (×1.87)")
+    assert lines[3] == ("  failover drill, 1-worker site, the busiest worker killed at 2.0 s: longest without service "
+                        "1.2 s (median 0.8 s); clients resumed: 1, actions lost: 0, error frames: 1")
+    chinese = format_site_report(report, translator("cli", "zh").gettext).splitlines()
+    assert chinese[1].startswith("  1个工作进程的站点：每秒300.0个动作") and "错误1个" in chinese[1]
+    assert chinese[3].startswith("  故障转移演练，1个工作进程的站点，第2.0秒终止最忙的工作进程")

@@ -280,14 +280,15 @@ def format_site_report(report: dict[str, Any], gettext: Callable[[str], str] = s
     for r in report["runs"]:
         if "failover" in r:
             f = r["failover"]
-            line = _(N_("failover drill, {workers} workers, the busiest killed at {killed} s: {resumed} clients "
-                        "resumed, longest without service {longest} s (median {median} s), {lost} actions lost, "
-                        "{errors} error frames")).format(
+            # "a 2-worker site" and "errors: 1": figures that need no plural whatever the count
+            line = _(N_("failover drill, {workers}-worker site, the busiest worker killed at {killed} s: longest "
+                        "without service {longest} s (median {median} s); clients resumed: {resumed}, actions lost: "
+                        "{lost}, error frames: {errors}")).format(
                 workers=r["workers"], killed=f["killed_at_s"], resumed=f["clients_resumed"],
                 longest=f["outage_max_s"], median=f["outage_median_s"], lost=r["lost_actions"], errors=r["errors"])
         else:
-            line = _(N_("{workers} worker(s): {rate} actions/s (×{ratio}), p50 {p50} ms, p99 {p99} ms, {errors} "
-                        "errors, {lost} lost; tables per worker {spread}")).format(
+            line = _(N_("{workers}-worker site: {rate} actions/s (×{ratio}), p50 {p50} ms, p99 {p99} ms; errors: "
+                        "{errors}, actions lost: {lost}; tables per worker: {spread}")).format(
                 workers=r["workers"], rate=f"{r['actions_per_s']:,.1f}", ratio=f"{r.get('ratio_to_fewest', 1.0):.2f}",
                 p50=r["p50_ms"], p99=r["p99_ms"], errors=r["errors"], lost=r["lost_actions"],
                 spread="/".join(str(n) for n in r["tables_per_worker"]))

@@ -33,6 +33,19 @@ JOIN_TIMEOUT_S = 60.0  # a new worker joins the site (migrated, listening on its
 STOP_TIMEOUT_S = 30.0  # a stopping worker hands its tables over within this, or it is killed
 
 
+def exit_words(worker: str, code: int) -> str:
+    """What the supervisor says of a worker that exited on its own, ``code`` being its return code as
+    subprocess gives it (a negative one: the signal that ended it)."""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:  # a real-time signal has no name
+            name = str(-code)
+        return _("guandan: worker {worker} was killed by signal {signal}; starting another").format(
+            worker=worker, signal=name)
+    return _("guandan: worker {worker} exited with status {code}; starting another").format(worker=worker, code=code)
+
+
 @dataclass
 class Worker:
     index: int
@@ -113,7 +126,7 @@ class Supervisor:
             code = w.proc.poll()
             if code is None or self.stopping:
                 continue
-            self.say(_("guandan: worker {worker} exited ({code}); starting another").format(worker=w.wid, code=code))
+            self.say(exit_words(w.wid, code))
             self._gone(w)
             self.workers[i] = self._start(w.index)
 
