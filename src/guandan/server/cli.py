@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import re
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -262,6 +263,11 @@ def serve(
     accounts = AccountSettings() if signups_per_address is None else AccountSettings(
         signups_per_address=signups_per_address)
     app = _app(create_app, db, settings, dev, cluster, accounts)
+    # uvicorn, stopped by SIGTERM, shuts down and then raises the signal again for the handler it found: the
+    # default one would end the process there, before the interpreter's exit handlers remove what it made in
+    # the temporary folder (the worker pool's fork server's pymp-… folder, one more with every stop); from
+    # here, before that folder is made, a SIGTERM exits through them, starting up or serving
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
@@ -291,6 +297,14 @@ def serve(
     WorkerServer(config).run()
 
 
+
+
+def _exit_on_sigterm(_sig: int, _frame: Any) -> None:
+    """A SIGTERM handler: the process exits as Ctrl-C ends it, through its clean-up (``finally`` blocks and
+    the interpreter's exit handlers), with the status a shell gives a process SIGTERM ended (143). A second
+    SIGTERM meanwhile is ignored: each clean-up is bounded, a server that does not stop in time being killed."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise SystemExit(128 + signal.SIGTERM)
 
 
 def bench_server(
