@@ -385,6 +385,17 @@ class AccountService:
             self._forget(s, _sha("account:" + username.lower()))
         return password
 
+    def set_organiser(self, username: str, on: bool) -> bool | None:
+        """Grant (``on``) or take away the organiser permission of the account called ``username``: whether it
+        had it before; None when no account has that name."""
+        with self.sessions.begin() as s:
+            row = s.scalar(select(User).where(User.username_key == username.strip().lower(), User.deleted_at.is_(None)))
+            if row is None:
+                return None
+            was = bool(row.organiser)
+            row.organiser = on
+            return was
+
     def set_display_name(self, me: Me, name: str) -> User:
         display = check_display_name(name)
         with self.sessions.begin() as s:
@@ -415,6 +426,7 @@ class AccountService:
             username = row.username or ""
             row.username = row.username_key = row.display_name = row.password_hash = None
             row.deleted_at = now
+            row.organiser = False
         for forget in self.on_delete:
             forget(me.user.id, username)
 

@@ -81,7 +81,7 @@ class ClaimBody(BaseModel):
 
 def user_json(user: User) -> dict[str, Any]:
     return {"id": user.id, "username": user.username, "display_name": user.display_name,
-            "created_at": aware(user.created_at).isoformat()}
+            "created_at": aware(user.created_at).isoformat(), "organiser": bool(user.organiser)}
 
 
 def _same_site_only(req: Request) -> None:
