@@ -70,6 +70,8 @@ async function loadMember(me) {
   $("guest").classList.add("hidden");
   $("member").classList.remove("hidden");
   $("me-username").textContent = me.user.username;
+  // the account these forms' passwords belong to, for a password manager to save or fill them under
+  for (const form of ["password-form", "delete-form"]) $(form).elements.username.value = me.user.username;
   $("me-display").value = me.user.display_name;
   $("player-page").href = `/u/${encodeURIComponent(me.user.username)}?lang=${lang()}`;  // ratings, matches (players.py)
   // the games this browser played since (its seat tokens): claimed on every visit, so the list is whole
