@@ -355,3 +355,41 @@ def test_the_log_opens_while_the_deal_end_panel_shows(browser: Browser, pausing_
         expect(page.locator("[data-testid=continue]")).to_be_visible()
     finally:
         page.context.close()
+
+
+# --- the card given, in the middle of the table ----------------------------------------------------------------
+# the tops of the lines that the card's name (after the note's last colon) and the character before that colon lie on
+CARD_LINE = """() => {
+  const text = [...document.querySelector('.tribute-note').childNodes].filter((n) => n.nodeType === 3).pop();
+  const s = text.data.trimEnd();
+  const colon = Math.max(s.lastIndexOf(': '), s.lastIndexOf('：'));
+  const start = s[colon] === '：' ? colon + 1 : colon + 2;
+  const top = (a, b) => {
+    const r = document.createRange();
+    r.setStart(text, a);
+    r.setEnd(text, b);
+    return r.getClientRects()[0].top;
+  };
+  return [s.slice(start), top(start, s.length), top(colon - 1, colon)];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_card_given_is_read_with_who_holds_it_in_the_middle_of_the_table(
+        browser: Browser, pausing_server: LiveServer, lang: str) -> None:
+    """In the return phase the middle of a phone held sideways says who gave which card to whom: in English the line
+    wrapped with the card alone on the second ("Big Joker" under "Tribute: Bot 3 · Greedy → Tester:"); its lines are
+    of a like length, the card beside whoever holds it."""
+    page = seat_me(browser, pausing_server, lang)
+    try:
+        resize(page, 667, 375)
+        play_to_deal_end(page)
+        page.locator("[data-testid=continue]").tap()
+        page.wait_for_function("document.body.dataset.phase === 'return' && document.body.dataset.toMove === '0'",
+                               timeout=30_000)
+        shoot(page, f"return-note-{lang}-667x375")
+        card, card_top, holder_top = page.evaluate(CARD_LINE)
+        assert card == {"zh": "大王", "en": "Big Joker"}[lang]  # seed 5: Bot 3 pays the player its Big Joker
+        assert card_top == holder_top, (card, card_top, holder_top)
+    finally:
+        page.context.close()
