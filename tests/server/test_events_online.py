@@ -462,6 +462,29 @@ def test_the_arbiter_replaces_a_player_whose_seat_goes_to_the_new_account(site: 
     assert site.room(code).status == "playing"
 
 
+def test_the_arbiters_view_offers_each_teams_players_and_a_player_not_in_the_team_is_refused(site: Site) -> None:
+    """The arbiter's page chooses whom to replace from the teams' own players (their usernames, which the desk
+    names); a name that is not the team's (a hand-made request) is refused in words that say why, and the event is
+    as it was."""
+    tid = two_teams(site)
+    key = "arbiter-key-123"
+    view = site.client.post(f"/api/events/{tid}/arbiter", json={"key": key}).json()
+    assert view["roster"] == [
+        {"id": 1, "name": "Red", "withdrawn": False,
+         "players": [{"username": "ann", "name": "ann"}, {"username": "bob", "name": "bob"}]},
+        {"id": 2, "name": "Blue", "withdrawn": False,
+         "players": [{"username": "cat", "name": "cat"}, {"username": "dan", "name": "dan"}]}]
+    log = len(site.events.desk.events(tid))
+    r = site.client.post(f"/api/events/{tid}/arbiter/replace",
+                         json={"key": key, "team": "1", "old": "cat", "new": "eve", "reason": "ill"})
+    assert r.status_code == 409 and r.json()["error"] == "desk_refused"
+    assert r.json()["text"] == {
+        "en": 'The tournament desk refused this: "cat" is not a player of team Red (ann / bob)',
+        "zh": '赛事台拒绝了这个操作："cat"不是队伍 Red 的选手（ann / bob）'}
+    assert len(site.events.desk.events(tid)) == log
+    assert [t.players for t in site.events.desk.state(tid).teams.values()] == [("ann", "bob"), ("cat", "dan")]
+
+
 def test_the_arbiter_overrides_a_table_and_its_room_stops(site: Site) -> None:
     tid = two_teams(site)
     code = start_round(site, tid)["tables"][0]["room"]

@@ -25,7 +25,7 @@ import contextlib
 import hmac
 import json
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
@@ -47,6 +47,7 @@ from ..i18n import translator
 from ..tournament import online
 from ..tournament.desk import Desk, report_table_result, status_of
 from ..tournament.errors import NotFoundError, TournamentError
+from ..tournament.pagelang import explain
 from ..tournament.rounds import ResultSlip
 from ..tournament.state import FINAL, TableState, TournamentState, parse_time
 from ..tournament.web import blockers_words, result_words
@@ -104,9 +105,21 @@ def _refused(status: int, code: str, words: Words, message: str | None = None) -
                         words=words)
 
 
+@dataclass(frozen=True)
+class DeskWords(Words):
+    """A refusal of the tournament desk in each page language: the web catalogue's sentence round the desk's own
+    reason, as the desk's pages say it (its catalogue's words, its English where it has none)."""
+
+    error: Exception | None = None
+
+    def render(self, lang: str) -> str:
+        why = explain(self.error, lang).detail if self.error is not None else ""
+        return translator("web", lang).gettext(self.msgid).format(why=why)
+
+
 def _desk_refusal(e: TournamentError) -> ServiceError:
     status = 404 if isinstance(e, NotFoundError) else 409
-    return ServiceError(str(e), status, "desk_refused", words=say(tx.DESK_REFUSED))
+    return ServiceError(str(e), status, "desk_refused", words=DeskWords(tx.DESK_REFUSED_WHY, error=e))
 
 
 def _name(user: User) -> str:
@@ -445,7 +458,13 @@ class OnlineEvents:
         blockers = [] if st.finished else st.pairing_blockers()
         # why the next round cannot start, as the desk's own arbiter page says it, in every page language
         said = {lang: blockers_words(st, translator("desk", lang).gettext) for lang in LANGS} if blockers else {}
-        return {**self.view(tid, None), "tables": tables, "blockers": blockers,
+        # the teams as the desk names their players (usernames, which a replacement names), the account's name
+        # beside: what the page offers the arbiter to choose from
+        names = self._users([p for t in st.teams.values() for p in t.players])
+        roster = [{"id": t.id, "name": t.name, "withdrawn": t.id in st.withdrawn,
+                   "players": [{"username": p, "name": _name(u) if (u := names.get(p.lower())) is not None else p}
+                               for p in t.players]} for t in st.teams.values()]
+        return {**self.view(tid, None), "tables": tables, "blockers": blockers, "roster": roster,
                 "blocker_texts": [{lang: said[lang][i] for lang in LANGS} for i in range(len(blockers))]}
 
     # ---- keeping the tables in step with the desk ------------------------------------------------

@@ -20,6 +20,7 @@ NO_TABLE = N_("You have no table in this event's current round.")
 TABLE_NOT_OPEN = N_("Your table is not open yet: the arbiter has not started the round.")
 WRONG_KEY = N_("The arbiter key is wrong.")
 DESK_REFUSED = N_("The tournament desk refused this; the detail says why.")
+DESK_REFUSED_WHY = N_("The tournament desk refused this: {why}")
 # the table's refusals at an online event's room (server/table.py)
 SEATS_BOUND = N_("This table's seats belong to the players of an event: nobody else can take or change them.")
 HELD = N_("The arbiter has paused this table: play goes on when the arbiter resumes it.")
@@ -27,6 +28,7 @@ HELD = N_("The arbiter has paused this table: play goes on when the arbiter resu
 MESSAGES: tuple[str, ...] = (
     NO_EVENT, NOT_ONLINE, REGISTRATION_CLOSED, TEAM_NAME, TEAM_TAKEN, SELF_PARTNER, ALREADY_ENTERED,
     PARTNER_ENTERED, NO_INVITATION, NO_ENTRY, NO_TABLE, TABLE_NOT_OPEN, WRONG_KEY, DESK_REFUSED, SEATS_BOUND, HELD,
+    DESK_REFUSED_WHY,
     # the event page
     N_("Online event"), N_("Enter a team"), N_("Team name"), N_("Your partner's username"), N_("Enter"),
     N_("Waiting for {name} to confirm"), N_("{name} asks you to play as their partner in team “{team}”"),
@@ -37,6 +39,9 @@ MESSAGES: tuple[str, ...] = (
     N_("Waiting for the arbiter to start the next round"),
     N_("The event is over"), N_("Registration is open"),
     # the arbiter's page
+    N_("Arbiter's page"), N_("Event page"),
+    N_("Enter the event's arbiter key (given when the event was made) to see its tables and run its rounds."),
+    N_("No tables yet: round {n} is not paired. “{action}” above pairs it and opens its tables."),
     N_("Arbiter"), N_("Arbiter key"), N_("Start the next round"), N_("Pause"), N_("Resume"), N_("Reason"),
     N_("Replace a player"), N_("Player"), N_("New player's username"), N_("Replace"), N_("Tables"),
     N_("absent"), N_("present"), N_("paused"), N_("Override"), N_("Done"), N_("Online events"), N_("vs"),

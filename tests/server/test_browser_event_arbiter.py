@@ -1,0 +1,120 @@
+"""An online event's arbiter page in Debian's chromium, as the arbiter first opens it on a phone: the heading
+names the page and the event before the key is given (and after a wrong one), with a line saying what the page
+needs; once the key is taken, the tables panel says why it is empty before round 1 and which button pairs the
+round; the replacement offers the teams and the chosen team's players; the page links the event's public page."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from guandan.server.events_online import OnlineEvents
+from guandan.tournament import online
+from guandan.tournament.model import EventConfig, RoundLimits
+
+from .conftest import LiveServer
+
+pytestmark = pytest.mark.timeout(300)
+KEY = "browser-arbiter-key"
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[LiveServer]:
+    """A server of this module's own: its events are on no other test's list of the site's events."""
+    with tempfile.TemporaryDirectory(prefix="guandan-arbiter-") as d, LiveServer(f"sqlite:///{d}/web.sqlite3") as srv:
+        yield srv
+
+
+def _page(browser: Browser, lang: str, **kw: Any) -> Page:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, **kw)
+    page = ctx.new_page()
+    page.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    return page
+
+
+def _event(live_server: LiveServer, name: str) -> int:
+    events: OnlineEvents = live_server.app.state.online_events
+    tid = online.create_online(events.desk, EventConfig(name=name, rounds=2, per_deal=True, limits=RoundLimits(
+        max_deals=1, max_minutes=None, warning_minutes=0)), secret=KEY)
+    for team, players in (("Red", ["arb_ann", "arb_bob"]), ("Blue", ["arb_cat", "arb_dan"])):
+        events.desk.register(tid, team, players)
+    return tid
+
+
+def test_the_arbiter_page_says_what_it_is_and_what_it_needs(browser: Browser, live_server: LiveServer) -> None:
+    tid = _event(live_server, "Arbiter Cup")
+    url = f"{live_server.url}/events/{tid}/arbiter"
+    page = _page(browser, "en")
+    try:
+        page.goto(url)
+        title = page.locator("[data-testid=arbiter-title]")
+        expect(title).to_have_text("Arbiter's page · Arbiter Cup")
+        expect(page.locator("[data-testid=key-needed]")).to_have_text(
+            "Enter the event's arbiter key (given when the event was made) to see its tables and run its rounds.")
+        expect(page.locator("[data-testid=tables]")).to_be_hidden()
+        expect(page.locator("#replace-form")).to_be_hidden()
+        expect(page.locator("[data-testid=event-link]")).to_have_attribute("href", f"/events/{tid}")
+
+        page.fill("#key", "not-the-key")
+        page.click("#key-btn")
+        expect(page.locator("[data-testid=arbiter-error]")).to_have_text("The arbiter key is wrong.")
+        expect(title).to_have_text("Arbiter's page · Arbiter Cup")
+        expect(page.locator("[data-testid=key-needed]")).to_be_visible()
+        expect(page.locator("[data-testid=tables]")).to_be_hidden()
+
+        page.fill("#key", KEY)
+        page.click("#key-btn")
+        expect(page.locator("[data-testid=key-needed]")).to_be_hidden()
+        expect(page.locator("[data-testid=arbiter-error]")).to_be_empty()
+        expect(page.locator("[data-testid=no-tables]")).to_have_text(
+            "No tables yet: round 1 is not paired. “Start the next round” above pairs it and opens its tables.")
+
+        page.click("[data-testid=start-round]")
+        expect(page.locator("[data-testid=tables] tr")).to_have_count(1)
+        expect(page.locator("[data-testid=no-tables]")).to_be_hidden()
+    finally:
+        page.context.close()
+
+
+def test_the_replacement_chooses_among_the_teams_players(browser: Browser, live_server: LiveServer) -> None:
+    tid = _event(live_server, "Replace Cup")
+    page = _page(browser, "en")
+    try:
+        page.goto(f"{live_server.url}/events/{tid}/arbiter?key={KEY}")
+        team, player = page.locator("#replace-team"), page.locator("#replace-old")
+        expect(team.locator("option")).to_have_text(["Red", "Blue"])
+        expect(player.locator("option")).to_have_text(["arb_ann", "arb_bob"])
+        team.select_option(label="Blue")
+        expect(player.locator("option")).to_have_text(["arb_cat", "arb_dan"])
+        player.select_option("arb_dan")
+        page.wait_for_timeout(3500)  # the page reads the event again every 3 s: what is chosen stays chosen
+        expect(team).to_have_value("2")
+        expect(player).to_have_value("arb_dan")
+        # a refusal is said under the form, where the arbiter is looking, and the teams are as they were
+        page.fill("#replace-new", "arb_nobody")
+        page.fill("#replace-reason", "ill")
+        page.click("#replace-btn")
+        expect(page.locator("[data-testid=replace-error]")).to_have_text("There is no player called arb_nobody.")
+        expect(page.locator("[data-testid=arbiter-error]")).to_be_empty()
+        expect(player.locator("option")).to_have_text(["arb_cat", "arb_dan"])
+    finally:
+        page.context.close()
+
+
+def test_the_page_in_chinese(browser: Browser, live_server: LiveServer) -> None:
+    tid = _event(live_server, "南京线上赛")
+    page = _page(browser, "zh")
+    try:
+        page.goto(f"{live_server.url}/events/{tid}/arbiter")
+        expect(page.locator("[data-testid=arbiter-title]")).to_have_text("裁判页 · 南京线上赛")
+        expect(page.locator("[data-testid=key-needed]")).to_contain_text("请输入本赛事的裁判密钥")
+        expect(page.locator("[data-testid=event-link]")).to_have_text("赛事页面")
+        page.goto(f"{live_server.url}/events/{tid}/arbiter?key={KEY}")
+        expect(page.locator("[data-testid=no-tables]")).to_have_text(
+            "还没有牌桌：第1轮尚未编排。点击上方的“开始下一轮”即可编排该轮并开放各桌。")
+    finally:
+        page.context.close()
