@@ -8,7 +8,9 @@ from collections.abc import Callable
 import pytest
 from fastapi import FastAPI
 
+from guandan.tournament import online
 from guandan.tournament.desk import Desk
+from guandan.tournament.model import EventConfig
 from guandan.tournament.web import create_router
 
 from .conftest import SECRET
@@ -151,6 +153,18 @@ def test_levels_are_written_for_people(client: TestClient, desk: Desk, tid: int)
     assert client.post(f"/t/{tid}/table/1/1/result", data=form).status_code == 200
     pending = client.get(f"/t/{tid}/table/1/1").text
     assert "K : 10" in pending and " T " not in pending
+
+
+def test_an_online_events_arbiter_page_links_its_public_event_page(client: TestClient, desk: Desk, tid: int) -> None:
+    """An event played on the site's own tables has a public page (/events/{id}): the desk's arbiter page links
+    it, in the page's language; an event at a venue has none, and no link."""
+    cup = online.create_online(desk, EventConfig(name="Online Cup", rounds=2), secret=SECRET)
+    page = client.get(f"/t/{cup}/arbiter?key={SECRET}").text
+    assert f'<a href="/events/{cup}" data-testid="event-page">Online event page</a>' in page
+    zh = client.get(f"/t/{cup}/arbiter?key={SECRET}&lang=zh").text
+    assert f'<a href="/events/{cup}" data-testid="event-page">线上赛事页面</a>' in zh
+    venue = client.get(f"/t/{tid}/arbiter?key={SECRET}").text
+    assert "/events/" not in venue and 'data-testid="event-page"' not in venue
 
 
 def test_a_result_waiting_on_the_arbiters_page_says_who_passed_a(client: TestClient, desk: Desk, tid: int) -> None:

@@ -44,6 +44,7 @@ from .export import PENDING, loopback, qr_svg, slips_html, table_rows
 from .levels import level_name
 from .model import Team
 from .names import name_key
+from .online import is_online
 from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_of, in_words, lang_of, render, status_of
 from .prints import slips_pdf
 from .reachable import check_result
@@ -503,6 +504,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     last_round_words=last_round_words(state.finished),
                     local_url=None if (base_url or not loopback(str(request.base_url))) else str(request.base_url),
                     bracket=f"/t/{tid}/bracket" if state.cfg.format == "knockout" else None,
+                    event_page=f"/events/{tid}" if is_online(get_desk(), tid) else None,
                     deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])], _))
 
     @r.get("/t/{tid}/arbiter", response_class=HTMLResponse)
