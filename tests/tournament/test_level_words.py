@@ -63,7 +63,8 @@ def test_pages_prints_and_the_command_line_say_net_level_difference(desk: Desk,
     arbiter = web.get(f"/t/{tid}/arbiter?key=test-secret-key&lang=en").text
     assert '<th class="num" title="Net level difference">Net lvls</th>' in arbiter
     printed = standings_html(state, 1, "en")
-    assert f'{NET} <span class="term">(级差分)</span>' in printed and "net level difference (级差分)" in printed
+    assert f'{NET} <span class="term">(级差分)</span>' in printed
+    assert "Order: Match points → Opponents&#39; points → Net level difference → Levels gained" in printed
     head, _rows = summary_rows(translator("desk", "en").gettext, state)
     assert NET in head
     for text in (screen, arbiter, printed, " ".join(head)):

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from guandan.i18n import translator
 from guandan.tournament.cli_botevent import summary_rows
 from guandan.tournament.desk import Desk
-from guandan.tournament.export import write_csv
+from guandan.tournament.export import write_csv, write_xlsx
 from guandan.tournament.prints import standings_html
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.web import create_router
@@ -111,3 +111,33 @@ def test_the_phones_legend_names_each_shortened_head(desk: Desk, new_event: Call
     assert [re.findall(r'class="compact">(.*?)<', dt) for dt, _dd in entries] == [[], ["Opp"], ["Net"], ["Up"]]
     assert [dd.replace("&#39;", "'") for _dt, dd in entries] == NAMES["en"]
     assert 'data-testid="legend"' not in web.get(f"/t/{tid}/standings?lang=zh").text
+
+
+ORDERS = {"zh": "排名依据：场分、相互间胜负、对手分、胜轮数",
+          "en": "Order: Match points → Head-to-head → Opponents' points → Rounds won"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_order_of_the_tie_breaks_is_worded_alike_everywhere(desk: Desk, new_event: Callable[..., int],
+                                                                 tmp_path: Path, lang: str) -> None:
+    """The line that says in which order the tie-breaks decide reads the same on the venue screen, the arbiter's
+    page, the print and the workbook, each criterion named as the columns' titles name it (head-to-head and rounds
+    won among them, which have no column)."""
+    from openpyxl import load_workbook
+
+    tid = new_event(4, rounds=2, tiebreaks=("match_points", "head_to_head", "opponents_points", "wins"))
+    desk.pair_next(tid)
+    desk.override(tid, 1, 1, ResultSlip.parse("5:9", None, 8), "slip")
+    desk.override(tid, 1, 2, ResultSlip.parse("7:7", None, 8), "slip")
+    state = desk.state(tid)
+    app = FastAPI()
+    app.include_router(create_router(desk))
+    web = TestClient(app)
+    said = ORDERS[lang]
+
+    assert said in _text(web.get(f"/t/{tid}/standings?lang={lang}").text)
+    assert said in _text(web.get(f"/t/{tid}/arbiter?key=test-secret-key&lang={lang}").text)
+    assert said in _text(standings_html(state, 1, lang))
+    book = load_workbook(write_xlsx(state, tmp_path / "event.xlsx", lang=lang))
+    cells = [c for row in book.worksheets[0].iter_rows(values_only=True) for c in row if isinstance(c, str)]
+    assert said in cells

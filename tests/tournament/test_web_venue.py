@@ -239,7 +239,7 @@ def test_the_screen_shows_complete_rounds_only_with_withdrawn_teams_marked(venue
     assert order == [s.team_id for s in state.standings(2)]  # round 3's final table does not count yet
     row = re.search(r'<tr data-team="10" class="withdrawn">(.*?)</tr>', page, re.S)
     assert row is not None and "已退赛" in row.group(1)
-    assert "排名依据：场分 → 对手分 → 级差分 → 升级数" in page
+    assert "排名依据：场分、对手分、级差分、升级数" in page
     first = re.search(r'<tr data-team="(\d+)"[^>]*>(.*?)</tr>', page, re.S)
     assert first is not None
     top = state.standings(2)[0]

@@ -39,7 +39,7 @@ from .model import SIDES
 from .names import name_key
 from .state import DISPUTED, ENTERED, FINAL, IN_PLAY, MISSING, REJECTED, Event, TableState, TournamentState, parse_time
 from .venuetime import stamp, zone_label
-from .words import SOURCE_WORDS, STANDING_HEADS, STATUS_WORDS, TIEBREAK_NAMES, standing_label
+from .words import SOURCE_WORDS, STANDING_HEADS, STATUS_WORDS, order_line, standing_label
 
 Gettext = Callable[[str], str]
 
@@ -294,9 +294,8 @@ def marked(text: str | None, _: Gettext) -> str:
 
 
 def chain_text(state: TournamentState, _: Gettext) -> str:
-    """The standings' order as a line: "排名依据：场分、对手分…" (the prints' and the workbook's)."""
-    names = [_(TIEBREAK_NAMES[c]) for c in state.cfg.tiebreaks]
-    return _("Order: {chain}").format(chain=_(", then ").join(names))
+    """The standings' order as a line (the prints' and the workbook's): :func:`~.words.order_line`."""
+    return order_line(state.cfg.tiebreaks, _)
 
 
 def standing_export_rows(state: TournamentState, through_round: int | None = None,

@@ -52,7 +52,7 @@ from .rounds import ResultSlip
 from .state import FINAL, IN_PLAY, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
 from .web_table import create_table_router
-from .words import STANDING_COMPACT, STANDING_HEADS, STANDING_NAMES, STATUS_WORDS, last_round_words
+from .words import STANDING_COMPACT, STANDING_HEADS, STANDING_NAMES, STATUS_WORDS, last_round_words, order_line
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 STATIC = Path(__file__).parent / "static"
@@ -388,7 +388,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     keys=keys, heads=STANDING_HEADS, figures=figures, teams=len(lines),
                     legend=[f for f in figures.values() if f.name != f.head or f.name != f.compact],
                     withdrawn=sum(1 for line in lines if line.withdrawn),
-                    chain=" → ".join(_(STANDING_NAMES[c]) for c in state.cfg.tiebreaks), refresh=seconds,
+                    order=order_line(state.cfg.tiebreaks, _), refresh=seconds,
                     next_url=next_page_url(request, shown), wide=shown.width == 1,
                     keep=telling_ends(t.name for t in state.teams.values()),
                     clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
@@ -490,6 +490,7 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     status_text=status_line(state, _), blockers=blockers_words(state, _),
                     can_repair=bool(rnd and not rnd.started), lines=standing_lines(state, state.completed_rounds),
                     keys=screen_keys(state.cfg.tiebreaks), heads=STANDING_HEADS, names=STANDING_NAMES, error=error,
+                    order=order_line(state.cfg.tiebreaks, _),
                     message=message,
                     error_at=None if named else at, typed=typed or {}, typed_table=at[1] if at and at[0] == cur else None,
                     key=key, base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",

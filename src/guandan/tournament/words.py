@@ -4,6 +4,8 @@ A module of its own so that the command line can say them without importing the 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from ..i18n import N_
 
 #: A table's status.
@@ -47,15 +49,17 @@ def standing_label(key: str) -> str:
     return f"{STANDING_TERMS[key]} {head}" if key in STANDING_TERMS else head
 
 
-#: The tie-break criteria (:data:`~.model.TIEBREAKS`) as the standings' "Order:" line names them.
-TIEBREAK_NAMES = {
-    "match_points": N_("match points (场分)"),
-    "opponents_points": N_("opponents' points (对手分)"),
-    "level_diff": N_("net level difference (级差分)"),
-    "levels_gained": N_("levels gained (升级数)"),
-    "head_to_head": N_("head-to-head"),
-    "wins": N_("rounds won"),
-}
+#: Between two tie-breaks in the order line: an arrow in English, the enumeration comma (、) in Chinese.
+ORDER_JOIN = N_(" → ")
+
+
+def order_line(chain: Sequence[str], _: Callable[[str], str]) -> str:
+    """The order of an event's tie-breaks as one line, worded alike wherever the standings are (the venue
+    screen, the print, the workbook): "排名依据：场分、对手分…", "Order: Match points → Opponents' points → …",
+    each criterion named as the standings' column titles and legend name it."""
+    return _("Order: {chain}").format(chain=_(ORDER_JOIN).join(_(STANDING_NAMES[c]) for c in chain))
+
+
 #: How a table's round ended.
 ENDED_WORDS = {"deals": N_("the deal limit was reached"), "pass_a": N_("a team passed A"),
                "time": N_("time: no new deal after the warning"), "arbiter": N_("ended by the arbiter")}
