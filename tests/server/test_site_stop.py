@@ -1,6 +1,7 @@
 """A site of several workers as its operator meets it: what the supervisor says of a worker that exited on its
-own, and what `guandan serve --workers N` leaves behind once stopped (Ctrl-C or SIGTERM): no metrics folder;
-and a single server SIGTERM stops leaves nothing in the temporary folder."""
+own, and what `guandan serve --workers N` and `guandan bench server --workers N` leave behind once stopped
+(Ctrl-C or SIGTERM): no metrics folder, no process, no database, no Redis key, no file; and a single server
+SIGTERM stops leaves nothing in the temporary folder."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
+import redis
 
 from guandan.server import metrics
 from guandan.server.supervisor import Supervisor, Worker
@@ -114,9 +117,14 @@ def test_a_server_stopped_with_sigterm_leaves_nothing_in_the_temporary_folder(tm
                             env={**os.environ, "TMPDIR": str(tmp)}, start_new_session=True)
     try:
         deadline = time.monotonic() + 90
-        while not any(tmp.iterdir()):  # the fork server starts before the address answers
-            assert proc.poll() is None and time.monotonic() < deadline, "the server never started its fork server"
-            time.sleep(0.2)
+        while True:
+            assert proc.poll() is None and time.monotonic() < deadline, "the server never answered"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        assert any(tmp.iterdir())  # the fork server's folder, made before the address answers
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
     finally:
@@ -125,3 +133,60 @@ def test_a_server_stopped_with_sigterm_leaves_nothing_in_the_temporary_folder(tm
             proc.wait()
     assert "Traceback" not in err.decode(), err
     assert list(tmp.iterdir()) == []
+
+
+# --- the site benchmark, stopped -------------------------------------------------------------------------
+def _pids_with(words: str) -> list[int]:
+    """The processes whose command line holds ``words`` (arguments joined by spaces)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if words in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def _databases(postgres_url: str) -> set[str]:
+    import psycopg
+
+    with psycopg.connect(postgres_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
+        return {r[0] for r in conn.execute("SELECT datname FROM pg_database")}
+
+
+def test_a_site_bench_stopped_with_sigterm_leaves_nothing_behind(postgres_url: str, redis_url: str,
+                                                                 tmp_path: Path) -> None:
+    client = redis.Redis.from_url(redis_url)
+    before = _databases(postgres_url)
+    site = ""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # its log file and its site's metrics folder go there
+    bench = subprocess.Popen([*GUANDAN, "bench", "server", "--workers", "2", "--redis", redis_url, "--db",
+                              postgres_url, "--tables", "2", "--seconds", "60", "--think-ms", "50"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not any(k.decode().endswith(":workers") for k in client.scan_iter(match="bench*")):
+            assert bench.poll() is None and time.monotonic() < deadline, "the bench's site never started"
+            time.sleep(0.2)
+        site = next(k.decode() for k in client.scan_iter(match="bench*:workers")).split(":")[0]
+        time.sleep(3)  # the tables playing
+        assert _pids_with(f"--site {site} "), "no supervisor of the site was found"
+        assert site in _databases(postgres_url)
+        bench.send_signal(signal.SIGTERM)
+        _, err = bench.communicate(timeout=120)
+        assert bench.returncode == 128 + signal.SIGTERM, err
+        assert "Traceback" not in err.decode(), err
+        assert _pids_with(f"--site {site} ") == []  # the supervisor and its workers
+        assert _databases(postgres_url) == before
+        assert list(client.scan_iter(match=f"{site}:*")) == []
+        assert list(tmp_path.iterdir()) == []  # neither the workers' log nor the metrics folder
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+        for pid in _pids_with(f"--site {site} ") if site else []:  # what the old code left: ended here
+            os.kill(pid, signal.SIGKILL)
+        client.close()
+
