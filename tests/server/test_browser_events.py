@@ -5,6 +5,7 @@ the link), and the venue's standings page, left open in a fifth context, shows t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from guandan.server.events_online import OnlineEvents
 from guandan.tournament import online
 from guandan.tournament.model import EventConfig, RoundLimits
+from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import FINAL
 
 from .conftest import LiveServer
@@ -132,6 +134,8 @@ def test_the_event_pages_run_under_the_content_security_policy(browser: Browser,
         expect(page.locator("#event-name")).to_have_text("Policy Cup")  # event_arbiter.js ran, with the key
         page.goto(f"{live_server.url}/events/{tid}/arbiter?key=wrong")
         expect(page.locator("[data-testid=arbiter-error]")).not_to_be_empty()
+        page.goto(f"{live_server.url}/events/new")
+        expect(page.locator("#guest-note")).to_be_visible()  # event_new.js ran: a guest is asked to log in
         assert refused == []
     finally:
         ctx.close()
@@ -161,6 +165,90 @@ def test_a_guest_reads_what_the_event_is_logs_in_from_its_page_and_comes_back_to
         page.wait_for_url(f"{live_server.url}/events/{tid}")
         expect(page.locator("[data-testid=enter-form]")).to_be_visible()
         expect(page.locator("#account-link")).to_have_text("spring_ann")
+        assert problems == []
+    finally:
+        page.context.close()
+
+
+def test_an_organiser_makes_an_event_from_the_list_and_a_player_is_offered_none(
+        browser: Browser, live_server: LiveServer) -> None:
+    events: OnlineEvents = live_server.app.state.online_events
+    url = live_server.url
+    problems: list[str] = []
+    org, player = _page(browser, problems), _page(browser, problems)
+    try:
+        _sign_up(org, url, "org_ann")
+        _sign_up(player, url, "org_bob")
+        # the password managers' username beside the change-password and delete forms' passwords
+        for form in ("password", "delete"):
+            field = player.locator(f"[data-testid={form}-username]")
+            expect(field).to_have_attribute("autocomplete", "username")
+            expect(field).to_have_value("org_bob")
+            expect(field).to_be_hidden()
+        assert live_server.app.state.accounts.set_organiser("org_ann", True) is False  # the operator's grant
+        player.goto(f"{url}/events")
+        expect(player.locator("#account-link")).to_have_text("org_bob")  # account_link.js has read the session
+        expect(player.locator("[data-testid=new-event-link]")).to_be_hidden()
+        player.goto(f"{url}/events/new")
+        expect(player.locator("[data-testid=not-organiser]")).to_be_visible()
+        expect(player.locator("[data-testid=new-event-form]")).to_be_hidden()
+
+        before = online.online_ids(events.desk)  # the server is the session's: other tests' events are there
+        org.goto(f"{url}/events")
+        org.click("[data-testid=new-event-link]")
+        org.wait_for_url(f"{url}/events/new")
+        expect(org.locator("#ev-preset option")).to_have_count(4)
+        org.fill("#ev-name", "Club night")
+        org.fill("#ev-rounds", "0")
+        org.click("[data-testid=create-event]")
+        expect(org.locator("[data-testid=new-event-error]")).to_have_text("Rounds: a Swiss event plays 1 to 99 rounds.")
+        expect(org.locator("#ev-rounds")).to_have_attribute("aria-invalid", "true")
+        expect(org.locator("#ev-rounds")).to_be_focused()
+        assert online.online_ids(events.desk) == before  # nothing made
+        org.fill("#ev-rounds", "3")
+        org.fill("#ev-deals", "6")
+        org.click("[data-testid=create-event]")
+        org.wait_for_url(re.compile(r".*/events/\d+\?lang=en$"))
+        (tid,) = set(online.online_ids(events.desk)) - set(before)
+        assert org.url == f"{url}/events/{tid}?lang=en"
+        expect(org.locator("[data-testid=event-name]")).to_have_text("Club night")
+        expect(org.locator("[data-testid=event-facts] .tag")).to_have_text(
+            ["Swiss", "Rounds: 3", "6 deals a round", "50 minutes a round", "Competition (2022)"])
+        key = events.desk.state(tid).secret
+        expect(org.locator("[data-testid=made-key]")).to_have_text(key)
+        expect(org.locator("[data-testid=made-arbiter]")).to_have_attribute("href", f"/events/{tid}/arbiter?key={key}")
+        player.goto(f"{url}/events/{tid}")
+        expect(player.locator("[data-testid=event-name]")).to_have_text("Club night")
+        expect(player.locator("[data-testid=event-made]")).to_be_hidden()  # the key is its organiser's alone
+        org.click("[data-testid=made-arbiter]")
+        expect(org.locator("#event-name")).to_have_text("Club night")  # the arbiter's page, opened with the key
+        assert problems == []
+    finally:
+        org.context.close()
+        player.context.close()
+
+
+def test_a_finished_events_page_lists_the_teams_by_their_final_place(browser: Browser, live_server: LiveServer) -> None:
+    events: OnlineEvents = live_server.app.state.online_events
+    desk = events.desk
+    tid = online.create_online(desk, EventConfig(name="Over", rounds=1, seed=5), secret="over-key-1")
+    desk.register(tid, "Home team", ["over_a", "over_b"])
+    desk.register(tid, "Away team", ["over_c", "over_d"])
+    online.open_round(desk, tid)
+    desk.override(tid, 1, 1, ResultSlip.parse("3:A"), "scored at the venue")
+    problems: list[str] = []
+    page = _page(browser, problems)
+    try:
+        page.goto(f"{live_server.url}/events/{tid}")
+        expect(page.locator("[data-testid=event-status]")).to_have_text("The event is over")
+        rows = page.locator("[data-testid=teams] li")
+        expect(rows).to_have_count(2)
+        expect(rows.nth(0)).to_contain_text("Place 1")
+        expect(rows.nth(0)).to_contain_text("Away team")
+        expect(rows.nth(1)).to_contain_text("Place 2")
+        expect(rows.nth(1)).to_contain_text("Home team")
+        page.goto(f"{live_server.url}/events/{tid}?lang=zh")
+        expect(rows.nth(0).locator(".place")).to_have_text("第1名")
         assert problems == []
     finally:
         page.context.close()

@@ -11,7 +11,7 @@ from .conftest import LiveServer
 
 pytestmark = pytest.mark.timeout(120)
 
-PAGES = ["/", "/rules", "/leaderboard", "/events", "/account"]
+PAGES = ["/", "/rules", "/leaderboard", "/events", "/events/new", "/account"]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

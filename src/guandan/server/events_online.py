@@ -25,6 +25,7 @@ import contextlib
 import hmac
 import json
 import logging
+import secrets
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -39,14 +40,17 @@ from sqlalchemy.exc import IntegrityError
 from ..core.errors import GuandanError
 from ..core.events import DealSettled
 from ..core.rules import PRESET_NAMES, preset
+from ..core.vocab import Scoring
 from ..db import make_session_factory
 from ..db.accounts import User
 from ..db.online import OnlineEntry, OnlineRoom
 from ..db.tournament import TournamentEventRow
-from ..i18n import translator
+from ..i18n import translator, unprintable
 from ..tournament import online
+from ..tournament.bracket import placings
 from ..tournament.desk import Desk, report_table_result, status_of
 from ..tournament.errors import NotFoundError, TournamentError
+from ..tournament.model import FORMATS, EventConfig, LatenessRules, RoundLimits
 from ..tournament.pagelang import explain
 from ..tournament.rounds import ResultSlip
 from ..tournament.state import FINAL, TableState, TournamentState, parse_time
@@ -64,12 +68,36 @@ SIDES = ((0, 2), (1, 3))  # the engine seats of the home (North–South) and awa
 Text = Annotated[str, Field(max_length=500)]
 RECENT_DAYS = 30  # a finished event stays on the site's list of events this long after its last entry
 LISTED_MAX = 100  # events on that list at most (the ones being played first, then open, then finished)
+WARNING_MINUTES = 5  # a new event's time warning, before its round's time is up (the CLI's default)
 
 
 class EntryBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     team_name: Text = ""
     partner: Text = ""
+
+
+class NewEventBody(BaseModel):
+    """An organiser's new event: what ``guandan tournament new NAME --online`` takes that the form asks (the
+    rest as the command's defaults). A number left empty is null: the command's default."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: Annotated[str, Field(max_length=1000)] = ""
+    format: Annotated[str, Field(max_length=40)] = "pairs-swiss"
+    rounds: int | None = None
+    max_deals: int | None = None
+    max_minutes: int | None = None
+    preset: Annotated[str, Field(max_length=40)] = "competition"
+
+
+class FieldRefusal(ServiceError):
+    """A refused form: ``field`` is the form's field at fault, for the page to point at."""
+
+    def __init__(self, field: str, words: Words) -> None:
+        super().__init__(words.msgid, 422, "bad_" + field, words=words)
+        self.field = field
+
+    def body(self) -> dict[str, Any]:
+        return {**super().body(), "field": self.field}
 
 
 class KeyBody(BaseModel):
@@ -256,6 +284,22 @@ class OnlineEvents:
                 log.exception("online event %d could not be read for the list of events", tid)
         return out
 
+    # ---- an organiser's new event -----------------------------------------------------------------
+    def create(self, me: User, body: NewEventBody) -> dict[str, Any]:
+        """A new online event made by the organiser ``me`` from the site's form, checked as the CLI's
+        ``tournament new --online`` checks it (each refusal naming the form's field; nothing is made then):
+        its page, its arbiter page and its arbiter key."""
+        if not me.organiser:
+            raise _refused(403, "not_organiser", say(tx.NOT_ORGANISER))
+        config = new_event_config(body, self.desk.now())
+        try:
+            tid = online.create_online(self.desk, config, actor=f"organiser:#{me.id}")
+        except TournamentError as e:
+            raise _desk_refusal(e) from None
+        self._online[tid] = True
+        key = self.desk.state(tid).secret
+        return {"id": tid, "link": f"/events/{tid}", "arbiter": f"/events/{tid}/arbiter", "key": key}
+
     # ---- registration ----------------------------------------------------------------------------
     def enter(self, tid: int, me: User, team_name: str, partner: str) -> dict[str, Any]:
         """``me`` enters a team named ``team_name`` with the account ``partner``, who must confirm."""
@@ -333,6 +377,7 @@ class OnlineEvents:
         cfg = st.cfg
         r = st.current_round
         names = self._users([p for t in st.teams.values() for p in t.players])
+        places = final_places(st)
 
         def shown(p: str) -> str:
             u = names.get(p.lower())
@@ -343,10 +388,12 @@ class OnlineEvents:
             "finished": st.finished, "registration_open": not st.rounds, "per_deal": cfg.per_deal, "format": cfg.format,
             "preset": cfg.rules.name, "limits": cfg.limits.to_dict(),
             "teams": [{"id": t.id, "name": t.name, "players": [shown(p) for p in t.players],
-                       "withdrawn": t.id in st.withdrawn} for t in st.teams.values()],
+                       "withdrawn": t.id in st.withdrawn, "place": places.get(t.id)} for t in st.teams.values()],
             "clock": st.round_clock(r, self.desk.now()) if r else None,
             "standings": f"/t/{tid}/standings", "pairings": f"/t/{tid}/pairings", "me": None,
         }
+        if places:  # the event is over: the teams in their final order
+            out["teams"].sort(key=lambda t: (t["place"] is None, t["place"] or 0))
         if me is None:
             return out
         mine: dict[str, Any] = {"username": me.username, "entry": None, "invitation": None, "table": None}
@@ -752,6 +799,38 @@ class OnlineEvents:
             self.service.save(room)
 
 
+def new_event_config(body: NewEventBody, now: datetime) -> EventConfig:
+    """The event a new-event form asks for, with the defaults and the checks of ``guandan tournament new``."""
+    name = body.name.strip()
+    if not name or len(name) > 200:
+        raise FieldRefusal("name", say(tx.EVENT_NAME))
+    if any(unprintable(c) for c in name):
+        raise FieldRefusal("name", say(tx.EVENT_NAME_PLAIN))
+    if body.format not in FORMATS:
+        raise FieldRefusal("format", say(tx.EVENT_FORMAT))
+    knockout = body.format == "knockout"
+    rounds = body.rounds if body.rounds is not None else 0 if knockout else 7
+    if not (0 if knockout else 1) <= rounds <= 99:
+        raise FieldRefusal("rounds", say(tx.EVENT_ROUNDS_KO if knockout else tx.EVENT_ROUNDS))
+    deals = body.max_deals if body.max_deals is not None else 8
+    if not 0 <= deals <= 99:
+        raise FieldRefusal("max_deals", say(tx.EVENT_DEALS))
+    minutes = body.max_minutes if body.max_minutes is not None else 50
+    if not (minutes == 0 or WARNING_MINUTES <= minutes <= 24 * 60):
+        raise FieldRefusal("max_minutes", say(tx.EVENT_MINUTES))
+    if body.preset not in PRESET_NAMES:
+        raise FieldRefusal("preset", say(tx.EVENT_PRESET))
+    rules = preset(body.preset)
+    try:
+        return EventConfig(name=name, rounds=rounds, format=body.format, partners="fixed",
+                           limits=RoundLimits(deals or None, minutes or None, True, WARNING_MINUTES if minutes else 0),
+                           lateness=LatenessRules(), match_points=rules.match_points,
+                           seed=secrets.randbelow(10**6), rules=rules,
+                           per_deal=rules.name == "competition" and rules.scoring == Scoring.LEVELS)
+    except TournamentError as e:
+        raise _desk_refusal(e) from None
+
+
 def create_router(events: OnlineEvents) -> APIRouter:
     router = APIRouter()
 
@@ -763,6 +842,16 @@ def create_router(events: OnlineEvents) -> APIRouter:
     def listing(req: Request) -> dict[str, Any]:
         """The online events being played, open for entry or recently finished (OnlineEvents.listing)."""
         return {"events": events.listing(current_user(req)), "recent_days": RECENT_DAYS}
+
+    @router.get("/events/new", include_in_schema=False)
+    async def new_event_page() -> FileResponse:
+        return FileResponse(STATIC / "event_new.html")
+
+    @router.post("/api/events", status_code=201)
+    def new_event(req: Request, body: NewEventBody) -> dict[str, Any]:
+        """An organiser makes an online event (OnlineEvents.create); anyone else is refused (403)."""
+        me = require_user(req, write=True)
+        return events.create(me.user, body)
 
     @router.get("/events/{tid}", include_in_schema=False)
     async def event_page(tid: int) -> FileResponse:
@@ -829,6 +918,16 @@ def install(app: FastAPI, engine: Engine, service: TableService, *, tick_s: floa
     app.include_router(create_router(events))
     app.state.online_events = events
     return events
+
+
+def final_places(st: TournamentState) -> dict[int, int]:
+    """Each team's final place once the event is over (none before): a Swiss event's final standings (teams
+    level on every tie-break share a place), a knockout's bracket (the losers of a round share one)."""
+    if not st.finished:
+        return {}
+    if st.is_knockout:
+        return {row["team"]["id"]: row["place"] for row in placings(st) if row["place"] is not None}
+    return {s.team_id: s.rank for s in st.standings()}
 
 
 def _result_texts(st: TournamentState, ts: TableState) -> dict[str, str] | None:

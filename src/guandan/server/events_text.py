@@ -21,6 +21,16 @@ TABLE_NOT_OPEN = N_("Your table is not open yet: the arbiter has not started the
 WRONG_KEY = N_("The arbiter key is wrong.")
 DESK_REFUSED = N_("The tournament desk refused this; the detail says why.")
 DESK_REFUSED_WHY = N_("The tournament desk refused this: {why}")
+# an organiser's new event (POST /api/events, static/event_new.js): each refusal names the form's field
+NOT_ORGANISER = N_("Only an organiser can create an event: ask the person who runs the site to make your account one.")
+EVENT_NAME = N_("Event name: 1 to 200 characters, not only spaces.")
+EVENT_NAME_PLAIN = N_("Event name: it cannot hold control characters (tabs, line breaks, direction marks).")
+EVENT_FORMAT = N_("Format: choose Swiss or Knockout.")
+EVENT_ROUNDS = N_("Rounds: a Swiss event plays 1 to 99 rounds.")
+EVENT_ROUNDS_KO = N_("Rounds: a knockout's most rounds is 0 (as many as its teams need) to 99.")
+EVENT_DEALS = N_("Deals a round: 0 (no limit) to 99.")
+EVENT_MINUTES = N_("Minutes a round: 0 (no limit), or 5 to 1440 (the time warning comes 5 minutes before the end).")
+EVENT_PRESET = N_("Rules: choose one of the presets.")
 # the table's refusals at an online event's room (server/table.py)
 SEATS_BOUND = N_("This table's seats belong to the players of an event: nobody else can take or change them.")
 HELD = N_("The arbiter has paused this table: play goes on when the arbiter resumes it.")
@@ -29,6 +39,8 @@ MESSAGES: tuple[str, ...] = (
     NO_EVENT, NOT_ONLINE, REGISTRATION_CLOSED, TEAM_NAME, TEAM_TAKEN, SELF_PARTNER, ALREADY_ENTERED,
     PARTNER_ENTERED, NO_INVITATION, NO_ENTRY, NO_TABLE, TABLE_NOT_OPEN, WRONG_KEY, DESK_REFUSED, SEATS_BOUND, HELD,
     DESK_REFUSED_WHY,
+    NOT_ORGANISER, EVENT_NAME, EVENT_NAME_PLAIN, EVENT_FORMAT, EVENT_ROUNDS, EVENT_ROUNDS_KO, EVENT_DEALS,
+    EVENT_MINUTES, EVENT_PRESET,
     # the event page
     N_("Online event"), N_("Enter a team"), N_("Team name"), N_("Your partner's username"), N_("Enter"),
     N_("Waiting for {name} to confirm"), N_("{name} asks you to play as their partner in team “{team}”"),
@@ -57,4 +69,16 @@ MESSAGES: tuple[str, ...] = (
     N_("All events"), N_("No team has entered yet"), N_("Swiss"), N_("Knockout"), N_("{n} deals a round"),
     N_("1 deal a round"), N_("{n} minutes a round"), N_("1 minute a round"), N_("Round {round}, table {table}"),
     N_("Back to the event"),
+    # the organiser's form for a new event (/events/new) and what the new event's page tells its organiser
+    N_("New event"), N_("Event name"), N_("Format"), N_("Rounds"), N_("Deals a round"), N_("Minutes a round"),
+    N_("Rules"), N_("Create the event"),
+    N_("A Swiss event plays this many rounds; a knockout plays as many as its teams need, at most this many "
+       "(0: no limit)."),
+    N_("0: no limit."),
+    N_("Teams of two accounts enter on the event's page; you start each round from the arbiter's page."),
+    N_("Your event is made. Its arbiter key opens the arbiter's page, where you start each round: keep it "
+       "private, and write it down."),
+    N_("Arbiter key:"), N_("Open the arbiter's page"),
+    # each team's final place, once the event is over
+    N_("Place {n}"),
 )

@@ -12,4 +12,7 @@ try {
     link.classList.add("logged-in");
     link.dataset.user = state.user.username;
   }
+  // the list of events offers an organiser a new one (the server refuses anyone else's)
+  const newEvent = document.getElementById("new-event-row");
+  if (newEvent && state.user && state.user.organiser) newEvent.classList.remove("hidden");
 } catch { /* offline: the link stays 登录 / Log in */ }

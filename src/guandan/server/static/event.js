@@ -64,7 +64,10 @@ function render(ev) {
   $("standings-link").href = `${ev.standings}?lang=${lang()}`;
   $("pairings-link").href = `${ev.pairings}?lang=${lang()}`;
   $("event-facts").replaceChildren(...facts(ev).map((fact) => el("span", { class: "tag" }, fact)));
-  $("teams").replaceChildren(...ev.teams.map((team) => el("li", {}, el("strong", {}, team.name),
+  // once the event is over, each team's final place, the teams in that order (the server's)
+  $("teams").replaceChildren(...ev.teams.map((team) => el("li", { "data-place": team.place ?? "" },
+    team.place ? el("span", { class: "tag place" }, fmt("Place {n}", { n: team.place })) : null,
+    el("strong", {}, team.name),
     el("span", { class: "muted" }, team.players.join(" / ")))));
   show("no-teams", !ev.teams.length);
   const me = ev.me;
@@ -110,6 +113,13 @@ function action(id, run) {
 }
 
 await init();
+// the event this tab's organiser has just made (event_new.js): its arbiter key, shown until the tab is closed
+const madeKey = sessionStorage.getItem(`guandan:arbiter:${tid}`);
+if (madeKey) {
+  $("made-key").textContent = madeKey;
+  $("made-arbiter").href = `/events/${tid}/arbiter?key=${encodeURIComponent(madeKey)}`;
+  show("made", true);
+}
 const session = await call("/api/auth/session").catch(() => ({}));
 csrf = session.csrf || "";
 $("account-link").textContent = session.user ? session.user.display_name || session.user.username : t("Log in");
