@@ -119,6 +119,7 @@ def test_a_watch_limit_of_0_is_taken_on_the_command_line(monkeypatch: pytest.Mon
 
 def test_watch_limits_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     from guandan.server import app as app_module
+    from guandan.server import cli as cli_module
     from guandan.server import logs
     from guandan.server.table import Settings
 
@@ -129,6 +130,7 @@ def test_watch_limits_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> Non
         raise _Built
 
     monkeypatch.setattr(app_module, "create_app", build)
+    monkeypatch.setattr(cli_module, "_check_address", lambda *_a: None)  # whatever listens on 8000 meanwhile
     monkeypatch.setattr(logs, "configure", lambda *_a: None)  # the test's own logging stays as it is
     with pytest.raises(_Built):
         serve(max_watched_tables=7, max_watched_per_address=3, watch_min_bot_delay_ms=0)
