@@ -164,3 +164,19 @@ class FloatIndexBot(ConformanceBot):
     def act(self, msg: dict[str, Any]) -> int:
         i = super().act(msg)
         return (i == 0) if self.acts % 5 == 0 else float(i)  # type: ignore[return-value]
+
+
+class Move:
+    """A bot's own move object, handed back instead of its index."""
+
+
+class WrongAnswersBot(ConformanceBot):
+    """Answers its first acts with what a bot author gets wrong (a float, text, a bool, nothing, NumPy's
+    float and bool, a long string, an object of its own), the rest rightly."""
+
+    def act(self, msg: dict[str, Any]) -> int:
+        import numpy as np
+
+        i = super().act(msg)
+        wrong: list[Any] = [2.0, "5", True, None, np.float32(1.5), np.bool_(False), "x" * 500, Move()]
+        return wrong[self.acts - 1] if self.acts <= len(wrong) else i

@@ -209,3 +209,21 @@ def test_a_numpy_integer_answer_is_an_index_and_a_float_or_bool_is_not(where: st
     assert numpy_bot.stats() == {"crashes": 0, "timeouts": 0, "invalid": 0, "fallbacks": 0}, \
         numpy_bot.failures  # type: ignore[attr-defined]
     assert float_bot.invalid >= 1 and float_bot.invalid == float_bot.fallbacks  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("where", ["", ":process"])
+def test_a_wrong_answer_is_quoted_as_the_bot_sent_it(where: str) -> None:
+    specs = [f"external:conformance_bot:WrongAnswersBot{where}", "external:conformance_bot:ConformanceBot",
+             "external:conformance_bot:ConformanceBot", "external:conformance_bot:ConformanceBot"]
+    agents = [make_agent(s, seed=i) for i, s in enumerate(specs)]
+    match = new_match(preset("competition"), 5, SHORT)
+    try:
+        run_match(match, agents)
+    finally:
+        for a in agents:
+            a.close()
+    bot = agents[0]
+    assert bot.stats() == {"crashes": 0, "timeouts": 0, "invalid": 8, "fallbacks": 8}, \
+        bot.failures  # type: ignore[attr-defined]
+    sent = [line.split(": answered ", 1)[1].split(" to an act", 1)[0] for line in bot.failures]  # type: ignore[attr-defined]
+    assert sent == ["2.0", '"5"', "true", "null", "1.5", "false", '"' + "x" * 58 + "…", "a Move object"]

@@ -41,7 +41,7 @@ from ..i18n import N_
 from .errors import ProtocolError
 from .messages import Message, MessageStream, deal_start_event, encode
 from .notation import check_rules
-from .worker import BotFailure, InlineBot, ProcessBot
+from .worker import BotFailure, InlineBot, NotAnIndex, ProcessBot
 
 DEFAULT_TIMEOUT = 10.0
 _BOT_PATHS: list[str] = []
@@ -143,7 +143,7 @@ class ExternalAgent(Agent):
             self._bot.close()
             self._bot = None
 
-    def _deliver(self, message: Message) -> int | None:
+    def _deliver(self, message: Message) -> int | NotAnIndex | None:
         if message["stage"] == "beginning" and self._benched:
             self._benched = False  # a fresh bot for the new deal
         if self._benched:
@@ -194,13 +194,14 @@ class ExternalAgent(Agent):
         self._sync(obs)
         msg, ordered = self._stream.act(obs, legal)
         reply = self._deliver(msg)
-        if self._benched:
+        if self._benched or reply is None:  # it failed (counted as such) and sits the deal out: we play for it
             self.fallbacks += 1
             return legal[0]
-        if reply is None or not 0 <= reply <= msg["indexRange"]:
+        if isinstance(reply, NotAnIndex) or not 0 <= reply <= msg["indexRange"]:
             self.invalid += 1
             self.fallbacks += 1
-            self.failures.append(f"{self.spec} seat {self.seat}: answered {shown(reply)} to an act with indexRange "
+            sent = reply.sent if isinstance(reply, NotAnIndex) else str(reply)
+            self.failures.append(f"{self.spec} seat {self.seat}: answered {sent} to an act with indexRange "
                                  f"{msg['indexRange']}")
             return legal[0]
         return ordered[reply]

@@ -2,22 +2,26 @@
 child process of its own (many bots ship top-level modules named ``state`` or ``action``, so two of
 them cannot share one interpreter).
 
-A child answers every message with ``("ok", int | None)`` or ``("err", traceback)``; the parent
-waits at most ``timeout`` seconds per message, so a hung bot costs one timeout, never the arena.
+A child answers every message with ``("ok", int | NotAnIndex)`` (``None`` once loaded) or ``("err",
+traceback)``; the parent waits at most ``timeout`` seconds per message, so a hung bot costs one timeout,
+never the arena.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import multiprocessing
 import numbers
 import sys
 import time
 import traceback
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
 STARTUP_TIMEOUT = 60.0  # importing a bot (numpy, a model) may take far longer than one move
+SENT_CHARS = 60  # of a wrong answer, as a failure line quotes it: a bot may answer with a whole message
 
 
 class BotFailure(Exception):
@@ -50,10 +54,37 @@ def load_bot(module: str, cls: str, paths: list[str]) -> Any:
     return bot
 
 
-def _reply_value(value: Any) -> int | None:
+@dataclass(frozen=True)
+class NotAnIndex:
+    """A bot's answer that names no index: ``sent`` is what it answered, as :func:`quoted` writes it."""
+
+    sent: str
+
+
+def _plain(value: Any) -> Any:
+    """NumPy's scalars and arrays as the numbers and lists they hold, for :func:`json.dumps`."""
+    for method in ("item", "tolist"):
+        if hasattr(value, "dtype") and callable(getattr(value, method, None)):
+            return getattr(value, method)()
+    raise TypeError(type(value).__name__)
+
+
+def quoted(value: Any, limit: int = SENT_CHARS) -> str:
+    """What a bot answered, as its author would write it: JSON (``2.0``, ``"5"``, ``true``, ``null``), or
+    ``a Move object`` for what JSON cannot write; cut to ``limit`` characters, ending in ``…``."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=_plain)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {type(value).__name__} object"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _reply_value(value: Any) -> int | NotAnIndex:
     """A bot's answer as the index it names: an ``int`` or any integer type (NumPy's ``int64`` from an
-    ``argmax``), never a bool nor a float; None for anything else."""
-    return int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else None
+    ``argmax``), never a bool nor a float; anything else is :class:`NotAnIndex`, saying what it was."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return NotAnIndex(quoted(value))
 
 
 class InlineBot:
@@ -67,7 +98,7 @@ class InlineBot:
         except Exception as e:
             raise BotFailure("crash", f"cannot load {module}:{cls}: {type(e).__name__}: {e}") from None
 
-    def call(self, text: str) -> int | None:
+    def call(self, text: str) -> int | NotAnIndex:
         t0 = time.perf_counter()
         try:
             value = self.bot.received_message(text)
@@ -117,7 +148,7 @@ class ProcessBot:
             self.close()
             raise
 
-    def _receive(self, timeout: float, what: str) -> int | None:
+    def _receive(self, timeout: float, what: str) -> int | NotAnIndex | None:
         try:
             if not self.conn.poll(timeout):
                 raise BotFailure("timeout", f"{what} took more than {timeout:g} s")
@@ -127,14 +158,15 @@ class ProcessBot:
             raise BotFailure("crash", f"the bot process exited (code {self.proc.exitcode}) while {what}") from None
         if kind == "err":
             raise BotFailure("crash", str(value).strip().splitlines()[-1] if value else "unknown error")
-        return _reply_value(value)
+        return value if value is None or isinstance(value, NotAnIndex) else _reply_value(value)
 
-    def call(self, text: str) -> int | None:
+    def call(self, text: str) -> int | NotAnIndex:
         try:
             self.conn.send(text)
         except (OSError, ValueError):
             raise BotFailure("crash", f"the bot process is gone (code {self.proc.exitcode})") from None
-        return self._receive(self.timeout, "answering a message")
+        reply = self._receive(self.timeout, "answering a message")
+        return NotAnIndex(quoted(None)) if reply is None else reply
 
     def close(self) -> None:
         self.conn.close()
@@ -143,4 +175,4 @@ class ProcessBot:
         self.proc.join(5)
 
 
-__all__ = ["BotFailure", "InlineBot", "ProcessBot", "load_bot", "serve"]
+__all__ = ["BotFailure", "InlineBot", "NotAnIndex", "ProcessBot", "load_bot", "quoted", "serve"]
