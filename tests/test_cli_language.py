@@ -271,7 +271,7 @@ def test_the_agent_list_describes_each_option_in_the_readers_language(monkeypatc
 def test_the_commands_other_engines_say_their_errors_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """review's (game catalogue), play's (tui), selfplay's, vectors' and an external bot's (cli) input errors."""
     monkeypatch.setenv("LANGUAGE", "zh")
-    assert f"错误：{RECORD_V1}：记录中共有2副，没有第99副" in _refused("review", str(RECORD_V1), "--deal", "99")
+    assert f"错误：{RECORD_V1}：记录中没有第99副，最后一副是第2副" in _refused("review", str(RECORD_V1), "--deal", "99")
     saved = tmp_path / "not-a-play.json"
     saved.write_text(RECORD_V1.read_text(encoding="utf-8"), encoding="utf-8")
     assert f"错误：{saved} 不是 `guandan play` 保存的比赛" in _refused("play", "--plain", "--resume", str(saved))

@@ -364,6 +364,28 @@ def test_the_operator_is_told_the_limits_in_their_language(monkeypatch: pytest.M
     assert server.limits()[0] == "座位在30秒内没有应答时由服务器代为出牌；同一座位连续超时3次则中止其房间"
 
 
+@pytest.mark.parametrize(("lang", "games", "said"), [
+    ("en", 1, "(each room takes the next four connections, whatever the name): 1 game per room, preset competition"),
+    ("en", 3, "(each room takes the next four connections, whatever the name): 3 games per room, preset competition"),
+    ("zh", 1, "（每个房间接收接下来的四个连接，不论名字）：每个房间1场，预设规则 competition"),
+])
+def test_the_serving_line_counts_the_games_in_words(monkeypatch: pytest.MonkeyPatch, lang: str, games: int,
+                                                    said: str) -> None:
+    monkeypatch.setenv("LANGUAGE", lang)
+    logs: list[str] = []
+    server = ProtocolServer(preset("competition"), games=games, seed=7, log=logs.append)
+
+    async def serve_until_said() -> None:
+        running = asyncio.create_task(server.run("127.0.0.1", 0))
+        while not logs:
+            await asyncio.sleep(0.01)
+        server.done.set()
+        await running
+
+    async_support.run(serve_until_said())
+    assert said in logs[0], logs
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_operator_line_of_the_server_is_in_the_catalogue(lang: str) -> None:
     ids = extract_msgids([Path(protocol_server.__file__), Path(protocol_cli.__file__)])

@@ -242,7 +242,7 @@ def test_bad_input_is_refused_with_a_clear_error(record: Path, tmp_path: Path) -
         (["review", str(tmp_path / "nope.json")], "cannot read"),
         (["review", str(record), "--seat", "5"], "--seat"),
         (["review", str(record), "--seat", "1", "--all"], "not both"),
-        (["review", str(record), "--deal", "3", *TINY], "there is no deal 3"),
+        (["review", str(record), "--deal", "3", *TINY], "the record has no deal 3; its last deal is 1"),
         (["review", str(record), "--budget", "0"], "--budget must be a positive number"),
         (["review", str(record), "--budget", "nan"], "--budget must be a positive number"),
         (["review", str(record), "--lang", "fr"], "--lang"),

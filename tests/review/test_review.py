@@ -21,6 +21,7 @@ from guandan.core.record import to_dict
 from guandan.core.rules import RuleSet, preset
 from guandan.core.tribute import partner
 from guandan.core.vocab import ActionKind, Phase
+from guandan.present import said
 from guandan.review.bench import bootstrap_ci, play_deal
 from guandan.review.engine import (
     MIN_WORLDS,
@@ -282,6 +283,18 @@ def test_collect_takes_only_the_seats_decisions_and_counts_the_forced_ones() -> 
         collect(data, [0], [1])
     with pytest.raises(GuandanError, match="seats are"):
         collect(data, [4])
+
+
+def test_a_deal_the_record_lacks_is_refused_in_words_for_one_deal_and_for_many() -> None:
+    data, _ = play_deal(["heuristic"], 0, 3)
+    cases = [(data, 2, "the record has no deal 2; its last deal is 1", "记录中没有第2副，最后一副是第1副"),
+             ({**data, "deals": data["deals"] * 3}, 5, "the record has no deal 5; its last deal is 3",
+              "记录中没有第5副，最后一副是第3副"),
+             ({**data, "deals": []}, 1, "the record holds no deal", "记录中没有任何一副")]
+    for record, deal, en, zh in cases:
+        with pytest.raises(GuandanError) as caught:
+            collect(record, [0], [deal - 1])
+        assert (said(caught.value, "en", "game"), said(caught.value, "zh", "game")) == (en, zh)
 
 
 def test_a_record_cut_mid_deal_is_reviewed_up_to_its_last_action() -> None:

@@ -414,6 +414,19 @@ def cli(db: str, *args: str) -> tuple[int, str]:
     return res.exit_code, res.output
 
 
+@pytest.mark.parametrize(("lang", "first", "second"), [
+    ("en", "registered player 1: 张三 (人资部); 1 player entered", "registered player 2: 李四; 2 players entered"),
+    ("zh", "已报名第1号选手：张三（人资部）；现有1名选手报名", "已报名第2号选手：李四；现有2名选手报名"),
+])
+def test_registering_a_player_counts_those_entered_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             lang: str, first: str, second: str) -> None:
+    monkeypatch.setenv("LANGUAGE", lang)
+    db = f"sqlite:///{tmp_path / 'k.sqlite3'}"
+    assert cli(db, "new", "秉信杯", "--format", "knockout", "--partners", "random")[0] == 0
+    assert cli(db, "register", "1", "--player", "张三", "--club", "人资部") == (0, first + "\n")
+    assert cli(db, "register", "1", "--player", "李四") == (0, second + "\n")
+
+
 def test_the_company_event_through_the_cli(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'k.sqlite3'}"
     code, out = cli(db, "new", "秉信杯", "--format", "knockout", "--partners", "random", "--seed", "2013", "--per-round")
@@ -440,7 +453,7 @@ def test_the_company_event_through_the_cli(tmp_path: Path) -> None:
     assert code == 0 and "The bracket has not been drawn yet." in out and "Champion: not decided yet" in out
     code, out = cli(db, "pair", "1")
     assert code == 0 and "partners drawn at random (seed 2013)" in out
-    assert "knockout of 5 teams: 3 round(s), a bracket of 8 with 3 bye(s)" in out and "bye:" in out
+    assert "knockout of 5 teams: a bracket of 8, byes: 3, rounds: 3" in out and "bye:" in out
     state = Desk.open(db).state(1)
     with pytest.MonkeyPatch.context() as mp:  # what blocks the next round, in the arbiter's language
         mp.setenv("LANGUAGE", "zh")

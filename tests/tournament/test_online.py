@@ -95,6 +95,22 @@ def test_a_forfeit_reported_by_the_server(desk: Desk) -> None:
         online.pause_table(desk, tid, 1, 1, "too late")
 
 
+@pytest.mark.parametrize(("lang", "teams", "said"), [
+    ("en", 2, ": 1 table open on the server"), ("en", 4, ": 2 tables open on the server"),
+    ("zh", 2, "：服务器上已开1桌"), ("zh", 4, "：服务器上已开2桌"),
+])
+def test_opening_a_round_counts_its_tables_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
+                                                   teams: int, said: str) -> None:
+    monkeypatch.setenv("LANGUAGE", lang)
+    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    assert runner.invoke(app, ["new", "Web Cup", "--rounds", "2", "--seed", "2", "--online", "--db", url]).exit_code == 0
+    desk = Desk.open(url)
+    for t in range(teams):
+        desk.register(1, f"T{t}", [f"a{t}", f"b{t}"])
+    res = runner.invoke(app, ["online", "round", "1", "--db", url])
+    assert res.exit_code == 0 and res.output.strip().endswith(said), res.output
+
+
 def test_the_cli_makes_an_online_event_and_runs_its_rounds(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
     res = runner.invoke(app, ["new", "Web Cup", "--rounds", "2", "--seed", "2", "--online", "--db", url])

@@ -48,7 +48,7 @@ from websockets.http11 import Request, Response
 from ..core.match import MatchConfig, MatchState
 from ..core.record import dumps
 from ..core.rules import RuleSet
-from ..i18n import N_, default_lang, translator
+from ..i18n import N_, Translator, default_lang, translator
 from ..i18n.reasons import reason_text
 from .errors import ProtocolError
 from .messages import Outgoing, encode, parse_reply
@@ -66,7 +66,13 @@ ABORT_AFTER = 3  # a seat's timeouts in a row that abort its room: a bot that mi
 def say(msgid: str, **params: object) -> str:
     """An operator's log line from the ``cli`` catalogue, in the language the environment asks for (as
     the command's own words are)."""
-    return translator("cli", default_lang()).gettext(msgid).format(**params)
+    return said_in().gettext(msgid).format(**params)
+
+
+def said_in() -> Translator:
+    """The ``cli`` catalogue in the language the environment asks for: an operator's log line that counts
+    something takes its ``ngettext``."""
+    return translator("cli", default_lang())
 
 
 class AddressCount:
@@ -363,8 +369,10 @@ class ProtocolServer:
     async def _play(self, room: Room) -> None:
         table = room.table
         assert table is not None
-        self.log(say(N_("room {room}: four players, {games} game(s) under preset {preset} ({rules})"),
-                     room=room.name, games=self.games, preset=self.rules.name, rules=self.rules.to_json()))
+        self.log(said_in().ngettext("room {room}: four players, {games} game under preset {preset} ({rules})",
+                                    "room {room}: four players, {games} games under preset {preset} ({rules})",
+                                    self.games).format(room=room.name, games=self.games, preset=self.rules.name,
+                                                       rules=self.rules.to_json()))
         try:
             await self._send(room, table.start())
             while not table.over:
@@ -555,9 +563,12 @@ class ProtocolServer:
         server = await self.start(host, port)
         rooms = say(N_("each room takes the next four connections, whatever the name")
                     if self.seating is Seating.ORDER else N_("one room per name"))
-        self.log(say(N_("serving {url} ({rooms}): {games} game(s) per room, preset {preset}, seed {seed} (--seed "
-                        "{seed} deals the same again)"), url=f"ws://{host}:{port}{PATH_PREFIX}{{name}}", rooms=rooms,
-                     games=self.games, preset=self.rules.name, seed=self.seed))
+        self.log(said_in().ngettext(
+            "serving {url} ({rooms}): {games} game per room, preset {preset}, seed {seed} (--seed {seed} deals the "
+            "same again)",
+            "serving {url} ({rooms}): {games} games per room, preset {preset}, seed {seed} (--seed {seed} deals the "
+            "same again)", self.games).format(url=f"ws://{host}:{port}{PATH_PREFIX}{{name}}", rooms=rooms,
+                                              games=self.games, preset=self.rules.name, seed=self.seed))
         for line in self.limits():
             self.log(line)
         async with server:

@@ -20,7 +20,8 @@ from ..present import said
 if TYPE_CHECKING:
     from ..arena.ray_pool import RayPool
 
-_ = Messages("cli").gettext
+_messages = Messages("cli")
+_ = _messages.gettext
 
 RAY_HELP = ("play on a Ray cluster, as guandan arena --ray does: local (started here with --jobs CPUs, "
             "stopped at the end), or auto, HOST:PORT, ray://HOST:PORT (a running cluster: its CPUs)")
@@ -128,13 +129,14 @@ def selfplay_cmd(
     if as_json:
         typer.echo(json.dumps(figures))
         return
-    typer.echo(_("{deals} deals, {decisions} decisions ({illegal} illegal, replaced) in {files} file(s) under "
-                 "{path}").format(deals=report.deals, decisions=report.decisions, illegal=report.illegal,
+    typer.echo(_("under {path}: deals {deals}, decisions {decisions} ({illegal} illegal, replaced), files "
+                 "{files}").format(deals=report.deals, decisions=report.decisions, illegal=report.illegal,
                                   files=len(report.files), path=out))
     speed = _("{rate} decisions/s per core (CPU time: play, encoding and writing), {seconds} s wall").format(
         rate=f"{report.decisions_per_cpu_second:,.0f}", seconds=f"{report.wall_seconds:.2f}")
     if pool is not None:
-        speed = _("{speed}, {rate} decisions/s on {workers} Ray worker(s)").format(
+        speed = _messages.ngettext("{speed}, {rate} decisions/s on {workers} Ray worker",
+                                   "{speed}, {rate} decisions/s on {workers} Ray workers", pool.workers).format(
             speed=speed, rate=f"{figures['decisions_per_second']:,.0f}", workers=pool.workers)
     typer.echo(speed)
 

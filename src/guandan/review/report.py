@@ -112,8 +112,11 @@ def collect(data: dict[str, Any], seats: Iterable[int], deals: Iterable[int] | N
     n_deals = len(data.get("deals", []))
     if wanted is not None:
         bad = sorted(d for d in wanted if not 0 <= d < n_deals)
-        if bad:
-            raise GuandanError.said(N_("the record has {count} deal(s); there is no deal {deal}"), count=n_deals, deal=bad[0] + 1)
+        if bad and n_deals == 0:
+            raise GuandanError.said(N_("the record holds no deal"))
+        if bad:  # the last deal's number: a wording that reads right for one deal and for many
+            raise GuandanError.said(N_("the record has no deal {deal}; its last deal is {count}"),
+                                    count=n_deals, deal=bad[0] + 1)
     tasks: list[Task] = []
     forced: dict[tuple[int, int], int] = {}
     seen_keys: set[tuple[int, int]] = set()

@@ -928,10 +928,13 @@ def _register_player(desk: Desk, tid: int, name: str, club: str | None, rating: 
     p = desk.register_player(tid, name, club, rating)
     n = len(desk.state(tid).active_players)
     if p.club:
-        typer.echo(_("registered player {n}: {name} ({club}); {count} player(s) entered").format(
+        typer.echo(_messages.ngettext("registered player {n}: {name} ({club}); {count} player entered",
+                                      "registered player {n}: {name} ({club}); {count} players entered", n).format(
             n=p.id, name=p.name, club=p.club, count=n))
     else:
-        typer.echo(_("registered player {n}: {name}; {count} player(s) entered").format(n=p.id, name=p.name, count=n))
+        typer.echo(_messages.ngettext("registered player {n}: {name}; {count} player entered",
+                                      "registered player {n}: {name}; {count} players entered", n).format(
+            n=p.id, name=p.name, count=n))
 
 
 def _print_knockout_round(state: TournamentState, round_no: int) -> None:
@@ -949,10 +952,10 @@ def _print_knockout_round(state: TournamentState, round_no: int) -> None:
             _("drawn at random, seed {seed}").format(seed=rnd.seed)
         shape = {"teams": teams, "rounds": total, "size": size, "byes": size - teams, "how": how}
         if state.cfg.rounds > total:
-            typer.echo(_("knockout of {teams} teams: {rounds} round(s) (this event allows up to {most}), a bracket "
-                         "of {size} with {byes} bye(s); {how}").format(**shape, most=state.cfg.rounds))
+            typer.echo(_("knockout of {teams} teams: a bracket of {size}, byes: {byes}, rounds: {rounds} (this event "
+                         "allows up to {most}); {how}").format(**shape, most=state.cfg.rounds))
         else:
-            typer.echo(_("knockout of {teams} teams: {rounds} round(s), a bracket of {size} with {byes} bye(s); "
+            typer.echo(_("knockout of {teams} teams: a bracket of {size}, byes: {byes}, rounds: {rounds}; "
                          "{how}").format(**shape))
     typer.echo(_("round {n} of {total}:").format(n=round_no, total=total))
     for m, pair in enumerate(rnd.matches):

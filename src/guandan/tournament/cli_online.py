@@ -26,7 +26,8 @@ from .state import parse_time
 from .venuetime import shown_time
 
 #: The desk's catalogue, in the language of ``--lang`` where a command has one, else the environment's.
-_ = Messages("desk").gettext
+_messages = Messages("desk")
+_ = _messages.gettext
 
 app = typer.Typer(help="Online events, played on the web app's tables (new NAME --online makes one).",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -64,8 +65,9 @@ def round_(tid: TidArg, seed: Annotated[int | None, typer.Option(help="seed of a
         desk = _desk(db, tid)
         rnd = online.open_round(desk, tid, seed=seed)
         started = shown_time(parse_time(rnd.started_at), desk.state(tid).zone) if rnd.started_at else "-"
-        typer.echo(_("round {round} started at {time}: {tables} table(s) open on the server").format(
-            round=rnd.number, time=started, tables=len(rnd.tables)))
+        typer.echo(_messages.ngettext("round {round} started at {time}: {tables} table open on the server",
+                                      "round {round} started at {time}: {tables} tables open on the server",
+                                      len(rnd.tables)).format(round=rnd.number, time=started, tables=len(rnd.tables)))
     _run(act, db)
 
 
