@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from guandan.i18n.check import extract_msgids, missing
 from guandan.tournament import knockout as ko
-from guandan.tournament.bracket import bracket_data, plan_pairing, width
+from guandan.tournament.bracket import bracket_data, bracket_lines, plan_pairing, width
 from guandan.tournament.cli import app
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
@@ -654,3 +654,25 @@ def test_the_bracket_prints(desk: Desk) -> None:
     assert "Semi-finals" in make_print("bracket", state, None, "en", pdf=False).decode()
     pdf = make_print("bracket", state)
     assert pdf.startswith(b"%PDF-") and len(pdf) > 5000
+
+
+def test_the_bracket_counts_one_and_many_in_words(client: TestClient, desk: Desk) -> None:
+    """A count of one reads as one ("1 team entered", "1 bye"), many as many, on the page and in the terminal."""
+    def said(tid: int) -> str:
+        return " ".join(client.get(f"/t/{tid}/bracket?lang=en&refresh=0").text.split())
+
+    one_team, players = fixed_event(desk, 1), random_event(desk, 1)
+    assert "1 team entered." in said(one_team)
+    assert "1 player entered; the partners are drawn with the bracket." in said(players)
+    desk.register_player(players, "选手2")
+    assert "2 players entered;" in said(players)
+    three = fixed_event(desk, 3)  # a bracket of 4: one bye, two rounds
+    assert "3 teams entered." in said(three)
+    desk.pair_next(three)
+    page = said(three)
+    assert "1 bye" in page and "1 byes" not in page
+    assert bracket_lines(bracket_data(desk.state(three)), lambda s: s)[1] == (
+        "Knockout: 3 teams, a bracket of 4, byes: 1, rounds: 2")
+    five = fixed_event(desk, 5)
+    desk.pair_next(five)
+    assert "3 byes" in said(five)

@@ -293,7 +293,7 @@ def bracket_lines(data: dict[str, Any], _: Gettext) -> list[str]:
     """The bracket for an 80-column terminal, from :func:`bracket_data`."""
     name_cols = 46
     out = [data["name"]]
-    head = _("Knockout: {teams} teams, a bracket of {size} ({byes} byes), {rounds} rounds").format(
+    head = _("Knockout: {teams} teams, a bracket of {size}, byes: {byes}, rounds: {rounds}").format(
         teams=data["team_count"], size=data["bracket_size"] or 0, byes=data["bye_count"] or 0,
         rounds=data["round_count"])
     out.append(head)
