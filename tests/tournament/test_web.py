@@ -167,6 +167,30 @@ def test_an_online_events_arbiter_page_links_its_public_event_page(client: TestC
     assert "/events/" not in venue and 'data-testid="event-page"' not in venue
 
 
+def test_an_online_events_arbiter_page_shows_nothing_of_a_venue(desk: Desk, new_event: Callable[..., int]) -> None:
+    """The site's own tables play an online event and report it: its arbiter page offers no score slips, no team
+    codes, no table page to open on a phone and no warning that the venue's phones cannot reach this computer;
+    an event at a venue keeps them all. A bye's row spans the tables' columns either way."""
+    app = FastAPI()
+    app.include_router(create_router(desk))  # no public address: the page is open at 127.0.0.1
+    local = TestClient(app, base_url="http://127.0.0.1:8000", cookies={"lang": "en"})
+    cup = online.create_online(desk, EventConfig(name="Online Cup", rounds=2, per_deal=True), secret=SECRET)
+    for name, players in (("Red", ["ann", "bob"]), ("Blue", ["cat", "dan"]), ("Green", ["eve", "fay"])):
+        desk.register(cup, name, players)
+    desk.pair_next(cup)
+    venue = new_event(3, rounds=2, per_deal=True)
+    desk.pair_next(venue)
+    for lang in ("en", "zh"):
+        at_venue = local.get(f"/t/{venue}/arbiter?key={SECRET}&lang={lang}").text
+        there = local.get(f"/t/{cup}/arbiter?key={SECRET}&lang={lang}").text
+        for mark in ("/arbiter/slips/1?key=", 'data-testid="local-url"', 'class="codes"', "队伍代码" if lang == "zh"
+                     else "Team codes"):
+            assert mark in at_venue and mark not in there, mark
+        assert f'href="/t/{venue}/table/1/1"' in at_venue and f'href="/t/{cup}/table/' not in there
+        assert '<td colspan="7">' in at_venue and '<td colspan="6">' in there  # the bye's row
+        assert 'data-testid="round-tables"' in there and 'name="deals"' in there  # the arbiter still sets deals
+
+
 def test_a_result_waiting_on_the_arbiters_page_says_who_passed_a(client: TestClient, desk: Desk, tid: int) -> None:
     """A result not yet confirmed reads as a final one does, in brackets (full-width in Chinese, as the page's
     other brackets are): the pass of A is not left out."""

@@ -485,6 +485,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         _ = gettext_of(request)
         cur = state.current_round
         rnd = state.rounds.get(cur)
+        # the site's own tables play an online event and report it: no slips, team codes or table phones
+        venue = not is_online(get_desk(), tid)
         return render(request, "arbiter.html", status, cfg=state.cfg, teams=state.teams, withdrawn=len(state.withdrawn),
                     current=cur, rnd=rnd,
                     status_text=status_line(state, _), blockers=blockers_words(state, _),
@@ -503,9 +505,10 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     can_start=bool(rnd is not None and rnd.started_at is None and not rnd.complete),
                     per_deal=state.cfg.per_deal, rounds_total=state.rounds_total,
                     last_round_words=last_round_words(state.finished),
-                    local_url=None if (base_url or not loopback(str(request.base_url))) else str(request.base_url),
+                    local_url=None if (not venue or base_url or not loopback(str(request.base_url)))
+                    else str(request.base_url),
                     bracket=f"/t/{tid}/bracket" if state.cfg.format == "knockout" else None,
-                    event_page=f"/events/{tid}" if is_online(get_desk(), tid) else None,
+                    venue=venue, event_page=None if venue else f"/events/{tid}",
                     deal_text=lambda ts: deal_list_text([*ts.deals, *([ts.pending_deal] if ts.pending_deal else [])], _))
 
     @r.get("/t/{tid}/arbiter", response_class=HTMLResponse)
