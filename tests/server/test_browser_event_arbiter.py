@@ -86,6 +86,7 @@ def test_the_replacement_chooses_among_the_teams_players(browser: Browser, live_
     try:
         page.goto(f"{live_server.url}/events/{tid}/arbiter?key={KEY}")
         team, player = page.locator("#replace-team"), page.locator("#replace-old")
+        expect(page.locator("label:has(#replace-old) span")).to_have_text("Player to replace")
         expect(team.locator("option")).to_have_text(["Red", "Blue"])
         expect(player.locator("option")).to_have_text(["arb_ann", "arb_bob"])
         team.select_option(label="Blue")
@@ -116,5 +117,7 @@ def test_the_page_in_chinese(browser: Browser, live_server: LiveServer) -> None:
         page.goto(f"{live_server.url}/events/{tid}/arbiter?key={KEY}")
         expect(page.locator("[data-testid=no-tables]")).to_have_text(
             "还没有牌桌：第1轮尚未编排。点击上方的“开始下一轮”即可编排该轮并开放各桌。")
+        # an event's competitors are 选手, as everywhere on the desk (the leaderboard's site users are 玩家)
+        expect(page.locator("label:has(#replace-old) span")).to_have_text("被替换的选手")
     finally:
         page.context.close()
