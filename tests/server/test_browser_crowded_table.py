@@ -3,7 +3,8 @@
 ("straight flush ♠3–7: ♠3 ♠4…"), are shown whole above the hand, over no card, until the next tap; a team at A
 during a double tribute ("A attempts" and four lines of cards given among the table's facts) laid the left seat's
 plate over the facts' last lines, and at 740×360 scrolled the last one away: nothing on the table overlaps, every fact
-is in view; the deal-end panel covered the log's switch until it was closed: the log opens while the panel shows.
+is in view; the deal-end panel covered the log's switch until it was closed: the log opens while the panel shows; the
+match's end made the panel taller, over the player's own plate: it leaves it.
 Screenshots go to $TMPDIR/guandan-shots."""
 
 from __future__ import annotations
@@ -353,6 +354,40 @@ def test_the_log_opens_while_the_deal_end_panel_shows(browser: Browser, pausing_
             page.tap("#log-toggle")
             expect(page.locator("#side")).to_be_hidden()
         expect(page.locator("[data-testid=continue]")).to_be_visible()
+    finally:
+        page.context.close()
+
+
+# --- the match's end leaves the player's own plate ------------------------------------------------------------
+# the panel's box and the boxes of what it must leave in view: the player's own plate, the right-hand one
+PLATES_UNDER = """() => {
+  const box = (id) => document.getElementById(id).getBoundingClientRect();
+  const panel = box('summary');
+  return ['pos-me', 'pos-right'].filter((id) => {
+    const b = box(id);
+    return b.left < panel.right && panel.left < b.right && b.top < panel.bottom && panel.top < b.bottom;
+  }).map((id) => [id, Math.round(panel.bottom), Math.round(box(id).top)]);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_match_over_panel_leaves_the_players_own_plate(browser: Browser, pausing_server: LiveServer,
+                                                            lang: str) -> None:
+    """The last deal's panel adds the match's line and its links: held sideways in English that line took two lines
+    and the panel lay over the top of the player's own plate (its name), at 740×360 in Chinese too."""
+    page = seat_me(browser, pausing_server, lang, max_deals=1)
+    try:
+        page.click("#auto")  # 托管 plays the deal out, and its badge makes the plate its tallest
+        page.wait_for_function("document.body.dataset.status === 'over'", timeout=120_000)
+        expect(page.locator("#match-over")).to_be_visible()
+        panel = page.locator("[data-testid=deal-end]")
+        for w, h in [*SIDEWAYS, (1280, 800)]:
+            resize(page, w, h)
+            expect(panel).to_be_visible()
+            shoot(page, f"match-over-{lang}-{w}x{h}")
+            assert page.evaluate(PLATES_UNDER) == [], (w, h)
+            assert page.evaluate(COVERED) == [], (w, h)
+            assert page.evaluate("document.scrollingElement.scrollHeight <= innerHeight"), (w, h)
     finally:
         page.context.close()
 
