@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -18,6 +19,7 @@ from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import FINAL
 
 from .conftest import LiveServer
+from .test_browser_crowded_table import shoot
 
 pytestmark = pytest.mark.timeout(300)
 PHONE = {"width": 390, "height": 844}
@@ -168,6 +170,52 @@ def test_a_guest_reads_what_the_event_is_logs_in_from_its_page_and_comes_back_to
         assert problems == []
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_player_outside_an_event_under_way_or_over_is_told_entries_are_closed_and_how_to_follow_it(
+        browser: Browser, live_server: LiveServer, lang: str) -> None:
+    events: OnlineEvents = live_server.app.state.online_events
+    key = f"closed-key-{lang}"
+    tid = online.create_online(events.desk, EventConfig(name=f"Closed Cup {lang}", rounds=1, limits=RoundLimits(
+        max_deals=1, max_minutes=None, warning_minutes=0)), secret=key)
+    for team, players in (("Red", [f"cl_{lang}_ann", f"cl_{lang}_bob"]), ("Blue", [f"cl_{lang}_cat", f"cl_{lang}_dan"])):
+        events.desk.register(tid, team, players)
+    with httpx.Client(base_url=live_server.url, timeout=30) as c:
+        assert c.post(f"/api/events/{tid}/arbiter/round", json={"key": key}).status_code == 200
+    problems: list[str] = []
+    player, guest = _page(browser, problems), _page(browser, problems)
+    for p in (player, guest):
+        p.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    said = {"zh": "报名已截止，赛事正在进行：可以点上面的“排名”和“对阵”关注赛事。",
+            "en": "Entries are closed: the event is under way. Follow it through the Standings and Pairings links above."}
+    try:
+        _sign_up(player, live_server.url, f"cl_{lang}_eve")
+        for p in (player, guest):
+            p.goto(f"{live_server.url}/events/{tid}")
+            expect(p.locator("[data-testid=teams] li")).to_have_count(2)  # event.js has drawn the event
+            # the player's panel says why there is nothing to do in it (it was an empty box); a guest is not
+            # asked to log in to enter an event that takes no more entries
+            expect(p.locator("[data-testid=closed-note]")).to_have_text(said[lang])
+            assert p.locator("#my-panel").inner_text().strip() == said[lang]  # nothing else in it shows
+            expect(p.locator("#guest-note")).to_be_hidden()
+        expect(player.locator("#account-link")).to_have_text(f"cl_{lang}_eve")
+        for p in (player, guest):
+            shoot(p, f"event-closed-{lang}-{'player' if p is player else 'guest'}")
+        # once it is over, the note says where its result is (the page asks again every few seconds)
+        with httpx.Client(base_url=live_server.url, timeout=30) as c:
+            assert c.post(f"/api/events/{tid}/arbiter/override", json={
+                "key": key, "round": 1, "table": 1, "levels": "A:6", "reason": "scored at the venue"}).status_code == 200
+        over = {"zh": "赛事已经结束：下面按最终名次列出各队。",
+                "en": "The event is over: the teams below are in their final places."}
+        for p in (player, guest):
+            expect(p.locator("[data-testid=closed-note]")).to_have_text(over[lang], timeout=15_000)
+            expect(p.locator("[data-testid=teams] li").first).to_have_attribute("data-place", "1")
+            shoot(p, f"event-over-{lang}-{'player' if p is player else 'guest'}")
+        assert problems == []
+    finally:
+        player.context.close()
+        guest.context.close()
 
 
 def test_an_organiser_makes_an_event_from_the_list_and_a_player_is_offered_none(

@@ -50,6 +50,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Your table's result is in"), N_("Result, North–South first: {result}"),
     N_("Waiting for the arbiter to start the next round"),
     N_("The event is over"), N_("Registration is open"),
+    N_("The event is over: the teams below are in their final places."),
+    N_("Entries are closed: the event is under way. Follow it through the Standings and Pairings links above."),
     # the arbiter's page
     N_("Arbiter's page"), N_("Event page"),
     N_("Enter the event's arbiter key (given when the event was made) to see its tables and run its rounds."),

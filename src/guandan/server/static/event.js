@@ -71,7 +71,8 @@ function render(ev) {
     el("span", { class: "muted" }, team.players.join(" / ")))));
   show("no-teams", !ev.teams.length);
   const me = ev.me;
-  show("guest-note", !me);
+  // a guest is asked to log in only while a team can still enter
+  show("guest-note", !me && ev.registration_open);
   const team = me && me.team;
   show("my-team", Boolean(team));
   if (team) $("team-line").textContent = `${team.name} · ${team.players.join(" / ")}`;
@@ -80,6 +81,11 @@ function render(ev) {
   show("invited", Boolean(me && me.invitation));
   if (me && me.invitation) $("invited-line").textContent = fmt("{name} asks you to play as their partner in team “{team}”", { name: me.invitation.partner, team: me.invitation.team_name });
   show("enter-form", Boolean(me && ev.registration_open && !team && !me.entry && !me.invitation));
+  // anyone not in an event whose entries are closed (a guest too) is told so, and how to follow it
+  const outside = !team && !(me && (me.entry || me.invitation));
+  show("closed-note", outside && !ev.registration_open);
+  $("closed-note").textContent = ev.finished ? t("The event is over: the teams below are in their final places.")
+    : t("Entries are closed: the event is under way. Follow it through the Standings and Pairings links above.");
   const table = me && me.table;
   show("my-table", Boolean(table) || Boolean(team && !ev.registration_open));
   if (table) {
