@@ -252,3 +252,14 @@ def test_the_arbiter_page_and_its_slips_say_when_they_lead_phones_to_this_machin
     venue = TestClient(app, base_url="http://192.168.1.10:8000")
     assert 'data-testid="local-url"' not in venue.get(f"/t/1/arbiter?key={KEY}").text
     assert 'data-testid="local-url"' not in venue.get(f"/t/1/arbiter/slips/1?key={KEY}").text
+
+
+def test_the_arbiter_page_counts_one_round_as_one(desk: Desk) -> None:
+    """Before its first round an event's head line gives its rounds: "1 round", not "1 rounds"."""
+    desk.create(EventConfig(name="Cup", rounds=1), secret=KEY)
+    desk.create(EventConfig(name="Cup", rounds=2), secret=KEY)
+    client = _client(desk)
+    one = " ".join(client.get(f"/t/1/arbiter?key={KEY}&lang=en").text.split())
+    assert "1 round ·" in one and "1 rounds" not in one
+    assert "2 rounds ·" in " ".join(client.get(f"/t/2/arbiter?key={KEY}&lang=en").text.split())
+    assert "共1轮 ·" in " ".join(client.get(f"/t/1/arbiter?key={KEY}&lang=zh").text.split())

@@ -343,7 +343,7 @@ def test_cli_new_run_and_exports(tmp_path: Path) -> None:
         args += ["--entry", e]
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
-    assert "created bot event 1: CLI Bots, Swiss of 4 teams, 2 rounds, seed 5" in res.output
+    assert "created bot event 1: CLI Bots, Swiss of 4 teams, rounds: 2, seed 5" in res.output
     res = runner.invoke(app, ["bot-event", "run", "1", "--db", db, "--lang", "en"])
     assert res.exit_code == 0, res.output
     assert "round 1: 2 tables" in res.output and "standings after 1 of 2 rounds" in res.output
@@ -404,8 +404,9 @@ def test_a_bot_that_crashes_is_played_for_and_counted(tmp_path: Path) -> None:
                               "--entry", "Bad=external:conformance_bot:CrashingBot,greedy", "--entry", "Good=greedy",
                               "--db", db, "--lang", "en"])
     assert res.exit_code == 0, res.output
+    assert "Swiss of 2 teams, rounds: 1, seed 3" in res.output  # a count after a colon reads right for one
     res = runner.invoke(app, ["bot-event", "run", "1", "--path", PROTOCOL_BOTS, "--db", db, "--lang", "en"])
     assert res.exit_code == 0, res.output
     # the round is played out and recorded; the crash and the moves played for the bot are told
-    assert "Bad's bots: 1 crashes, 0 timeouts, 0 invalid replies" in res.output
+    assert "Bad's bots: crashes: 1, timeouts: 0, invalid replies: 0" in res.output
     assert Desk.open(db).state(1).round(1).complete

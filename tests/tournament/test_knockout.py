@@ -676,3 +676,16 @@ def test_the_bracket_counts_one_and_many_in_words(client: TestClient, desk: Desk
     five = fixed_event(desk, 5)
     desk.pair_next(five)
     assert "3 byes" in said(five)
+
+
+def test_the_bracket_counts_one_round_as_one_and_prints_its_byes(client: TestClient, desk: Desk) -> None:
+    """The page and its print say "1 round" for a bracket of two, and the print names its byes as the page does."""
+    two, three = fixed_event(desk, 2), fixed_event(desk, 3)
+    for tid in (two, three):
+        desk.pair_next(tid)
+    page = " ".join(client.get(f"/t/{two}/bracket?lang=en&refresh=0").text.split())
+    assert "· 1 round" in page and "1 rounds" not in page
+    assert "· 2 rounds" in " ".join(client.get(f"/t/{three}/bracket?lang=en&refresh=0").text.split())
+    printed = " ".join(make_print("bracket", desk.state(three), None, "en", pdf=False).decode().split())
+    assert "· 2 rounds · 1 bye" in printed
+    assert "共1轮" in make_print("bracket", desk.state(two), None, "zh", pdf=False).decode()

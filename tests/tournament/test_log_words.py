@@ -116,6 +116,17 @@ def test_the_words_of_an_entry() -> None:
         "team 1 (北京队) withdrew; reason: sick went home"
 
 
+def test_a_count_of_one_reads_as_one_in_english() -> None:
+    zh, en = LogReader("zh"), LogReader("en")
+    one_round = {"config": EventConfig(name="Cup", rounds=1).to_dict(), "secret": KEY}
+    assert en.sentence(Event(1, "created", one_round)) == "created the Swiss event “Cup” of 1 round"
+    assert en.sentence(Event(1, "created", SAMPLES["created"])) == "created the Swiss event “秋季杯” of 5 rounds"
+    assert zh.sentence(Event(1, "created", one_round)) == "创建瑞士制比赛“Cup”，共1轮"
+    one_deal = {**SAMPLES["result_entered"], "result": {**SAMPLES["result_entered"]["result"], "deals": 1}}
+    assert en.sentence(Event(2, "result_entered", one_deal)).endswith("home passed A, 1 deal played")
+    assert zh.sentence(Event(2, "result_entered", one_deal)).endswith("主队过A，共打1副")
+
+
 @pytest.mark.parametrize("entry", [
     Event(1, "table_moved", {"round": 1, "table": 2, "to": 5}),  # a type of a newer version
     Event(1, "result_entered", {"round": 1}),  # a known type with data it does not write

@@ -305,3 +305,10 @@ def test_cli_json(db: str, tmp_path: Path) -> None:
     log = json.loads((tmp_path / "log.json").read_text(encoding="utf-8"))
     assert everything["log"] == log and [e["type"] for e in log][:2] == ["created", "team_registered"]
     assert len(everything["cross_table"]) == 4
+
+
+def test_standings_print_counts_one_round_as_one(desk: Desk, new_event: Callable[..., int]) -> None:
+    one, three = new_event(4, rounds=1), new_event(4, rounds=3)
+    assert "· 1 round</h2>" in standings_html(desk.state(one), 0, "en")
+    assert "· 3 rounds</h2>" in standings_html(desk.state(three), 0, "en")
+    assert "· 共1轮</h2>" in standings_html(desk.state(one), 0, "zh")

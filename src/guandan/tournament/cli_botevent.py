@@ -142,7 +142,7 @@ def new(
             _fail(_, e)
         state = desk.state(tid)
     form = _("knockout") if state.is_knockout else _("Swiss")
-    typer.echo(_("created bot event {id}: {name}, {format} of {teams} teams, {rounds} rounds, seed {seed}").format(
+    typer.echo(_("created bot event {id}: {name}, {format} of {teams} teams, rounds: {rounds}, seed {seed}").format(
         id=tid, name=config.name, format=form, teams=len(state.teams), rounds=state.rounds_total, seed=config.seed))
     for t in state.teams.values():
         typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
@@ -191,8 +191,8 @@ def _failure_lines(_: Gettext, state: TournamentState, play: TablePlay) -> list[
     for side, counts in enumerate(play.failures):
         c = failure_text(counts)
         if any(c.values()):
-            out.append(_("  {team}'s bots: {crashes} crashes, {timeouts} timeouts, {invalid} invalid replies, "
-                         "{fallbacks} moves played for them, {illegal} illegal moves replaced").format(
+            out.append(_("  {team}'s bots: crashes: {crashes}, timeouts: {timeouts}, invalid replies: {invalid}, "
+                         "moves played for them: {fallbacks}, illegal moves replaced: {illegal}").format(
                 team=state.teams[ts.table.teams()[side]].name, **c))
     return out
 

@@ -80,7 +80,9 @@ class LogReader:
     None)."""
 
     def __init__(self, lang: str, zone: tzinfo | None = None) -> None:
-        self._ = translator("desk", lang).gettext
+        tr = translator("desk", lang)
+        self._ = tr.gettext
+        self.ngettext = tr.ngettext
         self.zone = zone or UTC
         self.teams: dict[int, str] = {}
         self.players: dict[int, str] = {}
@@ -172,7 +174,8 @@ class LogReader:
         if r.get("decider") is not None:
             text += _(", {team} won the deciding deal").format(team=self.side(r["decider"]))
         if r.get("deals") is not None:
-            text = _("{result}, {detail}").format(result=text, detail=_("{n} deals played").format(n=_int(r["deals"])))
+            text = _("{result}, {detail}").format(result=text, detail=self.ngettext(
+                "{n} deal played", "{n} deals played", _int(r["deals"])).format(n=_int(r["deals"])))
         return text
 
     def where(self, d: dict[str, Any]) -> dict[str, int]:
@@ -204,7 +207,9 @@ def _created(r: LogReader, d: dict[str, Any]) -> str:
     name = _text(cfg["name"])
     if cfg.get("format") == "knockout":
         return r._("created the knockout event “{name}”").format(name=name)
-    return r._("created the Swiss event “{name}” of {rounds} rounds").format(name=name, rounds=_int(cfg["rounds"]))
+    rounds = _int(cfg["rounds"])
+    return r.ngettext("created the Swiss event “{name}” of {rounds} round",
+                      "created the Swiss event “{name}” of {rounds} rounds", rounds).format(name=name, rounds=rounds)
 
 
 def _team_registered(r: LogReader, d: dict[str, Any]) -> str:

@@ -74,7 +74,8 @@ def standings_html(state: TournamentState, through_round: int | None = None, lan
 
     ``through_round`` defaults to the rounds complete so far, as the venue posts them.
     """
-    _ = translator("desk", check_lang(lang)).gettext
+    tr = translator("desk", check_lang(lang))
+    _ = tr.gettext
     through = state.completed_rounds if through_round is None else through_round
     if not 0 <= through <= state.current_round:
         raise refusal(N_("the standings can be printed after round 0…{last}, not {round}"), last=state.current_round,
@@ -82,7 +83,7 @@ def standings_html(state: TournamentState, through_round: int | None = None, lan
     heading = _("Standings after round {n}").format(n=through) if through else _("Standings before round 1")
     rows = standing_records(state, through)
     return templates.get_template("print_standings.html").render(
-        _=_, lang=lang, cfg=state.cfg, heading=heading, rows=rows, chain=chain_text(state, _),
+        _=_, ngettext=tr.ngettext, lang=lang, cfg=state.cfg, heading=heading, rows=rows, chain=chain_text(state, _),
         columns=[(key, *print_head(key, _), num) for key, num in STANDING_PRINT_COLUMNS],
         rounds=state.cfg.rounds, through=through)
 
@@ -109,10 +110,11 @@ def bracket_html(state: TournamentState, round_no: int | None = None, lang: str 
     """A knockout's bracket as its page prints (A4 landscape, the two halves meeting in the final), with the
     placings and prizes once decided; ``round_no`` is not used (the bracket is always whole)."""
     lang = check_lang(lang)
-    _ = translator("desk", lang).gettext
+    tr = translator("desk", lang)
+    _ = tr.gettext
     data = bracket_data(state)
     return templates.get_template("bracket.html").render(
-        cfg=None, refresh=0, tid=state.id, _=_, lang=lang, html_lang="zh-CN" if lang == "zh" else "en",
+        cfg=None, refresh=0, tid=state.id, _=_, ngettext=tr.ngettext, lang=lang, html_lang="zh-CN" if lang == "zh" else "en",
         print_only=True, **page_context(data, _))
 
 
