@@ -10,6 +10,7 @@ import threading
 from collections.abc import Sequence
 
 import pytest
+from click.testing import Result
 from typer.testing import CliRunner
 from websockets.asyncio.server import ServerConnection, serve
 
@@ -118,7 +119,8 @@ def test_a_cut_connection_and_the_connected_line_follow_the_language() -> None:
     assert len(lines) == 1 and lines[0].startswith("已连接到 ws://127.0.0.1:"), lines
 
 
-def test_the_command_reports_in_the_environments_language(monkeypatch: pytest.MonkeyPatch) -> None:
+def _client_against_a_bad_frame(lang: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Result, int]:
+    """The protocol-client command run in ``lang`` against a server that sends one frame that is not JSON."""
     async def cut(ws: ServerConnection) -> None:
         await ws.send("[[[")
         await ws.close()
@@ -128,7 +130,7 @@ def test_the_command_reports_in_the_environments_language(monkeypatch: pytest.Mo
             port_box.append(next(iter(server.sockets)).getsockname()[1])
             await done.wait()
 
-    monkeypatch.setenv("LANGUAGE", "zh")
+    monkeypatch.setenv("LANGUAGE", lang)
     _mount()
     loop = asyncio.new_event_loop()
     port: list[int] = []
@@ -142,6 +144,19 @@ def test_the_command_reports_in_the_environments_language(monkeypatch: pytest.Mo
     finally:
         loop.call_soon_threadsafe(done.set)
         thread.join(5)
+    return r, port[0]
+
+
+def test_the_command_reports_in_the_environments_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    r, port = _client_against_a_bad_frame("zh", monkeypatch)
     assert r.exit_code == 0, r.output
-    assert f"已连接到 ws://127.0.0.1:{port[0]}/game/x" in r.stderr
+    assert "1条消息，0次决策，0次后备动作；没有结果" in r.stdout
+    assert f"已连接到 ws://127.0.0.1:{port}/game/x" in r.stderr
     assert '服务器发来的帧不是 JSON："[[["' in r.stderr, r.stderr
+
+
+def test_the_commands_counts_read_right_for_one_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The closing line gives its counts after colons, so one message reads as one."""
+    r, _ = _client_against_a_bad_frame("en", monkeypatch)
+    assert r.exit_code == 0, r.output
+    assert "messages: 1, decisions: 0, fallbacks: 0; no result" in r.stdout

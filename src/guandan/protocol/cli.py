@@ -166,8 +166,8 @@ def protocol_client(
         _log(_("server/client error: {problem}").format(problem=line))
     counts = {"messages": report.messages, "decisions": report.acts, "fallbacks": report.fallbacks}
     if report.result is None:  # the server closed before its gameResult message
-        typer.echo(_("{messages} messages, {decisions} decisions, {fallbacks} fallbacks; no result").format(**counts))
+        typer.echo(_("messages: {messages}, decisions: {decisions}, fallbacks: {fallbacks}; no result").format(**counts))
     else:  # the gameResult message as the wire has it
-        typer.echo(_("{messages} messages, {decisions} decisions, {fallbacks} fallbacks; result: {result}").format(
+        typer.echo(_("messages: {messages}, decisions: {decisions}, fallbacks: {fallbacks}; result: {result}").format(
             result=json.dumps(report.result, ensure_ascii=False), **counts))
     sys.stdout.flush()

@@ -377,9 +377,9 @@ def format_report(r: dict[str, Any], gettext: Callable[[str], str] = str) -> str
         lines += _table([
             (_(N_("attacker")), _(N_("{sockets} sockets on one seat of a {preset} room ({plays} legal plays)")).format(
                 sockets=a["sockets"], preset=a["preset"], plays=a["plays"])),
-            ("  " + _(N_("sent")), _(N_("{hints} hints, {readings} readings")).format(
+            ("  " + _(N_("sent")), _(N_("hints: {hints}, readings: {readings}")).format(
                 hints=sent.get("hint", 0), readings=sent.get("readings", 0))),
-            ("  " + _(N_("answered")), _(N_("{hints} hints, {readings} readings")).format(
+            ("  " + _(N_("answered")), _(N_("hints: {hints}, readings: {readings}")).format(
                 hints=answered.get("hint", 0), readings=answered.get("readings", 0))),
             ("  " + _(N_("refused")), _(N_("{total} ({reasons})")).format(total=a["refused_total"], reasons=reasons)),
             ("  " + _(N_("errors")), str(a["errors"])),
