@@ -100,3 +100,21 @@ def test_the_tables_link_to_a_review_asks_for_it_in_one_tap(browser: Browser, li
         assert len(httpx.get(f"{live_server.url}/api/replays/{rid}/reviews", timeout=30).json()["reviews"]) == asked == 1
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "state", "said"), [
+    ("en", {"status": "queued", "ahead": 1}, "Queued; reviews ahead: 1"),
+    ("en", {"status": "queued", "ahead": 3}, "Queued; reviews ahead: 3"),
+    ("zh", {"status": "queued", "ahead": 1}, "排队中：前面还有1个复盘"),
+    ("en", {"status": "running", "done": 0, "total": 1}, "Reviewing… decisions: 0 / 1"),
+])
+def test_a_review_under_way_counts_one_as_one(page: Page, live_server: LiveServer, replay_id: str, lang: str,
+                                               state: dict[str, Any], said: str) -> None:
+    """The reviews ahead and the decisions done read right for one and for many (the state given by the route)."""
+    reviews = {"reviews": [{"seat": 1, **state}]}
+    page.route(f"**/api/replays/{replay_id}/reviews", lambda route: route.fulfill(json=reviews))
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page.goto(f"{live_server.url}/replay/{replay_id}?review=1")
+    page.wait_for_function(f"document.body.dataset.review === '{state['status']}'")
+    assert page.locator("#review-status").inner_text() == said

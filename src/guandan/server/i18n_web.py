@@ -49,7 +49,7 @@ MESSAGES: tuple[str, ...] = (
     # the review (复盘) on the replay page
     N_("Review (复盘)"), N_("Review this seat"), N_("Ask again"),
     N_("The engine goes over every decision of the seat, from what it knew then"),
-    N_("Queued: {n} reviews ahead"), N_("Reviewing… {done} / {total} decisions"), N_("Reviewing…"),
+    N_("Queued; reviews ahead: {n}"), N_("Reviewing… decisions: {done} / {total}"), N_("Reviewing…"),
     N_("The review could not be made"), N_("Accuracy"), N_("This deal"),
     N_("{worlds} sampled worlds per decision"), N_("Costliest decisions of this deal"),
     N_("Costliest decisions"), N_("No decision lost anything"), N_("Good"), N_("Inaccuracy"), N_("Mistake"),

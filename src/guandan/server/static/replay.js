@@ -252,8 +252,8 @@ function showReview() {
   if (status === "running" && st.total) { bar.max = st.total; bar.value = st.done; } else bar.removeAttribute("value");
   $("review-status").textContent = {
     none: t("The engine goes over every decision of the seat, from what it knew then"),
-    queued: fmt("Queued: {n} reviews ahead", { n: st && st.ahead }),
-    running: st && st.total ? fmt("Reviewing… {done} / {total} decisions", st) : t("Reviewing…"),
+    queued: fmt("Queued; reviews ahead: {n}", { n: st && st.ahead }),
+    running: st && st.total ? fmt("Reviewing… decisions: {done} / {total}", st) : t("Reviewing…"),
     failed: t("The review could not be made"),
     done: "",
   }[status];
