@@ -273,3 +273,20 @@ def test_every_word_of_the_review_is_in_the_game_catalogue(lang: str) -> None:
     ids = extract_msgids([SRC / "review"])
     assert len(ids) > 30
     assert missing("game", lang, ids) == []
+
+
+def test_a_review_of_one_decision_says_one_decision(record: Path, tmp_path: Path) -> None:
+    """A record cut after its first play: the seat that led has one decision, and the review says so."""
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["deals"][0]["actions"] = data["deals"][0]["actions"][:1]
+    for key in ("finish", "levels_after", "result", "declarer", "levels_before"):
+        data["deals"][0].pop(key, None)
+    data["result"]["ended"] = False
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(data), encoding="utf-8")
+    said = {lang: runner.invoke(app, ["review", str(cut), "--all", "--lang", lang, *TINY]) for lang in ("en", "zh")}
+    assert all(r.exit_code == 0 for r in said.values()), said["en"].output
+    assert re.search(r"^Review of deal 1: \w+: accuracy \S+ over 1 decision$", said["en"].output, re.M), said["en"].output
+    assert re.search(r"^第1副复盘：\S+：准确度 \S+（共1手）$", said["zh"].output, re.M), said["zh"].output
+    full = runner.invoke(app, ["review", str(record), "--seat", "1", "--lang", "en", *TINY])
+    assert re.search(r"^Review of deal 1: Ann: accuracy \S+ over \d+ decisions$", full.output, re.M), full.output

@@ -133,8 +133,10 @@ def seat_lines(p: Presenter, s: SeatReview, review: Review, moves: bool = True) 
     for deal in review.deals:
         ds = s.deal_decisions(deal)
         acc = accuracy([d.loss for d in ds])
-        lines.append(_("Review of deal {n}: {who}: accuracy {accuracy} over {count} decisions").format(
-            n=deal + 1, who=p.seat(s.seat), accuracy=percent(acc), count=len(ds)))
+        lines.append(p.tr.ngettext("Review of deal {n}: {who}: accuracy {accuracy} over {count} decision",
+                                   "Review of deal {n}: {who}: accuracy {accuracy} over {count} decisions",
+                                   len(ds)).format(n=deal + 1, who=p.seat(s.seat), accuracy=percent(acc),
+                                                   count=len(ds)))
         lines.append("  " + tally(p, ds))
         forced = s.forced_by_deal.get(deal, 0)
         if forced:
@@ -154,8 +156,10 @@ def seat_lines(p: Presenter, s: SeatReview, review: Review, moves: bool = True) 
                 if h:
                     lines.append("      " + h)
     if len(review.deals) > 1:
-        lines.append(_("Review of the match: {who}: accuracy {accuracy} over {count} decisions").format(
-            who=p.seat(s.seat), accuracy=percent(s.accuracy), count=len(s.decisions)))
+        lines.append(p.tr.ngettext("Review of the match: {who}: accuracy {accuracy} over {count} decision",
+                                   "Review of the match: {who}: accuracy {accuracy} over {count} decisions",
+                                   len(s.decisions)).format(who=p.seat(s.seat), accuracy=percent(s.accuracy),
+                                                            count=len(s.decisions)))
         lines.append("  " + tally(p, s.decisions))
         worst = s.costliest()
         if worst:
