@@ -140,3 +140,16 @@ def test_bot_event_says_a_refusal_with_its_clauses_in_chinese(capsys: pytest.Cap
         with pytest.raises(typer.Exit):
             _fail(translator("desk", lang).gettext, refused(reason))
         assert capsys.readouterr().err.strip() == expected
+
+
+def test_status_counts_one_team_and_one_round_as_one(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the first pairing, the status line says "1 team, 1 round" in English; Chinese says it as before."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert cli(db, "new", "Cup", "--rounds", "1", "--seed", "4", "--per-round")[0] == 0
+    assert cli(db, "register", "1", "Team 1", "--players", "p1,q1")[0] == 0
+    code, out = cli(db, "status", "1")
+    assert code == 0 and "Cup: 1 team, 1 round, not paired yet" in out, out
+    assert cli(db, "register", "1", "Team 2", "--players", "p2,q2")[0] == 0
+    assert "Cup: 2 teams, 1 round, not paired yet" in cli(db, "status", "1")[1]
+    monkeypatch.setenv("LANGUAGE", "zh")
+    assert "Cup：2队，共1轮，尚未编排" in cli(db, "status", "1")[1]

@@ -110,7 +110,7 @@ def test_eight_teams_three_rounds(tmp_path: Path) -> None:
     # the earlier rounds' standings are still reproducible from the log
     assert standings(db, 1)[0] == (1, "A", 2, 0, 8, 12)
     said = cli(db, "status", "1")  # the last round's results are final: the event is over, no "next round"
-    assert "The event is finished: all 3 rounds are played and every result is final" in said
+    assert "The event is finished: every round is played (3 in all) and every result is final" in said
     assert "next round" not in said
 
     # the stored projection equals a replay of the audit log

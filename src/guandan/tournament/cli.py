@@ -585,12 +585,13 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
         cfg = state.cfg
         out = len(state.withdrawn)  # withdrawn teams stay in the standings, but play no more
         teams = (_("{n} teams ({w} withdrawn)").format(n=len(state.teams), w=out) if out
-                 else _("{n} teams").format(n=len(state.teams)))
+                 else _messages.ngettext("{n} team", "{n} teams", len(state.teams)).format(n=len(state.teams)))
         if state.current_round:
             typer.echo(_("{name}: {teams}, round {round} of {total}").format(
                 name=cfg.name, teams=teams, round=state.current_round, total=state.rounds_total))
         else:
-            typer.echo(_("{name}: {teams}, {total} rounds, not paired yet").format(
+            typer.echo(_messages.ngettext("{name}: {teams}, {total} round, not paired yet",
+                                          "{name}: {teams}, {total} rounds, not paired yet", state.rounds_total).format(
                 name=cfg.name, teams=teams, total=state.rounds_total))
         if state.current_round:
             _print(TABLE_COLUMNS[1:], _table_rows(state, state.current_round))

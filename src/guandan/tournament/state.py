@@ -315,7 +315,7 @@ class TournamentState:
         cfg = self.cfg
         nxt = self.current_round + 1
         if nxt > cfg.rounds:
-            return [said(N_("all {n} rounds have been paired"), n=cfg.rounds)]
+            return [said(N_("every round has been paired ({n} in all)"), n=cfg.rounds)]
         if len(self.active_teams) < 2:
             return [said(N_("at least two teams are needed, {n} registered"), n=len(self.active_teams))]
         if nxt == 1:
@@ -1024,7 +1024,7 @@ class TournamentState:
             room = ko.room_problem(self.knockout_entries(), self.cfg.rounds)
             return [room] if room else []
         if nxt > self.rounds_total:
-            return [said(N_("the knockout is over: all {n} rounds have been paired"), n=self.rounds_total)]
+            return [said(N_("the knockout is over: every round has been paired ({n} in all)"), n=self.rounds_total)]
         out: list[str] = []
         for t in self.rounds[nxt - 1].tables.values():
             tb = t.table

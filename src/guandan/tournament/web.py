@@ -285,7 +285,7 @@ def blockers_words(state: TournamentState, _: Gettext) -> list[str]:
     nxt = state.current_round + 1
     mine: list[str] = []
     if nxt > state.rounds_total:
-        mine = [_("All {n} rounds have been paired").format(n=state.rounds_total)]
+        mine = [_("Every round has been paired ({n} in all)").format(n=state.rounds_total)]
     elif len(state.active_teams) < 2:
         mine = [_("At least two teams are needed; {n} registered").format(n=len(state.active_teams))]
     elif nxt > 1:

@@ -69,5 +69,5 @@ def last_round_words(finished: bool) -> str:
     """Once every round is paired (a msgid with ``{n}``, the rounds): ``finished`` (the last round's results are
     final), else that the event ends then."""
     if finished:
-        return N_("The event is finished: all {n} rounds are played and every result is final")
-    return N_("All {n} rounds are paired; the event ends when round {n}'s results are all final")
+        return N_("The event is finished: every round is played ({n} in all) and every result is final")
+    return N_("Every round is paired ({n} in all); the event ends when round {n}'s results are all final")
