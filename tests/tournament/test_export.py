@@ -480,3 +480,14 @@ def test_the_csv_files_say_what_the_workbook_says(desk: Desk, played: int, tmp_p
             assert not set().union(*(_words(v) for v in r)) & RAW, (name, r)
     tables = list(csv.DictReader((tmp_path / "en" / "tables.csv").read_text(encoding="utf-8-sig").splitlines()))
     assert (tables[3]["桌号 Table"], tables[3]["来源 Source"], tables[1]["胜方 Winner"]) == ("bye", "by the rules", "draw")
+
+
+def test_the_export_counts_one_round_as_one(desk: Desk, new_event: Callable[..., int], tmp_path: Path) -> None:
+    """The standings' title of an event of one round says "1 round" in English; Chinese says it as before."""
+    tid = new_event(2, rounds=1)
+    desk.pair_next(tid)
+    desk.override(tid, 1, 1, ResultSlip.parse("7:5"), "slip")
+    state = desk.state(tid)
+    titles = {lang: next(load_workbook(write_xlsx(state, tmp_path / f"{lang}.xlsx", [], lang))["成绩排名 Standings"]
+                         .iter_rows(values_only=True))[0] for lang in ("en", "zh")}
+    assert titles == {"en": "Test Cup: standings after 1 of 1 round", "zh": "Test Cup：第1轮后的排名（共1轮）"}

@@ -273,8 +273,9 @@ def run(
     if state.finished:
         typer.echo(_("{name}: the event is over").format(name=state.cfg.name))
     else:
-        typer.echo(_("{name}: standings after {done} of {total} rounds").format(
-            name=state.cfg.name, done=state.completed_rounds, total=state.rounds_total))
+        typer.echo(translator("desk", lang or default_lang()).ngettext(
+            "{name}: standings after {done} of {total} round", "{name}: standings after {done} of {total} rounds",
+            state.rounds_total).format(name=state.cfg.name, done=state.completed_rounds, total=state.rounds_total))
     for line in _table(*summary_rows(_, state)):
         typer.echo(line)
     if state.is_knockout:

@@ -531,7 +531,9 @@ def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event]
     cfg = state.cfg
     standing_cols = [label for _key, label in STANDING_FIELDS]
     done = state.completed_rounds
-    heading = (_("{name}: standings after {done} of {total} rounds").format(name=cfg.name, done=done, total=cfg.rounds)
+    heading = (translator("desk", check_lang(lang)).ngettext(
+        "{name}: standings after {done} of {total} round", "{name}: standings after {done} of {total} rounds",
+        cfg.rounds).format(name=cfg.name, done=done, total=cfg.rounds)
                if done else _("{name}: standings before round 1").format(name=cfg.name))
     ws = wb.active
     ws.title = sheet_title("Standings")
