@@ -4,6 +4,7 @@ resumable, refusing bad input without changing anything, with a 2020-protocol bo
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -409,4 +410,6 @@ def test_a_bot_that_crashes_is_played_for_and_counted(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     # the round is played out and recorded; the crash and the moves played for the bot are told
     assert "Bad's bots: crashes: 1, timeouts: 0, invalid replies: 0" in res.output
+    # one table of one deal: its counts read as one
+    assert "round 1: 1 table\n" in res.output and re.search(r"round 1 table 1: .* in 1 deal\b", res.output), res.output
     assert Desk.open(db).state(1).round(1).complete

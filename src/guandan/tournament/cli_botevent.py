@@ -7,7 +7,7 @@ Everything printed comes from the ``desk`` catalogue in the language of ``--lang
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -171,12 +171,13 @@ def enter(
         typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
 
 
-def _result_line(_: Gettext, state: TournamentState, play: TablePlay) -> str:
+def _result_line(_: Gettext, ngettext: Callable[[str, str, int], str], state: TournamentState, play: TablePlay) -> str:
     ts = state.table(play.round, play.table)
     home, away = (state.teams[x].name for x in ts.table.teams())
     levels = ts.final.levels if ts.final and ts.final.levels else ("2", "2")
     shown = ":".join(level_label(level_value(x)) for x in levels)
-    line = _("round {round} table {table}: {home} v {away} {levels} in {deals} deals").format(
+    line = ngettext("round {round} table {table}: {home} v {away} {levels} in {deals} deal",
+                    "round {round} table {table}: {home} v {away} {levels} in {deals} deals", len(play.finishes)).format(
         round=play.round, table=play.table, home=home, away=away, levels=shown, deals=len(play.finishes))
     if play.passed_a is not None:
         line += _(", {team} passed A").format(team=(home, away)[play.passed_a])
@@ -246,6 +247,7 @@ def run(
     """Play the next round (pairing it with the desk), a given one, or --all; then print the standings. A
     stopped run goes on where the log leaves it."""
     _ = _gettext(lang)
+    ngettext = translator("desk", lang or default_lang()).ngettext
     if round_no is not None and all_rounds:
         _fail(_, _("--round and --all exclude each other"))
     paths = [str(p.resolve()) for p in path or []]
@@ -254,11 +256,12 @@ def run(
         state = desk.state(tid)
         if p.kind == "paired":
             rnd = state.round(p.round)
-            typer.echo(_("round {round}: {tables} tables").format(round=p.round, tables=len(rnd.tables)))
+            typer.echo(ngettext("round {round}: {tables} table", "round {round}: {tables} tables", len(rnd.tables)).format(
+                round=p.round, tables=len(rnd.tables)))
             for b in ([rnd.bye] if rnd.bye is not None else []) + rnd.byes:
                 typer.echo(_("  bye: {team}").format(team=state.teams[b].name))
         elif p.kind == "table" and p.play is not None:
-            typer.echo("  " + _result_line(_, state, p.play))
+            typer.echo("  " + _result_line(_, ngettext, state, p.play))
             for line in _failure_lines(_, state, p.play):
                 typer.echo(line)
 
@@ -273,7 +276,7 @@ def run(
     if state.finished:
         typer.echo(_("{name}: the event is over").format(name=state.cfg.name))
     else:
-        typer.echo(translator("desk", lang or default_lang()).ngettext(
+        typer.echo(ngettext(
             "{name}: standings after {done} of {total} round", "{name}: standings after {done} of {total} rounds",
             state.rounds_total).format(name=state.cfg.name, done=state.completed_rounds, total=state.rounds_total))
     for line in _table(*summary_rows(_, state)):
