@@ -60,22 +60,17 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
            "--max-rooms", "100000", "--max-rooms-per-address", "100000"]
     env = {**os.environ, "GUANDAN_DATA_DIR": data}
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
-                return proc
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        raise RuntimeError("the server did not start within 60 s")
-    except BaseException:  # not started, or interrupted while it starts (Ctrl-C, SIGTERM): it goes too
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        raise
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
+            return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("the server did not start within 60 s")
 
 
 def client_actions(view: dict[str, Any]) -> list[dict[str, Any]]:
