@@ -63,10 +63,12 @@ export async function init() {
 // A refused request throws an Error: its message the server's English detail (for the console), `code` the
 // refusal's code, `text` what people read in zh and en — the server renders every refusal from the catalogue
 // (server/protocol.py Words). An answer that is not the server's own (a proxy's error page, no connection
-// at all) gets a text of the catalogue too, in the page's language.
-export async function api(path, body, method) {
-  const opts = body === undefined ? { method: method || "GET" } :
-    { method: method || "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+// at all) gets a text of the catalogue too, in the page's language; `field` the form field a refusal names.
+// `csrf`, where given, is the session's token, sent back in X-CSRF-Token as every account change must.
+export async function api(path, body, method, csrf) {
+  const headers = csrf === undefined ? {} : { "X-CSRF-Token": csrf };
+  const opts = body === undefined ? { method: method || "GET", headers } :
+    { method: method || "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   let res;
   try { res = await fetch(path, opts); } catch (e) {
     const err = new Error(e.message);
@@ -78,6 +80,7 @@ export async function api(path, body, method) {
   if (!res.ok) {
     const err = new Error(detailText(data.detail) || res.statusText);
     err.code = data.error;
+    err.field = data.field;
     err.text = data.text || { [lang()]: t("The server refused this request.") };
     throw err;
   }

@@ -2,30 +2,14 @@
 // the rules' preset — what `guandan tournament new NAME --online` asks, checked by the server as the command
 // checks it (POST /api/events, with the session's CSRF token). A refusal names the field, which is marked; once
 // made, the event's page is opened, and shows its organiser the arbiter key (kept for this tab only).
-import { META, el, errorText, init, lang, t, withLang } from "./common.js";
+import { META, api, el, errorText, init, t, withLang } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = { name: "ev-name", format: "ev-format", rounds: "ev-rounds", max_deals: "ev-deals",
   max_minutes: "ev-minutes", preset: "ev-preset" };
 
-async function call(path, body, csrf) {
-  const res = await fetch(path, { method: body === undefined ? "GET" : "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-    body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => null);
-  if (res === null) {
-    const err = new Error("unreachable");
-    err.text = { [lang()]: t("The server could not be reached: check the connection and try again.") };
-    throw err;
-  }
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = new Error(typeof data.detail === "string" ? data.detail : res.statusText);
-    err.text = data.text || { [lang()]: t("The server refused this request.") };
-    err.field = data.field;
-    throw err;
-  }
-  return data;
-}
+// common.js's api() with the session's CSRF token; a refusal throws with the server's text and the field it names
+const call = (path, body, csrf) => api(path, body, undefined, csrf);
 
 // an empty number box is null: the server's default, as an option left out of the command
 const number = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
