@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import TIEBREAKS, check_tiebreaks
+from .model import check_tiebreaks
 from .rounds import RoundResult
 
 
@@ -134,7 +134,3 @@ def rank_records(records: Iterable[TeamRecord], chain: Sequence[str] = ("match_p
 
 def compute_standings(team_ids: Iterable[int], games: Iterable[Game], chain: Sequence[str]) -> list[Standing]:
     return rank_records(tally(team_ids, games).values(), chain)
-
-
-def describe_chain(chain: Sequence[str]) -> str:
-    return ", then ".join(TIEBREAKS[c] for c in chain)
