@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -103,6 +104,17 @@ def test_settlement_notes_say_what_happened() -> None:
     assert en[4] == "Points this deal: Seat 1 +3, Seat 2 -3, Seat 3 +3, Seat 4 -3"
     zh = Presenter("zh").settlement(s)
     assert zh[0].startswith("结果 1-2（双上）")
+
+
+def test_a_streak_of_one_deal_is_counted_as_one_time() -> None:
+    """A rule set may count a streak from its first deal (threshold 1): "1 time in a row", not "1 times"."""
+    one, five = Note(SettlementNote.STREAK_BONUS, team=1, amount=1, streak=1), Note(
+        SettlementNote.STREAK_PENALTY, team=1, amount=2, streak=5)
+    en = Presenter("en")
+    assert en.note(one) == "Team 2 (seats 2 and 4) +1 for finishing first 1 time in a row"
+    assert en.note(five) == "Team 2 (seats 2 and 4) −2 for finishing last 5 times in a row"
+    assert en.note(replace(one, kind=SettlementNote.STREAK_PENALTY)).endswith("for finishing last 1 time in a row")
+    assert Presenter("zh").note(one).endswith("连续1次头游，加1级")
 
 
 def test_the_deal_that_passes_a_says_no_level_gained() -> None:

@@ -398,9 +398,13 @@ class Presenter:
                     level=level_text(n.level))
             return _("{team} goes back to level {level} after too many failures at A").format(
                 team=team, level=level_text(n.level))
+        k = n.streak or 0
         if n.kind == SettlementNote.STREAK_BONUS:
-            return _("{team} +{n} for finishing first {k} times in a row").format(team=team, n=n.amount, k=n.streak)
-        return _("{team} −{n} for finishing last {k} times in a row").format(team=team, n=n.amount, k=n.streak)
+            return self.tr.ngettext("{team} +{n} for finishing first {k} time in a row",
+                                    "{team} +{n} for finishing first {k} times in a row", k).format(
+                team=team, n=n.amount, k=k)
+        return self.tr.ngettext("{team} −{n} for finishing last {k} time in a row",
+                                "{team} −{n} for finishing last {k} times in a row", k).format(team=team, n=n.amount, k=k)
 
     # --- hints --------------------------------------------------------------------------------
     def hint_reason(self, reason: HintReason) -> str:
