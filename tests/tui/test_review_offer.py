@@ -14,9 +14,10 @@ from guandan.agents.heuristic import HeuristicAgent
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.core.vocab import Phase
+from guandan.i18n import translator
 from guandan.tui.app import GuandanApp, SummaryScreen
 from guandan.tui.plain import run_plain
-from guandan.tui.review import ReviewScreen, last_deal, review_last_deal
+from guandan.tui.review import ReviewScreen, last_deal, progress_line, review_last_deal
 from guandan.tui.session import Session
 
 INTRO = "Engine review (复盘): each decision against the best move the engine found, in level points"
@@ -195,3 +196,10 @@ def test_the_end_of_the_match_names_r_for_the_review() -> None:
             return app.message
 
     assert async_support.run(status()) == "比赛结束。按 r 查看最后一副的引擎复盘，按 q 退出。"
+
+
+def test_the_reviews_progress_counts_one_decision_as_one() -> None:
+    en, zh = translator("tui", "en"), translator("tui", "zh")
+    assert progress_line(en, 0, 1) == "Reviewing the deal… 0 of 1 decision"
+    assert progress_line(en, 3, 12) == "Reviewing the deal… 3 of 12 decisions"
+    assert progress_line(zh, 0, 1) == "正在复盘……0/1手"

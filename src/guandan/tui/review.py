@@ -47,6 +47,12 @@ def review_last_deal(session: Session, lang: str, budget: float = REVIEW_BUDGET,
     return review_lines(presenter(lang), review)  # each decision is told with its deal's level (review.words)
 
 
+def progress_line(tr: Translator, done: int, total: int) -> str:
+    """How far the review has got: ``done`` of the ``total`` decisions to review (in words for one and for many)."""
+    return tr.ngettext("Reviewing the deal… {done} of {total} decision", "Reviewing the deal… {done} of {total} decisions",
+                       total).format(done=done, total=total)
+
+
 class ReviewScreen(ModalScreen[None]):
     """The review of the last deal; computed in a thread, then shown, a wrapped line's later rows indented under
     its text (:class:`~guandan.tui.nobreak.Hanging`). Enter or Esc closes it."""
@@ -90,8 +96,7 @@ class ReviewScreen(ModalScreen[None]):
 
     def _progress(self, done: int, total: int) -> None:
         if not self.done:
-            self.query_one("#review-text", Static).update(self._text([self.tr.gettext(
-                "Reviewing the deal… {done} of {total} decisions").format(done=done, total=total)]))
+            self.query_one("#review-text", Static).update(self._text([progress_line(self.tr, done, total)]))
 
     def _show(self, lines: list[str]) -> None:
         self.lines, self.done = lines, True
@@ -105,4 +110,4 @@ class ReviewScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-__all__ = ["REVIEW_BUDGET", "ReviewScreen", "last_deal", "review_last_deal"]
+__all__ = ["REVIEW_BUDGET", "ReviewScreen", "last_deal", "progress_line", "review_last_deal"]
