@@ -191,6 +191,40 @@ def test_an_online_events_arbiter_page_shows_nothing_of_a_venue(desk: Desk, new_
         assert 'data-testid="round-tables"' in there and 'name="deals"' in there  # the arbiter still sets deals
 
 
+def _online_cup(desk: Desk) -> int:
+    """An online event of three teams, round 1 paired and in play."""
+    cup = online.create_online(desk, EventConfig(name="Online Cup", rounds=2), secret=SECRET)
+    for name, players in (("Red", ["ann", "bob"]), ("Blue", ["cat", "dan"]), ("Green", ["eve", "fay"])):
+        desk.register(cup, name, players)
+    desk.pair_next(cup)
+    return cup
+
+
+def test_an_online_event_has_no_score_slips_even_by_address(client: TestClient, desk: Desk, tid: int) -> None:
+    """The slips' address typed for an online event, key and all, is a page that says in the reader's language
+    that such an event has none (404), in HTML and as the PDF; an event at a venue still prints them."""
+    cup = _online_cup(desk)
+    for lang, said in (("en", "An online event has no score slips"), ("zh", "线上赛事没有记分单")):
+        for pdf in ("", "&pdf=1"):
+            page = client.get(f"/t/{cup}/arbiter/slips/1?key={SECRET}&lang={lang}{pdf}")
+            assert page.status_code == 404 and said in page.text, (lang, pdf)
+            assert page.headers["content-type"].startswith("text/html") and "<svg" not in page.text
+    assert client.get(f"/t/{tid}/arbiter/slips/1?key={SECRET}").status_code == 200
+
+
+def test_the_pairings_screen_is_linked_for_an_event_at_a_venue_only(client: TestClient, desk: Desk,
+                                                                     tid: int) -> None:
+    """The pairings' venue screen is a hall's TV: the arbiter's page, the pairings and the standings link it for
+    an event at a venue, never for an online event (whose standings page is its public standings, and stays)."""
+    cup = _online_cup(desk)
+    for lang, word in (("en", "Pairings screen"), ("zh", "对阵大屏")):
+        for event, linked in ((tid, True), (cup, False)):
+            for page in (f"/t/{event}/arbiter?key={SECRET}", f"/t/{event}/pairings", f"/t/{event}/pairings/1",
+                         f"/t/{event}/standings"):
+                text = client.get(f"{page}{'&' if '?' in page else '?'}lang={lang}").text
+                assert (word in text) is linked and ("/screen" in text) is linked, (lang, page)
+
+
 def test_a_result_waiting_on_the_arbiters_page_says_who_passed_a(client: TestClient, desk: Desk, tid: int) -> None:
     """A result not yet confirmed reads as a final one does, in brackets (full-width in Chinese, as the page's
     other brackets are): the pass of A is not left out."""

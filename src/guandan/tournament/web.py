@@ -392,7 +392,12 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     next_url=next_page_url(request, shown), wide=shown.width == 1,
                     keep=telling_ends(t.name for t in state.teams.values()),
                     clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
-                    pairings=f"/t/{tid}/pairings", pairings_screen=f"/t/{tid}/pairings/screen")
+                    pairings=f"/t/{tid}/pairings", pairings_screen=venue_screen(tid, f"/t/{tid}/pairings/screen"))
+
+    def venue_screen(tid: int, url: str) -> str | None:
+        """``url``, a venue screen's address to link, or None for an online event: its players are each at
+        their own screen, with no hall's TV to put the tables up on."""
+        return None if is_online(get_desk(), tid) else url
 
     def next_page_url(request: Request, shown: ScreenPage[Any]) -> str:
         """The address a venue screen turns to next: its next page (after the last, the first), its settings
@@ -440,7 +445,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
             clock = clock_view(state, rnd.number, clock_now(), _)
         return render(request, "pairings.html", cfg=state.cfg, rnd=rnd, data=pairings_json(state, rnd) if rnd else None,
                     rounds=sorted(state.rounds), tid=tid, standings=f"/t/{tid}/standings",
-                    screen=f"/t/{tid}/pairings" + (f"/{round_no}" if round_no is not None else "") + "/screen",
+                    screen=venue_screen(tid, f"/t/{tid}/pairings" + (f"/{round_no}" if round_no is not None else "")
+                                        + "/screen"),
                     seat=lambda key: _("North–South") if key == "north_south" else _("East–West"), clock=clock)
 
     @r.get("/t/{tid}/pairings", response_class=HTMLResponse)
@@ -600,6 +606,9 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         """The round's score slips to print (Chinese unless ?lang=en); ``?pdf=1`` as a PDF, a page per table."""
         try:
             state = load(tid)
+            if is_online(get_desk(), tid):  # the site's own tables play and report it: nothing to print
+                raise Missing(N_("An online event has no score slips: its tables are played and reported on this "
+                                 "site"))
             keyed(state, key)
             round_of(state, round_no)
             base, lang = base_url or str(request.base_url), lang_of(request)
