@@ -142,6 +142,19 @@ def test_the_server_benchmarks_speak_chinese(name: str) -> None:
     assert len(english.splitlines()) == len(chinese.splitlines())
 
 
+
+def test_the_bot_ratings_count_one_deal_pair_as_one() -> None:
+    ratings = _reports()["ratings"][1]
+    assert isinstance(ratings, dict)
+    one = {**ratings, "sources": {"greedy vs random": {"played_here": True, "deal_pairs": 1, "seed": 1},
+                                  "heuristic vs greedy": {"file": "h.jsonl.gz", "deal_pairs": 1}}}
+    english = format_bot_ratings(one)
+    assert "played here: 1 deal pair, seed 1" in english and "h.jsonl.gz: 1 deal pair" in english
+    assert "1 deal pairs" not in english
+    assert "played here: 20 deal pairs, seed 1" in format_bot_ratings(ratings)
+    chinese = format_bot_ratings(one, translator("cli", "zh").gettext)
+    assert "本次对打：1组复式牌，种子 1" in chinese and "h.jsonl.gz：1组复式牌" in chinese
+
 def test_bench_search_times_the_search_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--agent`` picks the search's options for the timed decisions; anything but the search tier, or a
     bad option, is refused by name before any work."""

@@ -224,6 +224,16 @@ def test_a_seat_that_misses_k_act_messages_in_a_row_ends_its_room(tmp_path: Path
     assert meta["aborted"] and meta["played_for"][SILENT] == 1
 
 
+
+def test_a_room_that_ends_on_its_first_timeout_says_one_act_message(tmp_path: Path) -> None:
+    """With --abort-after-timeouts 1 the first unanswered act message ends the room, and the words count one."""
+    logs: list[str] = []
+    seen = async_support.run(with_server(_one_seat_silent, out_dir=tmp_path, logs=logs, move_timeout=0.3, abort_after=1))
+    reason = f"game aborted: seat {SILENT} did not answer 1 act message within 0.3 s"
+    assert [m["message"] for m in seen[SILENT] if m["type"] == "error"][-1] == reason
+    assert f"room room-1: seat {SILENT} did not answer 1 act message within 0.3 s (--abort-after-timeouts): " \
+           "the room is aborted" in logs
+
 def test_a_seat_that_reads_nothing_ends_its_room_within_the_move_timeout(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """A client that stops reading fills its socket, and then a send to it waits; the others must not wait
@@ -360,8 +370,11 @@ def test_the_operator_is_told_the_limits_in_their_language(monkeypatch: pytest.M
     assert ProtocolServer(preset("competition"), max_per_address=0, log=lambda _: None).limits() == [
         "no time limit for an answer, as in the protocol (--move-timeout)",
         "no limit on connections from one client address"]
+    one = ProtocolServer(preset("competition"), move_timeout=30, abort_after=1, log=lambda _: None)
+    assert one.limits()[0] == "a seat that does not answer within 30 s is played for; 1 timeout of one seat aborts its room"
     monkeypatch.setenv("LANGUAGE", "zh")
     assert server.limits()[0] == "座位在30秒内没有应答时由服务器代为出牌；同一座位连续超时3次则中止其房间"
+    assert one.limits()[0] == "座位在30秒内没有应答时由服务器代为出牌；同一座位连续超时1次则中止其房间"
 
 
 @pytest.mark.parametrize(("lang", "games", "said"), [

@@ -66,6 +66,13 @@ def test_league_is_seeded_and_uses_the_arena_pairs() -> None:
     assert result.exit_code == 0 and "heuristic" in result.output and "mu ± 2σ" in result.output
 
 
+
+def test_a_league_of_one_deal_pair_says_one_pair() -> None:
+    result = invoke("league", "--agents", "heuristic,random", "--pairs", "1", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    assert ", 1 deal pair per pairing; " in result.output and "over 1 deal pair, " in result.output
+    assert "1 deal pairs" not in result.output
+
 @pytest.mark.parametrize(("agents", "extra", "message"), [
     ("heuristic", [], "at least two"),
     ("heuristic,heuristic", [], "twice"),

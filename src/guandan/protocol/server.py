@@ -396,11 +396,14 @@ class ProtocolServer:
             await self._abort(room, f"seat {e.seat} read none of its messages for {self.move_timeout:g} s",
                               logged=True)
         except _Unanswered as e:
-            self.log(say(N_("room {room}: seat {seat} did not answer {count} act messages in a row within {seconds} s "
-                            "(--abort-after-timeouts): the room is aborted"),
-                         room=room.name, seat=e.seat, count=e.count, seconds=f"{self.move_timeout:g}"))
-            await self._abort(room, f"seat {e.seat} did not answer {e.count} act messages in a row within "
-                                    f"{self.move_timeout:g} s", logged=True)
+            self.log(said_in().ngettext(
+                "room {room}: seat {seat} did not answer {count} act message within {seconds} s "
+                "(--abort-after-timeouts): the room is aborted",
+                "room {room}: seat {seat} did not answer {count} act messages in a row within {seconds} s "
+                "(--abort-after-timeouts): the room is aborted", e.count).format(
+                room=room.name, seat=e.seat, count=e.count, seconds=f"{self.move_timeout:g}"))
+            missed = "1 act message" if e.count == 1 else f"{e.count} act messages in a row"
+            await self._abort(room, f"seat {e.seat} did not answer {missed} within {self.move_timeout:g} s", logged=True)
         except Exception as e:  # a bug must end this room, never the server; its bots are not told Python
             self.log(say(N_("room {room}: internal error: {error}"), room=room.name, error=f"{type(e).__name__}: {e}"))
             await self._abort(room, "internal error (the server's log says more)")
@@ -545,8 +548,11 @@ class ProtocolServer:
         if self.move_timeout is None:
             lines = [say(N_("no time limit for an answer, as in the protocol (--move-timeout)"))]
         elif self.abort_after:
-            lines = [say(N_("a seat that does not answer within {seconds} s is played for; {count} timeouts of one seat "
-                            "in a row abort its room"), seconds=f"{self.move_timeout:g}", count=self.abort_after)]
+            lines = [said_in().ngettext(
+                "a seat that does not answer within {seconds} s is played for; {count} timeout of one seat aborts its "
+                "room",
+                "a seat that does not answer within {seconds} s is played for; {count} timeouts of one seat in a row "
+                "abort its room", self.abort_after).format(seconds=f"{self.move_timeout:g}", count=self.abort_after)]
         else:
             lines = [say(N_("a seat that does not answer within {seconds} s is played for; its room is never aborted "
                             "for it"), seconds=f"{self.move_timeout:g}")]

@@ -98,7 +98,11 @@ def text_table(report: dict[str, Any], gettext: Callable[[str], str] = str) -> s
     cols = [(_("agent"), 24), (_("mu"), 6), (_("sigma"), 6), (_("interval (mu ± 2σ)"), 18), (_("deals"), 6),
             (_("won"), 6)]
     head = "#".rjust(2) + "  " + "".join(_cell(name, w, i) for i, (name, w) in enumerate(cols))
-    lines = [_("league: {preset}, seed {seed}, {pairs} deal pairs per pairing; {library} {version} {model}").format(
+    # the catalogue's own words for one pair: gettext has no plural forms
+    title = (N_("league: {preset}, seed {seed}, 1 deal pair per pairing; {library} {version} {model}")
+             if report["deal_pairs_per_pairing"] == 1 else
+             N_("league: {preset}, seed {seed}, {pairs} deal pairs per pairing; {library} {version} {model}"))
+    lines = [_(title).format(
         preset=report["preset"], seed=report["seed"], pairs=report["deal_pairs_per_pairing"],
         library=report["rating"]["library"], version=report["rating"]["version"], model=report["rating"]["model"]),
         head.rstrip()]
@@ -111,7 +115,9 @@ def text_table(report: dict[str, Any], gettext: Callable[[str], str] = str) -> s
     lines.append(_("pairings (A's deal-win rate, 95% bootstrap interval over deal pairs):"))
     for p in report["pairings"]:
         lo, hi = p["a_deal_win_ci95"]
-        lines.append("  " + _("{a} vs {b}: {rate} [{low}, {high}] over {pairs} deal pairs, {points} levels a deal").format(
+        over = (N_("{a} vs {b}: {rate} [{low}, {high}] over 1 deal pair, {points} levels a deal") if p["deal_pairs"] == 1
+                else N_("{a} vs {b}: {rate} [{low}, {high}] over {pairs} deal pairs, {points} levels a deal"))
+        lines.append("  " + _(over).format(
             a=p["a"], b=p["b"], rate=f"{p['a_deal_win_rate']:.1%}", low=f"{lo:.1%}", high=f"{hi:.1%}",
             pairs=p["deal_pairs"], points=f"{p['a_points_per_deal']:+.2f}"))
     return "\n".join(lines)

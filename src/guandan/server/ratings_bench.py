@@ -240,10 +240,12 @@ def format_bot_ratings(r: dict[str, Any], gettext: Callable[[str], str] = str) -
         where = r["sources"].get(pairing)
         if where is None:
             return _(N_("not measured: the published figure is used"))
+        one = where["deal_pairs"] == 1  # the catalogue's own words for one pair: gettext has no plural forms
         if where.get("played_here"):
-            return _(N_("played here: {pairs} deal pairs, seed {seed}")).format(pairs=where["deal_pairs"],
-                                                                                  seed=where["seed"])
-        return _(N_("{file}: {pairs} deal pairs")).format(file=where["file"], pairs=where["deal_pairs"])
+            said = N_("played here: 1 deal pair, seed {seed}") if one else N_("played here: {pairs} deal pairs, seed {seed}")
+            return _(said).format(pairs=where["deal_pairs"], seed=where["seed"])
+        return _(N_("{file}: 1 deal pair") if one else N_("{file}: {pairs} deal pairs")).format(
+            file=where["file"], pairs=where["deal_pairs"])
 
     def pairing(key: str) -> str:
         stronger, weaker = key.split(" vs ")
