@@ -159,6 +159,7 @@ def test_typed_cards_that_are_refused_stay_on_the_typing_line(tmp_path: Path) ->
 
 
 PLAY_BAR = ["select", "play", "pass", "hint", "type", "group", "quit", "help"]
+LEAD_BAR = ["select", "play", "hint", "type", "group", "quit", "help"]
 
 
 def _staged(path: Path, prev_finish: tuple[int, int, int, int]) -> Session:
@@ -186,6 +187,10 @@ async def _giving(game: GuandanApp) -> dict[str, object]:
                 break
         seen["given"] = game.session.record() != before
         seen["after"] = _bar(game)  # the play's keys are back once the cards have changed hands
+        if game.session.human_to_move:
+            led = game.session.record()
+            await pilot.press("p")  # on a lead: not listed either, and says why nothing happens
+            seen["p on lead"], seen["lead unchanged"] = game.message, game.session.record() == led
     return seen
 
 
@@ -196,7 +201,9 @@ def test_the_key_bar_names_the_keys_of_a_tribute_and_a_return(tmp_path: Path) ->
     assert tribute["phase"] == Phase.TRIBUTE
     assert tribute["bar"] == ["select", "give", "hint", "type", "group", "quit", "help"]
     assert tribute["p"] == "You cannot pass now: give a card" and tribute["unchanged"]
-    assert tribute["given"] and tribute["after"] == PLAY_BAR
+    # the player who paid tribute leads: a lead has no pass, so p is not listed (it was, and only said so)
+    assert tribute["given"] and tribute["after"] == LEAD_BAR
+    assert tribute["p on lead"] == "You lead: you cannot pass" and tribute["lead unchanged"]
     back = async_support.run(_giving(GuandanApp(_staged(tmp_path / "r.json", (0, 1, 2, 3)), "en", bot_delay=0)))
     assert back["phase"] == Phase.RETURN
     assert back["bar"] == ["select", "give back", "hint", "type", "group", "quit", "help"]
@@ -237,3 +244,47 @@ def test_the_final_table_lists_only_the_keys_that_still_do_something(tmp_path: P
     assert bar == ["review", "quit", "help"] and idle  # was select, play, pass, hint, type, group, quit, help
     zh, _ = async_support.run(_final_table(GuandanApp(s, "zh", bot_delay=0)))
     assert zh == ["复盘", "退出", "帮助"]
+
+
+WAIT_BAR = ["group", "quit", "help"]
+
+
+async def _waiting(game: GuandanApp) -> dict[str, object]:
+    """The bots wait for the test (a long bot_delay): it moves them one at a time with bot_move."""
+    seen: dict[str, object] = {}
+    async with game.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seen["bar"], seen["message"] = _bar(game), game.message
+        before = game.session.record()
+        hand = game.query_one(HandView)
+        await pilot.press("space", "enter", "p", "h", "t")  # none of these does anything while a bot is to move
+        await pilot.pause()
+        seen["idle"] = (game.session.record() == before and not hand.selection() and not game.hints
+                        and not game.query_one("#typed", Input).has_class("shown") and game.message == seen["message"])
+        await pilot.press("g")  # listed: the hand is grouped while the player waits
+        await pilot.pause()
+        seen["grouped"] = hand.grouped
+        game.bot_move()  # the bot pays its tribute: the player's return is asked for
+        await pilot.pause()
+        seen["phase"], seen["turn"] = game.session.observation().deal.phase, _bar(game)
+        await pilot.press("home", *["right"] * next(i for i, c in enumerate(hand.cards) if c in (hand.eligible or ())),
+                          "space", "enter")  # the card goes back: a bot leads
+        await pilot.pause()
+        seen["after"] = _bar(game) if not game.session.human_to_move else None
+    return seen
+
+
+def test_the_key_bar_lists_only_the_keys_that_work_while_another_seat_is_to_move(tmp_path: Path) -> None:
+    """The bar followed the phase alone: while a bot paid tribute to the player it listed select, give, hint and
+    type, none of which does anything until the player's own turn."""
+    game = GuandanApp(_staged(tmp_path / "w.json", (0, 1, 2, 3)), "en", bot_delay=600)
+    assert game.session.observation().deal.phase == Phase.TRIBUTE and not game.session.human_to_move
+    seen = async_support.run(_waiting(game))
+    assert seen["bar"] == WAIT_BAR and seen["message"] == "Waiting for Previous opponent to pay tribute…"
+    assert seen["idle"] and seen["grouped"]
+    assert seen["phase"] == Phase.RETURN
+    assert seen["turn"] == ["select", "give back", "hint", "type", "group", "quit", "help"]
+    assert seen["after"] == WAIT_BAR
+    zh = async_support.run(_waiting(GuandanApp(_staged(tmp_path / "z.json", (0, 1, 2, 3)), "zh", bot_delay=600)))
+    assert zh["bar"] == ["理牌", "退出", "帮助"] and zh["after"] == ["理牌", "退出", "帮助"]
+    assert zh["turn"] == ["选牌", "还贡", "提示", "输入牌", "理牌", "退出", "帮助"]

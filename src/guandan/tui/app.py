@@ -5,7 +5,8 @@ next one), t type cards (e.g. ``H3 H3 S10``, Enter plays), 1–9 choose a readin
 g group the hand (理牌), c card counter (记牌器) on/off, r the engine's review (复盘) of the last
 finished deal (offered in the end-of-deal box, and kept on r until the next one), q save and quit. The key
 bar lists the keys that do something at that moment: Enter is "give" in a tribute (进贡), "give back" in a
-return (还贡), "take" in the choice of a tribute card, p is not listed there, and the final table lists r, q, ?.
+return (还贡), "take" in the choice of a tribute card, p is not listed there nor on a lead; while the other seats
+move it lists g, q and ?, and the final table r, q and ?.
 
 The screen, top to bottom: the table (partner at the top, the opponents left and right, you at the
 bottom, each with its last play this round), the log beside the card counter, the status line, the
@@ -36,7 +37,7 @@ from ..agents.hints import Hint, hints
 from ..core.deal import Action
 from ..core.errors import GuandanError
 from ..core.events import DealOver, DealSettled, Event, MatchOver
-from ..core.vocab import Phase
+from ..core.vocab import ActionKind, Phase
 from ..i18n import N_, Translator, translator
 from ..present import Presenter, said
 from .hand import counter_rows
@@ -292,7 +293,8 @@ class GuandanApp(App[None]):
     HandView { max-height: 8; }
     """
     # The key bar lists the keys that fit what the table is doing (check_action, after the hand's own Enter):
-    # no pass during a tribute, a return or the choice of a tribute card, and on the final table only r, q and ?.
+    # no pass on a lead, during a tribute, a return or the choice of a tribute card, only g, q and ? while another
+    # seat is to move (the player's keys would do nothing then), and on the final table only r, q and ?.
     BINDINGS = [  # noqa: RUF012
         Binding("p", "pass_turn", N_("pass")),
         Binding("p", "refuse_pass", show=False),  # p when there is no pass: not listed, but says why nothing happens
@@ -330,7 +332,7 @@ class GuandanApp(App[None]):
         self.hinted: Action | None = None
         self.choices: list[Action] = []  # readings waiting for a number
         self.paused = False  # a summary is open: bots wait
-        self.stage = "play"  # what the table is doing, for the key bar (stage_now)
+        self.stage = "play"  # what the table asks of the player, for the key bar (stage_now)
         self.too_small: TooSmallScreen | None = None  # the window is below 80×24: bots wait
         self.bot_pending = False  # a bot move is scheduled
         self.log_lines: list[str] = []  # what the log shows, kept for tests and screen readers
@@ -402,11 +404,17 @@ class GuandanApp(App[None]):
         self.write_log([line for e in events for line in self.present.event(e)])
 
     def stage_now(self) -> str:
-        """What the table is doing, for the key bar: play, tribute, return, choose, or over."""
+        """What the table asks of the player, for the key bar: play (a play or a pass), lead (a play), tribute,
+        return or choose on their turn; wait while another seat is to move (whatever the phase: a bot's tribute
+        asks nothing of them), or over."""
         if self.session.ended:
             return "over"
-        return {Phase.TRIBUTE: "tribute", Phase.RETURN: "return", Phase.CHOOSE: "choose"}.get(
-            self.session.observation().deal.phase, "play")
+        if not self.session.human_to_move:
+            return "wait"
+        d = self.session.observation().deal
+        if d.phase is Phase.PLAY and not any(a.kind is ActionKind.PASS for a in d.legal):
+            return "lead"  # p only says that a lead cannot pass
+        return {Phase.TRIBUTE: "tribute", Phase.RETURN: "return", Phase.CHOOSE: "choose"}.get(d.phase, "play")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which of the table's keys are listed and work now (False: neither)."""
@@ -414,8 +422,10 @@ class GuandanApp(App[None]):
         if action == "pass_turn":
             return stage == "play"
         if action == "refuse_pass":
-            return stage != "play"
-        if action in ("hint", "type_cards", "group", "choose", "review"):
+            return stage in ("lead", "tribute", "return", "choose")
+        if action in ("hint", "type_cards", "choose"):
+            return stage not in ("wait", "over")
+        if action in ("group", "review"):
             return stage != "over"
         if action == "final_review":
             return stage == "over"

@@ -25,7 +25,7 @@ from .hand import GROUP_NAMES, Group, group_hand, level_sorted
 RED_SUITS = frozenset({"H", "D"})
 FALLBACK_WIDTH = 80 - 4  # the hand's width in an 80-column screen, before the widget knows its own
 #: Enter's action in each stage of the table (:attr:`HandView.stage`); on the final table (``over``) it has none.
-ENTER_ACTIONS = {"play": "submit", "tribute": "give", "return": "give_back", "choose": "take"}
+ENTER_ACTIONS = {"play": "submit", "lead": "submit", "tribute": "give", "return": "give_back", "choose": "take"}
 
 
 def translate_bindings(node: DOMNode, tr: Translator) -> None:
@@ -80,11 +80,13 @@ class HandView(Widget, can_focus=True):
         self.cursor = 0
         self.selected: set[int] = set()
         self.eligible: set[Card] | None = None  # tribute/return: only these may be chosen
-        self.stage = "play"  # play, tribute, return, choose, or over (the match is over): what Enter and space do
+        # what Enter and space do: play (or lead), tribute, return, choose; nothing while another seat is to move
+        # (wait) and once the match is over (over)
+        self.stage = "play"
 
     def set_stage(self, stage: str) -> None:
-        """Tell the hand what the table is doing, so that the key bar names what Enter does (or, once the match is
-        over, lists neither Enter nor space, which then do nothing)."""
+        """Tell the hand what the table asks of the player, so that the key bar names what Enter does (or, while
+        another seat is to move and once the match is over, lists neither Enter nor space, which then do nothing)."""
         if stage != self.stage:
             self.stage = stage
             self.refresh_bindings()
@@ -93,7 +95,7 @@ class HandView(Widget, can_focus=True):
         if action in ENTER_ACTIONS.values():
             return ENTER_ACTIONS.get(self.stage) == action
         if action == "pick":
-            return self.stage != "over"
+            return self.stage not in ("wait", "over")
         return True
 
     # --- state ------------------------------------------------------------------------------
