@@ -218,6 +218,54 @@ def test_a_player_outside_an_event_under_way_or_over_is_told_entries_are_closed_
         guest.context.close()
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_entry_unconfirmed_when_entries_close_is_said_to_be_out_with_nothing_to_press(
+        browser: Browser, live_server: LiveServer, lang: str) -> None:
+    """The entry waiting for its partner when round 1 is paired did not make it into the event: the page of the
+    account that entered it, and its partner's, say so in the reader's language (and how to follow the event)
+    and offer neither the withdrawal nor the confirmation, which the server refuses from then on."""
+    events: OnlineEvents = live_server.app.state.online_events
+    key = f"lapsed-key-{lang}"
+    tid = online.create_online(events.desk, EventConfig(name=f"Lapsed Cup {lang}", rounds=1), secret=key)
+    for team, players in (("Red", [f"lp_{lang}_ann", f"lp_{lang}_bob"]), ("Blue", [f"lp_{lang}_cat", f"lp_{lang}_dan"])):
+        events.desk.register(tid, team, players)
+    problems: list[str] = []
+    eve, fay = _page(browser, problems), _page(browser, problems)
+    for p in (eve, fay):
+        p.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    try:
+        _sign_up(eve, live_server.url, f"lp_{lang}_eve")
+        _sign_up(fay, live_server.url, f"lp_{lang}_fay")
+        eve.goto(f"{live_server.url}/events/{tid}")
+        eve.fill("#team-name", "Green")
+        eve.fill("#partner", f"lp_{lang}_fay")
+        eve.click("#enter")
+        expect(eve.locator("[data-testid=withdraw]")).to_be_visible()
+        fay.goto(f"{live_server.url}/events/{tid}")
+        expect(fay.locator("[data-testid=confirm]")).to_be_visible()
+        with httpx.Client(base_url=live_server.url, timeout=30) as c:
+            assert c.post(f"/api/events/{tid}/arbiter/round", json={"key": key}).status_code == 200
+        lapsed = {"zh": ("报名截止前 lp_zh_fay 没有确认：队伍“Green”没有参加本次赛事。",
+                         "报名截止前你没有确认：队伍“Green”没有参加本次赛事。"),
+                  "en": ("Entries closed before lp_en_fay confirmed: team “Green” is not in the event.",
+                         "Entries closed before you confirmed: team “Green” is not in the event.")}[lang]
+        closed = {"zh": "报名已截止，赛事正在进行：可以点上面的“排名”和“对阵”关注赛事。",
+                  "en": "Entries are closed: the event is under way. Follow it through the Standings and Pairings "
+                        "links above."}[lang]
+        # the page asks again every few seconds
+        expect(eve.locator("[data-testid=waiting-line]")).to_have_text(lapsed[0], timeout=15_000)
+        expect(fay.locator("[data-testid=invited-line]")).to_have_text(lapsed[1], timeout=15_000)
+        for p in (eve, fay):
+            expect(p.locator("[data-testid=closed-note]")).to_have_text(closed)
+            expect(p.locator("#my-panel button:visible")).to_have_count(0)
+            expect(p.locator("[data-testid=enter-form]")).to_be_hidden()
+            shoot(p, f"event-lapsed-{lang}-{'entrant' if p is eve else 'partner'}")
+        assert problems == []
+    finally:
+        eve.context.close()
+        fay.context.close()
+
+
 def test_an_organiser_makes_an_event_from_the_list_and_a_player_is_offered_none(
         browser: Browser, live_server: LiveServer) -> None:
     events: OnlineEvents = live_server.app.state.online_events

@@ -224,6 +224,25 @@ def test_a_waiting_entry_can_be_declined_and_registration_closes_with_round_one(
     assert (r.status_code, r.json()["error"]) == (409, "registration_closed")
 
 
+def test_an_entry_still_waiting_when_entries_close_stays_out_and_cannot_be_withdrawn_or_confirmed(site: Site) -> None:
+    """Round 1 closes the entries: an entry its partner had not confirmed is not in the event, and both its
+    accounts are told so by the event's view (their entry and invitation, with the entries closed); neither may
+    withdraw, decline or confirm it any more, and nothing changes."""
+    tid = two_teams(site)
+    eve, fay = site.players["eve"], site.players["fay"]
+    assert eve.post(f"/api/events/{tid}/entries", {"team_name": "Green", "partner": "fay"}).status_code == 200
+    start_round(site, tid)
+    for who, path in ((eve, "decline"), (fay, "decline"), (fay, "confirm")):
+        r = who.post(f"/api/events/{tid}/entries/{path}")
+        assert (r.status_code, r.json()["error"]) == (409, "registration_closed"), (who.username, path)
+        assert r.json()["text"]["zh"] == "报名已截止：第1轮已经编排。"
+    assert [(e.team_name, e.status) for e in site.events._entries(tid)][-1] == ("Green", "pending")
+    assert [t.name for t in site.events.desk.state(tid).teams.values()] == ["Red", "Blue"]
+    mine = eve.client.get(f"/api/events/{tid}").json()
+    assert not mine["registration_open"] and mine["me"]["entry"] == {"team_name": "Green", "partner": "fay"}
+    assert fay.client.get(f"/api/events/{tid}").json()["me"]["invitation"] == {"team_name": "Green", "partner": "eve"}
+
+
 # --- a round on the server's tables -----------------------------------------------------------------
 def test_the_round_opens_a_room_per_table_with_every_seat_bound_to_its_account(site: Site) -> None:
     tid = two_teams(site)

@@ -356,12 +356,15 @@ class OnlineEvents:
         return self.view(tid, me)
 
     def decline(self, tid: int, me: User) -> dict[str, Any]:
-        """The partner declines, or the account that asked withdraws, an entry still waiting."""
-        self.event(tid)
+        """The partner declines, or the account that asked withdraws, an entry still waiting; once the entries
+        are closed there is nothing left to decline (the entry is not in the event), and the page says so."""
+        st = self.event(tid)
         entry = next((e for e in self._entries(tid) if me.id in (e.user1_id, e.user2_id) and e.status == "pending"),
                      None)
         if entry is None:
             raise _refused(404, "no_entry", say(tx.NO_ENTRY))
+        if st.rounds:
+            raise _refused(409, "registration_closed", say(tx.REGISTRATION_CLOSED))
         self._drop(entry.id)
         return self.view(tid, me)
 

@@ -45,6 +45,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Online event"), N_("Enter a team"), N_("Team name"), N_("Your partner's username"), N_("Enter"),
     N_("Waiting for {name} to confirm"), N_("{name} asks you to play as their partner in team “{team}”"),
     N_("Confirm"), N_("Decline"), N_("Withdraw the entry"), N_("Your team"), N_("Teams entered"),
+    N_("Entries closed before {name} confirmed: team “{team}” is not in the event."),
+    N_("Entries closed before you confirmed: team “{team}” is not in the event."),
     N_("Log in to enter this event"), N_("Standings"), N_("Pairings"), N_("Round {n}"),
     N_("Your table: table {table}, {side}"), N_("North–South"), N_("East–West"), N_("Go to your table"),
     N_("Your table's result is in"), N_("Result, North–South first: {result}"),

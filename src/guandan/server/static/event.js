@@ -76,14 +76,24 @@ function render(ev) {
   const team = me && me.team;
   show("my-team", Boolean(team));
   if (team) $("team-line").textContent = `${team.name} · ${team.players.join(" / ")}`;
+  // an entry still unconfirmed when the entries closed is not in the event: it says so, and offers nothing to do
+  // (the server refuses a confirmation or a withdrawal from then on)
+  const open = ev.registration_open;
   show("waiting", Boolean(me && me.entry));
-  if (me && me.entry) $("waiting-line").textContent = `${me.entry.team_name} · ${fmt("Waiting for {name} to confirm", { name: me.entry.partner })}`;
+  show("withdraw", open);
+  if (me && me.entry) {
+    $("waiting-line").textContent = open ? `${me.entry.team_name} · ${fmt("Waiting for {name} to confirm", { name: me.entry.partner })}`
+      : fmt("Entries closed before {name} confirmed: team “{team}” is not in the event.", { name: me.entry.partner, team: me.entry.team_name });
+  }
   show("invited", Boolean(me && me.invitation));
-  if (me && me.invitation) $("invited-line").textContent = fmt("{name} asks you to play as their partner in team “{team}”", { name: me.invitation.partner, team: me.invitation.team_name });
-  show("enter-form", Boolean(me && ev.registration_open && !team && !me.entry && !me.invitation));
+  show("invited-actions", open);
+  if (me && me.invitation) {
+    $("invited-line").textContent = open ? fmt("{name} asks you to play as their partner in team “{team}”", { name: me.invitation.partner, team: me.invitation.team_name })
+      : fmt("Entries closed before you confirmed: team “{team}” is not in the event.", { team: me.invitation.team_name });
+  }
+  show("enter-form", Boolean(me && open && !team && !me.entry && !me.invitation));
   // anyone not in an event whose entries are closed (a guest too) is told so, and how to follow it
-  const outside = !team && !(me && (me.entry || me.invitation));
-  show("closed-note", outside && !ev.registration_open);
+  show("closed-note", !team && !open);
   $("closed-note").textContent = ev.finished ? t("The event is over: the teams below are in their final places.")
     : t("Entries are closed: the event is under way. Follow it through the Standings and Pairings links above.");
   const table = me && me.table;
