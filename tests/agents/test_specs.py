@@ -70,15 +70,38 @@ def test_bad_specs_are_refused_with_the_reason(spec: str, message: str) -> None:
     assert message in str(e.value)
 
 
-@pytest.mark.parametrize(("spec", "shown"), [(5, "5"), (None, "null"), (["heuristic"], '["heuristic"]')])
-def test_a_spec_that_is_no_text_is_refused_with_the_names_one_may_give(spec: object, shown: str) -> None:
-    """It was an AttributeError naming Python's type (\'int\' object has no attribute \'startswith\')."""
+class _Config:
+    """A bot author's own object, passed where a spec goes."""
+
+
+def _lambda() -> None:
+    """Stands in for a function passed where a spec goes."""
+
+
+@pytest.mark.parametrize(("spec", "en", "zh"), [
+    (5, "an int (5)", "整数 5"),
+    (2.5, "a float (2.5)", "浮点数 2.5"),
+    (True, "a bool (true)", "布尔值 true"),
+    (None, "no value (null)", "空值（null）"),
+    (["heuristic"], 'a list (["heuristic"])', '列表 ["heuristic"]'),
+    (["heuristic"] * 9, 'a list (["heuristic", "heuristic", "heuristic",…)', '列表 ["heuristic", "heuristic", "heuristic",…'),
+    (b"heuristic", "bytes: decode them to a string first", "bytes 字节串：请先解码为字符串"),
+    (_Config(), "an object of class _Config", "_Config 类的对象"),
+    (_Config, "the class _Config", "类 _Config"),
+    (_lambda, "the function _lambda", "函数 _lambda"),
+    (lambda: None, "a lambda function", "lambda 函数"),
+    (make_agent("random", 1), "an agent already made (RandomAgent), which is used as it is, without make_agent",
+     "已生成的机器人（RandomAgent），直接使用即可，无需 make_agent"),
+])
+def test_a_spec_that_is_no_text_is_refused_saying_what_was_given(spec: object, en: str, zh: str) -> None:
+    """It was an AttributeError naming Python's type (\'int\' object has no attribute \'startswith\'), then the
+    value alone, an object as its bare class name ('not _Config', read as a spec's name) and a list uncut."""
     with pytest.raises(GuandanError) as e:
         make_agent(spec, 1)  # type: ignore[arg-type]
-    assert str(e.value) == ("an agent is named by a spec, one of greedy, heuristic, random, search or "
-                            f"external:module:Class, with its options after colons (search:prior=0.3), not {shown}")
-    assert said(e.value, "zh") == ("机器人用规格指定：greedy, heuristic, random, search 之一或 external:module:Class，"
-                                   f"选项写在冒号后（如 search:prior=0.3），而不是 {shown}")
+    assert str(e.value) == ("an agent is named by a spec, a string: one of greedy, heuristic, random, search or "
+                            f"external:module:Class, with its options after colons (search:prior=0.3); it was given {en}")
+    assert said(e.value, "zh") == ("机器人用规格指定，规格是字符串：greedy, heuristic, random, search 之一或 "
+                                   f"external:module:Class，选项写在冒号后（如 search:prior=0.3）；收到的却是{zh}")
 
 
 def test_the_prior_option_changes_what_search_chooses() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 import random
 import re
 from abc import ABC, abstractmethod
@@ -186,15 +187,47 @@ def agent_description(name: str, gettext: Callable[[str], str] = str) -> str:
     return " ".join(re.split(r"\n\s*\n", inspect.cleandoc(doc))[0].split())
 
 
+SHOWN_CHARS = 40  # of a value given in place of a spec, as its error quotes it: a list may hold a whole config
+
+
+def _given(value: object) -> GuandanError:
+    """What was given in place of a spec, in a bot author's words: its kind (an int, a list, an object of class
+    Foo) and, where JSON writes it, the value, cut short; a catalogued clause, said in the language of the error
+    that holds it."""
+    if value is None:
+        return GuandanError.said(N_("no value (null)"))
+    if isinstance(value, Agent):
+        return GuandanError.said(N_("an agent already made ({name}), which is used as it is, without make_agent"),
+                                 name=type(value).__name__)
+    if inspect.isclass(value):
+        return GuandanError.said(N_("the class {name}"), name=value.__name__)
+    if inspect.isroutine(value):
+        name = getattr(value, "__name__", "<lambda>")
+        return (GuandanError.said(N_("a lambda function")) if name == "<lambda>"
+                else GuandanError.said(N_("the function {name}"), name=name))
+    if isinstance(value, bytes | bytearray):
+        return GuandanError.said(N_("bytes: decode them to a string first"))
+    if isinstance(value, numbers.Number) and not isinstance(value, bool | complex):
+        value = int(value) if isinstance(value, numbers.Integral) else float(value)  # type: ignore[arg-type]  # NumPy's too
+    kinds = ((bool, N_("a bool ({value})")), (int, N_("an int ({value})")), (float, N_("a float ({value})")),
+             (list, N_("a list ({value})")), (tuple, N_("a tuple ({value})")), (dict, N_("a dict ({value})")),
+             ((set, frozenset), N_("a set ({value})")))
+    for kind, msgid in kinds:
+        if isinstance(value, kind):
+            text = shown(value)
+            return GuandanError.said(msgid, value=text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 1] + "…")
+    return GuandanError.said(N_("an object of class {name}"), name=type(value).__name__)
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, int | float | bool]]:
     """Split an agent spec ``tier[:key=value…]`` into the tier and its options (only those set).
 
     ``external:module:Class`` is returned whole as (``external``, {}): its colons name a class."""
     _load_builtin()
     if not isinstance(spec, str):  # an agent object, a number: said as the names one may give, not as an AttributeError
-        raise GuandanError.said(N_("an agent is named by a spec, one of {known} or external:module:Class, with its "
-                                   "options after colons (search:prior=0.3), not {value}"),
-                                known=", ".join(n for n in sorted(_REGISTRY) if n != "external"), value=shown(spec))
+        raise GuandanError.said(N_("an agent is named by a spec, a string: one of {known} or external:module:Class, "
+                                   "with its options after colons (search:prior=0.3); it was given {value}"),
+                                known=", ".join(n for n in sorted(_REGISTRY) if n != "external"), value=_given(spec))
     if spec.startswith("external:"):
         if "external" not in _REGISTRY:
             raise GuandanError.said(N_("external agents need the protocol adapter (guandan.protocol)"))
