@@ -80,6 +80,45 @@ def test_the_arbiter_page_says_what_it_is_and_what_it_needs(browser: Browser, li
         page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_override_link_comes_with_the_key_and_each_seat_says_where_it_sits(
+        browser: Browser, live_server: LiveServer, lang: str) -> None:
+    """The link to the desk's page (where a result is overridden) needs the key in its address: before the key
+    is given, and after a wrong one, there is no link to press; once the key is taken it leads there. Each table's
+    seats say where each player sits (北/North … 西/West, as the desk's table pages name the seats)."""
+    tid = _event(live_server, f"Seat Cup {lang}")
+    page = _page(browser, lang)
+    link = page.locator("[data-testid=desk-link]")
+    try:
+        page.goto(f"{live_server.url}/events/{tid}/arbiter")
+        expect(page.locator("#event-name")).to_have_text(f"Seat Cup {lang}")
+        expect(link).to_be_hidden()
+        assert link.get_attribute("href") is None
+        page.fill("#key", "not-the-key")
+        page.click("#key-btn")
+        expect(page.locator("[data-testid=arbiter-error]")).not_to_be_empty()
+        expect(link).to_be_hidden()
+        page.fill("#key", KEY)
+        page.click("#key-btn")
+        expect(link).to_be_visible()
+        expect(link).to_have_text({"zh": "改判", "en": "Override"}[lang])
+        expect(link).to_have_attribute("href", f"/t/{tid}/arbiter?key={KEY}&lang={lang}")
+        page.click("[data-testid=start-round]")
+        seats = page.locator("[data-testid=tables] tr .seat")
+        absent = {"zh": "未到", "en": "absent"}[lang]
+        names = {"zh": ["北", "东", "南", "西"], "en": ["North", "East", "South", "West"]}[lang]
+        expect(page.locator("[data-testid=tables] tr")).to_have_count(1)
+        events: OnlineEvents = live_server.app.state.online_events
+        players = online.seats_of(events.desk.state(tid), 1, 1)  # the home team North and South
+        expect(seats).to_have_text([f"{n} {p} · {absent}" for n, p in zip(names, players, strict=True)])
+        for width, height in ((844, 390), (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=f"{tempfile.gettempdir()}/guandan-shots/event-arbiter-seats-{lang}-{width}.png",
+                            full_page=True)
+    finally:
+        page.context.close()
+
+
 def test_the_replacement_chooses_among_the_teams_players(browser: Browser, live_server: LiveServer) -> None:
     tid = _event(live_server, "Replace Cup")
     page = _page(browser, "en")

@@ -481,6 +481,22 @@ def test_the_arbiter_replaces_a_player_whose_seat_goes_to_the_new_account(site: 
     assert site.room(code).status == "playing"
 
 
+def test_the_arbiters_view_names_each_players_seat_at_the_table_in_every_language(site: Site) -> None:
+    """Each seat of a table comes with its place at it, North to West as the desk's table pages name the seats,
+    in both page languages: the home team (Red) sits North and South, the away team East and West."""
+    tid = two_teams(site)
+    start_round(site, tid)
+    take_seats(site, tid, "cat")
+    [table] = site.client.post(f"/api/events/{tid}/arbiter", json={"key": "arbiter-key-123"}).json()["tables"]
+    seats = table["seats"]
+    st = site.events.desk.state(tid)
+    assert [s["player"] for s in seats] == list(online.seats_of(st, 1, 1))
+    assert [(s["seat"], s["seat_text"]) for s in seats] == [
+        (0, {"zh": "北", "en": "North"}), (1, {"zh": "东", "en": "East"}), (2, {"zh": "南", "en": "South"}),
+        (3, {"zh": "西", "en": "West"})]
+    assert [s["present"] for s in seats] == [p == "cat" for p in online.seats_of(st, 1, 1)]
+
+
 def test_the_arbiters_view_offers_each_teams_players_and_a_player_not_in_the_team_is_refused(site: Site) -> None:
     """The arbiter's page chooses whom to replace from the teams' own players (their usernames, which the desk
     names); a name that is not the team's (a hand-made request) is refused in words that say why, and the event is

@@ -48,6 +48,7 @@ from ..db.tournament import TournamentEventRow
 from ..i18n import translator, unprintable
 from ..tournament import online
 from ..tournament.bracket import placings
+from ..tournament.deals import SEAT_NAMES
 from ..tournament.desk import Desk, report_table_result, status_of
 from ..tournament.errors import NotFoundError, TournamentError
 from ..tournament.model import FORMATS, EventConfig, LatenessRules, RoundLimits
@@ -489,6 +490,8 @@ class OnlineEvents:
         st = self.check_key(tid, key)
         r = st.current_round
         tables = []
+        # each seat's name as the desk's table pages say it (North…West), in every page language
+        seat_texts = [{lang: translator("desk", lang).gettext(name) for lang in LANGS} for name in SEAT_NAMES]
         for n, ts in sorted(st.rounds[r].tables.items()) if r else []:
             tb = ts.table
             code = self._room_code(tid, r, n)
@@ -496,7 +499,8 @@ class OnlineEvents:
             seats = []
             for i, player in enumerate(online.seats_of(st, r, n)):
                 seat = room.seats[i] if room is not None else None
-                seats.append({"player": player, "present": seat is not None and seat.token_hash is not None,
+                seats.append({"player": player, "seat": i, "seat_text": seat_texts[i],
+                              "present": seat is not None and seat.token_hash is not None,
                               "online": seat is not None and seat.connections > 0,
                               "auto": seat is not None and seat.auto})
             tables.append({"table": n, "home": st.teams[tb.home].name, "away": st.teams[tb.away].name,

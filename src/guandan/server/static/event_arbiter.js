@@ -7,9 +7,12 @@ const tid = Number(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
 let key = new URLSearchParams(location.search).get("key") || "";
 
+// a seat of a table: where it sits (North…West, as the desk's table pages name the seats), who plays it, and
+// whether they have taken it
 function seatLine(seat) {
   const where = seat.present ? (seat.online ? "online" : "offline") : "absent";
-  return el("span", { class: `seat ${seat.present ? "present" : "absent"}` }, `${seat.player} · ${t(where)}`,
+  return el("span", { class: `seat ${seat.present ? "present" : "absent"}`, "data-seat": String(seat.seat) },
+    el("span", { class: "seat-at" }, seat.seat_text[lang()] || seat.seat_text.en), ` ${seat.player} · ${t(where)}`,
     seat.auto ? el("span", { class: "tag" }, t("Auto-play")) : null);
 }
 
@@ -45,6 +48,9 @@ function showName(name) {
 // replacement come (or the other way round when a key is refused).
 function keyed(yes) {
   $("key-needed").classList.toggle("hidden", yes);
+  // the desk's page, where a result is overridden, opens with the key alone: no link until the key is taken
+  $("desk-link").classList.toggle("hidden", !yes);
+  if (!yes) $("desk-link").removeAttribute("href");
   document.querySelectorAll(".needs-key").forEach((p) => p.classList.toggle("hidden", !yes));
 }
 
