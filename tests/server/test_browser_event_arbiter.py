@@ -17,6 +17,7 @@ from guandan.tournament import online
 from guandan.tournament.model import EventConfig, RoundLimits
 
 from .conftest import LiveServer
+from .test_browser_crowded_table import shoot
 
 pytestmark = pytest.mark.timeout(300)
 KEY = "browser-arbiter-key"
@@ -113,8 +114,7 @@ def test_the_override_link_comes_with_the_key_and_each_seat_says_where_it_sits(
         expect(seats).to_have_text([f"{n} {p} · {absent}" for n, p in zip(names, players, strict=True)])
         for width, height in ((844, 390), (1280, 800)):
             page.set_viewport_size({"width": width, "height": height})
-            page.screenshot(path=f"{tempfile.gettempdir()}/guandan-shots/event-arbiter-seats-{lang}-{width}.png",
-                            full_page=True)
+            shoot(page, f"event-arbiter-seats-{lang}-{width}")
     finally:
         page.context.close()
 
