@@ -263,3 +263,19 @@ def test_the_arbiter_page_counts_one_round_as_one(desk: Desk) -> None:
     assert "1 round ·" in one and "1 rounds" not in one
     assert "2 rounds ·" in " ".join(client.get(f"/t/2/arbiter?key={KEY}&lang=en").text.split())
     assert "共1轮 ·" in " ".join(client.get(f"/t/1/arbiter?key={KEY}&lang=zh").text.split())
+
+
+def test_the_arbiter_page_counts_one_deal_at_a_table_as_one(desk: Desk) -> None:
+    """A table's line counts its deals, "1 deal" for one (its status and, once final, its deals column)."""
+    tid = desk.create(EventConfig(name="Cup", rounds=1, per_deal=True), secret=KEY)
+    for name in ("Red", "Blue", "Green", "Gold"):
+        desk.register(tid, name, [f"{name} A", f"{name} B"])
+    desk.pair_next(tid)
+    desk.set_deals(tid, 1, 1, [{"finish": "N S E"}], "checked", end=True)
+    desk.set_deals(tid, 1, 2, [{"finish": "N S E"}, {"finish": "E W N"}], "checked")
+    client = _client(desk)
+    page = " ".join(client.get(f"/t/{tid}/arbiter?key={KEY}&lang=en").text.split())
+    assert "· 1 deal</td>" in page and '<td class="deals">1 deal</td>' in page and "1 deals" not in page
+    assert "· 2 deals</td>" in page
+    zh = " ".join(client.get(f"/t/{tid}/arbiter?key={KEY}&lang=zh").text.split())
+    assert "· 1副</td>" in zh and '<td class="deals">1副</td>' in zh

@@ -153,3 +153,17 @@ def test_status_counts_one_team_and_one_round_as_one(db: str, monkeypatch: pytes
     assert "Cup: 2 teams, 1 round, not paired yet" in cli(db, "status", "1")[1]
     monkeypatch.setenv("LANGUAGE", "zh")
     assert "Cup：2队，共1轮，尚未编排" in cli(db, "status", "1")[1]
+
+
+def test_status_counts_one_team_with_a_withdrawal_as_one(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An event of one team, withdrawn: "1 team (1 withdrawn)"; of two, "2 teams (1 withdrawn)"."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert cli(db, "new", "Cup", "--rounds", "1", "--seed", "4", "--per-round")[0] == 0
+    assert cli(db, "register", "1", "Team 1", "--players", "p1,q1")[0] == 0
+    assert cli(db, "withdraw", "1", "Team 1")[0] == 0
+    code, out = cli(db, "status", "1")
+    assert code == 0 and "Cup: 1 team (1 withdrawn), 1 round, not paired yet" in out, out
+    assert cli(db, "register", "1", "Team 2", "--players", "p2,q2")[0] == 0
+    assert "Cup: 2 teams (1 withdrawn), 1 round, not paired yet" in cli(db, "status", "1")[1]
+    monkeypatch.setenv("LANGUAGE", "zh")
+    assert "Cup：2队（1队已退赛），共1轮，尚未编排" in cli(db, "status", "1")[1]

@@ -17,6 +17,7 @@ from guandan.tournament.deals import parse_finish, settle_deals
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
 from guandan.tournament.model import EventConfig, RoundLimits
+from guandan.tournament.pagelang import explain
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import CODE_LIMIT, DISPUTED, FINAL, IN_PLAY, MISSING, replay
 
@@ -344,3 +345,19 @@ def test_a_level_knockout_round_waits_for_its_deciding_deal(desk: Desk) -> None:
     champion = bracket_data(desk.state(tid))["champion"]
     assert champion is not None and champion["team"] == desk.state(tid).teams[tb.away].name
     assert replay(desk.events(tid)).table(1, 1).final == ts.final
+
+
+def test_a_table_the_arbiter_locked_says_so_and_counts_no_wrong_codes(desk: Desk) -> None:
+    """A lock the arbiter set after one wrong code is the arbiter's, not "locked after 1 wrong codes"."""
+    tid = _event(desk)
+    st = desk.state(tid)
+    wrong = next(c for c in ("000000", "111111", "222222") if c not in (st.team_code(1, 1, 0), st.team_code(1, 1, 1)))
+    with pytest.raises(TournamentError, match="Tries left"):
+        desk.check_code(tid, 1, 1, wrong)
+    desk.lock_table(tid, 1, 1, "the players argued")
+    with pytest.raises(TournamentError) as e:
+        desk.check_code(tid, 1, 1, st.team_code(1, 1, 1))
+    assert str(e.value) == "Round 1 table 1 is locked by the arbiter: the arbiter must unlock it"
+    assert explain(e.value, "zh").detail == "第1轮第1桌已被裁判锁定：需裁判解锁"
+    tb = desk.state(tid).table(1, 1).table
+    unchanged(desk, tid, lambda: desk.report_deal(tid, 1, 1, 1, "NSE", by=tb.away), "^Round 1 table 1 is locked by the arbiter")

@@ -312,3 +312,14 @@ def test_standings_print_counts_one_round_as_one(desk: Desk, new_event: Callable
     assert "· 1 round</h2>" in standings_html(desk.state(one), 0, "en")
     assert "· 3 rounds</h2>" in standings_html(desk.state(three), 0, "en")
     assert "· 共1轮</h2>" in standings_html(desk.state(one), 0, "zh")
+
+
+def test_the_slips_count_one_deal_and_one_minute_as_one(desk: Desk, new_event: Callable[..., int]) -> None:
+    one = new_event(4, limits=RoundLimits(max_deals=1, max_minutes=1, warning_minutes=1))
+    many = new_event(4, limits=RoundLimits(max_deals=6, max_minutes=40, warning_minutes=5))
+    for tid in (one, many):
+        desk.pair_next(tid)
+    assert ">at most 1 deal · 1 minute · no new deal in the last 1 minute · " in slips_html(desk.state(one), 1, BASE, "en")
+    assert ">at most 6 deals · 40 minutes · no new deal in the last 5 minutes · " in slips_html(
+        desk.state(many), 1, BASE, "en")
+    assert ">每轮最多1副 · 1分钟 · 最后1分钟不开新副 · " in slips_html(desk.state(one), 1, BASE, "zh")

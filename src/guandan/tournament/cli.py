@@ -584,7 +584,8 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
             return
         cfg = state.cfg
         out = len(state.withdrawn)  # withdrawn teams stay in the standings, but play no more
-        teams = (_("{n} teams ({w} withdrawn)").format(n=len(state.teams), w=out) if out
+        teams = (_messages.ngettext("{n} team ({w} withdrawn)", "{n} teams ({w} withdrawn)", len(state.teams)).format(
+                     n=len(state.teams), w=out) if out
                  else _messages.ngettext("{n} team", "{n} teams", len(state.teams)).format(n=len(state.teams)))
         if state.current_round:
             typer.echo(_("{name}: {teams}, round {round} of {total}").format(

@@ -30,7 +30,7 @@ from .levels import level_name, level_value
 from .model import EventConfig, Team
 from .rounds import ResultSlip
 from .standings import Standing
-from .state import CODE_DIGITS, CODE_LIMIT, Event, RoundState, TournamentState, apply_stored, damaged, replay
+from .state import CODE_DIGITS, CODE_LIMIT, Event, RoundState, TournamentState, apply_stored, damaged, locked_refusal, replay
 from .venuetime import check_zone, localized, typing_zone
 
 T = TypeVar("T")
@@ -276,8 +276,7 @@ class Desk:
         locked, wrong_before, side = self.peek(tid, look)
         where = {"round": round_no, "table": table_no}
         if locked:
-            raise refusal(N_("Round {round} table {table} is locked after {n} wrong codes: the arbiter must "
-                             "unlock it"), n=wrong_before, **where)
+            raise locked_refusal(round_no, table_no, wrong_before)
         typed = "".join(code.split())
         if not (len(typed) == CODE_DIGITS and typed.isascii() and typed.isdigit()):
             # not a guess at any code (a mistyped length, a letter): said in words, never counted or logged

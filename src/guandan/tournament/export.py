@@ -30,7 +30,7 @@ from openpyxl.styles import Alignment, Font  # type: ignore[import-untyped]
 
 from ..cliutil import width
 from ..core.errors import shown
-from ..i18n import LANGUAGES, N_, translator
+from ..i18n import LANGUAGES, N_, Translator, translator
 from ..present import rank_text
 from .errors import TournamentError, Word, refusal
 from .levels import level_name, level_value
@@ -696,15 +696,16 @@ def write_qr_png(url: str, path: str | Path) -> Path:
     return Path(path)
 
 
-def _limits_text(state: TournamentState, _: Any) -> str:
-    lim = state.cfg.limits
+def _limits_text(state: TournamentState, tr: Translator) -> str:
+    _, lim = tr.gettext, state.cfg.limits
     parts = []
     if lim.max_deals is not None:
-        parts.append(_("at most {n} deals").format(n=lim.max_deals))
+        parts.append(tr.ngettext("at most {n} deal", "at most {n} deals", lim.max_deals).format(n=lim.max_deals))
     if lim.max_minutes is not None:
-        parts.append(_("{n} minutes").format(n=lim.max_minutes))
+        parts.append(tr.ngettext("{n} minute", "{n} minutes", lim.max_minutes).format(n=lim.max_minutes))
         if lim.warning_minutes:
-            parts.append(_("no new deal in the last {n} minutes").format(n=lim.warning_minutes))
+            parts.append(tr.ngettext("no new deal in the last {n} minute", "no new deal in the last {n} minutes",
+                                     lim.warning_minutes).format(n=lim.warning_minutes))
     if lim.stop_on_pass_a:
         parts.append(_("passing A ends the round"))
     return " · ".join(parts)
@@ -737,7 +738,8 @@ def slips_html(state: TournamentState, round_no: int, base_url: str, lang: str =
     cut line one half per team with its code and the QR code of its own page. ``pdf_url``, when given (the
     arbiter's web page), is linked at the top, with a warning when the QR codes lead to this machine only
     (on screen only)."""
-    _ = translator("desk", check_lang(lang)).gettext
+    tr = translator("desk", check_lang(lang))
+    _ = tr.gettext
     rnd = state.round(round_no)
     lim = state.cfg.limits
     bye = state.teams[rnd.bye] if rnd.bye is not None else None
@@ -746,7 +748,7 @@ def slips_html(state: TournamentState, round_no: int, base_url: str, lang: str =
         _=_, lang=lang, cfg=state.cfg, round_no=round_no, slips=slip_data(state, round_no, base_url), bye=bye,
         qr_mm=QR_MM,
         deal_rows=range(1, rows + 1), row_mm=round(min(8.0, DEAL_ROWS_MM / rows), 2),
-        limits=_limits_text(state, _), per_deal=state.cfg.per_deal, pdf_url=pdf_url,
+        limits=_limits_text(state, tr), per_deal=state.cfg.per_deal, pdf_url=pdf_url,
         local_url=base_url if pdf_url is not None and loopback(base_url) else None)
 
 

@@ -49,6 +49,16 @@ CODE_DIGITS = 6
 ENDED_BY = ("deals", "pass_a", "time", "arbiter")
 
 
+def locked_refusal(round_no: int, table_no: int, wrong_codes: int) -> TournamentError:
+    """What a team is told at a locked table: the wrong codes that locked it, or (fewer than
+    :data:`CODE_LIMIT` of them) that the arbiter locked it."""
+    if wrong_codes >= CODE_LIMIT:  # only the desk's own lock comes after so many
+        return refusal(N_("Round {round} table {table} is locked after {n} wrong codes: the arbiter must unlock it"),
+                       round=round_no, table=table_no, n=wrong_codes)
+    return refusal(N_("Round {round} table {table} is locked by the arbiter: the arbiter must unlock it"),
+                   round=round_no, table=table_no)
+
+
 #: What the team that entered (or reported) is told when it tries to answer its own entry.
 _NOT_YOURS = {
     ("result", "confirm"): N_("Round {round} table {table}: the other team must confirm the result, not the team "
@@ -609,8 +619,7 @@ class TournamentState:
         """A team may act at this table: it is not locked and its result is not final."""
         tb = ts.table
         if ts.locked:
-            raise refusal(N_("Round {round} table {table} is locked after {n} wrong codes: the arbiter must "
-                             "unlock it"), round=tb.round, table=tb.number, n=ts.wrong_codes)
+            raise locked_refusal(tb.round, tb.number, ts.wrong_codes)
         if ts.status == FINAL:
             raise refusal(N_("Round {round} table {table} already has a final result; only the arbiter can "
                              "change it"), round=tb.round, table=tb.number)
