@@ -1,33 +1,13 @@
 // The account page (/account): log in or sign up as a guest; once logged in, the display name, the games,
 // log-out (here, or every other device), the password and deletion. The server's answers carry the session's
 // CSRF token, which every change sends back in X-CSRF-Token; the session id itself stays in an HttpOnly cookie.
-import { allTokens, el, errorText, fmt, init, lang, t } from "./common.js";
+import { allTokens, api, el, errorText, fmt, init, lang, t } from "./common.js";
 import { replayNodes } from "./replay_title.js";
 
 let csrf = "";
 
-// api() of common.js, with the session's CSRF token; a refusal throws with the server's text
-async function call(path, body, method) {
-  const headers = { "X-CSRF-Token": csrf };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  let res;
-  try {
-    res = await fetch(path, { method: method || (body === undefined ? "GET" : "POST"), headers,
-      body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (e) {
-    const err = new Error(e.message);
-    err.text = { [lang()]: t("The server could not be reached: check the connection and try again.") };
-    throw err;
-  }
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = new Error(typeof data.detail === "string" ? data.detail : res.statusText);
-    err.code = data.error;
-    err.text = data.text || { [lang()]: t("The server refused this request.") };
-    throw err;
-  }
-  return data;
-}
+// common.js's api() with the session's CSRF token; a refusal throws with the server's text
+const call = (path, body, method) => api(path, body, method, csrf);
 
 const $ = (id) => document.getElementById(id);
 

@@ -1,29 +1,14 @@
 // An online event's page for its players (/events/{id}): enter a team (the partner confirms), then, each round,
 // the link to one's own table (its seat token is handed to this account's session alone), the standings and
 // pairings of the desk. It asks the server again every few seconds.
-import { el, errorText, fmt, init, lang, saveToken, t } from "./common.js";
+import { api, el, errorText, fmt, init, lang, saveToken, t } from "./common.js";
 
 const tid = Number(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
 let csrf = "";
 
-async function call(path, body) {
-  const res = await fetch(path, { method: body === undefined ? "GET" : "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-    body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => null);
-  if (res === null) {
-    const err = new Error("unreachable");
-    err.text = { [lang()]: t("The server could not be reached: check the connection and try again.") };
-    throw err;
-  }
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = new Error(typeof data.detail === "string" ? data.detail : res.statusText);
-    err.text = data.text || { [lang()]: t("The server refused this request.") };
-    throw err;
-  }
-  return data;
-}
+// common.js's api() with the session's CSRF token; a refusal throws with the server's text
+const call = (path, body) => api(path, body, undefined, csrf);
 
 const show = (id, on) => $(id).classList.toggle("hidden", !on);
 
