@@ -78,8 +78,28 @@ def test_parse_reply_refuses_a_number_too_long_to_read() -> None:
         parse_reply(HUGE_INT, 10)
 
 
+LONG = "x" * 50_000  # a string about as long as a frame may be, for the refusal to repeat
+
+
+@pytest.mark.parametrize(("frame", "said"), [
+    ('{"actIndex": "' + LONG + '"}', 'actIndex must be an integer, not "' + "x" * 58 + "…"),
+    ('{"actIndex": ' + "9" * 4000 + "}", "actIndex " + "9" * 59 + "… is outside 0…10"),
+    ('{"actIndex": -1' + "0" * 4000 + "}", "actIndex -" + "1" + "0" * 57 + "… is outside 0…10"),
+    ("x" + LONG, 'the reply is not JSON: "x' + "x" * 57 + "…"),
+], ids=["long-string", "long-int", "long-negative", "long-text"])
+def test_a_wrong_reply_is_quoted_cut_short(frame: str, said: str) -> None:
+    """The refusal of a reply repeated what the client sent uncut (actIndex as a string of 50,000 characters, an
+    integer of 4,000 digits), back to the client and into the server's log; text that is not JSON was cut at 80
+    characters with nothing to show it was cut."""
+    with pytest.raises(ProtocolError) as e:
+        parse_reply(frame, 10)
+    assert str(e.value) == said
+
+
 @pytest.mark.parametrize(("frame", "said"), [(HUGE_INT, "a number too long to read"),
-                                             (LONE_SURROGATE, 'not "\\ud800"')], ids=["huge-int", "lone-surrogate"])
+                                             (LONE_SURROGATE, 'not "\\ud800"'),
+                                             ('{"actIndex": "' + LONG + '"}', 'not "' + "x" * 58 + "…; answer again")],
+                         ids=["huge-int", "lone-surrogate", "long-string"])
 def test_a_crafted_reply_is_refused_and_its_room_plays_on(frame: str, said: str) -> None:
     async def body(url: str, server: ProtocolServer) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
         conns = await _seated(url)

@@ -35,6 +35,7 @@ from ..core.match import MatchObservation, MatchState
 from ..core.vocab import ActionKind, Phase
 from .errors import ProtocolError
 from .notation import PASS_TRIPLE, STAGE_OF_PHASE, action_list, action_triple, rank_str
+from .worker import quoted
 
 Message = dict[str, Any]
 Outgoing = tuple[int, Message]
@@ -232,7 +233,7 @@ def parse_reply(text: str | bytes, index_range: int) -> int:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError(f"the reply is not JSON: {shown(text[:80])}") from None
+        raise ProtocolError(f"the reply is not JSON: {quoted(text)}") from None
     except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
         raise ProtocolError("the reply holds a number too long to read; actIndex is a small integer") from None
     if not isinstance(data, dict) or "actIndex" not in data:
@@ -241,10 +242,13 @@ def parse_reply(text: str | bytes, index_range: int) -> int:
 
 
 def check_index(index: Any, index_range: int) -> int:
+    """``index`` if it is an integer in 0…``index_range``; else a :class:`ProtocolError` quoting it cut short: a
+    client's reply may hold a string as long as a frame allows, or an integer of thousands of digits, which the
+    refusal sent back to it and the server's log would repeat whole."""
     if not isinstance(index, int) or isinstance(index, bool):
-        raise ProtocolError(f"actIndex must be an integer, not {shown(index)}")
+        raise ProtocolError(f"actIndex must be an integer, not {quoted(index)}")
     if not 0 <= index <= index_range:
-        raise ProtocolError(f"actIndex {index} is outside 0…{index_range}")
+        raise ProtocolError(f"actIndex {quoted(index)} is outside 0…{index_range}")
     return index
 
 
