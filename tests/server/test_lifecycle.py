@@ -204,6 +204,7 @@ def test_rooms_are_capped_in_total_and_per_address(tmp_path: Path) -> None:
         assert [create("192.0.2.1").status_code for _ in range(2)] == [201, 201]
         r = create("192.0.2.1")
         assert r.status_code == 429 and r.json()["error"] == "too_many_rooms" and "limit is 2" in r.json()["detail"]
+        assert r.json()["text"]["en"] == "This address has 2 open rooms, as many as it may have: finish or leave one first."
         assert [create("192.0.2.2").status_code for _ in range(2)] == [201, 201]
         r = create("192.0.2.3")
         assert r.status_code == 503 and r.json()["error"] == "server_full" and "4 rooms" in r.json()["detail"]
@@ -211,6 +212,20 @@ def test_rooms_are_capped_in_total_and_per_address(tmp_path: Path) -> None:
         # an idle lobby closing frees its place
         web.sweep(web.service.settings.lobby_idle_s)
         assert create("192.0.2.3").status_code == 201
+
+
+def test_a_limit_of_one_room_per_address_says_one_room(tmp_path: Path) -> None:
+    for web in open_app(f"sqlite:///{tmp_path / 'web.sqlite3'}", max_rooms_per_address=1, forwarded_allow_ips=("*",)):
+        def create(c: TestClient = web.client) -> Any:
+            return c.post("/api/rooms", json={"timer": 0}, headers={"X-Forwarded-For": "192.0.2.1"})
+
+        assert create().status_code == 201
+        r = create()
+        assert r.status_code == 429 and r.json()["error"] == "too_many_rooms"
+        assert r.json()["detail"].startswith("this address already has 1 open room (the limit is 1)")
+        assert r.json()["text"] == {
+            "en": "This address has 1 open room, as many as it may have: finish or leave it first.",
+            "zh": "这个地址已有1个未结束的房间，已达上限：请先打完或离开一个。"}
 
 
 def test_rate_buckets_and_bots_are_forgotten_when_nothing_needs_them(web: App) -> None:

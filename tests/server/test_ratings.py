@@ -223,6 +223,10 @@ def test_a_rated_match_against_bots_moves_only_the_human(site: TestClient) -> No
     assert page.status_code == 200 and "等级分走势" in page.text and f"/replay/{match['replay_id']}" in page.text
     assert "<svg" in page.text and 'class="chart"' in page.text and "None" not in page.text
     assert "启发式" in page.text  # the heuristic partner, named in Chinese
+    # the match's deals as a score after a colon, which reads right for one deal as for many
+    won, lost = match["deals_won"], match["deals_lost"]
+    assert f"· {won}–{lost}副 ·" in page.text
+    assert f"· deals: {won}–{lost} ·" in site.get("/u/Alice?lang=en").text
     lb = site.get("/leaderboard?preset=competition&lang=en")
     assert lb.status_code == 200 and "Bots (fixed ratings)" in lb.text and "/u/Alice" in lb.text and ">2000<" in lb.text
 

@@ -117,6 +117,7 @@ MESSAGES += (
     N_("There is nothing at this address."), N_("These rule settings are not valid: the room was not created."),
     N_("This address does not take this kind of request."),
     N_("This address has {n} open rooms, as many as it may have: finish or leave one first."),
+    N_("This address has 1 open room, as many as it may have: finish or leave it first."),
     N_("This file is not a game record that this server can replay."),
     N_("This file is not a game record that this server can replay: {problem}"),
     N_("This move is not allowed now; the table shows the current position."),

@@ -50,7 +50,7 @@ RESULT_WORDS = {"win": N_("Win"), "loss": N_("Loss"), "draw": N_("Draw")}
 PAGE_WORDS = (
     N_("Leaderboard"), N_("Player"), N_("Rating"), N_("Ratings"), N_("Estimate ± uncertainty"), N_("Matches"),
     N_("Won"), N_("Favourite presets"), N_("Rating history"), N_("Rated matches"), N_("No rated matches yet"),
-    N_("Partner"), N_("Opponents"), N_("a deleted account"), N_("Joined {date}"), N_("{won}–{lost} deals"),
+    N_("Partner"), N_("Opponents"), N_("a deleted account"), N_("Joined {date}"), N_("deals: {won}–{lost}"),
     N_("Bots (fixed ratings)"),
 )
 Gettext = Callable[[str], str]
@@ -256,7 +256,7 @@ def player_page(data: dict[str, Any], lang: str, preset: str | None) -> str:
         partner = m["seats"][(me + 2) % 4]
         opponents = [m["seats"][(me + 1) % 4], m["seats"][(me + 3) % 4]]
         outcome = RESULT_WORDS[m["result"]]
-        score = _("{won}–{lost} deals").format(won=m["deals_won"], lost=m["deals_lost"])
+        score = _("deals: {won}–{lost}").format(won=m["deals_won"], lost=m["deals_lost"])
         links = ""
         if m["replay_id"]:
             rid = esc(m["replay_id"])

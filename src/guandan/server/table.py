@@ -422,9 +422,12 @@ class TableService:
                                words=say(N_("The server holds as many rooms as it can: try again later.")))
         mine = sum(1 for r in live if r.creator == client and not r.paused)
         if client is not None and mine >= self.settings.max_rooms_per_address:
-            raise ServiceError(f"this address already has {mine} open rooms (the limit is "
+            one = mine == 1  # the catalogue's own words for one room: a refusal's Words have no plural forms
+            raise ServiceError(f"this address already has {mine} open {'room' if one else 'rooms'} (the limit is "
                                f"{self.settings.max_rooms_per_address}); finish or leave one first", 429, "too_many_rooms",
-                               words=say(N_("This address has {n} open rooms, as many as it may have: finish or leave "
+                               words=say(N_("This address has 1 open room, as many as it may have: finish or leave it "
+                                            "first.") if one else
+                                         N_("This address has {n} open rooms, as many as it may have: finish or leave "
                                             "one first."), n=mine))
 
     def room(self, code: str) -> Room:
