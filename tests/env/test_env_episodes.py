@@ -121,7 +121,8 @@ def test_one_agent_instance_in_a_vector_of_environments_is_refused() -> None:
     shared = _First()
     envs = gymnasium.make_vec(genv.ENV_ID, num_envs=2, vectorization_mode="sync",
                               opponents=[shared, "random", "random"], max_deals=1)
-    with pytest.raises(GuandanError, match="already plays in another open environment"):
+    with pytest.raises(GuandanError, match=r"^the Agent instance of opponents\[0\] \(seat 1, counting seats 0…3 as seat= "
+                                           r"does\) already plays in another open environment"):
         envs.reset(seed=0)
     envs.close()
 
@@ -149,7 +150,8 @@ def test_a_factory_gives_each_environment_of_a_vector_its_own_agent() -> None:
 
 def test_a_factory_that_makes_no_agent_is_refused_naming_what_it_returned() -> None:
     """It named Python's type of the value (\"made str\"), where a spec returned by mistake is the likely cause."""
-    with pytest.raises(GuandanError, match=r"^seat 2's function returned \"heuristic\", not an agent: a function among "
+    with pytest.raises(GuandanError, match=r"^opponents\[1\] \(seat 2, counting seats 0…3 as seat= does\) is a function "
+                                           r"that returned \"heuristic\", not an agent: a function among "
                                            r"opponents returns an Agent instance such as PolicyAgent\(policy\), while a "
                                            r"spec \(greedy, heuristic, random, search, external:module:Class\) is given "
                                            r"in opponents itself$"):
@@ -162,7 +164,8 @@ def test_an_instance_passes_to_another_environment_once_the_first_is_closed_or_g
     first.reset(seed=0)
     first.reset(seed=1)  # its own environment again: no refusal
     second = gymnasium.make(genv.ENV_ID, opponents=["random", agent, "random"], max_deals=1)
-    with pytest.raises(GuandanError, match="seat 2's Agent instance already plays"):
+    with pytest.raises(GuandanError, match=r"^the Agent instance of opponents\[1\] \(seat 2, counting seats 0…3 as "
+                                           r"seat= does\) already plays"):
         second.reset(seed=0)
     first.close()
     second.reset(seed=0)

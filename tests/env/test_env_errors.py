@@ -56,10 +56,11 @@ def test_the_english_texts_are_the_msgids_filled() -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "zh"), [
-    ({"seat": 5}, "座位必须是 0…3，而不是 5"),
+    ({"seat": 5}, "seat 须为整数 0…3（环境中学习者座位的编号，从0数起），而不是 5"),
     ({"on_illegal": "skip"}, 'on_illegal 只能是 raise 或 first_legal，而不是 "skip"'),
     ({"opponents": ["random"] * 2}, "opponents 须列出其他三个座位的机器人，而不是2个"),
-    ({"opponents": ["random", 7, "random"]}, "opponents 的每一项须是机器人规格、Agent 实例或生成 Agent 的函数；座位 2 的是 7"),
+    ({"opponents": ["random", 7, "random"]},
+     "opponents 的每一项须是机器人规格、Agent 实例或生成 Agent 的函数；opponents[1]（座位 2，与 seat 参数一样按 0…3 编号）是 7"),
     ({"preset": "nope"}, '未知的预设 "nope"（competition, huaian-traditional, huaian-2009, huopin）'),
 ], ids=["seat", "on_illegal", "three", "opponent", "preset"])
 def test_a_chinese_gym_envs_wrong_arguments_are_said_in_chinese(kwargs: dict[str, object], zh: str) -> None:
@@ -140,7 +141,7 @@ def test_an_error_raised_in_chinese_is_said_in_english_too() -> None:
     assert isinstance(closed, gymnasium.error.ResetNeeded)
     assert said(closed, "en") == "the environment is closed: call reset() to play again"
     seat = _raised(lambda: genv.GuandanGymEnv(opponents=["random"] * 3, seat=7, lang="zh"))
-    assert said(seat, "en") == "seat must be 0…3, not 7"
+    assert said(seat, "en") == "seat must be an integer 0…3 (the env's index of the learner's seat, counted from 0), not 7"
     aec = genv.raw_env(max_deals=1, lang="zh")
     aec.reset(seed=1)
     must = _raised(lambda: aec.step(None))
@@ -188,3 +189,35 @@ def test_an_action_is_any_integer_numpys_included_never_a_bool_nor_a_float(kind:
         said_as = {True: "true", False: "false"}.get(wrong, f'"{wrong}"' if isinstance(wrong, str) else f"{float(wrong)}")
         with pytest.raises(GuandanError, match=rf"^an action is an action index, an integer 0…5697, not {said_as}$"):
             e.step(wrong)
+
+
+@pytest.mark.parametrize(("seat", "shown"), [(7, "7"), (-1, "-1"), (2.0, "2.0"), (True, "true"), (np.bool_(False), "false"),
+                                             ("1", '"1"')])
+def test_the_gym_envs_seat_is_refused_naming_the_argument_and_its_count(seat: object, shown: str) -> None:
+    """The env counts seats from 0 while a PolicyAgent's errors count them from 1: the refusal says whose count it is.
+    2.0 was taken, and failed at the first step (list indices must be integers), and True sat the learner at seat 1."""
+    e = _raised(lambda: genv.GuandanGymEnv(opponents=["random"] * 3, seat=seat, lang="zh"))  # type: ignore[arg-type]
+    assert said(e, "en") == f"seat must be an integer 0…3 (the env's index of the learner's seat, counted from 0), not {shown}"
+    assert str(e) == f"seat 须为整数 0…3（环境中学习者座位的编号，从0数起），而不是 {shown}"
+
+
+def test_a_numpy_integer_is_a_seat() -> None:
+    g = genv.GuandanGymEnv(opponents=["random"] * 3, seat=np.int64(2), max_deals=1)  # type: ignore[arg-type]
+    assert g.seat == 2 and type(g.seat) is int and g.others == [0, 1, 3]
+
+
+def test_an_opponent_is_named_by_its_place_in_opponents_and_its_seat_in_the_envs_count() -> None:
+    """They said "seat 2's is 7", the env's seat counted from 0, beside a PolicyAgent's "the policy at seat 3" for the
+    same seat: each names the entry of opponents and the count its seat is in."""
+    agent = genv.PolicyAgent(lambda o, mask: _first_legal({"action_mask": mask}))
+    bad = _raised(lambda: genv.GuandanGymEnv(opponents=["random", 7, "random"], seat=1, lang="zh"))  # type: ignore[list-item]
+    assert said(bad, "en") == ("opponents are agent specs, Agent instances or functions that make an Agent; opponents[1] "
+                               "(seat 2, counting seats 0…3 as seat= does) is 7")
+    assert str(bad) == ("opponents 的每一项须是机器人规格、Agent 实例或生成 Agent 的函数；"
+                        "opponents[1]（座位 2，与 seat 参数一样按 0…3 编号）是 7")
+    made = _raised(lambda: genv.GuandanGymEnv(opponents=[lambda: "random", "random", "random"], seat=0))  # type: ignore[list-item, return-value]
+    assert str(made).startswith('opponents[0] (seat 1, counting seats 0…3 as seat= does) is a function that returned '
+                                '"random", not an agent: ')
+    shared = _raised(lambda: genv.GuandanGymEnv(opponents=[agent, "random", agent], seat=2, lang="en"))
+    assert str(shared) == ("opponents[0] and opponents[2] (seats 0 and 3, counting seats 0…3 as seat= does) are the same "
+                           "Agent instance: an agent holds one seat's state, so give each seat its own")

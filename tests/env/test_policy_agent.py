@@ -93,9 +93,11 @@ def test_a_policy_at_both_seats_of_a_team_in_the_gym_env() -> None:
 
 def test_opponents_refuse_a_shared_instance_and_what_is_not_an_agent() -> None:
     agent = genv.PolicyAgent(_middle)
-    with pytest.raises(GuandanError, match=r"seats 1 and 3 are given the same Agent instance"):
+    with pytest.raises(GuandanError, match=r"opponents\[0\] and opponents\[2\] \(seats 1 and 3, counting seats 0…3 as "
+                                           r"seat= does\) are the same Agent instance"):
         gymnasium.make(genv.ENV_ID, opponents=[agent, "random", agent])
-    with pytest.raises(GuandanError, match=r"agent specs, Agent instances or functions that make an Agent; seat 2's is 7"):
+    with pytest.raises(GuandanError, match=r"agent specs, Agent instances or functions that make an Agent; opponents\[1\] "
+                                           r"\(seat 2, counting seats 0…3 as seat= does\) is 7"):
         gymnasium.make(genv.ENV_ID, opponents=["random", 7, "random"])
     with pytest.raises(GuandanError, match=r"needs a callable policy"):
         genv.PolicyAgent("heuristic")  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from ..core.errors import GuandanError, shown
 from ..core.events import DealOver, Event
 from ..core.rules import RuleSet
 from ..i18n import N_
-from .actions import ACTION_SIZE
+from .actions import ACTION_SIZE, as_index, shown_action
 from .errors import env_error
 from .table import (
     Obs,
@@ -59,8 +59,13 @@ class GuandanGymEnv(Views, gym.Env[dict[str, Any], Any]):
                             value=shown(on_illegal))
         check_render_mode(render_mode, self.metadata["render_modes"], lang)
         self.render_view = render_view  # refused now if wrong, not at the first render()
-        if seat not in range(4):
-            raise env_error(GuandanError, lang, N_("seat must be 0…3, not {value}"), value=shown(seat))
+        # the env's own index, from 0 as its seats and the AEC env's agents are; an integer, NumPy's too, but a float
+        # or a bool is no seat (seat=2.0 failed at the first step, seat=True sat the learner at seat 1)
+        index = as_index(seat)
+        if index is None or index not in range(4):
+            raise env_error(GuandanError, lang, N_("seat must be an integer 0…3 (the env's index of the learner's "
+                                                   "seat, counted from 0), not {value}"), value=shown_action(seat))
+        seat = index
         if isinstance(opponents, str):
             raise env_error(GuandanError, lang, N_("opponents is a list of the three other seats' agent specs, in seat "
                                                    "order (such as [\"heuristic\"] * 3), not the one string {value}"),
@@ -71,32 +76,34 @@ class GuandanGymEnv(Views, gym.Env[dict[str, Any], Any]):
         others = [s for s in range(4) if s != seat]
         specs: list[str | Agent] = []
         self._made: set[int] = set()  # the seats whose agent a factory made: this env's own, closed by it
-        for s, o in zip(others, opponents, strict=True):
+        for i, (s, o) in enumerate(zip(others, opponents, strict=True)):
             if isinstance(o, (str, Agent)):
                 specs.append(o)
                 continue
             if not callable(o):
                 raise env_error(GuandanError, lang, N_("opponents are agent specs, Agent instances or functions that "
-                                                       "make an Agent; seat {seat}'s is {value}"), seat=s, value=shown(o))
+                                                       "make an Agent; {opponent} is {value}"),
+                                opponent=_opponent(i, s), value=shown(o))
             # a factory is called here, once per environment: each of a vector's environments (gymnasium.make_vec
             # calls the constructor once for each with the same arguments) gets an agent of its own
             made = o()
             if not isinstance(made, Agent):
                 # what it returned, as the caller wrote it: a spec returned by mistake reads as the spec
                 raise env_error(GuandanError, lang, N_(
-                    "seat {seat}'s function returned {value}, not an agent: a function among opponents returns an "
-                    "Agent instance such as PolicyAgent(policy), while a spec ({known}) is given in opponents itself"),
-                    seat=s, value=shown(made),
+                    "{opponent} is a function that returned {value}, not an agent: a function among opponents returns "
+                    "an Agent instance such as PolicyAgent(policy), while a spec ({known}) is given in opponents itself"),
+                    opponent=_opponent(i, s), value=shown(made),
                     known=", ".join([n for n in agent_names() if n != "external"] + ["external:module:Class"]))
             specs.append(made)
             self._made.add(s)
-        instances = [(s, o) for s, o in zip(others, specs, strict=True) if isinstance(o, Agent)]
-        for i, (s, o) in enumerate(instances):
-            for t, p in instances[i + 1:]:
+        instances = [(i, s, o) for i, (s, o) in enumerate(zip(others, specs, strict=True)) if isinstance(o, Agent)]
+        for n, (i, s, o) in enumerate(instances):
+            for j, t, p in instances[n + 1:]:
                 if o is p:
-                    raise env_error(GuandanError, lang, N_("seats {seat} and {other} are given the same Agent instance: "
-                                                           "an agent holds one seat's state, so give each seat its own"),
-                                    seat=s, other=t)
+                    raise env_error(GuandanError, lang, N_(
+                        "opponents[{index}] and opponents[{other_index}] (seats {seat} and {other}, counting seats 0…3 "
+                        "as seat= does) are the same Agent instance: an agent holds one seat's state, so give each "
+                        "seat its own"), index=i, other_index=j, seat=s, other=t)
         rows = padded_rows(action_features, max_legal_actions, lang)
         self.rules = rules_of(preset, lang)
         self.table = Table(self.rules, max_deals, lang, rows)
@@ -209,15 +216,23 @@ class GuandanGymEnv(Views, gym.Env[dict[str, Any], Any]):
 _CLAIMS: dict[int, tuple[weakref.ref[GuandanGymEnv], Agent]] = {}
 
 
+def _opponent(index: int, seat: int) -> GuandanError:
+    """An entry of ``opponents`` as an error names it: its place in the list and the seat it plays, in the env's own
+    count from 0 (a PolicyAgent's errors, like the engine's, count seats from 1 for a person); a catalogued clause,
+    said in the language of the error that holds it."""
+    return GuandanError.said(N_("opponents[{index}] (seat {seat}, counting seats 0…3 as seat= does)"),
+                             index=index, seat=seat)
+
+
 def _claim(agent: Agent, env: GuandanGymEnv, seat: int) -> None:
     held = _CLAIMS.get(id(agent))
     other = held[0]() if held is not None else None
     if other is not None and other is not env:
         raise env_error(GuandanError, env.lang, N_(
-            "seat {seat}'s Agent instance already plays in another open environment, and one agent holds one game's "
-            "state: give each environment its own, e.g. through a function that makes one (opponents=[lambda: "
+            "the Agent instance of {opponent} already plays in another open environment, and one agent holds one "
+            "game's state: give each environment its own, e.g. through a function that makes one (opponents=[lambda: "
             "PolicyAgent(policy), …], called once per environment, as gymnasium.make_vec makes them), or close the "
-            "other environment first"), seat=seat)
+            "other environment first"), opponent=_opponent(env.others.index(seat), seat))
 
     def gone(_: object, key: int = id(agent)) -> None:
         # the env was collected without close(): its claim goes with it
