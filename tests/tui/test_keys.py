@@ -183,7 +183,8 @@ async def _giving(game: GuandanApp) -> dict[str, object]:
                           "space", "enter")  # Enter, listed as "give", gives the card
         for _ in range(200):
             await pilot.pause()
-            if game.session.observation().deal.phase == Phase.PLAY:
+            # the bots play until it is the player's turn: the play's keys are listed from then on
+            if game.session.observation().deal.phase == Phase.PLAY and game.session.human_to_move:
                 break
         seen["given"] = game.session.record() != before
         seen["after"] = _bar(game)  # the play's keys are back once the cards have changed hands
