@@ -212,6 +212,34 @@ def test_an_online_event_has_no_score_slips_even_by_address(client: TestClient, 
     assert client.get(f"/t/{tid}/arbiter/slips/1?key={SECRET}").status_code == 200
 
 
+def test_an_online_events_table_has_no_page_even_by_address(client: TestClient, desk: Desk, tid: int) -> None:
+    """A venue table's page, its QR code and its JSON typed for an online event are refused (404, in the
+    reader's language), and a result sent there with the right team code changes nothing; an event at a
+    venue keeps them."""
+    cup = _online_cup(desk)
+    before = [e.to_dict() for e in desk.events(cup)]
+    home, away = (desk.state(cup).team_code(1, 1, side) for side in (0, 1))
+    base = f"/t/{cup}/table/1/1"
+    for lang, said in (("en", "An online event has no score-entry pages"), ("zh", "线上赛事的各桌没有记分页面")):
+        for page in (client.get(f"{base}?lang={lang}"), client.get(f"{base}/qr.svg?lang={lang}"),
+                     client.post(f"{base}/code?lang={lang}", data={"code": away}),
+                     client.post(f"{base}/leave?lang={lang}"),
+                     client.post(f"{base}/result?lang={lang}", data={"home_level": "A", "away_level": "6",
+                                                                      "passed_a": "home", "deals": "7"}),
+                     client.post(f"{base}/result/answer?lang={lang}", data={"action": "confirm"})):
+            assert page.status_code == 404 and said in page.text, (lang, page.request.url)
+            assert "gd_code_" not in page.headers.get("set-cookie", "")
+    api = f"/api{base}"
+    assert client.get(api).status_code == 404
+    entered = client.post(f"{api}/result", json={"code": away, "levels": ["A", "6"], "passed_a": "home", "deals": 7})
+    assert entered.status_code == 404 and "online event" in entered.json()["error"]
+    assert client.post(f"{api}/result/answer", json={"code": home, "action": "confirm"}).status_code == 404
+    assert client.post(f"{api}/deal", json={"code": away, "finish": ["W", "E", "N"]}).status_code == 404
+    assert [e.to_dict() for e in desk.events(cup)] == before and desk.state(cup).table(1, 1).status == "missing"
+    for path in (f"/t/{tid}/table/1/1", f"/t/{tid}/table/1/1/qr.svg", f"/api/t/{tid}/table/1/1"):
+        assert client.get(path).status_code == 200, path
+
+
 def test_the_pairings_screen_is_linked_for_an_event_at_a_venue_only(client: TestClient, desk: Desk,
                                                                      tid: int) -> None:
     """The pairings' venue screen is a hall's TV: the arbiter's page, the pairings and the standings link it for

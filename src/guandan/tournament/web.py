@@ -51,7 +51,7 @@ from .reachable import check_result
 from .rounds import ResultSlip
 from .state import FINAL, IN_PLAY, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
-from .web_table import create_table_router
+from .web_table import NO_TABLE_PAGES, create_table_router
 from .words import STANDING_COMPACT, STANDING_HEADS, STANDING_NAMES, STATUS_WORDS, last_round_words, order_line
 
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
@@ -473,6 +473,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
 
     @r.get("/t/{tid}/table/{round_no}/{table_no}/qr.svg")
     def table_qr(request: Request, tid: int, round_no: int, table_no: int) -> Response:
+        if is_online(get_desk(), tid):  # nothing at its tables to open
+            return problem(request, Missing(NO_TABLE_PAGES))
         url = f"{(base_url or str(request.base_url)).rstrip('/')}/t/{tid}/table/{round_no}/{table_no}"
         return Response(qr_svg(url), media_type="image/svg+xml")
 

@@ -34,7 +34,8 @@ from .desk import Desk
 from .errors import NotFoundError, TournamentError, refusal
 from .levels import level_label, level_name, level_value
 from .model import EventConfig, Team
-from .pagelang import explain, lang_of, render
+from .online import is_online
+from .pagelang import Missing, explain, lang_of, render
 from .rounds import ResultSlip
 from .state import TableState, TournamentState
 from .words import ENDED_WORDS
@@ -53,6 +54,9 @@ DONE_WORDS = {
     "entered": N_("Result entered. The other team now confirms it on their phone."),
 }
 ACTIONS = ("confirm", "reject", "dispute")
+#: Why an online event's table has no page here (nor a QR code to one).
+NO_TABLE_PAGES = N_("An online event has no score-entry pages for its tables: they are played and reported on "
+                    "this site")
 
 
 def cookie_name(tid: int, round_no: int, table_no: int) -> str:
@@ -107,6 +111,12 @@ def table_json(state: TournamentState, ts: TableState, now: datetime) -> dict[st
 def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
     r = APIRouter()
 
+    def venue_only(tid: int) -> None:
+        """Refuses (404) every page and request of a table of an online event: the site's own tables play
+        it and report its results, and it has no slips, codes or phones at a venue's tables."""
+        if is_online(get_desk(), tid):
+            raise Missing(NO_TABLE_PAGES)
+
     def signed_side(request: Request, tid: int, round_no: int, table_no: int) -> int | None:
         """The side whose code this browser holds for the table (checked again: a stale or forged cookie
         counts as a wrong code)."""
@@ -119,6 +129,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
              error: BaseException | None = None) -> Response:
         lang = lang_of(request)
         try:
+            venue_only(tid)
             view = get_desk().peek(tid, lambda st: _view(st, round_no, table_no))
         except GuandanError as e:
             ex = explain(e, lang)
@@ -173,6 +184,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
     def sign_in(request: Request, tid: int, round_no: int, table_no: int,
                 code: Annotated[str, Form(max_length=40)]) -> Response:
         try:
+            venue_only(tid)
             get_desk().check_code(tid, round_no, table_no, code, actor="web")
         except GuandanError as e:
             return page(request, tid, round_no, table_no, 400, e)
@@ -184,6 +196,10 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
 
     @r.post("/t/{tid}/table/{round_no}/{table_no}/leave")
     def sign_out(request: Request, tid: int, round_no: int, table_no: int) -> Response:
+        try:
+            venue_only(tid)
+        except GuandanError as e:
+            return page(request, tid, round_no, table_no, 400, e)
         response = done(request, tid, round_no, table_no, "signed_out")
         response.delete_cookie(cookie_name(tid, round_no, table_no), path=table_path(tid, round_no, table_no))
         return response
@@ -191,6 +207,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
     def act(request: Request, tid: int, round_no: int, table_no: int, what: str,
             action: Callable[[Desk, int], None]) -> Response:
         try:
+            venue_only(tid)
             team = acting_team(request, tid, round_no, table_no)
             action(get_desk(), team)
         except GuandanError as e:
@@ -248,6 +265,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
     @r.get("/api/t/{tid}/table/{round_no}/{table_no}")
     def api_table(tid: int, round_no: int, table_no: int) -> Response:
         try:
+            venue_only(tid)
             d = get_desk()
             now = d.now()
             return JSONResponse(d.peek(tid, lambda st: table_json(st, st.table(round_no, table_no), now)))
@@ -257,6 +275,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
     def api_act(tid: int, round_no: int, table_no: int, body: Any, action: Callable[[Desk, int, dict[str, Any]], None]
                 ) -> Response:
         try:
+            venue_only(tid)
             if not isinstance(body, dict):
                 raise refusal(N_("the request body must be a JSON object"))
             team = api_team(tid, round_no, table_no, body)
