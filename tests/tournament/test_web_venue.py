@@ -314,6 +314,21 @@ def test_a_round_whose_clock_has_not_started(desk: Desk) -> None:
     assert "data-clock" not in page and "第1轮进行中" in page
 
 
+def test_the_screens_line_under_the_name_says_teams_once(desk: Desk) -> None:
+    """Before any round is complete the line under the event's name says so and counts the teams, naming them
+    once (it read "Teams · No round is complete yet · Teams: 3"), in either language."""
+    tid = desk.create(EventConfig(name=EVENT, rounds=2), secret=SECRET)
+    register(desk, tid, 3)
+    desk.pair_next(tid)
+    app = FastAPI()
+    app.include_router(create_router(desk))
+    for lang, line in (("en", "No round is complete yet · Teams: 3 · Round 1 in play"),
+                       ("zh", "尚无完成的轮次 · 共3队 · 第1轮进行中")):
+        page = TestClient(app).get(f"/t/{tid}/standings?lang={lang}").text
+        sub = re.search(r'<div class="sub">(.*?)</div>', page, re.S)
+        assert sub is not None and " ".join(sub.group(1).split()) == line, lang
+
+
 def test_sixteen_teams_fit_one_page(desk: Desk) -> None:
     tid = desk.create(EventConfig(name=EVENT, rounds=3), secret=SECRET)
     register(desk, tid, 16)
