@@ -68,6 +68,19 @@ def test_a_body_past_its_routes_limit_is_refused_before_it_is_read(client: TestC
     assert small.status_code == 422 and small.json()["error"] == "bad_record"
 
 
+def test_a_record_within_the_body_limit_that_is_kept_longer_is_refused_in_the_readers_words(client: TestClient) -> None:
+    # sent without spaces the body is within MAX_RECORD_BYTES; written out as the server keeps it (a space after each
+    # comma) it is half as long again: refused by size in both languages, no English sentence inside the Chinese
+    ones = ",".join("1" * (MAX_RECORD_BYTES // 3))
+    body = f'{{"version":1,"padding":[{ones}]}}'
+    assert len(body) < MAX_RECORD_BYTES
+    text = refused(client.post("/api/replays", content=body, headers={"content-type": "application/json"}), 413,
+                   "too_large")
+    limit = f"{MAX_RECORD_BYTES:,}"
+    assert text["en"] == f"This record is too large: the server keeps records of at most {limit} bytes."
+    assert text["zh"] == f"这份牌谱太大：服务器只保存不超过{limit}字节的牌谱。"
+
+
 def test_a_refusal_quotes_a_long_wrong_input_cut_short(client: TestClient) -> None:
     r = client.post("/api/rooms", json={"name": "x" * 100_000})
     assert r.status_code == 422 and len(r.content) < 2000

@@ -42,7 +42,7 @@ from .lobby_list import OPEN_ROOMS_MAX, open_rooms
 from .logs import RequestContextMiddleware
 from .players import create_router as create_players_router
 from .protocol import invalid, say
-from .replays import check_record, replay_frames
+from .replays import MAX_RECORD_BYTES, check_record, replay_frames
 from .reviews import ReviewError, ReviewService
 from .rooms import CreateRoomBody, Room, bot_tier_descriptions, bot_tiers, default_bot_tier, hash_token, new_token
 from .rules_page import router as rules_router
@@ -488,6 +488,10 @@ def create_app(db_url: str | None = None, settings: Settings | None = None, *, d
     async def import_replay(req: Request, body: Annotated[Any, Body()]) -> dict[str, Any]:
         await check_join_rate(req)
         text = json.dumps(body, ensure_ascii=False)
+        if len(text) > MAX_RECORD_BYTES:  # within the body's limit, but written out as kept it is longer
+            raise ServiceError(f"a record is limited to {MAX_RECORD_BYTES} bytes as kept", 413, "too_large", words=say(
+                N_("This record is too large: the server keeps records of at most {n} bytes."),
+                n=f"{MAX_RECORD_BYTES:,}"))
         token = new_token()  # the importer's: lists the record and may mark it public
         try:  # a long match takes a second to re-run: never on the loop the tables share
             await service.pool.run(Priority.HINT, check_record, text)

@@ -108,6 +108,7 @@ MESSAGES += (
     N_("A name may not hold control characters, line breaks or direction marks."),
     N_("Auto-play was switched on and off too often from your seat: wait a moment."),
     N_("The request is too large: at most {n} bytes are taken here."),
+    N_("This record is too large: the server keeps records of at most {n} bytes."),
     N_("it holds a broken character (half of a surrogate pair)"),
     N_("The stored record of this replay does not replay: it cannot be shown."),
     N_("The table moved on before your move arrived: look at the current position and play again."),
