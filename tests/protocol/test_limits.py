@@ -23,12 +23,14 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 import async_support
 from guandan.agents.base import make_agent
 from guandan.cli import _mount, app
+from guandan.cliutil import said
 from guandan.core.match import MatchConfig
 from guandan.core.record import loads
 from guandan.core.rules import preset
 from guandan.i18n.check import extract_msgids, missing
 from guandan.protocol import cli as protocol_cli
 from guandan.protocol import server as protocol_server
+from guandan.protocol.errors import ProtocolError
 from guandan.protocol.notation import PASS_TRIPLE, action_triple
 from guandan.protocol.seating import Seating
 from guandan.protocol.server import MAX_PER_ADDRESS, AddressCount, ProtocolServer, Room
@@ -433,6 +435,32 @@ def _cli(*args: str) -> tuple[int, str]:
 def test_protocol_server_refuses_limits_it_cannot_use_in_words(args: list[str], said: str) -> None:
     code, output = _cli(*args)
     assert code == 2 and output.strip() == f"error: {said}", output
+
+
+@pytest.mark.parametrize(("lang", "args", "said"), [
+    ("en", ["--games", "0"], "error: --games must be at least 1, not 0"),
+    ("zh", ["--games", "0"], "错误：--games 至少为 1，而不是 0"),
+    ("en", ["--seating", "rooms"], 'error: --seating must be one of order, named, not "rooms"'),
+    ("zh", ["--seating", "rooms"], '错误：--seating 须为 order, named 之一，而不是 "rooms"'),
+], ids=["games-en", "games-zh", "seating-en", "seating-zh"])
+def test_protocol_server_refuses_its_options_in_the_readers_language(monkeypatch: pytest.MonkeyPatch, lang: str,
+                                                                    args: list[str], said: str) -> None:
+    monkeypatch.setenv("LANGUAGE", lang)
+    code, output = _cli(*args)
+    assert code == 2 and output.strip() == said, output
+
+
+def test_the_server_refuses_limits_it_cannot_use_in_the_readers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANGUAGE", "zh")
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"games": 0}, "--games 至少为 1，而不是 0"),
+        ({"move_timeout": -1.0}, "--move-timeout 须为正的秒数，而不是 -1.0"),
+        ({"abort_after": -1}, "--abort-after-timeouts 至少为 0，而不是 -1"),
+        ({"max_per_address": -2}, "--max-connections-per-address 至少为 0，而不是 -2")]
+    for kwargs, words in cases:
+        with pytest.raises(ProtocolError) as refused:
+            ProtocolServer(preset("competition"), log=lambda _: None, **kwargs)
+        assert said(refused.value) == words
 
 
 def test_protocol_server_takes_the_limits() -> None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from ..core.errors import shown
+from ..core.vocab import parse_choice
+from .errors import ProtocolError
 
 PATH_PREFIX = "/game/"
 
@@ -33,11 +34,8 @@ SEATING_HELP = (
 
 
 def parse_seating(value: str) -> Seating:
-    """``order`` or ``named``; anything else is a :class:`ValueError` naming the choices."""
-    try:
-        return Seating(value)
-    except ValueError:
-        raise ValueError(f"--seating must be one of {', '.join(Seating)}, not {shown(value)}") from None
+    """``order`` or ``named``; anything else is a :class:`ProtocolError` (a ValueError) naming the choices."""
+    return parse_choice(Seating, value, "--seating", ProtocolError)
 
 
 MAX_NAME = 100

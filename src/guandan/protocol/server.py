@@ -210,12 +210,17 @@ class ProtocolServer:
                  move_timeout: float | None = None, abort_after: int = ABORT_AFTER,
                  max_per_address: int = MAX_PER_ADDRESS, count_loopback: bool = False) -> None:
         check_rules(rules)
+        # the command's options by name: `guandan protocol-server` says these in its reader's language
         if games < 1:
-            raise ProtocolError(f"--games must be at least 1, not {games}")
+            raise ProtocolError.said(N_("{option} must be at least {minimum}, not {value}"), option="--games",
+                                     minimum=1, value=games)
         if move_timeout is not None and not (math.isfinite(move_timeout) and move_timeout > 0):
-            raise ProtocolError(f"--move-timeout must be a positive number of seconds, not {move_timeout}")
-        if abort_after < 0 or max_per_address < 0:
-            raise ProtocolError("--abort-after-timeouts and --max-connections-per-address must be at least 0")
+            raise ProtocolError.said(N_("{option} must be a positive number of seconds, not {value}"),
+                                     option="--move-timeout", value=move_timeout)
+        for option, count in (("--abort-after-timeouts", abort_after), ("--max-connections-per-address", max_per_address)):
+            if count < 0:
+                raise ProtocolError.said(N_("{option} must be at least {minimum}, not {value}"), option=option,
+                                         minimum=0, value=count)
         self.move_timeout, self.abort_after = move_timeout, abort_after
         self.addresses = AddressCount(max_per_address, count_loopback)
         self.rules, self.games, self.out_dir = rules, games, out_dir
