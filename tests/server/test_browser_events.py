@@ -34,6 +34,22 @@ def _page(browser: Browser, problems: list[str], **kw: Any) -> Page:
     return page
 
 
+def _top_gap(page: Page, panel: str) -> float:
+    """How far below the top of ``panel`` (a selector) its first line is drawn: the first box in it with a height."""
+    gap: float = page.evaluate("""(sel) => {
+      const panel = document.querySelector(sel);
+      const first = [...panel.querySelectorAll('*')].find((n) => n.getBoundingClientRect().height > 0);
+      return first.getBoundingClientRect().top - panel.getBoundingClientRect().top;
+    }""", panel)
+    return gap
+
+
+def assert_no_gap_over_the_players_panel(page: Page) -> None:
+    """The player's panel's first line, a heading or a paragraph, is as near its top as the event panel's heading
+    is: no blank band over it."""
+    assert _top_gap(page, "#my-panel") <= _top_gap(page, "main > .panel") + 1
+
+
 def _sign_up(page: Page, url: str, username: str) -> None:
     page.goto(f"{url}/account")
     page.wait_for_selector("#guest:not(.hidden)")
@@ -158,6 +174,8 @@ def test_a_guest_reads_what_the_event_is_logs_in_from_its_page_and_comes_back_to
             ["Swiss", "Rounds: 3", "6 deals a round", "40 minutes a round", "Competition (2022)"])
         expect(page.locator("[data-testid=no-teams]")).to_have_text("No team has entered yet")
         expect(page.locator("[data-testid=events-link]")).to_have_attribute("href", "/events")
+        expect(page.locator("#guest-note")).to_be_visible()
+        assert_no_gap_over_the_players_panel(page)
         # the guest's link to log in comes back here once the account is made
         page.get_by_role("link", name="Log in to enter this event").click()
         page.wait_for_selector("#guest:not(.hidden)")
@@ -199,6 +217,7 @@ def test_a_player_outside_an_event_under_way_or_over_is_told_entries_are_closed_
             expect(p.locator("[data-testid=closed-note]")).to_have_text(said[lang])
             assert p.locator("#my-panel").inner_text().strip() == said[lang]  # nothing else in it shows
             expect(p.locator("#guest-note")).to_be_hidden()
+            assert_no_gap_over_the_players_panel(p)
         expect(player.locator("#account-link")).to_have_text(f"cl_{lang}_eve")
         for p in (player, guest):
             shoot(p, f"event-closed-{lang}-{'player' if p is player else 'guest'}")
@@ -243,6 +262,8 @@ def test_an_entry_unconfirmed_when_entries_close_is_said_to_be_out_with_nothing_
         expect(eve.locator("[data-testid=withdraw]")).to_be_visible()
         fay.goto(f"{live_server.url}/events/{tid}")
         expect(fay.locator("[data-testid=confirm]")).to_be_visible()
+        for p in (eve, fay):  # the entry waiting for its partner; the partner's invitation
+            assert_no_gap_over_the_players_panel(p)
         with httpx.Client(base_url=live_server.url, timeout=30) as c:
             assert c.post(f"/api/events/{tid}/arbiter/round", json={"key": key}).status_code == 200
         lapsed = {"zh": ("报名截止前 lp_zh_fay 没有确认：队伍“Green”没有参加本次赛事。",
