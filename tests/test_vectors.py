@@ -243,6 +243,21 @@ def test_unreadable_files_are_one_clear_error(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "cannot read vector file" in result.output
 
 
+def test_flips_with_no_card_to_lead_are_said_in_the_readers_language(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "v.jsonl"
+    path.write_text(json.dumps({"id": "f", "kind": "first_lead_flip", "preset": "competition", "level": "2",
+                                "flips": ["BJ", "H2", "LJ"], "expect": {"leader": "holder_of:S7"}}) + "\n",
+                    encoding="utf-8")
+    _mount()
+    runner = CliRunner()
+    english = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
+    assert english[1] == "  cannot evaluate: field 'flips': no flipped card qualifies (all jokers or wildcards)"
+    monkeypatch.setenv("LANGUAGE", "zh")
+    chinese = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
+    assert chinese[1] == "  无法判定：字段 'flips'：翻出的牌没有一张可定首出（都是王或逢人配）"
+
+
 def test_run_vectors_takes_any_iterable_of_values() -> None:
     report = run_vectors([7, {"id": "A"}, {"id": "B", "kind": "deal", "expect": {}}])
     errors = [o.error for o in report.outcomes]

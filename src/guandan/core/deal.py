@@ -65,7 +65,7 @@ def first_leader_from_flips(flips: Sequence[Card], level: int) -> int:
     for i, c in enumerate(flips):
         if c < 52 and c != wc:
             return i
-    raise GuandanError("no flipped card qualifies (all jokers or wildcards)")
+    raise GuandanError.said(N_("no flipped card qualifies (all jokers or wildcards)"))
 
 
 _new_action: Final = tuple.__new__  # an Action without its interpreted __new__ (all four fields given)
