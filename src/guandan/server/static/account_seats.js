@@ -2,7 +2,7 @@
 // (GET /api/me/tables), and one of them taken for this browser (POST /api/rooms/{code}/reclaim, with the session's
 // CSRF token): a fresh seat token, kept as a seat taken here is, and the device that held the seat watches from then
 // on. The start page's "Back to the table" (lobby.js) and the room page's "Take your seat here" (table.js).
-import { api, lang, saveToken, t } from "./common.js";
+import { api, saveToken } from "./common.js";
 
 // {csrf, tables}: none for a guest, or when the server cannot be asked (offline, the session ended)
 export async function accountTables() {
@@ -16,15 +16,7 @@ export async function accountTables() {
 // The seat of room `code` that the account took, for this browser: the server's answer ({token, seat, link, room}),
 // its token kept; a refusal throws as api() does (its `text` the server's words, in both languages).
 export async function reclaimSeat(code, csrf) {
-  const res = await fetch(`/api/rooms/${encodeURIComponent(code)}/reclaim`, { method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" }).catch(() => null);
-  const data = res ? await res.json().catch(() => ({})) : {};
-  if (!res || !res.ok) {
-    const err = new Error(typeof data.detail === "string" ? data.detail : "refused");
-    err.code = data.error;
-    err.text = data.text || { [lang()]: t(res ? "The server refused this request." : "The server could not be reached: check the connection and try again.") };
-    throw err;
-  }
+  const data = await api(`/api/rooms/${encodeURIComponent(code)}/reclaim`, {}, undefined, csrf);
   saveToken(data.room.code, data.token);
   return data;
 }
