@@ -1,16 +1,37 @@
 """A site of several workers as its operator meets it: what the supervisor says of a worker that exited on its
-own."""
+own, and what `guandan serve --workers N` and `guandan bench server --workers N` leave behind once stopped
+(Ctrl-C or SIGTERM): no metrics folder, no process, no database, no Redis key, no file; and a single server
+SIGTERM stops leaves nothing in the temporary folder."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import random
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+import redis
 
+import async_support
+from guandan.server import bench, bench_site, metrics
 from guandan.server.supervisor import Supervisor, Worker
 
+from .conftest import free_port
+from .site import Site, fresh_database
+
 pytestmark = pytest.mark.timeout(240)
+GUANDAN = [sys.executable, "-c", "from guandan.cli import main; main()"]
 
 
 # --- what the supervisor says -----------------------------------------------------------------------------
@@ -44,3 +65,267 @@ def test_a_worker_that_exited_with_a_status_is_said_in_words(monkeypatch: pytest
         "guandan: worker host-w0-g1-ab12 exited with status 3; starting another"]
     monkeypatch.setenv("LANGUAGE", "zh")
     assert _said_of_exit(monkeypatch, proc) == ["guandan：工作进程 host-w0-g1-ab12 已退出，退出状态为 3；正在启动新的"]
+
+
+# --- the workers' metrics folder --------------------------------------------------------------------------
+def _dead_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def test_only_the_folders_of_supervisors_no_longer_running_are_swept(tmp_path: Path) -> None:
+    dead, alive = _dead_pid(), os.getpid()
+    gone = tmp_path / f"guandan-metrics-{dead}"
+    running = tmp_path / f"guandan-metrics-{alive}"
+    for d in (gone, running):
+        d.mkdir()
+        (d / "counter_123.db").write_bytes(b"x")
+    kept = tmp_path / f"guandan-metrics-{_dead_pid()}"  # a dead one's, holding a file that is not a metric
+    kept.mkdir()
+    (kept / "gauge_livesum_9.db").write_bytes(b"x")
+    (kept / "notes.txt").write_text("mine")
+    assert metrics.remove_stale_dirs(tmp_path) == [gone]
+    assert not gone.exists()
+    assert sorted(p.name for p in running.iterdir()) == ["counter_123.db"]  # a running server's stays whole
+    assert sorted(p.name for p in kept.iterdir()) == ["notes.txt"]
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A temporary folder for a server to take as its TMPDIR, checked empty once it stops. Its path is short: the
+    worker pool's fork server listens on a socket in it (pymp-…/listener-…), and a socket's path has at most 107
+    bytes, which pytest's own folders (deeper under xdist) come within a few bytes of: a server given one
+    exited as it started (AF_UNIX path too long)."""
+    path = Path(tempfile.mkdtemp(prefix="gd-", dir="/tmp"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _tail(path: Path, limit: int = 4000) -> str:
+    try:
+        return path.read_text(errors="replace")[-limit:]
+    except OSError as e:
+        return f"({path}: {e})"
+
+
+def _wait_answering(proc: subprocess.Popen[bytes], port: int, err: Path, what: str, timeout: float = 90) -> None:
+    """Until ``proc`` answers /healthz on ``port``; it exiting or not answering in time fails the test with the end
+    of its standard error (``err``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        code = proc.poll()
+        assert code is None, f"{what} exited with status {code} as it started:\n{_tail(err)}"
+        assert time.monotonic() < deadline, f"{what} did not answer within {timeout:g} s:\n{_tail(err)}"
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+
+
+def _stopped(proc: subprocess.Popen[bytes], err: Path, what: str, timeout: float) -> int:
+    """``proc``'s return code once it has exited, told to stop; one still running after ``timeout`` seconds is
+    killed, and the test fails with where it stood (PYTHONFAULTHANDLER in its environment: SIGABRT makes it
+    write every thread's stack on its standard error, ``err``) and the end of that."""
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        raise AssertionError(f"{what} had not stopped {timeout:g} s after SIGTERM:\n{_tail(err, 12000)}") from None
+
+
+@pytest.fixture
+def site(postgres_url: str, redis_url: str, tmp_path: Path, short_tmp: Path,
+         monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+    monkeypatch.setenv("TMPDIR", str(short_tmp))  # the workers' fork servers' folders, and the metrics folder
+    monkeypatch.delenv(metrics.MULTIPROC_ENV, raising=False)
+    s = Site(fresh_database(postgres_url), redis_url, log_dir=str(tmp_path))
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stopped_site_leaves_nothing_in_the_temporary_folder(site: Site, stop: signal.Signals, short_tmp: Path,
+                                                               tmp_path: Path) -> None:
+    """`serve --workers 2`: the metrics folder its supervisor made (guandan-metrics-PID) and its workers' fork
+    servers' folders go as it stops; it exits 0."""
+    port = free_port()
+    sup = site.start_worker(port, "--workers", "2")
+    err = tmp_path / f"worker-{port}-0.log"
+    try:
+        site.wait_ready(port, 2)
+    except RuntimeError as e:
+        raise AssertionError(f"{e} (status {sup.poll()}):\n{_tail(err)}") from None
+    folder = short_tmp / f"guandan-metrics-{sup.pid}"
+    assert folder.is_dir() and any(folder.iterdir())  # the workers write their metrics there
+    sup.send_signal(stop)
+    assert _stopped(sup, err, "the supervisor", 60) == 0, _tail(err)
+    assert "Traceback" not in _tail(err, 100_000), _tail(err)
+    assert sorted(p.name for p in short_tmp.iterdir()) == []
+
+
+def test_a_server_stopped_with_sigterm_leaves_nothing_in_the_temporary_folder(tmp_path: Path, short_tmp: Path) -> None:
+    """The worker pool's fork server keeps its socket in a folder of the server's (pymp-…), removed as the
+    interpreter exits: a SIGTERM ends the server through that exit (status 143, as a shell gives a process
+    SIGTERM ended), not outright once uvicorn has shut down."""
+    data, err, port = tmp_path / "data", tmp_path / "stderr", free_port()
+    with err.open("wb") as out:
+        proc = subprocess.Popen([*GUANDAN, "serve", "--port", str(port), "--data", str(data)], stderr=out,
+                                stdout=subprocess.DEVNULL, start_new_session=True,
+                                env={**os.environ, "TMPDIR": str(short_tmp), "PYTHONFAULTHANDLER": "1"})
+    try:
+        _wait_answering(proc, port, err, "the server")
+        assert any(short_tmp.iterdir())  # the fork server's folder, made before the address answers
+        proc.send_signal(signal.SIGTERM)
+        assert _stopped(proc, err, "the server", 60) == 128 + signal.SIGTERM, _tail(err)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert "Traceback" not in _tail(err, 100_000), _tail(err)
+    assert sorted(p.name for p in short_tmp.iterdir()) == []
+
+
+# --- the site benchmark, stopped -------------------------------------------------------------------------
+def _pids_with(words: str) -> list[int]:
+    """The processes whose command line holds ``words`` (arguments joined by spaces)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if words in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def _site_of(bench_pid: int) -> str | None:
+    """The site the bench ``bench_pid`` runs now: the --site of its child that serves one (None before it
+    starts one). The bench's own child, not a key in Redis: the session's Redis is shared with other tests."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            args = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == bench_pid and "--site" in args[:-1]:
+            return args[args.index("--site") + 1]
+    return None
+
+
+def _databases(postgres_url: str) -> set[str]:
+    import psycopg
+
+    with psycopg.connect(postgres_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
+        return {r[0] for r in conn.execute("SELECT datname FROM pg_database")}
+
+
+@pytest.mark.parametrize("when", ["starting", "playing"])
+def test_a_site_bench_stopped_with_sigterm_leaves_nothing_behind(postgres_url: str, redis_url: str, tmp_path: Path,
+                                                                 short_tmp: Path, when: str) -> None:
+    """Stopped as its site starts or as its tables play, `bench server --workers 2` stops the site (supervisor
+    and workers), drops its database, deletes its Redis keys and removes its log and the site's folders, then
+    exits with 143."""
+    client = redis.Redis.from_url(redis_url)
+    before = _databases(postgres_url)
+    err = tmp_path / "stderr"
+    site: str | None = None
+    with err.open("wb") as out:
+        bench = subprocess.Popen([*GUANDAN, "bench", "server", "--workers", "2", "--redis", redis_url, "--db",
+                                  postgres_url, "--tables", "2", "--seconds", "60", "--think-ms", "50"],
+                                 stdout=subprocess.DEVNULL, stderr=out, start_new_session=True,
+                                 env={**os.environ, "TMPDIR": str(short_tmp), "PYTHONFAULTHANDLER": "1"})
+    try:
+        deadline = time.monotonic() + 120
+        while site is None:
+            code = bench.poll()
+            assert code is None, f"the bench exited with status {code} before it started a site:\n{_tail(err)}"
+            assert time.monotonic() < deadline, f"the bench started no site within 120 s:\n{_tail(err)}"
+            site = _site_of(bench.pid)
+            time.sleep(0.1)
+        logs = lambda: "".join(_tail(p) for p in short_tmp.glob("*.log"))  # noqa: E731
+        if when == "playing":
+            while not list(client.scan_iter(match=f"{site}:owned:*")):  # a worker owns a table: they are open
+                code = bench.poll()
+                assert code is None, f"the bench exited with status {code}:\n{_tail(err)}\n{logs()}"
+                assert time.monotonic() < deadline, f"the bench's tables were not open within 120 s:\n{logs()}"
+                time.sleep(0.2)
+            time.sleep(2)  # the tables playing
+        assert site in _databases(postgres_url)
+        bench.send_signal(signal.SIGTERM)
+        code = _stopped(bench, err, "the bench", 150)
+        assert code == 128 + signal.SIGTERM, f"status {code}:\n{_tail(err)}"
+        assert "Traceback" not in _tail(err, 100_000), _tail(err)
+        assert _pids_with(f"--site {site} ") == []  # the supervisor and its workers
+        assert _databases(postgres_url) == before
+        assert list(client.scan_iter(match=f"{site}:*")) == []
+        assert sorted(p.name for p in short_tmp.iterdir()) == []  # the workers' log, the metrics and pymp folders
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+        for pid in _pids_with(f"--site {site} ") if site else []:  # what a bench that failed here left: ended
+            os.kill(pid, signal.SIGKILL)
+        client.close()
+
+
+# --- the bench's clients, stopped --------------------------------------------------------------------------
+class _Chatty:
+    """A socket with a frame of no interest to a bench client ready at every receive, as on a busy table."""
+
+    async def recv(self) -> str:
+        await asyncio.sleep(0)
+        return '{"type": "chat"}'
+
+    async def send(self, _message: str) -> None:
+        pass
+
+    async def __aenter__(self) -> _Chatty:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        pass
+
+
+def _stuck_when_cancelled(client: Callable[[asyncio.Event], Coroutine[Any, Any, None]]) -> list[int]:
+    """Cancel a client after 0 to 29 turns of the event loop, a new one each time: the turns after which it was
+    still running two seconds later. A bench SIGTERM or Ctrl-C stops ends its clients by cancelling them."""
+    async def main() -> list[int]:
+        stuck = []
+        for turns in range(30):
+            stop = asyncio.Event()
+            task = asyncio.create_task(client(stop))
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            task.cancel()
+            done, _ = await asyncio.wait([task], timeout=2)
+            if not done:
+                stuck.append(turns)
+                stop.set()  # what ends it: this run only, a cancelled bench has nobody left to set it
+                await asyncio.wait([task], timeout=2)
+        return stuck
+
+    return async_support.run(main())
+
+
+def test_the_bench_clients_stop_when_cancelled_with_a_frame_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancellation that comes as a receive completes is not lost (asyncio.wait_for of Python 3.11 loses it,
+    and the client played on: a stopped bench waited for it for ever)."""
+    monkeypatch.setattr(bench.websockets, "connect", lambda *_a, **_k: _Chatty())
+    rng = random.Random(1)
+    assert _stuck_when_cancelled(lambda stop: bench_site.site_client(
+        "ws://x", "c", 0, rng, 0.0, bench_site.SiteTally(), stop)) == []
+    assert _stuck_when_cancelled(lambda stop: bench.bot_client("ws://x", 0, rng, 0.0, bench.Tally(), stop)) == []
+    assert _stuck_when_cancelled(lambda stop: bench.soak_client(
+        "ws://x", 0, rng, 0.0, bench.Tally(), stop, asyncio.Event())) == []

@@ -60,17 +60,22 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
            "--max-rooms", "100000", "--max-rooms-per-address", "100000"]
     env = {**os.environ, "GUANDAN_DATA_DIR": data}
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
-            return proc
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the server did not start within 60 s")
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
+                return proc
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        raise RuntimeError("the server did not start within 60 s")
+    except BaseException:  # not started, or interrupted while it starts (Ctrl-C, SIGTERM): it goes too
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        raise
 
 
 def client_actions(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -113,7 +118,10 @@ async def bot_client(url: str, seat: int, rng: random.Random, think: float, tall
 
         while not stop.is_set():
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                # not asyncio.wait_for: in Python 3.11 it loses a cancellation that comes as the frame does, and
+                # a bench stopped (Ctrl-C, SIGTERM) waited for ever for a client that played on
+                async with asyncio.timeout(0.5):
+                    raw = await ws.recv()
             except TimeoutError:
                 continue
             frame = json.loads(raw)
@@ -426,7 +434,8 @@ async def soak_client(url: str, seat: int, rng: random.Random, think: float, tal
         try:
             while not stop.is_set():
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                    async with asyncio.timeout(0.5):  # not wait_for: see bot_client
+                        raw = await ws.recv()
                 except TimeoutError:
                     continue
                 frame = json.loads(raw)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import secrets
 import signal
@@ -33,8 +34,6 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from ..i18n import N_
 from .bench import client_turn, free_port, open_tables, play_one
-
-LOGS: dict[str, str] = {}  # site name -> the file its workers' standard error went to
 
 
 @dataclass
@@ -60,7 +59,8 @@ async def site_client(url: str, code: str, seat: int, rng: random.Random, think:
                 pending: asyncio.Task[None] | None = None
                 while not stop.is_set():
                     try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                        async with asyncio.timeout(0.5):  # not wait_for: see bench.bot_client
+                            raw = await ws.recv()
                     except TimeoutError:
                         continue
                     frame = json.loads(raw)
@@ -137,15 +137,17 @@ async def _run_site(base: str, tables: int, seconds: float, think: float, seed: 
     return tally, elapsed, stored, killed_at, spread
 
 
-def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str) -> subprocess.Popen[bytes]:
+def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str, log: Path,
+                started: list[subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+    """Start a site (its supervisor, added to ``started`` at once, for the caller to stop whatever happens
+    next) and wait until every worker has joined it and its address answers."""
     cmd = [sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--port", str(port),
            "--workers", str(workers), "--redis", redis_url, "--db", db_url, "--site", site, "--no-rate-limits",
            "--bot-delay-ms", "0", "--max-rooms", "100000", "--max-rooms-per-address", "100000"]
     # the workers' log goes to a file: a pipe nobody reads would fill up and stall them
-    log = tempfile.NamedTemporaryFile(prefix=f"guandan-{site}-", suffix=".log", delete=False)  # noqa: SIM115
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
-    log.close()
-    LOGS[site] = log.name
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=out)
+    started.append(proc)
     import redis
 
     client = redis.Redis.from_url(redis_url)
@@ -153,7 +155,7 @@ def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str)
     try:
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"the site exited: {Path(log.name).read_text(errors='replace')[-2000:]}")
+                raise RuntimeError(f"the site exited: {log.read_text(errors='replace')[-2000:]}")
             ids = [w.decode() for w in client.smembers(f"{site}:workers")]  # type: ignore[union-attr]
             if sum(1 for w in ids if client.exists(f"{site}:worker:{w}")) >= workers:
                 try:
@@ -164,8 +166,33 @@ def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str)
             time.sleep(0.2)
     finally:
         client.close()
-    proc.kill()
     raise RuntimeError("the site did not start within 120 s")
+
+
+def _stop_site(started: list[subprocess.Popen[bytes]]) -> None:
+    """Stop a site's supervisor as an operator does (SIGTERM: its workers hand their tables over and stop, and
+    it removes its metrics folder); one that has not stopped after a minute is killed."""
+    for proc in started:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _forget_site(redis_url: str, site: str) -> None:
+    """Delete what a site left in Redis: its keys all begin with its name, which only this run used."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{site}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
 
 
 def _libpq(url: str) -> str:
@@ -203,8 +230,6 @@ def _tables_per_worker(redis_url: str, site: str) -> list[int]:
 
 def _kill_busiest(redis_url: str, site: str) -> None:
     """SIGKILL the worker that owns the most tables."""
-    import os
-
     import redis
 
     client = redis.Redis.from_url(redis_url)
@@ -244,20 +269,24 @@ def run_site_bench(workers: list[int], redis_url: str, db_url: str, tables: int,
     for i, (n, drill) in enumerate(plan):
         site = f"bench{tag}{i}"
         port = free_port()
-        run_db = _create_database(db_url, site)  # each run its own: a site takes over every live table it finds
-        proc = _start_site(port, n, redis_url, run_db, site)
-        try:
+        # each step's undoing is registered before the step, so that an interruption anywhere (Ctrl-C, the
+        # SIGTERM `guandan bench server` turns into an exit) leaves no database, process, key or file behind;
+        # they run last registered first: the site stops before its database is dropped
+        with contextlib.ExitStack() as undo:
+            undo.callback(_forget_site, redis_url, site)
+            undo.callback(_drop_database, db_url, site)  # DROP … IF EXISTS: harmless before it is created
+            run_db = _create_database(db_url, site)  # each run its own: a site takes over every live table it finds
+            fd, name = tempfile.mkstemp(prefix=f"guandan-{site}-", suffix=".log")
+            os.close(fd)
+            log = Path(name)
+            undo.callback(log.unlink, missing_ok=True)
+            started: list[subprocess.Popen[bytes]] = []
+            undo.callback(_stop_site, started)
+            _start_site(port, n, redis_url, run_db, site, log, started)
             kill = (lambda site=site: _kill_busiest(redis_url, site)) if drill else None
             tally, elapsed, stored, killed_at, spread = asyncio.run(
                 _run_site(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, kill,
                           lambda site=site: _tables_per_worker(redis_url, site)))
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-            _drop_database(db_url, site)
         fig = {"workers": n, "tables_per_worker": spread, **_figures(tally, elapsed, stored)}
         if drill:
             fig["failover"] = {"killed_at_s": round(killed_at or 0.0, 2),

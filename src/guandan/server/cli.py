@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import re
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -262,6 +263,11 @@ def serve(
     accounts = AccountSettings() if signups_per_address is None else AccountSettings(
         signups_per_address=signups_per_address)
     app = _app(create_app, db, settings, dev, cluster, accounts)
+    # uvicorn, stopped by SIGTERM, shuts down and then raises the signal again for the handler it found: the
+    # default one would end the process there, before the interpreter's exit handlers remove what it made in
+    # the temporary folder (the worker pool's fork server's pymp-… folder, one more with every stop); from
+    # here, before that folder is made, a SIGTERM exits through them, starting up or serving
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
@@ -293,6 +299,14 @@ def serve(
 
 
 
+def _exit_on_sigterm(_sig: int, _frame: Any) -> None:
+    """A SIGTERM handler: the process exits as Ctrl-C ends it, through its clean-up (``finally`` blocks and
+    the interpreter's exit handlers), with the status a shell gives a process SIGTERM ended (143). A second
+    SIGTERM meanwhile is ignored: each clean-up is bounded, a server that does not stop in time being killed."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise SystemExit(128 + signal.SIGTERM)
+
+
 def bench_server(
     tables: Annotated[int, typer.Option(help="concurrent tables (4 bot clients each)")] = 100,
     seconds: Annotated[float, typer.Option(help="how long to measure")] = 20.0,
@@ -321,6 +335,10 @@ def bench_server(
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
     from .bench import format_report, format_soak, run_bench, run_soak  # here: httpx and websockets load only for this
+
+    # a benchmark SIGTERM stops goes through its clean-up: its server, or its site's supervisor and workers,
+    # stopped, its temporary database, Redis keys, folders and files removed (a plain SIGTERM left them all)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     if workers is not None:
         counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
         problem = (site_problem(redis, max(counts), db, "bench") if counts and len(counts) == len(workers.split(","))

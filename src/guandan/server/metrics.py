@@ -34,6 +34,7 @@ import ipaddress
 import logging
 import os
 import re
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -131,6 +132,56 @@ def prepare_multiprocess(directory: Path) -> None:
         if _PROM_FILE.fullmatch(path.name) and path.is_file():
             path.unlink()
     os.environ[MULTIPROC_ENV] = str(directory.resolve())
+
+
+OWN_DIR_PREFIX = "guandan-metrics-"  # and the supervisor's pid: the folder it makes when none is named
+
+
+def own_multiprocess_dir(pid: int) -> Path:
+    """The folder the supervisor of process ``pid`` makes for its workers' metrics when
+    ``PROMETHEUS_MULTIPROC_DIR`` names none (and removes when it stops: :func:`remove_multiprocess_dir`)."""
+    return Path(tempfile.gettempdir()) / f"{OWN_DIR_PREFIX}{pid}"
+
+
+def remove_multiprocess_dir(directory: Path) -> None:
+    """Remove the metrics files prometheus_client wrote in ``directory``, then the folder if that left it
+    empty: anything else put there stays, and so does the folder holding it."""
+    with contextlib.suppress(OSError):
+        for path in directory.iterdir():
+            if _PROM_FILE.fullmatch(path.name) and path.is_file():
+                path.unlink(missing_ok=True)
+        directory.rmdir()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale_dirs(parent: Path | None = None) -> list[Path]:
+    """Remove the folders :func:`own_multiprocess_dir` names (in ``parent``, by default the temporary
+    folder) whose supervisor no longer runs, killed before it could remove its own; a running server's
+    folder stays, as does another user's. The folders removed, for the record."""
+    parent = parent or Path(tempfile.gettempdir())
+    removed: list[Path] = []
+    uid = os.getuid()
+    for path in parent.glob(f"{OWN_DIR_PREFIX}*"):
+        pid = path.name[len(OWN_DIR_PREFIX):]
+        try:
+            if not pid.isdigit() or _running(int(pid)) or path.is_symlink() or not path.is_dir() \
+                    or path.stat().st_uid != uid:
+                continue
+        except OSError:
+            continue
+        remove_multiprocess_dir(path)
+        if not path.exists():
+            removed.append(path)
+    return removed
 
 
 def worker_died(pid: int) -> None:

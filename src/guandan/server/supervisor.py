@@ -67,19 +67,22 @@ class Supervisor:
         self.rolling = False
         self.generation = 0
         self.sock: socket.socket | None = None
+        self.metrics_dir: Path | None = None  # this supervisor's own metrics folder, removed as it stops
 
     def run(self) -> int:
-        self.sock = socket.create_server((self.host, self.port), backlog=2048)
-        self.sock.set_inheritable(True)
-        self._prepare_metrics()
+        # first: a SIGTERM from here on stops the site through the clean-up below, never half-way through it
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
         signal.signal(signal.SIGHUP, self._roll)
-        self.say(_("guandan: serving on {url} with {n} workers").format(url=f"http://{self.host}:{self.port}", n=self.n))
-        if self.note is not None:
-            self.say(self.note)
-        self.workers = [self._start(i) for i in range(self.n)]
+        self.sock = socket.create_server((self.host, self.port), backlog=2048)
+        self.sock.set_inheritable(True)
         try:
+            self._prepare_metrics()
+            self.say(_("guandan: serving on {url} with {n} workers").format(url=f"http://{self.host}:{self.port}",
+                                                                            n=self.n))
+            if self.note is not None:
+                self.say(self.note)
+            self.workers = [self._start(i) for i in range(self.n)]
             while not self.stopping:
                 if self.rolling:
                     self.rolling = False
@@ -89,6 +92,7 @@ class Supervisor:
         finally:
             self._stop_all()
             self.sock.close()
+            self._remove_metrics()
         return 0
 
     # --- signals ----------------------------------------------------------------------------------
@@ -179,10 +183,23 @@ class Supervisor:
             self._await_stop(w)
 
     def _prepare_metrics(self) -> None:
+        """The folder the workers keep their metrics in: the operator's (``PROMETHEUS_MULTIPROC_DIR``), or one
+        of this supervisor's own, removed as it stops; those of supervisors killed before they could remove
+        theirs go now."""
         try:
             from . import metrics
 
-            directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or f"/tmp/guandan-metrics-{os.getpid()}"
-            metrics.prepare_multiprocess(Path(directory))
+            metrics.remove_stale_dirs()
+            named = os.environ.get(metrics.MULTIPROC_ENV)
+            directory = Path(named) if named else metrics.own_multiprocess_dir(os.getpid())
+            metrics.prepare_multiprocess(directory)
+            self.metrics_dir = None if named else directory
         except (ImportError, AttributeError):
             pass
+
+    def _remove_metrics(self) -> None:
+        if self.metrics_dir is not None:
+            from . import metrics
+
+            metrics.remove_multiprocess_dir(self.metrics_dir)
+            self.metrics_dir = None
