@@ -3,9 +3,17 @@ WebSockets, figures that add up."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
 import pytest
 
 import async_support
+from guandan.server import bench
 from guandan.server.bench import format_report, run_bench
 
 pytestmark = pytest.mark.timeout(120)
@@ -45,3 +53,43 @@ def test_bench_clients_lead_from_a_view_too_long_to_list(monkeypatch: pytest.Mon
             assert [a["kind"] for a in actions] == [ActionKind.PASS]
         a = actions[0]
         match.apply(wire.parse_action(match, seat, a["kind"], a["cards"], a.get("combo")))
+
+
+def test_a_server_that_dies_as_it_starts_is_said_with_the_end_of_its_log(tmp_path: Path) -> None:
+    """A server that exits as it starts (here: a temporary folder whose path is too long for the worker pool's
+    socket) is said in the reader's language, with the end of its log, and the bench exits with 1."""
+    deep = tmp_path / ("t" * 100)
+    deep.mkdir()
+    for lang, words in (("en", ["error: the bench's server exited with status 1", "the end of its log:"]),
+                        ("zh", ["基准测试的服务器已退出，退出状态为 1", "其日志的末尾："])):
+        r = subprocess.run([sys.executable, "-c", "from guandan.cli import main; main()", "bench", "server",
+                            "--tables", "1", "--seconds", "1"], capture_output=True, text=True, timeout=90,
+                           env={**os.environ, "TMPDIR": str(deep), "LANGUAGE": lang})
+        assert r.returncode == 1, r.stderr
+        assert all(w in r.stderr for w in words), r.stderr
+        ours, _, log = r.stderr.partition(words[1])
+        assert "Traceback" not in ours, r.stderr  # the bench says it in words; a traceback is the server's, in its log
+        assert "AF_UNIX path too long" in log, r.stderr
+    assert list(deep.iterdir()) == []  # the bench's data folder and the log in it are gone
+
+
+def test_a_server_that_dies_meanwhile_is_said_with_the_end_of_its_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's standard error goes to a file in the bench's data folder, which nothing has to read while the
+    bench runs (a pipe would fill up and stall a chatty server); a server that dies during the run is a
+    ServerFailed that carries the end of that file."""
+    started: list[tuple[subprocess.Popen[bytes], str]] = []
+    start_server = bench.start_server
+
+    def start(port: int, data: str) -> subprocess.Popen[bytes]:
+        proc = start_server(port, data)
+        started.append((proc, data))
+        threading.Timer(1.0, proc.kill).start()
+        return proc
+
+    monkeypatch.setattr(bench, "start_server", start)
+    with pytest.raises(bench.ServerFailed) as failed:
+        async_support.call(bench.run_bench, tables=1, seconds=4, think_ms=20, seed=3)
+    (_proc, data), = started
+    assert failed.value.status == -signal.SIGKILL
+    assert "serving on" in failed.value.log
+    assert not Path(data).exists()

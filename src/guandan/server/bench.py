@@ -26,6 +26,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -53,29 +54,73 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+SERVER_LOG = "server.log"  # the server's standard error, in the bench's data folder (removed with it)
+START_S = 60.0  # the server answers within this, or the bench gives up
+
+
+class ServerFailed(RuntimeError):
+    """The bench's server exited (``status``, its return code as subprocess gives it: a negative one is the
+    signal that ended it) or, with ``status`` None, did not answer in time; ``log`` is the end of its
+    standard error."""
+
+    def __init__(self, status: int | None, log: str) -> None:
+        super().__init__(f"the server {'did not answer' if status is None else f'exited ({status})'}: {log}")
+        self.status, self.log = status, log
+
+
+def server_log(data: str, limit: int = 2000) -> str:
+    """The end of what the server started in ``data`` wrote on its standard error."""
+    try:
+        return (Path(data) / SERVER_LOG).read_text(errors="replace")[-limit:]
+    except OSError:
+        return ""
+
+
 def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-c", "from guandan.cli import main; main()", "serve", "--port", str(port), "--data", data,
            "--no-rate-limits", "--bot-delay-ms", "0",
            # every bench client is one address (127.0.0.1), and a soak plays thousands of rooms
            "--max-rooms", "100000", "--max-rooms-per-address", "100000"]
     env = {**os.environ, "GUANDAN_DATA_DIR": data}
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # its standard error goes to a file: a pipe nobody reads while the bench runs would fill up and stall it
+    with (Path(data) / SERVER_LOG).open("wb") as log:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
+                raise ServerFailed(proc.returncode, server_log(data))
             try:
                 httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
                 return proc
             except httpx.HTTPError:
                 time.sleep(0.2)
-        raise RuntimeError("the server did not start within 60 s")
+        raise ServerFailed(None, server_log(data))
     except BaseException:  # not started, or interrupted while it starts (Ctrl-C, SIGTERM): it goes too
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         raise
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> int | None:
+    """Stop the bench's server: its return code if it had exited on its own meanwhile, else None."""
+    died = proc.poll()
+    if died is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return died
+
+
+def _raise_if_died(proc: subprocess.Popen[bytes], data: str) -> None:
+    """What a run met (a refused connection, a closed socket) may be its server gone: then a ServerFailed, which
+    says why in the server's own words."""
+    if proc.poll() is not None:
+        raise ServerFailed(proc.returncode, server_log(data)) from None
 
 
 def client_actions(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -320,12 +365,13 @@ def run_bench(tables: int, seconds: float, think_ms: int, seed: int = 1, abuse: 
             gc.set_threshold(20_000, 20, 100)  # the measuring side's own collections would show up as latency
             tally, elapsed = asyncio.run(_run(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed,
                                               abuse))
+        except Exception:
+            _raise_if_died(proc, data)
+            raise
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            died = stop_server(proc)
+        if died is not None:  # its clients' errors would tell only that it went away: its own words say why
+            raise ServerFailed(died, server_log(data))
     lat = sorted(tally.latencies)
 
     def pct(p: float) -> float:
@@ -521,12 +567,13 @@ def run_soak(tables: int, seconds: float, think_ms: int, seed: int = 1, warmup: 
         try:
             tally, elapsed, samples = asyncio.run(_soak(f"http://127.0.0.1:{port}", proc.pid, tables, seconds,
                                                         think_ms / 1000, seed))
+        except Exception:
+            _raise_if_died(proc, data)
+            raise
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            died = stop_server(proc)
+        if died is not None:
+            raise ServerFailed(died, server_log(data))
     lat = sorted(tally.latencies)
 
     def pct(p: float) -> float:

@@ -10,13 +10,16 @@ import os
 import re
 import signal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..cliutil import Messages, ensure_dir, fail, reason_words, said
 from ..core.errors import shown
 from ..native import with_build
+
+if TYPE_CHECKING:
+    from .bench import ServerFailed  # httpx and websockets load only for the benches
 
 _messages = Messages("cli")
 _ = _messages.gettext
@@ -334,7 +337,8 @@ def bench_server(
              "seconds its tables went without service and the actions lost")] = False,
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
-    from .bench import format_report, format_soak, run_bench, run_soak  # here: httpx and websockets load only for this
+    # here: httpx and websockets load only for this
+    from .bench import ServerFailed, format_report, format_soak, run_bench, run_soak
 
     # a benchmark SIGTERM stops goes through its clean-up: its server, or its site's supervisor and workers,
     # stopped, its temporary database, Redis keys, folders and files removed (a plain SIGTERM left them all)
@@ -365,7 +369,10 @@ def bench_server(
     if soak is not None:
         if soak <= 0 or (warmup is not None and not 0 <= warmup < soak) or abuse is not None:
             fail(_("--soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak"))
-        soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
+        try:
+            soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
+        except ServerFailed as e:
+            fail(_server_failed(e), 1)
         typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked, _))
         raise typer.Exit(1 if soaked["errors"] else 0)
     if warmup is not None:
@@ -373,9 +380,31 @@ def bench_server(
     if abuse not in (None, "hints"):
         fail(_("{option} must be one of {choices}, not {value}").format(
             option="--abuse", choices="hints", value=abuse))
-    report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
+    try:
+        report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
+    except ServerFailed as e:
+        fail(_server_failed(e), 1)
     typer.echo(json.dumps(with_build(report)) if json_out else format_report(report, _))
     raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
+
+
+def _server_failed(e: ServerFailed) -> str:
+    """What is said of the bench's server that exited or never answered (a bench.ServerFailed), with the end
+    of its log."""
+    from .bench import START_S
+
+    if e.status is None:
+        line = _("the bench's server did not answer within {seconds} s").format(seconds=f"{START_S:g}")
+    elif e.status < 0:
+        try:
+            name = signal.Signals(-e.status).name
+        except ValueError:  # a real-time signal has no name
+            name = str(-e.status)
+        line = _("the bench's server was killed by signal {signal}").format(signal=name)
+    else:
+        line = _("the bench's server exited with status {code}").format(code=e.status)
+    log = e.log.strip()
+    return f"{line}\n{_('the end of its log:')}\n{log}" if log else line
 
 
 def bench_page(
