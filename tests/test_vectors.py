@@ -258,6 +258,21 @@ def test_flips_with_no_card_to_lead_are_said_in_the_readers_language(tmp_path: P
     assert chinese[1] == "  无法判定：字段 'flips'：翻出的牌没有一张可定首出（都是王或逢人配）"
 
 
+def test_a_payer_with_only_wildcards_is_said_in_the_readers_language(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "v.jsonl"
+    path.write_text(json.dumps({"id": "t", "kind": "tribute", "preset": "competition", "level": "2",
+                                "prev_finish": [0, 1, 2, 3], "hands": {"3": "H2"}, "expect": {}}) + "\n",
+                    encoding="utf-8")
+    _mount()
+    runner = CliRunner()
+    english = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
+    assert english[1] == "  cannot evaluate: field 'hands': a payer holding only wildcards cannot pay a tribute"
+    monkeypatch.setenv("LANGUAGE", "zh")
+    chinese = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
+    assert chinese[1] == "  无法判定：字段 'hands'：进贡方手中只有逢人配，无法进贡"
+
+
 def test_run_vectors_takes_any_iterable_of_values() -> None:
     report = run_vectors([7, {"id": "A"}, {"id": "B", "kind": "deal", "expect": {}}])
     errors = [o.error for o in report.outcomes]

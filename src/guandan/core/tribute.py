@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import BIG_JOKER, Card, lv, wild_code
-from .errors import GuandanError
+from .errors import N_, GuandanError
 from .reduce import by_init
 from .rules import RuleSet
 from .vocab import DoubleTributeLeader, EqualTributeAssignment, ReturnRule
@@ -66,7 +66,7 @@ def tribute_value(hand: Sequence[Card], level: int) -> int:
     wc = wild_code(level)
     values = [lv(c, level) for c in hand if c != wc]
     if not values:
-        raise GuandanError("a payer holding only wildcards cannot pay a tribute")
+        raise GuandanError.said(N_("a payer holding only wildcards cannot pay a tribute"))
     return max(values)
 
 
