@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from guandan.cli import _mount, app
@@ -58,3 +59,29 @@ def test_a_bot_that_cannot_be_loaded_is_refused_before_any_deal(tmp_path: Path) 
         assert f"the external bot {spec} cannot be loaded: " in result.output and why in result.output, result.output
         assert "my_bot" not in spec or str(tmp_path.resolve()) in result.output  # where it was looked for
         assert "crashes" not in result.output
+
+
+def test_a_bot_that_cannot_be_loaded_is_said_in_the_readers_language(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why a bot cannot be loaded is the cli catalogue's, in this process and in a bot's own (``:process``)."""
+    (tmp_path / "methodless_bot.py").write_text("class Bot:\n    pass\n", encoding="utf-8")
+    folder = str(tmp_path.resolve())  # among the bot folders this process was given (earlier tests add theirs)
+    no_module = ("机器人文件夹（", "）和 Python 的路径中都没有模块 my_bot")
+    no_method = ("methodless_bot:Bot 没有 received_message(message) 方法", "")
+    cases = (("external:my_bot.methodless_bot:Bot", no_module),
+             ("external:methodless_bot:Robot", ("模块 methodless_bot 中没有 Robot", "")),
+             ("external:methodless_bot:Bot", no_method), ("external:methodless_bot:Bot:process", no_method),
+             ("external:my_bot:Bot:process", no_module))
+    monkeypatch.setenv("LANGUAGE", "zh")
+    for spec, (head, tail) in cases:
+        result = CliRunner().invoke(app, ["arena", "--b", spec, "--path", str(tmp_path), "--deals", "1"])
+        assert result.exit_code == 2, result.output
+        said = result.output.strip()
+        assert said.startswith(f"错误：无法载入外部机器人 {spec}：{head}") and said.endswith(tail), said
+        assert tail == "" or folder in said
+    monkeypatch.setenv("LANGUAGE", "en")
+    result = CliRunner().invoke(app, ["arena", "--b", "external:my_bot:Bot:process", "--path", str(tmp_path),
+                                      "--deals", "1"])
+    said = result.output.strip()
+    assert said.startswith("error: the external bot external:my_bot:Bot:process cannot be loaded: no module my_bot in "
+                           "the bot folders (") and said.endswith(") or on Python's path") and folder in said, said

@@ -25,7 +25,7 @@ CLI_MODULES = [SRC / m for m in ("cli.py", "cliutil.py", "bench.py", "verify_dea
                                  "server/ratings_bench.py", "i18n/reasons.py", "db/backup.py", "db/engine.py", "db/migrate.py",
                                  "server/supervisor.py",
                                  "vector_kinds.py", "protocol/server.py", "env",
-                                 "protocol/client.py", "protocol/tracker.py", "protocol/notation.py")]
+                                 "protocol/client.py", "protocol/tracker.py", "protocol/notation.py", "protocol/worker.py")]
 DOMAINS = {"tui": [SRC / "tui"], "game": [SRC / "present", SRC / "sim.py", SRC / "schema.py", SRC / "review"],
            "cli": CLI_MODULES}
 

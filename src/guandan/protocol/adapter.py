@@ -223,8 +223,9 @@ def check_loads(spec: str) -> None:
     try:
         bot = (ProcessBot if isolated else InlineBot)(module, cls, list(_BOT_PATHS), timeout)
     except BotFailure as failure:
+        reason = failure.problem or failure.detail.removeprefix(f"cannot load {module}:{cls}: ")
         raise GuandanError.said(N_("the external bot {spec} cannot be loaded: {reason}"), spec=spec,
-                                reason=failure.detail.removeprefix(f"cannot load {module}:{cls}: ")) from None
+                                reason=reason) from None
     bot.close()
 
 

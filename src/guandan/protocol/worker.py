@@ -20,17 +20,26 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ..core.errors import N_, GuandanError
+
 STARTUP_TIMEOUT = 60.0  # importing a bot (numpy, a model) may take far longer than one move
 SENT_CHARS = 60  # of a wrong answer, as a failure line quotes it: a bot may answer with a whole message
 
 
-class BotFailure(Exception):
-    """The bot raised, died or broke the interface; ``kind`` is "crash" or "timeout"."""
+class BotLoadError(GuandanError, ImportError):
+    """A bot's own module or class that is not there, or a class that is no 2020-protocol bot: said in the
+    reader's language wherever a person reads it."""
 
-    def __init__(self, kind: str, detail: str) -> None:
+
+class BotFailure(Exception):
+    """The bot raised, died or broke the interface; ``kind`` is "crash" or "timeout". ``problem`` is the
+    catalogued error behind a bot that could not be loaded, where there is one."""
+
+    def __init__(self, kind: str, detail: str, problem: GuandanError | None = None) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.problem = problem
 
 
 def load_bot(module: str, cls: str, paths: list[str]) -> Any:
@@ -43,14 +52,17 @@ def load_bot(module: str, cls: str, paths: list[str]) -> Any:
     except ModuleNotFoundError as e:  # the bot's own module, not one it imports: say where it was looked for
         if e.name is None or not (module == e.name or module.startswith(f"{e.name}.")):
             raise
-        raise ModuleNotFoundError(f"no module {e.name} in the bot folders ({', '.join(paths) or 'none given'}) "
-                                  "or on Python's path") from None
+        if paths:
+            raise BotLoadError.said(N_("no module {module} in the bot folders ({folders}) or on Python's path"),
+                                    module=e.name, folders=", ".join(paths)) from None
+        raise BotLoadError.said(N_("no module {module} in the bot folders (none given) or on Python's path"),
+                                module=e.name) from None
     obj = getattr(found, cls, None)
     if obj is None:
-        raise ImportError(f"module {module} has no {cls}")
+        raise BotLoadError.said(N_("module {module} has no {cls}"), module=module, cls=cls)
     bot = obj()
     if not callable(getattr(bot, "received_message", None)):
-        raise TypeError(f"{module}:{cls} has no received_message(message) method")
+        raise BotLoadError.said(N_("{bot} has no received_message(message) method"), bot=f"{module}:{cls}")
     return bot
 
 
@@ -95,6 +107,8 @@ class InlineBot:
         self.timeout = timeout
         try:
             self.bot = load_bot(module, cls, paths)
+        except BotLoadError as e:
+            raise BotFailure("crash", f"cannot load {module}:{cls}: {e}", e) from None
         except Exception as e:
             raise BotFailure("crash", f"cannot load {module}:{cls}: {type(e).__name__}: {e}") from None
 
@@ -116,6 +130,9 @@ def serve(conn: Connection, module: str, cls: str, paths: list[str]) -> None:
     """The child process: load the bot, then answer messages until the pipe closes."""
     try:
         bot = load_bot(module, cls, paths)
+    except BotLoadError as e:  # its msgid and parameters (plain text): the parent says it in its reader's language
+        conn.send(("said", (e.msgid, e.params)))
+        return
     except BaseException:
         conn.send(("err", traceback.format_exc(limit=3)))
         return
@@ -156,6 +173,10 @@ class ProcessBot:
         except (EOFError, OSError):
             self.proc.join(1)
             raise BotFailure("crash", f"the bot process exited (code {self.proc.exitcode}) while {what}") from None
+        if kind == "said":
+            msgid, params = value
+            problem = BotLoadError.said(msgid, **params)
+            raise BotFailure("crash", str(problem), problem)
         if kind == "err":
             raise BotFailure("crash", str(value).strip().splitlines()[-1] if value else "unknown error")
         return value if value is None or isinstance(value, NotAnIndex) else _reply_value(value)
@@ -175,4 +196,4 @@ class ProcessBot:
         self.proc.join(5)
 
 
-__all__ = ["BotFailure", "InlineBot", "NotAnIndex", "ProcessBot", "load_bot", "quoted", "serve"]
+__all__ = ["BotFailure", "BotLoadError", "InlineBot", "NotAnIndex", "ProcessBot", "load_bot", "quoted", "serve"]
