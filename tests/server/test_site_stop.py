@@ -194,6 +194,53 @@ def test_a_server_stopped_with_sigterm_leaves_nothing_in_the_temporary_folder(tm
     assert sorted(p.name for p in short_tmp.iterdir()) == []
 
 
+def _serve_with(short_folders: list[Path]) -> list[str]:
+    """`guandan serve`'s command, its fork server's fallback folders (workers.SHORT_FOLDERS) being these."""
+    set_them = f"import guandan.server.workers as w; w.SHORT_FOLDERS = {tuple(str(p) for p in short_folders)!r}; "
+    return [sys.executable, "-c", set_them + "from guandan.cli import main; main()", "serve"]
+
+
+def test_a_server_whose_temporary_folder_is_too_long_for_a_socket_starts(tmp_path: Path, short_tmp: Path) -> None:
+    """A TMPDIR whose path leaves the fork server's socket (pymp-…/listener-…) over 107 bytes: the server puts
+    that folder in a shorter one, answers, and removes it as a SIGTERM stops it."""
+    long, short = short_tmp / ("x" * 90), short_tmp / "s"
+    long.mkdir()
+    short.mkdir()
+    data, err, port = tmp_path / "data", tmp_path / "stderr", free_port()
+    with err.open("wb") as out:
+        proc = subprocess.Popen([*_serve_with([short]), "--port", str(port), "--data", str(data)], stderr=out,
+                                stdout=subprocess.DEVNULL, start_new_session=True,
+                                env={**os.environ, "TMPDIR": str(long), "PYTHONFAULTHANDLER": "1"})
+    try:
+        _wait_answering(proc, port, err, "the server")
+        assert [p.name[:5] for p in short.iterdir()] == ["pymp-"]
+        proc.send_signal(signal.SIGTERM)
+        assert _stopped(proc, err, "the server", 60) == 128 + signal.SIGTERM, _tail(err)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert "Traceback" not in _tail(err, 100_000), _tail(err)
+    assert sorted(p.name for p in short.iterdir()) == [] and sorted(p.name for p in long.iterdir()) == []
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "error: the temporary folder {path} (TMPDIR) is too long: the worker processes' socket inside it would "
+           "pass the 107 bytes a Unix socket's path may hold"),
+    ("zh", "错误：临时文件夹 {path}（TMPDIR）的路径太长：工作进程在其中的套接字路径会超过 Unix 套接字路径最多容纳的107字节")])
+def test_a_server_with_no_folder_short_enough_for_a_socket_says_so(tmp_path: Path, short_tmp: Path, lang: str,
+                                                                  words: str) -> None:
+    """With no shorter folder to write to, the server refuses to start, in words naming TMPDIR and the limit."""
+    long = short_tmp / ("x" * 90)
+    long.mkdir()
+    done = subprocess.run([*_serve_with([]), "--port", str(free_port()), "--data", str(tmp_path / "data")],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(long), "LANGUAGE": lang})
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(words.format(path=long)), done.stderr
+
+
 # --- the site benchmark, stopped -------------------------------------------------------------------------
 def _pids_with(words: str) -> list[int]:
     """The processes whose command line holds ``words`` (arguments joined by spaces)."""

@@ -208,7 +208,7 @@ def serve(
     from .cluster import WORKER_FD, WORKER_ID
     from .logs import LOG_FORMATS, announcer, configure, set_worker
     from .table import Settings
-    from .workers import prestart
+    from .workers import TempDirTooLong, prestart
 
     try:
         proxies = parse_proxies(forwarded_allow_ips)
@@ -271,7 +271,12 @@ def serve(
     # the temporary folder (the worker pool's fork server's pymp-… folder, one more with every stop); from
     # here, before that folder is made, a SIGTERM exits through them, starting up or serving
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    prestart()  # the worker processes' fork server, before the first client (server/workers.py)
+    try:
+        prestart()  # the worker processes' fork server, before the first client (server/workers.py)
+    except TempDirTooLong as e:
+        fail(_("the temporary folder {path} (TMPDIR) is too long: the worker processes' socket inside it would "
+               "pass the {limit} bytes a Unix socket's path may hold, and no shorter folder could be written to; "
+               "set TMPDIR to a shorter folder").format(path=e.tempdir, limit=e.limit), 1)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
     # action→broadcast tail.

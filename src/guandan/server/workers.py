@@ -34,6 +34,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import tempfile
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -66,11 +67,59 @@ def default_workers() -> int:
     return max(2, min(4, os.cpu_count() or 1))
 
 
+# A Unix socket's path holds at most 107 bytes (Linux's sun_path: 108, the last a NUL). multiprocessing binds
+# its fork server's at <temporary folder>/pymp-XXXXXXXX/listener-XXXXXXXX (8 random characters each).
+SOCKET_PATH_MAX = 107
+_LISTENER = len("/listener-") + 8
+_PYMP = len("/pymp-") + 8
+SHORT_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")  # where the fork server's folder goes when TMPDIR's path is too long
+
+
+class TempDirTooLong(Exception):
+    """No folder here is short enough for the fork server's socket: ``tempdir`` is the temporary folder given
+    (TMPDIR), ``limit`` the bytes a socket's path may hold."""
+
+    def __init__(self, tempdir: str, limit: int = SOCKET_PATH_MAX) -> None:
+        super().__init__(tempdir, limit)
+        self.tempdir, self.limit = tempdir, limit
+
+
+def _fits(folder: str, tail: int) -> bool:
+    return len(os.fsencode(folder)) + tail <= SOCKET_PATH_MAX
+
+
+def fork_server_folder() -> str:
+    """The folder multiprocessing binds the fork server's socket in (made here if it is not yet: a
+    ``pymp-…`` folder, removed as the process exits). Under a temporary folder whose path is too long for
+    that socket it is made in the first of :data:`SHORT_FOLDERS` this process may write to; with none,
+    :class:`TempDirTooLong`."""
+    from multiprocessing import util
+
+    given = tempfile.gettempdir()
+    if not _fits(given, _PYMP + _LISTENER):
+        for short in SHORT_FOLDERS:
+            if _fits(short, _PYMP + _LISTENER) and os.path.isdir(short) and os.access(short, os.W_OK | os.X_OK):
+                saved, tempfile.tempdir = tempfile.tempdir, short
+                try:  # multiprocessing keeps the first folder it makes for the rest of the process
+                    util.get_temp_dir()
+                except OSError:
+                    continue
+                finally:
+                    tempfile.tempdir = saved
+                break
+    folder = util.get_temp_dir()
+    if not _fits(folder, _LISTENER):
+        raise TempDirTooLong(given)
+    return folder
+
+
 def prestart() -> None:
     """Start the fork server the worker processes come from (a fresh interpreter that imports this module
     once). ``guandan serve`` calls it before serving, so that the first hint only forks a small process;
     otherwise the pool starts it itself, in a thread, on its first job. The program's main module must be
-    safe to import (``if __name__ == "__main__"``), as multiprocessing requires."""
+    safe to import (``if __name__ == "__main__"``), as multiprocessing requires. :class:`TempDirTooLong`
+    when no folder is short enough for its socket (:func:`fork_server_folder`)."""
+    fork_server_folder()
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload([f"{__package__}.forkserver", __name__])  # first: it dies with the server
     from multiprocessing import forkserver
@@ -257,6 +306,7 @@ class WorkerPool:
             return ThreadPoolExecutor(1, thread_name_prefix="guandan-work")
         # forkserver: the workers fork from a clean process that imported this module once (a fork of the
         # server itself would copy its threads' locks; spawn would import everything per worker)
+        fork_server_folder()
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload([f"{__package__}.forkserver", __name__])  # first: it dies with the server
         started = ctx.Event()
