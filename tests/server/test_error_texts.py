@@ -26,11 +26,11 @@ from guandan.server.i18n_web import MESSAGES
 from guandan.server.protocol import SeatNo, invalid, say
 from guandan.server.replays import replay_frames
 from guandan.server.rooms import Seat, seat_names
-from guandan.server.table import ENGINE_REFUSAL, Settings
+from guandan.server.table import Settings
 
 from .conftest import counting_seeds, join, new_room
 from .test_lifecycle import App, open_app
-from .test_ws import act_frame, my_turn, recv_until, start
+from .test_ws import act_frame, current_seq, my_turn, recv_until, start
 
 pytestmark = pytest.mark.timeout(120)
 Frame = dict[str, Any]
@@ -204,9 +204,13 @@ def test_bad_frames_stale_and_illegal_actions_are_told(client: TestClient) -> No
         ws.send_json({"type": "act", "kind": "play", "cards": [not_mine]})
         frame = recv_until(ws, lambda f: f["type"] == "error")
         assert frame["code"] == "illegal" and "does not hold" in frame["message"]  # the engine's English, for programs
-        assert told(frame["text"]) == say(ENGINE_REFUSAL).texts()
+        shown = not_mine.replace("S", "♠").replace("H", "♥").replace("C", "♣").replace("D", "♦")
+        assert told(frame["text"], seats=(0,), given=(shown,)) == {
+            "zh": f"这步不能走：1号位手里没有 {shown}。", "en": f"This move is not allowed: seat 1 does not hold {shown}."}
         ws.send_json({"type": "readings", "cards": [not_mine]})
-        error(ws, "illegal")
+        assert error(ws, "illegal", given=(shown,)) == {
+            "zh": f"无法列出这些牌的出法：你手里没有 {shown}。",
+            "en": f"No plays can be listed for these cards: you do not hold {shown}."}
 
 
 def test_a_flood_of_frames_is_told(tmp_path: Path) -> None:
@@ -217,6 +221,52 @@ def test_a_flood_of_frames_is_told(tmp_path: Path) -> None:
             ws.send_json({"type": "ping"})
             ws.send_json({"type": "ping"})
             error(ws, "rate_limited")
+
+
+def _no_beat(view: Frame) -> list[str] | None:
+    """A single card of the seat's hand that does not beat the single on the table, if there is one."""
+    top = view["top"]
+    if top is None or top["combo"]["type"] != "single":
+        return None
+    legal = {tuple(a["cards"]) for a in view["legal"] if a["kind"] == "play"}
+    return next(([c] for c in view["hand"] if (c,) not in legal), None)
+
+
+def test_a_move_the_engine_refuses_is_told_why_to_the_seat_alone(client: TestClient) -> None:
+    """A play sent by hand at the current sequence (the page offers only legal ones) that does not beat the
+    table: the seat is told the engine's reason in both languages, the two plays named as the table names
+    them; a spectator hears nothing of it."""
+    code = new_room(client)
+    tok = join(client, code, 0)
+    with client.websocket_connect(f"/ws/{code}?token={tok}") as ws, client.websocket_connect(f"/ws/{code}") as watcher:
+        start(client, code, tok)
+        while True:
+            f = recv_until(ws, my_turn(0))
+            if (cards := _no_beat(f["view"])) is not None:
+                break
+            ws.send_json(act_frame(f["view"]["legal"][0], f["seq"]))
+        ws.send_json({"type": "act", "kind": "play", "cards": cards, "combo": None, "seq": f["seq"]})
+        frame = recv_until(ws, lambda f: f["type"] == "error")
+        assert frame["code"] == "illegal" and "does not beat" in frame["message"]
+        text = told(frame["text"], given=("A", "J", "Q", "K"))
+        assert text["zh"].startswith("这步不能走：单张") and "管不上单张" in text["zh"].replace(" ", ""), text
+        assert text["en"].startswith("This move is not allowed: single ") and " does not beat single " in text["en"]
+        assert current_seq(ws) == f["seq"]  # nothing changed
+        watcher.send_json({"type": "ping"})
+        seen = recv_until(watcher, lambda f: f["type"] in ("pong", "error"))
+        assert seen["type"] == "pong"
+
+
+@pytest.mark.parametrize(("rules", "zh", "en"), [
+    ({"max_bomb": 20}, "max_bomb 须为 8…12 的整数，而不是 20", "max_bomb must be an integer 8…12, not 20"),
+    ({"airplane": "yes"}, 'airplane 须为 true 或 false，而不是 "yes"', 'airplane must be true or false, not "yes"'),
+])
+def test_an_invalid_rule_names_the_setting_and_its_values(client: TestClient, rules: Frame, zh: str, en: str) -> None:
+    """The setting as the request names it, the values it takes and the one given, from the core's words."""
+    given = (*rules, *(str(v) for v in rules.values()), "true", "false")
+    text = refused(client.post("/api/rooms", json={"rules": rules}), 400, "bad_request", given=given)
+    assert text == {"zh": f"规则设置无效，房间没有建成：{zh}。",
+                    "en": f"These rule settings are not valid, so the room was not created: {en}."}
 
 
 def test_acting_during_the_pause_after_a_deal_is_told(tmp_path: Path) -> None:

@@ -151,8 +151,8 @@ def _shown(value: Param, lang: str) -> str:
         return str(value.seat + 1)
     if isinstance(value, Words):
         return value.render(lang)
-    if isinstance(value, GuandanError):  # the engine's words for what it refused (a record's bad action)
-        value = said(value, lang)
+    if isinstance(value, GuandanError):  # the engine's words for what it refused (a move, a record's bad action)
+        value = said(value, lang, "web")  # the server's own msgids (wire.py) are in web, the core's in cli
     # what a sentence never shows of a value it quotes (a name, a code from an address): such characters
     # would break its line or turn the direction of the text after them
     return "".join("\ufffd" if unprintable(c) else c for c in str(value))

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..agents import agent_names
 from ..agents.base import agent_description
-from ..core.errors import GuandanError, shown
+from ..core.errors import GuandanError, RuleSetError, shown
 from ..core.match import MatchConfig, MatchState, new_match
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..i18n import N_, translator
@@ -127,8 +127,12 @@ class RoomConfig(BaseModel):
         return None
 
     def ruleset(self) -> RuleSet:
+        """The room's rules: its preset with its overrides. Raises the core's RuleSetError, which names the
+        setting that is wrong and the values it may take, or ValueError."""
         try:
             return preset(self.preset, **self.rules)
+        except RuleSetError:
+            raise
         except (GuandanError, TypeError) as e:
             raise ValueError(f"rules: {e}") from None
 

@@ -33,7 +33,7 @@ from ..agents.base import Agent
 from ..agents.fallback import fallback_action
 from ..core import record
 from ..core.deal import Action
-from ..core.errors import GuandanError, shown
+from ..core.errors import GuandanError, RuleSetError, shown
 from ..core.events import DealOver, DealSettled, Passed, Played
 from ..core.match import MatchState
 from ..core.vocab import RANKS, Phase
@@ -109,11 +109,13 @@ REFUSALS = {
     "busy": N_("The server is busy: try again in a moment."),
     "resume": N_("This page asked to catch up with the table too often: wait a moment."),
 }
-# an action the engine refuses (GuandanError): the page offers only legal ones, so a person meets this only
-# from a stale page or a second tab of the seat, and the table's next frame shows where it is. The core's
-# reasons are English sentences with 0-based seats and card codes, not fields to translate: the English
-# one stays in the frame's message
-ENGINE_REFUSAL = N_("This move is not allowed now; the table shows the current position.")
+# an action the engine refuses (GuandanError), with its reason in the catalogue's words (the core's msgid and
+# parameters, said by guandan.present): the page offers only legal ones, so a person meets this from a frame
+# of their own making or a page that lost track of the table. Only the seat that acted is told, and the
+# parameters are what it sent, its own hand, or public facts (the play on the table, whose turn it is)
+ENGINE_REFUSAL = N_("This move is not allowed: {reason}.")
+READINGS_REFUSAL = N_("No plays can be listed for these cards: {reason}.")  # the same for a readings request
+RULES_REFUSAL = N_("These rule settings are not valid, so the room was not created: {reason}.")
 NOT_PLAYING = N_("No match is being played in this room.")
 NO_SEAT = N_("Your seat token holds no seat in this room.")
 ROOM_CLOSED = N_("This room closed after a long time without activity")
@@ -378,6 +380,8 @@ class TableService:
         self._check_room_caps(client)
         try:
             rules = config.ruleset()
+        except RuleSetError as e:  # the core's words name the setting and the values it may take
+            raise ServiceError(f"rules: {e}", words=say(RULES_REFUSAL, reason=e)) from None
         except ValueError as e:
             raise ServiceError(str(e), words=say(N_("These rule settings are not valid: the room was not created."))) \
                 from None
@@ -1132,7 +1136,7 @@ class TableService:
             try:
                 codes = selection_of(match, seat, msg.cards)
             except GuandanError as e:
-                conn.send(error_frame("illegal", str(e), say(ENGINE_REFUSAL)))
+                conn.send(error_frame("illegal", str(e), say(READINGS_REFUSAL, reason=e)))
                 return
             self._spawn(self._readings(conn, room, seat, msg.cards, codes), conn)
             return
@@ -1153,7 +1157,7 @@ class TableService:
             action = parse_action(match, seat, msg.kind, msg.cards, None if msg.combo is None else msg.combo.spec())
             self.act(room, action)
         except GuandanError as e:
-            conn.send(error_frame("illegal", str(e), say(ENGINE_REFUSAL)))
+            conn.send(error_frame("illegal", str(e), say(ENGINE_REFUSAL, reason=e)))
 
     def _talk(self, conn: Connection, room: Room, seat: int, phrase: str) -> None:
         """A quick phrase or emote from a seat, to everyone at the table: one of the fixed set, and at most

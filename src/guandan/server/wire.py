@@ -16,6 +16,7 @@ from ..core.deal import Action, DealView, Observation
 from ..core.errors import GuandanError, shown
 from ..core.events import Event, Played
 from ..core.match import MatchObservation, MatchState, MatchView
+from ..core.params import CardList
 from ..core.rules import RuleSet
 from ..core.tribute import payers_of
 from ..core.vocab import RANKS, ActionKind, Phase
@@ -91,15 +92,15 @@ def parse_action(match: MatchState, seat: int, kind: str, cards: Sequence[str], 
     try:
         kind = ActionKind(kind)
     except ValueError:
-        raise GuandanError(f"unknown action kind {shown(kind)}") from None
+        raise GuandanError.said(N_("unknown action kind {kind}"), kind=shown(kind)) from None
     if kind == ActionKind.PLAY:
         if match.deal is None:
-            raise GuandanError("no deal in progress")
+            raise GuandanError.said(N_("no deal in progress"))
         resolved = resolve_combo(codes, match.deal.level, match.rules, combo)
     elif combo is not None:
-        raise GuandanError(f"a {kind.value} action takes no combo")
+        raise GuandanError.said(N_("{kind} takes no combo"), kind=kind)
     if kind == ActionKind.PASS and codes:
-        raise GuandanError("a pass takes no cards")
+        raise GuandanError.said(N_("a pass takes no cards"))
     return Action(kind, seat, codes, resolved)
 
 
@@ -178,12 +179,12 @@ def selection_of(match: MatchState, seat: int, cards: Sequence[str]) -> tuple[Ca
     Raises GuandanError naming a bad card or a card the seat does not hold."""
     deal = match.deal
     if deal is None or deal.phase != Phase.PLAY:
-        raise GuandanError("readings are for the play phase")
+        raise GuandanError.said(N_("readings are for the play phase"))
     codes = tuple(sorted(parse_card(t) for t in cards))
     hand = Counter(deal.hands[seat])  # the requester's own hand (observation() would rebuild every legal move)
-    missing = [card_str(c) for c, n in Counter(codes).items() if hand[c] < n]
+    missing = [c for c, n in Counter(codes).items() if hand[c] < n]
     if missing:
-        raise GuandanError(f"you do not hold {' '.join(missing)}")
+        raise GuandanError.said(N_("you do not hold {cards}"), cards=CardList(missing))
     return codes
 
 
