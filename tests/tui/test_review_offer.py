@@ -17,7 +17,7 @@ from guandan.core.vocab import Phase
 from guandan.i18n import translator
 from guandan.tui.app import GuandanApp, SummaryScreen
 from guandan.tui.plain import run_plain
-from guandan.tui.review import ReviewScreen, last_deal, progress_line, review_last_deal
+from guandan.tui.review import ReviewScreen, ReviewText, last_deal, progress_line, review_last_deal
 from guandan.tui.session import Session
 
 INTRO = "Engine review (复盘): each decision against the best move the engine found, in level points"
@@ -112,7 +112,7 @@ async def _open_review(app: GuandanApp) -> list[str]:
         # the key bar on the screen's last line is the review's own (the summary's offered r and q there)
         bar = screen.query(Footer)
         assert bar and bar.first().region.y == 23 and bar.first().region.height == 1
-        assert [b.binding.description for b in screen.active_bindings.values() if b.binding.show] == ["continue"]
+        assert [b.binding.description for b in screen.active_bindings.values() if b.binding.show] == ["scroll", "continue"]
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
@@ -127,6 +127,38 @@ def test_the_end_of_deal_box_opens_the_review_with_r() -> None:
     lines = async_support.run(_open_review(app))
     assert lines[0] == INTRO
     assert lines[1].startswith("Review of deal 1: You: accuracy ")
+
+
+def test_the_key_bar_names_the_keys_that_scroll_a_review_longer_than_its_box() -> None:
+    """A deal's review is longer than the box at 80×24: the key bar names ↑/↓ (滚动) beside Enter, and ↓ scrolls."""
+    s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
+    _finish_first_deal(s)
+    app = GuandanApp(s, "zh", bot_delay=0)
+    app.review_budget = TINY
+
+    async def scroll() -> tuple[list[tuple[str, str]], float, float]:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("r")
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, ReviewScreen) and app.screen.done:
+                    break
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen) and screen.done
+            await pilot.pause()
+            shown = [(b.binding.key_display or b.binding.key, b.binding.description)
+                     for b in screen.active_bindings.values() if b.binding.show]
+            box = screen.query_one(ReviewText)
+            assert box.max_scroll_y > 0  # the review does not fit: there is something to scroll
+            before = box.scroll_y
+            await pilot.press("down", "down", "down")
+            await pilot.pause(0.3)
+            return shown, before, box.scroll_y
+
+    shown, before, after = async_support.run(scroll())
+    assert shown == [("↑/↓", "滚动"), ("enter", "继续")]
+    assert after > before
 
 
 def test_plain_tribute_and_return_prompts_name_the_review_they_can_be_answered_with() -> None:

@@ -53,13 +53,20 @@ def progress_line(tr: Translator, done: int, total: int) -> str:
                        total).format(done=done, total=total)
 
 
+class ReviewText(VerticalScroll):
+    """The review's scrolling box: a deal's review is longer than the screen, so the key bar names the arrows that
+    scroll it (PgUp, PgDn, Home and End scroll it too)."""
+
+    BINDINGS = [Binding("down", "scroll_down", N_("scroll"), key_display="↑/↓")]  # noqa: RUF012
+
+
 class ReviewScreen(ModalScreen[None]):
     """The review of the last deal; computed in a thread, then shown, a wrapped line's later rows indented under
     its text (:class:`~guandan.tui.nobreak.Hanging`). Enter or Esc closes it."""
 
     DEFAULT_CSS = """
     ReviewScreen { align: center middle; }
-    ReviewScreen > VerticalScroll { width: 96%; height: 90%; border: double $accent; padding: 0 1;
+    ReviewScreen > ReviewText { width: 96%; height: 90%; border: double $accent; padding: 0 1;
                                     background: $panel; }
     """
     BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False)]  # noqa: RUF012
@@ -76,7 +83,8 @@ class ReviewScreen(ModalScreen[None]):
         translate_bindings(self, tr)
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll() as box:
+        with ReviewText() as box:
+            translate_bindings(box, self.tr)
             box.border_title = self.tr.gettext("Engine review (复盘) of the last deal")
             yield Static(self._text([self.tr.gettext("Reviewing the deal… (about a minute)")]), id="review-text")
         yield Footer()  # its own keys: the summary's bar beneath offered r and q, which wait while this is open
@@ -110,4 +118,4 @@ class ReviewScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-__all__ = ["REVIEW_BUDGET", "ReviewScreen", "last_deal", "progress_line", "review_last_deal"]
+__all__ = ["REVIEW_BUDGET", "ReviewScreen", "ReviewText", "last_deal", "progress_line", "review_last_deal"]
