@@ -46,7 +46,7 @@ def test_plain_play_saves_and_resumes(tmp_path: Path) -> None:
     result = runner.invoke(app, [*args, "--save", str(save)], input="hint\n1\n" * 5 + "quit\n")
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"This match is saved to {save}\n")
-    assert result.output.rstrip().endswith(f"Saved to {save}")
+    assert result.output.rstrip().endswith(f"Saved to {save}\nTo go on with this match: guandan play --resume {save}")
     data = json.loads(save.read_text(encoding="utf-8"))
     assert data["meta"]["tiers"] == ["human", "greedy", "greedy", "greedy"]
     moves = sum(1 for a in data["deals"][0]["actions"] if a["seat"] == 0)
@@ -95,3 +95,19 @@ def test_default_save_paths_differ_for_the_same_second(tmp_path: Path, monkeypat
     b = default_save_path(3, now)
     assert a.name == "20261201-161000-seed3.json" and b.name == "20261201-161000-seed3-2.json"
     assert default_save_path("a/../b c", now).name == "20261201-161000-seeda-b-c.json"
+
+
+def test_quitting_a_match_tells_the_command_that_goes_on_with_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """q leaves a match half played: the way out names the file and the command line that resumes it, quoted for
+    a shell where the path needs it and with the home folder written ~; a match played to its end is not offered."""
+    from guandan.tui.text import saved_lines
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    plain = tmp_path / "out" / "m.json"
+    spaced = Path("/srv/my matches/m 1.json")
+    assert saved_lines((plain, None), "zh", unfinished=True) == [
+        "已保存到 ~/out/m.json", "继续这场比赛：guandan play --resume ~/out/m.json"]
+    assert saved_lines((spaced, None), "en", unfinished=True)[-1] == (
+        "To go on with this match: guandan play --resume '/srv/my matches/m 1.json'")
+    assert saved_lines((tmp_path / "a b.json", None), "en", unfinished=True)[-1].endswith("--resume ~/'a b.json'")
+    assert saved_lines((plain, None), "en") == ["Saved to ~/out/m.json"]  # the match is over: nothing to go on with

@@ -92,8 +92,9 @@ def test_plain_quit_says_where_the_match_went_when_its_file_fails(tmp_path: Path
     out = StringIO()
     assert run_plain(s, "en", StringIO("quit\n"), out) == 0
     lines = out.getvalue().splitlines()
-    assert lines[-2] == f"{save} is a folder: give a file name to save the match to"
-    saved = lines[-1].removeprefix("Saved to ")
+    assert lines[-3] == f"{save} is a folder: give a file name to save the match to"
+    saved = lines[-2].removeprefix("Saved to ")
+    assert lines[-1] == f"To go on with this match: guandan play --resume {saved}"
     assert Path(saved).parent == tmp_path / "data" / "guandan" / "matches" and Path(saved).is_file()
 
     # nowhere to write at all (the data folder's place is a file): said, exit 1, no traceback

@@ -78,7 +78,7 @@ def play(
     game.run()
     # the app saves at q; if it ended any other way (an error inside Textual), save on the way out
     saved = game.saved if game.saved is not None else session.save_somewhere()
-    for line in saved_lines(saved, language):
+    for line in saved_lines(saved, language, unfinished=not session.ended):
         typer.echo(line)
     if saved[0] is None and saved[1] is not None:
         raise typer.Exit(1)

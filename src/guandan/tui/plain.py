@@ -226,7 +226,8 @@ def run_plain(session: Session, lang: str, inp: TextIO, out: TextIO, review_budg
             line = ""
         if not line or command_word(line) in ("quit", "q"):
             saved = session.save_somewhere()
-            for text in saved_lines(saved, lang) if session.save_path is not None else [_("Stopped (not saved)")]:
+            for text in (saved_lines(saved, lang, unfinished=True) if session.save_path is not None
+                         else [_("Stopped (not saved)")]):
                 game.say(text)
             out.flush()
             return 1 if saved[0] is None and saved[1] is not None else 0

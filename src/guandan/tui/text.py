@@ -9,6 +9,7 @@ UI words. Only public facts go in: events (everyone saw them) and the human seat
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,21 +159,33 @@ def counter_lines(rows: Sequence[tuple[Card | None, str, int]], p: Presenter, wi
     return ["  ".join(jokers), *(" ".join(ranks[i:i + width]).rstrip() for i in range(0, len(ranks), width))]
 
 
-def saved_lines(saved: tuple[Path | None, GuandanError | None], lang: str) -> list[str]:
+def saved_lines(saved: tuple[Path | None, GuandanError | None], lang: str, unfinished: bool = False) -> list[str]:
     """What to tell the player about the save on the way out: where the match went, and, when the chosen
-    file could not be written, why (the match then went to the data folder, or nowhere)."""
+    file could not be written, why (the match then went to the data folder, or nowhere). An ``unfinished``
+    match that was saved is followed by the command that goes on with it."""
     tr = translator("tui", lang)
     path, problem = saved
     lines = [said(problem, lang, "tui")] if problem is not None else []
     if path is not None:
         lines.append(tr.gettext("Saved to {path}").format(path=display_path(path)))
+        if unfinished:
+            lines.append(tr.gettext("To go on with this match: {command}").format(command=resume_command(path)))
     elif problem is not None:
         lines.append(tr.gettext("The match could not be saved anywhere."))
     return lines
 
 
-__all__ = ["HUMAN", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "level_line", "presenter", "saved_lines",
-           "seat_infos", "table_lines", "typed_token", "typed_tokens"]
+def resume_command(path: Path) -> str:
+    """The command line that goes on with the match saved in ``path``, as the player can paste it into a shell:
+    the home folder written ``~`` and the rest quoted where it needs to be."""
+    shown = display_path(path)
+    if shown.startswith("~/"):
+        return "guandan play --resume ~/" + shlex.quote(shown[2:])
+    return "guandan play --resume " + shlex.quote(shown)
+
+
+__all__ = ["HUMAN", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "level_line", "presenter", "resume_command",
+           "saved_lines", "seat_infos", "table_lines", "typed_token", "typed_tokens"]
 
 
 def bot_failure_lines(session: Session, lang: str) -> list[str]:
