@@ -393,9 +393,11 @@ def test_the_match_over_panel_leaves_the_players_own_plate(browser: Browser, pau
 
 
 # --- the card given, in the middle of the table ----------------------------------------------------------------
-# the tops of the lines that the card's name (after the note's last colon) and the character before that colon lie on
+# the tops of the lines that the card's name (after the last line's last colon) and the character before that colon
+# lie on
 CARD_LINE = """() => {
-  const text = [...document.querySelector('.tribute-note').childNodes].filter((n) => n.nodeType === 3).pop();
+  const line = [...document.querySelectorAll('.tribute-note .tribute-line')].pop();
+  const text = [...line.childNodes].filter((n) => n.nodeType === 3).pop();
   const s = text.data.trimEnd();
   const colon = Math.max(s.lastIndexOf(': '), s.lastIndexOf('：'));
   const start = s[colon] === '：' ? colon + 1 : colon + 2;

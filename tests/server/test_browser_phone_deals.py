@@ -1,6 +1,8 @@
 """What a player on a phone held sideways meets while playing deals through from the start page, each a fault found
 by playing them: the header's links are tap targets of 40×40 px as its switches are (the rules link and the way back
-to the start page were a word's height, the start page's links a word's width)."""
+to the start page were a word's height, the start page's links a word's width); and in the return phase of a double
+tribute the middle of the table gives each tribute a line of its own (run together, a narrow centre broke them
+mid-sentence, "· Tribute: Bot 2 · Heuristic" starting a line and "→ Player 1: Small Joker" the next)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from .conftest import LiveServer, resize
-from .test_browser_table import seat_me
+from .test_browser_table import one_language, play_to_deal_end, seat_me
 
 pytestmark = pytest.mark.timeout(300)
 SIDEWAYS = [(667, 375), (844, 390)]
@@ -51,5 +53,40 @@ def test_the_header_links_are_tap_targets_at_the_table_and_on_the_start_page(bro
             targets = page.evaluate(HEADER_TARGETS)
             assert len(targets) >= 5, targets  # log in, events, leaderboard, rules, language
             assert small(targets) == [], (w, h, targets)
+    finally:
+        page.context.close()
+
+
+# the middle of the table's note, line by line as its text breaks them (a line the width wraps stays one)
+NOTE_LINES = """() => {
+  const note = document.querySelector('#center-note .tribute-note');
+  return note ? note.innerText.split('\\n').map((s) => s.trim()).filter(Boolean) : null;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_double_tributes_givings_are_each_read_on_a_line_of_their_own(browser: Browser, server: LiveServer,
+                                                                         lang: str) -> None:
+    # heuristic bots, seat 0 playing the first deal by the hint with seed 2: it and its partner pay in the second; the
+    # bots' pause leaves the return phase on the table long enough to be read
+    page = seat_me(browser, server, lang, seed=2, bots=[None, "heuristic", "heuristic", "heuristic"], next_deal_s=120,
+                   bot_delay_ms=300)
+    try:
+        resize(page, 667, 375)
+        play_to_deal_end(page)
+        page.tap("[data-testid=continue]")
+        page.wait_for_function("document.body.dataset.phase === 'tribute' && document.body.dataset.toMove === '0' && "
+                               "!document.getElementById('hint').disabled", timeout=30000)
+        page.tap("[data-testid=hint]")
+        page.wait_for_function("document.querySelectorAll('#hand .card.selected').length === 1")
+        page.tap("[data-testid=play]")
+        page.wait_for_function("document.body.dataset.phase === 'return' && "
+                               "document.querySelectorAll('#center-note .tribute-note').length", timeout=30000)
+        lines = page.evaluate(NOTE_LINES)
+        label = {"zh": "进贡", "en": "Tribute"}[lang]
+        assert lines is not None and len(lines) == 2, lines  # two givings, each whole on one line
+        for line in lines:
+            assert line.startswith(label) and "→" in line, lines
+        one_language("\n".join(lines), lang)
     finally:
         page.context.close()

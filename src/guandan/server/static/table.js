@@ -655,7 +655,10 @@ function tributeNote() {
     return el("span", { class: "tribute-note" }, fmt(msgid, { who: payers.map(seatName).join(t(", ")) }));
   }
   if (v.phase === PHASE.RETURN) {
-    return el("span", { class: "tribute-note" }, S.events.filter((e) => e.type === E.TRIBUTE).flatMap(eventLines).join(" · "));
+    // a double tribute's two givings each on a line of their own: run together, a narrow centre broke them
+    // mid-sentence ("… Small Joker · Tribute: Bot 2" over "→ Player 1: Small Joker")
+    return el("span", { class: "tribute-note" }, S.events.filter((e) => e.type === E.TRIBUTE).flatMap(eventLines)
+      .map((line) => el("span", { class: "tribute-line" }, line)));
   }
   return "";
 }
