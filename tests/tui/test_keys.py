@@ -289,3 +289,27 @@ def test_the_key_bar_lists_only_the_keys_that_work_while_another_seat_is_to_move
     zh = async_support.run(_waiting(GuandanApp(_staged(tmp_path / "z.json", (0, 1, 2, 3)), "zh", bot_delay=600)))
     assert zh["bar"] == ["理牌", "退出", "帮助"] and zh["after"] == ["理牌", "退出", "帮助"]
     assert zh["turn"] == ["选牌", "还贡", "提示", "输入牌", "理牌", "退出", "帮助"]
+
+
+async def _gone_out(game: GuandanApp) -> tuple[list[str], bool]:
+    async with game.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        bar = _bar(game)
+        hand = game.query_one(HandView)
+        await pilot.press("g", "space", "h")  # nothing in the hand to group, select or hint at
+        await pilot.pause()
+        return bar, not hand.grouped and not game.hints
+
+
+def test_the_key_bar_lists_only_quit_and_help_once_the_players_hand_is_played_out(tmp_path: Path) -> None:
+    """The player has gone out and the bots play the deal on: the bar listed g (group), which had no card to group."""
+    s = Session.new(preset("competition"), 3, "greedy", "greedy", MatchConfig(max_deals=1), save_path=tmp_path / "o.json")
+    me = make_agent("greedy", "human")
+    me.reset(0, s.rules)
+    while s.observation().deal.hand:
+        s.act(me.choose(s.observation(), s.legal())) if s.human_to_move else s.bot_step()
+    assert not s.ended and not s.human_to_move  # the others play on
+    bar, idle = async_support.run(_gone_out(GuandanApp(s, "en", bot_delay=600)))
+    assert bar == ["quit", "help"] and idle
+    zh, _ = async_support.run(_gone_out(GuandanApp(s, "zh", bot_delay=600)))
+    assert zh == ["退出", "帮助"]

@@ -6,7 +6,7 @@ g group the hand (理牌), c card counter (记牌器) on/off, r the engine's rev
 finished deal (offered in the end-of-deal box, and kept on r until the next one), q save and quit. The key
 bar lists the keys that do something at that moment: Enter is "give" in a tribute (进贡), "give back" in a
 return (还贡), "take" in the choice of a tribute card, p is not listed there nor on a lead; while the other seats
-move it lists g, q and ?, and the final table r, q and ?.
+move it lists g, q and ? (q and ? once the player's hand is played out), and the final table r, q and ?.
 
 The screen, top to bottom: the table (partner at the top, the opponents left and right, you at the
 bottom, each with its last play this round), the log beside the card counter, the status line, the
@@ -294,7 +294,8 @@ class GuandanApp(App[None]):
     """
     # The key bar lists the keys that fit what the table is doing (check_action, after the hand's own Enter):
     # no pass on a lead, during a tribute, a return or the choice of a tribute card, only g, q and ? while another
-    # seat is to move (the player's keys would do nothing then), and on the final table only r, q and ?.
+    # seat is to move (the player's keys would do nothing then; q and ? once the player has gone out), and on the
+    # final table only r, q and ?.
     BINDINGS = [  # noqa: RUF012
         Binding("p", "pass_turn", N_("pass")),
         Binding("p", "refuse_pass", show=False),  # p when there is no pass: not listed, but says why nothing happens
@@ -406,12 +407,12 @@ class GuandanApp(App[None]):
     def stage_now(self) -> str:
         """What the table asks of the player, for the key bar: play (a play or a pass), lead (a play), tribute,
         return or choose on their turn; wait while another seat is to move (whatever the phase: a bot's tribute
-        asks nothing of them), or over."""
+        asks nothing of them), out when the player has gone out and the others play the deal on, or over."""
         if self.session.ended:
             return "over"
-        if not self.session.human_to_move:
-            return "wait"
         d = self.session.observation().deal
+        if not self.session.human_to_move:
+            return "wait" if d.hand else "out"
         if d.phase is Phase.PLAY and not any(a.kind is ActionKind.PASS for a in d.legal):
             return "lead"  # p only says that a lead cannot pass
         return {Phase.TRIBUTE: "tribute", Phase.RETURN: "return", Phase.CHOOSE: "choose"}.get(d.phase, "play")
@@ -424,8 +425,10 @@ class GuandanApp(App[None]):
         if action == "refuse_pass":
             return stage in ("lead", "tribute", "return", "choose")
         if action in ("hint", "type_cards", "choose"):
-            return stage not in ("wait", "over")
-        if action in ("group", "review"):
+            return stage not in ("wait", "out", "over")
+        if action == "group":  # an empty hand has nothing to group
+            return stage not in ("out", "over")
+        if action == "review":
             return stage != "over"
         if action == "final_review":
             return stage == "over"

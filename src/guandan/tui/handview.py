@@ -81,7 +81,7 @@ class HandView(Widget, can_focus=True):
         self.selected: set[int] = set()
         self.eligible: set[Card] | None = None  # tribute/return: only these may be chosen
         # what Enter and space do: play (or lead), tribute, return, choose; nothing while another seat is to move
-        # (wait) and once the match is over (over)
+        # (wait), once the player has gone out (out) and once the match is over (over)
         self.stage = "play"
 
     def set_stage(self, stage: str) -> None:
@@ -95,7 +95,7 @@ class HandView(Widget, can_focus=True):
         if action in ENTER_ACTIONS.values():
             return ENTER_ACTIONS.get(self.stage) == action
         if action == "pick":
-            return self.stage not in ("wait", "over")
+            return self.stage not in ("wait", "out", "over")
         return True
 
     # --- state ------------------------------------------------------------------------------
