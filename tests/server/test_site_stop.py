@@ -327,6 +327,45 @@ def test_a_site_bench_stopped_with_sigterm_leaves_nothing_behind(postgres_url: s
         client.close()
 
 
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ["error: the bench's site exited with status 2", "the end of its log:"]),
+    ("zh", ["错误：基准测试的站点已退出，退出状态为 2", "其日志的末尾："])])
+def test_a_site_that_exits_as_it_starts_is_said_with_the_end_of_its_log(postgres_url: str, redis_url: str,
+                                                                       tmp_path: Path, short_tmp: Path, lang: str,
+                                                                       words: list[str]) -> None:
+    """`bench server --workers 1` whose site refuses to start: said in the reader's language, the end of the
+    site's log quoted as it is, status 1, and nothing left behind."""
+    before = _databases(postgres_url)
+    hook = tmp_path / "hook"  # the site's supervisor (a serve given --site, which the bench is not) refuses
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import sys\nimport guandan.server.cli as c\n"
+        "c.site_problem = lambda *a: 'refused, as the test asks' if '--site' in sys.argv else None\n")
+    path = os.pathsep.join(p for p in (str(hook), os.environ.get("PYTHONPATH")) if p)
+    done = subprocess.run([*GUANDAN, "bench", "server", "--workers", "1", "--redis", redis_url, "--db", postgres_url,
+                           "--tables", "1", "--seconds", "1"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(short_tmp), "LANGUAGE": lang, "PYTHONPATH": path})
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    ours, said, log = done.stderr.partition(words[1])
+    assert ours.strip() == words[0] and said, done.stderr
+    assert "refused, as the test asks" in log, done.stderr
+    assert _databases(postgres_url) == before
+    assert sorted(p.name for p in short_tmp.iterdir()) == []
+
+
+def test_a_site_that_did_not_start_or_was_killed_is_said_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    from guandan.server.cli import _server_failed
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert _server_failed(bench_site.SiteFailed(None, "")) == "the bench's site did not start within 120 s"
+    assert _server_failed(bench_site.SiteFailed(-signal.SIGKILL, " last line\n")) == (
+        "the bench's site was killed by signal SIGKILL\nthe end of its log:\nlast line")
+    monkeypatch.setenv("LANGUAGE", "zh")
+    assert _server_failed(bench_site.SiteFailed(None, "")) == "基准测试的站点在120秒内没有启动"
+    assert _server_failed(bench_site.SiteFailed(-signal.SIGKILL, "")) == "基准测试的站点被信号 SIGKILL 终止"
+
+
 # --- the bench's clients, stopped --------------------------------------------------------------------------
 class _Chatty:
     """A socket with a frame of no interest to a bench client ready at every receive, as on a busy table."""

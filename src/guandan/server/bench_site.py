@@ -33,7 +33,27 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from ..i18n import N_
-from .bench import client_turn, free_port, open_tables, play_one
+from .bench import ServerFailed, client_turn, free_port, open_tables, play_one
+
+SITE_START_S = 120.0  # every worker joined and the address answering within this, or the bench gives up
+LOG_TAIL = 2000  # how much of the end of the site's log a failure carries
+
+
+class SiteFailed(ServerFailed):
+    """The bench's site (its supervisor) exited (``status``, as subprocess gives it: a negative one is the signal
+    that ended it) or, with ``status`` None, did not start within :data:`SITE_START_S`; ``log`` is the end of
+    the site's log."""
+
+    def __init__(self, status: int | None, log: str) -> None:
+        RuntimeError.__init__(self, f"the site {'did not start' if status is None else f'exited ({status})'}: {log}")
+        self.status, self.log = status, log
+
+
+def _site_log(log: Path) -> str:
+    try:
+        return log.read_text(errors="replace")[-LOG_TAIL:]
+    except OSError:
+        return ""
 
 
 @dataclass
@@ -151,11 +171,11 @@ def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str,
     import redis
 
     client = redis.Redis.from_url(redis_url)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + SITE_START_S
     try:
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"the site exited: {log.read_text(errors='replace')[-2000:]}")
+                raise SiteFailed(proc.returncode, _site_log(log))
             ids = [w.decode() for w in client.smembers(f"{site}:workers")]  # type: ignore[union-attr]
             if sum(1 for w in ids if client.exists(f"{site}:worker:{w}")) >= workers:
                 try:
@@ -166,7 +186,7 @@ def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str,
             time.sleep(0.2)
     finally:
         client.close()
-    raise RuntimeError("the site did not start within 120 s")
+    raise SiteFailed(None, _site_log(log))
 
 
 def _stop_site(started: list[subprocess.Popen[bytes]]) -> None:
@@ -284,9 +304,14 @@ def run_site_bench(workers: list[int], redis_url: str, db_url: str, tables: int,
             undo.callback(_stop_site, started)
             _start_site(port, n, redis_url, run_db, site, log, started)
             kill = (lambda site=site: _kill_busiest(redis_url, site)) if drill else None
-            tally, elapsed, stored, killed_at, spread = asyncio.run(
-                _run_site(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, kill,
-                          lambda site=site: _tables_per_worker(redis_url, site)))
+            try:
+                tally, elapsed, stored, killed_at, spread = asyncio.run(
+                    _run_site(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, kill,
+                              lambda site=site: _tables_per_worker(redis_url, site)))
+            except (httpx.HTTPError, OSError):  # what the run met may be its site gone: then why, in its log
+                if started[0].poll() is not None:
+                    raise SiteFailed(started[0].returncode, _site_log(log)) from None
+                raise
         fig = {"workers": n, "tables_per_worker": spread, **_figures(tally, elapsed, stored)}
         if drill:
             fig["failover"] = {"killed_at_s": round(killed_at or 0.0, 2),

@@ -362,7 +362,11 @@ def bench_server(
         assert redis is not None and db is not None
         database_url(db)
         _check_redis(redis)
-        site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
+        _check_database(db)
+        try:
+            site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
+        except ServerFailed as e:
+            fail(_server_failed(e), 1)
         typer.echo(json.dumps(with_build(site_report)) if json_out else format_site_report(site_report, _))
         bad = any((r["errors"] and "failover" not in r) or r["lost_actions"] for r in site_report["runs"])
         raise typer.Exit(1 if bad else 0)
@@ -397,17 +401,23 @@ def _server_failed(e: ServerFailed) -> str:
     """What is said of the bench's server that exited or never answered (a bench.ServerFailed), with the end
     of its log."""
     from .bench import START_S
+    from .bench_site import SITE_START_S, SiteFailed
 
+    site = isinstance(e, SiteFailed)
     if e.status is None:
-        line = _("the bench's server did not answer within {seconds} s").format(seconds=f"{START_S:g}")
+        line = (_("the bench's site did not start within {seconds} s") if site
+                else _("the bench's server did not answer within {seconds} s")).format(
+            seconds=f"{SITE_START_S if site else START_S:g}")
     elif e.status < 0:
         try:
             name = signal.Signals(-e.status).name
         except ValueError:  # a real-time signal has no name
             name = str(-e.status)
-        line = _("the bench's server was killed by signal {signal}").format(signal=name)
+        line = (_("the bench's site was killed by signal {signal}") if site
+                else _("the bench's server was killed by signal {signal}")).format(signal=name)
     else:
-        line = _("the bench's server exited with status {code}").format(code=e.status)
+        line = (_("the bench's site exited with status {code}") if site
+                else _("the bench's server exited with status {code}")).format(code=e.status)
     log = e.log.strip()
     return f"{line}\n{_('the end of its log:')}\n{log}" if log else line
 
