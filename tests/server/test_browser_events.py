@@ -50,6 +50,20 @@ def assert_no_gap_over_the_players_panel(page: Page) -> None:
     assert _top_gap(page, "#my-panel") <= _top_gap(page, "main > .panel") + 1
 
 
+def _bands_round_the_no_teams_note(page: Page) -> dict[str, float]:
+    """How far "No team has entered yet" stands below its panel's heading (``over``) and above its panel's end
+    (``under``), and what the heading's own bottom margin and the panel's padding leave there (``heading``,
+    ``padding``)."""
+    found: dict[str, float] = page.evaluate("""() => {
+      const note = document.getElementById('no-teams'), panel = note.closest('.panel');
+      const heading = panel.querySelector('h2'), box = (n) => n.getBoundingClientRect();
+      return {over: box(note).top - box(heading).bottom, under: box(panel).bottom - box(note).bottom,
+              heading: parseFloat(getComputedStyle(heading).marginBottom),
+              padding: parseFloat(getComputedStyle(panel).paddingBottom) + parseFloat(getComputedStyle(panel).borderBottomWidth)};
+    }""")
+    return found
+
+
 def _sign_up(page: Page, url: str, username: str) -> None:
     page.goto(f"{url}/account")
     page.wait_for_selector("#guest:not(.hidden)")
@@ -188,6 +202,34 @@ def test_a_guest_reads_what_the_event_is_logs_in_from_its_page_and_comes_back_to
         assert problems == []
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_an_event_no_team_has_entered_says_so_with_no_blank_band_round_the_note(
+        browser: Browser, live_server: LiveServer, lang: str) -> None:
+    """The teams' panel of an event with no entry holds its heading and the note, spaced as a heading and its
+    first line are: the empty list and the paragraph's own margins add no band over or under the note."""
+    events: OnlineEvents = live_server.app.state.online_events
+    tid = online.create_online(events.desk, EventConfig(name=f"Empty Cup {lang}", rounds=2), secret=f"empty-key-{lang}")
+    said = {"zh": "还没有队伍报名", "en": "No team has entered yet"}
+    problems: list[str] = []
+    for viewport in ({"width": 844, "height": 390}, PHONE):
+        page = _page(browser, problems, viewport=viewport)
+        page.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+        try:
+            page.goto(f"{live_server.url}/events/{tid}")
+            expect(page.locator("[data-testid=event-name]")).to_have_text(f"Empty Cup {lang}")  # event.js has drawn it
+            note = page.locator("[data-testid=no-teams]")
+            expect(note).to_be_visible()
+            expect(note).to_have_text(said[lang])
+            bands = _bands_round_the_no_teams_note(page)
+            assert bands["over"] <= bands["heading"] + 1, bands
+            assert bands["under"] <= bands["padding"] + 1, bands
+            note.scroll_into_view_if_needed()
+            shoot(page, f"event-no-teams-{lang}-{viewport['width']}x{viewport['height']}")
+        finally:
+            page.context.close()
+    assert problems == []
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
