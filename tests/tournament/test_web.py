@@ -240,6 +240,16 @@ def test_an_online_events_table_has_no_page_even_by_address(client: TestClient, 
         assert client.get(path).status_code == 200, path
 
 
+def test_a_table_page_of_an_event_number_no_database_can_hold_is_not_found(client: TestClient) -> None:
+    """The online check before a table's page read its event by a number past SQL's INTEGER (an OverflowError,
+    a 500); such a number names no event, and the desk says so as for any other unknown number."""
+    big = 2**64
+    for path in (f"/t/{big}/table/1/1", f"/t/-{big}/table/1/1", f"/api/t/{big}/table/1/1", f"/t/{big}/arbiter/slips/1"):
+        assert client.get(path).status_code == 404, path
+    assert client.get(f"/t/{big}/table/1/1/qr.svg").status_code == 200  # a code of the address, whatever it names
+    assert client.post(f"/t/{big}/table/1/1/code", data={"code": "246253"}).status_code in (400, 404)
+
+
 def test_the_pairings_screen_is_linked_for_an_event_at_a_venue_only(client: TestClient, desk: Desk,
                                                                      tid: int) -> None:
     """The pairings' venue screen is a hall's TV: the arbiter's page, the pairings and the standings link it for

@@ -48,6 +48,8 @@ def check_online_config(config: EventConfig) -> None:
 
 def is_online(desk: Desk, tid: int) -> bool:
     """Whether tournament ``tid`` was created as an online event (read from its creation entry alone)."""
+    if not 0 < tid < 2**31:  # no such event (ids are SQL INTEGERs): the desk's own read then says so
+        return False
     row = TournamentEventRow
     with desk.sessions() as s:
         data = s.scalar(select(row.data).where(row.tournament_id == tid, row.seq == 1))
