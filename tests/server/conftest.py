@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from argon2 import profiles
 from fastapi.testclient import TestClient
 from playwright.sync_api import Page
 
@@ -71,8 +72,11 @@ class LiveServer:
         # follow each other at once unless a test asks for the deal-end pause (next_deal_s=None: the room's)
         wanted: dict[str, Any] = {"bot_delay_ms": 0, "next_deal_s": 0, "join_rate_per_min": 1e6, "join_burst": 1e6,
                                   "seed_source": counting_seeds("live"), "review_budget": 0.02, **settings}
-        # every browser test signs its accounts up from 127.0.0.1: the per-address sign-up limit is lifted
-        self.app = create_app(db_url, Settings(**wanted), accounts=AccountSettings(signups_per_address=1_000_000))
+        # every browser test signs its accounts up from 127.0.0.1: the per-address sign-up limit is lifted; and
+        # hashes at argon2's cheapest profile, since the real one's 64 MiB and three passes per sign-up, log-in or
+        # password change took seconds on a loaded machine (what is tested here is the pages, not the hash's cost)
+        self.app = create_app(db_url, Settings(**wanted), accounts=AccountSettings(
+            signups_per_address=1_000_000, password_parameters=profiles.CHEAPEST))
         # uvicorn's proxy handling off, as `guandan serve` has it: a test cannot pose as another address
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                                     proxy_headers=False))
