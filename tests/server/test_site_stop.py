@@ -161,7 +161,7 @@ def test_a_stopped_site_leaves_nothing_in_the_temporary_folder(site: Site, stop:
     sup = site.start_worker(port, "--workers", "2")
     err = tmp_path / f"worker-{port}-0.log"
     try:
-        site.wait_ready(port, 2)
+        site.wait_ready(port, 2, timeout=150)  # two workers starting on a CI machine busy with the suite
     except RuntimeError as e:
         raise AssertionError(f"{e} (status {sup.poll()}):\n{_tail(err)}") from None
     folder = short_tmp / f"guandan-metrics-{sup.pid}"
