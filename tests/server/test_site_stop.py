@@ -21,7 +21,6 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 
 import async_support
 from guandan.server import bench, bench_site, metrics
@@ -241,90 +240,12 @@ def test_a_server_with_no_folder_short_enough_for_a_socket_says_so(tmp_path: Pat
     assert done.stderr.startswith(words.format(path=long)), done.stderr
 
 
-# --- the site benchmark, stopped -------------------------------------------------------------------------
-def _pids_with(words: str) -> list[int]:
-    """The processes whose command line holds ``words`` (arguments joined by spaces)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if words in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
-
-
-def _site_of(bench_pid: int) -> str | None:
-    """The site the bench ``bench_pid`` runs now: the --site of its child that serves one (None before it
-    starts one). The bench's own child, not a key in Redis: the session's Redis is shared with other tests."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            args = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == bench_pid and "--site" in args[:-1]:
-            return args[args.index("--site") + 1]
-    return None
-
-
+# --- the site benchmark, failing -------------------------------------------------------------------------
 def _databases(postgres_url: str) -> set[str]:
     import psycopg
 
     with psycopg.connect(postgres_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
         return {r[0] for r in conn.execute("SELECT datname FROM pg_database")}
-
-
-@pytest.mark.parametrize("when", ["starting", "playing"])
-def test_a_site_bench_stopped_with_sigterm_leaves_nothing_behind(postgres_url: str, redis_url: str, tmp_path: Path,
-                                                                 short_tmp: Path, when: str) -> None:
-    """Stopped as its site starts or as its tables play, `bench server --workers 2` stops the site (supervisor
-    and workers), drops its database, deletes its Redis keys and removes its log and the site's folders, then
-    exits with 143."""
-    client = redis.Redis.from_url(redis_url)
-    before = _databases(postgres_url)
-    err = tmp_path / "stderr"
-    site: str | None = None
-    with err.open("wb") as out:
-        bench = subprocess.Popen([*GUANDAN, "bench", "server", "--workers", "2", "--redis", redis_url, "--db",
-                                  postgres_url, "--tables", "2", "--seconds", "60", "--think-ms", "50"],
-                                 stdout=subprocess.DEVNULL, stderr=out, start_new_session=True,
-                                 env={**os.environ, "TMPDIR": str(short_tmp), "PYTHONFAULTHANDLER": "1"})
-    try:
-        deadline = time.monotonic() + 120
-        while site is None:
-            code = bench.poll()
-            assert code is None, f"the bench exited with status {code} before it started a site:\n{_tail(err)}"
-            assert time.monotonic() < deadline, f"the bench started no site within 120 s:\n{_tail(err)}"
-            site = _site_of(bench.pid)
-            time.sleep(0.1)
-        logs = lambda: "".join(_tail(p) for p in short_tmp.glob("*.log"))  # noqa: E731
-        if when == "playing":
-            while not list(client.scan_iter(match=f"{site}:owned:*")):  # a worker owns a table: they are open
-                code = bench.poll()
-                assert code is None, f"the bench exited with status {code}:\n{_tail(err)}\n{logs()}"
-                assert time.monotonic() < deadline, f"the bench's tables were not open within 120 s:\n{logs()}"
-                time.sleep(0.2)
-            time.sleep(2)  # the tables playing
-        assert site in _databases(postgres_url)
-        bench.send_signal(signal.SIGTERM)
-        code = _stopped(bench, err, "the bench", 150)
-        assert code == 128 + signal.SIGTERM, f"status {code}:\n{_tail(err)}"
-        assert "Traceback" not in _tail(err, 100_000), _tail(err)
-        assert _pids_with(f"--site {site} ") == []  # the supervisor and its workers
-        assert _databases(postgres_url) == before
-        assert list(client.scan_iter(match=f"{site}:*")) == []
-        assert sorted(p.name for p in short_tmp.iterdir()) == []  # the workers' log, the metrics and pymp folders
-    finally:
-        if bench.poll() is None:
-            os.killpg(bench.pid, signal.SIGKILL)
-            bench.wait()
-        for pid in _pids_with(f"--site {site} ") if site else []:  # what a bench that failed here left: ended
-            os.kill(pid, signal.SIGKILL)
-        client.close()
 
 
 @pytest.mark.parametrize(("lang", "words"), [

@@ -345,9 +345,6 @@ def bench_server(
     # here: httpx and websockets load only for this
     from .bench import ServerFailed, format_report, format_soak, run_bench, run_soak
 
-    # a benchmark SIGTERM stops goes through its clean-up: its server, or its site's supervisor and workers,
-    # stopped, its temporary database, Redis keys, folders and files removed (a plain SIGTERM left them all)
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     if workers is not None:
         counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
         problem = (site_problem(redis, max(counts), db, "bench") if counts and len(counts) == len(workers.split(","))
