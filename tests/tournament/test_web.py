@@ -263,6 +263,21 @@ def test_the_pairings_screen_is_linked_for_an_event_at_a_venue_only(client: Test
                 assert (word in text) is linked and ("/screen" in text) is linked, (lang, page)
 
 
+def test_an_online_events_pairings_screen_is_not_found_even_by_address(client: TestClient, desk: Desk,
+                                                                        tid: int) -> None:
+    """The pairings' venue screen typed for an online event, current round or a numbered one, is refused (404)
+    in the reader's language, as its venue tables' pages are; an event at a venue keeps it."""
+    cup = _online_cup(desk)
+    for lang, said in (("en", "An online event has no venue screen for its pairings"), ("zh", "线上赛事没有对阵大屏")):
+        for path in (f"/t/{cup}/pairings/screen", f"/t/{cup}/pairings/1/screen?rows=4"):
+            page = client.get(f"{path}{'&' if '?' in path else '?'}lang={lang}")
+            assert page.status_code == 404 and said in page.text, (lang, path)
+            assert "next-page" not in page.text
+    for path in (f"/t/{tid}/pairings/screen", f"/t/{tid}/pairings/1/screen"):
+        assert client.get(path).status_code == 200, path
+    assert client.get(f"/t/{cup}/pairings").status_code == 200  # its public pairings stay
+
+
 def test_a_result_waiting_on_the_arbiters_page_says_who_passed_a(client: TestClient, desk: Desk, tid: int) -> None:
     """A result not yet confirmed reads as a final one does, in brackets (full-width in Chinese, as the page's
     other brackets are): the pass of A is not left out."""

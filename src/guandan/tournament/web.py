@@ -9,7 +9,7 @@ Every page is in Chinese unless the reader chose English (``?lang=en``, remember
   and an index by team name, for the venue's wall and the players' phones.
 * ``/t/{id}/pairings[/{round}]/screen``: the same round on the venue screen: each table's number, home team and
   away team in big type, a page of tables at a time, turning by itself (without a round, the current one, so a
-  screen left on shows the next round once it is paired).
+  screen left on shows the next round once it is paired); an online event has none (404).
 * ``/t/{id}/table/{round}/{table}``: the page a slip's QR code opens: West enters, North confirms.
 * ``/t/{id}/arbiter?key=…``: the arbiter's dashboard: tables still missing, pair the next round (blocked until
   every result is final), re-pair, override. The key is the tournament's secret printed by ``new``.
@@ -54,6 +54,8 @@ from .web_bracket import bracket_router
 from .web_table import NO_TABLE_PAGES, create_table_router
 from .words import STANDING_COMPACT, STANDING_HEADS, STANDING_NAMES, STATUS_WORDS, last_round_words, order_line
 
+NO_PAIRINGS_SCREEN = N_("An online event has no venue screen for its pairings: each team sees its own table on "
+                        "this site")
 LEVELS = [(level_name(v), rank_text(level_name(v))) for v in range(2, 15)]  # (value, what people read)
 STATIC = Path(__file__).parent / "static"
 MEDIA = {".js": "text/javascript", ".css": "text/css"}
@@ -411,6 +413,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         """The round's tables on the venue screen, ``rows`` to a column, two columns side by side once they
         do not fit in one; ``round_no`` None: the current round, whichever it is when the page loads."""
         try:
+            if is_online(get_desk(), tid):  # no hall's TV: its players each see their own table
+                raise Missing(NO_PAIRINGS_SCREEN)
             state = load(tid)
             rnd = None if round_no is None and not state.rounds else \
                 round_of(state, state.current_round if round_no is None else round_no)
