@@ -240,6 +240,51 @@ def test_a_server_with_no_folder_short_enough_for_a_socket_says_so(tmp_path: Pat
     assert done.stderr.startswith(words.format(path=long)), done.stderr
 
 
+def test_a_supervisor_with_no_folder_short_enough_for_a_socket_starts_no_worker(
+        short_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A temporary folder too long for the workers' fork server's socket, and no shorter one to write to: the
+    supervisor refuses before it binds the address or starts a worker, which would refuse in turn and be started
+    again and again."""
+    from guandan.server import workers
+
+    long = short_tmp / ("x" * 90)
+    long.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(long))
+    monkeypatch.setattr(workers, "SHORT_FOLDERS", ())
+    sup = Supervisor("127.0.0.1", free_port(), 2, "redis://127.0.0.1:1/0", "t", None, say=lambda _line: None)
+    started: list[int] = []
+    monkeypatch.setattr(sup, "_start", lambda index: started.append(index))
+    with pytest.raises(workers.TempDirTooLong) as refused:
+        sup.run()
+    assert refused.value.tempdir == str(long) and started == [] and sup.sock is None
+    monkeypatch.setattr(workers, "SHORT_FOLDERS", (str(short_tmp),))  # a short folder to write to: it may start
+    workers.check_fork_server_folder()
+    assert [p.name for p in short_tmp.iterdir()] == [long.name]  # the folder it tried is gone
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "error: the temporary folder {path} (TMPDIR) is too long: the worker processes' socket inside it would "
+           "pass the 107 bytes a Unix socket's path may hold"),
+    ("zh", "错误：临时文件夹 {path}（TMPDIR）的路径太长：工作进程在其中的套接字路径会超过 Unix 套接字路径最多容纳的107字节")])
+def test_a_site_with_no_folder_short_enough_for_a_socket_says_so_once(postgres_url: str, redis_url: str,
+                                                                      tmp_path: Path, short_tmp: Path, lang: str,
+                                                                      words: str) -> None:
+    """`serve --workers 2` with no folder short enough for its workers' fork server's socket: the supervisor
+    says so once, in the reader's language, and exits 1, where it started workers that each refused, again and
+    again, until it was stopped."""
+    long = short_tmp / ("x" * 90)
+    long.mkdir()
+    try:
+        done = subprocess.run([*_serve_with([]), "--port", str(free_port()), "--workers", "2", "--redis", redis_url,
+                               "--db", postgres_url, "--site", f"tmp{lang}"], capture_output=True, text=True,
+                              timeout=90, env={**os.environ, "TMPDIR": str(long), "LANGUAGE": lang})
+    except subprocess.TimeoutExpired as e:
+        raise AssertionError(f"the supervisor was still running after 90 s:\n{e.stderr!r}") from None
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(words.format(path=long)), done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
 # --- the site benchmark, failing -------------------------------------------------------------------------
 def _databases(postgres_url: str) -> set[str]:
     import psycopg

@@ -20,6 +20,7 @@ from ..native import with_build
 
 if TYPE_CHECKING:
     from .bench import ServerFailed  # httpx and websockets load only for the benches
+    from .workers import TempDirTooLong
 
 _messages = Messages("cli")
 _ = _messages.gettext
@@ -237,8 +238,12 @@ def serve(
         assert redis is not None
         _check_database(db)
         configure(log_format)
-        raise typer.Exit(Supervisor(host, port, workers, redis, site, db, loopback_note(host, port),
-                                    announcer(log_format)).run())
+        try:
+            code = Supervisor(host, port, workers, redis, site, db, loopback_note(host, port),
+                              announcer(log_format)).run()
+        except TempDirTooLong as e:
+            fail(_temp_dir_too_long(e), 1)
+        raise typer.Exit(code)
     if data is not None:
         os.environ["GUANDAN_DATA_DIR"] = str(data)
     if db is None:  # the default SQLite file's folder: a file standing there is named before anything starts
@@ -274,9 +279,7 @@ def serve(
     try:
         prestart()  # the worker processes' fork server, before the first client (server/workers.py)
     except TempDirTooLong as e:
-        fail(_("the temporary folder {path} (TMPDIR) is too long: the worker processes' socket inside it would "
-               "pass the {limit} bytes a Unix socket's path may hold, and no shorter folder could be written to; "
-               "set TMPDIR to a shorter folder").format(path=e.tempdir, limit=e.limit), 1)
+        fail(_temp_dir_too_long(e), 1)
     # Every table keeps its match's events alive, so full collections walk a large heap; freezing what
     # start-up built and collecting the young generation less often keeps those pauses out of the
     # action→broadcast tail.
@@ -305,6 +308,12 @@ def serve(
     WorkerServer(config).run()
 
 
+
+
+def _temp_dir_too_long(e: TempDirTooLong) -> str:
+    return _("the temporary folder {path} (TMPDIR) is too long: the worker processes' socket inside it would "
+             "pass the {limit} bytes a Unix socket's path may hold, and no shorter folder could be written to; "
+             "set TMPDIR to a shorter folder").format(path=e.tempdir, limit=e.limit)
 
 
 def _exit_on_sigterm(_sig: int, _frame: Any) -> None:

@@ -70,7 +70,12 @@ class Supervisor:
         self.metrics_dir: Path | None = None  # this supervisor's own metrics folder, removed as it stops
 
     def run(self) -> int:
-        # first: a SIGTERM from here on stops the site through the clean-up below, never half-way through it
+        """Serve until stopped (0). :class:`~.workers.TempDirTooLong` before anything starts where no folder
+        holds the workers' fork server's socket: each worker would refuse as it starts, and be started again."""
+        from .workers import check_fork_server_folder
+
+        check_fork_server_folder()
+        # a SIGTERM from here on stops the site through the clean-up below, never half-way through it
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
         signal.signal(signal.SIGHUP, self._roll)

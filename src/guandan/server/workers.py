@@ -113,6 +113,24 @@ def fork_server_folder() -> str:
     return folder
 
 
+def check_fork_server_folder() -> None:
+    """:class:`TempDirTooLong` where :func:`fork_server_folder` would raise it in a process started from this
+    one with the same environment: the temporary folder is too long for the fork server's socket and none of
+    :data:`SHORT_FOLDERS` takes a folder. Leaves nothing behind (the folder each short one is tried with is
+    removed): the supervisor of ``serve --workers`` asks before it starts workers that would each refuse."""
+    given = tempfile.gettempdir()
+    if _fits(given, _PYMP + _LISTENER):
+        return
+    for short in SHORT_FOLDERS:
+        if _fits(short, _PYMP + _LISTENER) and os.path.isdir(short) and os.access(short, os.W_OK | os.X_OK):
+            try:
+                os.rmdir(tempfile.mkdtemp(prefix="pymp-", dir=short))
+            except OSError:
+                continue
+            return
+    raise TempDirTooLong(given)
+
+
 def prestart() -> None:
     """Start the fork server the worker processes come from (a fresh interpreter that imports this module
     once). ``guandan serve`` calls it before serving, so that the first hint only forks a small process;
