@@ -320,6 +320,41 @@ def test_a_site_that_exits_as_it_starts_is_said_with_the_end_of_its_log(postgres
     assert sorted(p.name for p in short_tmp.iterdir()) == []
 
 
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ["error: the database server refused to create the bench's database bench", " beside "
+            "postgresql+psycopg://nocreate@", ": permission denied to create database; each run creates a database of "
+            "its own and drops it after: give the user of --db the right to create databases (ALTER ROLE … "
+            "CREATEDB), or name a database whose user has it\n"]),
+    ("zh", ["错误：数据库服务器拒绝在 postgresql+psycopg://nocreate@", " 旁创建基准测试的数据库 bench",
+            "：permission denied to create database；每次运行都会创建自己的数据库，结束后删除：请授予 --db 的用户"
+            "创建数据库的权限（ALTER ROLE … CREATEDB），或改用其用户有此权限的数据库\n"])])
+def test_a_user_who_may_not_create_the_runs_database_is_told_what_to_do(postgres_url: str, redis_url: str,
+                                                                         short_tmp: Path, lang: str,
+                                                                         words: list[str]) -> None:
+    """`bench server --workers 1 --db URL` whose user lacks CREATEDB: the server's refusal of the run's database
+    is said in the reader's language with the way out (status 1), no traceback, and nothing left behind."""
+    import psycopg
+
+    with psycopg.connect(postgres_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = 'nocreate'").fetchone() is None:
+            conn.execute("CREATE ROLE nocreate LOGIN NOCREATEDB")
+    db = postgres_url.replace("//postgres@", "//nocreate@")
+    before = _databases(postgres_url)
+    done = subprocess.run([*GUANDAN, "bench", "server", "--workers", "1", "--redis", redis_url, "--db", db,
+                           "--tables", "1", "--seconds", "1"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(short_tmp), "LANGUAGE": lang})
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    at = 0
+    for part in words:  # in this order: the port and the run's name vary
+        found = done.stderr.find(part, at)
+        assert found >= at, (part, done.stderr)
+        at = found + len(part)
+    assert done.stderr.startswith(words[0]) and done.stderr.endswith(words[-1]), done.stderr
+    assert _databases(postgres_url) == before
+    assert sorted(p.name for p in short_tmp.iterdir()) == []
+
+
 def test_a_site_that_did_not_start_or_was_killed_is_said_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
     from guandan.server.cli import _server_failed
 

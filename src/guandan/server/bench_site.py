@@ -219,12 +219,27 @@ def _libpq(url: str) -> str:
     return url.replace("postgresql+psycopg://", "postgresql://", 1)
 
 
+class DatabaseRefused(RuntimeError):
+    """The database server would not create the run's database ``name`` (the bench's user lacks CREATEDB, most
+    often); ``reason`` is the server's first line."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"cannot create the database {name}: {reason}")
+        self.name, self.reason = name, reason
+
+
 def _create_database(db_url: str, name: str) -> str:
-    """A new database beside ``db_url``'s (the bench's user needs CREATEDB), and its URL."""
+    """A new database beside ``db_url``'s (the bench's user needs CREATEDB), and its URL; :class:`DatabaseRefused`
+    where the server will not create it."""
     import psycopg
 
-    with psycopg.connect(_libpq(db_url), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+    from ..db.engine import driver_problem
+
+    try:
+        with psycopg.connect(_libpq(db_url), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as e:
+        raise DatabaseRefused(name, driver_problem(e)) from None
     base, _, _ = db_url.rpartition("/")
     return f"{base}/{name}"
 

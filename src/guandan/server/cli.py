@@ -363,7 +363,7 @@ def bench_server(
             problem = _("--workers needs --redis")
         if problem is not None or soak is not None or abuse is not None or tables < 1 or seconds <= 0:
             fail(problem or _("--workers goes without --soak and --abuse, with --tables ≥ 1 and --seconds > 0"))
-        from .bench_site import format_site_report, run_site_bench
+        from .bench_site import DatabaseRefused, format_site_report, run_site_bench
 
         assert redis is not None and db is not None
         database_url(db)
@@ -373,6 +373,11 @@ def bench_server(
             site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
         except ServerFailed as e:
             fail(_server_failed(e), 1)
+        except DatabaseRefused as e:
+            fail(_("the database server refused to create the bench's database {name} beside {url}: {reason}; each "
+                   "run creates a database of its own and drops it after: give the user of --db the right to "
+                   "create databases (ALTER ROLE … CREATEDB), or name a database whose user has it").format(
+                name=e.name, url=_shown_db(db), reason=e.reason), 1)
         typer.echo(json.dumps(with_build(site_report)) if json_out else format_site_report(site_report, _))
         bad = any((r["errors"] and "failover" not in r) or r["lost_actions"] for r in site_report["runs"])
         raise typer.Exit(1 if bad else 0)
