@@ -199,3 +199,42 @@ def test_no_chinese_help_is_cut_short_in_an_80_column_terminal(capsys: pytest.Ca
                     # a cut may only fall in a word wider than the column, as in English (a long URL)
                     token = line[:i].rsplit(" ", 1)[-1]
                     assert not _CJK.search(token) and len(token) > 12, (path, line)
+
+
+_CHOICES = re.compile(r"\[([^\[\]\s]+\|[^\[\]\s]+)\]")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_choice_is_broken_inside_its_name_at_80_columns(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """An option's choices (``[competition|huaian-traditional|huaian-2009|huopin]``) wrap in a narrow column
+    after a ``|``, never inside a name: ``huaian-traditi`` / ``onal`` read as two words."""
+    tree = command(None)
+    names = {name for c in _commands(tree) for name in _choices(c)}
+    assert "huaian-traditional" in names
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LANGUAGE", lang)
+    checked = 0
+    for path in _paths(tree):
+        if not _choices_of(tree, path):
+            continue
+        code, out = _run(capsys, *path, "--help")
+        assert code == 0, path
+        cells = [line.split("│")[1] if line.count("│") >= 2 else line for line in out.splitlines()]
+        for choice in _choices_of(tree, path):
+            checked += 1
+            # each name whole on one line of the option list (not only as a part of a longer one)
+            assert any(re.search(rf"(?<![\w-]){re.escape(choice)}(?![\w-])", cell) for cell in cells), (path, choice)
+    assert checked > 25
+
+
+def _choices_of(tree: Any, path: tuple[str, ...]) -> list[str]:
+    cmd = tree
+    for name in path:
+        cmd = cmd.commands[name]
+    return _choices(cmd)
+
+
+def _choices(cmd: Any) -> list[str]:
+    """The names of the choices a command's options list in their metavars (cliutil.choices)."""
+    return [name for p in cmd.params for m in _CHOICES.finditer(p.metavar or "") for name in m.group(1).split("|")]

@@ -303,12 +303,16 @@ def word(text: str) -> str:
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _OPENING = "（《「『【〔“‘"
 _CLOSING = "，。：；、）」』！？》〉】〕”’…"
-_CJK_WORD = re.compile(rf"\s*(?:[{_OPENING}]*[{_CJK}][{_CLOSING}]*|[^\s{_CJK}{_OPENING}{_CLOSING}]+[{_CLOSING}]*|\S)\s*")
+#: A run of other characters is one word, but for a list of choices (``[competition|huaian-traditional|…]``), which
+#: may break after each ``|``: Rich folds a word wider than its column at the column, inside a choice's name.
+_CJK_WORD = re.compile(
+    rf"\s*(?:[{_OPENING}]*[{_CJK}][{_CLOSING}]*|[^\s{_CJK}{_OPENING}{_CLOSING}|]+\|?[{_CLOSING}]*|\S)\s*")
 _rich_wrapping: tuple[Any, Any] | None = None
 
 
 def wrap_cjk(on: bool) -> None:
-    """Let Rich, which lays out the help, wrap Chinese as Chinese is wrapped: between any two characters.
+    """Let Rich, which lays out the help, wrap Chinese as Chinese is wrapped: between any two characters, and a
+    list of choices after a ``|``.
     Rich breaks lines at spaces only, so a Chinese sentence is one long word that it cuts short with
     "…" in a narrow column; and its trim of a line's trailing space counts characters, not cells, so a
     line of wide characters that fits but for that space is cut too. ``on=False`` puts Rich's own back."""
