@@ -134,6 +134,45 @@ def test_the_hand_never_parts_a_card_or_a_group_name_across_lines() -> None:
                 assert joker in joined, (width, lines)
 
 
+def test_a_grouped_hand_parts_no_group_with_a_lone_card() -> None:
+    """A group that does not fit after the others starts a line of its own, and one longer than a line is parted
+    with two cards at least on each line: a lone ♦J under the other triples read as a group of its own."""
+    import random
+
+    from guandan.core.cards import parse_cards, physical_deck
+    from guandan.i18n import translator
+    from guandan.tui.hand import GROUP_NAMES
+    from guandan.tui.handview import HandView
+    from guandan.tui.text import presenter
+
+    card = re.compile(r"[♠♥♣♦]\w+|Small Joker|Big Joker|小王|大王")
+    deck = [pc.code for pc in physical_deck()]
+    rng = random.Random(3)
+    hands = [parse_cards("S3 S4 H4 S6 C6 C6 D6 S7 C7 S8 S9 H9 CT HJ DJ DJ SK SK CK HA HA CA DA S2 H2 H2 D2")]
+    hands += [rng.sample(deck, 27) for _ in range(60)]
+    for lang in ("en", "zh"):
+        tr, p = translator("tui", lang), presenter(lang)
+        names = tuple(tr.gettext(name) + tr.gettext(": ") for name in GROUP_NAMES.values())
+        view = HandView(tr, p)
+        view.grouped = True
+        for hand in hands:
+            view.set_hand(hand, 0)
+            for width in (76, 60, 44):
+                lines = [line.plain for line in view._lines(width)]
+                pieces: list[list[int]] = []  # per group, its cards on each line it is on
+                for line in lines:
+                    for segment in line.split("│"):
+                        if segment.strip().startswith(names):
+                            pieces.append([])
+                        pieces[-1].append(len(card.findall(segment)))
+                parted = [counts for counts in pieces if len(counts) > 1]
+                assert all(min(counts) >= 2 for counts in parted), (lang, width, lines)
+                if width == 76:
+                    assert len(lines) <= 6, lines  # the hand's box holds six
+        view.set_hand(hands[0], 0)
+        assert [len(card.findall(line.plain)) for line in view._lines(76)] == [8, 14, 5]
+
+
 def test_space_on_a_dimmed_card_says_why_nothing_was_selected() -> None:
     """During tribute only the eligible cards can be picked; space on another one rang the bell and said
     nothing, so the player could not tell a refusal from a missed key."""

@@ -28,6 +28,43 @@ FALLBACK_WIDTH = 80 - 4  # the hand's width in an 80-column screen, before the w
 ENTER_ACTIONS = {"play": "submit", "lead": "submit", "tribute": "give", "return": "give_back", "choose": "take"}
 
 
+def _row_width(row: list[Text]) -> int:
+    return sum(unit.cell_len for unit in row) + max(0, len(row) - 1)
+
+
+def _pack(rows: list[list[Text]], units: list[tuple[Text, Text]], width: int, breaks: set[int]) -> list[int]:
+    """Append ``units`` to ``rows`` (changed in place), a new row where the next does not fit or its index is in
+    ``breaks``; the row of each unit."""
+    where = []
+    for i, (after, first) in enumerate(units):
+        if rows[-1] and (i in breaks or _row_width(rows[-1]) + 1 + after.cell_len > width):
+            rows.append([])
+        rows[-1].append(after if rows[-1] else first)
+        where.append(len(rows) - 1)
+    return where
+
+
+def _place(rows: list[list[Text]], units: list[tuple[Text, Text]], width: int, whole: bool) -> list[list[Text]]:
+    """``rows`` with one group's ``units`` laid out after them: the group on a new row when it does not fit on the
+    last one but fits a row of its own (``whole``), and where it must be parted, two cards of it at least on each
+    row, as far as the width allows."""
+    shared = bool(rows[-1])  # the group starts after other groups on that row
+    fits_alone = whole and _row_width([first for _after, first in units]) <= width
+    breaks: set[int] = set()
+    for _ in range(len(units) + 1):  # each round adds a break; they run out
+        trial = [list(row) for row in rows]
+        where = _pack(trial, units, width, breaks)
+        pieces = [where.count(r) for r in sorted(set(where))]
+        if len(pieces) > 1 and shared and 0 not in breaks and (fits_alone or pieces[0] < 2):
+            breaks.add(0)  # the whole group, or more of it, on a row of its own
+            continue
+        if len(pieces) > 1 and pieces[-1] < 2 and pieces[-2] > 2:
+            breaks.add(where.index(where[-1]) - 1)  # a card of the row before keeps the last one company
+            continue
+        return trial
+    return trial
+
+
 def translate_bindings(node: DOMNode, tr: Translator) -> None:
     """Footer labels from the catalogue. Textual reads descriptions from class-level BINDINGS, so the
     instance's merged map is rebuilt with translated copies."""
@@ -185,37 +222,31 @@ class HandView(Widget, can_focus=True):
         # the label and a no-break space carry the style, so a selected card reads as one block
         return Text(label + "\u00a0", style=style.strip())
 
-    def _units(self) -> list[tuple[Text, Text]]:
-        """What may not be parted across lines: each card, and a group's name with its first card. Each as
-        (its text after others on a line, its text starting a line: without the bar between groups)."""
+    def _units(self) -> list[list[tuple[Text, Text]]]:
+        """What may not be parted across lines: each card, and a group's name with its first card; by group (the
+        whole hand one group when it is not grouped). Each as (its text after others on a line, its text starting
+        a line: without the bar between groups)."""
         if not self.groups:
-            return [(card, card) for card in (self._card(i) for i in range(len(self.cards)))]
-        units = []
+            return [[(card, card) for card in (self._card(i) for i in range(len(self.cards)))]]
+        groups = []
         for n, (group, a, b) in enumerate(self.groups):  # grouped: the groups run on, each named
             head = Text(self.tr.gettext(GROUP_NAMES[group]) + self.tr.gettext(": "), style="italic") + self._card(a)
-            units.append((Text("│ ", style="dim") + head if n else head, head))
+            units = [(Text("│ ", style="dim") + head if n else head, head)]
             units += [(card, card) for card in (self._card(i) for i in range(a + 1, b))]
-        return units
+            groups.append(units)
+        return groups
 
     def _lines(self, width: int) -> list[Text]:
         """The hand laid out in lines of ``width`` cells. Laid out here, not by Rich: Rich breaks a line at
         any space ("Big Joker") and, with Chinese wrapping on (guandan.clihelp.wrap_cjk), between any
-        two ideographs, which parted 大王 and a group's name (对 / 子：)."""
-        lines: list[Text] = []
-        line, used = Text(), 0
-        for after, first in self._units():
-            if used and used + 1 + after.cell_len > width:
-                lines.append(line)
-                line, used = Text(), 0
-            unit = after if used else first
-            if used:
-                line.append(" ")
-                used += 1
-            line.append_text(unit)
-            used += unit.cell_len
-        lines.append(line)
-        return lines
-
+        two ideographs, which parted 大王 and a group's name (对 / 子：). A group that does not fit after the
+        others starts a line of its own; one longer than a line is parted so that no line holds a single card of
+        it (a lone ♦J under the other triples read as a group of its own)."""
+        rows: list[list[Text]] = [[]]
+        for units in self._units():
+            rows = _place(rows, units, width, whole=bool(self.groups))
+        lines = [Text(" ").join(row) for row in rows]
+        return lines or [Text()]
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._lines(width)) if self.cards else 1
 
