@@ -181,6 +181,9 @@ function onFrame(f) {
     if (S.view && S.room && S.room.status !== ROOM.LOBBY) {  // the next render would say "Your turn" over it at once
       S.notice = { text, until: Date.now() + NOTICE_MS, key: selectionKey() };
       render();
+      // a refusal is read at once, whole: where the row beside the buttons cuts it (a phone held sideways leaves it a
+      // few words' width) it is shown above the hand without a tap, until it times out or the next tap
+      if ($("msg").textContent === text && $("msg").classList.contains("more")) { S.msgOpen = text; syncMsg(); }
       setTimeout(render, NOTICE_MS + 50);
     }
     return;
