@@ -122,3 +122,40 @@ def test_every_hint_reason_is_true_along_self_play(preset_name: str) -> None:
         m.apply(players[seat].choose(obs, m.legal_actions()))
     assert decisions > 50
     assert {HintReason.LEAD_LOW, HintReason.BEAT_SMALLEST, HintReason.PASS} <= seen
+
+
+def test_the_hint_cycle_offers_a_plain_bomb_before_one_that_spends_a_wildcard() -> None:
+    """The heuristic tier plans a wildcard into a bomb of its rank and bombs with that (♠6 ♥6 ♦6 ♦6 ♥2*); the
+    second hint offered that five-card bomb, the plain four 6s only third. Along self-play the bombs among the
+    hints go cheapest first (fewer cards, then no wildcard), and a bomb spending a wildcard comes after a plain
+    bomb of no more cards wherever one is legal."""
+    from guandan.agents.hints import bomb_cost
+
+    rules = preset("competition")
+    applied = 0
+    for seed in ("s0", "s1", "s2"):
+        m = new_match(rules, seed, MatchConfig(max_deals=1))
+        for _ in range(120):
+            if m.ended:
+                break
+            seat = m.to_move
+            assert seat is not None
+            obs = m.observation(seat)
+            level, left, legal = obs.deal.level, len(obs.deal.hand), obs.deal.legal
+            offered = [h.action for h in hints(obs, 3, rules)]
+
+            def bomb(a: Action, left: int = left) -> bool:
+                return a.combo is not None and a.combo.is_bomb and len(a.cards) < left
+
+            bombs = [a for a in offered if bomb(a)]
+            assert bombs == sorted(bombs, key=lambda a: bomb_cost(a, level))
+            for i, a in enumerate(offered):
+                if bomb(a) and bomb_cost(a, level)[1]:
+                    plain = [b for b in legal if bomb(b) and not bomb_cost(b, level)[1] and len(b.cards) <= len(a.cards)]
+                    if plain:
+                        applied += 1
+                        assert any(b in plain for b in offered[:i]), offered
+            agent = HeuristicAgent(0)
+            agent.reset(seat, rules)
+            m.apply(agent.choose(obs, legal))
+    assert applied > 0

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..core.cards import lv
+from ..core.cards import lv, wild_code
 from ..core.combos import Combo
 from ..core.deal import Action
 from ..core.match import MatchObservation
@@ -92,7 +92,39 @@ def hints(obs: MatchObservation, k: int = 3, rules: RuleSet | None = None,
 
     agent = HeuristicAgent(0)
     agent.reset(obs.deal.seat, rules or preset("competition"))
-    return [Hint(s.action, reason_for(s.action, obs, legal)) for s in agent.ranked(obs, legal, k)]
+    ranked = cheaper_bombs_first([s.action for s in agent.ranked(obs, legal, k)], obs, legal)[:k]
+    return [Hint(a, reason_for(a, obs, legal)) for a in ranked]
+
+
+def bomb_cost(action: Action, level: int) -> tuple[int, int, int]:
+    """What a bomb spends: its cards (a longer bomb is a stronger one), then its wildcards (逢人配), then its
+    strength."""
+    assert action.combo is not None
+    return (len(action.cards), action.cards.count(wild_code(level)), action.combo.power)
+
+
+def cheaper_bombs_first(ranked: list[Action], obs: MatchObservation, legal: Sequence[Action]) -> list[Action]:
+    """``ranked`` with its bombs in the places it gives bombs, cheapest first (:func:`bomb_cost`), and before a bomb
+    that spends a wildcard the cheapest legal bomb that spends none and no more cards, where ``ranked`` lacks one:
+    the heuristic tier plans a wildcard into a bomb of its rank (♠6 ♥6 ♦6 ♦6 ♥2*) and bombs with that unit, while a
+    player asking for hints is better offered the four 6s first, keeping the wildcard. Going out stays where it is.
+    The tier's own play is not changed: only the order its suggestions are offered in."""
+    level, left = obs.deal.level, len(obs.deal.hand)
+
+    def bomb(a: Action) -> bool:
+        return a.kind == ActionKind.PLAY and a.combo is not None and a.combo.is_bomb and len(a.cards) < left
+
+    out = list(ranked)
+    wild = [a for a in out if bomb(a) and bomb_cost(a, level)[1]]
+    if wild:
+        most = max(len(a.cards) for a in wild)
+        plain = [a for a in legal if bomb(a) and not bomb_cost(a, level)[1] and len(a.cards) <= most and a not in out]
+        if plain:
+            out.insert(out.index(wild[0]), min(plain, key=lambda a: bomb_cost(a, level)))
+    places = [i for i, a in enumerate(out) if bomb(a)]
+    for i, a in zip(places, sorted((out[i] for i in places), key=lambda a: bomb_cost(a, level)), strict=True):
+        out[i] = a
+    return out
 
 
 best_actions = hints
@@ -119,4 +151,4 @@ def simple_rank(obs: MatchObservation, legal: Sequence[Action], k: int = 3) -> l
     return [Hint(a, reason_for(a, obs, legal)) for a in ordered[: max(0, k)]]
 
 
-__all__ = ["Hint", "HintReason", "best_actions", "hints", "reason_for", "simple_rank"]
+__all__ = ["Hint", "HintReason", "best_actions", "bomb_cost", "cheaper_bombs_first", "hints", "reason_for", "simple_rank"]
