@@ -146,7 +146,7 @@ def _team_events(team: int) -> list[Event]:
 def test_sentences_about_you_are_in_the_second_person() -> None:
     en = [line for e in _subject_events(0) for line in Presenter("en", viewer=0).event(e)]
     assert en == ["You lead first (flipped card ♦5)", "You lead first",
-                  "Anti-tribute: you hold both big jokers; no tribute", "You lead",
+                  "Anti-tribute: you hold both Big Jokers; no tribute", "You lead",
                   "Report: you have 9 cards left", "Report: you have 1 card left", "You are out: 1st",
                   "You win the round and lead", "Jiefeng: you take the lead"]
     zh = [line for e in _subject_events(0) for line in Presenter("zh", viewer=0).event(e)]
@@ -157,10 +157,10 @@ def test_one_player_holding_both_big_jokers_is_named_once() -> None:
     from guandan.core.events import AntiTribute
 
     assert Presenter("en", viewer=0).event(AntiTribute(seats=(3, 3))) == [
-        "Anti-tribute: Previous opponent holds both big jokers; no tribute"]
+        "Anti-tribute: Previous opponent holds both Big Jokers; no tribute"]
     assert Presenter("zh", viewer=0).event(AntiTribute(seats=(3, 3))) == ["抗贡：上家握有两张大王，不进贡"]
     assert Presenter("en", viewer=0).event(AntiTribute(seats=(1, 3))) == [
-        "Anti-tribute: Next opponent, Previous opponent hold both big jokers; no tribute"]
+        "Anti-tribute: Next opponent, Previous opponent hold both Big Jokers; no tribute"]
 
 
 # a verb that does not agree with its subject: "You leads", "Opponents wins"

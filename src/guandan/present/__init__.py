@@ -293,11 +293,11 @@ class Presenter:
             case AntiTribute(seats=seats):
                 holders = list(dict.fromkeys(seats))  # one player may hold both big jokers: named once
                 if len(holders) > 1:
-                    return [_("Anti-tribute: {who} hold both big jokers; no tribute").format(
+                    return [_("Anti-tribute: {who} hold both Big Jokers; no tribute").format(
                         who=self.seats(holders))]
                 if self._you(holders[0]):
-                    return [_("Anti-tribute: you hold both big jokers; no tribute")]
-                return [_("Anti-tribute: {who} holds both big jokers; no tribute").format(
+                    return [_("Anti-tribute: you hold both Big Jokers; no tribute")]
+                return [_("Anti-tribute: {who} holds both Big Jokers; no tribute").format(
                     who=self.seat(holders[0]))]
             case TributePaid():
                 return [_("The tribute cards are down; the winner of the last deal picks one")]
