@@ -226,6 +226,12 @@ MESSAGES += (N_("Your account holds no seat in this room."),
 # the review of a finished deal of a match in play: the table's link (table.js), the replay page showing it
 MESSAGES += (N_("Review deal {n}"),
              N_("Deal {n} of a match in play: your decisions in it, as the engine judges them from what you knew then"))
+# a link that leaves the table mid-deal asks first (table.js askLeave)
+MESSAGES += (N_("Leave the table?"),
+             N_("The deal goes on without you. Your seat stays yours: on your turns a bot plays for you after a few "
+                "seconds (auto-play), and a table no player is at pauses. Open this room's link again in this browser "
+                "to come back and take back control."),
+             N_("Leave the table"), N_("Stay at the table"))
 
 # the table's glossary (static/glossary.js): the words it looks for, what each means, the link to the rules
 MESSAGES += (

@@ -1062,6 +1062,36 @@ UPRIGHT.addEventListener("change", () => render());  // the phone turned: the co
 SIDEWAYS.addEventListener("change", () => render());  // and the last deal's review link
 $("talk").setAttribute("aria-label", t("Talk"));
 
+// A link that leaves this page mid-deal (the title's way to the start page) asks first, saying what becomes of the seat
+// (server/table.py: it stays this browser's; on its turns a bot plays after a short grace, 托管, which the player turns
+// off on return; a table no player is at pauses). Without a deal in play (the lobby, the pause between deals, a match
+// over, a spectator's page) it leaves at once.
+function dealInPlay() {
+  return S.me !== null && !!S.room && S.room.status === ROOM.PLAYING && !!S.view && !betweenDeals() && !S.gone;
+}
+function askLeave(href) {
+  const box = el("dialog", { class: "leave-ask", "data-testid": "leave-ask", "aria-labelledby": "leave-ask-title" },
+    el("h3", { id: "leave-ask-title" }, t("Leave the table?")),
+    el("p", {}, t("The deal goes on without you. Your seat stays yours: on your turns a bot plays for you after a few "
+      + "seconds (auto-play), and a table no player is at pauses. Open this room's link again in this browser to come "
+      + "back and take back control.")),
+    el("div", { class: "leave-buttons" },
+      el("button", { "data-testid": "leave-go", onclick: () => { box.close(); location.href = href; } }, t("Leave the table")),
+      el("button", { class: "primary", "data-testid": "leave-stay", autofocus: true, onclick: () => box.close() },
+        t("Stay at the table"))));
+  box.addEventListener("close", () => box.remove());
+  document.body.append(box);
+  box.showModal();
+}
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest ? ev.target.closest("a[href]") : null;
+  if (!a || a.target === "_blank" || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey) return;
+  const to = new URL(a.href, location.href);
+  if (to.pathname === location.pathname || !dealInPlay()) return;  // the page itself, or nothing to leave
+  ev.preventDefault();
+  askLeave(to.href);
+});
+
 $("play").onclick = () => {
   const legal = S.view.legal || [];
   const sel = selectedCards();
