@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 
 import async_support
 from guandan.server import bench, bench_site, metrics
@@ -283,6 +284,120 @@ def test_a_site_with_no_folder_short_enough_for_a_socket_says_so_once(postgres_u
     assert done.returncode == 1, done.stderr
     assert done.stderr.startswith(words.format(path=long)), done.stderr
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+# --- the benchmarks, stopped with SIGTERM ----------------------------------------------------------------
+def _pids_with(words: str) -> list[int]:
+    """The processes whose command line holds ``words`` (arguments joined by spaces)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if words in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def _child_args(parent: int, option: str) -> list[str] | None:
+    """The arguments of ``parent``'s child whose command line holds ``option`` (None while it has none): the
+    bench's own server or site, not one in the shared Redis or another test's."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            args = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == parent and option in args[:-1]:
+            return args
+    return None
+
+
+def _bench(args: list[str], err: Path, short_tmp: Path) -> subprocess.Popen[bytes]:
+    with err.open("wb") as out:
+        return subprocess.Popen([*GUANDAN, "bench", "server", *args, "--tables", "2", "--seconds", "60",
+                                 "--think-ms", "50"], stdout=subprocess.DEVNULL, stderr=out, start_new_session=True,
+                                env={**os.environ, "TMPDIR": str(short_tmp), "PYTHONFAULTHANDLER": "1"})
+
+
+def _await_child(bench: subprocess.Popen[bytes], option: str, err: Path, deadline: float) -> list[str]:
+    while (args := _child_args(bench.pid, option)) is None:
+        code = bench.poll()
+        assert code is None, f"the bench exited with status {code} before it started its server:\n{_tail(err)}"
+        assert time.monotonic() < deadline, f"the bench started no server within 120 s:\n{_tail(err)}"
+        time.sleep(0.05)
+    return args
+
+
+def _stop_bench(bench: subprocess.Popen[bytes], err: Path) -> None:
+    """SIGTERM: the bench stops within a minute (it played 60 s on when the signal was lost), with 143."""
+    bench.send_signal(signal.SIGTERM)
+    code = _stopped(bench, err, "the bench", 60)
+    assert code == 128 + signal.SIGTERM, f"status {code}:\n{_tail(err)}"
+    assert "Traceback" not in _tail(err, 100_000), _tail(err)
+
+
+@pytest.mark.parametrize("when", ["starting", "playing"])
+def test_a_bench_stopped_with_sigterm_leaves_nothing_behind(tmp_path: Path, short_tmp: Path, when: str) -> None:
+    """Stopped as its server starts or as its tables play, `bench server` stops its server, removes its
+    data folder (the SQLite database) and what the server made, and exits with 143, as Ctrl-C leaves it."""
+    err = tmp_path / "stderr"
+    bench = _bench([], err, short_tmp)
+    server: list[str] = []
+    try:
+        server = _await_child(bench, "serve", err, time.monotonic() + 120)
+        if when == "playing":
+            port = server[server.index("--port") + 1]
+            _wait_answering(bench, int(port), err, "the bench", 120)
+            time.sleep(3)  # its tables open and play
+        _stop_bench(bench, err)
+        assert _pids_with(f"--data {server[server.index('--data') + 1]} ") == []  # its server
+        assert sorted(p.name for p in short_tmp.iterdir()) == []  # guandan-bench-…, the server's pymp-…
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+
+
+@pytest.mark.parametrize("when", ["starting", "playing"])
+def test_a_site_bench_stopped_with_sigterm_leaves_nothing_behind(postgres_url: str, redis_url: str, tmp_path: Path,
+                                                                 short_tmp: Path, when: str) -> None:
+    """Stopped as its site starts or as its tables play, `bench server --workers 1` stops the site (supervisor
+    and worker), drops its database, deletes its Redis keys and removes its log and the site's folders, then
+    exits with 143."""
+    client = redis.Redis.from_url(redis_url)
+    before = _databases(postgres_url)
+    err = tmp_path / "stderr"
+    bench = _bench(["--workers", "1", "--redis", redis_url, "--db", postgres_url], err, short_tmp)
+    site: str | None = None
+    try:
+        deadline = time.monotonic() + 120
+        args = _await_child(bench, "--site", err, deadline)
+        site = args[args.index("--site") + 1]
+        if when == "playing":
+            logs = lambda: "".join(_tail(p) for p in short_tmp.glob("*.log"))  # noqa: E731
+            while not list(client.scan_iter(match=f"{site}:owned:*")):  # the worker owns a table: they are open
+                code = bench.poll()
+                assert code is None, f"the bench exited with status {code}:\n{_tail(err)}\n{logs()}"
+                assert time.monotonic() < deadline, f"the bench's tables were not open within 120 s:\n{logs()}"
+                time.sleep(0.2)
+            time.sleep(2)  # the tables playing
+        assert site in _databases(postgres_url)
+        _stop_bench(bench, err)
+        assert _pids_with(f"--site {site} ") == []  # the supervisor and its worker
+        assert _databases(postgres_url) == before
+        assert list(client.scan_iter(match=f"{site}:*")) == []
+        assert sorted(p.name for p in short_tmp.iterdir()) == []  # the site's log, the metrics and pymp folders
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+        for pid in _pids_with(f"--site {site} ") if site else []:  # what a bench that failed here left: ended
+            os.kill(pid, signal.SIGKILL)
+        client.close()
 
 
 # --- the site benchmark, failing -------------------------------------------------------------------------

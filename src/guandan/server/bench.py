@@ -17,6 +17,7 @@ import gc
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -24,10 +25,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import websockets
@@ -37,6 +38,77 @@ from ..core.match import MatchConfig, new_match
 from ..core.rules import preset
 from ..core.vocab import ActionKind
 from ..i18n import N_
+
+T = TypeVar("T")
+
+
+# --- SIGTERM: the bench stops through the same clean-up as Ctrl-C -------------------------------------------
+class Terminated(BaseException):  # as KeyboardInterrupt: no `except Exception` on the way takes it
+    """A SIGTERM stopped the bench. Raised where the bench stands (a wait for its server or site, or the run's
+    event loop, whose main task is cancelled), so that the clean-up that follows is Ctrl-C's: its server or
+    site stopped, its database, folders, files and Redis keys removed."""
+
+
+_TERMINATED: list[bool] = []  # a SIGTERM has arrived (the note a signal handler makes and nothing else)
+_STOPS: list[bool] = []  # stop_on_sigterm was called: the loop's own handler gives SIGTERM back to the note
+
+
+def _note_sigterm(_sig: int, _frame: Any) -> None:
+    # only a note, never a raise: an exception raised in a Python signal handler is lost when the handler runs
+    # inside a __del__ (a connection pool's, say), and the bench played on
+    _TERMINATED.append(True)
+
+
+def stop_on_sigterm() -> None:
+    """From here on, a SIGTERM stops the bench through its clean-up (:class:`Terminated`), as Ctrl-C does: the
+    handler notes it, the waits outside an event loop look at the note, and each run's event loop takes the
+    signal itself and cancels its main task (:func:`run_loop`)."""
+    _STOPS.append(True)
+    signal.signal(signal.SIGTERM, _note_sigterm)
+
+
+def check_terminated() -> None:
+    """:class:`Terminated` once a SIGTERM has arrived (:func:`stop_on_sigterm`)."""
+    if _TERMINATED:
+        raise Terminated
+
+
+def run_loop(main: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+    """``asyncio.run(main(*args))``; after :func:`stop_on_sigterm`, a SIGTERM cancels the main task and
+    :class:`Terminated` follows once it has ended (its ``finally`` blocks and context managers run, the other
+    tasks are cancelled), as after Ctrl-C; one that arrived before, too."""
+    check_terminated()
+
+    async def guarded() -> T:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+
+        def stop() -> None:
+            _TERMINATED.append(True)
+            task.cancel()
+
+        if not _STOPS:  # the caller did not ask (a test running the bench in a thread, where it could not)
+            return await main(*args)
+        loop.add_signal_handler(signal.SIGTERM, stop)
+        try:
+            check_terminated()  # one that came before the loop took the signal
+            return await main(*args)
+        except asyncio.CancelledError:
+            if _TERMINATED:
+                raise Terminated from None
+            raise
+        finally:
+            # SIGTERM held back while the note takes it over again: it can never find the default handler,
+            # which would end the process there, leaving everything behind
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+            try:
+                loop.remove_signal_handler(signal.SIGTERM)
+                signal.signal(signal.SIGTERM, _note_sigterm)
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+    return asyncio.run(guarded())
 
 
 @dataclass
@@ -88,6 +160,7 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
     try:
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
+            check_terminated()
             if proc.poll() is not None:
                 raise ServerFailed(proc.returncode, server_log(data))
             try:
@@ -363,8 +436,7 @@ def run_bench(tables: int, seconds: float, think_ms: int, seed: int = 1, abuse: 
         try:
             gc.freeze()
             gc.set_threshold(20_000, 20, 100)  # the measuring side's own collections would show up as latency
-            tally, elapsed = asyncio.run(_run(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed,
-                                              abuse))
+            tally, elapsed = run_loop(_run, f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, abuse)
         except Exception:
             _raise_if_died(proc, data)
             raise
@@ -372,6 +444,7 @@ def run_bench(tables: int, seconds: float, think_ms: int, seed: int = 1, abuse: 
             died = stop_server(proc)
         if died is not None:  # its clients' errors would tell only that it went away: its own words say why
             raise ServerFailed(died, server_log(data))
+    check_terminated()  # one that came as the server stopped: no report
     lat = sorted(tally.latencies)
 
     def pct(p: float) -> float:
@@ -565,8 +638,8 @@ def run_soak(tables: int, seconds: float, think_ms: int, seed: int = 1, warmup: 
         port = free_port()
         proc = start_server(port, data)
         try:
-            tally, elapsed, samples = asyncio.run(_soak(f"http://127.0.0.1:{port}", proc.pid, tables, seconds,
-                                                        think_ms / 1000, seed))
+            tally, elapsed, samples = run_loop(_soak, f"http://127.0.0.1:{port}", proc.pid, tables, seconds,
+                                               think_ms / 1000, seed)
         except Exception:
             _raise_if_died(proc, data)
             raise
@@ -574,6 +647,7 @@ def run_soak(tables: int, seconds: float, think_ms: int, seed: int = 1, warmup: 
             died = stop_server(proc)
         if died is not None:
             raise ServerFailed(died, server_log(data))
+    check_terminated()  # one that came as the server stopped: no report
     lat = sorted(tally.latencies)
 
     def pct(p: float) -> float:

@@ -33,7 +33,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from ..i18n import N_
-from .bench import ServerFailed, client_turn, free_port, open_tables, play_one
+from .bench import ServerFailed, check_terminated, client_turn, free_port, open_tables, play_one, run_loop
 
 SITE_START_S = 120.0  # every worker joined and the address answering within this, or the bench gives up
 LOG_TAIL = 2000  # how much of the end of the site's log a failure carries
@@ -174,6 +174,7 @@ def _start_site(port: int, workers: int, redis_url: str, db_url: str, site: str,
     deadline = time.monotonic() + SITE_START_S
     try:
         while time.monotonic() < deadline:
+            check_terminated()
             if proc.poll() is not None:
                 raise SiteFailed(proc.returncode, _site_log(log))
             ids = [w.decode() for w in client.smembers(f"{site}:workers")]  # type: ignore[union-attr]
@@ -304,8 +305,8 @@ def run_site_bench(workers: list[int], redis_url: str, db_url: str, tables: int,
     for i, (n, drill) in enumerate(plan):
         site = f"bench{tag}{i}"
         port = free_port()
-        # each step's undoing is registered before the step, so that an interruption anywhere (Ctrl-C, the
-        # SIGTERM `guandan bench server` turns into an exit) leaves no database, process, key or file behind;
+        # each step's undoing is registered before the step, so that an interruption anywhere (Ctrl-C, or a
+        # SIGTERM, bench.Terminated) leaves no database, process, key or file behind;
         # they run last registered first: the site stops before its database is dropped
         with contextlib.ExitStack() as undo:
             undo.callback(_forget_site, redis_url, site)
@@ -320,9 +321,9 @@ def run_site_bench(workers: list[int], redis_url: str, db_url: str, tables: int,
             _start_site(port, n, redis_url, run_db, site, log, started)
             kill = (lambda site=site: _kill_busiest(redis_url, site)) if drill else None
             try:
-                tally, elapsed, stored, killed_at, spread = asyncio.run(
-                    _run_site(f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, kill,
-                              lambda site=site: _tables_per_worker(redis_url, site)))
+                tally, elapsed, stored, killed_at, spread = run_loop(
+                    _run_site, f"http://127.0.0.1:{port}", tables, seconds, think_ms / 1000, seed, kill,
+                    lambda site=site: _tables_per_worker(redis_url, site))
             except (httpx.HTTPError, OSError):  # what the run met may be its site gone: then why, in its log
                 if started[0].poll() is not None:
                     raise SiteFailed(started[0].returncode, _site_log(log)) from None
@@ -334,6 +335,7 @@ def run_site_bench(workers: list[int], redis_url: str, db_url: str, tables: int,
                                "outage_median_s": round(statistics.median(tally.outages), 2) if tally.outages else 0.0,
                                "clients_resumed": len(tally.outages)}
         runs.append(fig)
+    check_terminated()  # one that came as the last site stopped: no report
     base = next((r["actions_per_s"] for r in runs if r["workers"] == min(workers) and "failover" not in r), None)
     for r in runs:
         if base and "failover" not in r:

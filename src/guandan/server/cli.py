@@ -352,7 +352,13 @@ def bench_server(
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
     # here: httpx and websockets load only for this
-    from .bench import ServerFailed, format_report, format_soak, run_bench, run_soak
+    from .bench import ServerFailed, Terminated, format_report, format_soak, run_bench, run_soak, stop_on_sigterm
+
+    # a SIGTERM stops the bench through Ctrl-C's clean-up: its server, or its site's supervisor and workers,
+    # stopped, its temporary database, Redis keys, folders and files removed; it exits with 143, as a shell
+    # gives a process SIGTERM ended
+    stop_on_sigterm()
+    stopped = 128 + signal.SIGTERM
 
     if workers is not None:
         counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
@@ -371,6 +377,8 @@ def bench_server(
         _check_database(db)
         try:
             site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
+        except Terminated:
+            raise typer.Exit(stopped) from None
         except ServerFailed as e:
             fail(_server_failed(e), 1)
         except DatabaseRefused as e:
@@ -391,6 +399,8 @@ def bench_server(
             fail(_("--soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak"))
         try:
             soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
+        except Terminated:
+            raise typer.Exit(stopped) from None
         except ServerFailed as e:
             fail(_server_failed(e), 1)
         typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked, _))
@@ -402,6 +412,8 @@ def bench_server(
             option="--abuse", choices="hints", value=abuse))
     try:
         report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
+    except Terminated:
+        raise typer.Exit(stopped) from None
     except ServerFailed as e:
         fail(_server_failed(e), 1)
     typer.echo(json.dumps(with_build(report)) if json_out else format_report(report, _))
