@@ -11,9 +11,10 @@ import pytest
 
 from guandan.core import parse_cards, preset
 from guandan.core.combos import classify
+from guandan.core.deal import Action
 from guandan.core.events import DealSettled, Event, MatchOver, Note
 from guandan.core.match import MatchConfig, new_match
-from guandan.core.vocab import ComboType, EventType, SettlementNote
+from guandan.core.vocab import ActionKind, ComboType, EventType, SettlementNote
 from guandan.present import COMBO_NAMES, Presenter
 
 LEAKS = re.compile(r"None|True|False|\[|\]|\{|\}|'|_|\bT\b|\bLJ\b|\bBJ\b|jkr|JKR")
@@ -63,7 +64,7 @@ def test_ten_and_jokers_are_written_for_people() -> None:
     assert [en.combo(c) for c in tube] == ["tube 9–J"]
     low = classify(parse_cards("SA D2 S3 S4 S5"), 0, rules)
     assert en.combo(low[0]) == "straight A–5"
-    assert zh.combo(classify(parse_cards("S9 D9 C9 H9 S9"), 0, rules)[0]) == "炸弹 9 ×5"
+    assert zh.combo(classify(parse_cards("S9 D9 C9 H9 S9"), 0, rules)[0]) == "炸弹 9×5"
     assert en.combo(classify(parse_cards("LJ LJ BJ BJ"), 0, rules)[0]) == "four jokers"
     assert en.combo(classify(parse_cards("BJ BJ"), 0, rules)[0]) == "pair Big Joker"
 
@@ -244,3 +245,21 @@ def test_the_first_deal_has_no_declarer_yet_in_the_words_of_the_terminal_table()
         assert Presenter(lang).event(first)[0].endswith(" · " + translator("tui", lang).gettext("no declarer yet"))
     wire = event_json(first, texts_for(["Ann", "Bo", "Cai", "Dee"]))
     assert wire["text"]["en"][0].endswith(" · no declarer yet") and wire["text"]["zh"][0].endswith(" · 暂无庄家")
+
+
+def test_chinese_sets_no_space_between_a_card_name_and_the_words_beside_it() -> None:
+    """进贡大王 and 小王现在不能出, as Chinese writes two words side by side; a card written in symbols and figures keeps
+    its space (进贡 ♠A), and a bomb's size is written as the card counter writes a count (炸弹 3×5)."""
+    from guandan.core.cards import BIG_JOKER
+    from guandan.present import fill
+
+    zh, en = Presenter("zh"), Presenter("en")
+    assert zh.action(Action(ActionKind.TRIBUTE, 0, (BIG_JOKER,))) == "进贡大王"
+    assert zh.action(Action(ActionKind.TRIBUTE, 0, tuple(parse_cards("SA")))) == "进贡 ♠A"
+    assert zh.action(Action(ActionKind.RETURN, 0, tuple(parse_cards("S3")))) == "还 ♠3"
+    assert en.action(Action(ActionKind.TRIBUTE, 0, (BIG_JOKER,))) == "pay Big Joker as tribute"
+    assert fill("{cards} 现在不能出", cards="♠3 小王") == "♠3 小王现在不能出"
+    assert fill("{cards} 现在不能出", cards="小王 ♠3") == "小王 ♠3 现在不能出"
+    assert fill("{who} 和 {who2}", who="上家", who2="♠3") == "上家和 ♠3"
+    bomb = classify(parse_cards("S3 H3 C3 D3 S3"), 0, preset("competition"))[0]
+    assert zh.combo(bomb) == "炸弹 3×5" and en.combo(bomb) == "bomb 3 ×5"

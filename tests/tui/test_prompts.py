@@ -198,6 +198,31 @@ def test_space_on_a_dimmed_card_says_why_nothing_was_selected() -> None:
     assert message == f"{card} 现在不能给出：请选一张亮着的牌" and selected == []
 
 
+def test_a_card_named_in_chinese_takes_no_space_before_the_words_after_it() -> None:
+    """"大王 现在不能给出" set a space between two Chinese words; a card written in symbols keeps it (♠3 现在不能给出)."""
+    from guandan.core.cards import BIG_JOKER, SMALL_JOKER
+    from guandan.tui.handview import HandView
+
+    config = MatchConfig(max_deals=1, start_prev_finish=(1, 2, 3, 0), first_hands=hands_with([BIG_JOKER, SMALL_JOKER]))
+    game = GuandanApp(Session.new(preset("competition"), 5, "greedy", "greedy", config), "zh", bot_delay=0)
+
+    async def pick() -> tuple[str, str]:
+        async with game.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            hand = game.query_one(HandView)
+            assert hand.eligible == {BIG_JOKER} and hand.cards[-2] == SMALL_JOKER
+            await pilot.press("end", "left", "space")  # the small joker: the big one is the tribute
+            await pilot.pause()
+            joker = game.message
+            await pilot.press("home", "space")
+            await pilot.pause()
+            return joker, game.message
+
+    joker, low = async_support.run(pick())
+    assert joker == "小王现在不能给出：请选一张亮着的牌"
+    assert re.fullmatch(r"[♠♥♣♦]\w+ 现在不能给出：请选一张亮着的牌", low), low
+
+
 def test_a_complaint_gives_way_to_the_prompt_once_the_selection_changes() -> None:
     """Enter with nothing selected says to select; once a card is selected that no longer holds, and the
     message line said "Select some cards first" above "Selected: ♠A — Enter gives it"."""

@@ -14,6 +14,7 @@ starred once the presenter knows the deal's level: given to it, or learnt from t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import cache, cached_property
 
@@ -88,6 +89,23 @@ SEQUENCES = frozenset({ComboType.STRAIGHT, ComboType.TUBE, ComboType.PLATE, Comb
                        ComboType.AIRPLANE, ComboType.STRAIGHT_FLUSH, ComboType.CHAIN_BOMB})
 _RANKS_PER_CARD = {ComboType.STRAIGHT: 1, ComboType.STRAIGHT_FLUSH: 1, ComboType.TUBE: 2, ComboType.PAIR_RUN: 2,
                    ComboType.PLATE: 3, ComboType.TRIPLE_RUN: 3, ComboType.AIRPLANE: 5}
+
+
+_CHINESE = "\u3400-\u9fff\uf900-\ufaff"
+
+
+def fill(template: str, **fields: object) -> str:
+    """``template.format(**fields)``, where a field written in Chinese at its edge takes no space between it and the
+    Chinese beside it: ``{card} 现在不能给出`` reads ``♠3 现在不能给出`` but ``大王现在不能给出``, and ``进贡 {card}``
+    ``进贡大王``, as Chinese writes two words side by side and keeps a space beside a value written in symbols and
+    figures (♠10, 3×5)."""
+    for name, value in fields.items():
+        text = str(value)
+        if text and re.match(f"[{_CHINESE}]", text[-1]):
+            template = re.sub(rf"(\{{{name}\}}) (?=[{_CHINESE}])", r"\1", template)
+        if text and re.match(f"[{_CHINESE}]", text[0]):
+            template = re.sub(rf"(?<=[{_CHINESE}]) (\{{{name}\}})", r"\1", template)
+    return template.format(**fields)
 
 
 def rank_text(rank: str) -> str:
@@ -196,7 +214,7 @@ class Presenter:
         return " ".join(self.card(c, level) for c in codes)
 
     def combo(self, combo: Combo) -> str:
-        """E.g. ``pair 9``, ``straight 10–A``, ``bomb 9 ×5``, ``straight flush ♥5–9``, ``four jokers``."""
+        """E.g. ``pair 9``, ``straight 10–A``, ``bomb 9 ×5`` (``炸弹 9×5``), ``straight flush ♥5–9``, ``four jokers``."""
         name = self.combo_type(combo.type)
         if combo.key == ComboKey.JOKERS:
             text = name
@@ -217,8 +235,8 @@ class Presenter:
                 text += f" ×{combo.x}"
         else:
             text = f"{name} {rank_text(combo.key)}"
-            if combo.type == ComboType.BOMB:
-                text += f" ×{combo.size}"
+            if combo.type == ComboType.BOMB:  # its size as the card counter writes a count: 炸弹 3×5
+                text = self._("{bomb} ×{n}").format(bomb=text, n=combo.size)
         if combo.stars:
             text += f" {combo.stars}★"
         return text
@@ -249,10 +267,10 @@ class Presenter:
             return self.play(action.cards, action.combo, level)
         card = self.cards(action.cards, self._level(level))
         if action.kind == ActionKind.TRIBUTE:
-            return self._("pay {card} as tribute").format(card=card)
+            return fill(self._("pay {card} as tribute"), card=card)
         if action.kind == ActionKind.CHOOSE:
-            return self._("take {card} from the tribute").format(card=card)
-        return self._("give back {card}").format(card=card)
+            return fill(self._("take {card} from the tribute"), card=card)
+        return fill(self._("give back {card}"), card=card)
 
     def param(self, value: object) -> str | None:
         """A parameter of an engine error as a person reads it (guandan.cliutil.said): a combo, cards, an
@@ -287,8 +305,8 @@ class Presenter:
             case FirstLead(leader=s, flipped=c):
                 if c is not None:
                     if self._you(s):
-                        return [_("You lead first (flipped card {card})").format(card=self.card(c))]
-                    return [_("{who} leads first (flipped card {card})").format(who=self.seat(s), card=self.card(c))]
+                        return [fill(_("You lead first (flipped card {card})"), card=self.card(c))]
+                    return [fill(_("{who} leads first (flipped card {card})"), who=self.seat(s), card=self.card(c))]
                 return [_("You lead first") if self._you(s) else _("{who} leads first").format(who=self.seat(s))]
             case AntiTribute(seats=seats):
                 holders = list(dict.fromkeys(seats))  # one player may hold both big jokers: named once
@@ -437,4 +455,5 @@ def hint_reason_msgids() -> dict[HintReason, str]:
     }
 
 
-__all__ = ["COMBO_NAMES", "DOMAIN", "PLACE_NAMES", "Presenter", "hint_reason_msgids", "level_text", "rank_text", "said"]
+__all__ = ["COMBO_NAMES", "DOMAIN", "PLACE_NAMES", "Presenter", "fill", "hint_reason_msgids", "level_text", "rank_text",
+           "said"]

@@ -39,7 +39,7 @@ from ..core.errors import GuandanError
 from ..core.events import DealOver, DealSettled, Event, MatchOver
 from ..core.vocab import ActionKind, Phase
 from ..i18n import N_, Translator, translator
-from ..present import Presenter, said
+from ..present import Presenter, fill, said
 from .hand import counter_rows
 from .handview import HandView, translate_bindings
 from .nobreak import Hanging, keep_no_break_spaces
@@ -472,7 +472,7 @@ class GuandanApp(App[None]):
         """Space on a dimmed card: say why nothing was selected (a bell alone left the player guessing)."""
         if self.ready():
             card = self.present.card(message.card, self.session.observation().deal.level)
-            self.say(self.tr.gettext("{card} cannot be given now: pick one of the cards not dimmed").format(card=card))
+            self.say(fill(self.tr.gettext("{card} cannot be given now: pick one of the cards not dimmed"), card=card))
             self.complaint = True
 
     # --- the turn loop ----------------------------------------------------------------------

@@ -18,7 +18,7 @@ from ..core.errors import GuandanError
 from ..core.rules import RuleSet
 from ..core.vocab import ActionKind
 from ..i18n import N_, Translator
-from ..present import Presenter
+from ..present import Presenter, fill
 from .hand import level_sorted
 from .text import typed_tokens
 
@@ -54,7 +54,7 @@ class InputProblem(GuandanError):
         the wildcards starred, as the hand and the "selected: …" line show them (not ♥2 ♥2 ♠8 ♠9 ♣10)."""
         fields = {k: present.cards(v if level is None else level_sorted(v, level), level) if isinstance(v, Cards) else v
                   for k, v in self.params.items()}
-        return tr.gettext(self.msgid).format(**fields)
+        return fill(tr.gettext(self.msgid), **fields)
 
 
 def parse_tokens(text: str) -> list[Card]:
