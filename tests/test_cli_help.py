@@ -56,5 +56,40 @@ def test_flags_show_no_value_and_choices_show_their_values() -> None:
     assert "[complete|canonical]" in _option_line(moves, "--mode")
     assert "[json|protocol]" in _option_line(moves, "--format")
     serve = runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "160"}).output
-    assert "--no-rate-limits" in _option_line(serve, "--rate-limits")
+    lines = serve.splitlines()
+    assert lines[lines.index(_option_line(serve, "--rate-limits")) + 1].split()[1] == "--no-rate-limits"
     assert "INTEGER" in _option_line(serve, "--port")
+
+
+def _command_at(path: tuple[str, ...]) -> Any:
+    cmd = typer.main.get_command(app)
+    for name in path:
+        cmd = cmd.commands[name]
+    return cmd
+
+
+@pytest.mark.parametrize("path", [p for p in COMMANDS if p], ids=" ".join)
+def test_every_option_name_is_whole_in_an_80_column_terminal(path: tuple[str, ...]) -> None:
+    """What a reader types is never cut short: at 80 columns (a long option name, a negative flag and a URL
+    in one command's help once made Rich cut every column with "…", ``--forwarded-allo…``), each option's
+    names stand whole, and the list adds no "…" of its own."""
+    cmd = _command_at(path)
+    out = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "80"}).output
+    tokens = set(re.findall(r"(?<![\w-])-{1,2}[\w][\w-]*", out))
+    names = [n for p in cmd.params if not p.hidden for n in (*p.opts, *p.secondary_opts) if n.startswith("-")]
+    assert [n for n in names if n not in tokens] == []
+    written = "".join(f"{p.help} {p.metavar} {getattr(p, 'envvar', '')}" for p in cmd.params) + str(cmd.help)
+    typed = re.sub(r"(?<![\w-])(?:[A-Z]+…|2…A)(?!\w)", "", out)  # a repeatable value (PATH…), a level (2…A)
+    assert typed.count("…") <= written.count("…"), out
+
+
+def test_a_negative_flag_goes_under_its_name_and_the_help_keeps_its_width() -> None:
+    out = runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "80"}).output
+    lines = out.splitlines()
+    i = next(i for i, line in enumerate(lines) if re.search(r"│ --rate-limits\s", line))
+    assert re.match(r"│ --no-rate-limits\s", lines[i + 1])
+    help_start = lines[i].index("rate-limit joins")
+    assert len(lines[i]) - help_start - 2 >= 30  # names and types take what they need; the rest is the help's
+    port = next(i for i, line in enumerate(lines) if re.search(r"│ --port\s", line))
+    assert "INTEGER " in lines[port] and "[1<=x<=65535]" in lines[port + 1]  # a range goes under its word
+    assert "GUANDAN_SIGNUPS_PER_ADDRES" in out  # an environment variable folds at the edge, is not cut with "…"

@@ -19,6 +19,7 @@ from .arena.cli import arena_cmd, compare_cmd, summary_cmd
 from .bench import app as bench_app
 from .clihelp import lang_of, localize, speak
 from .clihelp import word as type_word
+from .clitable import lay_out_options
 from .cliutil import Messages, choices, fail, reason_words
 from .core.cards import card_str, parse_cards, parse_level
 from .core.combos import resolve_combo
@@ -172,11 +173,13 @@ def command(lang: str | None) -> Command:
 
 
 def _mount() -> None:
-    """Mount every subsystem's commands on ``app`` (``main`` does, before parsing the command line), once."""
+    """Mount every subsystem's commands on ``app`` (``main`` does, before parsing the command line), and lay
+    out their option lists (:mod:`guandan.clitable`), once."""
     global _mounted
     if _mounted:
         return
     _mounted = True
+    lay_out_options()
     app.add_typer(bench_app, name="bench")
     # Imported here, not at the top: the desk's SQLAlchemy, Alembic and openpyxl take most of a second
     # to load, which `import guandan.cli` (the tests, other tools) need not pay.
