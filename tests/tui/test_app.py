@@ -72,7 +72,7 @@ async def play_deal(s: Session, app: GuandanApp) -> dict[str, int]:
         assert hand.cards[0] not in eligible
         await pilot.press("space", "enter")
         assert hand.selection() == [] and app.message == "Select some cards first"
-        assert app.selected_text == "Selected: nothing"
+        assert app.selected_text == "No cards selected: ←/→ to move, space to select"
         assert s.observation().deal.phase == Phase.TRIBUTE
         await pilot.press(*["right"] * next(i for i, c in enumerate(hand.cards) if c in eligible), "space")
         assert app.selected_text.endswith("— Enter gives it")
@@ -105,7 +105,7 @@ async def play_deal(s: Session, app: GuandanApp) -> dict[str, int]:
                 low = hand.selection()
                 assert len(low) == 1 and app.selected_text.startswith(f"Selected: {app.present.card(low[0], d.level)} — ")
                 await pilot.press("escape")
-                assert app.selected_text == "Selected: nothing"
+                assert app.selected_text == "No cards selected: ←/→ to move, space to select"
                 seen["selected"] += 1
             if any(a.kind == ActionKind.PASS for a in d.legal) and not seen["pass"]:
                 await pilot.press("p")

@@ -83,7 +83,11 @@ def test_a_play_that_does_not_beat_the_table(en: Translator) -> None:
     assert line == "Selected: ♠3 ♥3 — pair 3, which does not beat the play on the table"
     assert describe_selection(parse_cards("S4 S5"), hand, legal, 0, rules, en, pen) == \
         "Selected: ♠4 ♠5 — not a hand type"
-    assert describe_selection([], hand, legal, 0, rules, en, pen) == "Selected: nothing"
+    # nothing selected: how to select while there is something to do, and nothing while the others move
+    assert describe_selection([], hand, legal, 0, rules, en, pen) == "No cards selected: ←/→ to move, space to select"
+    assert describe_selection([], hand, (), 0, rules, en, pen) == ""
+    assert describe_selection([], hand, legal, 0, rules, translator("tui", "zh"), presenter("zh")) == \
+        "未选牌：←/→ 移动，空格 选牌"
 
 
 def test_wildcard_selection_has_several_readings() -> None:

@@ -285,7 +285,7 @@ class GuandanApp(App[None]):
     #log { width: 1fr; border: round $primary; padding: 0 1; scrollbar-size-vertical: 1; }
     #counter { width: 30; border: round $primary; padding: 0 1; }
     #message { height: auto; max-height: 2; padding: 0 1; color: $warning; }
-    #selected { height: auto; max-height: 2; padding: 0 1; }
+    #selected { height: auto; min-height: 1; max-height: 2; padding: 0 1; }
     #typed { display: none; height: 1; border: none; padding: 0 1; }
     #typed:focus { border: none; }
     #typed.shown { display: block; }
@@ -459,7 +459,7 @@ class GuandanApp(App[None]):
         legal = d.legal if self.ready() else ()
         text = describe_selection(selected, d.hand, legal, d.level, self.session.rules, self.tr, self.present)
         if not selected and self.hinted is not None and not self.hinted.cards and self.ready():
-            text = self.tr.gettext("Selected: nothing — Enter passes, as hinted")
+            text = self.tr.gettext("No cards selected: Enter passes, as hinted")
         self.selected_text = text
         self.query_one("#selected", Static).update(Hanging([text], self.names))
 

@@ -132,10 +132,11 @@ def pass_action(legal: Sequence[Action]) -> Action:
 def describe_selection(cards: Sequence[Card], hand: Sequence[Card], legal: Sequence[Action], level: int,
                        rules: RuleSet, tr: Translator, present: Presenter) -> str:
     """The "selected: …" line: the selected cards and what they would be played as, or why they
-    cannot be (not a hand type, does not beat the table, not a card you may give)."""
+    cannot be (not a hand type, does not beat the table, not a card you may give). With nothing selected, how to
+    select when there is something to do (``legal``), else nothing."""
     _ = tr.gettext
     if not cards:
-        return _("Selected: nothing")
+        return _("No cards selected: ←/→ to move, space to select") if legal else ""
     shown = present.cards(cards, level)
     if legal and legal[0].kind in GIVE_KINDS:
         ok = len(cards) == 1 and any(a.cards == (cards[0],) for a in legal)
