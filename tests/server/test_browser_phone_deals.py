@@ -90,3 +90,56 @@ def test_a_double_tributes_givings_are_each_read_on_a_line_of_their_own(browser:
         one_language("\n".join(lines), lang)
     finally:
         page.context.close()
+
+
+# the deal-end panel's rows, each as [its left edge, its place's left edge, its cards' (or "no cards left") left edge]
+REVEAL_COLUMNS = """() => [...document.querySelectorAll('[data-testid=reveal] .reveal-row')].map((row) => [
+  row.getBoundingClientRect().left, row.querySelector('.badge').getBoundingClientRect().left,
+  row.querySelector('.cards-fan, .none').getBoundingClientRect().left])"""
+# the table's facts: whether any is scrolled out of the column, and each tribute line's height in lines of its type
+FACTS = """() => {
+  const info = document.getElementById('info');
+  return { scrolled: info.scrollHeight > info.clientHeight + 1,
+           lines: [...document.querySelectorAll('#tribute-info > div')].map((d) =>
+             d.getBoundingClientRect().height / parseFloat(getComputedStyle(d).lineHeight)) };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_double_tributes_deal_end_and_facts_are_read_without_scrolling(browser: Browser, server: LiveServer,
+                                                                         lang: str) -> None:
+    """The deal-end panel's places and hands start at one edge in every row of a column, whatever the names' lengths
+    (each began where its row's name ended: "Tester 末游" beside "机器人2·启发式 二游"); and once the double tribute is
+    paid and returned, the table's facts show its four cards whole in the column, none scrolled away under the left
+    seat (English's last return was), each of them on one line in Chinese (a line of its own for who holds the card
+    made eight lines of four cards, the glyphs of each over the next's)."""
+    page = seat_me(browser, server, lang, seed=2, bots=[None, "heuristic", "heuristic", "heuristic"], next_deal_s=120,
+                   bot_delay_ms=300)
+    try:
+        resize(page, 667, 375)
+        play_to_deal_end(page)
+        for w, h in (*SIDEWAYS, (390, 844), (1280, 800)):
+            resize(page, w, h)
+            rows = page.evaluate(REVEAL_COLUMNS)
+            assert len(rows) == 4, rows
+            for left in {round(r[0]) for r in rows}:  # the rows of one column of the panel (two abreast when wide)
+                same = [r for r in rows if round(r[0]) == left]
+                assert max(r[1] for r in same) - min(r[1] for r in same) < 1, (w, h, rows)
+                assert max(r[2] for r in same) - min(r[2] for r in same) < 1, (w, h, rows)
+        resize(page, 667, 375)
+        page.tap("[data-testid=continue]")
+        page.wait_for_function("document.body.dataset.phase === 'tribute' && document.body.dataset.toMove === '0' && "
+                               "!document.getElementById('hint').disabled", timeout=60000)
+        page.tap("[data-testid=hint]")
+        page.wait_for_function("document.querySelectorAll('#hand .card.selected').length === 1")
+        page.tap("[data-testid=play]")
+        page.wait_for_function("document.body.dataset.phase === 'play' && "
+                               "document.querySelectorAll('#tribute-info > div').length === 4", timeout=60000)
+        for w, h in SIDEWAYS:
+            resize(page, w, h)
+            facts = page.evaluate(FACTS)
+            assert not facts["scrolled"], (w, h, facts)
+            if lang == "zh":
+                assert all(n < 1.5 for n in facts["lines"]), (w, h, facts)
+    finally:
+        page.context.close()
