@@ -379,6 +379,14 @@ def test_an_organiser_makes_an_event_from_the_list_and_a_player_is_offered_none(
         player.goto(f"{url}/events/{tid}")
         expect(player.locator("[data-testid=event-name]")).to_have_text("Club night")
         expect(player.locator("[data-testid=event-made]")).to_be_hidden()  # the key is its organiser's alone
+        # the tab that made it closed, the same account finds the key again on the event's page, in a new tab
+        again = org.context.new_page()
+        again.goto(f"{url}/events/{tid}?lang=en")
+        expect(again.locator("[data-testid=made-key]")).to_have_text(key)
+        expect(again.locator("[data-testid=made-again]")).to_have_text(
+            "You find it here again whenever you are logged in to this account; nobody else is shown it.")
+        assert again.evaluate(f"sessionStorage.getItem('guandan:arbiter:{tid}')") is None  # the server's answer
+        again.close()
         org.click("[data-testid=made-arbiter]")
         expect(org.locator("#event-name")).to_have_text("Club night")  # the arbiter's page, opened with the key
         assert problems == []

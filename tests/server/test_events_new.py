@@ -7,6 +7,7 @@ page gives each team its final place."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,34 @@ def test_an_organiser_makes_an_online_event_and_is_sent_to_its_page(site: Site) 
     assert (ko.format, ko.rounds, ko.rules.name, ko.limits.max_deals, ko.limits.max_minutes, ko.per_deal) == (
         "knockout", 0, "huopin", 8, None, False)
     assert site.client.get("/events/new").status_code == 200
+
+
+def test_the_event_page_gives_its_arbiter_key_to_the_account_that_made_it_alone(site: Site) -> None:  # noqa: F811
+    """An organiser who closed the tab that made the event finds its arbiter key again on the event's page,
+    logged in to the same account; no other account (another organiser's, a player's), no guest, and not the
+    maker once no longer an organiser is given it, nor anyone for an event made at the command line."""
+    _organiser(site)
+    _organiser(site, "bob")
+    ann, bob, cat = site.players["ann"], site.players["bob"], site.players["cat"]
+    tid = ann.post("/api/events", GOOD).json()["id"]
+    key = site.events.desk.state(tid).secret
+
+    def given(who: Any) -> Any:
+        view = who.get(f"/api/events/{tid}").json()
+        assert key not in json.dumps({k: v for k, v in view.items() if k != "me"})
+        return (view["me"] or {}).get("arbiter_key")
+
+    assert given(ann.client) == key
+    team_up(site, tid, "Red", "ann", "cat")  # the maker playing in the event still has it
+    assert given(ann.client) == key
+    assert given(bob.client) is None and given(cat.client) is None and given(site.client) is None
+    assert key not in site.client.get(f"/events/{tid}").text
+    runner.invoke(app, ["organiser", "revoke", "ann", "--db", _url(site)], env=EN)
+    assert given(ann.client) is None
+    _organiser(site)
+    cli_made = online.create_online(site.events.desk, EventConfig(name="Desk cup", rounds=2), secret="s3cret-key")
+    view = ann.client.get(f"/api/events/{cli_made}").json()
+    assert "arbiter_key" not in view["me"] and "s3cret-key" not in json.dumps(view)
 
 
 def test_only_an_organiser_may_make_an_event_and_only_with_the_pages_token(site: Site) -> None:  # noqa: F811

@@ -294,12 +294,20 @@ class OnlineEvents:
             raise _refused(403, "not_organiser", say(tx.NOT_ORGANISER))
         config = new_event_config(body, self.desk.now())
         try:
-            tid = online.create_online(self.desk, config, actor=f"organiser:#{me.id}")
+            tid = online.create_online(self.desk, config, actor=_organiser_actor(me))
         except TournamentError as e:
             raise _desk_refusal(e) from None
         self._online[tid] = True
         key = self.desk.state(tid).secret
         return {"id": tid, "link": f"/events/{tid}", "arbiter": f"/events/{tid}/arbiter", "key": key}
+
+    def made_by(self, tid: int, me: User) -> bool:
+        """Whether the account ``me`` made event ``tid`` from the site's form (its creation entry names the
+        account; an event made at the command line names none)."""
+        row = TournamentEventRow
+        with self.desk.sessions() as s:
+            actor = s.scalar(select(row.actor).where(row.tournament_id == tid, row.seq == 1))
+        return actor == _organiser_actor(me)
 
     # ---- registration ----------------------------------------------------------------------------
     def enter(self, tid: int, me: User, team_name: str, partner: str) -> dict[str, Any]:
@@ -401,6 +409,8 @@ class OnlineEvents:
         if me is None:
             return out
         mine: dict[str, Any] = {"username": me.username, "entry": None, "invitation": None, "table": None}
+        if me.organiser and self.made_by(tid, me):  # its arbiter key, to the account that made it alone
+            mine["arbiter_key"] = st.secret
         with self.sessions() as s:
             for e in self._entries(tid):
                 if me.id not in (e.user1_id, e.user2_id) or e.status != "pending":
@@ -925,6 +935,11 @@ def install(app: FastAPI, engine: Engine, service: TableService, *, tick_s: floa
     app.include_router(create_router(events))
     app.state.online_events = events
     return events
+
+
+def _organiser_actor(me: User) -> str:
+    """How an event's entries name the organiser's account that made it from the site's form."""
+    return f"organiser:#{me.id}"
 
 
 def final_places(st: TournamentState) -> dict[int, int]:

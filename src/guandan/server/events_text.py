@@ -83,6 +83,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Your event is made. Its arbiter key opens the arbiter's page, where you start each round: keep it "
        "private, and write it down."),
     N_("Arbiter key:"), N_("Open the arbiter's page"),
+    N_("You find it here again whenever you are logged in to this account; nobody else is shown it."),
     # each team's final place, once the event is over
     N_("Place {n}"),
 )

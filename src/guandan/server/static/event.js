@@ -40,6 +40,17 @@ function facts(ev) {
     t(ev.preset)].filter(Boolean);
 }
 
+// The event's arbiter key and the arbiter's page, for the organiser who made it: the server gives it to that
+// account alone, signed in, on every visit (the key is not lost with the tab that made the event); this tab keeps
+// it too (event_new.js), for the moment before the server has answered.
+const madeKey = sessionStorage.getItem(`guandan:arbiter:${tid}`);
+function showKey(key) {
+  if (!key) return;
+  $("made-key").textContent = key;
+  $("made-arbiter").href = `/events/${tid}/arbiter?key=${encodeURIComponent(key)}`;
+  show("made", true);
+}
+
 function render(ev) {
   clock = ev.clock ? { ...ev.clock, seen: performance.now() } : null;
   showClock();
@@ -56,6 +67,7 @@ function render(ev) {
     el("span", { class: "muted" }, team.players.join(" / ")))));
   show("no-teams", !ev.teams.length);
   const me = ev.me;
+  showKey((me && me.arbiter_key) || madeKey);
   // a guest is asked to log in only while a team can still enter
   show("guest-note", !me && ev.registration_open);
   const team = me && me.team;
@@ -114,13 +126,7 @@ function action(id, run) {
 }
 
 await init();
-// the event this tab's organiser has just made (event_new.js): its arbiter key, shown until the tab is closed
-const madeKey = sessionStorage.getItem(`guandan:arbiter:${tid}`);
-if (madeKey) {
-  $("made-key").textContent = madeKey;
-  $("made-arbiter").href = `/events/${tid}/arbiter?key=${encodeURIComponent(madeKey)}`;
-  show("made", true);
-}
+showKey(madeKey);
 const session = await call("/api/auth/session").catch(() => ({}));
 csrf = session.csrf || "";
 $("account-link").textContent = session.user ? session.user.display_name || session.user.username : t("Log in");
