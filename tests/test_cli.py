@@ -56,7 +56,7 @@ def test_simulate_and_replay(tmp_path: Path) -> None:
     record = tmp_path / "match-5-0.json"
     result = runner.invoke(app, ["replay", str(record), "--lang", "zh"])
     assert result.exit_code == 0, result.output
-    assert "第1副" in result.output and "结果 1-" in result.output and "1号位" in result.output
+    assert "第1副" in result.output and "结果 1-" in result.output and "座位1" in result.output
     result = runner.invoke(app, ["replay", str(record), "--lang", "en"])
     assert "Deal 1 · playing level 2" in result.output and "Result 1-" in result.output
     assert not re.search(r"None|\[\d|\{'|\bT\b", result.output)  # no Python value, 10 is written 10

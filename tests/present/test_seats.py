@@ -42,7 +42,7 @@ def test_a_record_that_does_not_say_who_was_a_bot_has_no_such_names() -> None:
 def test_a_tier_of_no_known_name_keeps_its_own_even_where_it_is_a_word_of_the_game() -> None:
     """A plugin's tier is named as it is, never translated as a word that happens to be a msgid ("pass": 不要)."""
     names = seat_names(["", "", "", ""], [("bot", "pass"), ("bot", "single"), ("human", None), (None, None)])
-    assert names("zh") == ["机器人1·pass", "机器人2·single", "玩家3", "4号位"]
+    assert names("zh") == ["机器人1·pass", "机器人2·single", "玩家3", "座位4"]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -180,7 +180,7 @@ def test_bad_records_are_refused_and_nothing_is_stored(client: TestClient) -> No
     text = client.post("/api/replays", json=data).json()["text"]
     assert text["en"].startswith("This file is not a game record that this server can replay: deal 1, action 4 (seat ")
     assert f"(seat {seat + 1}: " in text["en"] and "not seat " + str(seat + 1) in text["en"]
-    assert f"（{seat + 1}号位：" in text["zh"] and "seat" not in text["zh"]
+    assert f"（座位{seat + 1}：" in text["zh"] and "seat" not in text["zh"]
     assert client.get("/api/replays/nope").status_code == 404
     assert client.get("/api/replays/nope/record").status_code == 404
 

@@ -24,7 +24,7 @@ def _answered(page: Page) -> None:
 
 
 @pytest.mark.parametrize(("lang", "offer", "button", "moved"), [
-    ("zh", "你的账号在这个房间有座位：座位 1。", "在此设备接回座位", "你的座位已在另一台登录了你账号的设备上接回"),
+    ("zh", "你的账号在这个房间有座位：座位1。", "在此设备接回座位", "你的座位已在另一台登录了你账号的设备上接回"),
     ("en", "Your account holds seat 1 in this room.", "Take your seat here",
      "Your seat was taken on another device logged in to your account")])
 def test_the_rooms_link_on_a_second_device_offers_the_accounts_seat_and_takes_it(
@@ -97,7 +97,7 @@ def test_the_rooms_link_on_a_second_device_offers_the_accounts_seat_and_takes_it
             p.context.close()
 
 
-@pytest.mark.parametrize(("lang", "offer", "sit"), [("zh", "你的账号在这个房间有座位：座位 1。", "坐这里"),
+@pytest.mark.parametrize(("lang", "offer", "sit"), [("zh", "你的账号在这个房间有座位：座位1。", "坐这里"),
                                                     ("en", "Your account holds seat 1 in this room.", "Sit here")])
 def test_a_lobby_offers_the_accounts_own_seat_not_a_second_one(browser: Browser, live_server: LiveServer, lang: str,
                                                                 offer: str, sit: str) -> None:

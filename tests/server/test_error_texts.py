@@ -206,7 +206,7 @@ def test_bad_frames_stale_and_illegal_actions_are_told(client: TestClient) -> No
         assert frame["code"] == "illegal" and "does not hold" in frame["message"]  # the engine's English, for programs
         shown = not_mine.replace("S", "♠").replace("H", "♥").replace("C", "♣").replace("D", "♦")
         assert told(frame["text"], seats=(0,), given=(shown,)) == {
-            "zh": f"这步不能走：1号位手里没有 {shown}。", "en": f"This move is not allowed: seat 1 does not hold {shown}."}
+            "zh": f"这步不能走：座位1手里没有 {shown}。", "en": f"This move is not allowed: seat 1 does not hold {shown}."}
         ws.send_json({"type": "readings", "cards": [not_mine]})
         assert error(ws, "illegal", given=(shown,)) == {
             "zh": f"无法列出这些牌的出法：你手里没有 {shown}。",

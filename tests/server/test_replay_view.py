@@ -116,7 +116,7 @@ def test_three_bots_are_told_apart_by_seat_and_tier(client: TestClient) -> None:
     assert [s["name"]["zh"] for s in frames["seats"]] == ["Alice", "机器人2·贪心", "机器人3·贪心", "机器人4·启发式"]
     assert [s["team"] for s in frames["seats"]] == [0, 1, 0, 1]
     assert [s["kind"] for s in frames["seats"]] == ["human", "bot", "bot", "bot"]
-    assert frames["teams"][0] == {"zh": ["第1队（1、3号位）"], "en": ["Team 1 (seats 1 and 3)"]}
+    assert frames["teams"][0] == {"zh": ["第1队（座位1、3）"], "en": ["Team 1 (seats 1 and 3)"]}
     # every text names the seats so: a play of seat 2 (index 1) is told by "Bot 2 · Greedy"
     plays = [e for d in frames["deals"] for st in d["steps"] for e in st["events"] if e["type"] == EventType.PLAY]
     by_bot = next(e for e in plays if e["seat"] == 1)
@@ -127,13 +127,13 @@ def test_three_bots_are_told_apart_by_seat_and_tier(client: TestClient) -> None:
 def test_a_bot_of_no_known_tier_is_named_by_its_seat() -> None:
     names = seat_names(["x", "y", "y", ""], [("human", None), ("bot", None), ("bot", "my-plugin"), (None, None)])
     assert names("en") == ["x", "Bot 2", "Bot 3 · my-plugin", "Seat 4"]
-    assert names("zh") == ["x", "机器人2", "机器人3·my-plugin", "4号位"]
+    assert names("zh") == ["x", "机器人2", "机器人3·my-plugin", "座位4"]
 
 
 def test_a_record_that_does_not_say_who_was_a_bot_numbers_the_seats_that_share_a_name(client: TestClient) -> None:
     frames = _frames(client, _record(players=["Alice", "greedy bot", "greedy bot", ""]))
     assert [s["name"]["en"] for s in frames["seats"]] == ["Alice", "greedy bot (2)", "greedy bot (3)", "Seat 4"]
-    assert [s["name"]["zh"] for s in frames["seats"]] == ["Alice", "greedy bot (2)", "greedy bot (3)", "4号位"]
+    assert [s["name"]["zh"] for s in frames["seats"]] == ["Alice", "greedy bot (2)", "greedy bot (3)", "座位4"]
     assert [s["kind"] for s in frames["seats"]] == [None, None, None, None]
     over = next(e for e in frames["deals"][0]["steps"][-1]["events"] if e["type"] == EventType.DEAL_OVER)
     order = Presenter("en", names=[s["name"]["en"] for s in frames["seats"]]).order(over["finish"])

@@ -232,6 +232,8 @@ MESSAGES += (N_("Leave the table?"),
                 "seconds (auto-play), and a table no player is at pauses. Open this room's link again in this browser "
                 "to come back and take back control."),
              N_("Leave the table"), N_("Stay at the table"))
+# a seat by its number (lobby, replay): the words the core's presentation and the server's refusals use ("座位2")
+MESSAGES += (N_("Seat {n}"),)
 
 # the table's glossary (static/glossary.js): the words it looks for, what each means, the link to the rules
 MESSAGES += (

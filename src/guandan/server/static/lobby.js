@@ -35,7 +35,7 @@ for (let s = 0; s < 4; s++) {
     ...META.tiers.map((tier) => el("option", { value: tier }, `${t("bot")}: ${t(tier)}`)));
   if (s > 0) select.value = META.default_tier;
   select.addEventListener("change", showSeatTiers);
-  seatBots.append(el("label", { class: "seat-box" }, `${t("Seat")} ${s + 1}`, select));
+  seatBots.append(el("label", { class: "seat-box" }, fmt("Seat {n}", { n: s + 1 }), select));
 }
 showSeatTiers();
 

@@ -43,7 +43,7 @@ let endClosed = null;  // the deal whose deal-end panel was closed: it stays clo
 // Every line people read comes from the server in both languages (server/replays.py): seat names told apart
 // (a bot is "Bot 2 · Greedy"), the teams, each deal's opening and result, the match's end.
 const said = (texts) => (texts && (texts[lang()] || texts.en)) || [];
-function name(s) { return (data.seats[s] && said(data.seats[s].name)) || `${t("Seat")} ${s + 1}`; }
+function name(s) { return (data.seats[s] && said(data.seats[s].name)) || fmt("Seat {n}", { n: s + 1 }); }
 const team = (s) => s % 2;
 const teamName = (k) => said(data.teams[k])[0];
 const rk = (r) => (r === "T" ? "10" : r);  // 10 is written "10", never the record's T

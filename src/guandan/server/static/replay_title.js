@@ -11,7 +11,7 @@ export function seatNames(summary) {
     const [kind, tier] = summary.kinds[i] || [null, null];
     if (kind === "bot") return tier ? fmt("Bot {n} · {tier}", { n: i + 1, tier: t(tier) }) : fmt("Bot {n}", { n: i + 1 });
     if (name) return name;
-    return kind === "human" ? fmt("Player {n}", { n: i + 1 }) : `${t("Seat")} ${i + 1}`;
+    return kind === "human" ? fmt("Player {n}", { n: i + 1 }) : fmt("Seat {n}", { n: i + 1 });
   });
   return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} (${i + 1})` : n));
 }

@@ -316,7 +316,7 @@ function renderLobby() {
   const authority = token || hostTokenFor(code);
   S.room.seats.forEach((seat, i) => {
     // partners sit across: seats 1 and 3 are team 1, 2 and 4 team 2 (a player picks a partner by the seat)
-    const parts = [el("div", {}, `${t("Seat")} ${i + 1} `, el("span", { class: `badge team-${i % 2}` }, `${t("Team")} ${(i % 2) + 1}`))];
+    const parts = [el("div", {}, `${fmt("Seat {n}", { n: i + 1 })} `, el("span", { class: `badge team-${i % 2}` }, `${t("Team")} ${(i % 2) + 1}`))];
     if (seat.kind === "empty") {
       parts.push(el("div", {}, t("Open seat")));
       // an account that holds a seat here already (taken on another device) is offered that one, above, not a second
