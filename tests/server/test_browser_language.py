@@ -36,10 +36,10 @@ def test_a_language_switched_on_a_server_page_holds_back_in_the_lobby(browser: B
     page = ctx.new_page()
     try:
         page.goto(f"{live_server.url}/leaderboard?lang=en")
-        page.locator("nav.langs a[hreflang=zh]").click()  # the leaderboard's own switch
+        page.locator("header #lang[hreflang=zh]").click()  # the server page's switch, a link
         page.wait_for_load_state()
         assert page.evaluate("document.documentElement.lang") == "zh-CN"
-        page.locator("header a", has_text="返回大厅").click()
+        page.locator("header .site-name a").click()  # 掼蛋: home
         page.wait_for_selector("#quick-play:enabled")
         assert page.evaluate("document.documentElement.lang") == "zh-CN"
         assert page.locator("#quick-play").inner_text() == "对战三个机器人"

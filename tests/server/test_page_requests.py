@@ -13,7 +13,7 @@ import pytest
 STATIC = Path(__file__).resolve().parents[2] / "src" / "guandan" / "server" / "static"
 
 
-@pytest.mark.parametrize("script", ["account.js", "event.js", "event_new.js", "event_arbiter.js", "account_link.js",
+@pytest.mark.parametrize("script", ["account.js", "event.js", "event_new.js", "event_arbiter.js", "site_header.js",
                                     "account_seats.js", "rated.js"])
 def test_the_page_sends_its_requests_through_common_api(script: str) -> None:
     source = (STATIC / script).read_text(encoding="utf-8")

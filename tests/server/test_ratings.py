@@ -297,8 +297,11 @@ def test_a_player_with_no_matches_and_bad_requests(site: TestClient) -> None:
     assert site.get("/api/leaderboard?page=0").status_code == 422
     empty = site.get("/leaderboard?lang=zh")
     assert empty.status_code == 200 and "还没有积分赛" in empty.text and "机器人（固定等级分）" in empty.text
-    assert 'href="/leaderboard?lang=zh"' not in empty.text  # no link to the page itself
-    assert 'href="/leaderboard?lang=zh"' in site.get("/u/carol?lang=zh").text
+    # the header's link to the page itself is marked as the current page's
+    assert 'href="/leaderboard?lang=zh" data-nav="leaderboard" aria-current="page">排行榜</a>' in empty.text
+    own = site.get("/u/carol?lang=zh").text  # the account's own page is the account's: its name marked
+    assert 'href="/leaderboard?lang=zh" data-nav="leaderboard">排行榜</a>' in own
+    assert 'data-nav="account" class="logged-in" aria-current="page">卡萝</a>' in own
 
 
 def test_the_avatar_and_the_chart_are_drawn_here() -> None:

@@ -27,8 +27,8 @@ def test_the_page_is_served_in_chinese_and_in_english(client: TestClient) -> Non
     assert "5. 牌型与比较（competition、huaian-traditional、huaian-2009）" in zh_heads
     assert "5. Hand types and comparison (competition, huaian-traditional, huaian-2009)" in en_heads
     # the chrome comes from the "web" catalogue, and the switch links to the other language
-    assert "<title>规则 · 掼蛋 Guandan</title>" in zh.text and "返回大厅" in zh.text
-    assert "<title>Rules · 掼蛋 Guandan</title>" in en.text and "Back to lobby" in en.text
+    assert "<title>规则 · 掼蛋 Guandan</title>" in zh.text and 'aria-current="page">规则</a>' in zh.text
+    assert "<title>Rules · 掼蛋 Guandan</title>" in en.text and 'aria-current="page">Rules</a>' in en.text
     assert 'href="/rules?lang=en"' in zh.text and 'href="/rules?lang=zh"' in en.text
     assert '<html lang="zh-CN"' in zh.text and '<html lang="en"' in en.text
     assert 'href="/static/style.css"' in zh.text
@@ -79,4 +79,6 @@ def test_split_halves_needs_both_headings_once() -> None:
 
 def test_the_lobby_links_to_the_rules() -> None:
     index = (STATIC / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'<header>.*<a href="/rules" data-t="Rules"[^>]*>规则 / Rules</a>.*</header>', index)
+    header = (STATIC / "site_header.js").read_text(encoding="utf-8")
+    assert '<header class="site-header" data-here="home"></header>' in index and "/static/site_header.js" in index
+    assert re.search(r'\{ here: "rules", href: "/rules", msgid: "Rules" \}', header)

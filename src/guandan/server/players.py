@@ -30,9 +30,9 @@ from ..db import ratings as rt
 from ..i18n import N_, translator
 from ..ratings import BOT_MU
 from .accounts_service import current_user
-from .i18n_web import LANGS
 from .protocol import say
-from .rules_page import LANG_NAMES, choose_lang
+from .rules_page import choose_lang
+from .site_header import site_header
 from .table import ServiceError
 
 LEADERBOARD_PAGE = 50  # players per page of a leaderboard
@@ -174,16 +174,11 @@ def no_player(username: str) -> ServiceError:
 
 
 # --- the pages ------------------------------------------------------------------------------------------
-def _shell(lang: str, title: str, body: str, here: str) -> str:
-    _ = translator("web", lang).gettext
+def _shell(lang: str, title: str, body: str, here: str, nav: str, account_name: str | None) -> str:
     esc = html.escape
     sep = "&" if "?" in here else "?"
-    switch = " | ".join(
-        f'<span aria-current="true">{LANG_NAMES[code]}</span>' if code == lang
-        else f'<a href="{esc(here)}{sep}lang={code}" hreflang="{code}" lang="{code}">{LANG_NAMES[code]}</a>'
-        for code in LANGS)
-    # the leaderboard's own header names it in its title: a link there would lead to the page itself
-    board_link = "" if here.startswith("/leaderboard") else f'<a href="/leaderboard?lang={lang}">{esc(_("Leaderboard"))}</a>'
+    other = "en" if lang == "zh" else "zh"
+    header = site_header(lang, nav, here, f"{here}{sep}lang={other}", account_name)
     return f"""<!doctype html>
 <html lang="{'zh-CN' if lang == 'zh' else 'en'}" data-lang="{lang}">
 <head>
@@ -191,13 +186,11 @@ def _shell(lang: str, title: str, body: str, here: str) -> str:
 <title>{esc(title)} · 掼蛋 Guandan</title>
 <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/static/site.css">
 <link rel="stylesheet" href="/static/players.css">
 </head>
 <body>
-<header><h1><a href="/?lang={lang}">掼蛋</a> · {esc(title)}</h1><span class="spacer"></span>
-{board_link}
-<nav class="langs" aria-label="{esc(_("Language"))}">{switch}</nav>
-<a href="/?lang={lang}">{esc(_("Back to lobby"))}</a></header>
+{header}
 <main class="players">
 {body}</main>
 </body>
@@ -319,11 +312,16 @@ def create_router(engine: Engine) -> APIRouter:
         user = current_user(req)
         return user.id if user is not None else None
 
+    def account_name(req: Request) -> str | None:
+        user = current_user(req)
+        return (user.display_name or user.username) if user is not None else None
+
     def lang_of(req: Request, lang: str | None) -> str:
         return choose_lang(lang, req.headers.get("accept-language"))
 
-    def page(req: Request, lang: str, title: str, body: str, here: str, status: int = 200) -> HTMLResponse:
-        return HTMLResponse(_shell(lang, title, body, here), status_code=status,
+    def page(req: Request, lang: str, title: str, body: str, here: str, status: int = 200,
+             nav: str = "leaderboard") -> HTMLResponse:
+        return HTMLResponse(_shell(lang, title, body, here, nav, account_name(req)), status_code=status,
                             headers={"Vary": "Accept-Language, Cookie", "Content-Language": lang})
 
     # sync handlers: the database reads run in the thread pool, off the event loop
@@ -371,6 +369,8 @@ def create_router(engine: Engine) -> APIRouter:
         except ServiceError as e:
             return page(req, chosen, _("Player"), f'<p class="panel error">{html.escape(e.words.render(chosen))}</p>',
                         here, 404)
-        return page(req, chosen, data["user"]["display_name"], player_page(data, chosen, preset), here)
+        # one's own page is the account's; another player's is reached from a leaderboard
+        return page(req, chosen, data["user"]["display_name"], player_page(data, chosen, preset), here,
+                    nav="account" if data["you"] else "leaderboard")
 
     return router

@@ -22,10 +22,11 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ..i18n import normalize_lang, translator
+from .accounts_service import current_user
 from .i18n_web import LANGS
+from .site_header import site_header
 
 HEADINGS = {"zh": "# 掼蛋规则（中文）", "en": "# Rules of Guandan (English)"}
-LANG_NAMES = {"zh": "中文", "en": "English"}
 DEFAULT_LANG = "en"  # as the lobby: English unless the browser asks for Chinese
 
 router = APIRouter()
@@ -154,15 +155,12 @@ def choose_lang(query: str | None, accept_language: str | None) -> str:
 # --- the page --------------------------------------------------------------------------------------
 # Its style and script are files (static/rules.css, static/rules.js): the Content-Security-Policy allows no
 # inline script.
-def page(lang: str, text: str | None = None) -> str:
-    """The whole HTML page in ``lang`` (``text``: the markdown, default the packaged document)."""
+def page(lang: str, text: str | None = None, account_name: str | None = None) -> str:
+    """The whole HTML page in ``lang`` (``text``: the markdown, default the packaged document; ``account_name``: the
+    logged-in player's name for the header, None for a guest)."""
     _ = translator("web", lang).gettext
     body = _rendered(lang, rules_markdown() if text is None else text)
-    switch = " | ".join(
-        f'<span aria-current="true">{LANG_NAMES[code]}</span>' if code == lang
-        else f'<a href="/rules?lang={code}" hreflang="{code}" lang="{code}" data-lang="{code}">{LANG_NAMES[code]}</a>'
-        for code in LANGS
-    )
+    other = "en" if lang == "zh" else "zh"
     esc = html.escape
     return f"""<!doctype html>
 <html lang="{'zh-CN' if lang == 'zh' else 'en'}" data-lang="{lang}">
@@ -171,12 +169,11 @@ def page(lang: str, text: str | None = None) -> str:
 <title>{esc(_("Rules"))} · 掼蛋 Guandan</title>
 <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/static/site.css">
 <link rel="stylesheet" href="/static/rules.css">
 </head>
 <body>
-<header><h1><a href="/?lang={lang}">掼蛋</a> · {esc(_("Rules"))}</h1><span class="spacer"></span>
-<nav class="langs" aria-label="{esc(_("Language"))}">{esc(_("Language"))}: {switch}</nav>
-<a href="/?lang={lang}">{esc(_("Back to lobby"))}</a></header>
+{site_header(lang, "rules", "/rules", f"/rules?lang={other}", account_name)}
 <main class="rules"><article class="panel doc">
 {body}</article></main>
 <script src="/static/rules.js"></script>
@@ -185,7 +182,11 @@ def page(lang: str, text: str | None = None) -> str:
 """
 
 
+# sync: the session's account is read from the database, in the thread pool, off the event loop
 @router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
-async def rules(request: Request, lang: str | None = None) -> HTMLResponse:
+def rules(request: Request, lang: str | None = None) -> HTMLResponse:
     chosen = choose_lang(lang, request.headers.get("accept-language"))
-    return HTMLResponse(page(chosen), headers={"Vary": "Accept-Language", "Content-Language": chosen})
+    user = current_user(request)
+    name = (user.display_name or user.username) if user is not None else None
+    return HTMLResponse(page(chosen, account_name=name),
+                        headers={"Vary": "Accept-Language, Cookie", "Content-Language": chosen})

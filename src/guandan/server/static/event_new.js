@@ -17,13 +17,7 @@ const number = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
 await init();
 $("ev-preset").replaceChildren(...META.presets.map((name) => el("option", { value: name }, t(name))));
 const session = await call("/api/auth/session").catch(() => ({}));
-const user = session.user;
-if (user) {
-  $("account-link").removeAttribute("data-t");
-  $("account-link").textContent = user.display_name || user.username;
-} else {
-  $("account-link").href = "/account?next=/events/new";
-}
+const user = session.user;  // the header (site_header.js) names the account, or offers a guest the log-in
 $("guest-note").classList.toggle("hidden", Boolean(user));
 $("not-organiser").classList.toggle("hidden", !user || user.organiser);
 $("new-event-form").classList.toggle("hidden", !user || !user.organiser);
