@@ -2,7 +2,7 @@
 a new event, the account, the leaderboard, a player's page, the rules): 掼蛋 leading home, the same four links
 with the current page's marked, the language switch; each a 40 px tap target on a phone, the whole on one line
 with nothing scrolling sideways, in Chinese and in English, a guest's and an account's. The leaderboard's rule
-sets are tabs of the same size."""
+sets are tabs of the same size. A guest sent from the new-event page to log in comes back to it."""
 
 from __future__ import annotations
 
@@ -110,6 +110,33 @@ def test_the_headers_switch_changes_the_language(browser: Browser, live_server: 
         expect(page.locator("header nav a").first).to_have_text("Events")
         assert page.evaluate("document.documentElement.lang") == "en"
         assert page.evaluate("localStorage.getItem('guandan:lang')") == "en"  # the choice holds on the other pages
+    finally:
+        ctx.close()
+
+
+def test_a_guest_asked_for_an_account_on_the_new_event_page_comes_back_to_it(browser: Browser,
+                                                                             live_server: LiveServer) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, bypass_csp=True)
+    ctx.add_init_script("localStorage.setItem('guandan:lang', 'zh')")
+    page = ctx.new_page()
+    try:
+        page.goto(f"{live_server.url}/events/new")
+        note = page.locator("[data-testid=guest-note]")
+        expect(note).to_contain_text("创建赛事需要账号：登录或注册后会回到本页。")
+        button = page.locator("[data-testid=guest-login]")
+        expect(button).to_have_text("登录或注册")
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 40
+        expect(page.locator("[data-testid=new-event-form]")).to_be_hidden()
+        button.click()
+        page.wait_for_selector("#guest:not(.hidden)")
+        page.fill("#signup-username", "head_bea")
+        page.fill("#signup-password", PASSWORD)
+        page.click("#signup-btn")
+        page.wait_for_url(f"{live_server.url}/events/new")
+        expect(page.locator("#account-link")).to_have_text("head_bea")
+        expect(note).to_be_hidden()
+        expect(page.locator("[data-testid=not-organiser]")).to_be_visible()  # an account, but not an organiser's
     finally:
         ctx.close()
 

@@ -76,6 +76,7 @@ MESSAGES: tuple[str, ...] = (
     # the organiser's form for a new event (/events/new) and what the new event's page tells its organiser
     N_("New event"), N_("Event name"), N_("Format"), N_("Rounds"), N_("Deals a round"), N_("Minutes a round"),
     N_("Rules"), N_("Create the event"),
+    N_("Creating an event needs an account: log in or sign up, and this page opens again."),
     N_("A Swiss event plays this many rounds; a knockout plays as many as its teams need, at most this many "
        "(0: no limit)."),
     N_("0: no limit."),
