@@ -214,3 +214,37 @@ def test_the_deal_commitment_says_what_it_is_in_the_glossarys_words_and_esc_clos
         expect(full).to_be_hidden()
     finally:
         page.context.close()
+
+
+# the point `dx`, `dy` px from the middle of the facts' level word, in the viewport
+NEAR_LEVEL = """([dx, dy]) => {
+  const r = document.querySelector('#info [data-term=level]').getBoundingClientRect();
+  return [r.left + r.width / 2 + dx, r.top + r.height / 2 + dy, r.width, r.height];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [PHONE, (844, 390)], ids=["667x375", "844x390"])
+def test_on_a_touch_screen_a_tap_within_a_fingers_reach_of_a_word_opens_it(
+        browser: Browser, live_server: LiveServer, lang: str, size: tuple[int, int]) -> None:
+    """The facts' 级牌 is a word's size (23×13 px held sideways): a tap 19 px beside its middle or 18 px over or under
+    it opens it as a tap on it does (a box 40 px wide and tall at least), and a second one there closes it; the word
+    keeps its look, and a tap farther off opens nothing."""
+    page = open_table(browser, live_server, size, lang)
+    try:
+        pop = page.locator("[data-testid=term-pop]")
+        x, y, w, h = page.evaluate(NEAR_LEVEL, [0, 0])
+        assert w < 40 and h <= 16, (w, h)  # the look of a word in its line, not a button's
+        for dx, dy in [(19, 0), (0, -18), (0, 18)]:
+            x, y, _, _ = page.evaluate(NEAR_LEVEL, [dx, dy])
+            page.touchscreen.tap(x, y)
+            expect(pop).to_be_visible()
+            assert pop.get_attribute("data-term") == "level", (dx, dy)
+            page.touchscreen.tap(x, y)  # a second tap there closes it
+            expect(pop).to_be_hidden()
+        x, y, _, _ = page.evaluate(NEAR_LEVEL, [0, 0])
+        page.touchscreen.tap(x + w / 2 + 30, y)  # 30 px past its end: the facts' line, no word's
+        page.wait_for_timeout(300)
+        expect(pop).to_be_hidden()
+    finally:
+        page.context.close()

@@ -82,6 +82,7 @@ let closing = null;  // a hover's pending close
 /** Marks the glossary's words in `root`'s text, each term once (its first place), as buttons that explain it. */
 export function explainTerms(root) {
   if (!root) return;
+  root.dataset.terms = "";  // a part of the page whose words a tap near them reaches (termAt)
   const { re, byWord } = matcher();
   const seen = new Set();
   // a word the layout hides (a tribute line's label on a narrow phone) is passed over for the next one; in a box not
@@ -169,11 +170,39 @@ function place(pop, anchor) {
   pop.style.left = `${Math.round(Math.max(margin, left))}px`;
 }
 
-const termAt = (node) => (node instanceof Element ? node.closest(".term") : null);
+const termOf = (node) => (node instanceof Element ? node.closest(".term") : null);
+// On a touch screen a word is a few millimetres of text (级牌 is 23×13 px held sideways): a tap within a finger's
+// reach of one, in a box of REACH_PX around its middle, opens it as a tap on it does. The look stays a word's, and
+// where two words' boxes meet (the facts' lines are 13 px apart) the nearer one takes the tap. A tap on any other
+// control, or in another part of the table (the middle, whose tap plays the selection), is never taken.
+const COARSE = matchMedia("(pointer: coarse)");
+const REACH_PX = 44;
+const CONTROLS = "a, button, summary, input, textarea, select, label, [role=button], .card, #term-pop";
+
+/** The glossary's word that the pointer event `ev` is on, or on a touch screen near: its button, or null. */
+export function termAt(ev) {
+  const target = ev.target;
+  if (!(target instanceof Element)) return null;
+  const hit = termOf(target);
+  if (hit || !COARSE.matches || target.closest(CONTROLS)) return hit;
+  const root = target.closest("[data-terms]");
+  if (!root) return null;
+  let best = null, nearest = Infinity;
+  for (const term of root.querySelectorAll(".term")) {
+    const r = term.getBoundingClientRect();
+    if (!r.width) continue;  // not shown
+    const dx = Math.max(r.left - ev.clientX, 0, ev.clientX - r.right);
+    const dy = Math.max(r.top - ev.clientY, 0, ev.clientY - r.bottom);
+    if (dx > Math.max(0, (REACH_PX - r.width) / 2) || dy > Math.max(0, (REACH_PX - r.height) / 2)) continue;
+    const d = Math.hypot(dx, dy);
+    if (d < nearest) { nearest = d; best = term; }
+  }
+  return best;
+}
 const inPopover = (node) => node instanceof Element && !!node.closest("#term-pop");
 
 document.addEventListener("click", (ev) => {
-  const btn = termAt(ev.target);
+  const btn = termAt(ev);
   if (btn) {
     // a second tap on the word closes it; a tap on a word opened by the mouse's hover keeps it open
     if (open && open.key === btn.dataset.term && open.pinned) closeTerm();
@@ -184,7 +213,7 @@ document.addEventListener("click", (ev) => {
 });
 // a touch elsewhere closes it as it begins: a tap on the hand redraws the cards under the finger, and no click follows
 document.addEventListener("pointerdown", (ev) => {
-  if (open && !termAt(ev.target) && !inPopover(ev.target)) closeTerm();
+  if (open && !termAt(ev) && !inPopover(ev.target)) closeTerm();
 }, true);
 document.addEventListener("keydown", (ev) => {
   if (ev.key !== "Escape" || !open) return;
@@ -194,21 +223,21 @@ document.addEventListener("keydown", (ev) => {
 });
 // a mouse's hover and the keyboard's focus open it for as long as they stay (a tap pins it)
 document.addEventListener("pointerover", (ev) => {
-  const btn = ev.pointerType === "mouse" ? termAt(ev.target) : null;
+  const btn = ev.pointerType === "mouse" ? termOf(ev.target) : null;
   if (btn && !(open && open.pinned)) openTerm(btn.dataset.term, btn, false);
   else if (open && !open.pinned && inPopover(ev.target)) clearTimeout(closing);
 });
 document.addEventListener("pointerout", (ev) => {
   if (ev.pointerType !== "mouse" || !open || open.pinned) return;
-  if (termAt(ev.relatedTarget) || inPopover(ev.relatedTarget)) return;
+  if (termOf(ev.relatedTarget) || inPopover(ev.relatedTarget)) return;
   clearTimeout(closing);
   closing = setTimeout(() => { if (open && !open.pinned) closeTerm(); }, 200);
 });
 document.addEventListener("focusin", (ev) => {
-  const btn = termAt(ev.target);
+  const btn = termOf(ev.target);
   if (btn && btn.matches(":focus-visible") && !(open && open.pinned)) openTerm(btn.dataset.term, btn, false);
 });
 document.addEventListener("focusout", (ev) => {
-  if (!open || open.pinned || !termAt(ev.target)) return;
-  if (!termAt(ev.relatedTarget) && !inPopover(ev.relatedTarget)) closeTerm();
+  if (!open || open.pinned || !termOf(ev.target)) return;
+  if (!termOf(ev.relatedTarget) && !inPopover(ev.relatedTarget)) closeTerm();
 });

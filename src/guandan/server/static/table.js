@@ -7,7 +7,7 @@ import {
 } from "./common.js";
 import { accountTables, reclaimSeat } from "./account_seats.js";
 import { dealEndPanel } from "./dealend.js";
-import { explainTerms, termText } from "./glossary.js";
+import { explainTerms, termAt, termText } from "./glossary.js";
 import { joinRated } from "./rated.js";
 import {
   arrangementKey, chosenPlay, flatten, makeColumn, moveToGroup, reconcile, REST, talkAllowed, timerState,
@@ -1102,7 +1102,7 @@ $("play").onclick = () => {
   if (match) act(match);
 };
 $("center").addEventListener("click", (ev) => {
-  if (ev.target.closest(".term")) return;  // a word of the middle's note explains itself (glossary.js), nothing is played
+  if (termAt(ev)) return;  // a word of the middle's note explains itself (glossary.js), nothing is played
   if ($("center").classList.contains("can-play")) $("play").click();  // tap the table to play the selection
 });
 $("last-trick").onclick = () => { S.showLastTrick = !S.showLastTrick; render(); };
