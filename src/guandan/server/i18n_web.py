@@ -270,6 +270,15 @@ MESSAGES += (
        "last deal leads."),
     N_("A fingerprint of this deal's shuffle, shown before play (the SHA-256 of its secret seed). The replay "
        "reveals the seed once the match is over: anyone can check that the cards were not changed."),
+    # the table's facts and countdowns, in the language's punctuation ("级牌：4", "继续（15）")
+    N_("{label}: {value}"), N_("{text} ({n})"),
+    # what a seat paying tribute or returning a card may give (RULES.md §4.2.6), and the card it was given
+    N_("Pay tribute: {card}, the only card you may pay"), N_("Return a card: {card}, the only card you may return"),
+    N_("Return a card from 2 to 10, not a level card"),
+    N_("Return a card from 2 to 10, not a level card: {card}, the only one you hold"),
+    N_("Return one of your smallest cards: you hold no card from 2 to 10 that is not a level card"),
+    N_("Return your smallest card, {card}: you hold no card from 2 to 10 that is not a level card"),
+    N_("Received in tribute"), N_("Received as a return"),
 )
 
 

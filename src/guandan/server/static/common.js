@@ -42,6 +42,10 @@ export function setLang(value) {
 export function t(msgid) { return STRINGS[msgid] || msgid; }
 /** The catalogue's text for `msgid` with each `{name}` replaced by `args[name]`. */
 export function fmt(msgid, args) { return t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(args[k])); }
+/** A label and its value with the language's colon: "Level: 4", "级牌：4". */
+export function labelled(label, value) { return fmt("{label}: {value}", { label, value }); }
+/** Words and a count in the language's brackets: "Continue (15)", "继续（15）". */
+export function counted(text, n) { return fmt("{text} ({n})", { text, n }); }
 
 export async function init() {
   const [strings, meta] = await Promise.all([api(`/api/i18n/${lang()}`), api("/api/meta")]);

@@ -1,7 +1,7 @@
 // The end of a deal at the table (局终): every hand turned up, the result in words with every reason a level
 // moved (the server's settlement lines: A attempts, streaks, 火拼 points as base × multiplier + bombs), a
 // level board for both teams, the coming tribute, and 继续 with the pause's countdown.
-import { cardNode, el, eventLines, fmt, lang, placeName, RANKS, t } from "./common.js";
+import { cardNode, counted, el, eventLines, fmt, lang, placeName, RANKS, t } from "./common.js";
 import { countdown, finishingOrder } from "./logic.js";
 import { EVENT_TYPE as E, NAMES } from "./vocab.js";
 
@@ -71,14 +71,14 @@ export function dealEndPanel(end, { view, events, seatName, me, onContinue, onCl
   const buttons = el("div", { class: "end-buttons" }, matchLinks);
   if (waitingMe) {
     buttons.append(el("button", { class: "primary", "data-testid": "continue", onclick: onContinue },
-      left !== null ? `${t("Continue")} (${left})` : t("Continue")));
+      left !== null ? counted(t("Continue"), left) : t("Continue")));
   } else {
     const others = (end.waiting || []).filter((s) => s !== me).map(seatName);
     if (others.length) {
-      buttons.append(el("span", { class: "waiting" }, fmt("Waiting for {who}", { who: others.join(t(", ")) }),
-        left !== null ? ` (${left})` : ""));
+      const words = fmt("Waiting for {who}", { who: others.join(t(", ")) });  // the countdown ticks on it (table.js)
+      buttons.append(el("span", { class: "waiting", "data-words": words }, left !== null ? counted(words, left) : words));
     } else if (left !== null) {  // nobody to wait for (a match of bots being watched): the pause runs out
-      buttons.append(el("span", { class: "waiting" }, `${t("Next deal")} (${left})`));
+      buttons.append(el("span", { class: "waiting", "data-words": t("Next deal") }, counted(t("Next deal"), left)));
     }
     buttons.append(el("button", { "data-testid": "deal-end-close", onclick: onClose }, t("Close")));
   }

@@ -2,8 +2,8 @@
 // renders the frames it receives (its own seat's view, or the public view when spectating) and sends
 // actions the server checks again.
 import {
-  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init, JOKERS,
-  isRed, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang, dealsText,
+  ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, counted, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init, JOKERS,
+  isRed, labelled, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang, dealsText,
 } from "./common.js";
 import { accountTables, reclaimSeat } from "./account_seats.js";
 import { dealEndPanel } from "./dealend.js";
@@ -568,11 +568,11 @@ function renderTable() {
     // both teams' levels as two badges in their colours: short enough for a phone's corner
     el("div", { id: "levels", class: "levels", title: t("Levels") }, [0, 1].map((k) =>
       el("span", { class: `badge team-${k}` }, `${t("Team")} ${k + 1} · ${rankLabel(v.levels[k])}`))),
-    el("div", {}, `${t("Level")}: ${rankLabel(v.level)} · ${fmt("Deal {n}", { n: v.deal_index + 1 })}`),
+    el("div", {}, `${labelled(t("Level"), rankLabel(v.level))} · ${fmt("Deal {n}", { n: v.deal_index + 1 })}`),
     // the first deal has no declarer (庄家) yet: the line waits for one
-    v.declarer === null ? null : el("div", {}, `${t("Declarer")}: ${t("Team")} ${v.declarer + 1}`),
-    v.levels.includes("A") ? el("div", {}, `${t("A attempts")}: ${v.a_failures.join(" / ")}`) : null,
-    v.finish.length ? el("div", { id: "finish" }, `${t("Finishing order")}: ${v.finish.map(seatName).join(" > ")}`) : null,
+    v.declarer === null ? null : el("div", {}, labelled(t("Declarer"), `${t("Team")} ${v.declarer + 1}`)),
+    v.levels.includes("A") ? el("div", {}, labelled(t("A attempts"), v.a_failures.join(" / "))) : null,
+    v.finish.length ? el("div", { id: "finish" }, labelled(t("Finishing order"), v.finish.map(seatName).join(" > "))) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
     // while the next deal is played, the last one's review stays a tap away: here, or atop the log on a phone held
     // sideways, whose corner has no line to spare (a team at A in a double tribute fills it)
@@ -736,6 +736,7 @@ function renderHand() {
   let lastGroup = 0;
   hand.classList.toggle("grouped", S.sort === "groups" && !!S.groups);
   const may = givable();
+  const got = receivedCards();
   hand.replaceChildren(...sortedHand().map(({ c, i, g, kind }, k) => {
     const node = cardNode(c, v.level);
     node.dataset.index = i;
@@ -746,6 +747,8 @@ function renderHand() {
     lastGroup = g;
     if (S.selected.has(i)) node.classList.add("selected");
     if (may && !may.has(c)) { node.classList.add("ineligible"); node.setAttribute("aria-disabled", "true"); }
+    const from = got.findIndex((x) => x.card === c);
+    if (from >= 0) markReceived(node, got.splice(from, 1)[0].type);  // one node a card given (two decks: twins)
     return node;
   }));
   fanOut(hand);
@@ -759,7 +762,7 @@ function renderHand() {
   const msg = $("msg");
   let canPlay = false;
   if (turn && (kind === K.TRIBUTE || kind === K.RETURN)) {
-    msg.textContent = kind === K.TRIBUTE ? t("Pay tribute: pick your card") : t("Return a card");
+    msg.textContent = givingPrompt(kind, legal);
     const sel = selectedCards();
     canPlay = sel.length === 1 && legal.some((a) => a.cards[0] === sel[0]);
     $("play").textContent = kind === K.TRIBUTE ? t("Tribute") : t("Return");
@@ -791,6 +794,7 @@ function renderHand() {
       else msg.textContent = matches.length === 1 ? comboName(matches[0].combo) : t("Your turn");
     } else if (!msg.dataset.sticky) msg.textContent = "";
   }
+  msg.textContent = sentence(msg.textContent);
   const notice = S.online ? noticeOn() : "";  // a refusal just told stays readable: until it times out or the player moves on
   if (notice) msg.textContent = notice;
   msg.classList.toggle("notice", !!notice);
@@ -802,6 +806,58 @@ function renderHand() {
   $("auto").disabled = S.room.status !== ROOM.PLAYING || !S.online;
   $("auto-off").disabled = !S.online;
   syncMsg();
+}
+
+// The words beside the buttons read as a sentence: a combination's English name begins one ("Full house 8: …", where
+// the server's words, written to stand inside a sentence of the log, begin "full house").
+const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// What the player is asked to give: the card, where only one may go, and a return's limit under the competition's
+// rule (RULES.md §4.2.6: a card from 2 to 10 that is not of the level's rank, else one of the smallest). `legal`: the
+// turn's tribute or return actions, one a card.
+function givingPrompt(kind, legal) {
+  const cards = [...new Set(legal.map((a) => a.cards[0]))];
+  const card = cards.length === 1 ? cardText(cards[0]) : null;
+  if (kind === K.TRIBUTE) {
+    return card ? fmt("Pay tribute: {card}, the only card you may pay", { card }) : t("Pay tribute: pick your card");
+  }
+  const rule = S.room.rules ? S.room.rules.return_rule : "any";
+  const payer = S.events.filter((e) => e.type === E.TRIBUTE).flatMap((e) => e.transfers || [])
+    .find((tr) => tr.receiver === S.me)?.giver;
+  const capped = rule === "le10" || (rule === "le10_if_partner" && payer === (S.me + 2) % 4);
+  if (!capped) return card ? fmt("Return a card: {card}, the only card you may return", { card }) : t("Return a card");
+  const low = (c) => !JOKERS.includes(c) && RANKS.indexOf(rankOf(c)) <= RANKS.indexOf("T") && rankOf(c) !== S.view.level;
+  if (cards.every(low)) {
+    return card ? fmt("Return a card from 2 to 10, not a level card: {card}, the only one you hold", { card })
+      : t("Return a card from 2 to 10, not a level card");
+  }
+  return card ? fmt("Return your smallest card, {card}: you hold no card from 2 to 10 that is not a level card", { card })
+    : t("Return one of your smallest cards: you hold no card from 2 to 10 that is not a level card");
+}
+
+// The cards this seat was given in the deal's tribute or return (进贡/还贡) and still holds, until its first play:
+// marked in the hand, as the apps people play on mark them. [{card, type}], the event's type.
+function receivedCards() {
+  const got = [];
+  if (S.me === null) return got;
+  for (const e of S.events) {
+    if (e.type === E.PLAY && e.seat === S.me) return [];
+    if (e.type !== E.TRIBUTE && e.type !== E.RETURN) continue;
+    for (const tr of e.transfers || []) {
+      if (tr.receiver === S.me) got.push({ card: tr.card, type: e.type });
+      const k = tr.giver === S.me ? got.findIndex((x) => x.card === tr.card) : -1;
+      if (k >= 0) got.splice(k, 1);  // given on again
+    }
+  }
+  return got;
+}
+function markReceived(node, type) {
+  const said = t(type === E.TRIBUTE ? "Received in tribute" : "Received as a return");
+  const label = `${node.getAttribute("aria-label")} · ${said}`;
+  node.classList.add("received");
+  node.dataset.received = type;
+  node.title = label;
+  node.setAttribute("aria-label", label);
 }
 
 // The words beside the buttons have three lines at most, and a phone held sideways leaves them a few words' width:
@@ -967,7 +1023,7 @@ function showHint() {
     if (i >= 0) { used.add(i); S.selected.add(i); }
   }
   render();
-  $("msg").textContent = eventLines(h).join(" — ");  // the hint's play and why, from the server
+  $("msg").textContent = sentence(eventLines(h).join(" — "));  // the hint's play and why, from the server
   S.msgOpen = $("msg").textContent;  // asked for: shown whole at once when the row cuts it (syncMsg)
   syncMsg();
   document.body.dataset.hints = String(Number(document.body.dataset.hints || 0) + 1);
@@ -979,9 +1035,9 @@ function renderTimer() {
   if (S.end && S.endClosed !== S.end.deal && S.end.deadline) {
     const btn = document.querySelector("[data-testid=continue]");
     const left = Math.max(0, Math.ceil((S.end.deadline - Date.now()) / 1000));
-    if (btn) btn.textContent = `${t("Continue")} (${left})`;
+    if (btn) btn.textContent = counted(t("Continue"), left);
     const waiting = document.querySelector("#summary .waiting");
-    if (waiting) waiting.textContent = waiting.textContent.replace(/\(\d+\)$/, `(${left})`);
+    if (waiting && waiting.dataset.words) waiting.textContent = counted(waiting.dataset.words, left);
   }
   if (!S.clock) return;
   const st = timerState(S.clock.seconds, S.clock.started, Date.now());
