@@ -229,7 +229,7 @@ def test_the_table_seats_partner_top_opponents_left_and_right_you_bottom(tmp_pat
     assert lines[0].strip() == "对家"
     assert lines[2].split()[0] == "上家" and lines[2].split()[-1] == "下家"  # 上家 on your left, 下家 on your right
     assert lines[4].strip().startswith("你 · 27张 · 该出牌")
-    assert lines[6] == "第1副 · 打 2" and lines[7] == "我方 2 : 对方 2 · 暂无庄家"
+    assert lines[6] == "第1副 · 打2" and lines[7] == "我方 2 : 对方 2 · 暂无庄家"
 
 
 async def log_after_narrowing(app: GuandanApp) -> tuple[str, int, int]:

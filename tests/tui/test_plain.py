@@ -55,7 +55,7 @@ def test_a_whole_match_from_scripted_stdin(tmp_path: Path) -> None:
 def test_chinese_text_comes_from_the_catalogues() -> None:
     s = Session.new(preset("competition"), 3, "greedy", "greedy", MatchConfig(max_deals=1))
     lines = play(s, "hint\nquit\n", "zh")
-    assert lines[0].startswith("第1副 · 打 2 · 级数 2\u00a0:\u00a02 · 暂无庄家")  # the presenter's words (game)
+    assert lines[0].startswith("第1副 · 打2 · 级数 2\u00a0:\u00a02 · 暂无庄家")  # the presenter's words (game)
     assert any(line.startswith("> 轮到你") or line.startswith("> 你先出") for line in lines)  # the client's (tui)
     assert any(line.startswith("上家") or line.startswith("下家") or line.startswith("对家") for line in lines)
     assert any(line.startswith("  1. ") and " — " in line for line in lines)  # a hint with its reason

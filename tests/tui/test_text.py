@@ -116,11 +116,11 @@ def test_level_line_shows_levels_declarer_and_a_attempts(en: Translator, pen: Pr
                                         "declarer Opponents"]
     zh = level_line(observe([], to_move=0, top=None, reported={}, declarer=None), presenter("zh"),
                     translator("tui", "zh"))
-    assert zh == ["第5副 · 打 2", "我方 2 : 对方 2", "暂无庄家"]
+    assert zh == ["第5副 · 打2", "我方 2 : 对方 2", "暂无庄家"]
 
 
 def test_the_table_names_the_level_and_the_declarer_as_the_log_does() -> None:
-    """The log's deal line said "playing level 2 … declarer Opponents" (打 2 … 庄家 对方) where the table said
+    """The log's deal line said "playing level 2 … declarer Opponents" (打2 … 庄家 对方) where the table said
     "playing 2" and "declarer: Opponents" (庄家：对方): a player matching the two reads the same words."""
     from guandan.core.events import DealStart
 
