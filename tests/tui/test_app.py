@@ -254,3 +254,43 @@ def test_the_log_is_wrapped_again_when_the_window_narrows(tmp_path: Path) -> Non
     text, wide, room = async_support.run(log_after_narrowing(app))
     assert wide <= room  # nothing to scroll sideways to
     assert str(save) in text and text.count("declarer yet") == 1  # the deal line to its end ("… · no declarer yet")
+
+
+async def _end_of_deal_box(s: Session, app: GuandanApp) -> tuple[list[str], Region]:
+    from textual.geometry import Region as Area
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(3000):
+            if isinstance(app.screen, SummaryScreen):
+                await pilot.pause()
+                box = app.screen.query_one("#summary")
+                rows = [strip.text.strip("║ ") for strip in box.render_lines(Area(0, 0, *box.outer_size))]
+                return rows, box.region
+            if s.human_to_move:
+                await pilot.press("h", "enter")
+            else:
+                await pilot.pause()
+    raise AssertionError("the deal did not end")
+
+
+def test_the_end_of_deal_box_repeats_how_the_deal_ended() -> None:
+    """The box covers the log, and the next deal is on the table behind it: the deal's last plays are in the box,
+    above the result, and its last line (Enter continues) is not cut."""
+    from guandan.core.events import Played, WentOut
+    from guandan.tui.text import presenter
+
+    for lang, head, last in (("en", "The deal's last plays:", "Press Enter to continue"),
+                             ("zh", "这一副的最后几手：", "按回车继续")):
+        s = Session.new(preset("competition"), 5, "greedy", "greedy", MatchConfig(max_deals=2))
+        app = GuandanApp(s, lang, bot_delay=0)
+        rows, region = async_support.run(_end_of_deal_box(s, app))
+        deal = s.match.deals[0]
+        p = presenter(lang, deal.level)
+        final = [line for e in deal.state.events if isinstance(e, Played | WentOut) for line in p.event(e)][-1]
+        text = [row for row in rows if row.strip("═╔╗╚╝ ")]
+        assert head in text and final in text, rows
+        assert text.index(head) < text.index(final) < next(i for i, row in enumerate(text) if row.startswith(
+            ("Finishing order", "出完顺序")))
+        assert text[-1] == last, rows
+        assert region.y >= 0 and region.bottom <= SIZE[1] - 1  # above the key bar

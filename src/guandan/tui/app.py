@@ -46,7 +46,7 @@ from .nobreak import Hanging, keep_no_break_spaces
 from .review import REVIEW_BUDGET, ReviewScreen, last_deal
 from .selection import GIVE_KINDS, InputProblem, candidates, describe_selection, parse_tokens, pass_action
 from .session import SaveError, Session, display_path
-from .text import HUMAN, SeatInfo, bot_failure_lines, counter_lines, level_line, presenter, seat_infos
+from .text import HUMAN, SeatInfo, bot_failure_lines, counter_lines, last_plays, level_line, presenter, seat_infos
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_LINES = 1000  # the log keeps the latest lines of the match
@@ -66,9 +66,19 @@ class BoxScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+#: The end-of-deal box's rows of text at 80×24 (its height less its border and padding, the key bar below it) and
+#: their width: the box repeats the deal's last plays where these leave room.
+SUMMARY_ROWS, SUMMARY_WIDTH = 22 - 4, 66
+
+
 class SummaryScreen(BoxScreen):
     """The end-of-deal (or end-of-match) summary, a wrapped line's later rows indented under its text; Enter or
-    Esc continues."""
+    Esc continues. It may take the screen's height but for the key bar, to show how the deal ended above the
+    result."""
+
+    DEFAULT_CSS = """
+    SummaryScreen > Static { max-height: 22; }
+    """
 
     BINDINGS = [Binding("enter", "close", N_("continue")), Binding("escape", "close", show=False),  # noqa: RUF012
                 Binding("r", "review", N_("review")), Binding("q", "quit_game", N_("quit"))]
@@ -521,6 +531,12 @@ class GuandanApp(App[None]):
             over = any(isinstance(e, MatchOver) for e in events)
             n = len(self.session.match.deals)  # the settled deal is the last one recorded
             title = _("The match is over") if over else _("Deal {n} is over").format(n=n)
+            if any(isinstance(e, DealOver) for e in events):  # the box covers the log: how the deal ended, first
+                deal = self.session.match.deals[-1]
+                plays = last_plays(deal.state.events, presenter(self.lang, deal.level))
+                room = SUMMARY_ROWS - 3 - sum(-(-cell_len(line) // SUMMARY_WIDTH) for line in summary) - 2
+                if room > 0:  # a long summary (a save problem too) keeps its own lines whole, and the latest plays
+                    summary = [_("The deal's last plays:"), *plays[-room:], "", *summary]
             self.say(_("The match is over: press Enter to see the final table") if over else _(
                 "Deal {n} is over: press Enter for the next deal").format(n=n))
             if self.session.save_problem is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..core.cards import BIG_JOKER, SMALL_JOKER, Card, rank_index, suit_of, wild_code
 from ..core.deal import Action
 from ..core.errors import GuandanError
-from ..core.events import FirstLead, Lead, Passed, Played, RoundWon
+from ..core.events import Event, FirstLead, Lead, Passed, Played, RoundWon, WentOut
 from ..core.match import MatchObservation
 from ..core.vocab import RANKS, ActionKind, Phase
 from ..i18n import N_, Translator, translator
@@ -159,6 +159,17 @@ def counter_lines(rows: Sequence[tuple[Card | None, str, int]], p: Presenter, wi
     return ["  ".join(jokers), *(" ".join(ranks[i:i + width]).rstrip() for i in range(0, len(ranks), width))]
 
 
+LAST_PLAYS = 3  # the plays and passes the end-of-deal box repeats: how the deal ended
+
+
+def last_plays(events: Sequence[Event], p: Presenter, n: int = LAST_PLAYS) -> list[str]:
+    """The last ``n`` plays and passes of a finished deal's ``events``, each with the seat going out after it, in the
+    log's words, for the end-of-deal box, which covers the log where they were written."""
+    moves = [i for i, e in enumerate(events) if isinstance(e, Played | Passed)]
+    tail = events[moves[-n]:] if len(moves) >= n else events
+    return [line for e in tail if isinstance(e, Played | Passed | WentOut) for line in p.event(e)]
+
+
 def saved_lines(saved: tuple[Path | None, GuandanError | None], lang: str, unfinished: bool = False) -> list[str]:
     """What to tell the player about the save on the way out: where the match went, and, when the chosen
     file could not be written, why (the match then went to the data folder, or nowhere). An ``unfinished``
@@ -184,8 +195,8 @@ def resume_command(path: Path) -> str:
     return "guandan play --resume " + shlex.quote(shown)
 
 
-__all__ = ["HUMAN", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "level_line", "presenter", "resume_command",
-           "saved_lines", "seat_infos", "table_lines", "typed_token", "typed_tokens"]
+__all__ = ["HUMAN", "LAST_PLAYS", "PARTNER", "SeatInfo", "counter_entries", "counter_lines", "last_plays", "level_line",
+           "presenter", "resume_command", "saved_lines", "seat_infos", "table_lines", "typed_token", "typed_tokens"]
 
 
 def bot_failure_lines(session: Session, lang: str) -> list[str]:
