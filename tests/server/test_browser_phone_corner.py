@@ -22,7 +22,8 @@ from guandan.server.i18n_web import strings
 from guandan.server.rooms import Room
 
 from .conftest import LiveServer, resize
-from .test_browser_crowded_table import AT_A_SEED, OVERLAPS, seat_held_server
+from .test_browser_crowded_table import AT_A_SEED, MSG_CUT, OVERLAPS, seat_held_server
+from .test_browser_phone_texts import clipped
 from .test_browser_table import MY_TURN_OR_END, PAUSE_S, play_to_deal_end, seat_me
 
 pytestmark = pytest.mark.timeout(300)
@@ -136,6 +137,15 @@ def test_the_return_says_its_limit_and_the_card_given_is_marked_until_the_first_
         # what the prompt says is what the table allows: the 2s to 10s that are not level cards
         msg = page.locator("#msg")
         expect(msg).to_have_text(words["Return a card from 2 to 10, not a level card"])
+        # read whole as the turn begins (the page opened at it), where the row beside the buttons cuts it
+        page.reload()
+        page.wait_for_function("document.body.dataset.phase === 'return' && document.body.dataset.toMove === '0' && "
+                               "!document.getElementById('hint').disabled")
+        full = page.locator("[data-testid=msg-full]")
+        if lang == "en" or page.evaluate(MSG_CUT):
+            assert page.evaluate(MSG_CUT)  # "Return a card from 2 to 10,…" at 667 px
+            expect(full).to_have_text(words["Return a card from 2 to 10, not a level card"])
+            assert clipped(page, "[data-testid=msg-full]") == []
         at = page.evaluate("document.querySelector('#info > div:nth-child(2)').textContent.match(/\\d+|[JQKA]/)[0]")
         eligible = page.evaluate("[...document.querySelectorAll('#hand .card:not(.ineligible)')].map((n) => n.dataset.card)")
         assert eligible and all(c[1] in LOW and c[1] != at.replace("10", "T") for c in eligible), (at, eligible)

@@ -31,6 +31,7 @@ const S = {
   notice: null,  // a refusal at the table (e.g. a hint while the server is busy): {text, until, key}, kept on show
   commitmentOpen: false,  // the deal commitment's whole hash is shown (commitmentNode)
   msgOpen: null,  // the words beside the buttons shown whole above the hand (syncMsg): the text they were opened for
+  promptShown: null,  // the tribute or return turn whose prompt was shown whole once ("deal:kind", renderHand)
 };
 const UPRIGHT = matchMedia("(orientation: portrait) and (max-width: 600px)");  // style.css's upright phone
 const SIDEWAYS = matchMedia("(max-height: 500px)");  // style.css's phone held sideways
@@ -799,6 +800,10 @@ function renderHand() {
   if (notice) msg.textContent = notice;
   msg.classList.toggle("notice", !!notice);
   if (!S.online) msg.textContent = t("Your controls come back when the connection does");
+  // what a tribute or return may be (a return's limit) is shown whole once at the turn's start, where the row cuts it
+  // (at 667 px English kept "Return a card from 2 to 10,…"), as an asked-for hint is
+  const giving = turn && !notice && (kind === K.TRIBUTE || kind === K.RETURN) ? `${v.deal_index}:${kind}` : null;
+  if (giving && S.promptShown !== giving) { S.promptShown = giving; S.msgOpen = msg.textContent; }
   $("play").disabled = !canPlay || !S.online;
   $("center").classList.toggle("can-play", canPlay && S.online);
   $("pass").disabled = !(turn && legal.some((a) => a.kind === K.PASS)) || !S.online;
