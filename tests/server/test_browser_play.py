@@ -170,9 +170,9 @@ GIVING_TURN = ("document.body.dataset.deal === '1' && ['tribute', 'return'].incl
 
 
 # seat 0 playing the first deal by the hint: against heuristic bots with seed 2 it pays tribute in the second, against
-# greedy bots with seed 5 it returns one
+# greedy bots with seed 6 it returns one
 @pytest.mark.parametrize(("phase", "seed", "tier", "lang"),
-                         [("tribute", 2, "heuristic", "en"), ("return", 5, "greedy", "zh")], ids=["tribute", "return"])
+                         [("tribute", 2, "heuristic", "en"), ("return", 6, "greedy", "zh")], ids=["tribute", "return"])
 def test_on_a_tribute_or_return_turn_only_the_cards_that_may_be_given_are_bright_and_picked(
         browser: Browser, server: LiveServer, phase: str, seed: int, tier: str, lang: str) -> None:
     page = seat_me(browser, server, lang, seed=seed, bots=[None, tier, tier, tier], next_deal_s=120)
