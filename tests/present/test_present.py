@@ -239,7 +239,7 @@ def test_the_first_deal_has_no_declarer_yet_in_the_words_of_the_terminal_table()
 
     first, later = DealStart(0, 0, None, (0, 0)), DealStart(1, 2, 0, (2, 0))
     assert Presenter("en", viewer=0).event(first) == ["Deal 1 · playing level 2 · levels 2\u00a0:\u00a02 · no declarer yet"]
-    assert Presenter("zh", viewer=0).event(first) == ["第1副 · 打 2 · 级数 2\u00a0:\u00a02 · 暂无庄家"]
+    assert Presenter("zh", viewer=0).event(first) == ["第1副 · 打2 · 级数 2\u00a0:\u00a02 · 暂无庄家"]
     assert Presenter("en", viewer=0).event(later)[0].endswith(" · declarer Your team")
     for lang in ("en", "zh"):
         assert Presenter(lang).event(first)[0].endswith(" · " + translator("tui", lang).gettext("no declarer yet"))
