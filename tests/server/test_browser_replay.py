@@ -256,3 +256,35 @@ def test_an_upright_phone_keeps_the_replay_id_whole_in_the_header(page: Page, li
         for button in ("#export", "#lang"):
             box = page.locator(button).bounding_box()
             assert box and box["x"] + box["width"] <= width + 1, (width, button)
+
+
+def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
+        page: Page, live_server: LiveServer, replay: tuple[str, dict[str, Any]]) -> None:
+    """The centre of the table says the step's play, pass or the deal's opening; the log beside it lists the step's
+    other events only (who won the round, who went out), not the same line again. The levels read as the table
+    writes them: "级牌：2" and "级数：2:2" in Chinese, "打2" in the deal's title."""
+    rid, data = replay
+    page.goto(f"{live_server.url}/")
+    page.evaluate("localStorage.setItem('guandan:lang', 'zh')")
+    page.goto(f"{live_server.url}/replay/{rid}")
+    expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+    deal = data["deals"][0]
+    assert page.locator("#rinfo").inner_text().split("\n") == ["级牌：2", "级数：2:2"]
+    title = deal["title"]["zh"][0]
+    assert title.startswith("第1副 · 打2 · 级数 "), title
+    assert page.locator("#raction").inner_text() == title
+    assert title not in page.locator("#rlog").inner_text()
+    others = 0
+    for step in range(1, 40):
+        page.click("#next")
+        said = [line for e in deal["steps"][step]["events"] for line in e["text"]["zh"]]
+        own = [line for e in deal["steps"][step]["events"] if e["type"] in ("play", "pass") for line in e["text"]["zh"]]
+        log = page.locator("#rlog li").all_inner_texts()
+        assert own and not set(own) & set(log), (step, own, log)
+        assert log == [line for line in said if line not in own], (step, log)
+        others += len(log)
+    assert others > 0  # a round won was said in the log in those steps
+    page.evaluate("localStorage.setItem('guandan:lang', 'en')")
+    page.reload()
+    expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+    assert page.locator("#rinfo").inner_text().split("\n") == ["Level: 2", "Levels: 2 : 2"]

@@ -131,10 +131,14 @@ function show() {
   $("raction").replaceChildren(a ? el("div", {}, seatName(a.seat), ` ${what[a.kind]()}`,
     el("div", { class: "cards", "data-testid": "action-cards" },
       played ? playNodes(played) : (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, said(d.title)[0]));
-  $("rinfo").replaceChildren(el("div", {}, `${t("Levels")} ${d.levels.map(rk).join(" : ")}`),
-    el("div", {}, `${t("Level")} ${rk(d.level)}`));
-  // the presenter's lines of this step's events; an event with nothing to say is not listed
-  $("rlog").replaceChildren(...st.events.flatMap((e) => eventLines(e).map((line) => el("li", {}, line))));
+  // the levels as the table writes them ("级牌：2", "Level: 2"), the two teams' in the language's way ("级数：2:3")
+  $("rinfo").replaceChildren(el("div", {}, fmt("Level: {level}", { level: rk(d.level) })),
+    el("div", {}, fmt("Levels: {a} : {b}", { a: rk(d.levels[0]), b: rk(d.levels[1]) })));
+  // the presenter's lines of this step's events, bar the one the centre shows already (the play or pass, the deal's
+  // opening); an event with nothing to say is not listed
+  const shown = a ? [E.PLAY, E.PASS] : [E.DEAL_START];
+  $("rlog").replaceChildren(...st.events.filter((e) => !shown.includes(e.type))
+    .flatMap((e) => eventLines(e).map((line) => el("li", {}, line))));
   $("prev").disabled = step === 0;
   $("next").disabled = step === last;
   $("to-end").disabled = step === last;
