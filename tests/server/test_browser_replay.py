@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from guandan.agents import make_agent
 from guandan.agents.runner import run_match
@@ -256,6 +256,47 @@ def test_an_upright_phone_keeps_the_replay_id_whole_in_the_header(page: Page, li
         for button in ("#export", "#lang"):
             box = page.locator(button).bounding_box()
             assert box and box["x"] + box["width"] <= width + 1, (width, button)
+
+
+# every box the selector matches, as [left, top, right, bottom] in the viewport
+BOXES = """(sel) => [...document.querySelectorAll(sel)].map((n) => {
+  const r = n.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom];
+})"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [(667, 375), (844, 390)])
+def test_a_phone_held_sideways_shows_the_steps_and_all_four_hands_on_one_screen(
+        browser: Browser, live_server: LiveServer, replay: tuple[str, dict[str, Any]], lang: str,
+        size: tuple[int, int]) -> None:
+    """Held sideways, the page opens on the step controls, the four hands (every card of each, at the deal's start
+    when each holds 27), the levels and this step's action, without a scroll: the side hands' cards overlap as on the
+    table, and the controls are tap targets. Stepping on keeps it so."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, bypass_csp=True)
+    page = context.new_page()
+    try:
+        rid, _ = replay
+        page.goto(f"{live_server.url}/")
+        page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+        page.goto(f"{live_server.url}/replay/{rid}")
+        expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+        for at in (0, 9):
+            for _ in range(at - int(page.evaluate("Number(document.body.dataset.step)"))):
+                page.click("#next")
+            assert page.evaluate("scrollY") == 0
+            for sel in ("#prev", "#step", "#next", "#to-end", "#step-label", "#r0", "#r1", "#r2", "#r3", "#rinfo",
+                        "#raction", ".player .card"):
+                for left, top, right, bottom in page.evaluate(BOXES, sel):
+                    assert left >= 0 and right <= width + 0.5 and top >= 0 and bottom <= height + 0.5, (
+                        at, sel, (left, top, right, bottom))
+            for button in ("#prev", "#next", "#to-end"):
+                box = page.locator(button).bounding_box()
+                assert box and box["height"] >= 40, (button, box)
+        _check_language(page, lang)
+    finally:
+        context.close()
 
 
 def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
