@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import LiveServer
 from .test_api import _finished_record
@@ -118,3 +118,53 @@ def test_a_review_under_way_counts_one_as_one(page: Page, live_server: LiveServe
     page.goto(f"{live_server.url}/replay/{replay_id}?review=1")
     page.wait_for_function(f"document.body.dataset.review === '{state['status']}'")
     assert page.locator("#review-status").inner_text() == said
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_review_on_a_phone_is_read_and_tapped(browser: Browser, live_server: LiveServer, replay_id: str,
+                                                lang: str) -> None:
+    """On a phone (upright and held sideways) the review's line for the move at this step ("这一手：…") and its
+    verdict wrap inside the page, never running off its side; the seat's choice, the costliest decisions are tap
+    targets (40 px high at least); and a tap on the graph between two points goes to the decision nearest it."""
+    seat = 0 if lang == "zh" else 3
+    r = httpx.post(f"{live_server.url}/api/replays/{replay_id}/reviews", json={"seat": seat}, timeout=30)
+    assert r.status_code in (200, 202), r.text
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/")
+        page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+        page.goto(f"{live_server.url}/replay/{replay_id}?review={seat}")
+        page.wait_for_function("document.body.dataset.review === 'done'", timeout=180_000)
+        review = _review(live_server, replay_id, seat)["review"][lang]
+        points = [d["action"] for d in review["decisions"] if d["deal"] == 0]
+        assert len(points) > 2
+        for width, height in ((390, 844), (667, 375)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(f"innerWidth === {width}")
+            # the costliest decision: its verdict in the move's line, which wraps inside the page
+            costly = page.locator("#review-costly a")
+            assert costly.count() > 0
+            costly.first.click()
+            move = page.locator("#review-move")
+            expect(move.locator(".verdict")).to_be_visible()
+            # in the language's punctuation, and not "下一步" (the step button's word) for the seat's move
+            assert move.inner_text().startswith("这一手：" if lang == "zh" else "The move from here: "), move.inner_text()
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            box = move.locator(".verdict").bounding_box()
+            assert box and box["x"] + box["width"] <= width, box
+            for target in [*costly.all(), page.locator("#review-seat")]:
+                tap = target.bounding_box()
+                assert tap and tap["height"] >= 40, (width, tap)
+            # a tap on the graph between the second and third points, nearer the third
+            graph = page.locator("#review-graph")
+            graph.evaluate("(n) => n.scrollIntoView({ block: 'end' })")  # clear of the sticky step controls
+            second = page.locator(f"#review-graph circle[data-step='{points[1]}']").bounding_box()
+            third = page.locator(f"#review-graph circle[data-step='{points[2]}']").bounding_box()
+            frame = graph.bounding_box()
+            assert second and third and frame
+            x = second["x"] + second["width"] / 2 + (third["x"] - second["x"]) * 0.7
+            page.touchscreen.tap(x, frame["y"] + frame["height"] - 3)  # at the graph's foot, on no point
+            page.wait_for_function(f"document.body.dataset.step === '{points[2]}'")
+    finally:
+        context.close()

@@ -297,10 +297,11 @@ function svg(tag, attrs = {}) {
 }
 
 // The evaluation over the deal: the expected level points of the move played (solid) and of the best
-// move found (dashed), one point per decision, coloured by its label; a click goes to that position.
+// move found (dashed), one point per decision, coloured by its label; a click goes to the nearest position.
 function drawGraph(r, dealRow) {
   const g = $("review-graph");
   g.replaceChildren();
+  g.onclick = null;
   const W = g.clientWidth || 600, H = g.clientHeight || 130;  // drawn in the element's own pixels: round dots
   g.setAttribute("viewBox", `0 0 ${W} ${H}`);
   $("review-legend").textContent = t("Evaluation, expected level points: the move played (solid) and the best found (dashed)");
@@ -323,9 +324,15 @@ function drawGraph(r, dealRow) {
     const title = svg("title");
     title.textContent = d ? `${d.text} · ${verdictText(d)}` : "";
     dot.append(title);
-    dot.addEventListener("click", () => jump(deal, p[0]));
     g.append(dot);
   }
+  // a click or tap anywhere on the graph goes to the decision nearest it across: a dot a few pixels wide, one beside
+  // the next, is no target for a finger
+  g.onclick = (ev) => {
+    const at = ev.clientX - g.getBoundingClientRect().left;
+    const near = dealRow.graph.reduce((a, b) => (Math.abs(x(b[0]) - at) < Math.abs(x(a[0]) - at) ? b : a));
+    jump(deal, near[0]);
+  };
 }
 
 // The reviewed seat's decision at this position (the move it is about to make): its label, the loss,
@@ -342,13 +349,13 @@ function showVerdict() {
     box.replaceChildren(el("span", { class: "muted" }, t("Step to a decision of this seat (a point of the graph) to see its verdict")));
     return;
   }
-  const parts = [el("div", {}, `${t("Next move")}: ${name(d.seat)} · ${d.text} `,
+  const parts = [el("div", {}, `${fmt("The move from here: {move}", { move: `${name(d.seat)} · ${d.text}` })} `,
     // the cost in words, in level points, as the costliest decisions say it: a bare "−0.75" beside the better move's
     // value ("+2.25") read as a gap of three points, and "loss 0.75" had no unit
     el("span", { class: `verdict ${d.label}` }, verdictText(d)))];
   if (d.reason_text) parts.push(el("div", { class: "reason" }, d.reason_text));
   const better = d.loss > 0 && JSON.stringify(d.best.action) !== JSON.stringify(d.played);
-  if (better) parts.push(el("div", { class: "better-move" }, `${t("Better")}: ${d.best.text}`));
+  if (better) parts.push(el("div", { class: "better-move" }, fmt("Better: {move}", { move: d.best.text })));
   box.replaceChildren(...parts);
   const hand = document.querySelector(`[data-hand="${d.seat}"]`);
   if (!hand) return;
