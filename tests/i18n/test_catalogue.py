@@ -124,3 +124,12 @@ def test_the_spacing_rule_finds_a_spaced_ordinal() -> None:
         assert _SPACED.search(wrong), wrong
     for right in ("第{deal}副：{problem}", "剩{n}张", "座位 {seat} 的手牌", "{size} KB", "种子 {seed}"):
         assert not _SPACED.search(right), right
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_web_writes_a_bombs_size_as_the_presentation_layer_does(lang: str) -> None:
+    """The browser's combo names (common.js comboName) take the bomb's size from the web catalogue, the terminal
+    and the review from the game one: one spelling in both (炸弹 9×5, bomb 9 ×5)."""
+    msgid = "{bomb} ×{n}"
+    assert translator("web", lang).gettext(msgid) == translator("game", lang).gettext(msgid)
+    assert translator("web", "zh").gettext(msgid) == "{bomb}×{n}"

@@ -276,6 +276,8 @@ MESSAGES += (
        "reveals the seed once the match is over: anyone can check that the cards were not changed."),
     # the table's facts and countdowns, in the language's punctuation ("级牌：4", "继续（15）")
     N_("{label}: {value}"), N_("{text} ({n})"),
+    # a bomb's size, as the presentation layer writes it (game.po): "bomb 9 ×5", "炸弹 9×5"
+    N_("{bomb} ×{n}"),
     # what a seat paying tribute or returning a card may give (RULES.md §4.2.6), and the card it was given
     N_("Pay tribute: {card}, the only card you may pay"), N_("Return a card: {card}, the only card you may return"),
     N_("Return a card from 2 to 10, not a level card"),

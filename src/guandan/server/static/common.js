@@ -170,7 +170,7 @@ export function playNodes(e, extra = {}) {
 // Run positions: 1 is the ace below 2, 2…14 are 2…A.
 const position = (p) => (p === 1 ? "A" : rankText(RANKS[p - 2]));
 
-// A combo as the presentation layer (guandan.present) writes it: "pair 9", "straight 10–A", "bomb 9 ×5".
+// A combo as the presentation layer (guandan.present) writes it: "pair 9", "straight 10–A", "bomb 9 ×5" (炸弹 9×5).
 export function comboName(combo) {
   if (!combo) return t("Pass");
   const n = names();
@@ -185,7 +185,7 @@ export function comboName(combo) {
     if (combo.type === COMBO_TYPE.CHAIN_BOMB) text += ` ×${combo.x}`;
   } else {
     text = `${name} ${rankText(combo.key)}`;
-    if (combo.type === COMBO_TYPE.BOMB) text += ` ×${combo.size}`;
+    if (combo.type === COMBO_TYPE.BOMB) text = fmt("{bomb} ×{n}", { bomb: text, n: combo.size }); // 炸弹 9×5
   }
   return combo.stars ? `${text} ${combo.stars}★` : text;
 }
