@@ -130,7 +130,7 @@ def test_a_deal_played_by_taps_ends_with_every_hand_shown_and_continue(browser: 
         assert re.search(r"1-[234]", result) and "+" not in result.split("·")[0]
         button = page.locator("[data-testid=continue]")
         label = button.inner_text()
-        left = re.search(r"\((\d+)\)$", label)
+        left = re.search(r"[(（](\d+)[)）]$", label)  # 继续（15） in Chinese
         assert left and PAUSE_S - 300 < int(left[1]) <= PAUSE_S, label  # the pause counting down (this test: 300 s)
         one_language(visible_text(page, "#table"), lang)
         button.tap()
@@ -156,7 +156,7 @@ def test_a_lead_too_long_to_list_is_played_by_selection(browser: Browser, pausin
         expect(page.locator("button.reading")).to_have_count(2)
         expect(page.locator("button.reading.chosen")).to_have_count(1)
         expect(page.locator("[data-testid=play]")).to_be_enabled()
-        expect(page.locator("#msg")).to_contain_text("full house 3: ")  # the hint's words outlive the answer
+        expect(page.locator("#msg")).to_contain_text("Full house 3: ")  # the hint's words outlive the answer
         expect(page.locator("#msg")).to_contain_text(" — ")
         # the reading buttons take the message's room beside the controls: it has a line of its own under them, whole
         # (held sideways it was cut to "full…"), and on the smallest phone held sideways no button is cut either
