@@ -82,8 +82,8 @@ def test_the_views_reach_through_pettingzoos_wrappers_and_speak_chinese() -> Non
     for _ in range(9):
         e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     text = e.render()
-    assert text is not None and text.startswith("第1副 · 打 2 · 第1队（1、3号位） 2 · 第2队（2、4号位） 2\n")
-    assert text.splitlines()[-1] == f"轮到{int(e.agent_selection[-1]) + 1}号位"
+    assert text is not None and text.startswith("第1副 · 打2 · 第1队（座位1、3） 2 · 第2队（座位2、4） 2\n")
+    assert text.splitlines()[-1] == f"轮到座位{int(e.agent_selection[-1]) + 1}"
     assert "手牌" not in text
     assert "你的手牌，27张：" in e.render_text("seat_0")  # type: ignore[attr-defined]
 
@@ -147,7 +147,7 @@ def test_the_gym_env_renders_any_seats_view_and_only_that_seats_hand(lang: str) 
 @pytest.mark.parametrize(("lang", "head", "mover", "hand"), [
     ("en", "Deal 1 · playing level 2 · Team 1 (seats 1 and 3) 2 · Team 2 (seats 2 and 4) 2", "Seat 2 is to move",
      "hand"),
-    ("zh", "第1副 · 打 2 · 第1队（1、3号位） 2 · 第2队（2、4号位） 2", "轮到2号位", "手牌"),
+    ("zh", "第1副 · 打2 · 第1队（座位1、3） 2 · 第2队（座位2、4） 2", "轮到座位2", "手牌"),
 ])
 def test_the_gym_envs_spectator_sees_no_hand(lang: str, head: str, mover: str, hand: str) -> None:
     g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, seat=1, max_deals=1, render_mode="ansi", lang=lang,

@@ -98,7 +98,7 @@ def test_a_play_record_is_told_with_each_deals_wildcards_starred_in_json_and_htm
 
 @pytest.mark.parametrize(("lang", "names", "seat_word"), [
     ("en", ["Player 1", "Bot 2 · Heuristic", "Bot 3 · Greedy", "Bot 4 · Heuristic"], "Seat"),
-    ("zh", ["玩家1", "机器人2·启发式", "机器人3·贪心", "机器人4·启发式"], "号位"),
+    ("zh", ["玩家1", "机器人2·启发式", "机器人3·贪心", "机器人4·启发式"], "座位"),
 ])
 def test_a_play_record_names_its_seats_as_the_web_replay_page(play_record: Path, lang: str, names: list[str],
                                                                seat_word: str) -> None:
@@ -118,7 +118,7 @@ def test_a_record_that_does_not_say_who_was_a_bot_keeps_the_seat_numbers(play_re
     del data["meta"]["seats"]  # a `guandan play` save from before it said so: its players are the bots' tiers
     old = tmp_path / "old.json"
     old.write_text(json.dumps(data), encoding="utf-8")
-    for lang, head in (("en", "Review of deal 1: Seat 1: accuracy "), ("zh", "第1副复盘：1号位：准确度 ")):
+    for lang, head in (("en", "Review of deal 1: Seat 1: accuracy "), ("zh", "第1副复盘：座位1：准确度 ")):
         result = runner.invoke(app, ["review", str(old), "--deal", "1", "--lang", lang, *TINY])
         assert result.exit_code == 0, result.output
         assert result.output.splitlines()[1].startswith(head)
