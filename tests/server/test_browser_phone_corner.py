@@ -271,3 +271,41 @@ def test_the_tables_switches_are_tap_sized_and_the_players_name_keeps_to_one_lin
             assert re.fullmatch({"zh": r"级牌：\d+ · 第1副", "en": r"Level: \d+ · Deal 1"}[lang], level), level
     finally:
         page.context.close()
+
+
+def one_tribute(ws: WebSocketRoute) -> None:
+    """A socket route that passes every frame on, a tribute turn's legal actions cut to the first (the tribute is the
+    highest card: several where the player holds it twice, or in two suits)."""
+    server = ws.connect_to_server()
+
+    def down(message: str | bytes) -> None:
+        frame = json.loads(message)
+        view = frame.get("view") or {}
+        legal = view.get("legal") or []
+        if legal and legal[0]["kind"] == "tribute":
+            view["legal"] = legal[:1]
+        ws.send(json.dumps(frame))
+    server.on_message(down)
+    ws.on_message(server.send)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_tribute_that_may_be_one_card_names_it(browser: Browser, server: LiveServer, lang: str) -> None:
+    words = strings(lang)
+    # heuristic bots, seat 0 playing the first deal by the hint with seed 2: it pays tribute in the second
+    page = seat_me(browser, server, lang, seed=2, bots=[None, "heuristic", "heuristic", "heuristic"])
+    try:
+        page.route_web_socket(re.compile(r"/ws/"), one_tribute)
+        page.reload()
+        page.wait_for_function("document.querySelectorAll('[data-testid=hand] [data-testid=card]').length === 27")
+        resize(page, 667, 375)
+        play_to_deal_end(page)
+        page.tap("[data-testid=continue]")
+        page.wait_for_function("document.body.dataset.phase === 'tribute' && document.body.dataset.toMove === '0' && "
+                               "!document.getElementById('hint').disabled", timeout=30_000)
+        card = page.evaluate("document.querySelector('#hand .card:not(.ineligible)').dataset.card")
+        expect(page.locator("#hand .card:not(.ineligible)")).to_have_count(1)
+        said = page.evaluate(f"import('/static/common.js').then((m) => m.cardText('{card}'))")
+        expect(page.locator("#msg")).to_have_text(words["Pay tribute: {card}, the only card you may pay"].format(card=said))
+    finally:
+        page.context.close()
