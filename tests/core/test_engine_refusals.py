@@ -47,7 +47,7 @@ def test_a_turn_out_of_order_names_the_seats_from_one_for_a_person() -> None:
     assert type(e.params["seat"]) is SeatNo
     assert str(e) == "it is seat 0's turn (play), not seat 1's"  # the engine's numbering, for programs
     assert said(e, "en") == "it is seat 1's turn (the play), not seat 2's"
-    assert said(e, "zh") == "现在轮到1号位（出牌阶段），不是2号位"
+    assert said(e, "zh") == "现在轮到座位1（出牌阶段），不是座位2"
 
 
 def test_cards_and_combos_are_written_for_people() -> None:
@@ -56,7 +56,7 @@ def test_cards_and_combos_are_written_for_people() -> None:
     e = _refused(lambda: state.apply(Action(ActionKind.PLAY, 0, (not_held,))))
     assert str(e).startswith("seat 0 does not hold ") and str(e).endswith("T")
     assert said(e, "en").startswith("seat 1 does not hold ") and said(e, "en").endswith("10")
-    assert said(e, "zh").startswith("1号位手里没有 ") and "T" not in said(e, "zh")
+    assert said(e, "zh").startswith("座位1手里没有 ") and "T" not in said(e, "zh")
     assert plain_said(e, "en") == str(e).replace("seat 0", "seat 1").replace("T", "10")  # no presenter: 10 all the same
 
     high, low = resolve_combo(parse_cards("SA HA"), 0, RULES), resolve_combo(parse_cards("S9 H9"), 0, RULES)
@@ -102,7 +102,7 @@ def test_a_record_action_by_the_wrong_seat_is_told_as_the_replay_tells_the_seats
     assert f"(seat {(seat + 1) % 4 + 1}: " in text and f"it is seat {seat + 1}'s turn" in text
     assert " as " not in text and "_" not in text  # the move as a person reads it, not the engine's Action text
     zh = said(e, "zh")
-    assert f"（{(seat + 1) % 4 + 1}号位：" in zh and "turn" not in zh
+    assert f"（座位{(seat + 1) % 4 + 1}：" in zh and "turn" not in zh
 
 
 def test_a_pass_that_declares_a_combo_is_refused_by_name() -> None:
