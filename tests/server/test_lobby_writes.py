@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from async_support import call
 from guandan.db import make_engine
 from guandan.server.app import create_app
 from guandan.server.reviews import ReviewService
@@ -285,11 +286,14 @@ def test_importing_a_replay_and_asking_for_a_review_await_their_commit(c: TestCl
 
 
 def test_without_an_event_loop_the_lobby_calls_commit_before_they_return(db: str) -> None:
-    """The service called directly (a script, the command line, a test) waits for each write itself."""
+    """The service called directly (a script, the command line, a test) waits for each write itself. Run in a
+    thread of its own: in an xdist worker that ran a browser test first, pytest-playwright leaves its loop
+    running in the main thread (tests/async_support.py), where the service rightly queues its writes instead."""
     create_app(db)  # the database at its latest schema
     store = Store(make_engine(db))
     service = TableService(store, Settings(workers=0))
-    try:
+
+    def lobby() -> None:
         room, _host = service.create_room(RoomConfig(bots=[None, None, "greedy", "greedy"], timer=0))
         assert row(db, room.code) is not None
         tok = service.join(room.code, 0, "me")
@@ -297,6 +301,9 @@ def test_without_an_event_loop_the_lobby_calls_commit_before_they_return(db: str
         service.ready(room.code, tok, True)
         assert row(db, room.code).seats[0]["ready"]
         assert store.writer.pending == 0 and not service.gates
+
+    try:
+        call(lobby)
     finally:
         store.close()
         service.pool.close()
