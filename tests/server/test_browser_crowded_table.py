@@ -9,6 +9,7 @@ Screenshots go to $TMPDIR/guandan-shots."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -178,7 +179,9 @@ def at_a_server() -> Iterator[LiveServer]:
 AT_A_SEED = 1
 
 
-def at_a_table(browser: Browser, live: LiveServer, lang: str) -> Page:
+def at_the_return(browser: Browser, live: LiveServer, lang: str, route: Any = None) -> Page:
+    """The third deal's return (还贡) of AT_A_SEED's match: team 2, at A, pays a double tribute, and the player (seat 1,
+    team 1, under the competition rules) returns a card, its seat taken back from the bot that played it so far."""
     with httpx.Client(base_url=live.url, timeout=30) as c:
         code = c.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 3,
                                           "seed": AT_A_SEED, "timer": 0, "bot_delay_ms": 0}).json()["code"]
@@ -189,16 +192,21 @@ def at_a_table(browser: Browser, live: LiveServer, lang: str) -> Page:
         assert c.post(f"/api/rooms/{code}/ready", json={"token": token}).status_code == 200
     page = browser.new_context(viewport={"width": 667, "height": 375}, has_touch=True, bypass_csp=True,
                                reduced_motion="reduce").new_page()
+    if route is not None:
+        page.route_web_socket(re.compile(r"/ws/"), route)
     page.goto(f"{live.url}/")
     page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}'); localStorage.setItem('guandan:token:{code}', '{token}');"
                   "localStorage.setItem('guandan:sort', 'rank')")
     page.goto(f"{live.url}/r/{code}")
-    # the third deal's return (还贡), where the held seat stops the table: the player takes the seat back and gives a
-    # card (an earlier deal's return by the seat's bot would be a state passed through, not one that stays)
     page.wait_for_function("document.body.dataset.deal === '2' && document.body.dataset.phase === 'return' && "
                            "document.body.dataset.toMove === '0'", timeout=60_000)
     page.tap("#auto-off")
     expect(page.locator("#auto-banner")).to_be_hidden()
+    return page
+
+
+def at_a_table(browser: Browser, live: LiveServer, lang: str) -> Page:
+    page = at_the_return(browser, live, lang)
     page.locator("#hand .card:not(.ineligible)").first.tap()
     page.tap("[data-testid=play]")
     page.wait_for_function("document.body.dataset.phase === 'play' && document.body.dataset.toMove === '0' && "

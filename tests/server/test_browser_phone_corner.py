@@ -19,10 +19,9 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from guandan.server.i18n_web import strings
-from guandan.server.rooms import Room
 
 from .conftest import LiveServer, resize
-from .test_browser_crowded_table import AT_A_SEED, MSG_CUT, OVERLAPS, seat_held_server
+from .test_browser_crowded_table import MSG_CUT, OVERLAPS, at_the_return, seat_held_server
 from .test_browser_phone_texts import clipped
 from .test_browser_table import MY_TURN_OR_END, PAUSE_S, play_to_deal_end, seat_me
 
@@ -77,32 +76,6 @@ def test_the_deal_ends_countdown_and_the_facts_read_in_the_languages_punctuation
         assert waiting == {"zh": f"{said}（15）", "en": f"{said} (15)"}[lang], waiting
     finally:
         page.context.close()
-
-
-def at_the_return(browser: Browser, live: LiveServer, lang: str, route: Any = None) -> Page:
-    """The third deal's return (还贡) of AT_A_SEED's match: team 2, at A, pays a double tribute, and the player (seat 1,
-    team 1, under the competition rules) returns a card, its seat taken back from the bot that played it so far."""
-    with httpx.Client(base_url=live.url, timeout=30) as c:
-        code = c.post("/api/rooms", json={"bots": [None, "greedy", "greedy", "greedy"], "max_deals": 3,
-                                          "seed": AT_A_SEED, "timer": 0, "bot_delay_ms": 0}).json()["code"]
-        token = c.post(f"/api/rooms/{code}/join", json={"seat": 0, "name": "Tester"}).json()["token"]
-        room: Room = live.app.state.service.rooms[code]
-        room.config = room.config.model_copy(update={"award": (1, 12)})  # team 2 starts at A
-        room.seats[0].auto = True
-        assert c.post(f"/api/rooms/{code}/ready", json={"token": token}).status_code == 200
-    page = browser.new_context(viewport={"width": 667, "height": 375}, has_touch=True, bypass_csp=True,
-                               reduced_motion="reduce").new_page()
-    if route is not None:
-        page.route_web_socket(re.compile(r"/ws/"), route)
-    page.goto(f"{live.url}/")
-    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}'); localStorage.setItem('guandan:token:{code}', '{token}');"
-                  "localStorage.setItem('guandan:sort', 'rank')")
-    page.goto(f"{live.url}/r/{code}")
-    page.wait_for_function("document.body.dataset.deal === '2' && document.body.dataset.phase === 'return' && "
-                           "document.body.dataset.toMove === '0'", timeout=60_000)
-    page.tap("#auto-off")
-    expect(page.locator("#auto-banner")).to_be_hidden()
-    return page
 
 
 def terms_taken(page: Page) -> list[Any]:
