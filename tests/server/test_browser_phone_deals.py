@@ -57,10 +57,12 @@ def test_the_header_links_are_tap_targets_at_the_table_and_on_the_start_page(bro
         page.context.close()
 
 
-# the middle of the table's note, line by line as its text breaks them (a line the width wraps stays one)
+# the middle of the table's note in the return phase, line by line as its text breaks them (a line the width wraps
+# stays one), or null until it is there; read in the same poll that finds it, as the bots' returns soon end the phase
 NOTE_LINES = """() => {
   const note = document.querySelector('#center-note .tribute-note');
-  return note ? note.innerText.split('\\n').map((s) => s.trim()).filter(Boolean) : null;
+  return document.body.dataset.phase === 'return' && note
+    ? note.innerText.split('\\n').map((s) => s.trim()).filter(Boolean) : null;
 }"""
 
 
@@ -80,9 +82,7 @@ def test_a_double_tributes_givings_are_each_read_on_a_line_of_their_own(browser:
         page.tap("[data-testid=hint]")
         page.wait_for_function("document.querySelectorAll('#hand .card.selected').length === 1")
         page.tap("[data-testid=play]")
-        page.wait_for_function("document.body.dataset.phase === 'return' && "
-                               "document.querySelectorAll('#center-note .tribute-note').length", timeout=30000)
-        lines = page.evaluate(NOTE_LINES)
+        lines = page.wait_for_function(NOTE_LINES, timeout=30000).json_value()
         label = {"zh": "进贡", "en": "Tribute"}[lang]
         assert lines is not None and len(lines) == 2, lines  # two givings, each whole on one line
         for line in lines:
