@@ -312,7 +312,7 @@ def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
     deal = data["deals"][0]
     assert page.locator("#rinfo").inner_text().split("\n") == ["级牌：2", "级数：2:2"]
     title = deal["title"]["zh"][0]
-    assert title.startswith("第1副 · 打2 · 级数 "), title
+    assert title.startswith("第1副 · 打2 · 级数：2:2 · "), title
     assert page.locator("#raction").inner_text() == title
     assert title not in page.locator("#rlog").inner_text()
     others = 0
@@ -328,4 +328,4 @@ def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
     page.evaluate("localStorage.setItem('guandan:lang', 'en')")
     page.reload()
     expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
-    assert page.locator("#rinfo").inner_text().split("\n") == ["Level: 2", "Levels: 2 : 2"]
+    assert page.locator("#rinfo").inner_text().split("\n") == ["Level: 2", "Levels: 2:2"]

@@ -23,7 +23,7 @@ from guandan.tui.nobreak import keep_no_break_spaces
 from guandan.tui.review import ReviewScreen, last_deal
 from guandan.tui.session import Session
 
-PAIR = Presenter("en").levels((8, 0))  # "10 : 2"
+PAIR = "10\u00a0:\u00a02"  # a pair of figures joined by no-break spaces, as a translation may join them
 # the pair after every length of words before it, so that some line must wrap right where it stands
 LINES = [" ".join(["ab"] * n) + " levels now " + PAIR for n in range(8, 40)]
 PARTED = re.compile(r"10$|^\s*:|^\s*2\b")  # a line ending in the pair's first level, or starting with its rest
@@ -316,7 +316,7 @@ def test_a_wrapped_log_entry_hangs_under_its_first_row(lang: str) -> None:
     p = Presenter(lang, viewer=0)
     entry = {"en": "Finishing order: 1st You, 2nd Previous opponent, 3rd Partner, last Next opponent; Your team "
                    "goes up 2 levels",
-             "zh": "出完顺序：" + p.order([0, 3, 2, 1]) + "，我方升2级 · 现在级数 4 : 2，下一副由对方进贡"}[lang]
+             "zh": "出完顺序：" + p.order([0, 3, 2, 1]) + "，我方升2级 · 现在级数：4:2，下一副由对方进贡"}[lang]
     logged, _said = async_support.run(_log_and_status_rows(lang, [entry, "short", entry]))
     rows = logged[2]
     assert len(rows) >= 2 and logged[1] == ["short"]

@@ -181,8 +181,10 @@ class Presenter:
         return level_text(level)
 
     def levels(self, levels: Sequence[int]) -> str:
-        """``3 : 2``, joined by no-break spaces so that a narrow line never parts the two levels."""
-        return f"{level_text(levels[0])}\u00a0:\u00a0{level_text(levels[1])}"
+        """Both teams' levels, Team 1's first, as every face writes them in either language: ``3:2``, ``10:A``
+        (the tournament desk's results read ``A:6`` too). With no space inside, a line broken to fit never parts
+        them."""
+        return f"{level_text(levels[0])}:{level_text(levels[1])}"
 
     def combo_type(self, type_: ComboType) -> str:
         return self._(COMBO_NAMES[type_])

@@ -1,8 +1,8 @@
 """How the full-screen client breaks its lines. Its lines are wrapped by Rich (the log) and by Textual (the
 other panels), and both split a line at any Unicode whitespace, the no-break spaces included (Rich issue
 #4196: their word patterns are ``\\s*\\S+\\s*`` and ``\\S+\\s*|\\s+``, and Python's ``\\s`` matches U+00A0). So a
-level pair such as ``3 : 2`` (:meth:`guandan.present.Presenter.levels`) could end one line and start the
-next. :func:`keep_no_break_spaces` gives both the same patterns with the no-break spaces (U+00A0, U+2007,
+place and its seat such as ``1st Partner`` (:meth:`guandan.present.Presenter.order`) could end one line and start
+the next. :func:`keep_no_break_spaces` gives both the same patterns with the no-break spaces (U+00A0, U+2007,
 U+202F) taken as part of a word, as Unicode line breaking (UAX #14, class GL) has them. Both also get to break
 a run of Chinese after the marks that end a phrase (，、：…) and before an opening bracket, never before a
 closing mark: they broke only at spaces, so a Chinese line, whose spaces stand between a place and its seat

@@ -133,7 +133,7 @@ function show() {
       played ? playNodes(played) : (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, said(d.title)[0]));
   // the levels as the table writes them ("级牌：2", "Level: 2"), the two teams' in the language's way ("级数：2:3")
   $("rinfo").replaceChildren(el("div", {}, fmt("Level: {level}", { level: rk(d.level) })),
-    el("div", {}, fmt("Levels: {a} : {b}", { a: rk(d.levels[0]), b: rk(d.levels[1]) })));
+    el("div", {}, fmt("Levels: {a}:{b}", { a: rk(d.levels[0]), b: rk(d.levels[1]) })));
   // the presenter's lines of this step's events, bar the one the centre shows already (the play or pass, the deal's
   // opening); an event with nothing to say is not listed
   const shown = a ? [E.PLAY, E.PASS] : [E.DEAL_START];

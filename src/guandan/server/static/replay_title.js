@@ -1,7 +1,7 @@
 // A replay in a list (the start page's replays, the account's games): a title a person reads — who played whom, and
 // how it ended — made from the summary the server keeps beside each record (guandan.db.web.replay_summary), in the
 // page's language; when it was played, in the reader's own clock; and the replay's id, kept small (the link holds it).
-import { dealsText, el, fmt, localTime, t } from "./common.js";
+import { dealsText, el, fmt, labelled, localTime, t } from "./common.js";
 
 const TEAMS = [[0, 2], [1, 3]];  // North–South, East–West
 
@@ -16,7 +16,7 @@ export function seatNames(summary) {
   return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} (${i + 1})` : n));
 }
 
-// {title, result}: "You / Bot 3 · Heuristic vs Bot 2 · Heuristic / Bot 4 · Heuristic" and "Won A–7"; `seat` is the
+// {title, result}: "You / Bot 3 · Heuristic vs Bot 2 · Heuristic / Bot 4 · Heuristic" and "Won A:7"; `seat` is the
 // reader's (null when not known): their team comes first, their own name reads "You", levels are theirs first
 export function replayTitle(summary, seat) {
   const names = seatNames(summary);
@@ -26,7 +26,7 @@ export function replayTitle(summary, seat) {
   const team = (seats) => seats.map((s) => names[s]).join(" / ");
   const title = `${team(us)} ${t("vs")} ${team(them)}`;
   const lv = summary.levels;
-  const levels = (first) => (lv ? `${lv[first]}–${lv[1 - first]}` : "");
+  const levels = (first) => (lv ? `${lv[first]}:${lv[1 - first]}` : "");  // as the presenter writes them
   let result;
   if (summary.ended && summary.winner !== null) {
     if (seat !== null && seat !== undefined) {
@@ -35,7 +35,7 @@ export function replayTitle(summary, seat) {
       result = fmt("{team} won {levels}", { team: team(TEAMS[summary.winner]), levels: levels(summary.winner) }).trim();
     }
   } else {
-    result = lv ? `${t("Levels")} ${levels(mine)}` : "";
+    result = lv ? labelled(t("Levels"), levels(mine)) : "";
   }
   const deals = summary.deals ? dealsText(summary.deals) : "";
   return { title, result: [result, deals].filter(Boolean).join(" · ") };
