@@ -216,7 +216,7 @@ def test_an_error_inside_a_record_is_said_whole_in_chinese(tmp_path: Path, monke
     assert _refused("replay", str(record)).strip() == (
         f'error: {record}: deal 1, hand of seat 1: bad card token "XX" (rules notation)')
     monkeypatch.setenv("LANGUAGE", "zh")
-    assert _refused("replay", str(record)).strip() == f'错误：{record}：第1副，座位 1 的手牌：无效的牌 "XX"（rules 记法）'
+    assert _refused("replay", str(record)).strip() == f'错误：{record}：第1副，座位1的手牌：无效的牌 "XX"（rules 记法）'
     assert _refused("verify-deal", str(record)).strip() == f'错误：{record}：第1副：无效的牌 "XX"（rules 记法）'
 
 

@@ -61,7 +61,7 @@ def test_none_is_said_as_answered_nothing_with_agent_seat_and_pair(monkeypatch: 
     assert seat in (1, 2, 3, 4)
     assert said(e, "en") == (f"silent (seat {seat}) in deal pair 2: answered nothing; "
                              "the first legal action was played instead")
-    assert said(e, "zh") == f"silent（{seat}号位）在第2组复式牌中：什么也没有回答；已改为第一个合法动作"
+    assert said(e, "zh") == f"silent（座位{seat}）在第2组复式牌中：什么也没有回答；已改为第一个合法动作"
 
 
 def test_cards_not_in_hand_are_named_in_card_notation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -180,7 +180,7 @@ def test_a_results_file_keeps_each_sides_first_illegal_answer(monkeypatch: pytes
     assert "B's first illegal" not in table
     monkeypatch.setenv("LANGUAGE", "zh")
     table = CliRunner().invoke(app, ["arena-summary", str(f)]).output
-    assert re.search(rf"^A 的第一个非法动作 +第0组复式牌，{first['seat'] + 1}号位：什么也没有回答$", table, re.M), table
+    assert re.search(rf"^A 的第一个非法动作 +第0组复式牌，座位{first['seat'] + 1}：什么也没有回答$", table, re.M), table
 
 
 def test_the_answer_kept_is_the_action_as_a_record_writes_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -110,7 +110,7 @@ def test_a_policy_agents_errors_follow_the_environments_language(monkeypatch: py
     assert seat is not None
     agents: list[Agent] = [genv.PolicyAgent(lambda o, mask: _first_legal({"action_mask": mask})) for _ in range(4)]
     agents[seat] = genv.PolicyAgent(lambda o, mask: genv.ACTION_SIZE)
-    with pytest.raises(genv.IllegalActionError, match=rf"^{seat + 1}号位的策略返回了动作序号 {genv.ACTION_SIZE}（超出 "
+    with pytest.raises(genv.IllegalActionError, match=rf"^座位{seat + 1}的策略返回了动作序号 {genv.ACTION_SIZE}（超出 "
                                                       r"0…5697），动作掩码此时不允许它；合法的序号为 [\d, ]+，另有\d+个$"):
         run_match(m, agents)
     with pytest.raises(ValueError, match=r"^动作序号必须在 0…5697 之间，而不是 -1$"):

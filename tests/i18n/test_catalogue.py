@@ -96,7 +96,7 @@ def test_language_names_and_default() -> None:
     assert {"zh", "en"} <= set(languages("tui"))
 
 
-#: What counts a number in Chinese: 第2副, 共8副, 3次, 27张, 2号位, 30秒 (the desk's catalogue keeps the same rule).
+#: What counts a number in Chinese: 第2副, 共8副, 3次, 27张, 座位2, 30秒 (the desk's catalogue keeps the same rule).
 _MEASURES = "(?:轮|桌|副|队|支|页|次|个|名|场|张|组|行|秒|毫秒|条|种|局|级|位|号|手|步|人|分钟|字节)(?!成)"
 _SPACED = re.compile(
     r"(第|共)\s+(\{\w+\}|\d)"  # 第 {deal} 副
@@ -106,9 +106,9 @@ _SPACED = re.compile(
 
 @pytest.mark.parametrize("domain", ["cli", "tui", "web", "game", "help", "click"])
 def test_chinese_counts_and_ordinals_take_no_spaces(domain: str) -> None:
-    """Chinese writes a number against 第/共 and its measure word (第1副, 共8副, 27张, 3次, 2号位), as the desk
+    """Chinese writes a number against 第/共 and its measure word (第1副, 共8副, 27张, 3次, 座位2), as the desk
     does: "第 1 副" read as set in type by a machine. A space stays for a name, a path, a code or a value
-    (座位 {seat} 的手牌, 种子 {seed}, {size} KB)."""
+    (种子 {seed}, {size} KB)."""
     with catalogue_path(domain, "zh").open("rb") as f:
         catalog = read_po(f)
     bad = []
@@ -118,11 +118,24 @@ def test_chinese_counts_and_ordinals_take_no_spaces(domain: str) -> None:
     assert bad == []
 
 
+@pytest.mark.parametrize("domain", ["cli", "tui", "web", "game", "help", "click"])
+def test_chinese_names_a_seat_as_the_table_does(domain: str) -> None:
+    """A seat is 座位2 in Chinese on every face (the table, the review, the env, the command line, the arena), never
+    2号位, as the official platform's own client writes it."""
+    with catalogue_path(domain, "zh").open("rb") as f:
+        catalog = read_po(f)
+    bad = []
+    for msg in catalog:
+        strings = (msg.string,) if isinstance(msg.string, str) else tuple(msg.string or ())
+        bad += [s for s in strings if msg.id and s and "号位" in s]
+    assert bad == []
+
+
 def test_the_spacing_rule_finds_a_spaced_ordinal() -> None:
     """The rule above is not vacuous: the spacings the catalogues had are caught, the kept ones are not."""
     for wrong in ("第 {deal} 副：{problem}", "剩 {n} 张", "{n} 号位", "全部 108 张牌", "而不是 {count} 个", "共 {count} 副"):
         assert _SPACED.search(wrong), wrong
-    for right in ("第{deal}副：{problem}", "剩{n}张", "座位 {seat} 的手牌", "{size} KB", "种子 {seed}"):
+    for right in ("第{deal}副：{problem}", "剩{n}张", "座位{seat}的手牌", "{size} KB", "种子 {seed}"):
         assert not _SPACED.search(right), right
 
 
