@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 
@@ -18,11 +19,16 @@ from guandan.cli import _mount, app
 from guandan.core.cards import card_str, parse_card, wild_code
 from guandan.core.combos import resolve_combo
 from guandan.core.match import MatchConfig, new_match
-from guandan.core.record import dumps
+from guandan.core.record import dumps, loads
 from guandan.core.rules import preset
 from guandan.core.vocab import RANKS
 from guandan.i18n.check import extract_msgids, missing
 from guandan.present import Presenter
+from guandan.review.engine import Settings
+from guandan.review.html import review_html
+from guandan.review.report import review_record
+from guandan.review.verdict import Label
+from guandan.review.words import review_lines
 from guandan.tui.session import Session
 
 _mount()
@@ -138,8 +144,12 @@ def test_review_json_has_accuracy_and_labelled_decisions(record: Path) -> None:
                                     for d in out["decisions"])
     assert all(d["seat"] == 1 and d["legal"] > 1 and d["worlds"] == 8 for d in out["decisions"])
     assert len(out["costliest"]) <= 3
-    losses = sorted((d["loss"] for d in out["decisions"]), reverse=True)
-    assert [c["loss"] for c in out["costliest"]] == [x for x in losses if x > 0][:3]
+    # the costliest are the largest losses among the decisions labelled an inaccuracy or worse: a loss the label
+    # calls good (within the measure's noise) is no "costly decision" to show a learner
+    losses = sorted((d["loss"] for d in out["decisions"] if d["label"] != "good"), reverse=True)
+    assert [c["loss"] for c in out["costliest"]] == losses[:3]
+    assert all(c["label"] != "good" for c in out["costliest"])
+    assert any(d["label"] == "good" and d["loss"] > 0 for d in out["decisions"])  # such a loss, left out
     (deal,) = out["deals"]
     assert deal["deal"] == 0 and len(deal["graph"]) == len(out["decisions"])
     assert "hindsight" not in out["decisions"][0]
@@ -290,3 +300,21 @@ def test_a_review_of_one_decision_says_one_decision(record: Path, tmp_path: Path
     assert re.search(r"^第1副复盘：\S+：准确度 \S+（共1手）$", said["zh"].output, re.M), said["zh"].output
     full = runner.invoke(app, ["review", str(record), "--seat", "1", "--lang", "en", *TINY])
     assert re.search(r"^Review of deal 1: Ann: accuracy \S+ over \d+ decisions$", full.output, re.M), full.output
+
+
+def test_the_costliest_decisions_are_inaccuracies_or_worse_and_a_review_without_any_says_so(record: Path) -> None:
+    """"Costliest decisions" lists no move labelled good (a loss within the measure's noise): a seat none of whose
+    decisions was an inaccuracy or worse is told so in one line of its text and HTML reports, in both languages."""
+    review = review_record(loads(record.read_text(encoding="utf-8")), [1], settings=Settings(budget=0.02))
+    seat = review.seats[0]
+    assert any(d.label is Label.GOOD and d.loss > 0 for d in seat.decisions)
+    assert all(d.label is not Label.GOOD for d in seat.costliest())
+    seat.decisions = [replace(d, label=Label.GOOD) for d in seat.decisions]  # a seat that made no error
+    assert seat.costliest() == [] and seat.costliest(0) == []
+    for lang, none in (("en", "Costliest decisions: none was an inaccuracy, a mistake or a blunder"),
+                       ("zh", "代价最大的几手：无（没有欠佳、失误或大错）")):
+        p = Presenter(lang)
+        lines = review_lines(p, review, moves=False)
+        assert [line.strip() for line in lines].count(none) == 1, lines
+        assert not any(re.match(r" {4}\d\. ", line) for line in lines), lines
+        assert escape(none) in review_html(p, review)

@@ -103,7 +103,8 @@ def _table(p: Presenter, ds: list[Decision]) -> str:
 
 def _costly(p: Presenter, ds: list[Decision]) -> str:
     if not ds:
-        return ""
+        none = p.tr.gettext("Costliest decisions: none was an inaccuracy, a mistake or a blunder")
+        return f"<p>{escape(none)}</p>"
     items = "".join(f'<li class="{d.label.value}">{escape(decision_line(p, d))}</li>' for d in ds)
     heading = p.tr.gettext("Costliest decisions:")
     return f"<h4>{escape(heading)}</h4><ol>{items}</ol>"
@@ -122,7 +123,8 @@ def _seat(p: Presenter, s: SeatReview, review: Review) -> str:
         heading = _("Deal {n}").format(n=deal + 1)
         out.append(f"<h3>{escape(heading)} · {escape(acc_text.format(accuracy=percent(acc)))}</h3>")
         out.append(graph(p, ds))
-        out.append(_costly(p, s.costliest(deal)))
+        if ds:
+            out.append(_costly(p, s.costliest(deal)))
         if ds:
             out.append(_table(p, ds))
     out.append("</section>")

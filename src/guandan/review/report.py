@@ -214,9 +214,10 @@ class SeatReview:
         return [d for d in self.decisions if d.deal == deal]
 
     def costliest(self, deal: int | None = None, n: int = 3) -> list[Decision]:
-        """The ``n`` decisions that lost most (only those that lost something), costliest first."""
+        """The ``n`` decisions that lost most, costliest first: only those labelled an inaccuracy or worse, since
+        a loss the label calls good is within the measure's noise or too small to teach anything."""
         pool = self.decisions if deal is None else self.deal_decisions(deal)
-        ranked = sorted((d for d in pool if d.loss > 0), key=lambda d: (-d.loss, d.deal, d.index))
+        ranked = sorted((d for d in pool if d.label is not Label.GOOD), key=lambda d: (-d.loss, d.deal, d.index))
         return ranked[:n]
 
 

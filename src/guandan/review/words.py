@@ -143,10 +143,8 @@ def seat_lines(p: Presenter, s: SeatReview, review: Review, moves: bool = True) 
             lines.append("  " + p.tr.ngettext("{n} forced decision (one legal action) not counted",
                                               "{n} forced decisions (one legal action) not counted",
                                               forced).format(n=forced))
-        worst = s.costliest(deal)
-        if worst:
-            lines.append("  " + _("Costliest decisions:"))
-            lines += ["    " + decision_line(p, d, i) for i, d in enumerate(worst, 1)]
+        if ds:
+            lines += ["  " + line for line in costliest_lines(p, s.costliest(deal))]
         if moves and ds:
             lines.append("  " + _("Move by move (the level points the team could expect after the move played):"))
             for d in ds:
@@ -161,11 +159,17 @@ def seat_lines(p: Presenter, s: SeatReview, review: Review, moves: bool = True) 
                                    len(s.decisions)).format(who=p.seat(s.seat), accuracy=percent(s.accuracy),
                                                             count=len(s.decisions)))
         lines.append("  " + tally(p, s.decisions))
-        worst = s.costliest()
-        if worst:
-            lines.append("  " + _("Costliest decisions:"))
-            lines += ["    " + decision_line(p, d, i) for i, d in enumerate(worst, 1)]
+        if s.decisions:
+            lines += ["  " + line for line in costliest_lines(p, s.costliest())]
     return lines
+
+
+def costliest_lines(p: Presenter, worst: list[Decision]) -> list[str]:
+    """The costliest decisions under their heading, numbered; when none was an inaccuracy or worse, one line that
+    says so (rather than no heading at all, or a list of moves labelled good)."""
+    if not worst:
+        return [p.tr.gettext("Costliest decisions: none was an inaccuracy, a mistake or a blunder")]
+    return [p.tr.gettext("Costliest decisions:")] + ["  " + decision_line(p, d, i) for i, d in enumerate(worst, 1)]
 
 
 def intro_line(p: Presenter) -> str:
@@ -306,6 +310,6 @@ def review_json(p: Presenter, review: Review, single: bool) -> dict[str, Any]:
         out["seats"] = seats
     return out
 
-__all__ = ["LABEL_WORDS", "REASON_WORDS", "action_json", "action_text", "cost", "decision_json", "decision_line", "intro_line",
-           "label_text", "level_points_line", "points", "reason_text", "review_json", "review_lines", "seat_json",
-           "seat_lines", "settings_line"]
+__all__ = ["LABEL_WORDS", "REASON_WORDS", "action_json", "action_text", "cost", "costliest_lines", "decision_json",
+           "decision_line", "intro_line", "label_text", "level_points_line", "points", "reason_text", "review_json",
+           "review_lines", "seat_json", "seat_lines", "settings_line"]
