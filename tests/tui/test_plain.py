@@ -7,13 +7,16 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
+from guandan.agents.hints import hints
 from guandan.core.cards import parse_cards
 from guandan.core.events import DealStart
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.tui.plain import run_plain
 from guandan.tui.session import Session
-from guandan.tui.text import typed_token
+from guandan.tui.text import presenter, typed_token
 
 from .conftest import session_with_hand
 
@@ -85,12 +88,27 @@ def test_bad_input_shows_a_message_and_changes_nothing(pen: object) -> None:
     assert sum(line.startswith("> ") for line in lines) == 9  # the prompt again after each line
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_numbered_hints_begin_as_the_webs_do(lang: str) -> None:
+    """The hints' list begins each line as the web's hint line begins (Pair 9: …, Pass — …), the rest of the
+    presenter's words kept as they are; Chinese, which has no capitals, reads exactly the presenter's words."""
+    s = Session.new(preset("competition"), 3, "greedy", "greedy", MatchConfig(max_deals=1))
+    lines = play(s, "hint\nquit\n", lang)
+    obs = s.observation()  # the decision the hints were asked at: quitting took no action
+    p = presenter(lang)
+    found = hints(obs, 3, s.rules)
+    listed = [line for line in lines if re.match(r"  \d\. ", line)]
+    words = [f"{p.action(h.action, obs.deal.level)} — {p.hint_reason(h.reason)}" for h in found]
+    assert listed == [f"  {i}. {w[:1].upper() + w[1:] if lang == 'en' else w}" for i, w in enumerate(words, 1)]
+    assert all(line[5].isupper() for line in listed) if lang == "en" else listed[0][5] == words[0][0]
+
+
 def test_several_readings_are_numbered_and_chosen() -> None:
     s = session_with_hand(parse_cards("H2 S4 H5 S6 S7"))
     lines = play(s, "H2 S4 H5 S6 S7\n9\n2\nquit\n")
     i = lines.index("These cards can be read several ways; choose one:")
     readings = [line for line in lines[i + 1:i + 4] if line.startswith("  ")]
-    assert readings == ["  1. straight 4–8", "  2. straight 3–7"]
+    assert readings == ["  1. Straight 4–8", "  2. Straight 3–7"]  # each begun as a sentence, as the web's
     assert "! Choose a number from 1 to 2" in lines
     first = s.match.deal.actions[0] if s.match.deal else None
     assert first is not None and first.seat == 0 and first.combo is not None and first.combo.key == "7"

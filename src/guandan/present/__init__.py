@@ -186,6 +186,12 @@ class Presenter:
         them."""
         return f"{level_text(levels[0])}:{level_text(levels[1])}"
 
+    def sentence(self, text: str) -> str:
+        """``text`` begun as a line of its own: a cased language's first letter upper case, the rest as written
+        ("Full house 3: …", "Big Joker" kept), as the web's words beside the buttons read; Chinese has no case and
+        is left as it is."""
+        return text[:1].upper() + text[1:]
+
     def combo_type(self, type_: ComboType) -> str:
         return self._(COMBO_NAMES[type_])
 

@@ -138,9 +138,10 @@ class PlainGame:
         self.out.flush()
 
     def numbered(self, actions: list[Action], labels: list[str]) -> None:
+        """Each label on a line of its own after its number, begun as a sentence as the web writes a hint."""
         self.choices = actions
         for i, label in enumerate(labels, 1):
-            self.say(f"  {i}. {label}")
+            self.say(f"  {i}. {self.present.sentence(label)}")
 
     def command(self, line: str) -> bool:
         """Handle one input line; True when the human acted (a new decision point follows)."""
