@@ -22,7 +22,7 @@ from .core.cards import card_str
 from .core.errors import GuandanError
 from .core.params import CardList, JsonProblem, Listed, OsReason, Phrase, SeatNo
 from .core.record import loads
-from .i18n import LANGUAGES, N_, default_lang, normalize_lang, translator
+from .i18n import LANGUAGES, N_, default_lang, fill, normalize_lang, translator
 from .i18n.reasons import reason_text
 from .linebreak import cell_len
 
@@ -80,7 +80,7 @@ def said(e: BaseException, lang: str | None = None, domain: str = "cli", present
     if text == msgid and _said_in(e) == "en" and not _own_text_is_msgid(e, msgid, params):
         return str(e)  # English, and the error has words of its own beside its msgid: those say more
     try:
-        return text.format(**{k: _param(v, language, domain, present) for k, v in params.items()})
+        return fill(text, **{k: _param(v, language, domain, present) for k, v in params.items()})
     except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return str(e)
 

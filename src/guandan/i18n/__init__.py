@@ -30,6 +30,7 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import re
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -128,6 +129,23 @@ def compile_po(po: Path, lang: str) -> bytes:
     return buf.getvalue()
 
 
+_CHINESE = "\u3400-\u9fff\uf900-\ufaff"
+
+
+def fill(template: str, **fields: object) -> str:
+    """``template.format(**fields)``, where a field written in Chinese at its edge takes no space between it and the
+    Chinese beside it: ``{card} 现在不能给出`` reads ``♠3 现在不能给出`` but ``大王现在不能给出``, and ``进贡 {card}``
+    ``进贡大王``, as Chinese writes two words side by side and keeps a space beside a value written in symbols and
+    figures (♠10, 3×5)."""
+    for name, value in fields.items():
+        text = str(value)
+        if text and re.match(f"[{_CHINESE}]", text[-1]):
+            template = re.sub(rf"(\{{{name}\}}) (?=[{_CHINESE}])", r"\1", template)
+        if text and re.match(f"[{_CHINESE}]", text[0]):
+            template = re.sub(rf"(?<=[{_CHINESE}]) (\{{{name}\}})", r"\1", template)
+    return template.format(**fields)
+
+
 def unprintable(c: str) -> bool:
     """A character a line of text cannot show in place, so no name may hold it: a control, format or
     unassigned character (a tab, a line break, NUL, a direction mark such as U+202E), or a line or
@@ -146,6 +164,7 @@ __all__ = [
     "catalogue_path",
     "compile_po",
     "default_lang",
+    "fill",
     "languages",
     "normalize_lang",
     "translator",

@@ -14,7 +14,6 @@ starred once the presenter knows the deal's level: given to it, or learnt from t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import cache, cached_property
 
@@ -45,7 +44,7 @@ from ..core.events import (
 )
 from ..core.params import CardList, Listed
 from ..core.vocab import RANKS, ActionKind, ComboKey, ComboType, Phase, SettlementNote
-from ..i18n import N_, Translator, translator
+from ..i18n import N_, Translator, fill, translator
 from .order import play_order
 
 DOMAIN = "game"
@@ -89,23 +88,6 @@ SEQUENCES = frozenset({ComboType.STRAIGHT, ComboType.TUBE, ComboType.PLATE, Comb
                        ComboType.AIRPLANE, ComboType.STRAIGHT_FLUSH, ComboType.CHAIN_BOMB})
 _RANKS_PER_CARD = {ComboType.STRAIGHT: 1, ComboType.STRAIGHT_FLUSH: 1, ComboType.TUBE: 2, ComboType.PAIR_RUN: 2,
                    ComboType.PLATE: 3, ComboType.TRIPLE_RUN: 3, ComboType.AIRPLANE: 5}
-
-
-_CHINESE = "\u3400-\u9fff\uf900-\ufaff"
-
-
-def fill(template: str, **fields: object) -> str:
-    """``template.format(**fields)``, where a field written in Chinese at its edge takes no space between it and the
-    Chinese beside it: ``{card} 现在不能给出`` reads ``♠3 现在不能给出`` but ``大王现在不能给出``, and ``进贡 {card}``
-    ``进贡大王``, as Chinese writes two words side by side and keeps a space beside a value written in symbols and
-    figures (♠10, 3×5)."""
-    for name, value in fields.items():
-        text = str(value)
-        if text and re.match(f"[{_CHINESE}]", text[-1]):
-            template = re.sub(rf"(\{{{name}\}}) (?=[{_CHINESE}])", r"\1", template)
-        if text and re.match(f"[{_CHINESE}]", text[0]):
-            template = re.sub(rf"(?<=[{_CHINESE}]) (\{{{name}\}})", r"\1", template)
-    return template.format(**fields)
 
 
 def rank_text(rank: str) -> str:

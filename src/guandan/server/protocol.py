@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..core.errors import GuandanError
-from ..i18n import N_, translator, unprintable
+from ..i18n import N_, fill, translator, unprintable
 from ..present import said
 from .i18n_web import LANGS
 
@@ -131,8 +131,7 @@ class Words:
     params: Mapping[str, Param] = field(default_factory=dict)
 
     def render(self, lang: str) -> str:
-        return translator("web", lang).gettext(self.msgid).format(
-            **{k: _shown(v, lang) for k, v in self.params.items()})
+        return fill(translator("web", lang).gettext(self.msgid), **{k: _shown(v, lang) for k, v in self.params.items()})
 
     def texts(self) -> dict[str, str]:
         """The sentence in every page language: the ``text`` of a refusal."""

@@ -40,8 +40,21 @@ export function setLang(value) {
 }
 
 export function t(msgid) { return STRINGS[msgid] || msgid; }
-/** The catalogue's text for `msgid` with each `{name}` replaced by `args[name]`. */
-export function fmt(msgid, args) { return t(msgid).replace(/\{(\w+)\}/g, (_, k) => String(args[k])); }
+const HAN = "\u3400-\u9fff\uf900-\ufaff";  // Chinese characters, as guandan.i18n.fill has them
+/**
+ * The catalogue's text for `msgid` with each `{name}` replaced by `args[name]`. A value written in Chinese at its edge
+ * takes no space between it and the Chinese beside it, as the server's sentences (guandan.i18n.fill): "等待 {who}"
+ * reads "等待座位2" but "等待 Alice", "{who} 进贡" "你进贡" but "♠3 进贡".
+ */
+export function fmt(msgid, args) {
+  let text = t(msgid);
+  for (const [k, v] of Object.entries(args)) {
+    const value = String(v);
+    if (new RegExp(`[${HAN}]$`).test(value)) text = text.replace(new RegExp(`(\\{${k}\\}) (?=[${HAN}])`, "g"), "$1");
+    if (new RegExp(`^[${HAN}]`).test(value)) text = text.replace(new RegExp(`(?<=[${HAN}]) (\\{${k}\\})`, "g"), "$1");
+  }
+  return text.replace(/\{(\w+)\}/g, (_, k) => String(args[k]));
+}
 /** A label and its value with the language's colon: "Level: 4", "级牌：4". */
 export function labelled(label, value) { return fmt("{label}: {value}", { label, value }); }
 /** Words and a count in the language's brackets: "Continue (15)", "继续（15）". */
