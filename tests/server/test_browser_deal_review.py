@@ -80,7 +80,7 @@ def test_the_deal_end_panel_opens_the_review_of_the_deal_just_played(browser: Br
     summary = review.locator("#review-summary").inner_text()
     assert ("准确度" if lang == "zh" else "Accuracy") in summary
     # the page is the deal's review, not the match's replay, and the match has no result yet
-    assert review.locator("header h1 span").first.inner_text() == ("引擎复盘" if lang == "zh" else "Engine review")
+    assert review.locator("#replay-head h2 span").first.inner_text() == ("引擎复盘" if lang == "zh" else "Engine review")
     assert review.locator("#match > strong").is_hidden()
     heading = review.locator("#match-summary .live-deal").inner_text()
     assert heading.startswith("进行中比赛的第1副" if lang == "zh" else "Deal 1 of a match in play")

@@ -20,6 +20,7 @@ from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
 
 from .conftest import LiveServer
+from .test_browser_site_header import HEADER
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -32,10 +33,11 @@ CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
 REPRS = re.compile(r"deal_start|deal_settled|deal_over|match_over|first_lead|\bNone\b|\bnull\b|\bundefined\b|NaN|"
                    r"\[|\]|\{|\}|\bTrue\b|\bFalse\b|object Object")
 
-# the text a person sees, but what is the same in every language: the replay id, the language toggle (it names
-# the other language in that language), the fair-deal commitments (hex digests and the seed's formula)
+# the text a person sees, but what is the same in every language: the site's name (掼蛋, the site header's home
+# link), the replay id, the language toggle (it names the other language in that language), the fair-deal
+# commitments (hex digests and the seed's formula)
 VISIBLE_TEXT = """() => {
-  const skip = "#replay-id, #lang, .commitment, script, style";
+  const skip = ".site-name, #replay-id, #lang, .commitment, script, style";
   const out = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {
@@ -238,10 +240,11 @@ ID_LINES = """(n) => {
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_an_upright_phone_keeps_the_replay_id_whole_in_the_header(page: Page, live_server: LiveServer,
-                                                                  replay: tuple[str, dict[str, Any]], lang: str) -> None:
-    """The replay's id is the end of its link, not words: on an upright phone it takes a line of its own under
-    "Guandan Replay", whole (it broke anywhere, "Gvjs2o9jOiH1PF" over "OF"), and the header's buttons keep their room."""
+def test_an_upright_phone_keeps_the_replay_id_whole_in_its_title(page: Page, live_server: LiveServer,
+                                                                 replay: tuple[str, dict[str, Any]], lang: str) -> None:
+    """The replay's id is the end of its link, not words: on an upright phone it takes a line of its own beside
+    "Replay", whole (it broke anywhere, "Gvjs2o9jOiH1PF" over "OF"), and the export and the language switch keep
+    their room."""
     rid, _ = replay
     page.goto(f"{live_server.url}/")
     page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
@@ -329,3 +332,76 @@ def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
     page.reload()
     expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
     assert page.locator("#rinfo").inner_text().split("\n") == ["Level: 2", "Levels: 2:2"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_replay_has_the_sites_one_header_and_its_own_title_line(browser: Browser, live_server: LiveServer,
+                                                                    replay: tuple[str, dict[str, Any]], lang: str) -> None:
+    """The replay page has the header of every other page (掼蛋 home, events, leaderboard, rules, log in, the language
+    switch; none of them marked, as the replay is none of those pages), each a 40 px target on one line; the
+    replay's title, its id and its record's export follow in a line of its own, the export a tap target too."""
+    rid, _ = replay
+    for width, height in ((667, 375), (844, 390), (390, 844), (1280, 800)):
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 1000,
+                                      bypass_csp=True)
+        context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+        page = context.new_page()
+        try:
+            page.goto(f"{live_server.url}/replay/{rid}")
+            expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+            got = page.evaluate(HEADER)
+            where = (width, got)
+            assert got["cls"] == "site-header" and got["home"].split("?")[0] == "/", where
+            assert got["links"] == ({"zh": ["赛事", "排行榜", "规则", "登录"],
+                                     "en": ["Events", "Leaderboard", "Rules", "Log in"]}[lang]), where
+            assert got["marked"] == [] and got["switch"] == {"zh": "English", "en": "中文"}[lang], where
+            assert all(t["w"] >= 40 and t["h"] >= 40 for t in got["targets"]), where
+            assert len({round(t["top"]) for t in got["targets"]}) == 1, where
+            assert got["height"] <= 48 and got["wide"] <= width, where
+            assert page.locator("body > header").count() == 1  # no header of its own beside the site's
+            expect(page.locator("#replay-head h2")).to_contain_text({"zh": "回放", "en": "Replay"}[lang])
+            expect(page.locator("#replay-id")).to_have_text(rid)
+            export = page.locator("#export").bounding_box()
+            assert export and export["height"] >= 40 and export["x"] + export["width"] <= width + 0.5, (width, export)
+            assert page.locator("#export").get_attribute("href") == f"/api/replays/{rid}/record"
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)])
+def test_an_upright_phone_shows_the_steps_and_all_four_hands_on_its_first_screen(
+        browser: Browser, live_server: LiveServer, replay: tuple[str, dict[str, Any]], lang: str,
+        size: tuple[int, int]) -> None:
+    """Upright, the page opens on the step controls and the table, every card of the four hands (27 each at the deal's
+    start) and the step's action on the first screen (the hands in columns two cards wide made the table over
+    1,000 px tall, the buttons and the last hand a long scroll apart); the match's result and the deal list follow.
+    The step's line counts the moves as the review does: the deal's start, then move 1 of N."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, bypass_csp=True)
+    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page = context.new_page()
+    try:
+        rid, data = replay
+        page.goto(f"{live_server.url}/replay/{rid}")
+        expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+        total = len(data["deals"][0]["steps"]) - 1
+        expect(page.locator("#step-label")).to_have_text(
+            {"zh": f"开局 · 共{total}手", "en": f"Start · {total} moves"}[lang])
+        assert page.evaluate("scrollY") == 0
+        for sel in ("#prev", "#step", "#next", "#to-end", "#step-label", "#r0", "#r1", "#r2", "#r3", "#rinfo",
+                    "#raction", ".player .card"):
+            for left, top, right, bottom in page.evaluate(BOXES, sel):
+                assert left >= 0 and right <= width + 0.5 and top >= 0 and bottom <= height + 0.5, (
+                    sel, (left, top, right, bottom))
+        for button in ("#prev", "#next", "#to-end"):
+            box = page.locator(button).bounding_box()
+            assert box and box["height"] >= 40, (button, box)
+        table, results = page.locator("#rtable").bounding_box(), page.locator("#match").bounding_box()
+        assert table and results and results["y"] > table["y"], (table, results)
+        page.click("#next")
+        expect(page.locator("#step-label")).to_have_text(
+            {"zh": f"第1手/共{total}手", "en": f"Move 1 of {total}"}[lang])
+        _check_language(page, lang)
+    finally:
+        context.close()

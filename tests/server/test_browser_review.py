@@ -25,6 +25,11 @@ def replay_id(live_server: LiveServer) -> str:
     return str(r.json()["id"])
 
 
+def data_deal_steps(live_server: LiveServer, rid: str, deal: int) -> list[dict[str, Any]]:
+    steps: list[dict[str, Any]] = httpx.get(f"{live_server.url}/api/replays/{rid}", timeout=30).json()["deals"][deal]["steps"]
+    return steps
+
+
 def _review(live_server: LiveServer, rid: str, seat: int) -> dict[str, Any]:
     states = httpx.get(f"{live_server.url}/api/replays/{rid}/reviews", timeout=30).json()["reviews"]
     return next(s for s in states if s["seat"] == seat)
@@ -49,10 +54,16 @@ def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer,
     assert f"{round(review['accuracy'])}%" in summary and ("准确度" if lang == "zh" else "Accuracy") in summary
     first_deal = [d for d in review["decisions"] if d["deal"] == 0]
     assert page.locator("#review-graph circle").count() == len(first_deal) > 0
-    # a point of the graph goes to the position of that decision, and says its verdict
+    # a point of the graph goes to the step of that decision: the review's "move n" of the deal (its action n − 1)
+    # is step n, which shows that move in the centre, and the step's line says "move n" too; with its verdict
     target = first_deal[len(first_deal) // 2]
-    page.locator(f"#review-graph circle[data-step='{target['action']}']").click(force=True)
-    assert page.evaluate("document.body.dataset.step") == str(target["action"])
+    move = target["action"] + 1
+    page.locator(f"#review-graph circle[data-step='{move}']").click(force=True)
+    assert page.evaluate("document.body.dataset.step") == str(move)
+    total = len(data_deal_steps(live_server, replay_id, 0)) - 1
+    assert page.locator("#step-label").inner_text() == (f"第{move}手/共{total}手" if lang == "zh" else f"Move {move} of {total}")
+    assert data_deal_steps(live_server, replay_id, 0)[move]["action"]["seat"] == seat  # the seat's move, in the centre
+    assert page.locator("#raction .seat-name").inner_text() == page.locator(f"#r{seat} .seat-name").inner_text()
     assert page.evaluate("document.body.dataset.verdict") == target["label"]
     assert target["label_text"] in page.locator("#review-move").inner_text()
     # the costliest decision of the deal on screen (of the match when none of the deal's lost anything):
@@ -61,7 +72,12 @@ def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer,
     if costly:
         page.locator("#review-costly a").first.click()
         worst = next(d for d in review["decisions"] if (d["deal"], d["action"]) == (costly[0]["deal"], costly[0]["action"]))
-        assert page.evaluate("document.body.dataset.step") == str(worst["action"])
+        assert page.evaluate("document.body.dataset.step") == str(worst["action"] + 1)
+        # the list and the step's line number the move alike: "第1副第5手" is step 第5手
+        number = worst["action"] + 1
+        assert (f"第{worst['deal'] + 1}副第{number}手" if lang == "zh" else f"Deal {worst['deal'] + 1}, move {number}:") in \
+            page.locator("#review-costly a").first.inner_text()
+        assert page.locator("#step-label").inner_text().startswith(f"第{number}手" if lang == "zh" else f"Move {number} of")
         move = page.locator("#review-move").inner_text()
         assert worst["best"]["text"] in move
         # its cost in words and in level points, in the review's own words (cost_text), as the list says it: not
@@ -71,8 +87,10 @@ def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer,
         assert cost in move and "(+" not in move, move
         listed = page.locator("#review-costly a").first.inner_text()
         assert cost in listed, listed
+        # the better move's cards marked where they are now, in the hand or among the cards played in the centre
         best_cards = worst["best"]["action"].get("cards", [])
-        assert page.locator(f"[data-hand='{seat}'] .card.better").count() == len(best_cards)
+        assert page.locator(f"[data-hand='{seat}'] .card.better, #raction .card.better").count() == len(best_cards)
+        assert all(c["label"] != "good" for c in costly)
     else:
         assert page.locator("#review-costly li").count() == 1
     assert not problems, problems
@@ -149,7 +167,7 @@ def test_a_review_on_a_phone_is_read_and_tapped(browser: Browser, live_server: L
             move = page.locator("#review-move")
             expect(move.locator(".verdict")).to_be_visible()
             # in the language's punctuation, and not "下一步" (the step button's word) for the seat's move
-            assert move.inner_text().startswith("这一手：" if lang == "zh" else "The move from here: "), move.inner_text()
+            assert move.inner_text().startswith("这一手：" if lang == "zh" else "This move: "), move.inner_text()
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             box = move.locator(".verdict").bounding_box()
             assert box and box["x"] + box["width"] <= width, box
@@ -159,12 +177,12 @@ def test_a_review_on_a_phone_is_read_and_tapped(browser: Browser, live_server: L
             # a tap on the graph between the second and third points, nearer the third
             graph = page.locator("#review-graph")
             graph.evaluate("(n) => n.scrollIntoView({ block: 'end' })")  # clear of the sticky step controls
-            second = page.locator(f"#review-graph circle[data-step='{points[1]}']").bounding_box()
-            third = page.locator(f"#review-graph circle[data-step='{points[2]}']").bounding_box()
+            second = page.locator(f"#review-graph circle[data-step='{points[1] + 1}']").bounding_box()
+            third = page.locator(f"#review-graph circle[data-step='{points[2] + 1}']").bounding_box()
             frame = graph.bounding_box()
             assert second and third and frame
             x = second["x"] + second["width"] / 2 + (third["x"] - second["x"]) * 0.7
             page.touchscreen.tap(x, frame["y"] + frame["height"] - 3)  # at the graph's foot, on no point
-            page.wait_for_function(f"document.body.dataset.step === '{points[2]}'")
+            page.wait_for_function(f"document.body.dataset.step === '{points[2] + 1}'")
     finally:
         context.close()

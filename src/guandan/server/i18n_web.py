@@ -29,7 +29,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Choose the reading"), N_("Not a legal play"), N_("Level"), N_("Declarer"), N_("A attempts"),
     N_("Finishing order"), N_("Deal over"), N_("Match over"), N_("Cards left"), N_("Spectating"),
     N_("Reconnecting…"), N_("Winner"), N_("Team"), N_("Replay"),
-    N_("Export record"), N_("Previous"), N_("Next"), N_("Deal {n}"), N_("Deals played: {n}"), N_("Step"), N_("bot"), N_("human"),
+    N_("Export record"), N_("Previous"), N_("Next"), N_("Deal {n}"), N_("Deals played: {n}"), N_("bot"), N_("human"),
+    N_("Move {n} of {total}"), N_("Start · {total} moves"),  # the replay's step: the deal's move n, as the review counts
     N_("Tribute"), N_("Anti-tribute: no tribute"), N_("Reported"), N_("cards left"), N_("Result"),
     N_("Levels"), N_("Leave"), N_("Room"), N_("Played"), N_("Remaining"), N_("online"), N_("offline"),
     N_("wildcard"),  # a played 逢人配 card's label, beside its name
@@ -52,7 +53,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Queued; reviews ahead: {n}"), N_("Reviewing… decisions: {done} / {total}"), N_("Reviewing…"),
     N_("The review could not be made"), N_("Accuracy"), N_("This deal"),
     N_("{worlds} sampled worlds per decision"), N_("Costliest decisions of this deal"),
-    N_("Costliest decisions"), N_("No decision lost anything"), N_("Good"), N_("Inaccuracy"), N_("Mistake"),
+    N_("Costliest decisions"), N_("No decision was an inaccuracy, a mistake or a blunder"), N_("Good"),
+    N_("Inaccuracy"), N_("Mistake"),
     N_("Blunder"), N_("Evaluation, expected level points: the move played (solid) and the best found (dashed)"),
     N_("Step to a decision of this seat (a point of the graph) to see its verdict"), N_("Next move"),
     N_("Better"), N_("{label}: costs about {loss} level points (± {se})"),
@@ -81,7 +83,7 @@ MESSAGES += (N_("Bot {n}"),)  # the same by its seat alone: a tribute line on a 
 # the replay's corner (replay.js): the deal's level and both teams', in the language's punctuation ("级数：2:3")
 MESSAGES += (N_("Level: {level}"), N_("Levels: {a}:{b}"))
 # the review's line for the move at this step and the better one, in the language's punctuation ("这一手：…")
-MESSAGES += (N_("The move from here: {move}"), N_("Better: {move}"))
+MESSAGES += (N_("This move: {move}"), N_("Better: {move}"))
 # the table: the end of a deal, 理牌, table talk and sound
 MESSAGES += (
     N_(", "), N_("Deal {n} is over"), N_("{team} +{n}"), N_("No cards left"), N_("A attempts: {n}"),

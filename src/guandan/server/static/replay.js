@@ -32,7 +32,7 @@ if (live) {
   for (const x of ["export", "fair", "sharing"]) $(x).classList.add("hidden");
   // the page is a deal's review, not the match's replay: its heading says so, and the match has no result yet (the
   // line under it says which deal this is)
-  const heading = document.querySelector("header h1 [data-t=Replay]");
+  const heading = document.querySelector("#replay-head [data-t=Replay]");
   heading.dataset.t = "Review (复盘)";
   heading.textContent = t(heading.dataset.t);
   document.querySelector("#match > strong[data-t]").classList.add("hidden");
@@ -110,7 +110,9 @@ function show() {
   showFair(d);
   $("step").max = last;
   $("step").value = step;
-  $("step-label").textContent = `${t("Step")} ${step} / ${last}`;
+  // steps counted as the review counts moves: step n shows the deal's move n (第n手) in the centre, step 0 its opening
+  $("step-label").textContent = step ? fmt("Move {n} of {total}", { n: step, total: last })
+    : fmt("Start · {total} moves", { total: last });
   document.body.dataset.step = step;
   document.body.dataset.deal = deal;
   showDealList();
@@ -272,14 +274,21 @@ function showReview() {
     dealRow ? el("span", {}, `${t("This deal")} ${percent(dealRow.accuracy)}`) : null,
     ...tally,
     el("span", { class: "muted" }, fmt("{worlds} sampled worlds per decision", r.settings)));
-  const costly = (dealRow && dealRow.costliest.length ? dealRow.costliest : r.costliest);
-  $("review-costly-title").textContent = dealRow && dealRow.costliest.length ? t("Costliest decisions of this deal")
-    : t("Costliest decisions");
+  // only the decisions labelled an inaccuracy or worse (a review stored before the server left the good ones out
+  // may hold some): a move labelled good is no costly decision
+  const worse = (list) => list.filter((c) => c.label !== "good");
+  const ofDeal = dealRow ? worse(dealRow.costliest) : [];
+  const costly = ofDeal.length ? ofDeal : worse(r.costliest);
+  $("review-costly-title").textContent = ofDeal.length ? t("Costliest decisions of this deal") : t("Costliest decisions");
   $("review-costly").replaceChildren(...(costly.length ? costly.map((c) => el("li", {},
-    el("a", { href: "#", class: `verdict ${c.label}`, onclick: (ev) => { ev.preventDefault(); jump(c.deal, c.action); } },
-      c.text))) : [el("li", { class: "muted" }, t("No decision lost anything"))]));
+    el("a", { href: "#", class: `verdict ${c.label}`, onclick: (ev) => { ev.preventDefault(); jump(c.deal, stepOf(c)); } },
+      c.text))) : [el("li", { class: "muted" }, t("No decision was an inaccuracy, a mistake or a blunder"))]));
   drawGraph(r, dealRow);
 }
+
+// the step that shows a decision's move (the review's "move n" of a deal, its action n − 1): the move in the centre,
+// the seat's hand as it is after it
+const stepOf = (d) => d.action + 1;
 
 // the words of a label come from the catalogue (the review's own text is in its stored language)
 const LABEL_WORDS = { good: "Good", inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
@@ -314,13 +323,13 @@ function drawGraph(r, dealRow) {
   g.append(svg("line", { x1: 0, x2: W, y1: y(0), y2: y(0), class: "zero" }));
   REVIEW.x = x;
   g.append(svg("line", { x1: x(step), x2: x(step), y1: 0, y2: H, class: "now" }));
-  const line = (k, cls) => svg("polyline", { points: dealRow.graph.map((p) => `${x(p[0])},${y(p[k])}`).join(" "), class: cls });
+  const line = (k, cls) => svg("polyline", { points: dealRow.graph.map((p) => `${x(p[0] + 1)},${y(p[k])}`).join(" "), class: cls });
   g.append(line(2, "best"), line(1, "played"));
   const byIndex = Object.fromEntries(r.decisions.filter((d) => d.deal === deal).map((d) => [d.action, d]));
   for (const p of dealRow.graph) {
     const d = byIndex[p[0]];
-    const dot = svg("circle", { cx: x(p[0]), cy: y(p[1]), r: d && d.label !== "good" ? 5 : 3,
-      class: `dot ${d ? d.label : "good"}`, "data-step": p[0] });
+    const dot = svg("circle", { cx: x(p[0] + 1), cy: y(p[1]), r: d && d.label !== "good" ? 5 : 3,
+      class: `dot ${d ? d.label : "good"}`, "data-step": p[0] + 1 });
     const title = svg("title");
     title.textContent = d ? `${d.text} · ${verdictText(d)}` : "";
     dot.append(title);
@@ -330,26 +339,26 @@ function drawGraph(r, dealRow) {
   // the next, is no target for a finger
   g.onclick = (ev) => {
     const at = ev.clientX - g.getBoundingClientRect().left;
-    const near = dealRow.graph.reduce((a, b) => (Math.abs(x(b[0]) - at) < Math.abs(x(a[0]) - at) ? b : a));
-    jump(deal, near[0]);
+    const near = dealRow.graph.reduce((a, b) => (Math.abs(x(b[0] + 1) - at) < Math.abs(x(a[0] + 1) - at) ? b : a));
+    jump(deal, near[0] + 1);
   };
 }
 
-// The reviewed seat's decision at this position (the move it is about to make): its label, the loss,
-// why, and the better move, whose cards are marked in the seat's hand.
+// The reviewed seat's decision shown at this step (the move in the centre): its label, the loss, why, and the better
+// move, whose cards are marked where they are now — in the seat's hand, or among the cards it played (the centre's).
 function showVerdict() {
   const box = $("review-move");
   const r = reviewed();
   if (!r) { box.replaceChildren(); return; }
   const now = document.querySelector("#review-graph .now");
   if (now && REVIEW.x) { now.setAttribute("x1", REVIEW.x(step)); now.setAttribute("x2", REVIEW.x(step)); }
-  const d = r.decisions.find((x) => x.deal === deal && x.action === step);
+  const d = r.decisions.find((x) => x.deal === deal && stepOf(x) === step);
   document.body.dataset.verdict = d ? d.label : "";
   if (!d) {
     box.replaceChildren(el("span", { class: "muted" }, t("Step to a decision of this seat (a point of the graph) to see its verdict")));
     return;
   }
-  const parts = [el("div", {}, `${fmt("The move from here: {move}", { move: `${name(d.seat)} · ${d.text}` })} `,
+  const parts = [el("div", {}, `${fmt("This move: {move}", { move: `${name(d.seat)} · ${d.text}` })} `,
     // the cost in words, in level points, as the costliest decisions say it: a bare "−0.75" beside the better move's
     // value ("+2.25") read as a gap of three points, and "loss 0.75" had no unit
     el("span", { class: `verdict ${d.label}` }, verdictText(d)))];
@@ -358,15 +367,14 @@ function showVerdict() {
   if (better) parts.push(el("div", { class: "better-move" }, fmt("Better: {move}", { move: d.best.text })));
   box.replaceChildren(...parts);
   const hand = document.querySelector(`[data-hand="${d.seat}"]`);
-  if (!hand) return;
-  const mark = (cards, cls) => {
-    const free = [...hand.querySelectorAll(".card")].filter((n) => !n.classList.contains(cls));
-    for (const c of cards || []) {
-      const i = free.findIndex((n) => n.dataset.card === c);
-      if (i >= 0) { free[i].classList.add(cls); free.splice(i, 1); }
-    }
-  };
-  if (better) { mark(d.best.action.cards, "better"); mark(d.played.cards, "played"); }
+  const played = document.querySelector("#raction [data-testid=action-cards]");
+  if (!hand || !better) return;
+  // the cards played are in the centre now: each of the better move's is looked for in the hand, then there
+  const free = [hand, played].flatMap((b) => (b ? [...b.querySelectorAll(".card")] : []));
+  for (const c of d.best.action.cards || []) {
+    const i = free.findIndex((n) => n.dataset.card === c);
+    if (i >= 0) { free[i].classList.add("better"); free.splice(i, 1); }
+  }
 }
 
 const goStep = (to) => { step = Math.max(0, Math.min(to, data.deals[deal].steps.length - 1)); endClosed = null; show(); };

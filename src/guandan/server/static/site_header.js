@@ -1,9 +1,9 @@
 // The site's header on every page but the game table: 掼蛋 (掼蛋 Guandan in English) leading home, the same few
 // links (events, leaderboard, rules, the account: 登录 / Log in, or the logged-in player's name), the current
 // page's link marked, and the language switch. A page holds an empty <header class="site-header" data-here="…">
-// (here: home, events, leaderboard, rules or account) and loads this module before its own script, which calls
-// common.js init(): that translates the links (data-t) and wires the switch (#lang). The server-rendered pages (players.py,
-// rules_page.py) write the same markup themselves (site_header.py).
+// (here: home, events, leaderboard, rules or account; any other, as the replay page's, marks none) and loads this
+// module before its own script, which calls common.js init(): that translates the links (data-t) and wires the switch
+// (#lang). The server-rendered pages (players.py, rules_page.py) write the same markup themselves (site_header.py).
 import { api, el } from "./common.js";
 
 const LINKS = [
