@@ -186,3 +186,33 @@ def test_a_review_on_a_phone_is_read_and_tapped(browser: Browser, live_server: L
             page.wait_for_function(f"document.body.dataset.step === '{points[2] + 1}'")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_costliest_list_shows_no_move_labelled_good(page: Page, live_server: LiveServer, replay_id: str,
+                                                        lang: str) -> None:
+    """A review stored before the server left the moves labelled good out of its costliest decisions still lists
+    none of them: a learner told "costliest decisions" never reads "good" there; with nothing left, one line says
+    that no decision was an inaccuracy, a mistake or a blunder."""
+    r = httpx.post(f"{live_server.url}/api/replays/{replay_id}/reviews", json={"seat": 2}, timeout=30)
+    assert r.status_code in (200, 202), r.text
+    for _ in range(180):
+        state = _review(live_server, replay_id, 2)
+        if state["status"] == "done":
+            break
+        page.wait_for_timeout(1000)
+    review = state["review"][lang]
+    good = [{"deal": d["deal"], "action": d["action"], "loss": 0.1, "label": "good", "text": d["text"]}
+            for d in review["decisions"] if d["label"] == "good"][:2]
+    assert good
+    review["costliest"] = good
+    for row in review["deals"]:
+        row["costliest"] = [c for c in good if c["deal"] == row["deal"]]
+    page.route(f"**/api/replays/{replay_id}/reviews", lambda route: route.fulfill(json={"reviews": [state]}))
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page.goto(f"{live_server.url}/replay/{replay_id}?review=2")
+    page.wait_for_function("document.body.dataset.review === 'done'")
+    expect(page.locator("#review-costly a")).to_have_count(0)
+    expect(page.locator("#review-costly li")).to_have_text(
+        ["没有一手是欠佳、失误或大错" if lang == "zh" else "No decision was an inaccuracy, a mistake or a blunder"])
