@@ -104,7 +104,9 @@ def test_settlement_notes_say_what_happened() -> None:
     assert "failed at A (failure 2)" in en[1] and "back to level 2" in en[2] and "3 times in a row" in en[3]
     assert en[4] == "Points this deal: Seat 1 +3, Seat 2 -3, Seat 3 +3, Seat 4 -3"
     zh = Presenter("zh").settlement(s)
-    assert zh[0].startswith("结果 1-2（双上）")
+    assert zh[0] == "结果 1-2（双上）：第2队（座位2、4）升3级 · 现在级数：A:6"
+    # 打A as 打2 is written, a level against the words before it
+    assert zh[1] == "第1队（座位1、3）打A失败（第2次）" and zh[2] == "第1队（座位1、3）打A失败次数已满，退回2"
 
 
 def test_a_streak_of_one_deal_is_counted_as_one_time() -> None:
@@ -241,6 +243,7 @@ def test_the_first_deal_has_no_declarer_yet_in_the_words_of_the_terminal_table()
     assert Presenter("en", viewer=0).event(first) == ["Deal 1 · playing level 2 · levels 2:2 · no declarer yet"]
     assert Presenter("zh", viewer=0).event(first) == ["第1副 · 打2 · 级数：2:2 · 暂无庄家"]
     assert Presenter("en", viewer=0).event(later)[0].endswith(" · declarer Your team")
+    assert Presenter("zh", viewer=0).event(later) == ["第2副 · 打4 · 级数：4:2 · 庄家：我方"]  # labelled as 级数 is
     for lang in ("en", "zh"):
         assert Presenter(lang).event(first)[0].endswith(" · " + translator("tui", lang).gettext("no declarer yet"))
     wire = event_json(first, texts_for(["Ann", "Bo", "Cai", "Dee"]))

@@ -77,7 +77,7 @@ def test_a_listed_room_is_shown_and_joined_by_a_tap(browser: Browser, live_serve
         facts = page.locator("[data-testid=lobby-facts]").inner_text()
         assert "周末牌局" in facts and "比赛规则" in facts and "不限时" in facts, facts
         seats = page.locator("#lobby-seats .seat-box").all_inner_texts()
-        assert [("队 1" in t, "队 2" in t) for t in seats] == [(True, False), (False, True)] * 2, seats
+        assert [("队1" in t, "队2" in t) for t in seats] == [(True, False), (False, True)] * 2, seats
         assert "机器人2·贪心" in seats[1] and "机器人4·贪心" in seats[3], seats
         assert not re.search(r"[A-Za-z]", "".join(seats)), seats  # no "greedy bot" of the server's
         width = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")

@@ -27,7 +27,7 @@ from .test_browser_table import MY_TURN_OR_END, PAUSE_S, play_to_deal_end, seat_
 
 pytestmark = pytest.mark.timeout(300)
 SIDEWAYS = [(667, 375), (844, 390)]
-FACTS = {"zh": (r"级牌：\w+ · 第3副", "庄家：队 1"), "en": (r"Level: \w+ · Deal 3", "Declarer: Team 1")}
+FACTS = {"zh": (r"级牌：\w+ · 第3副", "庄家：队1"), "en": (r"Level: \w+ · Deal 3", "Declarer: Team 1")}
 COUNTDOWN = {"zh": r"继续（\d+）", "en": r"Continue \(\d+\)"}
 LOW = set("23456789T")  # the ranks a return may be under the competition rule (the level's aside)
 

@@ -2,8 +2,8 @@
 one through on a phone held sideways in Chinese and on a desktop in English): the rules page is one long document
 (about 24,000 characters in Chinese) with nothing to jump by, so the sections a table asks about (levels, tribute,
 finishing places) lay under a screenful of engine notation; it now opens with a list of its sections, each a link
-to its heading. The document numbered seats 0–3 and teams 0 and 1 while the lobby and the table say 座位 1–4 and
-队 1 / 队 2: it now says how the two numberings meet."""
+to its heading. The document numbered seats 0–3 and teams 0 and 1 while the lobby and the table say 座位1–4 and
+队1 / 队2: it now says how the two numberings meet."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_the_rules_page_opens_with_its_sections_each_a_link_to_its_heading(clien
     assert html.index("<h1") < html.index('<nav class="toc"')
 
 
-@pytest.mark.parametrize(("lang", "words"), [("zh", ("座位 1～4", "“队 1”", "“队 2”")),
+@pytest.mark.parametrize(("lang", "words"), [("zh", ("座位1～4", "“队1”", "“队2”")),
                                              ("en", ("seats 1–4", '"Team 1"', '"Team 2"'))])
 def test_the_rules_say_how_their_seat_numbers_meet_the_tables(lang: str, words: tuple[str, ...]) -> None:
     text = re.sub(r"<[^>]+>", "", page(lang)).replace("&quot;", '"')

@@ -82,6 +82,8 @@ MESSAGES += (N_("Bot {n} · {tier}"),)  # a bot seat's name (rooms.seat_names)
 MESSAGES += (N_("Bot {n}"),)  # the same by its seat alone: a tribute line on a phone held sideways (table.js)
 # the replay's corner (replay.js): the deal's level and both teams', in the language's punctuation ("级数：2:3")
 MESSAGES += (N_("Level: {level}"), N_("Levels: {a}:{b}"))
+# a team and a seat's report by number, the number against the Chinese word (队1, 报牌6) as 座位2 is
+MESSAGES += (N_("Team {n}"), N_("Reported {n}"))
 # the review's line for the move at this step and the better one, in the language's punctuation ("这一手：…")
 MESSAGES += (N_("This move: {move}"), N_("Better: {move}"))
 # the table: the end of a deal, 理牌, table talk and sound

@@ -15,7 +15,7 @@ function levelBoard(view) {
     }, rankText(r)));
     const tries = view.a_failures[team];
     return el("div", { class: `lv-row team-${team}` },
-      el("span", { class: "lv-team" }, `${t("Team")} ${team + 1}`,
+      el("span", { class: "lv-team" }, fmt("Team {n}", { n: team + 1 }),
         view.declarer === team ? el("span", { class: "badge", "data-testid": "declarer" }, t("Declarer")) : null),
       el("span", { class: "lv-track" }, cells),
       at === "A" ? el("span", { class: "lv-a" }, fmt("A attempts: {n}", { n: tries })) : null);
@@ -38,7 +38,7 @@ export function dealEndPanel(end, { view, events, seatName, me, onContinue, onCl
     const winners = settled.finish[0] % 2;
     parts.push(el("div", { class: "headline", "data-testid": "deal-result" },
       `${names.result[String(settled.partner_place)] || ""} · `,
-      fmt("{team} +{n}", { team: `${t("Team")} ${winners + 1}`, n: settled.upgrade })));
+      fmt("{team} +{n}", { team: fmt("Team {n}", { n: winners + 1 }), n: settled.upgrade })));
     // the first line restates the headline; the rest are the reasons a level moved, and 火拼 points
     parts.push(el("div", { class: "reasons" }, eventLines(settled).slice(1).map((line) => el("div", {}, line))));
   }

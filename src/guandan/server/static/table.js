@@ -317,7 +317,7 @@ function renderLobby() {
   const authority = token || hostTokenFor(code);
   S.room.seats.forEach((seat, i) => {
     // partners sit across: seats 1 and 3 are team 1, 2 and 4 team 2 (a player picks a partner by the seat)
-    const parts = [el("div", {}, `${fmt("Seat {n}", { n: i + 1 })} `, el("span", { class: `badge team-${i % 2}` }, `${t("Team")} ${(i % 2) + 1}`))];
+    const parts = [el("div", {}, `${fmt("Seat {n}", { n: i + 1 })} `, el("span", { class: `badge team-${i % 2}` }, fmt("Team {n}", { n: (i % 2) + 1 })))];
     if (seat.kind === "empty") {
       parts.push(el("div", {}, t("Open seat")));
       // an account that holds a seat here already (taken on another device) is offered that one, above, not a second
@@ -512,7 +512,7 @@ function renderSeat(box, s) {
     seat.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
     seat.auto ? el("span", { class: "badge warn" }, t("Auto-play")) : null,
     seat.kind === "human" && !seat.online ? el("span", { class: "badge warn" }, t("offline")) : null,
-    v.reported[String(s)] !== undefined && place < 0 ? el("span", { class: "badge warn report" }, `${t("Reported")} ${v.reported[String(s)]}`) : null,
+    v.reported[String(s)] !== undefined && place < 0 ? el("span", { class: "badge warn report" }, fmt("Reported {n}", { n: v.reported[String(s)] })) : null,
     place >= 0 ? el("span", { class: "badge" }, placeName(place + 1)) : null,
     timed ? el("span", { class: "timer-text", "data-testid": "timer" }, "") : null,
   ];
@@ -521,7 +521,7 @@ function renderSeat(box, s) {
   const bubble = box.querySelector(".talk-bubble");  // a phrase still being said stays through the render
   box.replaceChildren(face, el("div", { class: "who" },
     el("span", { class: "nm", title: seatName(s) }, seatName(s)),
-    el("span", { class: "marks" }, el("span", { class: `badge team-${s % 2}` }, `${t("Team")} ${s % 2 + 1}`), marks)));
+    el("span", { class: "marks" }, el("span", { class: `badge team-${s % 2}` }, fmt("Team {n}", { n: s % 2 + 1 })), marks)));
   if (bubble) box.append(bubble);
 }
 
@@ -568,10 +568,10 @@ function renderTable() {
   $("info").replaceChildren(...[
     // both teams' levels as two badges in their colours: short enough for a phone's corner
     el("div", { id: "levels", class: "levels", title: t("Levels") }, [0, 1].map((k) =>
-      el("span", { class: `badge team-${k}` }, `${t("Team")} ${k + 1} · ${rankLabel(v.levels[k])}`))),
+      el("span", { class: `badge team-${k}` }, `${fmt("Team {n}", { n: k + 1 })} · ${rankLabel(v.levels[k])}`))),
     el("div", {}, `${labelled(t("Level"), rankLabel(v.level))} · ${fmt("Deal {n}", { n: v.deal_index + 1 })}`),
     // the first deal has no declarer (庄家) yet: the line waits for one
-    v.declarer === null ? null : el("div", {}, labelled(t("Declarer"), `${t("Team")} ${v.declarer + 1}`)),
+    v.declarer === null ? null : el("div", {}, labelled(t("Declarer"), fmt("Team {n}", { n: v.declarer + 1 }))),
     v.levels.includes("A") ? el("div", {}, labelled(t("A attempts"), v.a_failures.join(" / "))) : null,
     v.finish.length ? el("div", { id: "finish" }, labelled(t("Finishing order"), v.finish.map(seatName).join(" > "))) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
@@ -715,7 +715,7 @@ function matchEnd() {
   const w = S.view.winner;
   const said = S.events.find((e) => e.type === E.MATCH_OVER);
   const line = el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said).join(" ")
-    : w !== null ? fmt("{team} wins the match", { team: `${t("Team")} ${w + 1}` }) : t("Match over"));
+    : w !== null ? fmt("{team} wins the match", { team: fmt("Team {n}", { n: w + 1 }) }) : t("Match over"));
   // an online event's table: its players go back to the event's page (their result, the next round)
   const at = S.room.event_table;
   const back = at ? el("a", { id: "event-link", "data-testid": "event-link", href: `/events/${at.event}` }, t("Back to the event")) : null;
