@@ -81,7 +81,9 @@ UNDER_FULL = f"""() => {{
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_hints_words_cut_beside_the_buttons_are_read_whole_above_the_hand(browser: Browser, server: LiveServer,
                                                                             lang: str) -> None:
-    page = seat_me(browser, server, lang)
+    # seed 6: a deal whose hints run past the row in both languages (seed 5's Chinese ones fit once the seat's plate
+    # wrote its team 队1, a space narrower than 队 1)
+    page = seat_me(browser, server, lang, seed=6)
     try:
         page.set_viewport_size({"width": 667, "height": 375})
         for _ in range(60):  # the deal's turns by the hint, up to the first whose words the row cuts
