@@ -82,7 +82,8 @@ def test_a_refused_move_says_why_in_the_pages_language(browser: Browser, server:
         resize(page, *size)
         text = _refused_on_show(page)
         if lang == "zh":
-            assert re.fullmatch(r"这步不能走：单张 .+ 管不上 单张 .+。", text), text
+            # the play beaten is named against 管不上 (管不上单张 大王), a name in Chinese taking no space beside Chinese
+            assert re.fullmatch(r"这步不能走：单张 .+ 管不上单张 .+。", text), text
         else:
             assert re.fullmatch(r"This move is not allowed: single .+ does not beat single .+\.", text), text
         # the refusal stays a few seconds, read whole without a tap: beside the buttons, or above the hand where the
