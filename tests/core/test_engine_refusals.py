@@ -63,7 +63,7 @@ def test_cards_and_combos_are_written_for_people() -> None:
     refusal = IllegalActionError.said("{combo} does not beat {top}", combo=low, top=high)
     assert str(refusal) == f"{low} does not beat {high}"
     assert said(refusal, "en") == "pair 9 does not beat pair A"
-    assert said(refusal, "zh") == "对子 9 管不上 对子 A"
+    assert said(refusal, "zh") == "对子 9 管不上对子 A"  # a name in Chinese against the Chinese beside it
 
 
 def test_a_play_of_several_readings_lists_them_in_the_readers_words() -> None:
