@@ -121,7 +121,7 @@ def test_chinese_counts_and_ordinals_take_no_spaces(domain: str) -> None:
 @pytest.mark.parametrize("domain", ["cli", "tui", "web", "game", "help", "click"])
 def test_chinese_names_a_seat_as_the_table_does(domain: str) -> None:
     """A seat is 座位2 in Chinese on every face (the table, the review, the env, the command line, the arena), never
-    2号位, as the official platform's own client writes it."""
+    2号位, the official platform's client's word (its seats are numbered from 0)."""
     with catalogue_path(domain, "zh").open("rb") as f:
         catalog = read_po(f)
     bad = []
