@@ -29,6 +29,24 @@ def test_bench_server_plays_over_real_websockets() -> None:
     assert "actions/s" in text and "p50/p99" in text
 
 
+def test_a_refused_bench_command_leaves_the_process_as_it_was() -> None:
+    """`bench server` takes SIGTERM only while it runs: a command refused for its options, run in a process that goes
+    on (this test's, as the catalogue tests run it), gives the process's SIGTERM handling back, and a bench run after
+    it in a thread of its own, which can take no signal, plays. The handler was left behind, and the next bench run
+    in a thread of that process failed (an event loop outside the main thread cannot take a signal)."""
+    from typer.testing import CliRunner
+
+    from guandan.cli import _mount, app
+
+    _mount()
+    before = signal.getsignal(signal.SIGTERM)
+    refused = CliRunner().invoke(app, ["bench", "server", "--warmup", "5"])
+    assert refused.exit_code == 2 and "--warmup" in refused.output, refused.output
+    assert signal.getsignal(signal.SIGTERM) is before
+    r = async_support.call(run_bench, tables=1, seconds=2, think_ms=20, seed=3)
+    assert r["errors"] == 0 and r["actions"] > 0, r["first_errors"]
+
+
 def test_bench_clients_lead_from_a_view_too_long_to_list(monkeypatch: pytest.MonkeyPatch) -> None:
     """A lead of more than LEGAL_INLINE_MAX plays (27 ordinary cards reach it now and then) lists no play:
     a client still leads, with a single the engine accepts, and when following it passes."""

@@ -23,9 +23,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -50,7 +51,7 @@ class Terminated(BaseException):  # as KeyboardInterrupt: no `except Exception` 
 
 
 _TERMINATED: list[bool] = []  # a SIGTERM has arrived (the note a signal handler makes and nothing else)
-_STOPS: list[bool] = []  # stop_on_sigterm was called: the loop's own handler gives SIGTERM back to the note
+_STOPS: list[bool] = []  # inside stopping_on_sigterm: the loop's own handler gives SIGTERM back to the note
 
 
 def _note_sigterm(_sig: int, _frame: Any) -> None:
@@ -59,12 +60,20 @@ def _note_sigterm(_sig: int, _frame: Any) -> None:
     _TERMINATED.append(True)
 
 
-def stop_on_sigterm() -> None:
-    """From here on, a SIGTERM stops the bench through its clean-up (:class:`Terminated`), as Ctrl-C does: the
-    handler notes it, the waits outside an event loop look at the note, and each run's event loop takes the
-    signal itself and cancels its main task (:func:`run_loop`)."""
+@contextlib.contextmanager
+def stopping_on_sigterm() -> Iterator[None]:
+    """Inside, a SIGTERM stops the bench through its clean-up (:class:`Terminated`), as Ctrl-C does: the handler
+    notes it, the waits outside an event loop look at the note, and each run's event loop in the main thread takes
+    the signal itself and cancels its main task (:func:`run_loop`). On leaving, the process's own SIGTERM handling
+    is as it was: a command run in a process that goes on (a test's) leaves nothing of the bench's behind."""
+    previous = signal.signal(signal.SIGTERM, _note_sigterm)
     _STOPS.append(True)
-    signal.signal(signal.SIGTERM, _note_sigterm)
+    try:
+        yield
+    finally:
+        _STOPS.pop()
+        signal.signal(signal.SIGTERM, previous)
+        _TERMINATED.clear()
 
 
 def check_terminated() -> None:
@@ -74,7 +83,7 @@ def check_terminated() -> None:
 
 
 def run_loop(main: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
-    """``asyncio.run(main(*args))``; after :func:`stop_on_sigterm`, a SIGTERM cancels the main task and
+    """``asyncio.run(main(*args))``; inside :func:`stopping_on_sigterm`, a SIGTERM cancels the main task and
     :class:`Terminated` follows once it has ended (its ``finally`` blocks and context managers run, the other
     tasks are cancelled), as after Ctrl-C; one that arrived before, too."""
     check_terminated()
@@ -88,7 +97,9 @@ def run_loop(main: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
             _TERMINATED.append(True)
             task.cancel()
 
-        if not _STOPS:  # the caller did not ask (a test running the bench in a thread, where it could not)
+        # only the main thread's loop can take a signal: a bench run in another thread (a test's) is stopped by
+        # whoever runs it, and one whose caller did not ask keeps the process's own SIGTERM handling
+        if not _STOPS or threading.current_thread() is not threading.main_thread():
             return await main(*args)
         loop.add_signal_handler(signal.SIGTERM, stop)
         try:

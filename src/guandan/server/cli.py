@@ -352,72 +352,72 @@ def bench_server(
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
     # here: httpx and websockets load only for this
-    from .bench import ServerFailed, Terminated, format_report, format_soak, run_bench, run_soak, stop_on_sigterm
+    from .bench import ServerFailed, Terminated, format_report, format_soak, run_bench, run_soak, stopping_on_sigterm
 
     # a SIGTERM stops the bench through Ctrl-C's clean-up: its server, or its site's supervisor and workers,
     # stopped, its temporary database, Redis keys, folders and files removed; it exits with 143, as a shell
-    # gives a process SIGTERM ended
-    stop_on_sigterm()
-    stopped = 128 + signal.SIGTERM
+    # gives a process SIGTERM ended. Only while it runs: a refusal, or the end, gives SIGTERM back
+    with stopping_on_sigterm():
+        stopped = 128 + signal.SIGTERM
 
-    if workers is not None:
-        counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
-        problem = (site_problem(redis, max(counts), db, "bench") if counts and len(counts) == len(workers.split(","))
-                   else _("--workers takes worker counts from 1 to 64, comma-separated, not {value}").format(
-                       value=workers))
-        if problem is None and redis is None:
-            problem = _("--workers needs --redis")
-        if problem is not None or soak is not None or abuse is not None or tables < 1 or seconds <= 0:
-            fail(problem or _("--workers goes without --soak and --abuse, with --tables ≥ 1 and --seconds > 0"))
-        from .bench_site import DatabaseRefused, format_site_report, run_site_bench
+        if workers is not None:
+            counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
+            problem = (site_problem(redis, max(counts), db, "bench") if counts and len(counts) == len(workers.split(","))
+                       else _("--workers takes worker counts from 1 to 64, comma-separated, not {value}").format(
+                           value=workers))
+            if problem is None and redis is None:
+                problem = _("--workers needs --redis")
+            if problem is not None or soak is not None or abuse is not None or tables < 1 or seconds <= 0:
+                fail(problem or _("--workers goes without --soak and --abuse, with --tables ≥ 1 and --seconds > 0"))
+            from .bench_site import DatabaseRefused, format_site_report, run_site_bench
 
-        assert redis is not None and db is not None
-        database_url(db)
-        _check_redis(redis)
-        _check_database(db)
+            assert redis is not None and db is not None
+            database_url(db)
+            _check_redis(redis)
+            _check_database(db)
+            try:
+                site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
+            except Terminated:
+                raise typer.Exit(stopped) from None
+            except ServerFailed as e:
+                fail(_server_failed(e), 1)
+            except DatabaseRefused as e:
+                fail(_("the database server refused to create the bench's database {name} beside {url}: {reason}; each "
+                       "run creates a database of its own and drops it after: give the user of --db the right to "
+                       "create databases (ALTER ROLE … CREATEDB), or name a database whose user has it").format(
+                    name=e.name, url=_shown_db(db), reason=e.reason), 1)
+            typer.echo(json.dumps(with_build(site_report)) if json_out else format_site_report(site_report, _))
+            bad = any((r["errors"] and "failover" not in r) or r["lost_actions"] for r in site_report["runs"])
+            raise typer.Exit(1 if bad else 0)
+        if failover or redis is not None or db is not None:
+            fail(_("--redis, --db and --failover go with --workers"))
+
+        if tables < 1 or seconds <= 0 or think_ms < 0:
+            fail(_("--tables ≥ 1, --seconds > 0 and --think-ms ≥ 0"))
+        if soak is not None:
+            if soak <= 0 or (warmup is not None and not 0 <= warmup < soak) or abuse is not None:
+                fail(_("--soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak"))
+            try:
+                soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
+            except Terminated:
+                raise typer.Exit(stopped) from None
+            except ServerFailed as e:
+                fail(_server_failed(e), 1)
+            typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked, _))
+            raise typer.Exit(1 if soaked["errors"] else 0)
+        if warmup is not None:
+            fail(_("--warmup goes with --soak"))
+        if abuse not in (None, "hints"):
+            fail(_("{option} must be one of {choices}, not {value}").format(
+                option="--abuse", choices="hints", value=abuse))
         try:
-            site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
+            report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
         except Terminated:
             raise typer.Exit(stopped) from None
         except ServerFailed as e:
             fail(_server_failed(e), 1)
-        except DatabaseRefused as e:
-            fail(_("the database server refused to create the bench's database {name} beside {url}: {reason}; each "
-                   "run creates a database of its own and drops it after: give the user of --db the right to "
-                   "create databases (ALTER ROLE … CREATEDB), or name a database whose user has it").format(
-                name=e.name, url=_shown_db(db), reason=e.reason), 1)
-        typer.echo(json.dumps(with_build(site_report)) if json_out else format_site_report(site_report, _))
-        bad = any((r["errors"] and "failover" not in r) or r["lost_actions"] for r in site_report["runs"])
-        raise typer.Exit(1 if bad else 0)
-    if failover or redis is not None or db is not None:
-        fail(_("--redis, --db and --failover go with --workers"))
-
-    if tables < 1 or seconds <= 0 or think_ms < 0:
-        fail(_("--tables ≥ 1, --seconds > 0 and --think-ms ≥ 0"))
-    if soak is not None:
-        if soak <= 0 or (warmup is not None and not 0 <= warmup < soak) or abuse is not None:
-            fail(_("--soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak"))
-        try:
-            soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
-        except Terminated:
-            raise typer.Exit(stopped) from None
-        except ServerFailed as e:
-            fail(_server_failed(e), 1)
-        typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked, _))
-        raise typer.Exit(1 if soaked["errors"] else 0)
-    if warmup is not None:
-        fail(_("--warmup goes with --soak"))
-    if abuse not in (None, "hints"):
-        fail(_("{option} must be one of {choices}, not {value}").format(
-            option="--abuse", choices="hints", value=abuse))
-    try:
-        report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
-    except Terminated:
-        raise typer.Exit(stopped) from None
-    except ServerFailed as e:
-        fail(_server_failed(e), 1)
-    typer.echo(json.dumps(with_build(report)) if json_out else format_report(report, _))
-    raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
+        typer.echo(json.dumps(with_build(report)) if json_out else format_report(report, _))
+        raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
 
 
 def _server_failed(e: ServerFailed) -> str:
