@@ -56,8 +56,8 @@ MESSAGES: tuple[str, ...] = (
     N_("Costliest decisions"), N_("No decision was an inaccuracy, a mistake or a blunder"), N_("Good"),
     N_("Inaccuracy"), N_("Mistake"),
     N_("Blunder"), N_("Evaluation, expected level points: the move played (solid) and the best found (dashed)"),
-    N_("Step to a decision of this seat (a point of the graph) to see its verdict"), N_("Next move"),
-    N_("Better"), N_("{label}: costs about {loss} level points (± {se})"),
+    N_("Step to a decision of this seat (a point of the graph) to see its verdict"),
+    N_("{label}: costs about {loss} level points (± {se})"),
     N_("Too many reviews are waiting; ask again in a few minutes"),
     N_("You have reviews waiting already; ask again once they are done"),
     # the table
