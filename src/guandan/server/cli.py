@@ -19,6 +19,8 @@ from ..core.errors import shown
 from ..native import with_build
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .bench import ServerFailed  # httpx and websockets load only for the benches
     from .workers import TempDirTooLong
 
@@ -352,14 +354,12 @@ def bench_server(
 ) -> None:
     """N tables of bots playing over real loopback WebSockets: actions/s and action→broadcast latency."""
     # here: httpx and websockets load only for this
-    from .bench import ServerFailed, Terminated, format_report, format_soak, run_bench, run_soak, stopping_on_sigterm
+    from .bench import format_report, format_soak, run_bench, run_soak, stopping_on_sigterm
 
     # a SIGTERM stops the bench through Ctrl-C's clean-up: its server, or its site's supervisor and workers,
     # stopped, its temporary database, Redis keys, folders and files removed; it exits with 143, as a shell
     # gives a process SIGTERM ended. Only while it runs: a refusal, or the end, gives SIGTERM back
     with stopping_on_sigterm():
-        stopped = 128 + signal.SIGTERM
-
         if workers is not None:
             counts = [int(w) for w in workers.split(",") if w.strip().isdigit() and 1 <= int(w) <= 64]
             problem = (site_problem(redis, max(counts), db, "bench") if counts and len(counts) == len(workers.split(","))
@@ -376,11 +376,7 @@ def bench_server(
             _check_redis(redis)
             _check_database(db)
             try:
-                site_report = run_site_bench(counts, redis, db, tables, seconds, think_ms, seed, failover)
-            except Terminated:
-                raise typer.Exit(stopped) from None
-            except ServerFailed as e:
-                fail(_server_failed(e), 1)
+                site_report = _bench_run(run_site_bench, counts, redis, db, tables, seconds, think_ms, seed, failover)
             except DatabaseRefused as e:
                 fail(_("the database server refused to create the bench's database {name} beside {url}: {reason}; each "
                        "run creates a database of its own and drops it after: give the user of --db the right to "
@@ -397,12 +393,7 @@ def bench_server(
         if soak is not None:
             if soak <= 0 or (warmup is not None and not 0 <= warmup < soak) or abuse is not None:
                 fail(_("--soak > 0, --warmup from 0 to less than --soak, and no --abuse with --soak"))
-            try:
-                soaked = run_soak(tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
-            except Terminated:
-                raise typer.Exit(stopped) from None
-            except ServerFailed as e:
-                fail(_server_failed(e), 1)
+            soaked = _bench_run(run_soak, tables=tables, seconds=soak, think_ms=think_ms, seed=seed, warmup=warmup)
             typer.echo(json.dumps(with_build(soaked)) if json_out else format_soak(soaked, _))
             raise typer.Exit(1 if soaked["errors"] else 0)
         if warmup is not None:
@@ -410,14 +401,22 @@ def bench_server(
         if abuse not in (None, "hints"):
             fail(_("{option} must be one of {choices}, not {value}").format(
                 option="--abuse", choices="hints", value=abuse))
-        try:
-            report = run_bench(tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
-        except Terminated:
-            raise typer.Exit(stopped) from None
-        except ServerFailed as e:
-            fail(_server_failed(e), 1)
+        report = _bench_run(run_bench, tables=tables, seconds=seconds, think_ms=think_ms, seed=seed, abuse=abuse)
         typer.echo(json.dumps(with_build(report)) if json_out else format_report(report, _))
         raise typer.Exit(1 if report["errors"] or report.get("abuse", {}).get("errors") else 0)
+
+
+def _bench_run(run: Callable[..., dict[str, Any]], *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """``run(*args, **kwargs)``, one of the benches: a SIGTERM that stopped it ends the command, after the bench's
+    clean-up, with the status a shell gives a process SIGTERM ended (143); a server of its that failed, in words."""
+    from .bench import ServerFailed, Terminated
+
+    try:
+        return run(*args, **kwargs)
+    except Terminated:
+        raise typer.Exit(128 + signal.SIGTERM) from None
+    except ServerFailed as e:
+        fail(_server_failed(e), 1)
 
 
 def _server_failed(e: ServerFailed) -> str:
