@@ -124,9 +124,7 @@ def _seat(p: Presenter, s: SeatReview, review: Review) -> str:
         out.append(f"<h3>{escape(heading)} · {escape(acc_text.format(accuracy=percent(acc)))}</h3>")
         out.append(graph(p, ds))
         if ds:
-            out.append(_costly(p, s.costliest(deal)))
-        if ds:
-            out.append(_table(p, ds))
+            out += [_costly(p, s.costliest(deal)), _table(p, ds)]
     out.append("</section>")
     return "".join(out)
 
