@@ -96,6 +96,10 @@ def test_a_double_tributes_givings_are_each_read_on_a_line_of_their_own(browser:
 REVEAL_COLUMNS = """() => [...document.querySelectorAll('[data-testid=reveal] .reveal-row')].map((row) => [
   row.getBoundingClientRect().left, row.querySelector('.badge').getBoundingClientRect().left,
   row.querySelector('.cards-fan, .none').getBoundingClientRect().left])"""
+# the deal-end panel's names, each as [its text, the lines it takes, whether its end is cut off]
+REVEAL_NAMES = """() => [...document.querySelectorAll('[data-testid=reveal] .reveal-row .name')].map((n) => [n.innerText,
+  n.getClientRects().length === 1 ? Math.round(n.getBoundingClientRect().height / parseFloat(getComputedStyle(n).lineHeight))
+    : n.getClientRects().length, n.scrollWidth > n.clientWidth])"""
 # the table's facts: whether any is scrolled out of the column, and each tribute line's height in lines of its type
 FACTS = """() => {
   const info = document.getElementById('info');
@@ -109,7 +113,8 @@ FACTS = """() => {
 def test_a_double_tributes_deal_end_and_facts_are_read_without_scrolling(browser: Browser, server: LiveServer,
                                                                          lang: str) -> None:
     """The deal-end panel's places and hands start at one edge in every row of a column, whatever the names' lengths
-    (each began where its row's name ended: "Tester 末游" beside "机器人2·启发式 二游"); and once the double tribute is
+    (each began where its row's name ended: "Tester 末游" beside "机器人2·启发式 二游"), and held sideways each
+    name is whole on one line ("机器人4·" over "启发式" took two); and once the double tribute is
     paid and returned, the table's facts show its four cards whole in the column, none scrolled away under the left
     seat (English's last return was), each of them on one line in Chinese (a line of its own for who holds the card
     made eight lines of four cards, the glyphs of each over the next's)."""
@@ -126,6 +131,9 @@ def test_a_double_tributes_deal_end_and_facts_are_read_without_scrolling(browser
                 same = [r for r in rows if round(r[0]) == left]
                 assert max(r[1] for r in same) - min(r[1] for r in same) < 1, (w, h, rows)
                 assert max(r[2] for r in same) - min(r[2] for r in same) < 1, (w, h, rows)
+            if (w, h) in SIDEWAYS:  # two rows abreast: each name whole on one line ("机器人4·" over "启发式" was two)
+                names = page.evaluate(REVEAL_NAMES)
+                assert all(n[1] == 1 and not n[2] for n in names), (w, h, names)
         resize(page, 667, 375)
         page.tap("[data-testid=continue]")
         page.wait_for_function("document.body.dataset.phase === 'tribute' && document.body.dataset.toMove === '0' && "

@@ -49,9 +49,10 @@ export function dealEndPanel(end, { view, events, seatName, me, onContinue, onCl
     const cards = (end.reveal || [])[s] || [];
     // a long hand takes the panel's whole width, where it fits in fewer rows
     return el("div", { class: `reveal-row team-${s % 2}${cards.length > 10 ? " wide" : ""}`, "data-seat": s },
-      // the name and the place each in a column of the panel's grid (style.css), shared by every row: the places and
-      // the cards start at one edge down the panel, whatever the names' lengths
-      el("span", { class: "who" }, el("span", { class: "name" }, seatName(s)),
+      // the name and the place each in a column of the panel's grid (style.css; held sideways, the place under the name
+      // in one), shared by every row: the places and the cards start at one edge down the panel, whatever the names'
+      // lengths; the whole name is the title too, as a column too narrow for a long one ends it in an ellipsis
+      el("span", { class: "who" }, el("span", { class: "name", title: seatName(s) }, seatName(s)),
         el("span", { class: "place" }, place >= 0 ? el("span", { class: "badge" }, placeName(place + 1)) : null)),
       cards.length ? el("span", { class: "cards-fan" }, cards.map((c) => cardNode(c, end.level ?? view.level, { small: true })))
         : el("span", { class: "none" }, t("No cards left")));
