@@ -5,6 +5,7 @@ decisions listed — in Chinese and in English."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
@@ -216,3 +217,46 @@ def test_the_costliest_list_shows_no_move_labelled_good(page: Page, live_server:
     expect(page.locator("#review-costly a")).to_have_count(0)
     expect(page.locator("#review-costly li")).to_have_text(
         ["没有一手是欠佳、失误或大错" if lang == "zh" else "No decision was an inaccuracy, a mistake or a blunder"])
+
+
+def _done_review(live_server: LiveServer, rid: str, seat: int) -> dict[str, Any]:
+    """The seat's review, asked for and waited on: the state as the server lists it, done."""
+    r = httpx.post(f"{live_server.url}/api/replays/{rid}/reviews", json={"seat": seat}, timeout=30)
+    assert r.status_code in (200, 202), r.text
+    for _ in range(180):
+        state = _review(live_server, rid, seat)
+        if state["status"] == "done":
+            return state
+        time.sleep(1)
+    raise AssertionError(f"seat {seat}'s review is not done: {state}")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_deal_without_costly_decisions_says_so_and_lists_the_matchs(page: Page, live_server: LiveServer,
+                                                                     replay_id: str, lang: str) -> None:
+    """On a deal where the seat made no costly decision, the review says so of the deal and lists the match's costliest
+    decisions under the match's title: under "Costliest decisions" beside the deal on screen they read as its own. A
+    deal with some lists them under the deal's title, and no line says it has none."""
+    state = _done_review(live_server, replay_id, 1)
+    for words in state["review"].values():  # the first deal's costly decisions left out, the match's kept
+        words["deals"][0]["costliest"] = []
+    review = state["review"][lang]
+    match = [c for c in review["costliest"] if c["label"] != "good"]
+    second = [c for c in review["deals"][1]["costliest"] if c["label"] != "good"]
+    assert match and second
+    page.route(f"**/api/replays/{replay_id}/reviews", lambda route: route.fulfill(json={"reviews": [state]}))
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page.goto(f"{live_server.url}/replay/{replay_id}?review=1")
+    page.wait_for_function("document.body.dataset.review === 'done'")
+    none = {"zh": "本副没有一手是欠佳、失误或大错",
+            "en": "No decision of this deal was an inaccuracy, a mistake or a blunder"}[lang]
+    expect(page.locator("#review-costly-deal")).to_have_text(none)
+    expect(page.locator("#review-costly-title")).to_have_text(
+        "全场代价最大的几手" if lang == "zh" else "Costliest decisions of the match")
+    expect(page.locator("#review-costly a")).to_have_text([c["text"] for c in match])
+    page.locator("[data-deal='1']").click()
+    expect(page.locator("#review-costly-deal")).to_be_hidden()
+    expect(page.locator("#review-costly-title")).to_have_text(
+        "本副代价最大的几手" if lang == "zh" else "Costliest decisions of this deal")
+    expect(page.locator("#review-costly a")).to_have_text([c["text"] for c in second])

@@ -54,6 +54,7 @@ MESSAGES: tuple[str, ...] = (
     N_("The review could not be made"), N_("Accuracy"), N_("This deal"),
     N_("{worlds} sampled worlds per decision"), N_("Costliest decisions of this deal"),
     N_("Costliest decisions"), N_("No decision was an inaccuracy, a mistake or a blunder"), N_("Good"),
+    N_("No decision of this deal was an inaccuracy, a mistake or a blunder"), N_("Costliest decisions of the match"),
     N_("Inaccuracy"), N_("Mistake"),
     N_("Blunder"), N_("Evaluation, expected level points: the move played (solid) and the best found (dashed)"),
     N_("Step to a decision of this seat (a point of the graph) to see its verdict"),

@@ -278,8 +278,15 @@ function showReview() {
   // may hold some): a move labelled good is no costly decision
   const worse = (list) => list.filter((c) => c.label !== "good");
   const ofDeal = dealRow ? worse(dealRow.costliest) : [];
-  const costly = ofDeal.length ? ofDeal : worse(r.costliest);
-  $("review-costly-title").textContent = ofDeal.length ? t("Costliest decisions of this deal") : t("Costliest decisions");
+  const ofMatch = worse(r.costliest);
+  const costly = ofDeal.length ? ofDeal : ofMatch;
+  // a deal on screen with none: said of the deal, and the match's listed under the match's title (under a bare
+  // "Costliest decisions" beside the deal on screen, they read as that deal's)
+  const dealNone = !ofDeal.length && ofMatch.length > 0;
+  $("review-costly-deal").classList.toggle("hidden", !dealNone);
+  $("review-costly-deal").textContent = dealNone ? t("No decision of this deal was an inaccuracy, a mistake or a blunder") : "";
+  $("review-costly-title").textContent = ofDeal.length ? t("Costliest decisions of this deal")
+    : dealNone ? t("Costliest decisions of the match") : t("Costliest decisions");
   $("review-costly").replaceChildren(...(costly.length ? costly.map((c) => el("li", {},
     el("a", { href: "#", class: `verdict ${c.label}`, onclick: (ev) => { ev.preventDefault(); jump(c.deal, stepOf(c)); } },
       c.text))) : [el("li", { class: "muted" }, t("No decision was an inaccuracy, a mistake or a blunder"))]));
