@@ -231,6 +231,51 @@ def _done_review(live_server: LiveServer, rid: str, seat: int) -> dict[str, Any]
     raise AssertionError(f"seat {seat}'s review is not done: {state}")
 
 
+# the table's box against what the sticky step controls leave of the window: whether the whole table is in view
+TABLE_IN_VIEW = """() => { const t = document.getElementById('rtable').getBoundingClientRect();
+  const clear = Math.max(0, document.querySelector('.replay-page .controls').getBoundingClientRect().bottom);
+  return t.top >= clear - 1 && t.bottom <= innerHeight + 1; }"""
+TABLE_TO_TOP = """() => scrollBy(0, document.getElementById('rtable').getBoundingClientRect().top -
+  document.querySelector('.replay-page .controls').getBoundingClientRect().height)"""
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("zh", 390, 844), ("en", 1280, 800)])
+def test_a_costliest_decisions_link_shows_the_table(browser: Browser, live_server: LiveServer, replay_id: str,
+                                                    lang: str, width: int, height: int) -> None:
+    """A tap on one of the costliest decisions goes to its step and brings the table into view under the step
+    controls: on an upright phone the list lies a screen below the table, and the step changed out of sight. A table
+    already in view (a desktop) stays where it is: the page does not move."""
+    _done_review(live_server, replay_id, 1)
+    touch = width < height
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/")
+        page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+        page.goto(f"{live_server.url}/replay/{replay_id}?review=1")
+        page.wait_for_function("document.body.dataset.review === 'done'")
+        link = page.locator("#review-costly a").first
+        if touch:  # upright, the list lies a screen below the table
+            link.scroll_into_view_if_needed()
+            assert not page.evaluate(TABLE_IN_VIEW)
+        else:  # the table just under the step controls, the list under it in view too
+            page.evaluate(TABLE_TO_TOP)
+            assert page.evaluate(TABLE_IN_VIEW)
+            box = link.bounding_box()
+            assert box and box["y"] + box["height"] <= height, box
+        before = page.evaluate("scrollY")
+        if touch:
+            link.tap()
+        else:
+            link.click()
+        page.wait_for_function("document.body.dataset.step !== '0'")
+        assert page.evaluate(TABLE_IN_VIEW)
+        if not touch:
+            assert page.evaluate("scrollY") == before
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_deal_without_costly_decisions_says_so_and_lists_the_matchs(page: Page, live_server: LiveServer,
                                                                      replay_id: str, lang: str) -> None:

@@ -288,7 +288,7 @@ function showReview() {
   $("review-costly-title").textContent = ofDeal.length ? t("Costliest decisions of this deal")
     : dealNone ? t("Costliest decisions of the match") : t("Costliest decisions");
   $("review-costly").replaceChildren(...(costly.length ? costly.map((c) => el("li", {},
-    el("a", { href: "#", class: `verdict ${c.label}`, onclick: (ev) => { ev.preventDefault(); jump(c.deal, stepOf(c)); } },
+    el("a", { href: "#", class: `verdict ${c.label}`, onclick: (ev) => { ev.preventDefault(); jump(c.deal, stepOf(c), true); } },
       c.text))) : [el("li", { class: "muted" }, t("No decision was an inaccuracy, a mistake or a blunder"))]));
   drawGraph(r, dealRow);
 }
@@ -300,9 +300,21 @@ const stepOf = (d) => d.action + 1;
 // the words of a label come from the catalogue (the review's own text is in its stored language)
 const LABEL_WORDS = { good: "Good", inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
 
-function jump(toDeal, toStep) {
+// `reveal`: the table is brought into view, as a costliest decision's link asks (below)
+function jump(toDeal, toStep, reveal = false) {
   deal = toDeal; step = toStep; endClosed = null;
   showReview(); show();
+  if (reveal) revealTable();
+}
+
+// A costliest decision's link lies below the table, a screen or more on an upright phone, where a step shown out of
+// sight reads as a tap that did nothing: the table is scrolled to just under the sticky step controls (which cover the
+// page's top), unless it is wholly in view already (on a desktop the page stays where it is).
+function revealTable() {
+  const table = $("rtable").getBoundingClientRect();
+  const clear = Math.max(0, document.querySelector(".replay-page .controls").getBoundingClientRect().bottom);
+  if (table.top >= clear && table.bottom <= innerHeight) return;
+  scrollBy(0, table.top - clear - 4);
 }
 
 const SVG = "http://www.w3.org/2000/svg";
