@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from guandan.tournament.cli import app
-from guandan.tournament.deals import settle_deals
+from guandan.tournament.deals import parse_deal_list, settle_deals
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import NotFoundError, Said, TournamentError, joined, said
 from guandan.tournament.errors import refused as as_refusal
@@ -112,8 +112,12 @@ def test_results_and_deals(desk: Desk) -> None:
             "round 1 table 1: deal 2: the lateness rule credits the first deal only",
             "第1轮第1桌：第2副：迟到规则只判给第一副")
     said_in(refused(lambda: desk.set_deals(tid, 1, 1, ["N S E"], reason="witness")),
-            'round 1 table 1: a deal is {"finish": [seats]} or {"award": "home"|"away"}, not "N S E"',
-            '第1轮第1桌：一副牌须写作 {"finish": [座位]} 或 {"award": "home"|"away"}，而不是"N S E"')
+            'round 1 table 1: deal 1: a deal is {"finish": [seats]} or {"award": "home"|"away"}, not "N S E"',
+            '第1轮第1桌：第1副：一副牌须写作 {"finish": [座位]} 或 {"award": "home"|"away"}，而不是"N S E"')
+    # of an arbiter's list of deals, the refusal names the one that is wrong
+    said_in(refused(lambda: desk.set_deals(tid, 1, 1, parse_deal_list("N S E; N N; E W"), reason="witness")),
+            "round 1 table 1: deal 2: a finishing order names three or four seats (first out first), not 2",
+            "第1轮第1桌：第2副：出完顺序须写三个或四个座位（先出完的在前），而不是2个")
     said_in(refused(lambda: desk.set_deals(tid, 1, 1, ["N S E"], reason=" ")),
             "the arbiter's change of a table's deals needs a reason for the audit log",
             "裁判更改一桌的各副须填写理由，以便记入审计日志")

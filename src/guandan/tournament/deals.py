@@ -18,7 +18,7 @@ from ..core.errors import shown
 from ..core.rules import RuleSet
 from ..core.scoring import StreakCounts, settle_deal
 from ..i18n import N_
-from .errors import Word, listed, refusal
+from .errors import TournamentError, Word, clause, listed, refusal
 from .levels import LEVEL_A, level_name
 
 #: The sides as words of a refusal: North–South (home) and East–West (away).
@@ -168,7 +168,10 @@ def settle_next(track: Track, item: Any, rules: RuleSet, award_levels: int, at: 
     if stop_on_pass_a and track.passed_a is not None:
         raise refusal(N_("deal {deal}: the round was over, {side} passed A in deal {previous}"), deal=n,
                       side=Word(_SIDES[track.passed_a]), previous=n - 1)
-    finish, award = _source(item)
+    try:  # an arbiter's list of eight deals: the refusal says which of them is wrong
+        finish, award = _source(item)
+    except TournamentError as e:
+        raise refusal(N_("deal {deal}: {problem}"), deal=n, problem=clause(e)) from None
     if finish is None:
         assert award is not None
         if track.deals:

@@ -250,8 +250,14 @@ class Desk:
         the table's :attr:`~.state.TableState.seq` the arbiter's page showed; refused if the table has moved on
         since (the same form sent twice, or a deal a team reported meanwhile that these deals would erase).
         """
-        items = [{"finish": [SEATS[x] for x in parse_finish(x["finish"])]} if isinstance(x, dict) and "finish" in x
-                 else x for x in deals]
+        items = []
+        for n, x in enumerate(deals, 1):
+            try:
+                items.append({"finish": [SEATS[s] for s in parse_finish(x["finish"])]}
+                             if isinstance(x, dict) and "finish" in x else x)
+            except TournamentError as e:  # of a list of eight deals, the refusal says which is wrong
+                raise refusal(N_("round {round} table {table}: {problem}"), round=round_no, table=table_no,
+                              problem=said(N_("deal {deal}: {problem}"), deal=n, problem=clause(e))) from None
         data = {"round": round_no, "table": table_no, "deals": items, "reason": reason, "end": end}
         self._append_all(tid, [("deals_set", data)], actor, _table_unchanged(round_no, table_no, seen))
 
