@@ -419,3 +419,31 @@ def test_a_finished_events_page_lists_the_teams_by_their_final_place(browser: Br
         assert problems == []
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_team_with_the_bye_is_told_so_in_a_sentence(browser: Browser, live_server: LiveServer, lang: str) -> None:
+    """Three teams: the one left out of round 1's pairing reads, on its player's event page, that it has the bye,
+    as a sentence of its own (where it read a fragment, "bye this round")."""
+    events: OnlineEvents = live_server.app.state.online_events
+    desk = events.desk
+    tid = online.create_online(desk, EventConfig(name=f"Bye Cup {lang}", rounds=2, seed=5), secret=f"bye-key-{lang}")
+    for team in ("Red", "Blue", "Green"):
+        desk.register(tid, team, [f"bye_{lang}_{team}_a", f"bye_{lang}_{team}_b"])
+    online.open_round(desk, tid)
+    state = desk.state(tid)
+    bye = state.rounds[1].bye
+    assert bye is not None
+    problems: list[str] = []
+    page = _page(browser, problems)
+    page.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    try:
+        _sign_up(page, live_server.url, f"bye_{lang}_{state.teams[bye].name}_a")
+        page.goto(f"{live_server.url}/events/{tid}")
+        said = {"zh": "你的队伍本轮轮空", "en": "Your team has a bye this round"}[lang]
+        expect(page.locator("#table-where")).to_have_text(said)
+        expect(page.locator("[data-testid=go-table]")).to_be_hidden()
+        shoot(page, f"event-bye-{lang}")
+        assert problems == []
+    finally:
+        page.context.close()

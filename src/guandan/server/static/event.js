@@ -105,7 +105,7 @@ function render(ev) {
     $("table-result").textContent = said ? fmt("Result, North–South first: {result}", { result: said }) : "";
   } else if (team) {
     $("table-round").textContent = ev.current_round ? fmt("Round {n}", { n: ev.current_round }) : "";
-    $("table-where").textContent = me.bye ? t("bye this round") : "";
+    $("table-where").textContent = me.bye ? t("Your team has a bye this round") : "";
     show("go-table", false);
     $("table-note").textContent = ev.finished ? t("The event is over") : t("Waiting for the arbiter to start the next round");
     $("table-result").textContent = "";
