@@ -167,6 +167,24 @@ def test_an_online_events_arbiter_page_links_its_public_event_page(client: TestC
     assert "/events/" not in venue and 'data-testid="event-page"' not in venue
 
 
+def test_an_online_events_standings_and_pairings_lead_back_to_its_event_page(client: TestClient, desk: Desk,
+                                                                           tid: int) -> None:
+    """A player who opens an online event's standings or pairings from its page (/events/{id}) on a phone finds the
+    way back to it there, in the page's language; an event at a venue has no such page, and no link."""
+    cup = online.create_online(desk, EventConfig(name="Online Cup", rounds=2), secret=SECRET)
+    for a, b in (("on_a", "on_b"), ("on_c", "on_d")):
+        desk.register(cup, f"Team {a}", [a, b])
+    online.open_round(desk, cup)
+    for path in (f"/t/{cup}/standings", f"/t/{cup}/pairings", f"/t/{cup}/pairings/1"):
+        assert f'<a href="/events/{cup}" data-testid="event-page">Online event page</a>' in client.get(
+            f"{path}?lang=en").text, path
+        assert f'<a href="/events/{cup}" data-testid="event-page">线上赛事页面</a>' in client.get(
+            f"{path}?lang=zh").text, path
+    for path in (f"/t/{tid}/standings", f"/t/{tid}/pairings"):
+        venue = client.get(path).text
+        assert "/events/" not in venue and 'data-testid="event-page"' not in venue, path
+
+
 def test_an_online_events_arbiter_page_shows_nothing_of_a_venue(desk: Desk, new_event: Callable[..., int]) -> None:
     """The site's own tables play an online event and report it: its arbiter page offers no score slips, no team
     codes, no table page to open on a phone and no warning that the venue's phones cannot reach this computer;

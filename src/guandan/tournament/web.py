@@ -394,12 +394,18 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     next_url=next_page_url(request, shown), wide=shown.width == 1,
                     keep=telling_ends(t.name for t in state.teams.values()),
                     clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
-                    pairings=f"/t/{tid}/pairings", pairings_screen=venue_screen(tid, f"/t/{tid}/pairings/screen"))
+                    pairings=f"/t/{tid}/pairings", pairings_screen=venue_screen(tid, f"/t/{tid}/pairings/screen"),
+                    event_page=event_page(tid))
 
     def venue_screen(tid: int, url: str) -> str | None:
         """``url``, a venue screen's address to link, or None for an online event: its players are each at
         their own screen, with no hall's TV to put the tables up on."""
         return None if is_online(get_desk(), tid) else url
+
+    def event_page(tid: int) -> str | None:
+        """An online event's own page on the site (/events/ID), where its players enter and find their tables: its
+        standings and pairings lead back to it. None for an event at a venue, which has no such page."""
+        return f"/events/{tid}" if is_online(get_desk(), tid) else None
 
     def next_page_url(request: Request, shown: ScreenPage[Any]) -> str:
         """The address a venue screen turns to next: its next page (after the last, the first), its settings
@@ -451,7 +457,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     rounds=sorted(state.rounds), tid=tid, standings=f"/t/{tid}/standings",
                     screen=venue_screen(tid, f"/t/{tid}/pairings" + (f"/{round_no}" if round_no is not None else "")
                                         + "/screen"),
-                    seat=lambda key: _("North–South") if key == "north_south" else _("East–West"), clock=clock)
+                    seat=lambda key: _("North–South") if key == "north_south" else _("East–West"), clock=clock,
+                    event_page=event_page(tid))
 
     @r.get("/t/{tid}/pairings", response_class=HTMLResponse)
     def pairings_current(request: Request, tid: int) -> Response:
