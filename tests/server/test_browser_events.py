@@ -447,3 +447,25 @@ def test_a_team_with_the_bye_is_told_so_in_a_sentence(browser: Browser, live_ser
         assert problems == []
     finally:
         page.context.close()
+
+
+def test_an_entry_refused_is_no_longer_said_once_the_form_is_changed(browser: Browser, live_server: LiveServer) -> None:
+    """The player who named themselves as partner reads why the entry was refused; once they type another name the
+    refusal goes, so that it is not read as the answer to the form as it now stands (a browser's own refusal of an
+    empty team name is then not shown beside a stale one about the partner)."""
+    events: OnlineEvents = live_server.app.state.online_events
+    tid = online.create_online(events.desk, EventConfig(name="Refused Cup", rounds=1), secret="refused-key")
+    problems: list[str] = []
+    page = _page(browser, problems)
+    try:
+        _sign_up(page, live_server.url, "rf_ann")
+        page.goto(f"{live_server.url}/events/{tid}")
+        page.fill("#team-name", "Red")
+        page.fill("#partner", "rf_ann")
+        page.click("#enter")
+        expect(page.locator("#my-error")).to_have_text("Your partner must be another player, not you.")
+        page.fill("#partner", "rf_bob")
+        expect(page.locator("#my-error")).to_have_text("")
+        assert problems == []
+    finally:
+        page.context.close()

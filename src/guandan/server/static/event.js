@@ -134,6 +134,8 @@ $("account-link").textContent = session.user ? session.user.display_name || sess
 const loginHere = `/account?next=${encodeURIComponent(location.pathname)}`;
 if (!session.user) for (const a of [$("account-link"), $("guest-note").querySelector("a")]) a.href = loginHere;
 action("enter-form", () => call(`/api/events/${tid}/entries`, { team_name: $("team-name").value, partner: $("partner").value }));
+// a refusal is about what was sent: once the form is changed it no longer says what is wrong with it
+$("enter-form").addEventListener("input", () => { $("my-error").textContent = ""; });
 action("confirm", () => call(`/api/events/${tid}/entries/confirm`, {}));
 action("decline", () => call(`/api/events/${tid}/entries/decline`, {}));
 action("withdraw", () => call(`/api/events/${tid}/entries/decline`, {}));
