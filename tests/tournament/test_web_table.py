@@ -377,3 +377,30 @@ def test_the_pages_phones_poll_never_copy_the_whole_event(desk: Desk, monkeypatc
     assert 'data-testid="report"' in west.get(URL).text
     res = west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "S", "third": "E"})
     assert res.status_code == 200 and 'data-testid="pending-deal"' in res.text
+
+
+def test_a_refused_form_keeps_what_the_team_entered(desk: Desk) -> None:
+    """A result or a deal the desk refuses comes back with the form as the team filled it in, to correct one
+    box, where the page offered 2:2, nobody passing A and no deals again (or no seats chosen)."""
+    _event(desk, per_deal=False)
+    west = _phone(desk, 1)
+    res = west.post(f"{URL}/result", data={"home_level": "A", "away_level": "T", "passed_a": "away", "deals": "3"})
+    assert res.status_code == 400 and _error(res.text)
+    assert '<select name="home_level">' in res.text
+    form = res.text[res.text.index('<select name="home_level">'):]
+    assert re.search(r'name="home_level">.*?<option value="A" selected>A</option>', form, re.S)
+    assert re.search(r'name="away_level">.*?<option value="T" selected>10</option>', form, re.S)
+    assert '<option value="away" selected>' in form and 'value="3"' in form
+    assert form.count(" selected") == 3
+    fresh = west.get(URL).text  # a page read afresh offers nothing chosen
+    assert " selected" not in fresh[fresh.index('<select name="home_level">'):]
+
+
+def test_a_refused_deal_keeps_the_seats_chosen(desk: Desk) -> None:
+    _event(desk)
+    west = _phone(desk, 1)
+    res = west.post(f"{URL}/deal", data={"deal": "1", "first": "N", "second": "N", "third": "E"})
+    assert res.status_code == 400 and _error(res.text)
+    checked = re.findall(r'data-testid="(\w+-[NESW])" required checked', res.text)
+    assert checked == ["first-N", "second-N", "third-E"]
+    assert " checked" not in west.get(URL).text

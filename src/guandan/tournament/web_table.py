@@ -126,7 +126,9 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
         return get_desk().check_code(tid, round_no, table_no, code, actor="web")
 
     def page(request: Request, tid: int, round_no: int, table_no: int, status: int = 200,
-             error: BaseException | None = None) -> Response:
+             error: BaseException | None = None, sent: dict[str, str] | None = None) -> Response:
+        """The table's page; after a refused form, ``sent`` is what it held, which the page's form keeps so that
+        the team corrects it rather than entering it all again."""
         lang = lang_of(request)
         try:
             venue_only(tid)
@@ -157,7 +159,7 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
             level=level_label, label_of=lambda name: level_label(level_value(name)), final_levels=_final_levels(ts),
             levels=[(level_name(v), level_label(v)) for v in range(2, 15)],
             base=table_path(tid, round_no, table_no), version=version(ts),
-            api=f"/api{table_path(tid, round_no, table_no)}")
+            api=f"/api{table_path(tid, round_no, table_no)}", sent=sent or {})
         if signed_error is not None:
             response.delete_cookie(cookie_name(tid, round_no, table_no), path=table_path(tid, round_no, table_no))
         return response
@@ -205,13 +207,13 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
         return response
 
     def act(request: Request, tid: int, round_no: int, table_no: int, what: str,
-            action: Callable[[Desk, int], None]) -> Response:
+            action: Callable[[Desk, int], None], sent: dict[str, str] | None = None) -> Response:
         try:
             venue_only(tid)
             team = acting_team(request, tid, round_no, table_no)
             action(get_desk(), team)
         except GuandanError as e:
-            return page(request, tid, round_no, table_no, 400, e)
+            return page(request, tid, round_no, table_no, 400, e, sent)
         return done(request, tid, round_no, table_no, what)
 
     @r.post("/t/{tid}/table/{round_no}/{table_no}/deal")
@@ -223,7 +225,8 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
                 raise TournamentError("choose who went out first, second and third",
                                       msgid=N_("Choose who went out first, second and third."))
             d.report_deal(tid, round_no, table_no, deal, [first, second, third], team, actor="web")
-        return act(request, tid, round_no, table_no, "reported", run)
+        return act(request, tid, round_no, table_no, "reported", run,
+                   {"first": first, "second": second, "third": third})
 
     @r.post("/t/{tid}/table/{round_no}/{table_no}/answer")
     def answer(request: Request, tid: int, round_no: int, table_no: int, deal: Annotated[int, Form()],
@@ -240,7 +243,9 @@ def create_table_router(get_desk: Callable[[], Desk]) -> APIRouter:
         def run(d: Desk, team: int) -> None:
             d.enter_result(tid, round_no, table_no, _slip([home_level, away_level], passed_a, deals, decider), team,
                            actor="web")
-        return act(request, tid, round_no, table_no, "entered", run)
+        return act(request, tid, round_no, table_no, "entered", run, {
+            "home_level": home_level, "away_level": away_level, "passed_a": passed_a, "deals": deals,
+            "decider": decider})
 
     @r.post("/t/{tid}/table/{round_no}/{table_no}/result/answer")
     def answer_result(request: Request, tid: int, round_no: int, table_no: int,
