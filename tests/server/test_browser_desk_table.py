@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from guandan.tournament.desk import Desk
 from guandan.tournament.model import EventConfig, RoundLimits
+from guandan.tournament.rounds import ResultSlip
 
 from .conftest import LiveServer
 
@@ -150,3 +151,32 @@ def test_the_page_reloading_itself_stays_in_its_language(browser: Browser, venue
     expect(west.get_by_test_id("confirm")).to_have_text("Confirm")
     assert "lang=en" in west.url
     west.context.close()
+
+
+def test_the_big_result_breaks_a_chinese_name_only_round_it(browser: Browser, venue: tuple[LiveServer, Desk]) -> None:
+    """The result waiting for the other team, in big type on a phone held upright: a line breaks at the spaces
+    round a Chinese name, never between two of its characters."""
+    live, desk = venue
+    tid = desk.create(EventConfig(name="按轮记分赛", rounds=1, per_deal=False), secret="big-result-secret")
+    desk.register(tid, "Westwind", ["C", "D"])
+    desk.register(tid, "东方红", ["甲", "乙"])
+    desk.pair_next(tid)
+    state = desk.state(tid)
+    tb = state.table(1, 1).table
+    desk.enter_result(tid, 1, 1, ResultSlip.parse("A:6", "home", 7), tb.away)
+    page = phone(browser, (390, 844))
+    page.goto(f"{live.url}/t/{tid}/table/1/1?side=home#code={state.team_code(1, 1, 0)}")
+    page.get_by_role("button", name="登录").click()
+    expect(page.locator(".big-result")).to_be_visible()
+    lines = page.evaluate("""(names) => {
+      const box = document.querySelector('.big-result'), text = box.firstChild;
+      return names.map((name) => {
+        const at = text.textContent.indexOf(name), range = document.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, at + name.length);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+    }""", [state.teams[tb.home].name, state.teams[tb.away].name])
+    assert lines == [1, 1]
+    page.screenshot(path=str(SHOTS / "big-result-390x844.png"))
+    page.context.close()
