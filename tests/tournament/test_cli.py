@@ -128,6 +128,10 @@ def test_mounted_under_the_guandan_command() -> None:
     assert res.exit_code == 0, res.output
     for command in ("new", "register", "pair", "result", "confirm", "standings", "export", "slips"):
         assert command in res.output
+    # what the desk runs, in words a reader knows (it said "Seed-style pairs Swiss tournaments", after the
+    # project's sources, and named no knockout, bot or online event)
+    said = " ".join(res.output.split())
+    assert "pairs events, Swiss (RULES.md §5.4) or knockout" in said and "Seed" not in said
 
 
 def test_only_new_creates_a_database(tmp_path: Path) -> None:
