@@ -128,8 +128,7 @@ def test_mounted_under_the_guandan_command() -> None:
     assert res.exit_code == 0, res.output
     for command in ("new", "register", "pair", "result", "confirm", "standings", "export", "slips"):
         assert command in res.output
-    # what the desk runs, in words a reader knows (it said "Seed-style pairs Swiss tournaments", after the
-    # project's sources, and named no knockout, bot or online event)
+    # what the desk runs, in words an arbiter knows: every kind of event, and no name of the project's sources
     said = " ".join(res.output.split())
     assert "pairs events, Swiss (RULES.md §5.4) or knockout" in said and "Seed" not in said
 
