@@ -71,7 +71,8 @@ from .words import ENDED_WORDS, METHOD_WORDS, STATUS_WORDS, last_round_words
 _messages = Messages("desk")
 _ = _messages.gettext
 
-app = typer.Typer(help="The arbiter's desk for pairs events, Swiss (RULES.md §5.4) or knockout: at a venue, played by bots or online.",
+app = typer.Typer(help="The arbiter's desk for pairs events, Swiss (RULES.md §5.4) or knockout: at a venue, "
+                       "played by bots or online.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 app.add_typer(bot_event_app, name="bot-event")
 app.add_typer(online_app, name="online")
