@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from guandan.tournament import online
 from guandan.tournament.desk import Desk
 from guandan.tournament.model import EventConfig
+from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.web import create_router
 
 from .conftest import SECRET
@@ -165,6 +166,20 @@ def test_an_online_events_arbiter_page_links_its_public_event_page(client: TestC
     assert f'<a href="/events/{cup}" data-testid="event-page">线上赛事页面</a>' in zh
     venue = client.get(f"/t/{tid}/arbiter?key={SECRET}").text
     assert "/events/" not in venue and 'data-testid="event-page"' not in venue
+
+
+def test_a_knockouts_level_round_names_who_won_the_deciding_deal(client: TestClient, desk: Desk) -> None:
+    """A knockout round that ended level (9 : 9) was won by one more deal: the arbiter's table row says by whom,
+    since the levels alone name no winner."""
+    cup = desk.create(EventConfig(name="Knockout Cup", format="knockout", per_deal=False), secret=SECRET)
+    desk.register(cup, "Red", ["a", "b"])
+    desk.register(cup, "Blue", ["c", "d"])
+    desk.pair_next(cup)
+    tb = desk.state(cup).table(1, 1).table
+    away = desk.state(cup).teams[tb.away].name
+    desk.override(cup, 1, 1, ResultSlip.parse("9:9", None, 8, decider="away"), "scored at the venue")
+    assert f"9 : 9 · {away} won the deciding deal" in client.get(f"/t/{cup}/arbiter?key={SECRET}&lang=en").text
+    assert f"9 : 9 · {away}加赛胜" in client.get(f"/t/{cup}/arbiter?key={SECRET}&lang=zh").text
 
 
 def test_an_online_events_standings_and_pairings_lead_back_to_its_event_page(client: TestClient, desk: Desk,

@@ -87,8 +87,8 @@ def signed(value: int) -> str:
 
 
 def result_words(state: TournamentState, ts: TableState, _: Gettext) -> str:
-    """A table's result, home first, e.g. "A : 9 · 甲队过A"; a pending entry in brackets, worded alike; ""
-    when none."""
+    """A table's result, home first, e.g. "A : 9 · 甲队过A" (a knockout's level round: "9 : 9 · 甲队加赛胜"); a
+    pending entry in brackets, worded alike; "" when none."""
     tb = ts.table
     names = (state.teams[tb.home].name, state.teams[tb.away].name)
     if ts.result is None or ts.final is None:
@@ -97,6 +97,8 @@ def result_words(state: TournamentState, ts: TableState, _: Gettext) -> str:
             text = f"{level_text(p.levels[0])} : {level_text(p.levels[1])}"
             if p.passed_a is not None:
                 text += " · " + _("{team} passed A").format(team=names[p.passed_a])
+            if p.decider is not None:
+                text += " · " + _("{team} won the deciding deal").format(team=names[p.decider])
             return _(PENDING).format(result=text)
         return ""
     r = ts.result
@@ -106,6 +108,8 @@ def result_words(state: TournamentState, ts: TableState, _: Gettext) -> str:
     text = f"{level_text(r.levels[0])} : {level_text(r.levels[1])}"
     if r.passed_a is not None:
         text += " · " + _("{team} passed A").format(team=names[r.passed_a])
+    if ts.final.decider is not None:  # a knockout's level round: the levels alone name no winner
+        text += " · " + _("{team} won the deciding deal").format(team=names[ts.final.decider])
     return text
 
 
