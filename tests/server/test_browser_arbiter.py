@@ -113,3 +113,31 @@ def test_a_reload_after_an_action_reads_the_page_and_sends_nothing_again(browser
                 ctx.close()
         finally:
             v.close()
+
+
+def test_a_knockouts_result_in_words_keeps_the_override_in_view(browser: Browser) -> None:
+    """A knockout's level round names the winner of its deciding deal beside the levels, and its override has the
+    decider's choice too: on a 1280 px desk the result wraps in its column, and the override stays in view."""
+    with tempfile.TemporaryDirectory(prefix="guandan-arbiter-ko-") as folder:
+        v = Venue(folder)
+        try:
+            d = v.desk
+            tid = d.create(EventConfig(name="淘汰赛杯", format="knockout", per_deal=False), secret=KEY)
+            for name in ("丁队", "Epsilon Team"):
+                d.register(tid, name, [f"{name}1", f"{name}2"])
+            d.pair_next(tid)
+            won = "away" if d.state(tid).table(1, 1).table.away == 2 else "home"  # Epsilon Team, the longer name
+            d.override(tid, 1, 1, ResultSlip.parse("9:9", None, 8, decider=won), "x")
+            for lang in ("en", "zh"):
+                ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+                page = ctx.new_page()
+                page.goto(f"{v.url}/t/{tid}/arbiter?key={KEY}&lang={lang}")
+                inner, outer, cell, room = page.evaluate("""() => {
+                  const b = document.querySelector('[data-testid=round-tables]'), td = b.querySelector('td.result');
+                  return [b.scrollWidth, b.clientWidth, td.scrollWidth, td.clientWidth];
+                }""")
+                assert inner <= outer, (lang, inner, outer)
+                assert cell <= room, (lang, cell, room)  # the result wraps inside its own cell
+                ctx.close()
+        finally:
+            v.close()
