@@ -65,7 +65,7 @@ from ..core.match import MatchObservation
 from ..core.rules import RuleSet
 from ..core.tribute import leader_after_tribute, partner, return_eligible
 from ..core.turns import TurnTracker
-from ..core.vocab import ActionKind, Phase
+from ..core.vocab import ActionKind, BombOrder, Phase
 from .base import Agent, Option, register
 from .counting import read
 from .decompose import Decomposer, Unit
@@ -73,7 +73,7 @@ from .endgame import EndgameSolver, Exhausted
 from .heuristic import HeuristicAgent, Scored, find_action, keep_score, remove_cards
 from .inference import PlayEvidence
 from .policy import DANGER
-from .worlds import level_points, pass_evidence, playout, sample_hands, sample_weighted, tracker_from
+from .worlds import bomb_pass_evidence, level_points, pass_evidence, playout, sample_hands, sample_weighted, tracker_from
 
 DEFAULT_BUDGET: Final = 1.0
 SHORTLIST: Final = 6
@@ -94,6 +94,7 @@ INFER: Final = 0  # each other seat's latest decisions a world is checked agains
 TRIES: Final = 4  # draws per world at most while it contradicts the evidence
 RETURNS: Final = False  # value the return (还贡) candidates by playing whole deals out (off: the heuristic's card)
 PRUNE: Final = False  # stop playing out alternatives that can no longer be chosen (racing)
+READ_BOMBS: Final = False  # worlds give no bomb to a seat whose pass, under threat, says it held none
 
 
 class _Candidate:
@@ -123,7 +124,8 @@ class SearchAgent(Agent):
                  endgame_cards: int = ENDGAME_CARDS, endgame_nodes: int = ENDGAME_NODES,
                  win_bonus: float = WIN_BONUS, widen: int = WIDEN, infer: int = INFER, tries: int = TRIES,
                  bomb: bool = BOMB, break_any: int = BREAK_ANY, returns: bool = RETURNS,
-                 danger: int = DANGER, rival_danger: int = 0, prune: bool = PRUNE) -> None:
+                 danger: int = DANGER, rival_danger: int = 0, prune: bool = PRUNE,
+                 read_bombs: bool = READ_BOMBS) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget, danger)
         self.danger = danger  # the style of its shortlist and of its playouts' seats
@@ -146,6 +148,7 @@ class SearchAgent(Agent):
         self.settle = settle  # stop before the budget once more worlds cannot change the choice
         self.returns = returns  # search the return (还贡) too, by playouts of the whole deal
         self.prune = prune  # racing: alternatives that can no longer be chosen stop being played out
+        self.read_bombs = read_bombs  # a pass under threat rules out a bomb over the play (size-ladder bombs only)
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
         self.last_settled = False  # the last decision stopped early: its choice was settled
@@ -209,6 +212,11 @@ class SearchAgent(Agent):
         deadline = start + budget * SAFETY
         evidence = pass_evidence(obs.deal) if self.evidence else []
         play = PlayEvidence(obs.deal, decompose, self.infer) if self.evidence and self.infer > 0 else None
+        bombs: list[tuple[int, Combo]] = []
+        if self.evidence and self.read_bombs and rules.bomb_order == BombOrder.SIZE_LADDER:
+            # the danger each seat bombs at, as the playouts model it
+            rival = self.rival_danger if self.rival_danger > 0 else self.danger
+            bombs = bomb_pass_evidence(obs.deal, [self.danger if s % 2 == self.seat % 2 else rival for s in range(4)])
         level = obs.deal.level
         breaker = decompose if self.breaks else None
         worlds = 0
@@ -217,7 +225,7 @@ class SearchAgent(Agent):
             now = self.clock()
             if self.max_worlds is None and now + world_cost >= deadline:
                 break
-            hands = sample_weighted(know, hand, self.rng, evidence, level, self.tries, play)
+            hands = sample_weighted(know, hand, self.rng, evidence, level, self.tries, play, bombs)
             results = None
             if endgame:
                 # a fixed max_worlds promises determinism, so only the node limit may stop the solver then
@@ -455,6 +463,8 @@ OPTIONS = {
     "danger": Option(int, DANGER, "an opponent with this many cards or fewer is close to going out, in the "
                      "shortlist and for the playouts' seats (the opponents' too unless rival_danger gives theirs): "
                      "worth a bomb, and a costlier break to stop", 0, 27, before=DANGER),
+    "read_bombs": Option(bool, READ_BOMBS, "worlds give no bomb over a play to a seat that passed on it while the "
+                         "play's owner was close to going out (the heuristic would have bombed)", before=False),
     "rival_danger": Option(int, 0, "the opponents' danger in the playouts (0: the same as danger)", 0, 27, before=0),
     "win_bonus": Option(float, WIN_BONUS, "level points a world adds for winning the deal and takes for losing it",
                         0, 10),

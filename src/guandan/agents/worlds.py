@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..core.cards import Card, lv, wild_code
-from ..core.combos import PAIR, SINGLE, Combo
+from ..core.combos import JOKER_BOMB, PAIR, SINGLE, Combo
 from ..core.deal import Observation
 from ..core.events import Lead, Passed, Played, RoundWon, WentOut
 from ..core.rules import RuleSet
@@ -85,6 +85,7 @@ def _deal_above_ceilings(know: Knowledge, hands: list[list[Card]], rest: list[Ca
     return [c for c in rest if c == wild or lv(c, level) <= low_ceiling]
 
 
+HAND_CARDS: Final = 27  # every hand's size at the deal's start (§4.1)
 CHEAP: Final = 3  # a beat at most this many values above the top is one the policy would have played
 
 
@@ -106,6 +107,42 @@ def pass_evidence(obs: Observation) -> list[tuple[int, Combo]]:
     return out
 
 
+def bomb_pass_evidence(obs: Observation, danger: Sequence[int]) -> list[tuple[int, Combo]]:
+    """Evidence from passes (不要) that bombs were not held: (seat, top) for each time ``seat`` passed on
+    an opponent's play while that opponent held ``danger[seat]`` cards or fewer, or an opponent of the
+    seat half that or fewer. Then the policy bombs with any bomb that beats the play
+    (:func:`policy.bomb_choice`), so a seat that passed held none (and holds none now)."""
+    out: list[tuple[int, Combo]] = []
+    counts = [HAND_CARDS] * 4
+    top: Combo | None = None
+    owner: int | None = None
+    for e in obs.events:
+        if isinstance(e, Played):
+            top, owner = e.combo, e.player
+            counts[e.player] -= len(e.cards)
+        elif isinstance(e, (RoundWon, Lead)):
+            top, owner = None, None
+        elif (isinstance(e, Passed) and e.player != obs.seat and top is not None and owner is not None
+              and owner % 2 != e.player % 2):
+            rivals = [counts[s] for s in ((e.player + 1) % 4, (e.player + 3) % 4) if counts[s] > 0]
+            if counts[owner] <= danger[e.player] or (rivals and min(rivals) <= danger[e.player] // 2):
+                out.append((e.player, top))
+    return out
+
+
+def bomb_violations(hands: Sequence[Sequence[Card]], evidence: Sequence[tuple[int, Combo]], level: int) -> int:
+    """How many passes in ``evidence`` this world contradicts: the seat holds four or more natural
+    cards of a rank (or all four jokers) that would beat the play as a bomb."""
+    n = 0
+    for seat, top in evidence:
+        by_value = Counter(lv(c, level) for c in hands[seat])
+        jokers = by_value[16] + by_value[17] == 4 and top.type != JOKER_BOMB
+        # a bomb of k cards of value v has the size ladder's power 200·k + v (combos.make_combo)
+        if jokers or any(k >= 4 and v < 16 and 200 * k + v > top.power for v, k in by_value.items()):
+            n += 1
+    return n
+
+
 def violations(hands: Sequence[Sequence[Card]], evidence: Sequence[tuple[int, Combo]], level: int) -> int:
     """How many passes in ``evidence`` this world contradicts (a cheap non-bomb beat was held)."""
     n = 0
@@ -120,16 +157,20 @@ def violations(hands: Sequence[Sequence[Card]], evidence: Sequence[tuple[int, Co
 
 def sample_weighted(know: Knowledge, hand: Sequence[Card], rng: random.Random,
                     evidence: Sequence[tuple[int, Combo]], level: int, tries: int = 4,
-                    play: PlayEvidence | None = None) -> list[list[Card]]:
+                    play: PlayEvidence | None = None,
+                    bombs: Sequence[tuple[int, Combo]] = ()) -> list[list[Card]]:
     """A world as :func:`sample_hands`, redrawn up to ``tries`` times while it contradicts the pass
     evidence (and, with ``play``, the other seats' earlier decisions as the unit policy would have
-    made them: :mod:`guandan.agents.inference`); the least contradicting draw is kept (rejection
+    made them: :mod:`guandan.agents.inference`; with ``bombs``, the passes that rule out a bomb:
+    :func:`bomb_pass_evidence`); the least contradicting draw is kept (rejection
     with a cap, so a wrong reading of a play can only make a world less likely, never impossible)."""
     best: list[list[Card]] | None = None
     best_n = 1 << 30
     for _ in range(max(1, tries)):
         hands = sample_hands(know, hand, rng)
         n = violations(hands, evidence, level) if evidence else 0
+        if bombs:
+            n += bomb_violations(hands, bombs, level)
         if play is not None and n < best_n:
             n += play.misses(hands, best_n - n)
         if n < best_n:
