@@ -4,10 +4,13 @@ heuristic on the same first deals, duplicate (each deal played with the search a
 2 and 4). A research probe, not a tier: an agent that sees other hands has no place in the product.
 
     python scripts/oracle_probe.py --first 1000 --pairs 600 --worlds 64 --jobs 2
+    python scripts/oracle_probe.py --probe power --first 1000 --pairs 400 --worlds 64 --jobs 2
 
-The known-hands arm runs uncompiled (GUANDAN_PURE_PYTHON=1), because only the interpreted module's
-sampler can be replaced; it is fast all the same, since its worlds are all the same world. Prints each
-arm's deal-win rate and their paired difference with a 95% interval.
+With ``--probe power`` the probe's search knows only where the other hands' power cards lie (jokers,
+wildcards, every rank a hand holds four or more of); the rest of the hidden cards are dealt uniformly in
+each of its worlds. The probe's arm runs uncompiled (GUANDAN_PURE_PYTHON=1), because only the interpreted
+module's sampler can be replaced; with every hand known it is fast all the same, since its worlds are all
+the same world. Prints each arm's deal-win rate and their paired difference with a 95% interval.
 """
 
 from __future__ import annotations
@@ -16,12 +19,24 @@ import argparse
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+PATCHED = ("known", "power")  # arms whose world sampler is replaced
 KNOWN_WORLDS = 4  # identical worlds: more add nothing, and one would leave no spread for the margin
+
+
+def _power_cards(hand: Sequence[int], level: int) -> list[int]:
+    """A hand's jokers, its wildcards (♥ of the level) and every card of a rank it holds four or more of."""
+    from collections import Counter
+
+    from guandan.core.cards import HEARTS, is_joker, rank_index
+
+    ranks = Counter(rank_index(c) for c in hand if not is_joker(c))
+    return [c for c in hand if is_joker(c) or c == level * 4 + HEARTS or ranks[rank_index(c)] >= 4]
 
 
 def _play_arm(arm: str, first: int, count: int, worlds: int) -> None:
@@ -32,10 +47,32 @@ def _play_arm(arm: str, first: int, count: int, worlds: int) -> None:
     from guandan.core.rules import preset
 
     truth: list[list[int]] = []
+    if arm in PATCHED and (search.__file__ is None or not search.__file__.endswith(".py")):
+        raise SystemExit("the known-hands arms need the interpreted search module (GUANDAN_PURE_PYTHON=1)")
     if arm == "known":
-        if search.__file__ is None or not search.__file__.endswith(".py"):
-            raise SystemExit("the known-hands arm needs the interpreted search module (GUANDAN_PURE_PYTHON=1)")
         setattr(search, "sample_weighted", lambda *_args, **_kw: [list(h) for h in truth])  # noqa: B010
+    elif arm == "power":
+        def power_world(_know: object, hand: Sequence[int], rng: random.Random, _evidence: object, level: int,
+                        *_args: object, **_kw: object) -> list[list[int]]:
+            # every other hand keeps its true power cards; the rest of the hidden cards are dealt uniformly
+            me = next(s for s in range(4) if sorted(truth[s]) == sorted(hand))
+            hands = [list(h) if s == me else _power_cards(h, level) for s, h in enumerate(truth)]
+            rest: list[int] = []
+            for s in range(4):
+                if s != me:
+                    pool = list(truth[s])
+                    for c in hands[s]:
+                        pool.remove(c)
+                    rest += pool
+            rng.shuffle(rest)
+            for s in range(4):
+                if s != me:
+                    need = len(truth[s]) - len(hands[s])
+                    hands[s] += rest[:need]
+                    rest = rest[need:]
+            return hands
+
+        setattr(search, "sample_weighted", power_world)  # noqa: B010
 
     def play(seed: int, seats: tuple[int, int]) -> int:
         match = new_match(preset("competition"), seed, MatchConfig(max_deals=1))
@@ -58,7 +95,7 @@ def _play_arm(arm: str, first: int, count: int, worlds: int) -> None:
 
 def _run(arm: str, first: int, count: int, worlds: int) -> dict[int, int]:
     env = dict(os.environ)
-    if arm == "known":
+    if arm in PATCHED:
         env["GUANDAN_PURE_PYTHON"] = "1"
     out = subprocess.run([sys.executable, __file__, "--arm", arm, "--first", str(first), "--pairs", str(count),
                           "--worlds", str(worlds)], env=env, check=True, capture_output=True, text=True).stdout
@@ -71,30 +108,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--pairs", type=int, default=600, help="deal pairs (each deal played both ways)")
     p.add_argument("--worlds", type=int, default=64, help="sampled worlds per decision of the plain search")
     p.add_argument("--jobs", type=int, default=2, help="processes")
-    p.add_argument("--arm", choices=["known", "sampled"], help=argparse.SUPPRESS)
+    p.add_argument("--probe", choices=PATCHED, default="known",
+                   help="what the probe's search knows: every hand, or every hand's power cards (jokers, wildcards, "
+                        "every rank held four or more times) with the rest of the hidden cards dealt uniformly")
+    p.add_argument("--arm", choices=[*PATCHED, "sampled"], help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.pairs < 1 or a.worlds < 1 or a.jobs < 1:
         p.error("--pairs, --worlds and --jobs must be at least 1")
     if a.arm:
         _play_arm(a.arm, a.first, a.pairs, a.worlds)
         return
-    # the sampled arm costs far more: it gets every process but one, the known-hands arm the last
-    parts = max(1, a.jobs - 1)
-    size = math.ceil(a.pairs / parts)
+    # a few chunks per process, so that the arms' different costs even out over the pool
+    size = math.ceil(a.pairs / (2 * a.jobs))
     chunks = [(s, min(size, a.first + a.pairs - s)) for s in range(a.first, a.first + a.pairs, size)]
-    with ThreadPoolExecutor(len(chunks) + 1) as pool:
-        known = pool.submit(_run, "known", a.first, a.pairs, a.worlds)
+    with ThreadPoolExecutor(a.jobs) as pool:
+        probe_parts = [pool.submit(_run, a.probe, s, n, a.worlds) for s, n in chunks]
         sampled_parts = [pool.submit(_run, "sampled", s, n, a.worlds) for s, n in chunks]
-        k = known.result()
+        k = {seed: w for f in probe_parts for seed, w in f.result().items()}
         s_wins = {seed: w for f in sampled_parts for seed, w in f.result().items()}
     seeds = sorted(k)
     diffs = [(k[x] - s_wins[x]) / 2 for x in seeds]
     mean = sum(diffs) / len(diffs)
     se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1) / len(diffs))
     print(f"deal pairs: {len(seeds)} (first deals, seeds {a.first}–{a.first + a.pairs - 1})")
-    print(f"search, every hand known:     {sum(k.values()) / (2 * len(seeds)):.1%} of deals won")
+    what = "every hand known:     " if a.probe == "known" else "power cards known:    "
+    print(f"search, {what}{sum(k.values()) / (2 * len(seeds)):.1%} of deals won")
     print(f"search, {a.worlds} sampled worlds: {sum(s_wins.values()) / (2 * len(seeds)):.1%} of deals won")
-    print(f"known − sampled: {mean * 100:+.1f} points [{(mean - 1.96 * se) * 100:+.1f}, {(mean + 1.96 * se) * 100:+.1f}]")
+    print(f"{a.probe} − sampled: {mean * 100:+.1f} points [{(mean - 1.96 * se) * 100:+.1f}, {(mean + 1.96 * se) * 100:+.1f}]")
 
 
 if __name__ == "__main__":
