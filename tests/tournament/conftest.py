@@ -13,6 +13,13 @@ from guandan.tournament.model import EventConfig
 SECRET = "test-secret-key"
 
 
+@pytest.fixture(autouse=True)
+def _output_to_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The desk's listings as a file gets them, a table's line whole, unless a test says how wide its terminal
+    is: pytest-xdist's workers set COLUMNS=80, which the desk's tables fit themselves to."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 @pytest.fixture
 def desk() -> Iterator[Desk]:
     engine = make_engine("sqlite://")

@@ -9,7 +9,9 @@ its English text as the detail. ``--json`` output is for machines and stays as i
 from __future__ import annotations
 
 import json
+import os
 import secrets
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -26,6 +28,7 @@ from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import Scoring
 from ..db.engine import default_url
 from ..i18n import LANGUAGES, N_, default_lang, translator
+from ..linebreak import wrap
 from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .cli_botevent import app as bot_event_app
 from .cli_online import app as online_app
@@ -65,7 +68,7 @@ from .reachable import check_result
 from .rounds import ResultSlip, lateness_ruling
 from .state import DISPUTED, FINAL, TournamentState, parse_time
 from .venuetime import check_zone, clock_time, shown_time, zone_label
-from .words import ENDED_WORDS, METHOD_WORDS, STATUS_WORDS, last_round_words
+from .words import ENDED_WORDS, METHOD_WORDS, STANDING_HEADS, STANDING_TERMS, STATUS_WORDS, last_round_words, standing_label
 
 #: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
 _messages = Messages("desk")
@@ -146,12 +149,64 @@ def _team_rows(state: TournamentState, round_no: int | None) -> list[dict[str, A
     return team_export_rows(state, round_no, cli_lang())
 
 
-def _print(columns: Sequence[str], rows: list[dict[str, Any]]) -> None:
-    head = [_(c) for c in columns]
-    lines = [[str(r[c]) for c in columns] for r in rows]
-    widths = [max(width(x) for x in col) for col in zip(head, *lines, strict=True)]
-    for line in (head, *lines):
-        typer.echo("  ".join(pad(c, w) for c, w in zip(line, widths, strict=True)).rstrip())
+#: A standings figure's head where the terminal is too narrow for the bilingual one ("对手分 Opp MP": "Opp MP").
+_SHORT_HEADS = {standing_label(key): STANDING_HEADS[key] for key in STANDING_TERMS}
+#: The columns holding a team's name, which wrap onto more lines where the terminal is too narrow for them.
+_NAME_COLUMNS = ("Team", "Home (N–S)", "Away (E–W)", "Winner", "Opponent", "Club", "Players")
+#: The narrowest a name column is wrapped to: a few characters of a name on each line stay readable.
+_NAME_MIN = 10
+#: The columns a narrow terminal goes without, the least needed first: where a result came from, and its winner
+#: (the result says it: the home team's levels come first); a team's players, its club, then the counts of its
+#: byes and matches played (its wins, draws and losses stay).
+_TABLE_DROP = ("Source", "Winner")
+_STANDING_DROP = ("Players", "Club", "Byes", "Played")
+
+
+def _terminal_columns() -> int | None:
+    """How wide the printed lines may be: ``COLUMNS`` where set, else the terminal's width; None when the output
+    is not a terminal (a pipe, a file: a script reads it line by line, so its lines stay whole)."""
+    env = os.environ.get("COLUMNS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a replaced stdout), or no size to tell
+        return None
+
+
+def _print(columns: Sequence[str], rows: list[dict[str, Any]], drop: Sequence[str] = ()) -> None:
+    """``rows`` as a table of ``columns``, its columns padded by display width (a Chinese character takes two).
+    Where the lines would be wider than the terminal: the standings' figures take their short heads, then the
+    ``drop`` columns go, the least needed first, until the lines fit; then the names wrap onto more lines."""
+    limit = _terminal_columns()
+    shown = list(columns)
+    head = {c: _(c) for c in columns}
+    cells = [{c: str(r[c]) for c in columns} for r in rows]
+    widths = {c: max(width(x) for x in (head[c], *(line[c] for line in cells))) for c in columns}
+
+    def total() -> int:
+        return sum(widths[c] for c in shown) + 2 * (len(shown) - 1)
+
+    if limit is not None and total() > limit:
+        for c in shown:
+            if c in _SHORT_HEADS:
+                head[c] = _(_SHORT_HEADS[c])
+                widths[c] = max(width(x) for x in (head[c], *(line[c] for line in cells)))
+        for c in drop:
+            if total() <= limit:
+                break
+            shown.remove(c)
+        names = [c for c in shown if c in _NAME_COLUMNS]
+        while total() > limit:
+            room = [c for c in names if widths[c] > max(_NAME_MIN, width(head[c]))]
+            if not room:
+                break  # a terminal too narrow for even this: the lines wrap there, but nothing is lost
+            widths[max(room, key=lambda c: widths[c])] -= 1
+    for line in (head, *cells):
+        parts = [wrap(line[c], widths[c]) if c in _NAME_COLUMNS else [line[c]] for c in shown]
+        for k in range(max(map(len, parts))):
+            typer.echo("  ".join(pad(p[k] if k < len(p) else "", widths[c])
+                                 for p, c in zip(parts, shown, strict=True)).rstrip())
 
 
 #: How --by names a side: every seat, both partnerships, home/away, in English and Chinese.
@@ -596,7 +651,7 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
                                           "{name}: {teams}, {total} rounds, not paired yet", state.rounds_total).format(
                 name=cfg.name, teams=teams, total=state.rounds_total))
         if state.current_round:
-            _print(TABLE_COLUMNS[1:], _table_rows(state, state.current_round))
+            _print(TABLE_COLUMNS[1:], _table_rows(state, state.current_round), _TABLE_DROP)
             for line in _table_notes(state):
                 typer.echo(line)
         blockers = _blockers(state)
@@ -671,14 +726,14 @@ def standings(
             if as_json:
                 typer.echo(json.dumps(tables_json(state, after_round), ensure_ascii=False))
                 return
-            _print(TABLE_COLUMNS, _table_rows(state, after_round))
+            _print(TABLE_COLUMNS, _table_rows(state, after_round), _TABLE_DROP)
             typer.echo()
             _print(TEAM_COLUMNS, _team_rows(state, after_round))
             return
         if as_json:
             typer.echo(json.dumps(standings_json(state, after_round), ensure_ascii=False))
         else:
-            _print(STANDING_COLUMNS, _standing_rows(state, after_round))
+            _print(STANDING_COLUMNS, _standing_rows(state, after_round), _STANDING_DROP)
     _run(db, act)
 
 

@@ -1,0 +1,112 @@
+"""The desk's tables in an 80-column terminal (a laptop's split screen, an SSH session): `status`, `standings`,
+`standings --tables` and `pair` print no line wider than the terminal, a Chinese character counted two columns,
+whatever the length of the teams' names; they say every name whole (wrapped onto more lines) and keep the
+columns an arbiter acts on. A wide terminal, or output to a file, still gets every column."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from guandan.cliutil import width
+from guandan.tournament.cli import app
+
+runner = CliRunner()
+
+TEAMS = ("Northern Lights Bridge and Guandan Club", "东方明珠掼蛋俱乐部一队", "Pacific Coast Aces",
+         "江南水乡掼蛋爱好者联队", "Team Five With A Long Name")
+#: Every column's head, at a width with room for all of them.
+WIDE_HEADS = {
+    "en": {"standings": ["Rank", "No.", "Team", "Club", "Players", "场分 MP", "对手分 Opp MP", "级差分 Net lvls",
+                         "升级数 Lvls up", "Played", "W", "D", "L", "Byes"],
+           "status": ["Table", "Home (N–S)", "Away (E–W)", "Result", "Winner", "Status", "Source"]},
+    "zh": {"standings": ["名次", "编号", "队伍", "单位", "队员", "场分", "对手分", "级差分", "升级数", "场次", "胜", "平",
+                         "负", "轮空"],
+           "status": ["桌号", "主队（南北）", "客队（东西）", "结果", "胜方", "状态", "来源"]},
+}
+#: The heads an 80-column terminal keeps: the tie-break figures, the result and its status.
+NARROW_HEADS = {
+    "en": {"standings": ["Rank", "No.", "Team", "MP", "Opp MP", "Net lvls", "Lvls up", "W", "D", "L"],
+           "status": ["Table", "Home (N–S)", "Away (E–W)", "Result", "Status"]},
+    "zh": {"standings": ["名次", "编号", "队伍", "场分", "对手分", "级差分", "升级数", "胜", "平", "负"],
+           "status": ["桌号", "主队（南北）", "客队（东西）", "结果", "状态"]},
+}
+
+
+def cli(db: str, *args: str, env: dict[str, str | None] | None = None) -> str:
+    res = runner.invoke(app, [*args, "--db", db], env=env)
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> str:
+    """Five teams with long names, a club and players each: round 1 with a result set by the arbiter, a forfeit
+    and a bye."""
+    db = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    cli(db, "new", "Spring Cup of the Municipal Card Association", "--rounds", "3", "--seed", "1")
+    for i, name in enumerate(TEAMS, 1):
+        cli(db, "register", "1", name, "--players", f"Alexander Hamilton {i},Benjamin Franklin {i}",
+            "--club", "Beijing Municipal Sports Centre")
+    cli(db, "pair", "1")
+    cli(db, "result", "1", "-r", "1", "-t", "1", "--levels", "10:A", "--deals", "7", "--override", "--reason", "r")
+    cli(db, "result", "1", "-r", "1", "-t", "2", "--forfeit", "home", "--override", "--reason", "absent")
+    return db
+
+
+def _env(lang: str, columns: int | None) -> dict[str, str | None]:
+    """The environment of a terminal ``columns`` wide; with no COLUMNS where None (the output is not a terminal)."""
+    return {"LANGUAGE": lang, "COLUMNS": str(columns) if columns else None}
+
+
+def _column(lines: list[str], head: str) -> str:
+    """What the lines under ``head`` (the first line) hold in its column, read down the column with the spaces
+    gone: a name wrapped onto more lines reads whole again."""
+    def cells(line: str) -> list[str]:  # a character a column, a wide one followed by an empty one
+        return [part for ch in line for part in ((ch, "") if width(ch) == 2 else (ch,))]
+    top = cells(lines[0])
+    start = len(cells(lines[0][:lines[0].index(head)]))
+    end = start + len(cells(head))
+    while end < len(top) and top[end] == " ":
+        end += 1
+    return "".join("".join(cells(line)[start:end]).replace(" ", "") for line in lines[1:])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_line_fits_80_columns(event: str, lang: str) -> None:
+    status = cli(event, "status", "1", env=_env(lang, 80))
+    standings = cli(event, "standings", "1", env=_env(lang, 80))
+    tables = cli(event, "standings", "1", "--tables", env=_env(lang, 80))
+    paired = cli(event, "pair", "1", env=_env(lang, 80))
+    for out in (status, standings, tables, paired):
+        assert [line for line in out.splitlines() if width(line) > 80] == []
+    heads = NARROW_HEADS[lang]
+    teams = _column(standings.splitlines(), heads["standings"][2])
+    home = _column(status.splitlines()[1:-2], heads["status"][1])
+    away = _column(status.splitlines()[1:-2], heads["status"][2])
+    for name in TEAMS:  # every name whole, in its column
+        assert name.replace(" ", "") in teams
+        assert name.replace(" ", "") in home + away
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_narrow_terminal_keeps_the_columns_an_arbiter_acts_on(event: str, lang: str) -> None:
+    standings = cli(event, "standings", "1", env=_env(lang, 80)).splitlines()
+    assert re.split(r"\s{2,}", standings[0]) == NARROW_HEADS[lang]["standings"]
+    status = cli(event, "status", "1", env=_env(lang, 80)).splitlines()
+    assert re.split(r"\s{2,}", status[1]) == NARROW_HEADS[lang]["status"]
+
+
+@pytest.mark.parametrize("columns", [250, None])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_wide_terminal_or_a_file_gets_every_column(event: str, lang: str, columns: int | None) -> None:
+    standings = cli(event, "standings", "1", env=_env(lang, columns)).splitlines()
+    heads = WIDE_HEADS[lang]["standings"]
+    assert [h for h in heads if h not in standings[0]] == []
+    assert len(standings) == 1 + len(TEAMS)  # a line a team: no name wrapped
+    status = cli(event, "status", "1", env=_env(lang, columns)).splitlines()
+    assert [h for h in WIDE_HEADS[lang]["status"] if h not in status[1]] == []
+    assert "Northern Lights Bridge and Guandan Club" in "".join(status)
