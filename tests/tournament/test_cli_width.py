@@ -1,5 +1,5 @@
 """The desk's tables in an 80-column terminal (a laptop's split screen, an SSH session): `status`, `standings`,
-`standings --tables` and `pair` print no line wider than the terminal, a Chinese character counted two columns,
+`standings --tables`, `pair`, `log` and `list` print no line wider than the terminal, a Chinese character counted two columns,
 whatever the length of the teams' names; they say every name whole (wrapped onto more lines) and keep the
 columns an arbiter acts on. A wide terminal, or output to a file, still gets every column."""
 
@@ -81,7 +81,10 @@ def test_every_line_fits_80_columns(event: str, lang: str) -> None:
     standings = cli(event, "standings", "1", env=_env(lang, 80))
     tables = cli(event, "standings", "1", "--tables", env=_env(lang, 80))
     paired = cli(event, "pair", "1", env=_env(lang, 80))
-    for out in (status, standings, tables, paired):
+    waiting = cli(event, "status", "1", env=_env(lang, 80))  # what blocks round 3, table by table
+    log = cli(event, "log", "1", env=_env(lang, 80))
+    listed = cli(event, "list", env=_env(lang, 80))
+    for out in (status, standings, tables, paired, waiting, log, listed):
         assert [line for line in out.splitlines() if width(line) > 80] == []
     heads = NARROW_HEADS[lang]
     teams = _column(standings.splitlines(), heads["standings"][2])
@@ -90,6 +93,7 @@ def test_every_line_fits_80_columns(event: str, lang: str) -> None:
     for name in TEAMS:  # every name whole, in its column
         assert name.replace(" ", "") in teams
         assert name.replace(" ", "") in home + away
+    assert "".join(log.split()) == "".join(cli(event, "log", "1", env=_env(lang, None)).split())  # wrapped, not cut
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -174,6 +174,13 @@ def _terminal_columns() -> int | None:
         return None
 
 
+def _say(line: str) -> None:
+    """A line of prose, wrapped at the terminal's width (its next rows indented) rather than where the terminal
+    cuts it; whole where the output is not a terminal."""
+    for row in wrap(line, _terminal_columns()):
+        typer.echo(row)
+
+
 def _print(columns: Sequence[str], rows: list[dict[str, Any]], drop: Sequence[str] = ()) -> None:
     """``rows`` as a table of ``columns``, its columns padded by display width (a Chinese character takes two).
     Where the lines would be wider than the terminal: the standings' figures take their short heads, then the
@@ -644,21 +651,21 @@ def status(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="pr
                      n=len(state.teams), w=out) if out
                  else _messages.ngettext("{n} team", "{n} teams", len(state.teams)).format(n=len(state.teams)))
         if state.current_round:
-            typer.echo(_("{name}: {teams}, round {round} of {total}").format(
+            _say(_("{name}: {teams}, round {round} of {total}").format(
                 name=cfg.name, teams=teams, round=state.current_round, total=state.rounds_total))
         else:
-            typer.echo(_messages.ngettext("{name}: {teams}, {total} round, not paired yet",
-                                          "{name}: {teams}, {total} rounds, not paired yet", state.rounds_total).format(
+            _say(_messages.ngettext("{name}: {teams}, {total} round, not paired yet",
+                                    "{name}: {teams}, {total} rounds, not paired yet", state.rounds_total).format(
                 name=cfg.name, teams=teams, total=state.rounds_total))
         if state.current_round:
             _print(TABLE_COLUMNS[1:], _table_rows(state, state.current_round), _TABLE_DROP)
             for line in _table_notes(state):
-                typer.echo(line)
+                _say(line)
         blockers = _blockers(state)
         if state.rounds_total and state.current_round >= state.rounds_total:  # no next round: say where it stands
-            typer.echo(_(last_round_words(state.finished)).format(n=state.rounds_total))
+            _say(_(last_round_words(state.finished)).format(n=state.rounds_total))
         elif blockers:
-            typer.echo(_("next round: {blockers}").format(blockers=_("; ").join(blockers)))
+            _say(_("next round: {blockers}").format(blockers=_("; ").join(blockers)))
         else:
             typer.echo(_("next round: ready to pair"))
     _run(db, act)
@@ -922,7 +929,7 @@ def log(tid: TidArg, as_json: Annotated[bool, typer.Option("--json", help="one J
             return
         # people read the venue's clocks; the log is listed as it is, even one this version cannot replay
         for line in log_lines(events, cli_lang(lang), log_zone(events)):
-            typer.echo(line)
+            _say(line)
     _run(db, act, lang)
 
 
@@ -943,8 +950,8 @@ def list_(db: DbOpt = None) -> None:
     """Every tournament in the database."""
     def act(desk: Desk) -> None:
         for row in desk.tournaments():
-            typer.echo(_("{id}  {name}  ({status})").format(id=f"{row.id:4d}", name=row.name,
-                                                            status=_event_status(row.status)))
+            _say(_("{id}  {name}  ({status})").format(id=f"{row.id:4d}", name=row.name,
+                                                      status=_event_status(row.status)))
     _run(db, act)
 
 
