@@ -114,3 +114,17 @@ def test_wide_terminal_or_a_file_gets_every_column(event: str, lang: str, column
     status = cli(event, "status", "1", env=_env(lang, columns)).splitlines()
     assert [h for h in WIDE_HEADS[lang]["status"] if h not in status[1]] == []
     assert "Northern Lights Bridge and Guandan Club" in "".join(status)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_knockout_fits_80_columns(tmp_path: Path, lang: str) -> None:
+    db = f"sqlite:///{tmp_path / 'k.sqlite3'}"
+    cli(db, "new", "Knockout Cup of the Municipal Card Association", "--format", "knockout", "--seed", "2")
+    for i, name in enumerate(TEAMS, 1):
+        cli(db, "register", "1", name, "--players", f"P{i} a,P{i} b")
+    outs = [cli(db, "pair", "1", env=_env(lang, 80))]
+    outs += [cli(db, what, "1", env=_env(lang, 80)) for what in ("bracket", "prizes", "status")]
+    for out in outs:
+        assert [line for line in out.splitlines() if width(line) > 80] == []
+    whole = cli(db, "bracket", "1", env=_env(lang, None))
+    assert "".join(outs[1].split()) == "".join(whole.split())  # wrapped, not cut

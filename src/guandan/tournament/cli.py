@@ -1008,29 +1008,29 @@ def _print_knockout_round(state: TournamentState, round_no: int) -> None:
     total = state.rounds_total
     if round_no == 1:
         if state.partners:
-            typer.echo(_("partners drawn at random (seed {seed}):").format(seed=state.partners_seed))
+            _say(_("partners drawn at random (seed {seed}):").format(seed=state.partners_seed))
             for t in sorted(state.partners):
-                typer.echo(_("  team {n}: {team}").format(n=t, team=state.teams[t].name))
+                _say(_("  team {n}: {team}").format(n=t, team=state.teams[t].name))
         size = len(state.bracket)
         teams = sum(x is not None for x in state.bracket)
         how = _("seeded by rating") if rnd.method == "rating" else \
             _("drawn at random, seed {seed}").format(seed=rnd.seed)
         shape = {"teams": teams, "rounds": total, "size": size, "byes": size - teams, "how": how}
         if state.cfg.rounds > total:
-            typer.echo(_("knockout of {teams} teams: a bracket of {size}, byes: {byes}, rounds: {rounds} (this event "
-                         "allows up to {most}); {how}").format(**shape, most=state.cfg.rounds))
+            _say(_("knockout of {teams} teams: a bracket of {size}, byes: {byes}, rounds: {rounds} (this event "
+                   "allows up to {most}); {how}").format(**shape, most=state.cfg.rounds))
         else:
-            typer.echo(_("knockout of {teams} teams: a bracket of {size}, byes: {byes}, rounds: {rounds}; "
-                         "{how}").format(**shape))
-    typer.echo(_("round {n} of {total}:").format(n=round_no, total=total))
+            _say(_("knockout of {teams} teams: a bracket of {size}, byes: {byes}, rounds: {rounds}; "
+                   "{how}").format(**shape))
+    _say(_("round {n} of {total}:").format(n=round_no, total=total))
     for m, pair in enumerate(rnd.matches):
         ts = state.match_table(round_no, m)
         through = [x for x in pair if x is not None]
         if ts is not None:
-            typer.echo(_("  table {n}: {home} (N–S)  v  {away} (E–W)").format(
+            _say(_("  table {n}: {home} (N–S)  v  {away} (E–W)").format(
                 n=ts.table.number, home=state.teams[ts.table.home].name, away=state.teams[ts.table.away].name))
         elif through:
-            typer.echo(_("  bye: {team} goes through").format(team=state.teams[through[0]].name))
+            _say(_("  bye: {team} goes through").format(team=state.teams[through[0]].name))
 
 
 @app.command()
@@ -1051,7 +1051,8 @@ def bracket(
         lines = bracket_lines(data, _)
         if any(row["place"] for row in data["placings"]):
             lines += ["", *placing_lines(data, _)]
-        typer.echo("\n".join(lines))
+        for line in lines:
+            _say(line)
     _run(db, act, lang)
 
 
@@ -1072,5 +1073,6 @@ def prizes(
                                    "champion": data["champion"], "runner_up": data["runner_up"],
                                    "placings": data["placings"], "prizes": data["prizes"]}, ensure_ascii=False))
             return
-        typer.echo("\n".join([data["name"], *placing_lines(data, _), "", *prize_lines(data, _)]))
+        for line in (data["name"], *placing_lines(data, _), "", *prize_lines(data, _)):
+            _say(line)
     _run(db, act, lang)
