@@ -128,6 +128,7 @@ USAGE_ERRORS = [
     (["arena", "extra"], "多余的参数：extra"),
     (["moves"], "缺少选项 '--hand'"),
     (["nope"], "没有命令 'nope'。"),
+    (["tournament", "teams"], "没有命令 'teams'。是不是 'deals'？"),  # Typer's guess, said in Chinese too
     (["arena", "--dels", "3"], "没有选项 --dels（是不是 --deals、--help、--mode？）"),
 ]
 
@@ -147,6 +148,8 @@ def test_usage_errors_in_english(capsys: pytest.CaptureFixture[str], wide: None)
     assert code == 2 and "invalid value for '--deals': not an integer" in out and "Usage: guandan arena" in out
     code, out = _run(capsys, "arena", "--dels", "3")
     assert code == 2 and "no such option: --dels (did you mean --deals, --help, --mode?)" in out
+    code, out = _run(capsys, "tournament", "teams")
+    assert code == 2 and "No such command 'teams'. Did you mean 'deals'?" in out
 
 
 @pytest.mark.parametrize(("args", "said"), [

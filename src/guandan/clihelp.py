@@ -213,6 +213,10 @@ _USAGE_PATTERNS = (
     (re.compile(r"Option '(?P<option>[^']*)' does not take a value\.$"), N_("option {option} takes no value")),
     (re.compile(r"Argument '(?P<option>[^']*)' takes (?P<n>\d+) values\.$"),
      N_("argument {option} takes {n} values")),
+    # Typer appends its guess in English to the command error it already said ("No such command 'x'" less
+    # its full stop): the guess is said whole, after the error as the catalogue writes it
+    (re.compile(r"(?P<error>.*)\. Did you mean (?P<commands>.+)\?$", re.S),
+     N_("{error}. Did you mean {commands}?")),
 )
 
 N_("Show this message and exit.")  # the help Typer's Click gives every --help option (speak says it)
