@@ -4,6 +4,7 @@ opponent was close to going out held no bomb over it, since the heuristic bombs 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from guandan.agents.base import canonical_spec, make_agent
 from guandan.agents.counting import read
@@ -13,7 +14,7 @@ from guandan.agents.worlds import bomb_pass_evidence, bomb_violations, sample_we
 from guandan.core.cards import parse_cards
 from guandan.core.combos import Combo, classify
 from guandan.core.events import Played
-from guandan.core.match import MatchConfig, MatchState, new_match
+from guandan.core.match import MatchConfig, MatchObservation, MatchState, new_match
 from guandan.core.rules import preset
 
 LEVEL = 0  # level 2
@@ -23,13 +24,21 @@ def _combo(text: str) -> Combo:
     return classify(list(parse_cards(text)), LEVEL, preset("competition"))[0]
 
 
-def _heuristic_deal(seed: int) -> tuple[MatchState, list[HeuristicAgent]]:
+def _positions(seeds: range) -> Iterator[tuple[MatchState, MatchObservation, list[tuple[int, Combo]]]]:
+    """Every position of heuristic first deals, with its bomb evidence at the heuristic's danger (6); the
+    heuristic plays each position's move once the caller is done with it."""
     rules = preset("competition")
-    m = new_match(rules, seed, MatchConfig(max_deals=1))
-    agents = [HeuristicAgent(seed * 10 + s) for s in range(4)]
-    for s, a in enumerate(agents):
-        a.reset(s, rules)
-    return m, agents
+    for seed in seeds:
+        m = new_match(rules, seed, MatchConfig(max_deals=1))
+        agents = [HeuristicAgent(seed * 10 + s) for s in range(4)]
+        for s, a in enumerate(agents):
+            a.reset(s, rules)
+        while not m.ended:
+            seat = m.to_move
+            assert seat is not None
+            obs = m.observation(seat)
+            yield m, obs, bomb_pass_evidence(obs.deal, [6] * 4)
+            m.apply(agents[seat].choose(obs, m.legal_actions()))
 
 
 def test_bomb_violations_count_a_bomb_that_beats_the_play() -> None:
@@ -51,20 +60,13 @@ def test_bomb_violations_count_a_bomb_that_beats_the_play() -> None:
 
 def test_the_evidence_is_passes_on_plays_made_and_grows_with_danger() -> None:
     positions_with_evidence = 0
-    for seed in range(12):
-        m, agents = _heuristic_deal(seed)
-        while not m.ended:
-            seat = m.to_move
-            assert seat is not None
-            obs = m.observation(seat)
-            evidence = bomb_pass_evidence(obs.deal, [6] * 4)
-            plays = {e.combo for e in obs.deal.events if isinstance(e, Played)}
-            assert all(passer != seat and top in plays for passer, top in evidence)
-            # the seat's own passes say nothing it does not know; a wider danger reads more passes
-            assert set(evidence) <= set(bomb_pass_evidence(obs.deal, [10] * 4))
-            assert set(bomb_pass_evidence(obs.deal, [2] * 4)) <= set(evidence)
-            positions_with_evidence += bool(evidence)
-            m.apply(agents[seat].choose(obs, m.legal_actions()))
+    for _m, obs, evidence in _positions(range(12)):
+        plays = {e.combo for e in obs.deal.events if isinstance(e, Played)}
+        assert all(passer != obs.deal.seat and top in plays for passer, top in evidence)
+        # the seat's own passes say nothing it does not know; a wider danger reads more passes
+        assert set(evidence) <= set(bomb_pass_evidence(obs.deal, [10] * 4))
+        assert set(bomb_pass_evidence(obs.deal, [2] * 4)) <= set(evidence)
+        positions_with_evidence += bool(evidence)
     assert positions_with_evidence > 100
 
 
@@ -73,17 +75,11 @@ def test_heuristic_players_true_hands_rarely_contradict_their_passes() -> None:
     # so its true hand almost never holds four of a rank after such a pass (its plan may use one in a
     # straight flush or keep the wildcards elsewhere: rare).
     positions = contradicted = 0
-    for seed in range(40):
-        m, agents = _heuristic_deal(seed)
-        while not m.ended:
-            seat = m.to_move
-            assert seat is not None and m.deal is not None
-            obs = m.observation(seat)
-            evidence = bomb_pass_evidence(obs.deal, [6] * 4)
-            if evidence:
-                positions += 1
-                contradicted += bomb_violations([list(h) for h in m.deal.hands], evidence, obs.deal.level) > 0
-            m.apply(agents[seat].choose(obs, m.legal_actions()))
+    for m, obs, evidence in _positions(range(40)):
+        if evidence:
+            assert m.deal is not None
+            positions += 1
+            contradicted += bomb_violations([list(h) for h in m.deal.hands], evidence, obs.deal.level) > 0
     assert positions > 500
     assert contradicted <= positions // 50
 
@@ -91,22 +87,15 @@ def test_heuristic_players_true_hands_rarely_contradict_their_passes() -> None:
 def test_worlds_that_read_bombs_seldom_give_a_passer_a_bomb() -> None:
     rng_plain, rng_read = random.Random(7), random.Random(7)
     plain = read_ = worlds = 0
-    for seed in range(40):
-        m, agents = _heuristic_deal(seed)
-        while not m.ended:
-            seat = m.to_move
-            assert seat is not None
-            obs = m.observation(seat)
-            evidence = bomb_pass_evidence(obs.deal, [6] * 4)
-            if evidence and len(obs.deal.events) % 3 == 0:
-                know, level = read(obs), obs.deal.level
-                for _ in range(4):
-                    worlds += 1
-                    w = sample_weighted(know, obs.deal.hand, rng_plain, [], level, 4)
-                    plain += bomb_violations(w, evidence, level) > 0
-                    w = sample_weighted(know, obs.deal.hand, rng_read, [], level, 4, None, evidence)
-                    read_ += bomb_violations(w, evidence, level) > 0
-            m.apply(agents[seat].choose(obs, m.legal_actions()))
+    for _m, obs, evidence in _positions(range(40)):
+        if evidence and len(obs.deal.events) % 3 == 0:
+            know, level = read(obs), obs.deal.level
+            for _ in range(4):
+                worlds += 1
+                w = sample_weighted(know, obs.deal.hand, rng_plain, [], level, 4)
+                plain += bomb_violations(w, evidence, level) > 0
+                w = sample_weighted(know, obs.deal.hand, rng_read, [], level, 4, None, evidence)
+                read_ += bomb_violations(w, evidence, level) > 0
     assert worlds > 200 and plain > 10
     assert read_ * 4 < plain
 
