@@ -7,8 +7,9 @@ heuristic on the same first deals, duplicate (each deal played with the search a
     python scripts/oracle_probe.py --probe power --first 1000 --pairs 400 --worlds 64 --jobs 2
 
 With ``--probe power`` the probe's search knows only where the other hands' power cards lie (jokers,
-wildcards, every rank a hand holds four or more of); the rest of the hidden cards are dealt uniformly in
-each of its worlds. The probe's arm runs uncompiled (GUANDAN_PURE_PYTHON=1), because only the interpreted
+wildcards, every rank a hand holds four or more of), with ``--probe bombs`` only where their bombs lie
+(four or more of a rank, all four jokers); the rest of the hidden cards are dealt uniformly in each of its
+worlds. The probe's arm runs uncompiled (GUANDAN_PURE_PYTHON=1), because only the interpreted
 module's sampler can be replaced; with every hand known it is fast all the same, since its worlds are all
 the same world. Prints each arm's deal-win rate and their paired difference with a 95% interval.
 """
@@ -25,18 +26,21 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-PATCHED = ("known", "power")  # arms whose world sampler is replaced
+PATCHED = ("known", "power", "bombs")  # arms whose world sampler is replaced
 KNOWN_WORLDS = 4  # identical worlds: more add nothing, and one would leave no spread for the margin
 
 
-def _power_cards(hand: Sequence[int], level: int) -> list[int]:
-    """A hand's jokers, its wildcards (♥ of the level) and every card of a rank it holds four or more of."""
+def _power_cards(hand: Sequence[int], level: int, tops: bool = True) -> list[int]:
+    """A hand's jokers and its wildcards (♥ of the level) when ``tops``, and every card of a rank it holds
+    four or more of (all four jokers too: a bomb)."""
     from collections import Counter
 
     from guandan.core.cards import HEARTS, is_joker, rank_index
 
     ranks = Counter(rank_index(c) for c in hand if not is_joker(c))
-    return [c for c in hand if is_joker(c) or c == level * 4 + HEARTS or ranks[rank_index(c)] >= 4]
+    joker_bomb = sum(1 for c in hand if is_joker(c)) == 4
+    return [c for c in hand if (is_joker(c) and (tops or joker_bomb)) or (tops and c == level * 4 + HEARTS)
+            or (not is_joker(c) and ranks[rank_index(c)] >= 4)]
 
 
 def _play_arm(arm: str, first: int, count: int, worlds: int) -> None:
@@ -51,12 +55,12 @@ def _play_arm(arm: str, first: int, count: int, worlds: int) -> None:
         raise SystemExit("the known-hands arms need the interpreted search module (GUANDAN_PURE_PYTHON=1)")
     if arm == "known":
         setattr(search, "sample_weighted", lambda *_args, **_kw: [list(h) for h in truth])  # noqa: B010
-    elif arm == "power":
+    elif arm in ("power", "bombs"):
         def power_world(_know: object, hand: Sequence[int], rng: random.Random, _evidence: object, level: int,
                         *_args: object, **_kw: object) -> list[list[int]]:
             # every other hand keeps its true power cards; the rest of the hidden cards are dealt uniformly
             me = next(s for s in range(4) if sorted(truth[s]) == sorted(hand))
-            hands = [list(h) if s == me else _power_cards(h, level) for s, h in enumerate(truth)]
+            hands = [list(h) if s == me else _power_cards(h, level, arm == "power") for s, h in enumerate(truth)]
             rest: list[int] = []
             for s in range(4):
                 if s != me:
@@ -109,8 +113,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--worlds", type=int, default=64, help="sampled worlds per decision of the plain search")
     p.add_argument("--jobs", type=int, default=2, help="processes")
     p.add_argument("--probe", choices=PATCHED, default="known",
-                   help="what the probe's search knows: every hand, or every hand's power cards (jokers, wildcards, "
-                        "every rank held four or more times) with the rest of the hidden cards dealt uniformly")
+                   help="what the probe's search knows: every hand; every hand's power cards (jokers, wildcards, "
+                        "every rank held four or more times); or its bombs alone (four or more of a rank, four "
+                        "jokers) — the rest of the hidden cards dealt uniformly")
     p.add_argument("--arm", choices=[*PATCHED, "sampled"], help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.pairs < 1 or a.worlds < 1 or a.jobs < 1:
@@ -131,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     mean = sum(diffs) / len(diffs)
     se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1) / len(diffs))
     print(f"deal pairs: {len(seeds)} (first deals, seeds {a.first}–{a.first + a.pairs - 1})")
-    what = "every hand known:     " if a.probe == "known" else "power cards known:    "
+    what = {"known": "every hand known:     ", "power": "power cards known:    ", "bombs": "bombs known:          "}[a.probe]
     print(f"search, {what}{sum(k.values()) / (2 * len(seeds)):.1%} of deals won")
     print(f"search, {a.worlds} sampled worlds: {sum(s_wins.values()) / (2 * len(seeds)):.1%} of deals won")
     print(f"{a.probe} − sampled: {mean * 100:+.1f} points [{(mean - 1.96 * se) * 100:+.1f}, {(mean + 1.96 * se) * 100:+.1f}]")
