@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from ..core.cards import Card, lv, wild_code
-from ..core.combos import JOKER_BOMB, PAIR, SINGLE, Combo
+from ..core.cards import Card, lv, rank_index, wild_code
+from ..core.combos import BOMB, JOKER_BOMB, PAIR, SINGLE, Combo, beats, interned_combo
 from ..core.deal import Observation
 from ..core.events import Lead, Passed, Played, RoundWon, WentOut
 from ..core.rules import RuleSet
@@ -131,14 +131,15 @@ def bomb_pass_evidence(obs: Observation, danger: Sequence[int]) -> list[tuple[in
 
 
 def bomb_violations(hands: Sequence[Sequence[Card]], evidence: Sequence[tuple[int, Combo]], level: int) -> int:
-    """How many passes in ``evidence`` this world contradicts: the seat holds four or more natural
-    cards of a rank (or all four jokers) that would beat the play as a bomb."""
+    """How many passes in ``evidence`` this world contradicts: the seat holds four or more cards of a
+    rank (a wildcard counting as its own rank, as the policy's decomposition keeps it) or all four
+    jokers, a bomb that beats the play under the size ladder (§3.2)."""
     n = 0
     for seat, top in evidence:
-        by_value = Counter(lv(c, level) for c in hands[seat])
-        jokers = by_value[16] + by_value[17] == 4 and top.type != JOKER_BOMB
-        # a bomb of k cards of value v has the size ladder's power 200·k + v (combos.make_combo)
-        if jokers or any(k >= 4 and v < 16 and 200 * k + v > top.power for v, k in by_value.items()):
+        by_rank = Counter(rank_index(c) for c in hands[seat])
+        jokers = by_rank[13] + by_rank[14] == 4 and top.type != JOKER_BOMB
+        if jokers or any(k >= 4 and r < 13 and beats(interned_combo(BOMB, k, r, level, False), top)
+                         for r, k in by_rank.items()):
             n += 1
     return n
 
