@@ -240,10 +240,10 @@ def test_the_first_deal_has_no_declarer_yet_in_the_words_of_the_terminal_table()
     from guandan.server.wire import event_json, texts_for
 
     first, later = DealStart(0, 0, None, (0, 0)), DealStart(1, 2, 0, (2, 0))
-    assert Presenter("en", viewer=0).event(first) == ["Deal 1 · playing level 2 · levels 2:2 · no declarer yet"]
-    assert Presenter("zh", viewer=0).event(first) == ["第1副 · 打2 · 级数：2:2 · 暂无庄家"]
+    assert Presenter("en", viewer=0).event(first) == ["Deal 1 · playing level 2 · Your team 2 : Opponents 2 · no declarer yet"]
+    assert Presenter("zh", viewer=0).event(first) == ["第1副 · 打2 · 我方 2 : 对方 2 · 暂无庄家"]
     assert Presenter("en", viewer=0).event(later)[0].endswith(" · declarer Your team")
-    assert Presenter("zh", viewer=0).event(later) == ["第2副 · 打4 · 级数：4:2 · 庄家：我方"]  # labelled as 级数 is
+    assert Presenter("zh", viewer=0).event(later) == ["第2副 · 打4 · 我方 4 : 对方 2 · 庄家：我方"]
     for lang in ("en", "zh"):
         assert Presenter(lang).event(first)[0].endswith(" · " + translator("tui", lang).gettext("no declarer yet"))
     wire = event_json(first, texts_for(["Ann", "Bo", "Cai", "Dee"]))

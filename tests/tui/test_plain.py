@@ -36,7 +36,7 @@ def test_a_whole_match_from_scripted_stdin(tmp_path: Path) -> None:
     lines = play(s, HINT_AND_TAKE * 3000)
     assert s.ended and s.match.winner in (0, 1)
     assert lines[0] == f"This match is saved to {save}"
-    assert lines[1].startswith("Deal 1 · playing level 2 · levels 2:2")
+    assert lines[1].startswith("Deal 1 · playing level 2 · Your team 2 : Opponents 2 · no declarer yet")
     assert any(line.startswith("Match over after ") for line in lines)
     assert sum(line.startswith("Finishing order: ") for line in lines) == len(s.match.deals) > 1
     assert sum(line.startswith("Result 1-") for line in lines) == len(s.match.deals)
@@ -58,7 +58,7 @@ def test_a_whole_match_from_scripted_stdin(tmp_path: Path) -> None:
 def test_chinese_text_comes_from_the_catalogues() -> None:
     s = Session.new(preset("competition"), 3, "greedy", "greedy", MatchConfig(max_deals=1))
     lines = play(s, "hint\nquit\n", "zh")
-    assert lines[0].startswith("第1副 · 打2 · 级数：2:2 · 暂无庄家")  # the presenter's words (game)
+    assert lines[0] == "第1副 · 打2 · 我方 2 : 对方 2 · 暂无庄家"  # the presenter's words (game)
     assert any(line.startswith("> 轮到你") or line.startswith("> 你先出") for line in lines)  # the client's (tui)
     assert any(line.startswith("上家") or line.startswith("下家") or line.startswith("对家") for line in lines)
     assert any(line.startswith("  1. ") and " — " in line for line in lines)  # a hint with its reason

@@ -132,6 +132,30 @@ def test_the_table_names_the_level_and_the_declarer_as_the_log_does() -> None:
         assert logged.startswith(head + " · ") and logged.endswith(" · " + declarer), (head, declarer, logged)
 
 
+def test_the_table_and_the_log_write_the_levels_alike_own_team_first() -> None:
+    """The table wrote "Your team 2 : Opponents 5" (我方 2 : 对方 5) where the log's lines wrote "levels 2:5"
+    (级数：2:5), Team 1's first and unnamed: the log's deal line now reads as the table's two lines, and the
+    settlement's and the match end's levels are the same named pair."""
+    from guandan.core.events import DealSettled, DealStart, MatchOver
+
+    obs = observe([], to_move=0, top=None, reported={}, levels=(0, 3), declarer=1)
+    settled = DealSettled(finish=(1, 3, 0, 2), levels=(0, 3), next_declarer=1, upgrade=3, partner_place=2)
+    over = MatchOver(winner=1, levels=(4, 12), deals=7, points=(0, 0, 0, 0))
+    for lang, pair, final in (("en", "Your team 2 : Opponents 5", "final levels Your team 6 : Opponents A"),
+                              ("zh", "我方 2 : 对方 5", "最终级数：我方 6 : 对方 A")):
+        p = presenter(lang)
+        head, levels, declarer = level_line(obs, p, translator("tui", lang))
+        assert levels == pair
+        logged = p.event(DealStart(obs.deal_index, obs.deal.level, obs.declarer, obs.levels))
+        assert logged == [f"{head} · {levels} · {declarer}"]
+        assert p.settlement(settled)[0].endswith(pair), p.settlement(settled)
+        assert p.event(over)[0].endswith(final), p.event(over)
+        assert not LEAKS.search(logged[0] + p.settlement(settled)[0] + p.event(over)[0])
+    # the second seat's team is its own: its level first
+    assert Presenter("en", viewer=1).levels((0, 3)) == "Your team 5 : Opponents 2"
+    assert Presenter("en").levels((0, 3)) == "2:5"  # a face with no seat of its own: Team 1's first, as ever
+
+
 def test_the_level_line_fits_an_80_column_border_when_both_teams_failed_at_a() -> None:
     from rich.cells import cell_len
 

@@ -163,10 +163,23 @@ class Presenter:
         return level_text(level)
 
     def levels(self, levels: Sequence[int]) -> str:
-        """Both teams' levels, Team 1's first, as every face writes them in either language: ``3:2``, ``10:A``
-        (the tournament desk's results read ``A:6`` too). With no space inside, a line broken to fit never parts
-        them."""
+        """Both teams' levels. Told to a seat (``viewer``), each named, the seat's own team first, as
+        :meth:`team_levels` writes them: ``Your team 3 : Opponents 2``. Else Team 1's first, as every face with no
+        seat of its own writes them in either language: ``3:2``, ``10:A`` (the tournament desk's results read
+        ``A:6`` too); with no space inside, a line broken to fit never parts them."""
+        if self.viewer is not None:
+            ours = self.viewer % 2
+            return self.team_levels(level_text(levels[ours]), level_text(levels[1 - ours]))
         return f"{level_text(levels[0])}:{level_text(levels[1])}"
+
+    def team_levels(self, ours: str, theirs: str) -> str:
+        """The viewer's team's level and the other team's, each after its name, the viewer's first: ``Your team
+        5 : Opponents A`` (我方 5 : 对方 A); ``ours`` and ``theirs`` as the caller writes them (the terminal's
+        table adds a failed A's tally). The terminal client's table and its log both write the levels so."""
+        assert self.viewer is not None, "a presenter with no viewer has no own team"
+        ours_team = self.viewer % 2
+        return self._("{us} {a} : {them} {b}").format(us=self.team(ours_team), a=ours, them=self.team(1 - ours_team),
+                                                      b=theirs)
 
     def sentence(self, text: str) -> str:
         """``text`` begun as a line of its own: a cased language's first letter upper case, the rest as written
@@ -287,6 +300,12 @@ class Presenter:
         match event:
             case DealStart(index=i, level=lv, declarer=d, levels=lvs):
                 self.deal_level = lv
+                if self.viewer is not None:  # the teams named, as the terminal's table writes the line
+                    if d is None:
+                        return [_("Deal {n} · playing level {level} · {levels} · no declarer yet").format(
+                            n=i + 1, level=level_text(lv), levels=self.levels(lvs))]
+                    return [_("Deal {n} · playing level {level} · {levels} · declarer {team}").format(
+                        n=i + 1, level=level_text(lv), levels=self.levels(lvs), team=self.team(d))]
                 if d is None:  # the first deal: the same words as the terminal table's "no declarer yet"
                     return [_("Deal {n} · playing level {level} · levels {levels} · no declarer yet").format(
                         n=i + 1, level=level_text(lv), levels=self.levels(lvs))]

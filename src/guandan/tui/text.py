@@ -119,8 +119,9 @@ def table_lines(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str
 
 def level_line(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]:
     """``Deal 5 · playing level 2`` (``Match over after 10 deals`` at the end), ``Your team 5 : Opponents A (failed
-    2×)`` and ``declarer Opponents`` (in the first deal ``no declarer yet``): the log's deal line's words, so that
-    the table and the log name the level and the declarer alike.
+    2×)`` and ``declarer Opponents`` (in the first deal ``no declarer yet``): the log's deal line's words (the
+    levels from :meth:`~guandan.present.Presenter.team_levels`, as the log's), so that the table and the log name
+    the levels and the declarer alike.
     Failures at A are told beside the level they belong to, so that the line fits an 80-column border even when
     both teams have failed at A."""
     _ = tr.gettext
@@ -141,8 +142,7 @@ def level_line(obs: MatchObservation, p: Presenter, tr: Translator) -> list[str]
         head = _("Deal {n} · playing level {level}").format(n=obs.deal_index + 1, level=p.level(obs.deal.level))
     return [
         head,
-        _("{us} {a} : {them} {b}").format(us=p.team(HUMAN % 2), a=level(HUMAN % 2), them=p.team(1 - HUMAN % 2),
-                                          b=level(1 - HUMAN % 2)),
+        p.team_levels(level(HUMAN % 2), level(1 - HUMAN % 2)),
         declarer,
     ]
 
