@@ -107,6 +107,53 @@ def test_damaged_results_lines_are_named(cli: CliRunner, tmp_path: Path) -> None
     assert r.exit_code == 2 and "is not a file" in r.output
 
 
+def _on_pair(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    def apply(d: dict[str, Any]) -> None:
+        change(d["pair"])
+    return apply
+
+
+SEATING = [  # a line's pair changed, and what the error says of it in each language
+    (_on_pair(lambda p: p["halves"][1].update(a_seats=0)),
+     "A sat at seats 1 and 3 in both halves of pair 1, not once at 1 and 3 and once at 2 and 4",
+     "第1组复式牌的两个半组中 A 都坐座位1、3，而不是一次坐座位1、3、一次坐座位2、4"),
+    (_on_pair(lambda p: p["halves"][0].update(a_seats=1)),
+     "A sat at seats 2 and 4 in both halves of pair 1, not once at 1 and 3 and once at 2 and 4",
+     "第1组复式牌的两个半组中 A 都坐座位2、4，而不是一次坐座位1、3、一次坐座位2、4"),
+    (_on_pair(lambda p: p["halves"][1].update(a_seats=5)),
+     "half 2 of pair 1 has a_seats 5, not 0 (A at seats 1 and 3) or 1 (A at seats 2 and 4)",
+     "第1组复式牌第2个半组的 a_seats 为 5，而不是 0（A 坐座位1、3）或 1（A 坐座位2、4）"),
+    (_on_pair(lambda p: p.update(halves=p["halves"][:1])),
+     "a pair has two halves; pair 1 has 1", "一组复式牌有两个半组，第1组却有1个"),
+    (_on_pair(lambda p: p.update(index=-1)),
+     "pair index -1 is negative: pairs are numbered from 0", "复式牌组的序号 -1 为负数：序号从0起"),
+]
+
+
+@pytest.mark.parametrize(("change", "en", "zh"), SEATING, ids=["both-1-3", "both-2-4", "a-seats-5", "one-half", "index"])
+def test_a_pair_that_does_not_swap_the_seats_is_refused_in_words_and_left_alone(
+        cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Callable[[dict[str, Any]], None],
+        en: str, zh: str) -> None:
+    """A pair whose halves do not seat A once at seats 1 and 3 and once at 2 and 4 is named by file and line, with
+    the seats as a player counts them (the file's a_seats 0/1 is never all it says), by every command that reads
+    results; resuming onto such a file writes nothing."""
+    f = tmp_path / "a.jsonl"
+    _run(cli, "--deals", "2", "--results", str(f))
+    good, bad = _lines(f)
+    d = json.loads(bad)
+    change(d)
+    f.write_text(good + "\n" + json.dumps(d) + "\n", encoding="utf-8")
+    before = f.read_bytes()
+    for args in (["arena-summary", str(f)], ["arena-compare", "--first", str(f), "--second", str(f)],
+                 [*BASE[:-1], "--deals", "3", "--results", str(f)]):
+        r = cli.invoke(app, args)
+        assert r.exit_code == 2 and r.output.strip() == f"error: {f}:2: {en}", r.output
+        assert f.read_bytes() == before
+    monkeypatch.setenv("LANGUAGE", "zh")
+    r = cli.invoke(app, ["arena-summary", str(f)])
+    assert r.exit_code == 2 and r.output.strip() == f"错误：{f}:2：{zh}", r.output
+
+
 def test_a_match_record_given_for_results_is_named_as_one(cli: CliRunner, tmp_path: Path) -> None:
     assert cli.invoke(app, ["simulate", "--deals", "1", "--out", str(tmp_path / "recs")]).exit_code == 0
     (record,) = (tmp_path / "recs").glob("*.json")

@@ -84,6 +84,7 @@ async def _room_of_four(url: str) -> list[ClientConnection]:
 
 
 SILENT = 1  # the seat that never answers
+LOGGED = f"seat {SILENT + 1} (myPos {SILENT})"  # the operator's log counts seats from 1, as the project does
 ONE_DEAL = MatchConfig(max_deals=1, start_levels=(12, 12), start_declarer=0)  # a game of one deal: a few seconds
 
 
@@ -129,7 +130,7 @@ def test_a_seat_that_never_answers_is_played_for_and_its_game_finishes(tmp_path:
     plays = _plays(seen[SILENT])
     assert len(acts) == len(plays) > 0  # every act message it got was answered for it, and it was told each time
     assert all(p.startswith("no answer within 0.2 s: the server played [") for p in plays), plays[:3]
-    logged = [line for line in logs if line.startswith(f"room room-1: seat {SILENT} did not answer within 0.2 s")]
+    logged = [line for line in logs if line.startswith(f"room room-1: {LOGGED} did not answer within 0.2 s")]
     assert len(logged) == len(acts) and '"PASS"' in "".join(logged)  # the action as the protocol writes it
     (record,) = tmp_path.iterdir()
     data = loads(record.read_text(encoding="utf-8"))
@@ -209,16 +210,40 @@ def test_a_seat_answered_for_twice_is_told_that_its_next_replies_are_both_late()
     assert not room.late[seat]
 
 
+@pytest.mark.parametrize(("lang", "logged"), [
+    ("en", "room r: seat {n} (myPos {pos}) did not answer within 1 s: the server played "),
+    ("zh", "房间 r：座位{n}（myPos {pos}）在1秒内没有应答，服务器替它出了 "),
+])
+def test_the_log_counts_seats_from_1_and_the_messages_keep_the_protocols_number(
+        monkeypatch: pytest.MonkeyPatch, lang: str, logged: str) -> None:
+    """The operator's log names a seat as every other face of the project does, counted from 1, with the protocol's
+    number beside it; what the seat itself is told keeps the protocol's number (its myPos), as on the wire."""
+    monkeypatch.setenv("LANGUAGE", lang)
+    logs: list[str] = []
+    server = ProtocolServer(preset("competition"), log=logs.append, move_timeout=1.0, abort_after=0)
+    table = ProtocolTable(preset("competition"), seed=3)
+    table.start()
+    room = Room("r", table=table)
+    movers = []
+    for _ in range(4):
+        mover, _ = table.act()
+        (seat, notice), *_ = server._play_for(room, table, mover)
+        assert seat == mover and logs[-1].startswith(logged.format(n=mover + 1, pos=mover)), logs[-1]
+        assert f"for you (seat {mover});" in notice["message"], notice
+        movers.append(mover)
+    assert len(set(movers)) > 1, movers  # several seats, each named by its own number
+
+
 def test_a_seat_that_misses_k_act_messages_in_a_row_ends_its_room(tmp_path: Path) -> None:
     logs: list[str] = []
 
     seen = async_support.run(with_server(_one_seat_silent, out_dir=tmp_path, logs=logs, move_timeout=0.3, abort_after=2))
-    reason = f"game aborted: seat {SILENT} did not answer 2 act messages in a row within 0.3 s"
+    reason = f"game aborted: seat {SILENT} did not answer 2 act messages in a row within 0.3 s"  # its myPos
     for messages in seen:
         errors = [m["message"] for m in messages if m["type"] == "error"]
         assert errors[-1] == reason and messages[-1]["type"] == "error", errors
     assert len(_plays(seen[SILENT])) == 1  # the first was played for it, the second ended the room
-    assert f"room room-1: seat {SILENT} did not answer 2 act messages in a row within 0.3 s (--abort-after-timeouts): " \
+    assert f"room room-1: {LOGGED} did not answer 2 act messages in a row within 0.3 s (--abort-after-timeouts): " \
            "the room is aborted" in logs
     (record,) = tmp_path.iterdir()
     assert record.name == "room-1-001-aborted.json"
@@ -233,7 +258,7 @@ def test_a_room_that_ends_on_its_first_timeout_says_one_act_message(tmp_path: Pa
     seen = async_support.run(with_server(_one_seat_silent, out_dir=tmp_path, logs=logs, move_timeout=0.3, abort_after=1))
     reason = f"game aborted: seat {SILENT} did not answer 1 act message within 0.3 s"
     assert [m["message"] for m in seen[SILENT] if m["type"] == "error"][-1] == reason
-    assert f"room room-1: seat {SILENT} did not answer 1 act message within 0.3 s (--abort-after-timeouts): " \
+    assert f"room room-1: {LOGGED} did not answer 1 act message within 0.3 s (--abort-after-timeouts): " \
            "the room is aborted" in logs
 
 def test_a_seat_that_reads_nothing_ends_its_room_within_the_move_timeout(tmp_path: Path,
@@ -267,7 +292,7 @@ def test_a_seat_that_reads_nothing_ends_its_room_within_the_move_timeout(tmp_pat
         if seat != SILENT:
             assert messages[0]["stage"] == "beginning" and messages[-1]["type"] == "error"
             assert messages[-1]["message"] == reason
-    assert f"room room-1: seat {SILENT} read none of its messages for 0.3 s: the room is aborted" in logs
+    assert f"room room-1: {LOGGED} read none of its messages for 0.3 s: the room is aborted" in logs
     (record,) = tmp_path.iterdir()
     assert record.name == "room-1-001-aborted.json" and loads(record.read_text(encoding="utf-8"))["meta"]["aborted"]
 

@@ -129,11 +129,17 @@ def test_frame_out_of_turn_gets_an_error() -> None:
 
 
 def test_disconnect_mid_game_aborts_only_that_room(tmp_path: Path) -> None:
+    logs: list[str] = []
+    gone: list[int] = []  # the quitter's seat, as the protocol numbers it (myPos)
+
     async def quitter(url: str, bot: ConformanceBot, after_acts: int) -> None:
         async with connect(url) as ws:
             async for frame in ws:
                 reply = bot.received_message(frame)
-                if json.loads(frame)["type"] == "act":
+                msg = json.loads(frame)
+                if not gone and "myPos" in msg:
+                    gone.append(msg["myPos"])
+                if msg["type"] == "act":
                     if bot.acts >= after_acts:
                         return  # leaves without a word, in the middle of a deal
                     await ws.send(json.dumps({"actIndex": reply}))
@@ -148,8 +154,13 @@ def test_disconnect_mid_game_aborts_only_that_room(tmp_path: Path) -> None:
         await asyncio.gather(*[bot_client(f"{url}/game/q", b) for b in bots])
         return notices, bots, server
 
-    notices, bots, server = async_support.run(with_server(body, out_dir=tmp_path))
+    notices, bots, server = async_support.run(with_server(body, out_dir=tmp_path, logs=logs))
     assert all(len(n) == 1 and "aborted" in n[0] and "disconnected" in n[0] for n in notices), notices
+    (pos,) = gone
+    assert all(n[0] == f"game aborted: a player disconnected (seat {pos})" for n in notices), notices  # its myPos
+    # the operator's log counts seats from 1 and says it in its own words, once
+    aborted = [line for line in logs if line.startswith("room room-1: ") and "abort" in line]
+    assert aborted == [f"room room-1: seat {pos + 1} (myPos {pos}) disconnected: the room is aborted"], logs
     assert server.aborted == ["room-1"]
     assert all(b.stages["notify:gameResult"] == 1 for b in bots)
     names = sorted(p.name for p in tmp_path.iterdir())

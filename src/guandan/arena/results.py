@@ -193,6 +193,27 @@ def _half(d: Any, where: str) -> HalfResult:
                       _field(d, "finish", _ints, where, True))
 
 
+def _check_seating(pair: PairResult, where: str) -> None:
+    """Refuse a pair that is not one deal played twice with the seats swapped, naming what is wrong in a player's
+    seat numbers (1…4): a half's ``a_seats`` is 0 for A at seats 1 and 3, 1 for A at seats 2 and 4."""
+    if pair.index < 0:
+        raise GuandanError.said(N_("{where}: pair index {index} is negative: pairs are numbered from 0"),
+                                where=where, index=pair.index)
+    if len(pair.halves) != 2:
+        raise GuandanError.said(N_("{where}: a pair has two halves; pair {index} has {count}"), where=where,
+                                index=pair.index, count=len(pair.halves))
+    for half, h in enumerate(pair.halves, 1):
+        if h.a_seats not in (0, 1):
+            raise GuandanError.said(N_("{where}: half {half} of pair {index} has a_seats {value}, not 0 (A at seats 1 "
+                                       "and 3) or 1 (A at seats 2 and 4)"), where=where, half=half, index=pair.index,
+                                    value=h.a_seats)
+    first, second = (h.a_seats for h in pair.halves)
+    if first == second:
+        raise GuandanError.said(N_("{where}: A sat at seats {a} and {b} in both halves of pair {index}, not once at "
+                                   "1 and 3 and once at 2 and 4"), where=where, a=first + 1, b=first + 3,
+                                index=pair.index)
+
+
 def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
     """One results line → (setup key, pair). Errors name ``where`` (file:line) and the problem."""
     try:
@@ -227,9 +248,7 @@ def parse_line(text: str, where: str) -> tuple[dict[str, Any], PairResult]:
     for side, k in zip(("a", "b"), ILLEGAL_KEYS, strict=True):
         if k in p:
             setattr(pair, k, _field(p, k, _illegal(str(setup[side]), pair.index), where, False))
-    if len(halves) != 2 or {h.a_seats for h in halves} != {0, 1} or pair.index < 0:
-        raise GuandanError.said(N_("{where}: a pair has two halves, A at seats 0/2 then 1/3, and an index ≥ 0"),
-                                where=where)
+    _check_seating(pair, where)
     if halves[0].hands != halves[1].hands:
         raise GuandanError.said(N_("{where}: the two halves of pair {index} were dealt different hands"), where=where,
                                 index=pair.index)

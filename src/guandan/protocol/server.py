@@ -75,6 +75,13 @@ def said_in() -> Translator:
     return translator("cli", default_lang())
 
 
+def seat_name(seat: int) -> str:
+    """A seat as the operator's log names it: counted from 1, as every other face of the project counts seats,
+    with the protocol's own number beside it (``myPos``, 0…3), which the bots' logs and the server's messages to
+    them use: ``seat 2 (myPos 1)``."""
+    return say(N_("seat {n} (myPos {pos})"), n=seat + 1, pos=seat)
+
+
 class AddressCount:
     """Connections at once per client address, counted from the TCP connection (before its handshake)
     to its end, so that one that never completes its handshake counts too. An IPv6 address counts by its
@@ -361,15 +368,18 @@ class ProtocolServer:
 
     async def _send_to(self, room: Room, seat: int, texts: list[str]) -> None:
         ws = room.conns[seat]
-        for text in texts:
-            if self.move_timeout is None:
-                await ws.send(text)
-                continue
-            try:
-                async with asyncio.timeout(self.move_timeout):
+        try:
+            for text in texts:
+                if self.move_timeout is None:
                     await ws.send(text)
-            except TimeoutError:
-                raise _Unread(seat) from None
+                    continue
+                try:
+                    async with asyncio.timeout(self.move_timeout):
+                        await ws.send(text)
+                except TimeoutError:
+                    raise _Unread(seat) from None
+        except ConnectionClosed:  # the seat that left is named to the operator and the others
+            raise _Disconnected(seat) from None
 
     async def _play(self, room: Room) -> None:
         table = room.table
@@ -392,21 +402,23 @@ class ProtocolServer:
                 self._write_records(room)
             self.log(say(N_("room {room}: done, victoryNum {victories}, draws {draws}"), room=room.name,
                          victories=json.dumps(table.stream.victories), draws=json.dumps(table.stream.draws)))
-        except (ConnectionClosed, _Disconnected) as e:
-            await self._abort(room, f"a player disconnected ({e})")
+        except _Disconnected as e:
+            self.log(say(N_("room {room}: {seat} disconnected: the room is aborted"), room=room.name,
+                         seat=seat_name(e.seat)))
+            await self._abort(room, f"a player disconnected (seat {e.seat})", logged=True)
         except _Unread as e:
-            self.log(say(N_("room {room}: seat {seat} read none of its messages for {seconds} s: the room is aborted"),
-                         room=room.name, seat=e.seat, seconds=f"{self.move_timeout:g}"))
+            self.log(say(N_("room {room}: {seat} read none of its messages for {seconds} s: the room is aborted"),
+                         room=room.name, seat=seat_name(e.seat), seconds=f"{self.move_timeout:g}"))
             room.conns[e.seat].transport.abort()  # no notice or closing handshake would get through either
             await self._abort(room, f"seat {e.seat} read none of its messages for {self.move_timeout:g} s",
                               logged=True)
         except _Unanswered as e:
             self.log(said_in().ngettext(
-                "room {room}: seat {seat} did not answer {count} act message within {seconds} s "
+                "room {room}: {seat} did not answer {count} act message within {seconds} s "
                 "(--abort-after-timeouts): the room is aborted",
-                "room {room}: seat {seat} did not answer {count} act messages in a row within {seconds} s "
+                "room {room}: {seat} did not answer {count} act messages in a row within {seconds} s "
                 "(--abort-after-timeouts): the room is aborted", e.count).format(
-                room=room.name, seat=e.seat, count=e.count, seconds=f"{self.move_timeout:g}"))
+                room=room.name, seat=seat_name(e.seat), count=e.count, seconds=f"{self.move_timeout:g}"))
             missed = "1 act message" if e.count == 1 else f"{e.count} act messages in a row"
             await self._abort(room, f"seat {e.seat} did not answer {missed} within {self.move_timeout:g} s", logged=True)
         except Exception as e:  # a bug must end this room, never the server; its bots are not told Python
@@ -425,14 +437,14 @@ class ProtocolServer:
                 return self._play_for(room, table, mover)
             seat, frame, read = item
             if frame is _GONE:
-                raise _Disconnected(f"seat {seat}")
+                raise _Disconnected(seat)
             assert read is not None
             try:
                 _, act = table.act()
                 index = parse_reply(frame if isinstance(frame, str | bytes) else str(frame), int(act["indexRange"]))
                 out = table.answer(seat, index)  # refuses a seat not to move, too
             except ProtocolError as e:
-                self.log(say(N_("room {room}: seat {seat}: {problem}"), room=room.name, seat=seat, problem=e))
+                self.log(say(N_("room {room}: {seat}: {problem}"), room=room.name, seat=seat_name(seat), problem=e))
                 _settle(read, f"{e}; answer again")
                 continue
             except BaseException:
@@ -456,8 +468,8 @@ class ProtocolServer:
         room.late[seat].append(int(act["indexRange"]))
         shown = json.dumps(played, ensure_ascii=False)
         seconds = f"{self.move_timeout:g}"
-        self.log(say(N_("room {room}: seat {seat} did not answer within {seconds} s: the server played {action} for it"),
-                     room=room.name, seat=seat, seconds=seconds, action=shown))
+        self.log(say(N_("room {room}: {seat} did not answer within {seconds} s: the server played {action} for it"),
+                     room=room.name, seat=seat_name(seat), seconds=seconds, action=shown))
         owed = len(room.late[seat])  # the act messages answered for the seat whose late answers are still to come
         answers = "your next reply is taken as your late answer to that act message and is refused" if owed == 1 else \
             f"your next {owed} replies are taken as your late answers to the {owed} act messages answered for you, " \
@@ -587,7 +599,11 @@ class ProtocolServer:
 
 
 class _Disconnected(Exception):
-    pass
+    """A seat's connection closed during its room's game: its room ends."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.seat = seat
 
 
 class _Unread(Exception):
