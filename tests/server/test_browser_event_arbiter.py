@@ -160,3 +160,34 @@ def test_the_page_in_chinese(browser: Browser, live_server: LiveServer) -> None:
         expect(page.locator("label:has(#replace-old) span")).to_have_text("被替换的选手")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_tables_say_which_team_has_the_bye(browser: Browser, live_server: LiveServer, lang: str) -> None:
+    """Three teams: round 1 has one table, and the team left out has a row of its own under it, "Bye" (轮空) and
+    its name, as the desk's arbiter page lists a bye."""
+    events: OnlineEvents = live_server.app.state.online_events
+    tid = online.create_online(events.desk, EventConfig(name=f"Bye Cup {lang}", rounds=2, seed=5),
+                               secret=f"{KEY}-bye-{lang}")
+    for team in ("Red", "Blue", "Green"):
+        events.desk.register(tid, team, [f"arb_{lang}_{team}_a", f"arb_{lang}_{team}_b"])
+    page = _page(browser, lang)
+    try:
+        page.goto(f"{live_server.url}/events/{tid}/arbiter?key={KEY}-bye-{lang}")
+        expect(page.locator("[data-testid=no-tables]")).to_be_visible()  # the page holds the event: no round yet
+        expect(page.locator("[data-testid=bye]")).to_have_count(0)  # and so no bye
+        page.click("[data-testid=start-round]")
+        rows = page.locator("[data-testid=tables] tr")
+        expect(rows).to_have_count(2)  # the round paired: its one table, then the bye
+        bye = events.desk.state(tid).rounds[1].bye
+        assert bye is not None
+        expect(rows.nth(1)).to_have_attribute("data-testid", "bye")
+        expect(rows.nth(1).locator("td")).to_have_text([{"zh": "轮空", "en": "Bye"}[lang],
+                                                         ("Red", "Blue", "Green")[bye - 1]])
+        for width, height in ((390, 844), (844, 390), (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            # the bye's row in sight (a phone held sideways shows a few lines), the page scrolled down only
+            rows.nth(1).evaluate("(row) => window.scrollTo(0, row.getBoundingClientRect().top + window.scrollY - 200)")
+            shoot(page, f"event-arbiter-bye-{lang}-{width}")
+    finally:
+        page.context.close()

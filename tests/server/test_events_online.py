@@ -671,3 +671,27 @@ def test_the_arbiter_is_told_why_the_next_round_cannot_start(site: Site) -> None
     home, away = sorted(("Red", "Blue"), key=texts["en"].index)
     assert texts == {"en": f"Round 1 table 1 ({home} v {away}): result missing",
                      "zh": f"第1轮第1桌（{home} 对 {away}）：结果未录入"}
+
+
+def test_the_arbiters_view_names_the_teams_with_the_rounds_bye(site: Site) -> None:
+    """A Swiss round of three teams leaves one out, a knockout round of five three: the arbiter's view names each
+    team with the bye (as the desk's arbiter page lists it), and none before the round is paired."""
+    tid = new_event(site)
+    team_up(site, tid, "Red", "ann", "bob")
+    team_up(site, tid, "Blue", "cat", "dan")
+    team_up(site, tid, "Green", "eve", "fay")
+    key = {"key": "arbiter-key-123"}
+    assert site.client.post(f"/api/events/{tid}/arbiter", json=key).json()["byes"] == []
+    view = start_round(site, tid)
+    bye = site.events.desk.state(tid).rounds[1].bye
+    assert bye is not None and len(view["tables"]) == 1
+    assert view["byes"] == [{"id": bye, "name": ("Red", "Blue", "Green")[bye - 1]}]
+    assert site.client.post(f"/api/events/{tid}/arbiter", json=key).json()["byes"] == view["byes"]
+
+    ko = online.create_online(site.events.desk, EventConfig(name="Cup", format="knockout", seed=3), secret="ko-key-1")
+    for n, team in enumerate(("T1", "T2", "T3", "T4", "T5"), 1):
+        site.events.desk.register(ko, team, [f"ko{n}a", f"ko{n}b"])
+    view = site.client.post(f"/api/events/{ko}/arbiter/round", json={"key": "ko-key-1"}).json()
+    byes = site.events.desk.state(ko).rounds[1].byes
+    assert len(byes) == 3 and len(view["tables"]) == 1
+    assert view["byes"] == [{"id": b, "name": f"T{b}"} for b in byes]

@@ -528,7 +528,11 @@ class OnlineEvents:
         roster = [{"id": t.id, "name": t.name, "withdrawn": t.id in st.withdrawn,
                    "players": [{"username": p, "name": _name(u) if (u := names.get(p.lower())) is not None else p}
                                for p in t.players]} for t in st.teams.values()]
+        # the round's byes (a Swiss round's one, a knockout's several), after its tables as the desk's page lists them
+        rnd = st.rounds.get(r)
+        byes = [*([rnd.bye] if rnd.bye is not None else []), *rnd.byes] if rnd is not None else []
         return {**self.view(tid, None), "tables": tables, "blockers": blockers, "roster": roster,
+                "byes": [{"id": b, "name": st.teams[b].name} for b in byes],
                 "blocker_texts": [{lang: said[lang][i] for lang in LANGS} for i in range(len(blockers))]}
 
     # ---- keeping the tables in step with the desk ------------------------------------------------

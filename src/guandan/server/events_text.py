@@ -60,7 +60,7 @@ MESSAGES: tuple[str, ...] = (
     N_("No tables yet: round {n} is not paired. “{action}” above pairs it and opens its tables."),
     N_("Arbiter"), N_("Arbiter key"), N_("Start the next round"), N_("Pause"), N_("Resume"), N_("Reason"),
     N_("Replace a player"), N_("Player to replace"), N_("New player's username"), N_("Replace"), N_("Tables"),
-    N_("absent"), N_("present"), N_("paused"), N_("Override"), N_("Done"), N_("Online events"), N_("vs"),
+    N_("absent"), N_("present"), N_("paused"), N_("Override"), N_("Done"), N_("Online events"), N_("vs"), N_("Bye"),
     N_("Your team has a bye this round"), N_("Seats"), N_("Round clock: {time} left"), N_("Time warning: no new deal is started"),
     N_("Time is up: only the deals in play are finished"),
     # the site's list of events (/events, static/events.js) and the start page's link to it

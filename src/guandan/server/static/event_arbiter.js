@@ -70,6 +70,12 @@ function fillReplace(ev) {
   if (team && team.players.some((p) => p.username === player)) oldSel.value = player;
 }
 
+// a team with the round's bye: a row of its own after the tables, as the desk's arbiter page lists it
+function byeRow(team) {
+  return el("tr", { "data-testid": "bye", "data-team": String(team.id) },
+    el("td", { class: "bye-at" }, t("Bye")), el("td", { colspan: "2" }, el("strong", {}, team.name)));
+}
+
 function noTables(ev) {
   if (ev.tables.length || ev.finished) return "";
   return fmt("No tables yet: round {n} is not paired. “{action}” above pairs it and opens its tables.",
@@ -92,7 +98,7 @@ function render(ev) {
   $("start-round").disabled = ev.finished || ev.blockers.length > 0;
   // why the round cannot start yet, as the desk says it (the disabled button alone does not tell)
   $("round-blockers").replaceChildren(...(ev.blocker_texts || []).map((b) => el("li", {}, b[lang()] || b.en)));
-  $("tables").replaceChildren(...ev.tables.map((table) => tableRow(ev, table)));
+  $("tables").replaceChildren(...ev.tables.map((table) => tableRow(ev, table)), ...(ev.byes || []).map(byeRow));
   const empty = noTables(ev);
   $("no-tables").textContent = empty;
   $("no-tables").classList.toggle("hidden", !empty);
