@@ -1,7 +1,7 @@
 """The desk's tables in an 80-column terminal (a laptop's split screen, an SSH session): `status`, `standings`,
-`standings --tables`, `pair`, `log` and `list` print no line wider than the terminal, a Chinese character counted two columns,
-whatever the length of the teams' names; they say every name whole (wrapped onto more lines) and keep the
-columns an arbiter acts on. A wide terminal, or output to a file, still gets every column."""
+`standings --tables`, `pair`, `log`, `list` and `bot-event run` print no line wider than the terminal, a Chinese
+character counted two columns, whatever the length of the teams' names; they say every name whole (wrapped onto
+more lines) and keep the columns an arbiter acts on. A wide terminal, or output to a file, still gets every column."""
 
 from __future__ import annotations
 
@@ -128,3 +128,46 @@ def test_a_knockout_fits_80_columns(tmp_path: Path, lang: str) -> None:
         assert [line for line in out.splitlines() if width(line) > 80] == []
     whole = cli(db, "bracket", "1", env=_env(lang, None))
     assert "".join(outs[1].split()) == "".join(whole.split())  # wrapped, not cut
+
+
+#: A bot event's standings heads (bot-event run), in a wide terminal and in an 80-column one (the byes go).
+BOT_HEADS = {"en": ["Rank", "Team", "Bots", "MP", "Opp MP", "Net lvls", "Lvls up", "W-D-L", "Byes"],
+             "zh": ["名次", "队伍", "机器人", "场分", "对手分", "级差分", "升级数", "胜-平-负", "轮空"]}
+BOTS = ("random", "greedy,random", "random,heuristic", "greedy", "heuristic,greedy")
+
+
+def _bot_event(db: str, lang: str) -> None:
+    entries = [arg for name, bots in zip(TEAMS, BOTS, strict=True) for arg in ("--entry", f"{name}={bots}")]
+    cli(db, "bot-event", "new", "Bot Cup of the Municipal Card Association", "--rounds", "2", "--deals", "1",
+        "--seed", "7", "--lang", lang, *entries, env=_env(lang, 80))
+
+
+def _split_at_standings(out: str, lang: str) -> tuple[str, list[str]]:
+    """A run's output as what comes before its standings (the rounds' lines) and the standings' lines."""
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(BOT_HEADS[lang][0] + " "))
+    return "\n".join(lines[:at]), lines[at:]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bot_event_run_fits_80_columns(tmp_path: Path, lang: str) -> None:
+    """`bot-event run` prints its rounds' lines and its standings as the desk's commands do: in 80 columns the
+    lines wrap, the byes' column goes and the teams' names and bots wrap in theirs; printed to a file, the same
+    event (the same seed) gets every column and whole lines."""
+    narrow, whole = f"sqlite:///{tmp_path / 'narrow.sqlite3'}", f"sqlite:///{tmp_path / 'whole.sqlite3'}"
+    _bot_event(narrow, lang)
+    _bot_event(whole, lang)
+    out = cli(narrow, "bot-event", "run", "1", "--all", "--lang", lang, env=_env(lang, 80))
+    wide = cli(whole, "bot-event", "run", "1", "--all", "--lang", lang, env=_env(lang, None))
+    assert [line for line in out.splitlines() if width(line) > 80] == []
+    assert max(width(line) for line in wide.splitlines()) > 80  # the names are long: there was something to fit
+    rounds, table = _split_at_standings(out, lang)
+    wide_rounds, wide_table = _split_at_standings(wide, lang)
+    assert "".join(rounds.split()) == "".join(wide_rounds.split())  # wrapped, not cut
+    assert re.split(r"\s{2,}", table[0]) == BOT_HEADS[lang][:-1]
+    assert re.split(r"\s{2,}", wide_table[0]) == BOT_HEADS[lang] and len(wide_table) == 1 + len(TEAMS)
+    teams, bots = _column(table, BOT_HEADS[lang][1]), _column(table, BOT_HEADS[lang][2])
+    for name, spec in zip(TEAMS, BOTS, strict=True):  # every name and every team's bots whole, in its column
+        assert name.replace(" ", "") in teams
+        first, _comma, second = spec.partition(",")
+        assert (f"{first}+{second}" if second else f"{first}×2") in bots

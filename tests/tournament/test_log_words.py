@@ -14,6 +14,7 @@ import pytest
 from openpyxl import load_workbook  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
+from guandan.cliutil import width
 from guandan.db import make_engine
 from guandan.tournament.cli import app
 from guandan.tournament.desk import Desk
@@ -99,9 +100,14 @@ def test_the_words_of_an_entry() -> None:
     # how a round was paired is a word, not the stored method: "Swiss" as English writes it, 瑞士制
     assert en.sentence(Event(4, "round_paired", SAMPLES["round_paired"])).startswith("round 1 paired (Swiss, seed 3)")
     assert zh.sentence(Event(4, "round_paired", SAMPLES["round_paired"])).startswith("第1轮编排（瑞士制，种子 3）")
+    # a pairing names each team as its registration does; one not registered in this log by its number alone
     assert en.sentence(Event(5, "knockout_paired", SAMPLES["knockout_paired"])) == \
-        ("knockout round 2 paired again (by the bracket): team 1 v team 2; team 3: bye; reason: round 1 table 1 "
-         "corrected: another team goes through")
+        ("knockout round 2 paired again (by the bracket): team 1 (北京队) v team 2; team 3: bye; reason: round 1 "
+         "table 1 corrected: another team goes through")
+    assert zh.sentence(Event(5, "knockout_paired", SAMPLES["knockout_paired"])) == \
+        "淘汰赛第2轮重新编排（按对阵图）：1号队（北京队）对2号队；3号队轮空；理由：第1轮第1桌成绩更正，晋级队伍改变"
+    assert en.sentence(Event(5, "round_paired", SAMPLES["round_paired"])) == \
+        "round 1 paired (Swiss, seed 3): table 1: team 1 (北京队) v team 2; bye: team 3"
     # wrong codes are counted per table until it is unlocked; the desk's own lock said in words
     codes = [zh.sentence(Event(6, "code_refused", {"round": 2, "table": 3})) for _ in range(2)]
     assert codes == ["第2轮第3桌：输错代码（第1次，满5次锁定）", "第2轮第3桌：输错代码（第2次，满5次锁定）"]
@@ -169,7 +175,8 @@ CHINESE = {
     1: "   1 2026-12-05 14:00:00+08:00 裁判     创建瑞士制比赛“秋季杯”，共2轮",
     5: "   5 2026-12-05 14:04:00+08:00 裁判     4号队（淮安队）报名：淮安队甲 / 淮安队乙（淮安棋牌协会）",
     7: "   7 2026-12-05 14:06:00+08:00 裁判     5号队（苏州队）退赛；理由：因故退赛",
-    8: "   8 2026-12-05 14:07:00+08:00 裁判     第1轮编排（随机抽签，种子 0）：第1桌：3号对1号；第2桌：2号对4号",
+    8: "   8 2026-12-05 14:07:00+08:00 裁判     第1轮编排（随机抽签，种子 0）：第1桌：3号队（南京队）对1号队（北京队）；"
+       "第2桌：2号队（上海队）对4号队（淮安队）",
     9: "   9 2026-12-05 14:08:00+08:00 裁判     第1轮于 2026-12-05 14:07:30+08:00 开始",
     10: "  10 2026-12-05 14:09:00+08:00 选手     第1轮第1桌第1副：1号队（北京队）报出完顺序 北 东 南 西",
     11: "  11 2026-12-05 14:10:00+08:00 选手     第1轮第1桌第1副：3号队（南京队）退回本副报分；理由：二游是南家",
@@ -180,8 +187,8 @@ CHINESE = {
 }
 ENGLISH = {
     1: "   1 2026-12-05 14:00:00+08:00 arbiter    created the Swiss event “秋季杯” of 2 rounds",
-    8: "   8 2026-12-05 14:07:00+08:00 arbiter    round 1 paired (random, seed 0): table 1: team 3 v team 1; "
-       "table 2: team 2 v team 4",
+    8: "   8 2026-12-05 14:07:00+08:00 arbiter    round 1 paired (random, seed 0): table 1: team 3 (南京队) v "
+       "team 1 (北京队); table 2: team 2 (上海队) v team 4 (淮安队)",
     10: "  10 2026-12-05 14:09:00+08:00 player     round 1 table 1 deal 1: team 1 (北京队) reported the finishing "
         "order North East South West",
     13: "  13 2026-12-05 14:12:00+08:00 player     round 1 table 1 deal 1: team 3 (南京队) confirmed it",
@@ -225,6 +232,7 @@ def test_the_log_of_a_walkthrough_in_chinese_and_english(tmp_path: Path) -> None
     head = sheet.index(("序号 Seq", "类型 Type", "操作人 Actor", "时间 At", "数据 Data", "记录 Entry"))
     rows = sheet[head + 1:]
     assert rows[17][5] == "第1轮第2桌：裁判裁定成绩为A:10，主队过A，共打8副；理由：以记分单为准"
+    assert rows[7][5] == CHINESE[8].split("裁判     ", 1)[1]  # the pairing names its teams, as `log` says it
     assert json.loads(rows[17][4])["result"]["levels"] == ["A", "10"]  # the data column as before
     assert _cli("export", "1", "--out", str(tmp_path / "x.xlsx"), "--lang", "fr", "--db", url)[0] == 2
 
@@ -246,3 +254,35 @@ def test_a_log_written_by_a_newer_version_is_still_listed(tmp_path: Path) -> Non
     assert all(lines[seq - 1] == line for seq, line in CHINESE.items())  # the entries before, as ever
     code, out = _cli("log", "1", "--json", "--db", url)
     assert code == 0 and json.loads(out.splitlines()[18])["data"] == {"round": 1, "table": 2, "to": 5}
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ["knockout round 1 paired (random, seed 3):", "team 3 (西湖队): bye", "team 2 (南山队) v team 1 (东风队)",
+            "team 5 (中原队): bye", "team 4 (北斗队): bye"]),
+    ("zh", ["淘汰赛第1轮编排（随机抽签，种子 3）：", "3号队（西湖队）轮空", "2号队（南山队）对1号队（东风队）",
+            "5号队（中原队）轮空", "4号队（北斗队）轮空"]),
+])
+def test_a_knockout_pairing_names_its_teams_at_80_columns(tmp_path: Path, lang: str, words: list[str]) -> None:
+    db = f"sqlite:///{tmp_path / 'k.sqlite3'}"
+    runner = CliRunner()
+    teams = ("东风队", "南山队", "西湖队", "北斗队", "中原队")
+    for args in (["new", "Knockout demo", "--format", "knockout", "--seed", "3", "--per-round"],
+                 *(["register", "1", t, "--players", f"甲{t},乙{t}"] for t in teams), ["pair", "1"]):
+        assert runner.invoke(app, [*args, "--db", db]).exit_code == 0
+    wrapped = runner.invoke(app, ["log", "1", "--lang", lang, "--db", db], env={"COLUMNS": "80"}).output
+    whole = runner.invoke(app, ["log", "1", "--lang", lang, "--db", db], env={"COLUMNS": None}).output
+    assert max(width(line) for line in wrapped.splitlines()) <= 80, wrapped
+    assert "".join(wrapped.split()) == "".join(whole.split())  # wrapped, not cut
+    pairing = whole.splitlines()[6]  # the entry after the five registrations, on one line where not a terminal
+    assert pairing.startswith("   7 ") and all(w in pairing for w in words), pairing
+
+
+def test_the_partners_drawn_name_the_teams_of_a_pairing() -> None:
+    """In a random-partners event the teams are named by the draw, not by a registration."""
+    reader = LogReader("en")
+    reader.sentence(Event(1, "partners_drawn", {"method": "random", "seed": 7, "teams": [
+        {"name": "王五 / 赵六", "players": [1, 2]}, {"name": "孙七 / 周八", "players": [3, 4]},
+        {"name": "吴九 / 郑十", "players": [5, 6]}]}))
+    assert reader.sentence(Event(2, "knockout_paired", {"round": 1, "method": "random", "seed": 7, "repair": False,
+                                                        "matches": [[1, 3], [None, 2]]})) == \
+        "knockout round 1 paired (random, seed 7): team 1 (王五 / 赵六) v team 3 (吴九 / 郑十); team 2 (孙七 / 周八): bye"

@@ -200,6 +200,73 @@ def _award(row: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"team": t["name"], "team_id": t["id"], "players": t["players"]}
 
 
+def as_of(state: TournamentState, through_round: int | None) -> TournamentState:
+    """The event as its standings after ``through_round`` see it (None: now): the rounds after it left out, and
+    only the teams that had withdrawn by then withdrawn. A shallow copy: nothing of ``state`` changes."""
+    if through_round is None:
+        return state
+    view = copy.copy(state)
+    view.rounds = {r: rnd for r, rnd in state.rounds.items() if r <= through_round}
+    view.withdrawn = {t for t in state.withdrawn if state.withdrawn_by(t, through_round)}
+    return view
+
+
+#: A knockout standing's ``status``: where the team stands in the bracket.
+STANDING_STATUSES = ("champion", "runner_up", "in", "withdrawn", "out")
+
+
+def standing_order(state: TournamentState, through_round: int | None = None) -> list[dict[str, Any]]:
+    """Every team of a knockout in the knockout's order after ``through_round`` (None: every result in): the
+    champion, the runner-up, the teams still in (in bracket order), a team that withdrew while still in, the
+    teams out (by :func:`placings`: the later out the better, those out in one round sharing a place, by name),
+    and last a team that withdrew before the bracket was drawn.
+
+    Each row: ``team_id``; ``rank`` (the place once the team has one, else 1 + the teams above it); ``place``
+    (None while the team is in); ``place_shared`` (others share it); ``status`` (one of
+    :data:`STANDING_STATUSES`); ``eliminated_in`` (the round it went out in); ``decider`` ("won" or "lost"
+    when the team's last decided match was settled by the deciding deal, else None)."""
+    _require_knockout(state)
+    view = as_of(state, through_round)
+    table = placings(view)
+    counts: dict[int, int] = {}
+    for row in table:
+        if row["place"] is not None:
+            counts[row["place"]] = counts.get(row["place"], 0) + 1
+    slot = {tid: i for i, tid in enumerate(view.bracket) if tid is not None}
+    last: dict[int, tuple[int, int]] = {}  # team -> (round, match) of its last match with a winner
+    for r in sorted(view.rounds):
+        for m, pair in enumerate(view.rounds[r].matches):
+            if view.match_winner(r, m) is not None:
+                last.update({tid: (r, m) for tid in pair if tid is not None})
+    placed = {row["team"]["id"]: row for row in table}
+    # the groups, top to bottom: 0 placed 1st or 2nd, 1 still in, 2 withdrawn while still in, 3 out (placings'
+    # order), 4 withdrawn before the draw; those still in (or withdrawn from it) in bracket order
+    rows: list[tuple[int, int, dict[str, Any]]] = []  # (group, order in it, row)
+    for order, tid in enumerate([row["team"]["id"] for row in table] +
+                                [t for t in sorted(view.teams) if t not in placed]):
+        placing = placed.get(tid)
+        place = None if placing is None else placing["place"]
+        if place is not None:
+            group, status = (0, ("champion", "runner_up")[place - 1]) if place <= 2 else (3, "out")
+        elif tid not in view.withdrawn:
+            group, status = 1, "in"
+        else:  # it goes out on a walkover when the next round is paired; one that never entered the bracket, last
+            group, status = 2 if tid in slot else 4, "withdrawn"
+        decider = None
+        if tid in last:
+            r, m = last[tid]
+            ts = view.match_table(r, m)
+            if ts is not None and ts.final is not None and ts.final.decider is not None:
+                decider = "won" if view.match_winner(r, m) == tid else "lost"
+        rows.append((group, slot.get(tid, len(slot) + order) if group in (1, 2) else order, {
+            "team_id": tid, "place": place, "place_shared": place is not None and counts[place] > 1, "status": status,
+            "eliminated_in": None if placing is None else placing["eliminated_in"], "decider": decider}))
+    rows.sort(key=lambda x: (x[0], x[1]))
+    sizes = [sum(1 for g, _o, _r in rows if g == group) for group in range(5)]
+    return [{"rank": row["place"] if row["place"] is not None else sum(sizes[:group]) + 1, **row}
+            for group, _order, row in rows]
+
+
 def prizes(state: TournamentState) -> list[dict[str, Any]] | None:
     """冠军, 亚军 and 阳光普照奖 (everyone else), once the final is decided; None before."""
     table = placings(state)

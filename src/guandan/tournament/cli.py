@@ -9,9 +9,7 @@ its English text as the detail. ``--json`` output is for machines and stays as i
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -28,18 +26,17 @@ from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import Scoring
 from ..db.engine import default_url
 from ..i18n import LANGUAGES, N_, default_lang, translator
-from ..linebreak import wrap
 from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .cli_botevent import app as bot_event_app
 from .cli_online import app as online_app
+from .cli_table import print_table as _print
+from .cli_table import say as _say
 from .cli_words import TIME_ZONE_HELP, database_refusal, desk_problem, folder_problem, open_desk
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
 from .deals import SEAT_NAMES, parse_deal_list
 from .desk import Desk
 from .errors import refused
 from .export import (
-    STANDING_COLUMNS,
-    STANDING_FIELDS,
     TABLE_COLUMNS,
     TEAM_COLUMNS,
     cell,
@@ -48,6 +45,7 @@ from .export import (
     log_json,
     loopback,
     slips_html,
+    standing_fields,
     standing_records,
     standings_json,
     status_json,
@@ -68,7 +66,15 @@ from .reachable import check_result
 from .rounds import ResultSlip, lateness_ruling
 from .state import DISPUTED, FINAL, TournamentState, parse_time
 from .venuetime import check_zone, clock_time, shown_time, zone_label
-from .words import ENDED_WORDS, METHOD_WORDS, STANDING_HEADS, STANDING_TERMS, STATUS_WORDS, last_round_words, standing_label
+from .words import (
+    ENDED_WORDS,
+    METHOD_WORDS,
+    STATUS_WORDS,
+    knockout_rank,
+    knockout_status,
+    last_round_words,
+    standing_label,
+)
 
 #: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
 _messages = Messages("desk")
@@ -149,71 +155,14 @@ def _team_rows(state: TournamentState, round_no: int | None) -> list[dict[str, A
     return team_export_rows(state, round_no, cli_lang())
 
 
-#: A standings figure's head where the terminal is too narrow for the bilingual one ("对手分 Opp MP": "Opp MP").
-_SHORT_HEADS = {standing_label(key): STANDING_HEADS[key] for key in STANDING_TERMS}
-#: The columns holding a team's name, which wrap onto more lines where the terminal is too narrow for them.
-_NAME_COLUMNS = ("Team", "Home (N–S)", "Away (E–W)", "Winner", "Opponent", "Club", "Players")
-#: The narrowest a name column is wrapped to: a few characters of a name on each line stay readable.
-_NAME_MIN = 10
 #: The columns a narrow terminal goes without, the least needed first: where a result came from, and its winner
 #: (the result says it: the home team's levels come first); a team's players, its club, then the counts of its
 #: byes and matches played (its wins, draws and losses stay).
 _TABLE_DROP = ("Source", "Winner")
 _STANDING_DROP = ("Players", "Club", "Byes", "Played")
+#: A knockout's standings keep where each team stands; the Swiss figures that order nothing there go first.
+_KNOCKOUT_DROP = (*_STANDING_DROP, standing_label("levels_gained"), standing_label("opponents_points"))
 
-
-def _terminal_columns() -> int | None:
-    """How wide the printed lines may be: ``COLUMNS`` where set, else the terminal's width; None when the output
-    is not a terminal (a pipe, a file: a script reads it line by line, so its lines stay whole)."""
-    env = os.environ.get("COLUMNS", "")
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
-    except (OSError, ValueError, AttributeError):  # no file descriptor (a replaced stdout), or no size to tell
-        return None
-
-
-def _say(line: str) -> None:
-    """A line of prose, wrapped at the terminal's width (its next rows indented) rather than where the terminal
-    cuts it; whole where the output is not a terminal."""
-    for row in wrap(line, _terminal_columns()):
-        typer.echo(row)
-
-
-def _print(columns: Sequence[str], rows: list[dict[str, Any]], drop: Sequence[str] = ()) -> None:
-    """``rows`` as a table of ``columns``, its columns padded by display width (a Chinese character takes two).
-    Where the lines would be wider than the terminal: the standings' figures take their short heads, then the
-    ``drop`` columns go, the least needed first, until the lines fit; then the names wrap onto more lines."""
-    limit = _terminal_columns()
-    shown = list(columns)
-    head = {c: _(c) for c in columns}
-    cells = [{c: str(r[c]) for c in columns} for r in rows]
-    widths = {c: max(width(x) for x in (head[c], *(line[c] for line in cells))) for c in columns}
-
-    def total() -> int:
-        return sum(widths[c] for c in shown) + 2 * (len(shown) - 1)
-
-    if limit is not None and total() > limit:
-        for c in shown:
-            if c in _SHORT_HEADS:
-                head[c] = _(_SHORT_HEADS[c])
-                widths[c] = max(width(x) for x in (head[c], *(line[c] for line in cells)))
-        for c in drop:
-            if total() <= limit:
-                break
-            shown.remove(c)
-        names = [c for c in shown if c in _NAME_COLUMNS]
-        while total() > limit:
-            room = [c for c in names if widths[c] > max(_NAME_MIN, width(head[c]))]
-            if not room:
-                break  # a terminal too narrow for even this: the lines wrap there, but nothing is lost
-            widths[max(room, key=lambda c: widths[c])] -= 1
-    for line in (head, *cells):
-        parts = [wrap(line[c], widths[c]) if c in _NAME_COLUMNS else [line[c]] for c in shown]
-        for k in range(max(map(len, parts))):
-            typer.echo("  ".join(pad(p[k] if k < len(p) else "", widths[c])
-                                 for p, c in zip(parts, shown, strict=True)).rstrip())
 
 
 #: How --by names a side: every seat, both partnerships, home/away, in English and Chinese.
@@ -740,18 +689,21 @@ def standings(
         if as_json:
             typer.echo(json.dumps(standings_json(state, after_round), ensure_ascii=False))
         else:
-            _print(STANDING_COLUMNS, _standing_rows(state, after_round), _STANDING_DROP)
+            columns = [label for key, label in standing_fields(state) if key != "withdrawn"]
+            _print(columns, _standing_rows(state, after_round), _KNOCKOUT_DROP if state.is_knockout else _STANDING_DROP)
     _run(db, act)
 
 
 def _standing_rows(state: TournamentState, after_round: int | None) -> list[dict[str, Any]]:
-    """export's standings lines (keyed by :data:`STANDING_COLUMNS`), a withdrawn team marked in the reader's
-    language."""
+    """export's standings lines (keyed by the labels of :func:`~.export.standing_fields`), a withdrawn team marked
+    in the reader's language; a knockout's place as its rank ("3=": shared) and where the team stands in words."""
     rows = []
     for rec in standing_records(state, after_round):
         if rec["withdrawn"]:
             rec = rec | {"team": _("{team} (withdrawn)").format(team=rec["team"])}
-        rows.append({label: cell(rec[key]) for key, label in STANDING_FIELDS if key != "withdrawn"})
+        if state.is_knockout:
+            rec = rec | {"rank": knockout_rank(rec), "status": knockout_status(rec, _)}
+        rows.append({label: cell(rec[key]) for key, label in standing_fields(state) if key != "withdrawn"})
     return rows
 
 

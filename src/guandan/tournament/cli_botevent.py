@@ -16,11 +16,10 @@ import typer
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from ..cliutil import pad, width
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
 from ..db.engine import default_url
-from ..i18n import LANGUAGES, default_lang, translator
+from ..i18n import LANGUAGES, N_, default_lang, translator
 from .botevent import (
     Entry,
     Progress,
@@ -33,6 +32,7 @@ from .botevent import (
     run_event,
 )
 from .bracket import Gettext, bracket_data, placing_lines
+from .cli_table import print_table, say
 from .cli_words import TIME_ZONE_HELP, database_refusal, desk_fail, folder_problem, open_desk
 from .desk import Desk
 from .errors import Said, TournamentError
@@ -142,12 +142,12 @@ def new(
             _fail(_, e)
         state = desk.state(tid)
     form = _("knockout") if state.is_knockout else _("Swiss")
-    typer.echo(_("created bot event {id}: {name}, {format} of {teams} teams, rounds: {rounds}, seed {seed}").format(
+    say(_("created bot event {id}: {name}, {format} of {teams} teams, rounds: {rounds}, seed {seed}").format(
         id=tid, name=config.name, format=form, teams=len(state.teams), rounds=state.rounds_total, seed=config.seed))
     for t in state.teams.values():
-        typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
+        say(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
     if state.time_zone is not None:  # said when asked for: without it the event keeps to the machine's, as before
-        typer.echo(_("times are in {zone}, the venue's time zone").format(zone=zone_label(state.zone, desk.now())))
+        say(_("times are in {zone}, the venue's time zone").format(zone=zone_label(state.zone, desk.now())))
 
 
 @app.command()
@@ -168,7 +168,7 @@ def enter(
         state = desk.state(tid)
     for i in ids:
         t = state.teams[i]
-        typer.echo(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
+        say(_("  team {n}: {team} ({bots})").format(n=t.id, team=t.name, bots=bots_text(t.players)))
 
 
 def _result_line(_: Gettext, ngettext: Callable[[str, str, int], str], state: TournamentState, play: TablePlay) -> str:
@@ -198,24 +198,27 @@ def _failure_lines(_: Gettext, state: TournamentState, play: TablePlay) -> list[
     return out
 
 
+#: The standings' columns as the run prints them (their heads' msgids): rank, team, its bots, 场分, 对手分, 级差分,
+#: 升级数, W-D-L, byes.
+SUMMARY_COLUMNS = (STANDING_HEADS["rank"], STANDING_HEADS["team"], N_("Bots"), STANDING_HEADS["match_points"],
+                   STANDING_HEADS["opponents_points"], STANDING_HEADS["level_diff"], STANDING_HEADS["levels_gained"],
+                   N_("W-D-L"), STANDING_HEADS["byes"])
+#: The column an 80-column terminal goes without: the count of byes (the desk's standings drop it too); the
+#: team's name and its bots wrap instead.
+SUMMARY_DROP = (STANDING_HEADS["byes"],)
+
+
+def summary_records(state: TournamentState) -> list[dict[str, str]]:
+    """The standings as the run prints them, a row a team keyed by :data:`SUMMARY_COLUMNS`."""
+    return [dict(zip(SUMMARY_COLUMNS, (
+        str(r["rank"]), r["team"], bots_text(r["players"]), str(r["match_points"]), str(r["opponents_points"]),
+        str(r["level_diff"]), str(r["levels_gained"]), f"{r['wins']}-{r['draws']}-{r['losses']}", str(r["byes"])),
+        strict=True)) for r in standing_records(state)]
+
+
 def summary_rows(_: Gettext, state: TournamentState) -> tuple[list[str], list[list[str]]]:
-    """The standings as the run prints them: rank, team, its bots, 场分, 对手分, 级差分, 升级数, W-D-L."""
-    def heads(*keys: str) -> list[str]:
-        return [_(STANDING_HEADS[k]) for k in keys]
-
-    head = [*heads("rank", "team"), _("Bots"), *heads("match_points", "opponents_points", "level_diff", "levels_gained"),
-            _("W-D-L"), *heads("byes")]
-    rows = [[str(r["rank"]), r["team"], bots_text(r["players"]), str(r["match_points"]), str(r["opponents_points"]),
-             str(r["level_diff"]), str(r["levels_gained"]), f"{r['wins']}-{r['draws']}-{r['losses']}", str(r["byes"])]
-            for r in standing_records(state)]
-    return head, rows
-
-
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    """Columns padded by terminal width (a Chinese header takes two columns a character)."""
-    widths = [max(width(x) for x in col) for col in zip(head, *rows, strict=True)]
-    return ["  ".join(pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip()
-            for row in (head, *rows)]
+    """The standings as the run prints them: the heads in ``_``'s language, then a row of cells a team."""
+    return [_(c) for c in SUMMARY_COLUMNS], [[r[c] for c in SUMMARY_COLUMNS] for r in summary_records(state)]
 
 
 def write_exports(state: TournamentState, events: list[Any], out: Path, lang: str) -> list[Path]:
@@ -256,14 +259,14 @@ def run(
         state = desk.state(tid)
         if p.kind == "paired":
             rnd = state.round(p.round)
-            typer.echo(ngettext("round {round}: {tables} table", "round {round}: {tables} tables", len(rnd.tables)).format(
+            say(ngettext("round {round}: {tables} table", "round {round}: {tables} tables", len(rnd.tables)).format(
                 round=p.round, tables=len(rnd.tables)))
             for b in ([rnd.bye] if rnd.bye is not None else []) + rnd.byes:
-                typer.echo(_("  bye: {team}").format(team=state.teams[b].name))
+                say(_("  bye: {team}").format(team=state.teams[b].name))
         elif p.kind == "table" and p.play is not None:
-            typer.echo("  " + _result_line(_, ngettext, state, p.play))
+            say("  " + _result_line(_, ngettext, state, p.play))
             for line in _failure_lines(_, state, p.play):
-                typer.echo(line)
+                say(line)
 
     with _desk(_, db) as desk:
         try:
@@ -274,20 +277,19 @@ def run(
         events = desk.events(tid)
     typer.echo("")
     if state.finished:
-        typer.echo(_("{name}: the event is over").format(name=state.cfg.name))
+        say(_("{name}: the event is over").format(name=state.cfg.name))
     else:
-        typer.echo(ngettext(
+        say(ngettext(
             "{name}: standings after {done} of {total} round", "{name}: standings after {done} of {total} rounds",
             state.rounds_total).format(name=state.cfg.name, done=state.completed_rounds, total=state.rounds_total))
-    for line in _table(*summary_rows(_, state)):
-        typer.echo(line)
+    print_table(SUMMARY_COLUMNS, summary_records(state), SUMMARY_DROP, lang)
     if state.is_knockout:
         typer.echo("")
         for line in placing_lines(bracket_data(state), _):
-            typer.echo(line)
+            say(line)
     if out is not None:
         try:
             for p in write_exports(state, events, out, lang or default_lang()):
-                typer.echo(_("wrote {path}").format(path=p))
+                typer.echo(_("wrote {path}").format(path=p))  # whole, as the desk's export says it: a path to copy
         except OSError as e:
             _fail(_, _("cannot write {path}: {problem}").format(path=out, problem=e.strerror))

@@ -32,6 +32,7 @@ from ..cliutil import width
 from ..core.errors import shown
 from ..i18n import LANGUAGES, N_, Translator, translator
 from ..present import rank_text
+from .bracket import standing_order
 from .errors import TournamentError, Word, refusal
 from .levels import level_name, level_value
 from .logtext import LogReader
@@ -39,7 +40,16 @@ from .model import SIDES
 from .names import name_key
 from .state import DISPUTED, ENTERED, FINAL, IN_PLAY, MISSING, REJECTED, Event, TableState, TournamentState, parse_time
 from .venuetime import stamp, zone_label
-from .words import SOURCE_WORDS, STANDING_HEADS, STATUS_WORDS, order_line, standing_label
+from .words import (
+    KNOCKOUT_ORDER,
+    SOURCE_WORDS,
+    STANDING_HEADS,
+    STATUS_WORDS,
+    knockout_rank,
+    knockout_status,
+    order_line,
+    standing_label,
+)
 
 Gettext = Callable[[str], str]
 
@@ -48,6 +58,8 @@ Gettext = Callable[[str], str]
 STANDING_FIELDS: tuple[tuple[str, str], ...] = (
     *((key, standing_label(key)) for key in STANDING_HEADS), ("withdrawn", "退赛 Withdrawn"),
 )
+#: A knockout's standings: where each team stands in the bracket (champion, still in, out in round 2) after its name.
+KNOCKOUT_STANDING_FIELDS: tuple[tuple[str, str], ...] = (*STANDING_FIELDS[:3], ("status", "Status"), *STANDING_FIELDS[3:])
 #: (JSON key, column header) of a table's line in the exports: both sides' numbers as well as the text. A side is
 #: 主队/客队 (home/away) in every header, as the desk's words say a side; 南北/东西 name seats (主队（南北）).
 TABLE_FIELDS: tuple[tuple[str, str], ...] = (
@@ -135,17 +147,32 @@ def labelled(records: Iterable[dict[str, Any]], fields: Sequence[tuple[str, str]
 
 # ---- standings -----------------------------------------------------------------------------------
 
+def standing_fields(state: TournamentState) -> tuple[tuple[str, str], ...]:
+    """The standings' columns of the event: :data:`KNOCKOUT_STANDING_FIELDS` for a knockout."""
+    return KNOCKOUT_STANDING_FIELDS if state.is_knockout else STANDING_FIELDS
+
+
 def standing_records(state: TournamentState, through_round: int | None = None) -> list[dict[str, Any]]:
     """The standings, one record per team: the keys of :data:`STANDING_FIELDS` (``players`` a list,
-    ``club`` None when the team has none, ``withdrawn`` a boolean)."""
+    ``club`` None when the team has none, ``withdrawn`` a boolean).
+
+    A knockout's are in the knockout's order (:func:`~.bracket.standing_order`), its ``rank`` that order's, with
+    its ``place`` (None while the team is in), ``place_shared``, ``status`` (champion, runner_up, in, withdrawn,
+    out), ``eliminated_in`` (a round) and ``decider`` ("won"/"lost": the last match went to the deciding deal);
+    the Swiss figures are the team's record only."""
+    figures = {s.team_id: s for s in state.standings(through_round)}
+    if state.is_knockout:
+        order = [(k.pop("team_id"), k) for k in standing_order(state, through_round)]
+    else:
+        order = [(s.team_id, {}) for s in figures.values()]
     out = []
-    for s in state.standings(through_round):
-        t = state.teams[s.team_id]
+    for tid, knockout in order:
+        s, t = figures[tid], state.teams[tid]
         out.append({"rank": s.rank, "team_id": t.id, "team": t.name, "club": t.club, "players": list(t.players),
                     "match_points": s.match_points, "opponents_points": s.opponents_points,
                     "level_diff": s.level_diff, "levels_gained": s.levels_gained, "played": s.played,
                     "wins": s.wins, "draws": s.draws, "losses": s.losses, "byes": s.byes,
-                    "withdrawn": state.withdrawn_by(t.id, through_round)})
+                    "withdrawn": state.withdrawn_by(t.id, through_round)} | knockout)
     return out
 
 
@@ -294,18 +321,23 @@ def marked(text: str | None, _: Gettext) -> str:
 
 
 def chain_text(state: TournamentState, _: Gettext) -> str:
-    """The standings' order as a line (the prints' and the workbook's): :func:`~.words.order_line`."""
-    return order_line(state.cfg.tiebreaks, _)
+    """The standings' order as a line (the prints' and the workbook's): :func:`~.words.order_line`, a knockout's
+    :data:`~.words.KNOCKOUT_ORDER`."""
+    return _(KNOCKOUT_ORDER) if state.is_knockout else order_line(state.cfg.tiebreaks, _)
 
 
 def standing_export_rows(state: TournamentState, through_round: int | None = None,
                          lang: str = "zh") -> list[dict[str, Any]]:
-    """The standings keyed by the headers of :data:`STANDING_FIELDS`, numbers as numbers, a withdrawn team
-    marked in words."""
+    """The standings keyed by the headers of :func:`standing_fields`, numbers as numbers, a withdrawn team
+    marked in words; a knockout's place as its rank ("3=" shared, blank while the team is in) and its status in
+    words."""
     _ = export_words(lang)
-    rows = labelled(standing_records(state, through_round), STANDING_FIELDS)
-    for row in rows:
+    records = standing_records(state, through_round)
+    rows = labelled(records, standing_fields(state))
+    for row, rec in zip(rows, records, strict=True):
         row["退赛 Withdrawn"] = _("withdrawn") if row["退赛 Withdrawn"] == "yes" else ""
+        if state.is_knockout:
+            row |= {"Rank": knockout_rank(rec), "Status": knockout_status(rec, _)}
     return rows
 
 
@@ -392,7 +424,8 @@ def status_json(state: TournamentState) -> dict[str, Any]:
 # ---- the cross-table -------------------------------------------------------------------------------
 
 def cross_records(state: TournamentState) -> list[dict[str, Any]]:
-    """One record per team in standings order: ``rank``, ``team_id``, ``team``, ``withdrawn``,
+    """One record per team in standings order (a knockout's, with its ``place`` … ``decider`` as
+    :func:`standing_records` has them): ``rank``, ``team_id``, ``team``, ``withdrawn``,
     ``match_points`` (the total) and ``rounds``, one entry per paired round: ``round``, ``table``,
     ``opponent_id``, ``opponent``, ``side`` ("home"/"away"; None for a bye or no game), ``bye``,
     ``outcome`` ("win", "draw", "loss"; None until the result is final), ``score`` (the team's own level
@@ -422,10 +455,11 @@ def cross_records(state: TournamentState) -> list[dict[str, Any]]:
     rounds = sorted(state.rounds)
     empty = {"table": None, "opponent_id": None, "opponent": None, "side": None, "bye": False, "outcome": None,
              "score": None, "match_points": None}
-    return [{"rank": s.rank, "team_id": s.team_id, "team": state.teams[s.team_id].name,
-             "withdrawn": s.team_id in state.withdrawn, "match_points": s.match_points,
-             "rounds": [per_team[s.team_id].get(n, {"round": n, **empty}) for n in rounds]}
-            for s in state.standings()]
+    knockout = ("place", "place_shared", "status", "eliminated_in", "decider") if state.is_knockout else ()
+    return [{"rank": s["rank"], "team_id": s["team_id"], "team": s["team"], "withdrawn": s["withdrawn"],
+             "match_points": s["match_points"], **{k: s[k] for k in knockout},
+             "rounds": [per_team[s["team_id"]].get(n, {"round": n, **empty}) for n in rounds]}
+            for s in standing_records(state)]
 
 
 #: A round's outcome in the cross-table, by the standings' column words (胜 平 负).
@@ -446,7 +480,8 @@ def cross_rows(state: TournamentState, lang: str = "zh") -> list[dict[str, Any]]
     rows = []
     for rec in cross_records(state):
         name = _("{team} (withdrawn)").format(team=rec["team"]) if rec["withdrawn"] else rec["team"]
-        row: dict[str, Any] = {"名次 Rank": rec["rank"], "No.": rec["team_id"], "Team": name}
+        rank = knockout_rank(rec) if "place" in rec else rec["rank"]
+        row: dict[str, Any] = {"名次 Rank": rank, "No.": rec["team_id"], "Team": name}
         for g in rec["rounds"]:
             n = g["round"]
             row[f"R{n} 对手 Opp"] = _("bye") if g["bye"] else cell(g["opponent"])
@@ -529,11 +564,11 @@ def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event]
     _ = export_words(lang)
     wb = Workbook()
     cfg = state.cfg
-    standing_cols = [label for _key, label in STANDING_FIELDS]
+    standing_cols = [label for _key, label in standing_fields(state)]
     done = state.completed_rounds
     heading = (translator("desk", check_lang(lang)).ngettext(
         "{name}: standings after {done} of {total} round", "{name}: standings after {done} of {total} rounds",
-        cfg.rounds).format(name=cfg.name, done=done, total=cfg.rounds)
+        state.rounds_total).format(name=cfg.name, done=done, total=state.rounds_total)
                if done else _("{name}: standings before round 1").format(name=cfg.name))
     ws = wb.active
     ws.title = sheet_title("Standings")
@@ -627,7 +662,7 @@ def write_csv(state: TournamentState, folder: str | Path, events: Sequence[Event
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, cols, rows in (
-            ("standings.csv", [label for _key, label in STANDING_FIELDS], standing_export_rows(state, lang=lang)),
+            ("standings.csv", [label for _key, label in standing_fields(state)], standing_export_rows(state, lang=lang)),
             ("tables.csv", [label for _key, label in TABLE_FIELDS], table_export_rows(state, lang=lang)),
             ("by_team.csv", TEAM_COLUMNS, team_export_rows(state, lang=lang)),
             ("cross_table.csv", cross_columns(state), cross_rows(state, lang))):

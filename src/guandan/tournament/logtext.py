@@ -228,7 +228,7 @@ def _team_withdrawn(r: LogReader, d: dict[str, Any]) -> str:
 
 
 def _round_paired(r: LogReader, d: dict[str, Any]) -> str:
-    items = [r._("table {table}: team {home} v team {away}").format(table=i, home=_int(h), away=_int(a))
+    items = [r._("table {table}: {home} v {away}").format(table=i, home=r.team(h), away=r.team(a))
              for i, (h, a) in enumerate(d["tables"], 1)]
     if d.get("bye") is not None:
         items.append(r._("bye: {team}").format(team=r.team(d["bye"])))
@@ -357,9 +357,9 @@ def _knockout_paired(r: LogReader, d: dict[str, Any]) -> str:
     items = []
     for a, b in d["matches"]:
         if a is not None and b is not None:
-            items.append(r._("team {home} v team {away}").format(home=_int(a), away=_int(b)))
+            items.append(r._("{home} v {away}").format(home=r.team(a), away=r.team(b)))
         elif a is not None or b is not None:
-            items.append(r._("team {team}: bye").format(team=_int(a if a is not None else b)))
+            items.append(r._("{team}: bye").format(team=r.team(a if a is not None else b)))
     where = {"round": _int(d["round"]), "how": r.method(d), "matches": r.joined(items)}
     if not d.get("repair"):
         return r._("knockout round {round} paired ({how}): {matches}").format(**where)

@@ -20,7 +20,7 @@ from .bracket import bracket_data, page_context
 from .errors import TournamentError, refusal
 from .export import chain_text, check_lang, slips_html, standing_records, table_records, team_records, templates
 from .state import TournamentState
-from .words import STANDING_HEADS, STANDING_TERMS
+from .words import STANDING_HEADS, STANDING_TERMS, knockout_rank, knockout_status
 
 #: The standings print's columns (record keys, as the exports have them, but for the withdrawn mark) and which
 #: of them are numbers.
@@ -82,10 +82,15 @@ def standings_html(state: TournamentState, through_round: int | None = None, lan
                       round=through)
     heading = _("Standings after round {n}").format(n=through) if through else _("Standings before round 1")
     rows = standing_records(state, through)
+    columns = [(key, *print_head(key, _), num) for key, num in STANDING_PRINT_COLUMNS]
+    rounds = state.cfg.rounds
+    if state.is_knockout:  # the place as the rank ("3=": shared) and where the team stands, after its name
+        rows = [r | {"rank": knockout_rank(r), "status": knockout_status(r, _)} for r in rows]
+        columns.insert(3, ("status", _("Status"), None, False))
+        rounds = state.rounds_total
     return templates.get_template("print_standings.html").render(
         _=_, ngettext=tr.ngettext, lang=lang, cfg=state.cfg, heading=heading, rows=rows, chain=chain_text(state, _),
-        columns=[(key, *print_head(key, _), num) for key, num in STANDING_PRINT_COLUMNS],
-        rounds=state.cfg.rounds, through=through)
+        columns=columns, rounds=rounds, through=through, knockout=state.is_knockout)
 
 
 def standings_pdf(state: TournamentState, through_round: int | None = None, lang: str = "zh") -> bytes:

@@ -40,7 +40,7 @@ from ..present import rank_text
 from .deals import deal_list_text, parse_deal_list
 from .desk import Desk
 from .errors import Word, refused
-from .export import PENDING, loopback, qr_svg, slips_html, table_rows
+from .export import PENDING, loopback, qr_svg, slips_html, standing_records, table_rows
 from .levels import level_name
 from .model import Team
 from .names import name_key
@@ -49,10 +49,21 @@ from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_o
 from .prints import slips_pdf
 from .reachable import check_result
 from .rounds import ResultSlip
+from .standings import Standing
 from .state import FINAL, IN_PLAY, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
 from .web_table import NO_TABLE_PAGES, create_table_router
-from .words import STANDING_COMPACT, STANDING_HEADS, STANDING_NAMES, STATUS_WORDS, last_round_words, order_line
+from .words import (
+    KNOCKOUT_ORDER,
+    STANDING_COMPACT,
+    STANDING_HEADS,
+    STANDING_NAMES,
+    STATUS_WORDS,
+    knockout_rank,
+    knockout_status,
+    last_round_words,
+    order_line,
+)
 
 NO_PAIRINGS_SCREEN = N_("An online event has no venue screen for its pairings: each team sees its own table on "
                         "this site")
@@ -125,6 +136,9 @@ class Line:
     withdrawn: bool
     values: dict[str, str]
     wdl: str
+    #: A knockout's: where the team stands (:func:`~.bracket.standing_order`'s ``status``, ``eliminated_in``,
+    #: ``decider``), for :func:`~.words.knockout_status` to say in the page's language; None in a Swiss event.
+    standing: dict[str, Any] | None = None
 
 
 def screen_keys(chain: Sequence[str]) -> list[str]:
@@ -153,15 +167,36 @@ def figure_heads(keys: Sequence[str], _: Gettext) -> dict[str, Head]:
 
 
 def standing_lines(state: TournamentState, through: int) -> list[Line]:
-    """The standings after ``through`` complete rounds (0: the teams before round 1, without ranks)."""
+    """The standings after ``through`` complete rounds (0: the teams before round 1, without ranks); a knockout's
+    in the knockout's order, its place as the rank ("3=": shared; "–" while the team is in)."""
+    if state.is_knockout:
+        return [Line(knockout_rank(r) or "–", r["team_id"],
+                     r["team"], r["club"] or "", " / ".join(r["players"]), r["withdrawn"], _figures(r),
+                     f"{r['wins']}-{r['draws']}-{r['losses']}",
+                     {k: r[k] for k in ("status", "eliminated_in", "decider")})
+                for r in standing_records(state, through)]
     out = []
     for s in state.standings(through):
         t = state.teams[s.team_id]
-        values = {"match_points": str(s.match_points), "opponents_points": str(s.opponents_points),
-                  "level_diff": signed(s.level_diff), "levels_gained": str(s.levels_gained), "wins": str(s.wins)}
+        values = _figures(s.to_dict())
         out.append(Line(str(s.rank) if through else "–", t.id, t.name, t.club or "", " / ".join(t.players),
                         state.withdrawn_by(t.id, through), values, f"{s.wins}-{s.draws}-{s.losses}"))
     return out
+
+
+def _figures(rec: dict[str, Any]) -> dict[str, str]:
+    return {"match_points": str(rec["match_points"]), "opponents_points": str(rec["opponents_points"]),
+            "level_diff": signed(rec["level_diff"]), "levels_gained": str(rec["levels_gained"]), "wins": str(rec["wins"])}
+
+
+#: The figures a knockout's venue screen leaves out on a phone held upright, for where each team stands: they
+#: order nothing in a knockout, and 场分 and 级差分 stay.
+KNOCKOUT_MINOR = frozenset({"opponents_points", "levels_gained"})
+
+
+def standings_order(state: TournamentState, _: Gettext) -> str:
+    """The line under the standings that says their order: the tie-breaks', or the knockout's."""
+    return _(KNOCKOUT_ORDER) if state.is_knockout else order_line(state.cfg.tiebreaks, _)
 
 
 def telling_ends(names: Iterable[str]) -> dict[str, int]:
@@ -389,12 +424,15 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         in_play = rnd if rnd and not state.rounds[rnd].complete else None
         keys = screen_keys(state.cfg.tiebreaks)
         figures = figure_heads(keys, _)
+        minor = KNOCKOUT_MINOR if state.is_knockout else frozenset()
         return render(request, "standings.html", cfg=state.cfg, shown=shown, through=through, in_play=in_play,
                     seats=round_seats(state, in_play, _) if in_play else None,
                     keys=keys, heads=STANDING_HEADS, figures=figures, teams=len(lines),
                     legend=[f for f in figures.values() if f.name != f.head or f.name != f.compact],
                     withdrawn=sum(1 for line in lines if line.withdrawn),
-                    order=order_line(state.cfg.tiebreaks, _), refresh=seconds,
+                    order=standings_order(state, _), refresh=seconds, knockout=state.is_knockout,
+                    minor=minor, minor_names={figures[k].name for k in minor if k in figures},
+                    status_of_line=lambda line: knockout_status(line.standing, _),
                     next_url=next_page_url(request, shown), wide=shown.width == 1,
                     keep=telling_ends(t.name for t in state.teams.values()),
                     clock=clock_view(state, in_play, clock_now(), _) if in_play else None,
@@ -515,7 +553,8 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                     status_text=status_line(state, _), blockers=blockers_words(state, _),
                     can_repair=bool(rnd and not rnd.started), lines=standing_lines(state, state.completed_rounds),
                     keys=screen_keys(state.cfg.tiebreaks), heads=STANDING_HEADS, names=STANDING_NAMES, error=error,
-                    order=order_line(state.cfg.tiebreaks, _),
+                    order=standings_order(state, _), knockout=state.is_knockout,
+                    status_of_line=lambda line: knockout_status(line.standing, _),
                     message=message,
                     error_at=None if named else at, typed=typed or {}, typed_table=at[1] if at and at[0] == cur else None,
                     key=key, base=f"/t/{tid}/arbiter", public=f"/t/{tid}/standings",
@@ -642,9 +681,14 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
     def api_standings(request: Request, tid: int, after_round: int | None = None) -> Response:
         try:
             state = load(tid)
-            out = [s.to_dict() | {"team": state.teams[s.team_id].name,
-                                  "withdrawn": state.withdrawn_by(s.team_id, after_round)}
-                   for s in state.standings(after_round)]
+            if state.is_knockout:  # the knockout's order, and where each team stands
+                keys = (*Standing.__dataclass_fields__, "team", "withdrawn", "place", "place_shared", "status",
+                        "eliminated_in", "decider")
+                out = [{k: r[k] for k in keys} for r in standing_records(state, after_round)]
+            else:
+                out = [s.to_dict() | {"team": state.teams[s.team_id].name,
+                                      "withdrawn": state.withdrawn_by(s.team_id, after_round)}
+                       for s in state.standings(after_round)]
         except GuandanError as e:
             return problem(request, e, json=True)
         return JSONResponse({"tournament": tid, "name": state.cfg.name, "tiebreaks": list(state.cfg.tiebreaks),

@@ -4,7 +4,8 @@ A module of its own so that the command line can say them without importing the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ..i18n import N_
 
@@ -71,3 +72,29 @@ def last_round_words(finished: bool) -> str:
     if finished:
         return N_("The event is finished: every round is played ({n} in all) and every result is final")
     return N_("Every round is paired ({n} in all); the event ends when round {n}'s results are all final")
+
+
+#: Where a team of a knockout stands (:func:`~.bracket.standing_order`'s ``status``); ``out`` names its round.
+KNOCKOUT_STATUS_WORDS = {"champion": N_("champion"), "runner_up": N_("runner-up"), "in": N_("still in"),
+                         "withdrawn": N_("withdrawn"), "out": N_("out in round {n}")}
+#: A status whose last match was settled by the deciding deal (加赛一副): the levels alone say a draw.
+DECIDER_WORDS = {"won": N_("{status}, won the decider"), "lost": N_("{status}, lost the decider")}
+#: The order of a knockout's standings, worded as :func:`order_line` words a Swiss event's.
+KNOCKOUT_ORDER = N_("Order: the champion, the runner-up, the teams still in, then the teams out, the later the "
+                    "better; teams out in the same round share a place, listed by name")
+
+
+def knockout_status(row: Mapping[str, Any], _: Callable[[str], str]) -> str:
+    """A knockout standing's status in words (冠军, 第2轮出局（加赛负）…), from a row with ``status``,
+    ``eliminated_in`` and ``decider``."""
+    status, decider = KNOCKOUT_STATUS_WORDS[row["status"]], row["decider"]
+    text = _(status).format(n=row["eliminated_in"])
+    return _(DECIDER_WORDS[decider]).format(status=text) if decider else text
+
+
+def knockout_rank(row: Mapping[str, Any]) -> str:
+    """A knockout standing's place (a row with ``place`` and ``place_shared``) as the rank column writes it: "1",
+    "3=" (shared), "" while the team has none."""
+    if row["place"] is None:
+        return ""
+    return f"{row['place']}=" if row["place_shared"] else str(row["place"])
