@@ -171,3 +171,38 @@ def test_a_bot_event_run_fits_80_columns(tmp_path: Path, lang: str) -> None:
         assert name.replace(" ", "") in teams
         first, _comma, second = spec.partition(",")
         assert (f"{first}+{second}" if second else f"{first}×2") in bots
+
+
+#: A knockout bot event's standings heads: its place and where each team stands, as the desk's `standings` has
+#: them; an 80-column terminal keeps the status and drops the Swiss figures that order nothing in a knockout.
+KNOCKOUT_BOT_HEADS = {"en": ["Rank", "Team", "Status", "Bots", "MP", "Opp MP", "Net lvls", "Lvls up", "W-D-L", "Byes"],
+                      "zh": ["名次", "队伍", "状态", "机器人", "场分", "对手分", "级差分", "升级数", "胜-平-负", "轮空"]}
+#: Where the five teams of a knockout stand once it is over (round 1's loser may have lost on the deciding deal).
+KNOCKOUT_STATUSES = {"en": ("champion", "runner-up", "out in round 2", "out in round 1"),
+                     "zh": ("冠军", "亚军", "第2轮出局", "第1轮出局")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_knockout_bot_event_run_ranks_as_the_desk_does(tmp_path: Path, lang: str) -> None:
+    """`bot-event run` of a knockout prints its standings as `standings` does: the rank the team's place (3=:
+    shared) and a Status column, in the run's language, in 80 columns; to a file, every column."""
+    narrow, whole = f"sqlite:///{tmp_path / 'narrow.sqlite3'}", f"sqlite:///{tmp_path / 'whole.sqlite3'}"
+    for db in (narrow, whole):
+        entries = [arg for name, bots in zip(TEAMS, BOTS, strict=True) for arg in ("--entry", f"{name}={bots}")]
+        cli(db, "bot-event", "new", "Knockout Bot Cup of the Municipal Card Association", "--format", "knockout",
+            "--deals", "1", "--seed", "7", "--lang", lang, *entries, env=_env(lang, 80))
+    out = cli(narrow, "bot-event", "run", "1", "--all", "--lang", lang, env=_env(lang, 80))
+    wide = cli(whole, "bot-event", "run", "1", "--all", "--lang", lang, env=_env(lang, None))
+    assert [line for line in out.splitlines() if width(line) > 80] == []
+    _rounds, table = _split_at_standings(out, lang)
+    table = table[:next(i for i, line in enumerate(table) if not line)]  # the placings' list follows
+    heads = re.split(r"\s{2,}", table[0])
+    assert heads[:4] == KNOCKOUT_BOT_HEADS[lang][:4] and set(heads) <= set(KNOCKOUT_BOT_HEADS[lang])
+    rows = [line for line in table[1:] if not line.startswith(" ")]  # a name's next lines start with spaces
+    assert [line.split()[0] for line in rows] == ["1", "2", "3=", "3=", "5"]
+    status = _column(table, KNOCKOUT_BOT_HEADS[lang][2])
+    champion, runner_up, semi, first = KNOCKOUT_STATUSES[lang]
+    assert status.startswith(f"{champion}{runner_up}{semi}{semi}{first}".replace(" ", ""))
+    _wide_rounds, wide_table = _split_at_standings(wide, lang)
+    assert re.split(r"\s{2,}", wide_table[0]) == KNOCKOUT_BOT_HEADS[lang]
+    assert [line.split()[0] for line in wide_table[1:6]] == ["1", "2", "3=", "3=", "5"]

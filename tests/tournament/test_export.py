@@ -200,8 +200,9 @@ def test_json_shapes_are_snake_case_and_stable(desk: Desk, played: int) -> None:
     assert set(t) == {"tournament", "name", "round", "tables", "by_team"}
     assert all(set(r) == TEAM_KEYS for r in t["by_team"])
     st = docs["status"]
-    assert set(st) == {"tournament", "name", "teams", "active_teams", "rounds", "current_round", "completed_rounds",
-                       "finished", "tables", "bye", "clock", "time_zone", "ready_to_pair", "pairing_blockers"}
+    assert set(st) == {"tournament", "name", "teams", "active_teams", "rounds", "rounds_total", "current_round",
+                       "completed_rounds", "finished", "tables", "bye", "clock", "time_zone", "ready_to_pair",
+                       "pairing_blockers"}
     assert (st["current_round"], st["teams"], st["active_teams"], st["ready_to_pair"]) == (2, 7, 6, False)
     assert st["bye"] == {"team_id": 6, "team": "T6"}
     assert [(x["table"], x["home"], x["away"], x["status"], x["result"], x["source"]) for x in st["tables"]] == [
@@ -210,8 +211,9 @@ def test_json_shapes_are_snake_case_and_stable(desk: Desk, played: int) -> None:
     assert st["clock"]["phase"] == "not_started" and len(st["pairing_blockers"]) == 2
     assert st["time_zone"] is None  # the event names no zone: its times are the machine's
     e = docs["export"]
-    assert set(e) == {"tournament", "name", "rounds", "current_round", "completed_rounds", "tiebreaks", "standings",
-                      "tables", "by_team", "cross_table", "log"}
+    assert set(e) == {"tournament", "name", "rounds", "rounds_total", "current_round", "completed_rounds", "tiebreaks",
+                      "standings", "tables", "by_team", "cross_table", "log"}
+    assert st["rounds"] == st["rounds_total"] == e["rounds"] == e["rounds_total"] == state.cfg.rounds  # Swiss: one
 
 
 def test_log_json_round_trips(desk: Desk, played: int) -> None:

@@ -22,6 +22,7 @@ from guandan.tournament.cli import app
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
 from guandan.tournament.model import EventConfig
+from guandan.tournament.pagelang import explain
 from guandan.tournament.prints import make_print
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import Event, TableState, TournamentState, replay
@@ -366,6 +367,37 @@ def test_hand_written_entries_are_checked() -> None:
     nxt = plan_pairing(st)[0][1]
     refused("knockout_paired", {**nxt, "matches": list(reversed(nxt["matches"]))}, "the winners of round 1")
     refused("knockout_paired", {**nxt, "slots": good["slots"]}, "only round 1 draws")
+
+
+def test_a_refused_pairing_names_the_expected_matches_in_the_readers_language() -> None:
+    """A knockout_paired entry whose matches are not the bracket's is refused with the matches expected, each
+    team named as the audit log names it, in English and in Chinese: no bare numbers, no English "bye"."""
+    st = TournamentState()
+    apply(st, "created", {"config": EventConfig(name="x", format="knockout").to_dict(), "secret": SECRET})
+    for name in ("东风队", "南山队", "西湖队", "北斗队", "中原队"):
+        apply(st, "team_registered", {"team": {"name": name, "players": ["a", "b"]}})
+    good = plan_pairing(st)[0][1]
+    assert good["matches"] == [[2, None], [5, 1], [4, None], [3, None]]  # the seeded draw of round 1
+
+    def refusal(data: dict[str, Any]) -> tuple[str, str]:
+        with pytest.raises(TournamentError) as e:
+            apply(st, "knockout_paired", data)
+        zh = explain(e.value, "zh")
+        assert zh.detail_lang == "zh" and explain(e.value, "en").detail == str(e.value)
+        return str(e.value), zh.detail
+
+    assert refusal({**good, "matches": [[1, None]] * 4}) == (
+        "round 1 must pair the bracket in place: team 2 (南山队): bye; team 5 (中原队) v team 1 (东风队); "
+        "team 4 (北斗队): bye; team 3 (西湖队): bye",
+        "第1轮须按对阵表原位编排：2号队（南山队）轮空；5号队（中原队）对1号队（东风队）；4号队（北斗队）轮空；3号队（西湖队）轮空")
+    apply(st, "knockout_paired", good)
+    for t in st.rounds[1].tables:
+        apply(st, "result_reported", {"round": 1, "table": t, "result": ResultSlip.parse("A:6").to_dict()})
+    nxt = plan_pairing(st)[0][1]
+    assert refusal({**nxt, "matches": list(reversed(nxt["matches"]))}) == (
+        "round 2 must pair the winners of round 1 in place: team 2 (南山队) v team 5 (中原队); "
+        "team 4 (北斗队) v team 3 (西湖队)",
+        "第2轮须按原位编排第1轮的胜者：2号队（南山队）对5号队（中原队）；4号队（北斗队）对3号队（西湖队）")
 
 
 def test_the_partners_draw_entry_is_checked() -> None:

@@ -19,10 +19,20 @@ from openpyxl import load_workbook  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
 from guandan.cliutil import width
+from guandan.i18n import translator
 from guandan.tournament.bracket import placings, standing_order
 from guandan.tournament.cli import app
+from guandan.tournament.cli_botevent import summary_rows
 from guandan.tournament.desk import Desk
-from guandan.tournament.export import cross_rows, export_json, standing_export_rows, standing_records, write_csv, write_xlsx
+from guandan.tournament.export import (
+    cross_rows,
+    export_json,
+    standing_export_rows,
+    standing_records,
+    status_json,
+    write_csv,
+    write_xlsx,
+)
 from guandan.tournament.model import EventConfig
 from guandan.tournament.prints import make_print
 from guandan.tournament.rounds import ResultSlip
@@ -274,3 +284,76 @@ def test_the_print_has_the_status_column(desk: Desk) -> None:
                                   html)
     assert [c[2] for c in cells] == ["T1", "T5", "T2", "T3", "T4", "T6", "T7", "T8"]
     assert [c[0] for c in cells] == ["", "", "", "", "5=", "5=", "5=", "5="]
+
+
+# ---- the cross-table, the JSON export's rounds, the bot event's summary ---------------------------------------
+def test_the_cross_table_says_who_went_through_on_the_decider(desk: Desk, tmp_path: Path) -> None:
+    """T4 v T5 ends 9:9 and T5 wins the deciding deal: the round stays a draw, marked for each side."""
+    st = desk.state(finished(desk))
+    for lang, won, lost, plain in (("en", "D 9:9, won the decider", "D 9:9, lost the decider", "W A:6 过A"),
+                                   ("zh", "平 9:9（加赛胜）", "平 9:9（加赛负）", "胜 A:6 过A")):
+        by_team = {r["Team"]: r for r in cross_rows(st, lang)}
+        assert (by_team["T5"]["R1 结果 Result"], by_team["T4"]["R1 结果 Result"]) == (won, lost)
+        assert by_team["T1"]["R1 结果 Result"] == by_team["T1"]["R3 结果 Result"] == plain  # no decider, no mark
+        assert by_team["T4"]["R1 场分 MP"] == by_team["T5"]["R1 场分 MP"] == 1  # the 场分 of a draw
+    cross = {c["team"]: c for c in export_json(st)["cross_table"]}
+    assert [g["decider"] for g in cross["T5"]["rounds"]] == ["won", None, None]
+    assert [g["decider"] for g in cross["T4"]["rounds"]] == ["lost", None, None]
+    assert (cross["T5"]["rounds"][0]["outcome"], cross["T5"]["rounds"][0]["score"]) == ("draw", "9:9")
+    assert {g["decider"] for t in ("T1", "T2", "T3", "T6", "T7", "T8") for g in cross[t]["rounds"]} == {None}
+    write_csv(st, tmp_path / "csv", lang="zh")
+    text = (tmp_path / "csv" / "cross_table.csv").read_text(encoding="utf-8-sig")
+    assert "平 9:9（加赛胜）" in text and "平 9:9（加赛负）" in text
+    write_xlsx(st, tmp_path / "k.xlsx", lang="en")
+    sheet = [c for r in load_workbook(tmp_path / "k.xlsx")["交叉表 Cross-table"].iter_rows(values_only=True) for c in r]
+    assert "D 9:9, won the decider" in sheet and "D 9:9, lost the decider" in sheet
+
+
+def test_a_swiss_cross_table_keeps_its_draws(desk: Desk) -> None:
+    tid = desk.create(EventConfig(name="Swiss Cup", rounds=2), secret=SECRET)
+    for i in range(1, 5):
+        desk.register(tid, f"T{i}", [f"P{i}a", f"P{i}b"])
+    play(desk, tid, {1: ResultSlip.parse("9:9", None, 8)})
+    st = desk.state(tid)
+    assert "decider" not in {k for c in export_json(st)["cross_table"] for g in c["rounds"] for k in g}
+    results = {r["R1 结果 Result"] for r in cross_rows(st, "en")}
+    assert "D 9:9" in results and not any("decider" in x for x in results)
+    assert {r["R1 结果 Result"] for r in cross_rows(st, "zh")} >= {"平 9:9"}
+    data = export_json(st)
+    assert (data["rounds"], data["rounds_total"]) == (2, 2)
+
+
+def test_the_json_export_says_the_rounds_the_bracket_plays(desk: Desk) -> None:
+    """``rounds`` stays the configured limit (7 here, as before); ``rounds_total`` is what 8 teams play: 3."""
+    tid = event(desk, 8)
+    assert (export_json(desk.state(tid))["rounds"], export_json(desk.state(tid))["rounds_total"]) == (7, 3)
+    play(desk, tid, {})
+    st = desk.state(tid)
+    data, status = export_json(st), status_json(st)
+    assert (data["rounds"], data["rounds_total"], data["completed_rounds"]) == (7, 3, 1)
+    assert (status["rounds"], status["rounds_total"]) == (7, 3)
+    six = event(desk, 6)  # before the draw, from the teams entered: 6 teams play 3 rounds, 4 teams 2
+    assert export_json(desk.state(six))["rounds_total"] == 3
+    small = event(desk, 4)
+    assert export_json(desk.state(small))["rounds_total"] == 2
+
+
+@pytest.mark.parametrize(("lang", "heads", "statuses"), [
+    ("en", ["Rank", "Team", "Status", "Bots", "MP"],
+     ["champion", "runner-up", "out in round 2", "out in round 2", "out in round 1, lost the decider"]),
+    ("zh", ["名次", "队伍", "状态", "机器人", "场分"], ["冠军", "亚军", "第2轮出局", "第2轮出局", "第1轮出局（加赛负）"])])
+def test_the_bot_event_summary_of_a_knockout(desk: Desk, lang: str, heads: list[str], statuses: list[str]) -> None:
+    """The run's summary ranks a knockout as the desk's standings do: its place (3=, 5=) and its status."""
+    st = desk.state(finished(desk))
+    head, body = summary_rows(translator("desk", lang).gettext, st)
+    assert head[:5] == heads
+    assert [r[:3] for r in body[:5]] == [[rank, team, status] for rank, team, status in zip(
+        ["1", "2", "3=", "3=", "5="], ["T1", "T2", "T3", "T5", "T4"], statuses, strict=True)]
+    assert [r[1] for r in body] == [r["team"] for r in standing_records(st)]
+    # a Swiss event's summary keeps its columns and its numbered ranks
+    swiss = desk.create(EventConfig(name="Swiss Cup", rounds=2), secret=SECRET)
+    for i in range(1, 5):
+        desk.register(swiss, f"T{i}", [f"P{i}a", f"P{i}b"])
+    play(desk, swiss, {})
+    head, body = summary_rows(translator("desk", lang).gettext, desk.state(swiss))
+    assert len(head) == 9 and heads[2] not in head and [r[0] for r in body] == ["1", "1", "3", "3"]

@@ -70,8 +70,7 @@ from .words import (
     ENDED_WORDS,
     METHOD_WORDS,
     STATUS_WORDS,
-    knockout_rank,
-    knockout_status,
+    knockout_standing,
     last_round_words,
     standing_label,
 )
@@ -702,7 +701,7 @@ def _standing_rows(state: TournamentState, after_round: int | None) -> list[dict
         if rec["withdrawn"]:
             rec = rec | {"team": _("{team} (withdrawn)").format(team=rec["team"])}
         if state.is_knockout:
-            rec = rec | {"rank": knockout_rank(rec), "status": knockout_status(rec, _)}
+            rec = knockout_standing(rec, _)
         rows.append({label: cell(rec[key]) for key, label in standing_fields(state) if key != "withdrawn"})
     return rows
 

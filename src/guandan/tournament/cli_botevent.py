@@ -40,7 +40,7 @@ from .export import export_json, standing_records, write_csv, write_xlsx
 from .levels import level_label, level_value
 from .state import TournamentState
 from .venuetime import zone_label
-from .words import STANDING_HEADS
+from .words import STANDING_HEADS, knockout_standing
 
 app = typer.Typer(help="Events played by bots (our tiers, 2020-protocol bots): Swiss or knockout, from the CLI.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -203,22 +203,42 @@ def _failure_lines(_: Gettext, state: TournamentState, play: TablePlay) -> list[
 SUMMARY_COLUMNS = (STANDING_HEADS["rank"], STANDING_HEADS["team"], N_("Bots"), STANDING_HEADS["match_points"],
                    STANDING_HEADS["opponents_points"], STANDING_HEADS["level_diff"], STANDING_HEADS["levels_gained"],
                    N_("W-D-L"), STANDING_HEADS["byes"])
+#: A knockout's: where each team stands (the desk's standings' Status) after its name, the rank its place.
+KNOCKOUT_SUMMARY_COLUMNS = (*SUMMARY_COLUMNS[:2], N_("Status"), *SUMMARY_COLUMNS[2:])
 #: The column an 80-column terminal goes without: the count of byes (the desk's standings drop it too); the
 #: team's name and its bots wrap instead.
 SUMMARY_DROP = (STANDING_HEADS["byes"],)
+#: A knockout's, as the desk's knockout standings: the Swiss figures that order nothing there go first, the
+#: status (up to 32 columns in English) keeping its room.
+KNOCKOUT_SUMMARY_DROP = (*SUMMARY_DROP, STANDING_HEADS["levels_gained"], STANDING_HEADS["opponents_points"],
+                         STANDING_HEADS["level_diff"])
 
 
-def summary_records(state: TournamentState) -> list[dict[str, str]]:
-    """The standings as the run prints them, a row a team keyed by :data:`SUMMARY_COLUMNS`."""
-    return [dict(zip(SUMMARY_COLUMNS, (
-        str(r["rank"]), r["team"], bots_text(r["players"]), str(r["match_points"]), str(r["opponents_points"]),
-        str(r["level_diff"]), str(r["levels_gained"]), f"{r['wins']}-{r['draws']}-{r['losses']}", str(r["byes"])),
-        strict=True)) for r in standing_records(state)]
+def summary_columns(state: TournamentState) -> tuple[str, ...]:
+    """The summary's columns (their heads' msgids): :data:`KNOCKOUT_SUMMARY_COLUMNS` for a knockout."""
+    return KNOCKOUT_SUMMARY_COLUMNS if state.is_knockout else SUMMARY_COLUMNS
+
+
+def summary_records(state: TournamentState, _: Gettext | None = None) -> list[dict[str, str]]:
+    """The standings as the run prints them, a row a team keyed by :func:`summary_columns`; a knockout's rank as
+    its place ("3=": shared, blank while the team is in) and its status in ``_``'s language (the environment's
+    where None), as the desk's ``standings`` says them."""
+    words = _ or translator("desk", default_lang()).gettext
+    out = []
+    for r in standing_records(state):
+        if state.is_knockout:
+            r = knockout_standing(r, words)
+        out.append(dict(zip(summary_columns(state), (
+            str(r["rank"]), r["team"], *([r["status"]] if state.is_knockout else []), bots_text(r["players"]),
+            str(r["match_points"]), str(r["opponents_points"]), str(r["level_diff"]), str(r["levels_gained"]),
+            f"{r['wins']}-{r['draws']}-{r['losses']}", str(r["byes"])), strict=True)))
+    return out
 
 
 def summary_rows(_: Gettext, state: TournamentState) -> tuple[list[str], list[list[str]]]:
     """The standings as the run prints them: the heads in ``_``'s language, then a row of cells a team."""
-    return [_(c) for c in SUMMARY_COLUMNS], [[r[c] for c in SUMMARY_COLUMNS] for r in summary_records(state)]
+    columns = summary_columns(state)
+    return [_(c) for c in columns], [[r[c] for c in columns] for r in summary_records(state, _)]
 
 
 def write_exports(state: TournamentState, events: list[Any], out: Path, lang: str) -> list[Path]:
@@ -282,7 +302,8 @@ def run(
         say(ngettext(
             "{name}: standings after {done} of {total} round", "{name}: standings after {done} of {total} rounds",
             state.rounds_total).format(name=state.cfg.name, done=state.completed_rounds, total=state.rounds_total))
-    print_table(SUMMARY_COLUMNS, summary_records(state), SUMMARY_DROP, lang)
+    print_table(summary_columns(state), summary_records(state, _), KNOCKOUT_SUMMARY_DROP if state.is_knockout
+                else SUMMARY_DROP, lang)
     if state.is_knockout:
         typer.echo("")
         for line in placing_lines(bracket_data(state), _):

@@ -49,6 +49,7 @@ from .words import (
     knockout_status,
     order_line,
     standing_label,
+    with_decider,
 )
 
 Gettext = Callable[[str], str]
@@ -406,15 +407,16 @@ def tables_json(state: TournamentState, round_no: int | None = None) -> dict[str
 
 
 def status_json(state: TournamentState) -> dict[str, Any]:
-    """What ``status --json`` prints: where the event stands, the current round's tables
+    """What ``status --json`` prints: where the event stands (``rounds`` and ``rounds_total`` as
+    :func:`export_json` has them), the current round's tables
     (:func:`table_records`, the bye apart) and clock (:meth:`TournamentState.round_clock`), the venue's time
     zone (its IANA name; None while the machine's is used), and what still blocks the next pairing."""
     cur = state.current_round
     bye = state.rounds[cur].bye if cur else None
     blockers = state.pairing_blockers()
     return {"tournament": state.id, "name": state.cfg.name, "teams": len(state.teams),
-            "active_teams": len(state.active_teams), "rounds": state.cfg.rounds, "current_round": cur,
-            "completed_rounds": state.completed_rounds, "finished": state.finished,
+            "active_teams": len(state.active_teams), "rounds": state.cfg.rounds, "rounds_total": state.rounds_total,
+            "current_round": cur, "completed_rounds": state.completed_rounds, "finished": state.finished,
             "tables": table_records(state, cur, byes=False) if cur else [],
             "bye": None if bye is None else {"team_id": bye, "team": state.teams[bye].name},
             "clock": state.round_clock(cur) if cur else None, "time_zone": state.time_zone,
@@ -429,7 +431,9 @@ def cross_records(state: TournamentState) -> list[dict[str, Any]]:
     ``match_points`` (the total) and ``rounds``, one entry per paired round: ``round``, ``table``,
     ``opponent_id``, ``opponent``, ``side`` ("home"/"away"; None for a bye or no game), ``bye``,
     ``outcome`` ("win", "draw", "loss"; None until the result is final), ``score`` (the team's own level
-    first, e.g. "A:9") and ``match_points`` (场分 of that round)."""
+    first, e.g. "A:9") and ``match_points`` (场分 of that round); a knockout's also ``decider`` ("won"/"lost": the
+    round ended level and the deciding deal, 加赛一副, sent one team on; else None)."""
+    knockout = state.is_knockout
     per_team: dict[int, dict[int, dict[str, Any]]] = {t: {} for t in state.teams}
     for rec in table_records(state):
         n = rec["round"]
@@ -452,14 +456,25 @@ def cross_records(state: TournamentState) -> list[dict[str, Any]]:
                 "round": n, "table": rec["table"], "opponent_id": rec[f"{other}_id"], "opponent": rec[other],
                 "side": None if rec["bye"] else SIDES[side], "bye": rec["bye"], "outcome": outcome,
                 "score": score, "match_points": rec[f"{key}_match_points"] if final else None}
+            if knockout:
+                per_team[team][n]["decider"] = _decider(state, rec, side) if outcome == "draw" else None
     rounds = sorted(state.rounds)
     empty = {"table": None, "opponent_id": None, "opponent": None, "side": None, "bye": False, "outcome": None,
-             "score": None, "match_points": None}
-    knockout = ("place", "place_shared", "status", "eliminated_in", "decider") if state.is_knockout else ()
+             "score": None, "match_points": None, **({"decider": None} if knockout else {})}
+    standing = ("place", "place_shared", "status", "eliminated_in", "decider") if knockout else ()
     return [{"rank": s["rank"], "team_id": s["team_id"], "team": s["team"], "withdrawn": s["withdrawn"],
-             "match_points": s["match_points"], **{k: s[k] for k in knockout},
+             "match_points": s["match_points"], **{k: s[k] for k in standing},
              "rounds": [per_team[s["team_id"]].get(n, {"round": n, **empty}) for n in rounds]}
             for s in standing_records(state)]
+
+
+def _decider(state: TournamentState, rec: dict[str, Any], side: int) -> str | None:
+    """Whether the ``side`` of a knockout table's level round ("won"/"lost") went through on the deciding deal;
+    None where none was played."""
+    ts = state.rounds[rec["round"]].tables[rec["table"]]
+    if ts.final is None or ts.final.decider is None:
+        return None
+    return "won" if ts.final.decider == side else "lost"
 
 
 #: A round's outcome in the cross-table, by the standings' column words (胜 平 负).
@@ -475,7 +490,8 @@ def cross_columns(state: TournamentState) -> list[str]:
 
 def cross_rows(state: TournamentState, lang: str = "zh") -> list[dict[str, Any]]:
     """The cross-table keyed by :func:`cross_columns`, in words in ``lang``: per round the opponent, the seats
-    (南北 or 东西, the by-team sheet's 座位 Seats), the result (胜/平/负 and the team's own level first) and the round's 场分."""
+    (南北 or 东西, the by-team sheet's 座位 Seats), the result (胜/平/负 and the team's own level first; a knockout's
+    level round with who won the deciding deal, 平 9:9（加赛胜）) and the round's 场分."""
     _ = export_words(lang)
     rows = []
     for rec in cross_records(state):
@@ -486,8 +502,8 @@ def cross_rows(state: TournamentState, lang: str = "zh") -> list[dict[str, Any]]
             n = g["round"]
             row[f"R{n} 对手 Opp"] = _("bye") if g["bye"] else cell(g["opponent"])
             row[f"R{n} 座位 Seats"] = _coded({"home": "N–S", "away": "E–W"}.get(g["side"] or ""), _SEAT_WORDS, _)
-            row[f"R{n} 结果 Result"] = ("" if g["outcome"] is None
-                                      else f"{_(_OUTCOME[g['outcome']])} {marked(g['score'], _)}")
+            row[f"R{n} 结果 Result"] = ("" if g["outcome"] is None else with_decider(
+                f"{_(_OUTCOME[g['outcome']])} {marked(g['score'], _)}", g.get("decider"), _))
             row[f"R{n} 场分 MP"] = cell(g["match_points"])
         row["场分 MP"] = rec["match_points"]
         rows.append(row)
@@ -545,9 +561,12 @@ def write_log_json(events: Iterable[Event], path: str | Path) -> Path:
 # ---- files -----------------------------------------------------------------------------------------
 
 def export_json(state: TournamentState, events: Iterable[Event] = ()) -> dict[str, Any]:
-    """Everything at once: standings, tables, tables by team, the cross-table and the audit log."""
+    """Everything at once: standings, tables, tables by team, the cross-table and the audit log. ``rounds`` is the
+    configured number (a knockout's limit, 0 for none), ``rounds_total`` the rounds the event plays (a knockout's
+    bracket's: :attr:`~.state.TournamentState.rounds_total`)."""
     return {"tournament": state.id, "name": state.cfg.name, "rounds": state.cfg.rounds,
-            "current_round": state.current_round, "completed_rounds": state.completed_rounds,
+            "rounds_total": state.rounds_total, "current_round": state.current_round,
+            "completed_rounds": state.completed_rounds,
             "tiebreaks": list(state.cfg.tiebreaks), "standings": standing_records(state),
             "tables": table_records(state), "by_team": team_records(state), "cross_table": cross_records(state),
             "log": log_records(events)}

@@ -20,7 +20,7 @@ from ..core.errors import GuandanError, shown
 from ..i18n import N_, unprintable
 from . import knockout as ko
 from .deals import DealEntry, Track, parse_finish, settle_deals, settle_next
-from .errors import NotFoundError, TournamentError, Word, clause, joined, not_found, refusal, refused, said
+from .errors import NotFoundError, Said, TournamentError, Word, clause, joined, not_found, refusal, refused, said
 from .levels import level_name
 from .model import EventConfig, Table, Team
 from .pairing import Pairing, random_order, rating_order, swiss_pairing
@@ -1143,6 +1143,23 @@ class TournamentState:
         self.teams, self.partners = teams, partners
         self.partners_seed = None if seed is None else int(seed)
 
+    def _team_words(self, team: int) -> Said:
+        """A team as the audit log names it: "team 2 (南山队)", "2号队（南山队）"."""
+        if team in self.teams:
+            return said(N_("team {n} ({name})"), n=team, name=self.teams[team].name)
+        return said(N_("team {n}"), n=team)
+
+    def _match_words(self, match: ko.Match) -> str:
+        """A knockout match as the audit log's pairing entry says it: "team 2 (南山队) v team 1 (东风队)", "team 3
+        (西湖队): bye", or the bracket's "empty" where neither place holds a team."""
+        a, b = match
+        if a is not None and b is not None:
+            return said(N_("{home} v {away}"), home=self._team_words(a), away=self._team_words(b))
+        team = a if a is not None else b
+        if team is None:
+            return Word(N_("empty"))
+        return said(N_("{team}: bye"), team=self._team_words(team))
+
     def _on_knockout_paired(self, d: dict[str, Any]) -> None:
         if not self.is_knockout:
             raise refusal(N_("a knockout round cannot be paired in a Swiss event"))
@@ -1163,7 +1180,7 @@ class TournamentState:
                 raise refusal(N_("only round 1 draws the bracket's places"))
             expected = self.knockout_expected(r)
         if matches != expected:
-            shown = ", ".join(f"{a or 'bye'} v {b or 'bye'}" for a, b in expected)
+            shown = joined(self._match_words(m) for m in expected)
             if r == 1:
                 raise refusal(N_("round {round} must pair the bracket in place: {matches}"), round=r, matches=shown)
             raise refusal(N_("round {round} must pair the winners of round {previous} in place: {matches}"),

@@ -77,7 +77,8 @@ def last_round_words(finished: bool) -> str:
 #: Where a team of a knockout stands (:func:`~.bracket.standing_order`'s ``status``); ``out`` names its round.
 KNOCKOUT_STATUS_WORDS = {"champion": N_("champion"), "runner_up": N_("runner-up"), "in": N_("still in"),
                          "withdrawn": N_("withdrawn"), "out": N_("out in round {n}")}
-#: A status whose last match was settled by the deciding deal (加赛一副): the levels alone say a draw.
+#: A status whose last match was settled by the deciding deal (加赛一副), or a cross-table's round settled by it: the
+#: levels alone say a draw.
 DECIDER_WORDS = {"won": N_("{status}, won the decider"), "lost": N_("{status}, lost the decider")}
 #: The order of a knockout's standings, worded as :func:`order_line` words a Swiss event's.
 KNOCKOUT_ORDER = N_("Order: the champion, the runner-up, the teams still in, then the teams out, the later the "
@@ -87,8 +88,14 @@ KNOCKOUT_ORDER = N_("Order: the champion, the runner-up, the teams still in, the
 def knockout_status(row: Mapping[str, Any], _: Callable[[str], str]) -> str:
     """A knockout standing's status in words (冠军, 第2轮出局（加赛负）…), from a row with ``status``,
     ``eliminated_in`` and ``decider``."""
-    status, decider = KNOCKOUT_STATUS_WORDS[row["status"]], row["decider"]
-    text = _(status).format(n=row["eliminated_in"])
+    # looked up outside _(): the msgid extractor takes any literal inside a _() call for a msgid
+    status = KNOCKOUT_STATUS_WORDS[row["status"]]
+    return with_decider(_(status).format(n=row["eliminated_in"]), row["decider"], _)
+
+
+def with_decider(text: str, decider: str | None, _: Callable[[str], str]) -> str:
+    """``text`` (a standing's status, a cross-table's result) marked with who won the deciding deal its match went
+    to (``decider`` "won"/"lost"): "D 9:9, won the decider", "平 9:9（加赛胜）"; as it is where ``decider`` is None."""
     return _(DECIDER_WORDS[decider]).format(status=text) if decider else text
 
 
@@ -98,3 +105,10 @@ def knockout_rank(row: Mapping[str, Any]) -> str:
     if row["place"] is None:
         return ""
     return f"{row['place']}=" if row["place_shared"] else str(row["place"])
+
+
+def knockout_standing(row: Mapping[str, Any], _: Callable[[str], str]) -> dict[str, Any]:
+    """A knockout's standings record as the command line shows it (the desk's ``standings``, a bot event's summary):
+    its ``rank`` the place (:func:`knockout_rank`) and its ``status`` in words (:func:`knockout_status`), the rest
+    as it is."""
+    return {**row, "rank": knockout_rank(row), "status": knockout_status(row, _)}
