@@ -22,7 +22,7 @@ from guandan.core.match import MatchState
 from guandan.present import Presenter
 
 EN_SEED_1 = """\
-Deal 1 · playing level 2 · Your team 2 · Opponents 2
+Deal 1 · playing level 2 · Your team 2 : Opponents 2
 Partner: full house 8: ♣8 ♣8 ♦8 ♣3 ♦3
 Previous opponent: pass
 Your hand, 27 cards: ♥5 ♣6 ♥7 ♣7 ♦7 ♥8 ♥9 ♣9 ♥10 ♥10 ♣10 ♠J ♦J ♦J ♠Q ♣Q ♦Q ♠K ♠K
@@ -30,7 +30,7 @@ Your hand, 27 cards: ♥5 ♣6 ♥7 ♣7 ♦7 ♥8 ♥9 ♣9 ♥10 ♥10 ♣10 �
 Your turn to play"""
 
 ZH_SEED_1 = """\
-第1副 · 打2 · 我方 2 · 对方 2
+第1副 · 打2 · 我方 2 : 对方 2
 对家：三带二 8：♣8 ♣8 ♦8 ♣3 ♦3
 上家：不要
 你的手牌，27张：♥5 ♣6 ♥7 ♣7 ♦7 ♥8 ♥9 ♣9 ♥10 ♥10 ♣10 ♠J ♦J ♦J ♠Q ♣Q ♦Q ♠K ♠K ♥K
@@ -127,10 +127,10 @@ def test_gym_render_through_a_match_shows_words_and_only_the_learners_cards(lang
     said = "\n".join(t for t in texts if isinstance(t, str))
     if lang == "en":
         assert "You chose: " in said and "Your turn to play" in said and "Your turn to pay tribute" in said
-        assert texts[-1] == "Match over after 3 deals (deal limit): no winner · Your team 3 · Opponents 8"
+        assert texts[-1] == "Match over after 3 deals (deal limit): no winner · Your team 3 : Opponents 8"
     else:
         assert "你选择了：" in said and "轮到你出牌" in said and "轮到你进贡" in said
-        assert texts[-1] == "打满3副，比赛结束：无胜方 · 我方 3 · 对方 8"
+        assert texts[-1] == "打满3副，比赛结束：无胜方 · 我方 3 : 对方 8"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -189,3 +189,25 @@ def test_render_measures_ambiguous_symbols_as_the_terminal_draws_them(lang: str,
 
 def wide_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WFA" else 1 for c in text)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Your team {ours} : Opponents {theirs}"),
+                                            ("zh", "我方 {ours} : 对方 {theirs}")])
+def test_the_levels_read_as_the_terminal_clients_own_team_first(lang: str, said: str) -> None:
+    """A seat of Team 2 reads its own team's level first, named, as the terminal client writes the levels
+    (Presenter.team_levels); the spectator, who has no team, reads Team 1's first in the same words."""
+    e = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, seat=1, render_mode="ansi", lang=lang, max_deals=3)
+    obs, _ = e.reset(seed=5)
+    done = False
+    while not done:
+        obs, _, terminated, truncated, _ = e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done = terminated or truncated
+    env: Any = e.unwrapped
+    levels = [Presenter(lang).level(v) for v in env.table.m.levels]
+    assert levels[0] != levels[1], levels  # the order shows
+    text = e.render()
+    assert isinstance(text, str) and text.endswith(" · " + said.format(ours=levels[1], theirs=levels[0])), text
+    assert text.endswith(" · " + Presenter(lang, viewer=1).team_levels(levels[1], levels[0]))
+    spectator = env.render_text("spectator")
+    team = Presenter(lang).team
+    assert spectator.replace("\n  ", " ").endswith(f" · {team(0)} {levels[0]} : {team(1)} {levels[1]}"), spectator

@@ -50,7 +50,7 @@ def test_the_spectator_sees_the_deal_the_round_and_the_mover_and_no_hand() -> No
     text = e.render()
     assert text is not None
     lines = text.splitlines()
-    assert lines[0] == "Deal 1 · playing level 2 · Team 1 (seats 1 and 3) 2 · Team 2 (seats 2 and 4) 2"
+    assert lines[0] == "Deal 1 · playing level 2 · Team 1 (seats 1 and 3) 2 : Team 2 (seats 2 and 4) 2"
     mover = int(e.agent_selection[-1])
     assert lines[-1] == f"Seat {mover + 1} is to move"
     assert all(re.match(r"Seat [1-4]: ", line) for line in lines[1:-1]) and len(lines) > 2, text
@@ -82,7 +82,7 @@ def test_the_views_reach_through_pettingzoos_wrappers_and_speak_chinese() -> Non
     for _ in range(9):
         e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
     text = e.render()
-    assert text is not None and text.startswith("第1副 · 打2 · 第1队（座位1、3） 2 · 第2队（座位2、4） 2\n")
+    assert text is not None and text.startswith("第1副 · 打2 · 第1队（座位1、3） 2 : 第2队（座位2、4） 2\n")
     assert text.splitlines()[-1] == f"轮到座位{int(e.agent_selection[-1]) + 1}"
     assert "手牌" not in text
     assert "你的手牌，27张：" in e.render_text("seat_0")  # type: ignore[attr-defined]
@@ -97,7 +97,7 @@ def test_the_spectator_sees_the_result_at_the_end() -> None:
     text = e.render()
     assert text is not None and all(len(line) <= 80 for line in text.splitlines())
     assert " ".join(line.strip() for line in text.splitlines()) == (
-        f"Match over after 1 deal (deal limit): no winner · Team 1 (seats 1 and 3) {levels[0]} · "
+        f"Match over after 1 deal (deal limit): no winner · Team 1 (seats 1 and 3) {levels[0]} : "
         f"Team 2 (seats 2 and 4) {levels[1]}")
 
 
@@ -145,9 +145,9 @@ def test_the_gym_env_renders_any_seats_view_and_only_that_seats_hand(lang: str) 
 
 
 @pytest.mark.parametrize(("lang", "head", "mover", "hand"), [
-    ("en", "Deal 1 · playing level 2 · Team 1 (seats 1 and 3) 2 · Team 2 (seats 2 and 4) 2", "Seat 2 is to move",
+    ("en", "Deal 1 · playing level 2 · Team 1 (seats 1 and 3) 2 : Team 2 (seats 2 and 4) 2", "Seat 2 is to move",
      "hand"),
-    ("zh", "第1副 · 打2 · 第1队（座位1、3） 2 · 第2队（座位2、4） 2", "轮到座位2", "手牌"),
+    ("zh", "第1副 · 打2 · 第1队（座位1、3） 2 : 第2队（座位2、4） 2", "轮到座位2", "手牌"),
 ])
 def test_the_gym_envs_spectator_sees_no_hand(lang: str, head: str, mover: str, hand: str) -> None:
     g = gymnasium.make(genv.ENV_ID, opponents=["random"] * 3, seat=1, max_deals=1, render_mode="ansi", lang=lang,
@@ -169,7 +169,7 @@ def test_the_gym_envs_render_text_ignores_the_render_mode_and_a_wrong_view_is_sa
     quiet.reset(seed=1)
     assert quiet.render() is None
     lines = quiet.render_text().splitlines()  # seat 2's view: it has played, the learner (its partner) is to move
-    assert lines[:3] == ["Deal 1 · playing level 2 · Your team 2 · Opponents 2", "You: full house 8: ♣8 ♣8 ♦8 ♣3 ♦3",
+    assert lines[:3] == ["Deal 1 · playing level 2 · Your team 2 : Opponents 2", "You: full house 8: ♣8 ♣8 ♦8 ♣3 ♦3",
                          "Next opponent: pass"]
     assert lines[3].startswith("Your hand, 22 cards: ") and lines[-1] == "Partner is to move"
     with pytest.raises(GuandanError, match=r'^视角须是智能体 seat_0…seat_3、座位 0…3 或 "spectator"，而不是 "north"$'):

@@ -117,6 +117,42 @@ def test_a_crafted_reply_is_refused_and_its_room_plays_on(frame: str, said: str)
     assert played["type"] == "notify" and aborted == []
 
 
+@pytest.mark.parametrize(("lang", "logged"), [
+    ("en", ['room room-1: seat {n} (myPos {pos}): the reply is not JSON: "x"',
+            "room room-1: seat {n} (myPos {pos}): actIndex 9999 is outside 0…{last}",
+            'room room-1: seat {n} (myPos {pos}): the reply must be an object {{"actIndex": i}}']),
+    ("zh", ['房间 room-1：座位{n}（myPos {pos}）：回复不是 JSON："x"',
+            "房间 room-1：座位{n}（myPos {pos}）：actIndex 9999 不在 0…{last} 之内",
+            '房间 room-1：座位{n}（myPos {pos}）：回复必须是对象 {{"actIndex": i}}']),
+])
+def test_the_log_says_why_a_reply_was_refused_in_the_operators_language(monkeypatch: pytest.MonkeyPatch, lang: str,
+                                                                        logged: list[str]) -> None:
+    """The operator reads why a reply was refused in their language, from the catalogue, as the rest of the line;
+    the bot is told in the protocol's English, whatever the server's language."""
+    monkeypatch.setenv("LANGUAGE", lang)
+    logs: list[str] = []
+
+    async def body(url: str, server: ProtocolServer) -> tuple[int, int, list[str]]:
+        conns = await _seated(url)
+        mover = await _mover(server, conns)
+        (room,) = server.rooms.values()
+        assert room.table is not None
+        _, act = room.table.act()
+        told = []
+        for frame in ("x", '{"actIndex": 9999}', "[]"):
+            await conns[mover].send(frame)
+            told.append((await _until(conns[mover], "error"))["message"])
+        await _close(conns)
+        return mover, int(act["indexRange"]), told
+
+    mover, last, told = async_support.run(with_server(body, logs=logs))
+    said = [line.format(n=mover + 1, pos=mover, last=last) for line in logged]
+    seat = said[0].split("：" if lang == "zh" else ": ")[1]
+    assert [line for line in logs if seat in line][:3] == said, logs  # the refusals, before the room ended
+    assert told == ['the reply is not JSON: "x"; answer again', f"actIndex 9999 is outside 0…{last}; answer again",
+                    'the reply must be an object {"actIndex": i}; answer again'], told
+
+
 # --- names ----------------------------------------------------------------------------------
 
 async def _handshake(url: str, path: bytes) -> bytes:
@@ -300,12 +336,21 @@ def test_a_record_that_cannot_be_written_is_logged_and_the_game_goes_on(tmp_path
     assert any("cannot write" in line and "records" in line for line in logs), logs
 
 
-def test_an_internal_error_tells_the_bots_no_python() -> None:
+@pytest.mark.parametrize(("lang", "logged"), [
+    ("en", "room room-1: internal error: KeyError: ('<Card object at 0x7f>', {seat}): the room is aborted"),
+    ("zh", "房间 room-1：内部错误：KeyError: ('<Card object at 0x7f>', {seat})，房间中止"),
+])
+def test_an_internal_error_tells_the_bots_no_python(monkeypatch: pytest.MonkeyPatch, lang: str, logged: str) -> None:
+    """The bots are told the room is aborted, with nothing of Python; the operator is told what broke in one line of
+    their language, as every other end of a room is."""
+    monkeypatch.setenv("LANGUAGE", lang)
     notices: list[str] = []
+    movers: list[int] = []
 
     async def body(url: str, server: ProtocolServer) -> None:
         conns = await _seated(url)
         mover = await _mover(server, conns)
+        movers.append(mover)
         (room,) = server.rooms.values()
         assert room.table is not None
 
@@ -321,7 +366,8 @@ def test_an_internal_error_tells_the_bots_no_python() -> None:
     async_support.run(with_server(body, logs=logs))
     assert all(n.startswith("game aborted: internal error") for n in notices), notices
     assert not any("KeyError" in n or "0x7f" in n for n in notices), notices
-    assert any("KeyError" in line for line in logs)  # the operator is told what broke
+    ended = logs[logs.index(next(line for line in logs if "KeyError" in line)):]  # the operator is told what broke
+    assert ended == [logged.format(seat=movers[0])], logs
 
 
 # --- command-line arguments -----------------------------------------------------------------

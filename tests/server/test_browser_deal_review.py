@@ -77,6 +77,9 @@ def test_the_deal_end_panel_opens_the_review_of_the_deal_just_played(browser: Br
     assert review.locator("#deals .deal-head").count() == 1  # the finished deal, nothing of the next
     assert review.locator("#review-seat").is_disabled() and review.locator("#review-seat").input_value() == "0"
     assert review.locator("#fair").is_hidden() and review.locator("#export").is_hidden()
+    # the player's seat's review: both teams' levels as the terminal client writes them, its own team first
+    levels = review.locator("#rlevels").inner_text().replace("\u00a0", " ")
+    assert levels == ("我方 2 : 对方 2" if lang == "zh" else "Your team 2 : Opponents 2"), levels
     summary = review.locator("#review-summary").inner_text()
     assert ("准确度" if lang == "zh" else "Accuracy") in summary
     # the page is the deal's review, not the match's replay, and the match has no result yet

@@ -18,6 +18,7 @@ from guandan.agents.runner import run_match
 from guandan.core import record
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
+from guandan.server.replays import replay_frames
 
 from .conftest import LiveServer
 from .test_browser_site_header import HEADER
@@ -61,6 +62,11 @@ def replay(live_server: LiveServer) -> tuple[str, dict[str, Any]]:
     assert r.status_code == 201, r.text
     rid = str(r.json()["id"])
     return rid, httpx.get(f"{live_server.url}/api/replays/{rid}", timeout=30).json()
+
+
+def _corner(page: Page) -> list[str]:
+    """The replay's corner, a line each (its no-break spaces, which keep a team's name with its level, as spaces)."""
+    return page.locator("#rinfo").inner_text().replace("\u00a0", " ").split("\n")
 
 
 def _visible(page: Page) -> str:
@@ -306,14 +312,15 @@ def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
         page: Page, live_server: LiveServer, replay: tuple[str, dict[str, Any]]) -> None:
     """The centre of the table says the step's play, pass or the deal's opening; the log beside it lists the step's
     other events only (who won the round, who went out), not the same line again. The levels read as the table
-    writes them: "级牌：2" and "级数：2:2" in Chinese, "打2" in the deal's title."""
+    writes them: "级牌：2" in Chinese, "打2" in the deal's title; both teams' Team 1's first (a replay is no seat's),
+    each named as the table's badges name it: "队1 2 : 队2 2"."""
     rid, data = replay
     page.goto(f"{live_server.url}/")
     page.evaluate("localStorage.setItem('guandan:lang', 'zh')")
     page.goto(f"{live_server.url}/replay/{rid}")
     expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
     deal = data["deals"][0]
-    assert page.locator("#rinfo").inner_text().split("\n") == ["级牌：2", "级数：2:2"]
+    assert _corner(page) == ["级牌：2", "队1 2 : 队2 2"]
     title = deal["title"]["zh"][0]
     assert title.startswith("第1副 · 打2 · 级数：2:2 · "), title
     assert page.locator("#raction").inner_text() == title
@@ -331,7 +338,53 @@ def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
     page.evaluate("localStorage.setItem('guandan:lang', 'en')")
     page.reload()
     expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
-    assert page.locator("#rinfo").inner_text().split("\n") == ["Level: 2", "Levels: 2:2"]
+    assert _corner(page) == ["Level: 2", "Team 1 2 : Team 2 2"]
+
+
+# both teams' levels at deal 2 of the fixture's match (Team 1 at 2, Team 2 at 5): Team 1's first in a replay, which is
+# no seat's; a seat's own team first in a deal's review from the table, as the terminal client writes them
+CORNER = {"zh": ("级牌：5", "队1 2 : 队2 5", "我方 5 : 对方 2"),
+          "en": ("Level: 5", "Team 1 2 : Team 2 5", "Your team 5 : Opponents 2")}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [(844, 390), (390, 844), (1280, 800)])
+def test_the_corner_names_both_teams_levels_and_a_seats_review_has_its_own_first(
+        browser: Browser, live_server: LiveServer, replay: tuple[str, dict[str, Any]], lang: str,
+        size: tuple[int, int]) -> None:
+    """The replay's corner names each team beside its level, Team 1's first; the review of a deal of a match in play
+    (/r/CODE/review/DEAL, the table's deal-end link) is a seat's, here seat 2 of Team 2: its own team's level first.
+    A narrow corner breaks the line after the colon only, never between a team and its level."""
+    rid, data = replay
+    assert [d["levels"] for d in data["deals"]] == [["2", "2"], ["2", "5"]]
+    level, spectator, seat = CORNER[lang]
+    # the deals so far as the server answers a seat of the room (app.deal_replay), for seat 2 (index 1) of Team 2
+    text = httpx.get(f"{live_server.url}/api/replays/{rid}/record", timeout=30).text
+    frames = {**replay_frames(text, in_play=True), "room": "ZZZZZZ", "deal": 1, "seat": 1}
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 1000, bypass_csp=True)
+    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    context.route("**/api/rooms/ZZZZZZ/deals/1/replay", lambda route: route.fulfill(json=frames))
+    context.route("**/api/rooms/ZZZZZZ/deals/1/review", lambda route: route.fulfill(json={"reviews": []}))
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/replay/{rid}")
+        expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+        page.click("[data-deal='1']")
+        expect(page.locator("#rinfo")).to_contain_text(level)
+        assert _corner(page) == [level, spectator]
+        assert page.locator("#rlevels").get_attribute("title") == {"zh": "级数", "en": "Levels"}[lang]
+        kept = page.locator("#rlevels").inner_text()
+        assert kept.count(" ") == 1 and kept.index(" ") == kept.index(":") + 1, kept  # the one break: after the colon
+        _check_language(page, lang)
+        page.goto(f"{live_server.url}/r/ZZZZZZ/review/1")
+        expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+        assert page.evaluate("document.body.dataset.live") == "true"
+        assert _corner(page) == [level, seat]
+        for left, top, right, bottom in page.evaluate(BOXES, "#rlevels"):
+            assert left >= 0 and right <= width + 0.5 and top >= 0, (left, top, right, bottom)
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -5,7 +5,7 @@ Only what that seat may know goes in — its own observation (its hand, the publ
 action — never another seat's cards. Every word comes from the ``game`` catalogue through
 :class:`~guandan.present.Presenter`, seats named from the viewer (你/下家/对家/上家)::
 
-    Deal 1 · playing level 2 · Your team 2 · Opponents 2
+    Deal 1 · playing level 2 · Your team 2 : Opponents 2
     You chose: pass
     Partner: full house 8: ♠8 ♥8 ♣8 ♠3 ♥3
     Next opponent: pass
@@ -44,9 +44,7 @@ def seat_view_lines(view: MatchObservation, lang: str, own_last: Action | None =
     seat = d.seat
     p = Presenter(lang, viewer=seat, deal_level=d.level)
     _ = p._
-    ours, theirs = seat % 2, 1 - seat % 2
-    levels = _("{us} {a} · {them} {b}").format(us=p.team(ours), a=p.level(view.levels[ours]),
-                                                them=p.team(theirs), b=p.level(view.levels[theirs]))
+    levels = p.levels(view.levels)  # the seat's own team first, as the terminal client writes them
     if view.ended:
         return _wrapped([_("{result} · {levels}").format(result=_result(p, view), levels=levels)], width, p)
     lines = [_("Deal {n} · playing level {level} · {levels}").format(n=view.deal_index + 1, level=p.level(d.level),
@@ -78,7 +76,8 @@ def public_view_lines(view: PublicMatchView, lang: str, width: int = WIDTH) -> l
     d = view.deal
     p = Presenter(lang, deal_level=d.level)
     _ = p._
-    levels = _("{us} {a} · {them} {b}").format(us=p.team(0), a=p.level(view.levels[0]), them=p.team(1),
+    # a spectator has no team of its own: Team 1's first, in the words of a seat's view (Presenter.team_levels)
+    levels = _("{us} {a} : {them} {b}").format(us=p.team(0), a=p.level(view.levels[0]), them=p.team(1),
                                                 b=p.level(view.levels[1]))
     if view.ended:
         n, winner = view.deal_index, view.winner

@@ -33,6 +33,7 @@ from ..core.events import (
 )
 from ..core.match import MatchObservation, MatchState
 from ..core.vocab import ActionKind, Phase
+from ..i18n import N_
 from .errors import ProtocolError
 from .notation import PASS_TRIPLE, STAGE_OF_PHASE, action_list, action_triple, rank_str
 from .worker import quoted
@@ -229,15 +230,15 @@ def parse_reply(text: str | bytes, index_range: int) -> int:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise ProtocolError("the reply is not UTF-8 text") from None
+            raise ProtocolError.said(N_("the reply is not UTF-8 text")) from None
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError(f"the reply is not JSON: {quoted(text)}") from None
+        raise ProtocolError.said(N_("the reply is not JSON: {text}"), text=quoted(text)) from None
     except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        raise ProtocolError("the reply holds a number too long to read; actIndex is a small integer") from None
+        raise ProtocolError.said(N_("the reply holds a number too long to read; actIndex is a small integer")) from None
     if not isinstance(data, dict) or "actIndex" not in data:
-        raise ProtocolError('the reply must be an object {"actIndex": i}')
+        raise ProtocolError.said(N_("the reply must be an object {shape}"), shape='{"actIndex": i}')
     return check_index(data["actIndex"], index_range)
 
 
@@ -246,9 +247,9 @@ def check_index(index: Any, index_range: int) -> int:
     client's reply may hold a string as long as a frame allows, or an integer of thousands of digits, which the
     refusal sent back to it and the server's log would repeat whole."""
     if not isinstance(index, int) or isinstance(index, bool):
-        raise ProtocolError(f"actIndex must be an integer, not {quoted(index)}")
+        raise ProtocolError.said(N_("actIndex must be an integer, not {index}"), index=quoted(index))
     if not 0 <= index <= index_range:
-        raise ProtocolError(f"actIndex {quoted(index)} is outside 0…{index_range}")
+        raise ProtocolError.said(N_("actIndex {index} is outside 0…{last}"), index=quoted(index), last=index_range)
     return index
 
 

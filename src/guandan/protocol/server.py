@@ -45,6 +45,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from ..cliutil import said
 from ..core.match import MatchConfig, MatchState
 from ..core.record import dumps
 from ..core.rules import RuleSet
@@ -405,13 +406,12 @@ class ProtocolServer:
         except _Disconnected as e:
             self.log(say(N_("room {room}: {seat} disconnected: the room is aborted"), room=room.name,
                          seat=seat_name(e.seat)))
-            await self._abort(room, f"a player disconnected (seat {e.seat})", logged=True)
+            await self._abort(room, f"a player disconnected (seat {e.seat})")
         except _Unread as e:
             self.log(say(N_("room {room}: {seat} read none of its messages for {seconds} s: the room is aborted"),
                          room=room.name, seat=seat_name(e.seat), seconds=f"{self.move_timeout:g}"))
             room.conns[e.seat].transport.abort()  # no notice or closing handshake would get through either
-            await self._abort(room, f"seat {e.seat} read none of its messages for {self.move_timeout:g} s",
-                              logged=True)
+            await self._abort(room, f"seat {e.seat} read none of its messages for {self.move_timeout:g} s")
         except _Unanswered as e:
             self.log(said_in().ngettext(
                 "room {room}: {seat} did not answer {count} act message within {seconds} s "
@@ -420,9 +420,10 @@ class ProtocolServer:
                 "(--abort-after-timeouts): the room is aborted", e.count).format(
                 room=room.name, seat=seat_name(e.seat), count=e.count, seconds=f"{self.move_timeout:g}"))
             missed = "1 act message" if e.count == 1 else f"{e.count} act messages in a row"
-            await self._abort(room, f"seat {e.seat} did not answer {missed} within {self.move_timeout:g} s", logged=True)
+            await self._abort(room, f"seat {e.seat} did not answer {missed} within {self.move_timeout:g} s")
         except Exception as e:  # a bug must end this room, never the server; its bots are not told Python
-            self.log(say(N_("room {room}: internal error: {error}"), room=room.name, error=f"{type(e).__name__}: {e}"))
+            self.log(say(N_("room {room}: internal error: {error}: the room is aborted"), room=room.name,
+                         error=f"{type(e).__name__}: {e}"))
             await self._abort(room, "internal error (the server's log says more)")
         finally:
             await self._close_room(room)
@@ -444,7 +445,8 @@ class ProtocolServer:
                 index = parse_reply(frame if isinstance(frame, str | bytes) else str(frame), int(act["indexRange"]))
                 out = table.answer(seat, index)  # refuses a seat not to move, too
             except ProtocolError as e:
-                self.log(say(N_("room {room}: {seat}: {problem}"), room=room.name, seat=seat_name(seat), problem=e))
+                self.log(say(N_("room {room}: {seat}: {problem}"), room=room.name, seat=seat_name(seat),
+                             problem=said(e, default_lang())))
                 _settle(read, f"{e}; answer again")
                 continue
             except BaseException:
@@ -525,9 +527,10 @@ class ProtocolServer:
                 return stem
             n += 1
 
-    async def _abort(self, room: Room, why: str, logged: bool = False) -> None:
-        if not logged:  # else the caller said it to the operator in their language
-            self.log(say(N_("room {room}: aborted: {why}"), room=room.name, why=why))
+    async def _abort(self, room: Room, why: str) -> None:
+        """End ``room`` early: its records so far written (the game in play as ``-aborted``) and its seats told
+        ``why``, in the protocol's English as every message to a bot is. The operator's log line is the
+        caller's, from the catalogue."""
         self.aborted.append(room.name)
         table = room.table
         live = table.match if table and table.match and not table.match.ended else None

@@ -81,8 +81,9 @@ MESSAGES: tuple[str, ...] = (
 
 MESSAGES += (N_("Bot {n} · {tier}"),)  # a bot seat's name (rooms.seat_names)
 MESSAGES += (N_("Bot {n}"),)  # the same by its seat alone: a tribute line on a phone held sideways (table.js)
-# the replay's corner (replay.js): the deal's level and both teams', in the language's punctuation ("级数：2:3")
-MESSAGES += (N_("Level: {level}"), N_("Levels: {a}:{b}"))
+# the replay's corner (replay.js): the deal's level, in the language's punctuation ("级牌：2"), and both teams': a
+# seat's own team first in a deal's review from the table, as the terminal client writes them, else Team 1's
+MESSAGES += (N_("Level: {level}"), N_("Your team {a} : Opponents {b}"), N_("Team 1 {a} : Team 2 {b}"))
 # a team and a seat's report by number, the number against the Chinese word (队1, 报牌6) as 座位2 is
 MESSAGES += (N_("Team {n}"), N_("Reported {n}"))
 # the review's line for the move at this step and the better one, in the language's punctuation ("这一手：…")

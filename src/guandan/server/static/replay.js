@@ -47,6 +47,18 @@ function name(s) { return (data.seats[s] && said(data.seats[s].name)) || fmt("Se
 const team = (s) => s % 2;
 const teamName = (k) => said(data.teams[k])[0];
 const rk = (r) => (r === "T" ? "10" : r);  // 10 is written "10", never the record's T
+// Both teams' levels, each after its name. A deal's review from the table is that player's seat's: its own team
+// first, as the terminal client writes them ("我方 2 : 对方 5"). A replay belongs to no seat: Team 1's first, the
+// teams named as the table's badges name them ("队1 2 : 队2 5").
+// A narrow corner breaks the line after the colon only: a team's name is never parted from its level.
+const viewer = live ? data.seat : null;
+function levelsText(levels) {
+  const ours = viewer === null || viewer === undefined ? null : viewer % 2;
+  const text = ours === null ? fmt("Team 1 {a} : Team 2 {b}", { a: rk(levels[0]), b: rk(levels[1]) })
+    : fmt("Your team {a} : Opponents {b}", { a: rk(levels[ours]), b: rk(levels[1 - ours]) });
+  return text.replace(/ /g, "\u00a0").replace(/:\u00a0/, ": ");
+}
+
 // the whole name is the title too: a narrow place ends a long word in an ellipsis (replay.css)
 const seatName = (s, extra = {}) => el("span", { ...extra, class: `seat-name team-${team(s)} ${extra.class || ""}`, title: name(s) },
   name(s));
@@ -133,9 +145,9 @@ function show() {
   $("raction").replaceChildren(a ? el("div", {}, seatName(a.seat), ` ${what[a.kind]()}`,
     el("div", { class: "cards", "data-testid": "action-cards" },
       played ? playNodes(played) : (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, said(d.title)[0]));
-  // the levels as the table writes them ("级牌：2", "Level: 2"), the two teams' in the language's way ("级数：2:3")
+  // the deal's level as the table writes it ("级牌：2", "Level: 2"), then both teams', each named (levelsText)
   $("rinfo").replaceChildren(el("div", {}, fmt("Level: {level}", { level: rk(d.level) })),
-    el("div", {}, fmt("Levels: {a}:{b}", { a: rk(d.levels[0]), b: rk(d.levels[1]) })));
+    el("div", { id: "rlevels", title: t("Levels") }, levelsText(d.levels)));
   // the presenter's lines of this step's events, bar the one the centre shows already (the play or pass, the deal's
   // opening); an event with nothing to say is not listed
   const shown = a ? [E.PLAY, E.PASS] : [E.DEAL_START];
