@@ -133,9 +133,8 @@ def test_the_table_names_the_level_and_the_declarer_as_the_log_does() -> None:
 
 
 def test_the_table_and_the_log_write_the_levels_alike_own_team_first() -> None:
-    """The table wrote "Your team 2 : Opponents 5" (我方 2 : 对方 5) where the log's lines wrote "levels 2:5"
-    (级数：2:5), Team 1's first and unnamed: the log's deal line now reads as the table's two lines, and the
-    settlement's and the match end's levels are the same named pair."""
+    """The log's deal line reads as the table's level lines ("Your team 2 : Opponents 5", 我方 2 : 对方 5: each team
+    named, the seat's own first), and the settlement's and the match end's levels are the same named pair."""
     from guandan.core.events import DealSettled, DealStart, MatchOver
 
     obs = observe([], to_move=0, top=None, reported={}, levels=(0, 3), declarer=1)
@@ -153,7 +152,7 @@ def test_the_table_and_the_log_write_the_levels_alike_own_team_first() -> None:
         assert not LEAKS.search(logged[0] + p.settlement(settled)[0] + p.event(over)[0])
     # the second seat's team is its own: its level first
     assert Presenter("en", viewer=1).levels((0, 3)) == "Your team 5 : Opponents 2"
-    assert Presenter("en").levels((0, 3)) == "2:5"  # a face with no seat of its own: Team 1's first, as ever
+    assert Presenter("en").levels((0, 3)) == "Team 1 2 : Team 2 5"  # a face with no seat of its own: Team 1's first, named
 
 
 def test_the_level_line_fits_an_80_column_border_when_both_teams_failed_at_a() -> None:
