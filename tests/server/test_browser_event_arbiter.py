@@ -191,3 +191,43 @@ def test_the_tables_say_which_team_has_the_bye(browser: Browser, live_server: Li
             shoot(page, f"event-arbiter-bye-{lang}-{width}")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_tables_fit_an_upright_phone_with_long_usernames(browser: Browser, live_server: LiveServer,
+                                                              lang: str) -> None:
+    """Usernames as long as an account's may be (24 characters) and a long team name: at 390 px wide no panel
+    scrolls sideways and nothing is wider than the page (a table's seats go under its match, a long name wraps);
+    held sideways and on a desktop the seats keep their own column, one line each."""
+    events: OnlineEvents = live_server.app.state.online_events
+    tid = online.create_online(events.desk, EventConfig(name=f"Long Names Cup {lang}", rounds=2),
+                               secret=f"{KEY}-long-{lang}")
+    players = {"Red Dragons of the East": [f"alexandra_montgomery_{lang}", f"bartholomew_fitzgera_{lang}"],
+               "Blue": [f"constantinople_play_{lang}", f"d_{lang}"]}
+    for team, names in players.items():
+        events.desk.register(tid, team, names)
+    online.open_round(events.desk, tid)
+    page = _page(browser, lang)
+    try:
+        page.goto(f"{live_server.url}/events/{tid}/arbiter?key={KEY}-long-{lang}")
+        seats = page.locator("[data-testid=tables] tr .seat")
+        expect(seats).to_have_count(4)
+        for name in online.seats_of(events.desk.state(tid), 1, 1):
+            expect(seats.filter(has_text=name)).to_have_count(1)  # every name shown whole
+        for width, height in ((390, 844), (844, 390), (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.locator(".tables").scroll_into_view_if_needed()
+            wide: list[Any] = page.evaluate("""() => [document.documentElement, ...document.querySelectorAll('.panel')]
+              .filter((e) => e.scrollWidth > e.clientWidth).map((e) => [e.className, e.scrollWidth, e.clientWidth])""")
+            assert wide == [], (width, wide)
+            tops = [seats.nth(i).bounding_box() for i in range(4)]
+            match = page.locator("[data-testid=tables] tr td").nth(1).bounding_box()
+            assert all(b is not None for b in [*tops, match])
+            if width > 560:  # the seats' own column, right of the match, a line each
+                assert all(b["x"] >= match["x"] + match["width"] for b in tops if b and match), width
+                assert len({round(b["height"]) for b in tops if b}) == 1, width
+            else:  # under the match
+                assert all(b["y"] >= match["y"] + match["height"] - 1 for b in tops if b and match), width
+            shoot(page, f"event-arbiter-long-names-{lang}-{width}")
+    finally:
+        page.context.close()

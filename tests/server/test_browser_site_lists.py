@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
@@ -127,6 +128,8 @@ def test_the_start_pages_replays_read_as_titles_with_the_id_small(browser: Brows
             assert item.locator(".replay-title").get_attribute("href") == f"/replay/{rid}"
             expect(item.locator(".replay-id")).to_have_text(rid)
             expect(item.locator(".replay-result")).not_to_be_empty()
+            # this browser's own seat: its team's level first, each team named as the replay's corner names it
+            expect(item.locator(".replay-result")).to_contain_text("我方" if lang == "zh" else "Your team")
             expect(item.locator("[data-testid=replay-yours]")).to_have_count(0)  # its "You" says whose it is
             item.scroll_into_view_if_needed()
             _fits(page)
@@ -140,6 +143,49 @@ def test_the_start_pages_replays_read_as_titles_with_the_id_small(browser: Brows
             page.screenshot(path=str(SHOTS / f"games-{lang}-{size['width']}x{size['height']}.png"), full_page=True)
         finally:
             page.context.close()
+    assert problems == []
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("zh", ["胜 · 我方 A : 对方 3 · 1副", "负 · 我方 3 : 对方 A · 1副", "队2 胜 · 队1 10 : 队2 A",
+            "级数：队1 3 : 队2 5 · 2副", "级数：我方 5 : 对方 3", "胜"]),
+    ("en", ["Won · Your team A : Opponents 3 · 1 deal", "Lost · Your team 3 : Opponents A · 1 deal",
+            "Team 2 won · Team 1 10 : Team 2 A", "Levels: Team 1 3 : Team 2 5 · 2 deals",
+            "Levels: Your team 5 : Opponents 3", "Won"])])
+def test_a_replays_result_names_both_teams_levels_as_the_replay_does(browser: Browser, live_server: LiveServer,
+                                                                       lang: str, words: list[str]) -> None:
+    """How a replay in a list ended: with the reader's seat known, their team's level first ("Your team" /
+    "Opponents"); with none, Team 1's first, both named as the table's badges name them, and the winner by its team's
+    number; a match not won says the levels alone. 10 is written "10", never the record's T."""
+    problems: list[str] = []
+    page = _page(browser, lang, SIZES[0], problems)
+    summary: dict[str, Any] = {"players": ["Ann", "", "Cat", ""], "preset": "competition",
+                               "kinds": [["human", None], ["bot", "greedy"], ["human", None], ["bot", "greedy"]]}
+    cases: list[tuple[dict[str, Any], int | None]] = [  # (how the match ended, the reader's seat)
+        ({"ended": True, "winner": 1, "levels": ["3", "A"], "deals": 1}, 1),
+        ({"ended": True, "winner": 1, "levels": ["3", "A"], "deals": 1}, 2),
+        ({"ended": True, "winner": 1, "levels": ["T", "A"], "deals": None}, None),
+        ({"ended": True, "winner": None, "levels": ["3", "5"], "deals": 2}, None),  # the deal cap: no winner
+        ({"ended": False, "winner": None, "levels": ["5", "3"], "deals": 0}, 0),
+        ({"ended": True, "winner": 0, "levels": None, "deals": 0}, 0)]  # a summary that could not read the levels
+    try:
+        page.goto(f"{live_server.url}/")
+        expect(page.locator("[data-testid=events-link]")).to_have_text("赛事" if lang == "zh" else "Events")
+        got = page.evaluate("""async (cases) => {
+          const { replayTitle } = await import("/static/replay_title.js");
+          return cases.map(([summary, seat]) => replayTitle(summary, seat));
+        }""", [[summary | extra, seat] for extra, seat in cases])
+        assert [g["result"].replace("\u00a0", " ") for g in got] == words
+        # a team's name is never parted from its level: only the space after the colon may break a line
+        mine, ones = ("我方", "对方") if lang == "zh" else ("Your\u00a0team", "Opponents")
+        assert f"{mine}\u00a0A\u00a0: {ones}\u00a03" in got[0]["result"]
+        team = "队" if lang == "zh" else "Team\u00a0"
+        assert f"{team}1\u00a010\u00a0: {team}2\u00a0A" in got[2]["result"]
+        assert got[0]["title"].startswith("你 / " if lang == "zh" else "You / ")  # the reader's team first
+        assert got[2]["title"].startswith("Ann / Cat ")  # no seat: Team 1 (North–South) first, as the levels
+        assert all(bad not in g["title"] + g["result"] for g in got for bad in ("null", "undefined", "None", "[", "{"))
+    finally:
+        page.context.close()
     assert problems == []
 
 

@@ -225,8 +225,9 @@ MESSAGES += (N_("Your match in room {code} is still being played"), N_("You have
              N_("Back to the table"))
 # how many deals a room plays: its lobby and the open-room list (common.js dealsText)
 MESSAGES += (N_("Whole match, to A"), N_("1 deal"), N_("{n} deals"))
-# a replay's title in the lists of replays (replay_title.js): the reader's own seat, and how the match ended
-MESSAGES += (N_("You"), N_("Won {levels}"), N_("Lost {levels}"), N_("{team} won {levels}"))
+# a replay's title in the lists of replays (replay_title.js): the reader's own seat, and how the match ended, then
+# both teams' levels, each named as the replay's corner writes them ("胜 · 我方 A : 对方 7", "队2 胜 · 队1 7 : 队2 A")
+MESSAGES += (N_("You"), N_("Won · {levels}"), N_("Lost · {levels}"), N_("{team} won · {levels}"))
 # an account's seat taken back on another device (TableService.reclaim, the start page's "Back to the table", the
 # room's page's "Take your seat here")
 MESSAGES += (N_("Your account holds no seat in this room."),

@@ -1,8 +1,8 @@
 // Step through a finished match with every hand shown (the match is over: nothing is secret any more).
 // The server has dealt every deal again from the revealed seed: its verdicts are shown below the table.
 import {
-  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, fmt, hostTokenFor, init, lang, placeName,
-  playNodes, replayTokenFor, t, tokenFor,
+  ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, fmt, hostTokenFor, init, lang,
+  levelsText as sharedLevelsText, placeName, playNodes, replayTokenFor, t, tokenFor,
 } from "./common.js";
 import { EVENT_TYPE as E } from "./vocab.js";
 
@@ -47,17 +47,11 @@ function name(s) { return (data.seats[s] && said(data.seats[s].name)) || fmt("Se
 const team = (s) => s % 2;
 const teamName = (k) => said(data.teams[k])[0];
 const rk = (r) => (r === "T" ? "10" : r);  // 10 is written "10", never the record's T
-// Both teams' levels, each after its name. A deal's review from the table is that player's seat's: its own team
-// first, as the terminal client writes them ("我方 2 : 对方 5"). A replay belongs to no seat: Team 1's first, the
-// teams named as the table's badges name them ("队1 2 : 队2 5").
-// A narrow corner breaks the line after the colon only: a team's name is never parted from its level.
+// Both teams' levels, each after its name (common.js levelsText). A deal's review from the table is that player's
+// seat's: its own team first, as the terminal client writes them ("我方 2 : 对方 5"). A replay belongs to no seat:
+// Team 1's first, the teams named as the table's badges name them ("队1 2 : 队2 5").
 const viewer = live ? data.seat : null;
-function levelsText(levels) {
-  const ours = viewer === null || viewer === undefined ? null : viewer % 2;
-  const text = ours === null ? fmt("Team 1 {a} : Team 2 {b}", { a: rk(levels[0]), b: rk(levels[1]) })
-    : fmt("Your team {a} : Opponents {b}", { a: rk(levels[ours]), b: rk(levels[1 - ours]) });
-  return text.replace(/ /g, "\u00a0").replace(/:\u00a0/, ": ");
-}
+const levelsText = (levels) => sharedLevelsText(levels, viewer === null || viewer === undefined ? null : viewer % 2);
 
 // the whole name is the title too: a narrow place ends a long word in an ellipsis (replay.css)
 const seatName = (s, extra = {}) => el("span", { ...extra, class: `seat-name team-${team(s)} ${extra.class || ""}`, title: name(s) },

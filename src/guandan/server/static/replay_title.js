@@ -1,7 +1,7 @@
 // A replay in a list (the start page's replays, the account's games): a title a person reads — who played whom, and
 // how it ended — made from the summary the server keeps beside each record (guandan.db.web.replay_summary), in the
 // page's language; when it was played, in the reader's own clock; and the replay's id, kept small (the link holds it).
-import { dealsText, el, fmt, labelled, localTime, t } from "./common.js";
+import { dealsText, el, fmt, labelled, levelsText, localTime, t } from "./common.js";
 
 const TEAMS = [[0, 2], [1, 3]];  // North–South, East–West
 
@@ -16,26 +16,28 @@ export function seatNames(summary) {
   return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} (${i + 1})` : n));
 }
 
-// {title, result}: "You / Bot 3 · Heuristic vs Bot 2 · Heuristic / Bot 4 · Heuristic" and "Won A:7"; `seat` is the
-// reader's (null when not known): their team comes first, their own name reads "You", levels are theirs first
+// {title, result}: "You / Bot 3 · Heuristic vs Bot 2 · Heuristic / Bot 4 · Heuristic" and "Won · Your team A :
+// Opponents 7"; `seat` is the reader's (null when not known): their team comes first, their own name reads "You",
+// and the levels are theirs first. With no seat, both teams are named as the table's badges name them, Team 1 (the
+// title's first) first: "Team 2 won · Team 1 7 : Team 2 A".
 export function replayTitle(summary, seat) {
   const names = seatNames(summary);
-  if (seat !== null && seat !== undefined) names[seat] = t("You");
-  const mine = seat === null || seat === undefined ? 0 : seat % 2;
+  const known = seat !== null && seat !== undefined;
+  if (known) names[seat] = t("You");
+  const mine = known ? seat % 2 : 0;
   const [us, them] = [TEAMS[mine], TEAMS[1 - mine]];
   const team = (seats) => seats.map((s) => names[s]).join(" / ");
   const title = `${team(us)} ${t("vs")} ${team(them)}`;
   const lv = summary.levels;
-  const levels = (first) => (lv ? `${lv[first]}:${lv[1 - first]}` : "");  // as the presenter writes them
+  const levels = lv ? levelsText(lv, known ? mine : null) : "";
+  // a record with no levels (a summary that could not read them) says how it ended alone
+  const alone = (text) => (levels ? text : text.replace(/\s*·\s*$/, ""));
   let result;
   if (summary.ended && summary.winner !== null) {
-    if (seat !== null && seat !== undefined) {
-      result = fmt(summary.winner === mine ? "Won {levels}" : "Lost {levels}", { levels: levels(mine) }).trim();
-    } else {
-      result = fmt("{team} won {levels}", { team: team(TEAMS[summary.winner]), levels: levels(summary.winner) }).trim();
-    }
+    if (known) result = alone(fmt(summary.winner === mine ? "Won · {levels}" : "Lost · {levels}", { levels }));
+    else result = alone(fmt("{team} won · {levels}", { team: fmt("Team {n}", { n: summary.winner + 1 }), levels }));
   } else {
-    result = lv ? labelled(t("Levels"), levels(mine)) : "";
+    result = levels ? labelled(t("Levels"), levels) : "";
   }
   const deals = summary.deals ? dealsText(summary.deals) : "";
   return { title, result: [result, deals].filter(Boolean).join(" · ") };
