@@ -87,7 +87,7 @@ def test_seats_relative_named_or_numbered() -> None:
 
 def test_the_match_end_counts_its_deals_in_words() -> None:
     one = MatchOver(winner=None, levels=(1, 0), deals=1, points=(0, 0, 0, 0))
-    assert Presenter("en").event(one) == ["Match over after 1 deal (deal limit): no winner · final levels Team 1 3 : Team 2 2"]
+    assert Presenter("en").event(one) == ["Match over after 1 deal (deal limit): no winner · final levels 3:2"]
     three = MatchOver(winner=1, levels=(1, 12), deals=3, points=(0, 0, 0, 0))
     assert Presenter("en").event(three)[0].startswith("Match over after 3 deals: Team 2")
     assert Presenter("zh").event(one)[0].startswith("打满1副，比赛结束：无胜方")
@@ -100,11 +100,11 @@ def test_settlement_notes_say_what_happened() -> None:
                            Note(SettlementNote.STREAK_BONUS, team=1, amount=1, streak=3)),
                     points=(3, -3, 3, -3))
     en = Presenter("en").settlement(s)
-    assert en[0] == "Result 1-2 (double win): Team 2 (seats 2 and 4) +3 · levels now Team 1 A : Team 2 6"
+    assert en[0] == "Result 1-2 (double win): Team 2 (seats 2 and 4) +3 · levels now A:6"
     assert "failed at A (failure 2)" in en[1] and "back to level 2" in en[2] and "3 times in a row" in en[3]
     assert en[4] == "Points this deal: Seat 1 +3, Seat 2 -3, Seat 3 +3, Seat 4 -3"
     zh = Presenter("zh").settlement(s)
-    assert zh[0] == "结果 1-2（双上）：第2队（座位2、4）升3级 · 现在级数：队1 A : 队2 6"
+    assert zh[0] == "结果 1-2（双上）：第2队（座位2、4）升3级 · 现在级数：A:6"
     # 打A as 打2 is written, a level against the words before it
     assert zh[1] == "第1队（座位1、3）打A失败（第2次）" and zh[2] == "第1队（座位1、3）打A失败次数已满，退回2"
 
@@ -124,9 +124,9 @@ def test_the_deal_that_passes_a_says_no_level_gained() -> None:
     s = DealSettled(finish=(1, 3, 0, 2), levels=(8, 12), next_declarer=1, upgrade=0, partner_place=2,
                     notes=(Note(SettlementNote.PASSED_A, team=1),))
     en = Presenter("en").settlement(s)
-    assert en[0] == "Result 1-2 (double win) · levels now Team 1 10 : Team 2 A"  # not "+0": nothing is gained, the match is won
+    assert en[0] == "Result 1-2 (double win) · levels now 10:A"  # not "+0": nothing is gained, the match is won
     assert en[1].startswith("Team 2 (seats 2 and 4) passed A")
-    assert Presenter("zh").settlement(s)[0] == "结果 1-2（双上） · 现在级数：队1 10 : 队2 A"
+    assert Presenter("zh").settlement(s)[0] == "结果 1-2（双上） · 现在级数：10:A"
 
 
 def _subject_events(seat: int) -> list[Event]:

@@ -322,7 +322,7 @@ def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
     deal = data["deals"][0]
     assert _corner(page) == ["级牌：2", "队1 2 : 队2 2"]
     title = deal["title"]["zh"][0]
-    assert title.startswith("第1副 · 打2 · 队1 2 : 队2 2 · "), title
+    assert title.startswith("第1副 · 打2 · 级数：2:2 · "), title
     assert page.locator("#raction").inner_text() == title
     assert title not in page.locator("#rlog").inner_text()
     others = 0

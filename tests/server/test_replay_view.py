@@ -79,11 +79,11 @@ def test_each_deal_says_its_result_and_levels_and_the_match_its_end(client: Test
         settled = next(e for e in deal["steps"][-1]["events"] if e["type"] == EventType.DEAL_SETTLED)
         assert result["levels"] == settled["levels"] and result["text"] == settled["text"]
         # the header: the deal's opening (the levels before it), then its result (the levels after)
-        before, after = ("Team 1 {} : Team 2 {}".format(*(level_text(RANKS.index(x)) for x in lv))
+        before, after = (":".join(level_text(RANKS.index(x)) for x in lv)
                          for lv in (deal["levels"], result["levels"]))
         assert deal["header"]["en"][0] == deal["title"]["en"][0]
         assert deal["title"]["en"][0].startswith(
-            f"Deal {i + 1} · playing level {level_text(RANKS.index(deal['level']))} · {before} · ")
+            f"Deal {i + 1} · playing level {level_text(RANKS.index(deal['level']))} · levels {before} · ")
         assert deal["header"]["en"][1].startswith("Result 1-") and deal["header"]["zh"][1].startswith("结果 1-")
         assert deal["header"]["en"][1].endswith(f"levels now {after}")
         if i + 1 < len(deals):

@@ -152,7 +152,7 @@ def test_the_table_and_the_log_write_the_levels_alike_own_team_first() -> None:
         assert not LEAKS.search(logged[0] + p.settlement(settled)[0] + p.event(over)[0])
     # the second seat's team is its own: its level first
     assert Presenter("en", viewer=1).levels((0, 3)) == "Your team 5 : Opponents 2"
-    assert Presenter("en").levels((0, 3)) == "Team 1 2 : Team 2 5"  # a face with no seat of its own: Team 1's first, named
+    assert Presenter("en").levels((0, 3)) == "2:5"  # a face with no seat of its own: Team 1's first, as ever
 
 
 def test_the_level_line_fits_an_80_column_border_when_both_teams_failed_at_a() -> None:

@@ -163,14 +163,14 @@ class Presenter:
         return level_text(level)
 
     def levels(self, levels: Sequence[int]) -> str:
-        """Both teams' levels, each after its team's name. Told to a seat (``viewer``), the seat's own team first,
-        as :meth:`team_levels` writes them: ``Your team 3 : Opponents 2``; else Team 1's first, named as the web
-        table's badges name the teams: ``Team 1 3 : Team 2 2`` (队1 3 : 队2 2)."""
+        """Both teams' levels. Told to a seat (``viewer``), each named, the seat's own team first, as
+        :meth:`team_levels` writes them: ``Your team 3 : Opponents 2``. Else Team 1's first, as every face with no
+        seat of its own writes them in either language: ``3:2``, ``10:A`` (the tournament desk's results read
+        ``A:6`` too); with no space inside, a line broken to fit never parts them."""
         if self.viewer is not None:
             ours = self.viewer % 2
             return self.team_levels(level_text(levels[ours]), level_text(levels[1 - ours]))
-        return self._("{us} {a} : {them} {b}").format(us=self._("Team {n}").format(n=1), a=level_text(levels[0]),
-                                                      them=self._("Team {n}").format(n=2), b=level_text(levels[1]))
+        return f"{level_text(levels[0])}:{level_text(levels[1])}"
 
     def team_levels(self, ours: str, theirs: str) -> str:
         """The viewer's team's level and the other team's, each after its name, the viewer's first: ``Your team
@@ -300,11 +300,16 @@ class Presenter:
         match event:
             case DealStart(index=i, level=lv, declarer=d, levels=lvs):
                 self.deal_level = lv
-                # the teams' levels named, as the terminal's table writes the line ("no declarer yet" too)
-                if d is None:
-                    return [_("Deal {n} · playing level {level} · {levels} · no declarer yet").format(
+                if self.viewer is not None:  # the teams named, as the terminal's table writes the line
+                    if d is None:
+                        return [_("Deal {n} · playing level {level} · {levels} · no declarer yet").format(
+                            n=i + 1, level=level_text(lv), levels=self.levels(lvs))]
+                    return [_("Deal {n} · playing level {level} · {levels} · declarer {team}").format(
+                        n=i + 1, level=level_text(lv), levels=self.levels(lvs), team=self.team(d))]
+                if d is None:  # the first deal: the same words as the terminal table's "no declarer yet"
+                    return [_("Deal {n} · playing level {level} · levels {levels} · no declarer yet").format(
                         n=i + 1, level=level_text(lv), levels=self.levels(lvs))]
-                return [_("Deal {n} · playing level {level} · {levels} · declarer {team}").format(
+                return [_("Deal {n} · playing level {level} · levels {levels} · declarer {team}").format(
                     n=i + 1, level=level_text(lv), levels=self.levels(lvs), team=self.team(d))]
             case FirstLead(leader=s, flipped=c):
                 if c is not None:
