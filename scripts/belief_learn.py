@@ -52,15 +52,12 @@ from guandan.core.cards import Card, lv
 from guandan.core.combos import FULL_HOUSE, PAIR, SINGLE, TRIPLE, Combo
 from guandan.core.deal import Observation
 from guandan.core.events import Lead, Passed, Played, RoundWon
-from guandan.core.match import MatchConfig, MatchState, new_match
-from guandan.core.rules import preset
-from guandan.core.vocab import Phase
+from guandan.core.match import MatchState
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import belief_probe  # a sibling script: its positions' constants and its search-choice set-up
 
 SEAT = belief_probe.SEAT
-ENDGAME = belief_probe.ENDGAME
 OTHERS = (1, 2, 3)  # the other seats, in the order of every per-seat axis
 V = 16  # card values lv 2…17, index lv − 2 (one of 2…14 is empty: the level rank counts as 15)
 GROUPS = 5  # played cards by combo: single, pair, triple or full house, other non-bomb, bomb
@@ -140,21 +137,8 @@ def hidden_by_value(know: Knowledge, hands: Sequence[Sequence[Card]]) -> Array:
 def positions(first: int, deals: int) -> Iterator[tuple[int, bool, MatchState]]:
     """(deal seed, whether ``belief_probe`` probes it, the match) at each play decision of seat 1 in
     heuristic first deals, before the exact endgame."""
-    for seed in range(first, first + deals):
-        match = new_match(preset("competition"), seed, MatchConfig(max_deals=1))
-        agents = [make_agent("heuristic", seed=seed * 10 + s) for s in range(4)]
-        for s, agent in enumerate(agents):
-            agent.reset(s, match.rules)
-        mine = 0
-        while not match.ended:
-            seat = match.to_move
-            assert seat is not None and match.deal is not None
-            obs = match.observation(seat)
-            if seat == SEAT and obs.deal.phase == Phase.PLAY:
-                if sum(len(h) for h in match.deal.hands) > ENDGAME:
-                    yield seed, mine % 3 == 0, match
-                mine += 1
-            match.apply(agents[seat].choose(obs, match.legal_actions()))
+    for seed, mine, match, _obs, _bot in belief_probe.decisions(first, deals):
+        yield seed, mine % 3 == 0, match
 
 
 def make_data(first: int, deals: int, out: str) -> None:

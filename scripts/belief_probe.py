@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from guandan.agents.base import make_agent
+from guandan.agents.base import Agent, make_agent
 from guandan.agents.counting import Knowledge, read
 from guandan.agents.heuristic import HeuristicAgent
 from guandan.agents.inference import PlayEvidence, policy_agrees
@@ -96,8 +96,9 @@ def _by_rank(cards: Sequence[Card]) -> Counter[int]:
     return Counter(c // 4 if c < 52 else c for c in cards)  # suited codes are rank * 4 + suit; jokers as they are
 
 
-def positions(first: int, deals: int) -> Iterator[tuple[MatchState, MatchObservation, HeuristicAgent]]:
-    """Every third play decision of ``SEAT`` in heuristic deals, before the exact endgame."""
+def decisions(first: int, deals: int) -> Iterator[tuple[int, int, MatchState, MatchObservation, Agent]]:
+    """(deal seed, how many play decisions of ``SEAT`` came before in its deal, the match, its observation and its
+    agent) at each play decision of ``SEAT`` in heuristic first deals, before the exact endgame."""
     for seed in range(first, first + deals):
         match = new_match(preset("competition"), seed, MatchConfig(max_deals=1))
         agents = [make_agent("heuristic", seed=seed * 10 + s) for s in range(4)]
@@ -109,12 +110,18 @@ def positions(first: int, deals: int) -> Iterator[tuple[MatchState, MatchObserva
             assert seat is not None and match.deal is not None
             obs = match.observation(seat)
             if seat == SEAT and obs.deal.phase == Phase.PLAY:
-                if mine % 3 == 0 and sum(len(h) for h in match.deal.hands) > ENDGAME:
-                    bot = agents[SEAT]
-                    assert isinstance(bot, HeuristicAgent)
-                    yield match, obs, bot
+                if sum(len(h) for h in match.deal.hands) > ENDGAME:
+                    yield seed, mine, match, obs, agents[SEAT]
                 mine += 1
             match.apply(agents[seat].choose(obs, match.legal_actions()))
+
+
+def positions(first: int, deals: int) -> Iterator[tuple[MatchState, MatchObservation, HeuristicAgent]]:
+    """Every third play decision of ``SEAT`` in heuristic deals, before the exact endgame."""
+    for _seed, mine, match, obs, bot in decisions(first, deals):
+        if mine % 3 == 0:
+            assert isinstance(bot, HeuristicAgent)
+            yield match, obs, bot
 
 
 SAMPLERS = ("plain", "infer, 4 draws", "infer, 16 draws", "chain, 20 swaps", "chain, 80 swaps")

@@ -243,34 +243,35 @@ def test_unreadable_files_are_one_clear_error(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "cannot read vector file" in result.output
 
 
-def test_flips_with_no_card_to_lead_are_said_in_the_readers_language(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def _said_of_one(vector: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """What `guandan vectors` says of ``vector``, a file's only one, under its FAIL line: in English, then in
+    Chinese."""
     path = tmp_path / "v.jsonl"
-    path.write_text(json.dumps({"id": "f", "kind": "first_lead_flip", "preset": "competition", "level": "2",
-                                "flips": ["BJ", "H2", "LJ"], "expect": {"leader": "holder_of:S7"}}) + "\n",
-                    encoding="utf-8")
+    path.write_text(json.dumps(vector) + "\n", encoding="utf-8")
     _mount()
     runner = CliRunner()
     english = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
-    assert english[1] == "  cannot evaluate: field 'flips': no flipped card qualifies (all jokers or wildcards)"
     monkeypatch.setenv("LANGUAGE", "zh")
     chinese = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
-    assert chinese[1] == "  无法判定：字段 'flips'：翻出的牌没有一张可定首出（都是王或逢人配）"
+    return english[1], chinese[1]
+
+
+def test_flips_with_no_card_to_lead_are_said_in_the_readers_language(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    english, chinese = _said_of_one({"id": "f", "kind": "first_lead_flip", "preset": "competition", "level": "2",
+                                     "flips": ["BJ", "H2", "LJ"], "expect": {"leader": "holder_of:S7"}},
+                                    tmp_path, monkeypatch)
+    assert english == "  cannot evaluate: field 'flips': no flipped card qualifies (all jokers or wildcards)"
+    assert chinese == "  无法判定：字段 'flips'：翻出的牌没有一张可定首出（都是王或逢人配）"
 
 
 def test_a_payer_with_only_wildcards_is_said_in_the_readers_language(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "v.jsonl"
-    path.write_text(json.dumps({"id": "t", "kind": "tribute", "preset": "competition", "level": "2",
-                                "prev_finish": [0, 1, 2, 3], "hands": {"3": "H2"}, "expect": {}}) + "\n",
-                    encoding="utf-8")
-    _mount()
-    runner = CliRunner()
-    english = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
-    assert english[1] == "  cannot evaluate: field 'hands': a payer holding only wildcards cannot pay a tribute"
-    monkeypatch.setenv("LANGUAGE", "zh")
-    chinese = runner.invoke(app, ["vectors", str(path)]).output.splitlines()
-    assert chinese[1] == "  无法判定：字段 'hands'：进贡方手中只有逢人配，无法进贡"
+    english, chinese = _said_of_one({"id": "t", "kind": "tribute", "preset": "competition", "level": "2",
+                                     "prev_finish": [0, 1, 2, 3], "hands": {"3": "H2"}, "expect": {}},
+                                    tmp_path, monkeypatch)
+    assert english == "  cannot evaluate: field 'hands': a payer holding only wildcards cannot pay a tribute"
+    assert chinese == "  无法判定：字段 'hands'：进贡方手中只有逢人配，无法进贡"
 
 
 def test_run_vectors_takes_any_iterable_of_values() -> None:

@@ -408,10 +408,14 @@ def _print(figures: dict[str, Any], as_json: bool) -> None:
     typer.echo(figure_table(figures, labels(figures), _, float_format=",.3f"))
 
 
+JsonOpt = Annotated[bool, typer.Option("--json", help="one JSON object")]
+PresetOpt = Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))]
+
+
 @app.command()
 def movegen(
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
-    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    as_json: JsonOpt = False,
+    preset_name: PresetOpt = "competition",
     hands: Annotated[int, typer.Option(min=10, help="random 27-card hands")] = 500,
     seed: int = 1,
 ) -> None:
@@ -421,8 +425,8 @@ def movegen(
 
 @app.command()
 def deals(
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
-    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    as_json: JsonOpt = False,
+    preset_name: PresetOpt = "competition",
     n: Annotated[int, typer.Option("--deals", min=1)] = 100,
     seed: int = 1,
 ) -> None:
@@ -432,8 +436,8 @@ def deals(
 
 @app.command()
 def search(
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
-    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    as_json: JsonOpt = False,
+    preset_name: PresetOpt = "competition",
     positions: Annotated[int, typer.Option(min=1, help="decisions taken from heuristic self-play")] = 40,
     worlds: Annotated[int, typer.Option(min=1, help="worlds per decision for the worlds/s figure")] = 100,
     budget: Annotated[float, typer.Option(min=0.01, help="seconds per decision for the timing figures")] = 1.0,
@@ -458,8 +462,8 @@ def search(
 
 @app.command()
 def playouts(
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
-    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    as_json: JsonOpt = False,
+    preset_name: PresetOpt = "competition",
     n: Annotated[int, typer.Option("--deals", min=1, help="heuristic self-play deals")] = 300,
     break_any: Annotated[int, typer.Option("--break-any", min=0, help="playout follows that may break any unit")] = 1000,
     seed: int = 1,
@@ -472,8 +476,8 @@ def playouts(
 
 @app.command("compiled")
 def compiled_cmd(
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
-    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    as_json: JsonOpt = False,
+    preset_name: PresetOpt = "competition",
     hands: Annotated[int, typer.Option(min=10, help="random 27-card hands for the move generator")] = 300,
     n: Annotated[int, typer.Option("--deals", min=1, help="random-play deals")] = 100,
     positions: Annotated[int, typer.Option(min=1, help="search decisions for worlds per CPU second")] = 20,
@@ -495,8 +499,8 @@ def compiled_cmd(
 
 @app.command("env")
 def env(
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object")] = False,
-    preset_name: Annotated[str, typer.Option("--preset", help=", ".join(PRESET_NAMES))] = "competition",
+    as_json: JsonOpt = False,
+    preset_name: PresetOpt = "competition",
     steps: Annotated[int, typer.Option("--steps", min=1, help="environment steps")] = 5000,
     seed: Annotated[int, typer.Option(help="seed of the matches and the random actions")] = 1,
     features: Annotated[bool, typer.Option("--features", help="also build legal_action_features")] = False,

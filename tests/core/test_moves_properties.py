@@ -105,6 +105,18 @@ def salted(data: st.DataObject, *params: object) -> None:
         data.draw(st.integers(0, 255), label="salt")
 
 
+def rules_and_level(data: st.DataObject, name: str, *params: object) -> tuple[RuleSet, int]:
+    """A case's rules (the preset ``name``) and its level, drawn once the case is :func:`salted` by ``name``
+    and ``params``."""
+    salted(data, name, *params)
+    return RULESETS[name], data.draw(st.integers(0, 12), label="level")
+
+
+def hand_and_other(data: st.DataObject, hands: st.SearchStrategy[list[Card]]) -> tuple[list[Card], list[Card]]:
+    """Two hands drawn from ``hands``: the one tested, and another whose plays are its tops."""
+    return data.draw(hands, label="hand"), data.draw(hands, label="other hand")
+
+
 def submultisets(hand: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
     """Every distinct non-empty sub-multiset of the hand, as a sorted tuple."""
     counts = Counter(hand)
@@ -162,9 +174,7 @@ def is_submultiset(cards: Sequence[Card], hand: Sequence[Card]) -> bool:
 @fast(70)
 @given(data=st.data())
 def test_legal_moves_equal_brute_force(name: str, n_wild: int, data: st.DataObject) -> None:
-    rules = RULESETS[name]
-    salted(data, name, n_wild)
-    level = data.draw(st.integers(0, 12), label="level")
+    rules, level = rules_and_level(data, name, n_wild)
     hand = data.draw(biased_hand(level, n_wild=n_wild), label="hand")
     other = data.draw(biased_hand(level), label="other hand")
     for top in [None, *draw_tops(data, other, level, rules)]:
@@ -186,11 +196,8 @@ def test_legal_moves_equal_brute_force(name: str, n_wild: int, data: st.DataObje
 def test_legal_moves_equal_brute_force_dense_hands(name: str, data: st.DataObject) -> None:
     """Up to 14 cards over at most 6 distinct natural codes (each usually twice): 4-of-a-kind
     chains, airplanes, plates and big bombs appear, while the brute force stays small."""
-    rules = RULESETS[name]
-    salted(data, name)
-    level = data.draw(st.integers(0, 12), label="level")
-    hand = data.draw(biased_hand(level, max_cards=14, max_codes=6), label="hand")
-    other = data.draw(biased_hand(level, max_cards=14, max_codes=6), label="other hand")
+    rules, level = rules_and_level(data, name)
+    hand, other = hand_and_other(data, biased_hand(level, max_cards=14, max_codes=6))
     for top in [None, *draw_tops(data, other, level, rules, n=2)]:
         moves = plays(legal_moves(hand, top, level, rules), following=top is not None)
         assert {(m.cards, m.combo) for m in moves} == brute_force(hand, top, level, rules), show(hand, level, top)
@@ -213,12 +220,9 @@ def check_sound(moves: list[Move], hand: list[Card], top: Combo | None, level: i
 @fast(30)
 @given(data=st.data())
 def test_every_move_classifies_fits_the_hand_and_beats(name: str, data: st.DataObject) -> None:
-    rules = RULESETS[name]
-    salted(data, name)
-    level = data.draw(st.integers(0, 12), label="level")
+    rules, level = rules_and_level(data, name)
     size = 12 if name == "huopin" else 18
-    hand = data.draw(biased_hand(level, max_cards=size, max_codes=20), label="hand")
-    other = data.draw(biased_hand(level, max_cards=size, max_codes=20), label="other hand")
+    hand, other = hand_and_other(data, biased_hand(level, max_cards=size, max_codes=20))
     for top in [None, *draw_tops(data, other, level, rules)]:
         check_sound(legal_moves(hand, top, level, rules), hand, top, level, rules)
 
@@ -249,24 +253,34 @@ def test_every_move_is_sound_on_dealt_hands(name: str) -> None:
 @fast(40)
 @given(data=st.data())
 def test_canonical_is_one_move_per_combo_and_wildcard_use(name: str, data: st.DataObject) -> None:
-    rules = RULESETS[name]
-    salted(data, name)
-    level = data.draw(st.integers(0, 12), label="level")
+    rules, level = rules_and_level(data, name)
     wc = wild_code(level)
-    hand = data.draw(biased_hand(level, max_cards=12, max_codes=10), label="hand")
-    other = data.draw(biased_hand(level, max_cards=12, max_codes=10), label="other hand")
-
-    def key(m: Move) -> tuple[Combo | None, int, int]:
-        return (m.combo, m.cards.count(wc), m.cards.count(BIG_JOKER))
-
+    hand, other = hand_and_other(data, biased_hand(level, max_cards=12, max_codes=10))
     for top in [None, *draw_tops(data, other, level, rules)]:
         following = top is not None
         complete = plays(legal_moves(hand, top, level, rules, mode="complete"), following)
         canonical = plays(legal_moves(hand, top, level, rules, mode="canonical"), following)
         assert set(canonical) <= set(complete), show(hand, level, top)
-        keys = [key(m) for m in canonical]
+        keys = [wild_key(m, wc) for m in canonical]
         assert len(keys) == len(set(keys)), f"two canonical moves share a key: {show(hand, level, top)}"
-        assert set(keys) == {key(m) for m in complete}, show(hand, level, top)
+        assert set(keys) == {wild_key(m, wc) for m in complete}, show(hand, level, top)
+
+
+def wild_key(m: Move, wc: Card) -> tuple[Combo | None, int, int]:
+    """What a canonical move stands for: its combo, and how many ♥ level cards (``wc``) and big jokers it uses."""
+    return (m.combo, m.cards.count(wc), m.cards.count(BIG_JOKER))
+
+
+def check_canonical_leads(hand: list[Card], level: int, rules: RuleSet) -> None:
+    """The canonical leads of ``hand`` are complete ones, no two with one :func:`wild_key`, and every complete
+    lead's key is among theirs."""
+    wc = wild_code(level)
+    complete = legal_moves(hand, None, level, rules, mode="complete")
+    canonical = legal_moves(hand, None, level, rules, mode="canonical")
+    assert set(canonical) <= set(complete), show(hand, level, None)
+    assert len({wild_key(m, wc) for m in canonical}) == len(canonical), show(hand, level, None)
+    missing = {wild_key(m, wc) for m in complete} - {wild_key(m, wc) for m in canonical}
+    assert not missing, f"{show(hand, level, None)}: no canonical move for {sorted(map(str, missing))[:4]}"
 
 
 @st.composite
@@ -290,21 +304,8 @@ def wild_heavy_hand(draw: st.DrawFn, level: int) -> list[Card]:
 def test_canonical_with_many_wildcards(name: str, data: st.DataObject) -> None:
     """Three or four wildcards in huopin (two ♥ level cards and big jokers), where the natural cards
     a representative takes decide whether it resolves to its template (§8.4)."""
-    rules = RULESETS[name]
-    salted(data, name)
-    level = data.draw(st.integers(0, 12), label="level")
-    wc = wild_code(level)
-    hand = data.draw(wild_heavy_hand(level), label="hand")
-
-    def key(m: Move) -> tuple[Combo | None, int, int]:
-        return (m.combo, m.cards.count(wc), m.cards.count(BIG_JOKER))
-
-    complete = legal_moves(hand, None, level, rules, mode="complete")
-    canonical = legal_moves(hand, None, level, rules, mode="canonical")
-    assert set(canonical) <= set(complete), show(hand, level, None)
-    assert len({key(m) for m in canonical}) == len(canonical), show(hand, level, None)
-    missing = {key(m) for m in complete} - {key(m) for m in canonical}
-    assert not missing, f"{show(hand, level, None)}: no canonical move for {sorted(map(str, missing))[:4]}"
+    rules, level = rules_and_level(data, name)
+    check_canonical_leads(data.draw(wild_heavy_hand(level), label="hand"), level, rules)
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
@@ -313,20 +314,10 @@ def test_canonical_exhaustively_on_a_small_universe(name: str) -> None:
     rules = RULESETS[name]
     universe = parse_cards("S3 H3 S4 H4 S5 D5")
     wc = wild_code(0)
-
-    def key(m: Move) -> tuple[Combo | None, int, int]:
-        return (m.combo, m.cards.count(wc), m.cards.count(BIG_JOKER))
-
     for size in range(6):
         for naturals in combinations(universe, size):
             for big in (1, 2):
-                hand = sorted([*naturals, wc, wc, *[BIG_JOKER] * big])
-                complete = set(legal_moves(hand, None, 0, rules, mode="complete"))
-                canonical = legal_moves(hand, None, 0, rules, mode="canonical")
-                assert set(canonical) <= complete, show(hand, 0, None)
-                assert len({key(m) for m in canonical}) == len(canonical), show(hand, 0, None)
-                missing = {key(m) for m in complete} - {key(m) for m in canonical}
-                assert not missing, f"{show(hand, 0, None)}: no canonical move for {sorted(map(str, missing))[:4]}"
+                check_canonical_leads(sorted([*naturals, wc, wc, *[BIG_JOKER] * big]), 0, rules)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,9 +328,7 @@ def test_canonical_exhaustively_on_a_small_universe(name: str) -> None:
 @fast(150)
 @given(data=st.data())
 def test_classify_is_invariant_under_card_order(name: str, data: st.DataObject) -> None:
-    rules = RULESETS[name]
-    salted(data, name)
-    level = data.draw(st.integers(0, 12), label="level")
+    rules, level = rules_and_level(data, name)
     cards = data.draw(biased_hand(level, max_cards=12, max_codes=12), label="cards")
     shuffled = data.draw(st.permutations(cards), label="shuffled")
     expected = classify(sorted(cards), level, rules)
@@ -372,11 +361,8 @@ def structured_hand(draw: st.DrawFn, level: int) -> list[Card]:
 def test_big_plays_equal_brute_force(name: str, data: st.DataObject) -> None:
     """The plays of 9 or more cards (chain bombs, airplanes, long runs, big bombs) of structured
     hands up to 18 cards, against brute force restricted to sub-multisets of that size."""
-    rules = RULESETS[name]
-    salted(data, name)
-    level = data.draw(st.integers(0, 12), label="level")
-    hand = data.draw(structured_hand(level), label="hand")
-    other = data.draw(structured_hand(level), label="other hand")
+    rules, level = rules_and_level(data, name)
+    hand, other = hand_and_other(data, structured_hand(level))
     cases = [(hand, None), (other, None)] + [(hand, top) for top in draw_tops(data, other, level, rules, n=2)]
     for cards_in_hand, top in cases:
         moves = plays(legal_moves(cards_in_hand, top, level, rules), following=top is not None)

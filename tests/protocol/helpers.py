@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from guandan.core.match import MatchConfig
+from guandan.agents.base import Agent
+from guandan.core.deal import Action
+from guandan.core.match import MatchConfig, MatchObservation
 from guandan.core.rules import RuleSet, preset
+from guandan.core.vocab import Phase
+from guandan.protocol.client import ClientReport, play
 from guandan.protocol.seating import Seating
 from guandan.protocol.server import ProtocolServer
 
@@ -56,3 +60,47 @@ async def with_server(body: Callable[[str, ProtocolServer], Awaitable[Any]], rul
     finally:
         ws_server.close()
         await ws_server.wait_closed()
+
+
+class FirstLegal(Agent):
+    """Plays the first legal action."""
+
+    name = "first"
+
+    def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
+        return legal[0]
+
+
+class FaultyLeader(FirstLegal):
+    """Answers nothing (None) on its first lead and, where ``raises``, raises RuntimeError("my bug") on its second;
+    plays the first legal action otherwise."""
+
+    name = "faulty"
+
+    def __init__(self, raises: bool = False) -> None:
+        super().__init__()
+        self.raises = raises
+        self.leads = 0
+
+    def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
+        if obs.deal.phase == Phase.PLAY and obs.deal.top is None:
+            self.leads += 1
+            if self.leads == 1:
+                return None  # type: ignore[return-value]
+            if self.leads == 2 and self.raises:
+                raise RuntimeError("my bug")
+        return legal[0]
+
+
+def play_seated(agents: Sequence[Agent], **options: Any) -> list[ClientReport]:
+    """One game of our protocol client for each of ``agents``, seated in their order at a fresh server: their
+    reports. ``options`` are :func:`guandan.protocol.client.play`'s other keyword arguments (lang, …)."""
+    async def body(url: str, server: ProtocolServer) -> list[ClientReport]:
+        tasks = []
+        for a in agents:
+            tasks.append(asyncio.create_task(play(f"{url}/game/x", a, preset("competition"), **options)))
+            await asyncio.sleep(0.05)  # seats follow connection order
+        return list(await asyncio.gather(*tasks))
+
+    reports: list[ClientReport] = asyncio.run(with_server(body))
+    return reports

@@ -7,24 +7,18 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Sequence
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 from websockets.asyncio.server import ServerConnection, serve
 
 import async_support
-from guandan.agents.base import Agent, make_agent
+from guandan.agents.base import make_agent
 from guandan.cli import _mount, app
-from guandan.core.deal import Action
-from guandan.core.match import MatchObservation
 from guandan.core.rules import preset
-from guandan.core.vocab import Phase
 from guandan.protocol.client import ClientReport, ProtocolPlayer, play
-from guandan.protocol.server import ProtocolServer
 
-from .helpers import with_server
+from .helpers import FaultyLeader, FirstLegal, play_seated
 
 BEGINNING = {"type": "notify", "stage": "beginning", "handCards": ["S3"] * 27, "myPos": 0, "curRank": "2",
              "selfRank": "2", "oppoRank": "2"}
@@ -62,40 +56,9 @@ def test_the_servers_own_error_message_is_reported_as_it_wrote_it() -> None:
     assert player.report.errors == ["room full"]
 
 
-class _Silent(Agent):
-    """Answers nothing on its first lead, then plays the first legal action."""
-
-    name = "silent"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.leads = 0
-
-    def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
-        if obs.deal.phase == Phase.PLAY and obs.deal.top is None:
-            self.leads += 1
-            if self.leads == 1:
-                return None  # type: ignore[return-value]
-        return legal[0]
-
-
-class _First(Agent):
-    name = "first"
-
-    def choose(self, obs: MatchObservation, legal: Sequence[Action]) -> Action:
-        return legal[0]
-
-
 def test_our_agents_fault_is_said_in_chinese() -> None:
-    async def body(url: str, server: ProtocolServer) -> list[ClientReport]:
-        agents: list[Agent] = [_Silent(), _First(), _First(), _First()]
-        tasks = []
-        for a in agents:
-            tasks.append(asyncio.create_task(play(f"{url}/game/x", a, preset("competition"), lang="zh")))
-            await asyncio.sleep(0.05)  # seats follow connection order
-        return list(await asyncio.gather(*tasks))
-
-    silent = asyncio.run(with_server(body))[0]
+    """The faulty agent answers nothing on its first lead."""
+    silent = play_seated([FaultyLeader(), FirstLegal(), FirstLegal(), FirstLegal()], lang="zh")[0]
     assert silent.errors[0] == "我方机器人什么也没有回答，不在可选的动作之中；已回答 0"
 
 

@@ -140,18 +140,7 @@ def test_named_rooms_stay_available() -> None:
         return server
 
     logs: list[str] = []
-
-    async def run() -> ProtocolServer:
-        server = ProtocolServer(preset("competition"), seed=3, config=SHORT, log=logs.append, seating=Seating.NAMED)
-        ws_server = await server.start("127.0.0.1", 0)
-        port = ws_server.sockets[0].getsockname()[1]
-        try:
-            return await asyncio.wait_for(body(f"ws://127.0.0.1:{port}", server), timeout=120)
-        finally:
-            ws_server.close()
-            await ws_server.wait_closed()
-
-    server = async_support.run(run())
+    server = async_support.run(with_server(body, seed=3, seating=Seating.NAMED, logs=logs))
     assert server.rooms_ended == 2 and sorted(server.aborted) == []
     assert any(line.startswith("room left: connection 4") for line in logs)
 

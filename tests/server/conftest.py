@@ -137,6 +137,16 @@ def resize(page: Page, width: int, height: int) -> None:
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
+def sign_up(page: Page, username: str, password: str = "a long enough password", display: str | None = None) -> None:
+    """Send the sign-up form of the account page ``page`` shows, once its guest part is (account.js has run)."""
+    page.wait_for_selector("#guest:not(.hidden)")
+    page.fill("#signup-username", username)
+    if display is not None:
+        page.fill("#signup-display", display)
+    page.fill("#signup-password", password)
+    page.click("#signup-btn")
+
+
 # --- a real PostgreSQL server -------------------------------------------------------------------
 def _pg_bin() -> Path:
     found = shutil.which("pg_ctl")

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
-from .conftest import LiveServer
+from .conftest import LiveServer, sign_up
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -49,11 +49,7 @@ def test_a_guest_signs_up_keeps_its_game_and_logs_in_again(browser: Browser, liv
         link = page.locator("[data-testid=account-link]")
         expect(link).to_have_text("登录")  # once the page's words are loaded (before, it reads "登录 / Log in")
         link.click()
-        page.wait_for_selector("#guest:not(.hidden)")
-        page.fill("#signup-username", "browser_player")
-        page.fill("#signup-display", "小明")
-        page.fill("#signup-password", "short")
-        page.click("#signup-btn")
+        sign_up(page, "browser_player", "short", display="小明")
         page.wait_for_selector("#signup-error:not(:empty)")
         assert page.locator("#signup-error").inner_text() == "密码至少要8个字符。"
         page.fill("#signup-password", "a long enough password")
@@ -102,10 +98,7 @@ def test_the_account_page_runs_under_the_policy(browser: Browser, live_server: L
     page.on("pageerror", lambda e: refused.append(str(e)))
     try:
         page.goto(f"{live_server.url}/account")
-        page.wait_for_selector("#guest:not(.hidden)")  # account.js ran
-        page.fill("#signup-username", "csp_player")
-        page.fill("#signup-password", "a long enough password")
-        page.click("#signup-btn")
+        sign_up(page, "csp_player")  # once account.js ran
         page.wait_for_selector("#member:not(.hidden)")
         page.goto(f"{live_server.url}/")
         page.wait_for_selector("[data-testid=account-link].logged-in")  # account_link.js ran
@@ -123,10 +116,7 @@ def test_a_log_in_goes_back_to_the_page_that_asked_for_it_and_only_to_this_site(
         # another site's address in ?next= (as a browser reads "//host" and "/\host") is not followed
         for i, elsewhere in enumerate(("//example.com/x", "/\\example.com/x", "https://example.com/")):
             page.goto(f"{live_server.url}/account?next={quote(elsewhere)}")
-            page.wait_for_selector("#guest:not(.hidden)")
-            page.fill("#signup-username", f"next_player{i}")
-            page.fill("#signup-password", "a long enough password")
-            page.click("#signup-btn")
+            sign_up(page, f"next_player{i}")
             page.wait_for_selector("#member:not(.hidden)")
             assert page.url.startswith(f"{live_server.url}/account")
             page.click("[data-testid=logout]")
@@ -156,9 +146,7 @@ def test_the_log_in_form_says_what_a_forgotten_password_takes_and_a_change_says_
         expect(forgot.locator("p")).to_contain_text("本站不保存电子邮箱")
         box = forgot.locator("summary").bounding_box()
         assert box is not None and box["height"] >= 40  # a thumb's target
-        page.fill("#signup-username", "forgot_player")
-        page.fill("#signup-password", "a long enough password")
-        page.click("#signup-btn")
+        sign_up(page, "forgot_player")
         page.wait_for_selector("#member:not(.hidden)")
         page.fill("#old-password", "a long enough password")
         page.fill("#new-password", "another long password")

@@ -26,7 +26,7 @@ from guandan.server.table import TableService
 
 from .conftest import LiveServer, resize
 from .test_browser_phone_texts import CLIPPED, clipped
-from .test_browser_table import MY_TURN_OR_END, PAUSE_S, play_to_deal_end, seat_me
+from .test_browser_table import MY_TURN_OR_END, PAUSE_S, act_on_hint, ask_hint, play_to_deal_end, seat_me
 
 pytestmark = pytest.mark.timeout(300)
 SHOTS = Path(tempfile.gettempdir()) / "guandan-shots"
@@ -90,17 +90,10 @@ def test_the_hints_words_cut_beside_the_buttons_are_read_whole_above_the_hand(br
             page.wait_for_function(MY_TURN_OR_END, timeout=30000)
             assert not page.locator("[data-testid=continue]").count(), "no hint of the deal was cut"
             before = int(page.evaluate("document.body.dataset.seq"))
-            hints = page.evaluate("Number(document.body.dataset.hints || 0)")
-            page.tap("[data-testid=hint]")
-            page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+            ask_hint(page)
             if page.evaluate(MSG_CUT) and page.locator("#hand .card.selected").count() > 1:
                 break
-            if page.locator("#hand .card.selected").count() == 0:
-                page.tap("[data-testid=pass]")
-            elif page.locator("[data-testid=play]").is_enabled():
-                page.tap("[data-testid=play]")
-            else:
-                page.locator("button.reading").first.tap()
+            act_on_hint(page)
             page.wait_for_function(f"Number(document.body.dataset.seq) > {before} || "
                                    "document.querySelector('[data-testid=continue]')")
         said = page.locator("#msg").text_content() or ""

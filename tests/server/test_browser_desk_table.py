@@ -29,18 +29,33 @@ def venue() -> Iterator[tuple[LiveServer, Desk]]:
         url = f"sqlite:///{d}/web.sqlite3"
         with LiveServer(url) as live:
             desk = Desk.open(url)
-            cfg = EventConfig(name="春季联赛", rounds=1, per_deal=True, limits=RoundLimits(max_deals=3))
-            tid = desk.create(cfg, secret="venue-test-secret")
-            desk.register(tid, "红队", ["张三", "李四"])
-            desk.register(tid, "蓝队", ["王五", "赵六"])
-            desk.pair_next(tid)
-            desk.start_round(tid)
+            deal_by_deal(desk, "春季联赛", "venue-test-secret", {"红队": ["张三", "李四"], "蓝队": ["王五", "赵六"]})
             yield live, desk
+
+
+def deal_by_deal(desk: Desk, name: str, secret: str, teams: dict[str, list[str]]) -> int:
+    """A one-round event reported deal by deal, three deals at the most, of ``teams`` (name -> players), paired
+    and its round started: its number."""
+    tid = desk.create(EventConfig(name=name, rounds=1, per_deal=True, limits=RoundLimits(max_deals=3)), secret=secret)
+    for team, players in teams.items():
+        desk.register(tid, team, players)
+    desk.pair_next(tid)
+    desk.start_round(tid)
+    return tid
 
 
 def phone(browser: Browser, size: tuple[int, int]) -> Page:
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=True, bypass_csp=True)
     return ctx.new_page()
+
+
+def away_phone(browser: Browser, live: LiveServer, tid: int, code: str, english: bool = False) -> Page:
+    """West's phone, held upright, signing in with the away team's ``code`` at table 1 of round 1 of event
+    ``tid``: the page in English (``lang=en`` in its address) where ``english``, else in Chinese."""
+    page = phone(browser, (390, 844))
+    page.goto(f"{live.url}/t/{tid}/table/1/1?side=away{'&lang=en' if english else ''}#code={code}")
+    page.get_by_role("button", name="Sign in" if english else "登录").tap()
+    return page
 
 
 def test_a_round_deal_by_deal_from_two_phones(browser: Browser, venue: tuple[LiveServer, Desk]) -> None:
@@ -103,17 +118,10 @@ def test_a_reload_does_not_repeat_what_the_phone_did_last(browser: Browser, venu
     """West reports a deal and North sends it back: West's player pulls the page to refresh it, and it must not
     say "deal reported" again in green above North's note that the deal came back."""
     live, desk = venue
-    cfg = EventConfig(name="秋季联赛", rounds=1, per_deal=True, limits=RoundLimits(max_deals=3))
-    tid = desk.create(cfg, secret="reload-test-secret")
-    desk.register(tid, "黄队", ["钱一", "孙二"])
-    desk.register(tid, "绿队", ["周三", "吴四"])
-    desk.pair_next(tid)
-    desk.start_round(tid)
+    tid = deal_by_deal(desk, "秋季联赛", "reload-test-secret", {"黄队": ["钱一", "孙二"], "绿队": ["周三", "吴四"]})
     state = desk.state(tid)
     tb = state.table(1, 1).table
-    west = phone(browser, (390, 844))
-    west.goto(f"{live.url}/t/{tid}/table/1/1?side=away#code={state.team_code(1, 1, 1)}")
-    west.get_by_role("button", name="登录").tap()
+    west = away_phone(browser, live, tid, state.team_code(1, 1, 1))
     expect(west.get_by_test_id("signed-in")).to_be_visible()
     for place, seat in zip(("first", "second", "third"), ("E", "W", "N"), strict=True):
         west.get_by_test_id(f"{place}-{seat}").dispatch_event("click")
@@ -132,17 +140,10 @@ def test_the_page_reloading_itself_stays_in_its_language(browser: Browser, venue
     of the desk read in Chinese on it): when the other team's phone changes the table, the page reloads itself in
     English, the language still in its address."""
     live, desk = venue
-    cfg = EventConfig(name="Winter Cup", rounds=1, per_deal=True, limits=RoundLimits(max_deals=3))
-    tid = desk.create(cfg, secret="lang-test-secret")
-    desk.register(tid, "Reds", ["A", "B"])
-    desk.register(tid, "Blues", ["C", "D"])
-    desk.pair_next(tid)
-    desk.start_round(tid)
+    tid = deal_by_deal(desk, "Winter Cup", "lang-test-secret", {"Reds": ["A", "B"], "Blues": ["C", "D"]})
     state = desk.state(tid)
     tb = state.table(1, 1).table
-    west = phone(browser, (390, 844))
-    west.goto(f"{live.url}/t/{tid}/table/1/1?side=away&lang=en#code={state.team_code(1, 1, 1)}")
-    west.get_by_role("button", name="Sign in").tap()
+    west = away_phone(browser, live, tid, state.team_code(1, 1, 1), english=True)
     expect(west.get_by_test_id("message")).to_have_text("Signed in. This phone now acts for your team at this table.")
     assert "lang=en" in west.url and "done=" not in west.url
     west.context.add_cookies([{"name": "lang", "value": "zh", "url": live.url}])

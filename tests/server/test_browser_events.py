@@ -18,7 +18,7 @@ from guandan.tournament.model import EventConfig, RoundLimits
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import FINAL
 
-from .conftest import LiveServer
+from .conftest import LiveServer, sign_up
 from .test_browser_crowded_table import shoot
 
 pytestmark = pytest.mark.timeout(300)
@@ -66,10 +66,7 @@ def _bands_round_the_no_teams_note(page: Page) -> dict[str, float]:
 
 def _sign_up(page: Page, url: str, username: str) -> None:
     page.goto(f"{url}/account")
-    page.wait_for_selector("#guest:not(.hidden)")
-    page.fill("#signup-username", username)
-    page.fill("#signup-password", "a long enough password")
-    page.click("#signup-btn")
+    sign_up(page, username)
     page.wait_for_selector("#member:not(.hidden)")
 
 
@@ -192,10 +189,7 @@ def test_a_guest_reads_what_the_event_is_logs_in_from_its_page_and_comes_back_to
         assert_no_gap_over_the_players_panel(page)
         # the guest's link to log in comes back here once the account is made
         page.get_by_role("link", name="Log in to enter this event").click()
-        page.wait_for_selector("#guest:not(.hidden)")
-        page.fill("#signup-username", "spring_ann")
-        page.fill("#signup-password", "a long enough password")
-        page.click("#signup-btn")
+        sign_up(page, "spring_ann")
         page.wait_for_url(f"{live_server.url}/events/{tid}")
         expect(page.locator("[data-testid=enter-form]")).to_be_visible()
         expect(page.locator("#account-link")).to_have_text("spring_ann")

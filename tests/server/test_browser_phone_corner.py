@@ -23,7 +23,7 @@ from guandan.server.i18n_web import strings
 from .conftest import LiveServer, resize
 from .test_browser_crowded_table import MSG_CUT, OVERLAPS, at_the_return, seat_held_server
 from .test_browser_phone_texts import clipped
-from .test_browser_table import MY_TURN_OR_END, PAUSE_S, play_to_deal_end, seat_me
+from .test_browser_table import MY_TURN_OR_END, PAUSE_S, act_on_hint, ask_hint, play_to_deal_end, seat_me
 
 pytestmark = pytest.mark.timeout(300)
 SIDEWAYS = [(667, 375), (844, 390)]
@@ -142,19 +142,12 @@ def test_the_return_says_its_limit_and_the_card_given_is_marked_until_the_first_
         for _ in range(30):  # the player's turns, by the hint, up to the first play of a card
             page.wait_for_function(MY_TURN_OR_END, timeout=30_000)
             held = page.locator("#hand .card").count()
-            hints = page.evaluate("Number(document.body.dataset.hints || 0)")
-            page.tap("[data-testid=hint]")
-            page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+            ask_hint(page)
             said = msg.text_content() or ""
             if lang == "en":  # the hint's play and why begin as a sentence
                 assert said[:1].isupper(), said
             before = int(page.evaluate("document.body.dataset.seq"))
-            if page.locator("#hand .card.selected").count() == 0:
-                page.tap("[data-testid=pass]")
-            elif page.locator("[data-testid=play]").is_enabled():
-                page.tap("[data-testid=play]")
-            else:
-                page.locator("button.reading").first.tap()
+            act_on_hint(page)
             page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
             if page.locator("#hand .card").count() < held:
                 break

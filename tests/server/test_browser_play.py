@@ -17,7 +17,16 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import LiveServer
-from .test_browser_table import MY_TURN_OR_END, one_language, play_to_deal_end, seat_me, take_turn, visible_text
+from .test_browser_table import (
+    MY_TURN_OR_END,
+    act_on_hint,
+    ask_hint,
+    one_language,
+    play_to_deal_end,
+    seat_me,
+    take_turn,
+    visible_text,
+)
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -115,18 +124,11 @@ def test_the_hints_words_are_read_whole_beside_the_buttons_held_sideways(browser
             page.wait_for_function(MY_TURN_OR_END, timeout=30000)
             assert not page.locator("[data-testid=continue]").count(), "no hint of the deal was longer than a line"
             before = int(page.evaluate("document.body.dataset.seq"))
-            hints = page.evaluate("Number(document.body.dataset.hints || 0)")
-            page.tap("[data-testid=hint]")
-            page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+            ask_hint(page)
             box = page.evaluate(MSG_BOX)
             if box["lines"] >= 2 or box["cut"]:
                 break
-            if page.locator("#hand .card.selected").count() == 0:
-                page.tap("[data-testid=pass]")
-            elif page.locator("[data-testid=play]").is_enabled():
-                page.tap("[data-testid=play]")
-            else:
-                page.locator("button.reading").first.tap()
+            act_on_hint(page)
             page.wait_for_function(f"Number(document.body.dataset.seq) > {before} || "
                                    "document.querySelector('[data-testid=continue]')")
         msg = page.locator("#msg")

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import LiveServer
+from .conftest import LiveServer, sign_up
 from .test_browser import take_turn, wait_turn_or_over
 
 pytestmark = pytest.mark.timeout(240)
@@ -24,11 +24,7 @@ def test_a_logged_in_player_plays_a_rated_match_and_sees_it_on_the_player_page(
     page.add_init_script("localStorage.setItem('guandan:lang', 'en')")
     try:
         page.goto(f"{live_server.url}/account")
-        page.wait_for_selector("#guest:not(.hidden)")
-        page.fill("#signup-username", "rated_player")
-        page.fill("#signup-display", "Rated Rita")
-        page.fill("#signup-password", "a long enough password")
-        page.click("#signup-btn")
+        sign_up(page, "rated_player", display="Rated Rita")
         page.wait_for_selector("#member:not(.hidden)")
 
         page.goto(f"{live_server.url}/")
@@ -92,10 +88,7 @@ def test_the_leaderboard_and_a_player_page_run_under_the_policy(browser: Browser
     page.on("pageerror", lambda e: refused.append(str(e)))
     try:
         page.goto(f"{live_server.url}/account")
-        page.wait_for_selector("#guest:not(.hidden)")
-        page.fill("#signup-username", "policy_player")
-        page.fill("#signup-password", "a long enough password")
-        page.click("#signup-btn")
+        sign_up(page, "policy_player")
         page.wait_for_selector("#member:not(.hidden)")
         for path in ("/leaderboard?lang=zh", "/u/policy_player?lang=zh", "/u/policy_player/avatar.svg"):
             page.goto(live_server.url + path)
@@ -130,10 +123,7 @@ def test_a_guest_at_a_rated_room_is_led_to_log_in_and_back_to_the_room(browser: 
         login = page.locator("[data-testid=lobby-login]")
         expect(login).to_have_text("登录或注册")
         login.click()
-        page.wait_for_selector("#guest:not(.hidden)")
-        page.fill("#signup-username", "rated_guest")
-        page.fill("#signup-password", "a long enough password")
-        page.click("#signup-btn")
+        sign_up(page, "rated_guest")
         page.wait_for_url(f"{live_server.url}/r/{code}")  # back at the room, logged in: the seat is taken
         expect(page.locator("#sit-0")).to_be_enabled()
         page.click("#sit-0")

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import LiveServer
+from .conftest import LiveServer, sign_up
 
 pytestmark = pytest.mark.timeout(300)
 PASSWORD = "a long enough password"
@@ -129,10 +129,7 @@ def test_a_guest_asked_for_an_account_on_the_new_event_page_comes_back_to_it(bro
         assert box is not None and box["height"] >= 40
         expect(page.locator("[data-testid=new-event-form]")).to_be_hidden()
         button.click()
-        page.wait_for_selector("#guest:not(.hidden)")
-        page.fill("#signup-username", "head_bea")
-        page.fill("#signup-password", PASSWORD)
-        page.click("#signup-btn")
+        sign_up(page, "head_bea", PASSWORD)
         page.wait_for_url(f"{live_server.url}/events/new")
         expect(page.locator("#account-link")).to_have_text("head_bea")
         expect(note).to_be_hidden()

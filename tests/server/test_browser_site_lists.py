@@ -18,7 +18,7 @@ from guandan.tournament import online
 from guandan.tournament.model import EventConfig
 from guandan.tournament.rounds import ResultSlip
 
-from .conftest import LiveServer
+from .conftest import LiveServer, sign_up
 from .test_browser_accounts import guest_match
 
 pytestmark = pytest.mark.timeout(240)
@@ -42,10 +42,7 @@ def _fits(page: Page) -> None:
 
 def _sign_up(page: Page, url: str, username: str) -> None:
     page.goto(f"{url}/account")
-    page.wait_for_selector("#guest:not(.hidden)")
-    page.fill("#signup-username", username)
-    page.fill("#signup-password", PASSWORD)
-    page.click("#signup-btn")
+    sign_up(page, username, PASSWORD)
     page.wait_for_selector("#member:not(.hidden)")
 
 

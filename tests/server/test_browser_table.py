@@ -62,9 +62,7 @@ def take_turn(page: Page) -> None:
     if page.locator("button.choose").count():
         page.locator("button.choose").first.tap()
     else:
-        hints = page.evaluate("Number(document.body.dataset.hints || 0)")
-        page.tap("[data-testid=hint]")
-        page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+        ask_hint(page)
         if page.locator("#hand .card.selected").count() == 0:
             page.tap("[data-testid=pass]")
         elif page.locator("[data-testid=play]").is_enabled():
@@ -72,6 +70,24 @@ def take_turn(page: Page) -> None:
         else:
             page.locator("button.reading").first.tap()
     page.wait_for_function(f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-testid=continue]')")
+
+
+def ask_hint(page: Page) -> None:
+    """Tap the hint button, and wait until its hint is shown (its cards selected, its words said)."""
+    hints = page.evaluate("Number(document.body.dataset.hints || 0)")
+    page.tap("[data-testid=hint]")
+    page.wait_for_function(f"Number(document.body.dataset.hints || 0) > {hints}")
+
+
+def act_on_hint(page: Page) -> None:
+    """Tap what the hint shown asks for: pass where it selected nothing, else play its selection (the first of its
+    readings, where it reads more than one way)."""
+    if page.locator("#hand .card.selected").count() == 0:
+        page.tap("[data-testid=pass]")
+    elif page.locator("[data-testid=play]").is_enabled():
+        page.tap("[data-testid=play]")
+    else:
+        page.locator("button.reading").first.tap()
 
 
 def play_to_deal_end(page: Page) -> None:

@@ -338,17 +338,24 @@ def test_a_team_that_never_sits_down_forfeits_after_the_lateness_rule(site: Site
     assert site.client.get(f"/api/rooms/{code}").json()["error"] == "room_closed"
 
 
-def test_a_team_more_than_five_minutes_late_gives_the_other_the_first_deal(site: Site) -> None:
-    tid = new_event(site, max_deals=2)
-    team_up(site, tid, "Red", "ann", "bob")
-    team_up(site, tid, "Blue", "cat", "dan")
-    code = start_round(site, tid)["tables"][0]["room"]
+def away_team_late(site: Site, tid: int, minutes: int) -> str:
+    """Round 1 started, and its table's home team and one of the away team seated at once, the other of the away team
+    ``minutes`` later: the table's room code."""
+    code: str = start_round(site, tid)["tables"][0]["room"]
     st = site.events.desk.state(tid)
     tb = st.table(1, 1).table
     home, away = st.teams[tb.home].players, st.teams[tb.away].players
     take_seats(site, tid, *home, away[0])
-    site.clock.advance(minutes=6)
-    take_seats(site, tid, away[1])  # the away team is complete 6 minutes after the start
+    site.clock.advance(minutes=minutes)
+    take_seats(site, tid, away[1])
+    return code
+
+
+def test_a_team_more_than_five_minutes_late_gives_the_other_the_first_deal(site: Site) -> None:
+    tid = new_event(site, max_deals=2)
+    team_up(site, tid, "Red", "ann", "bob")
+    team_up(site, tid, "Blue", "cat", "dan")
+    code = away_team_late(site, tid, 6)  # the away team is complete 6 minutes after the start
     room = site.room(code)
     assert room.status == "playing" and room.config.award == (0, 3) and room.config.max_deals == 1
     assert room.match is not None and room.match.levels == (3, 0) and room.match.declarer == 0
@@ -364,25 +371,13 @@ def test_a_team_more_than_five_minutes_late_gives_the_other_the_first_deal(site:
 
 def test_five_minutes_late_is_on_time_and_more_than_ten_at_the_door_is_a_forfeit(site: Site) -> None:
     tid = two_teams(site)
-    code = start_round(site, tid)["tables"][0]["room"]
-    st = site.events.desk.state(tid)
-    tb = st.table(1, 1).table
-    home, away = st.teams[tb.home].players, st.teams[tb.away].players
-    take_seats(site, tid, *home, away[0])
-    site.clock.advance(minutes=5)
-    take_seats(site, tid, away[1])
+    code = away_team_late(site, tid, 5)
     assert site.room(code).config.award is None and site.room(code).status == "playing"
     r = site.client.post("/api/rooms", json={"award": [0, 3]})
     assert r.status_code == 400  # the award is the server's to give
     # another event: a team that completes its table more than ten minutes late forfeits there and then
     other = two_teams(site)
-    code = start_round(site, other)["tables"][0]["room"]
-    st = site.events.desk.state(other)
-    tb = st.table(1, 1).table
-    home, away = st.teams[tb.home].players, st.teams[tb.away].players
-    take_seats(site, other, *home, away[0])
-    site.clock.advance(minutes=11)
-    take_seats(site, other, away[1])
+    code = away_team_late(site, other, 11)
     ts = site.events.desk.state(other).table(1, 1)
     assert ts.status == FINAL and ts.final is not None and ts.final.forfeit == 1
     assert site.client.get(f"/api/rooms/{code}").json()["error"] == "room_closed"

@@ -4,13 +4,16 @@ anything starts, and uvicorn is run to match them."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
 
+from guandan.server.accounts_service import AccountSettings
 from guandan.server.cli import serve, uvicorn_config
+from guandan.server.table import Settings
 
 
 @pytest.mark.parametrize(("options", "said"), [
@@ -93,56 +96,60 @@ class _Built(Exception):
     """Stands for the app being built: the test stops `serve` there and keeps the Settings it was given."""
 
 
-def test_a_watch_limit_of_0_is_taken_on_the_command_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+@dataclass
+class _Given:
+    """The Settings and AccountSettings `serve` built its app with, a call at a time."""
+
+    settings: list[Settings] = field(default_factory=list)
+    accounts: list[AccountSettings | None] = field(default_factory=list)
+
+
+@pytest.fixture
+def given(monkeypatch: pytest.MonkeyPatch) -> _Given:
+    """What `serve` builds its app with, each time it is stopped there (:class:`_Built`); whatever listens on 8000
+    meanwhile is not in its way, and the test's own logging stays as it is."""
+    from guandan.server import app as app_module
+    from guandan.server import cli as cli_module
+    from guandan.server import logs
+
+    kept = _Given()
+
+    def build(_db: Any, settings: Settings, *, accounts: AccountSettings | None = None, **_kw: Any) -> Any:
+        kept.settings.append(settings)
+        kept.accounts.append(accounts)
+        raise _Built
+
+    monkeypatch.setattr(app_module, "create_app", build)
+    monkeypatch.setattr(cli_module, "_check_address", lambda *_a: None)
+    monkeypatch.setattr(logs, "configure", lambda *_a: None)
+    return kept
+
+
+def test_a_watch_limit_of_0_is_taken_on_the_command_line(given: _Given, tmp_path: Path,
                                                           typer_words_restored: None) -> None:
     """0 is no refusal: the server starts offering no match of four bots to watch."""
     from guandan.cli import main
-    from guandan.server import app as app_module
-    from guandan.server import cli as cli_module
-    from guandan.server import logs
-    from guandan.server.table import Settings
 
-    given: list[Settings] = []
-
-    def build(_db: Any, settings: Settings, **_kw: Any) -> Any:
-        given.append(settings)
-        raise _Built
-
-    monkeypatch.setattr(app_module, "create_app", build)
-    monkeypatch.setattr(cli_module, "_check_address", lambda *_a: None)  # whatever listens on 8000 meanwhile
-    monkeypatch.setattr(logs, "configure", lambda *_a: None)
     for option in ("--max-watched-tables", "--max-watched-per-address"):
         with pytest.raises(_Built):
             main(["serve", "--data", str(tmp_path / "data"), option, "0"])
-        assert given.pop().watching is False
+        assert given.settings.pop().watching is False
 
 
-def test_watch_limits_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from guandan.server import app as app_module
-    from guandan.server import cli as cli_module
-    from guandan.server import logs
-    from guandan.server.table import Settings
-
-    given: list[Settings] = []
-
-    def build(_db: Any, settings: Settings, **_kw: Any) -> Any:
-        given.append(settings)
-        raise _Built
-
-    monkeypatch.setattr(app_module, "create_app", build)
-    monkeypatch.setattr(cli_module, "_check_address", lambda *_a: None)  # whatever listens on 8000 meanwhile
-    monkeypatch.setattr(logs, "configure", lambda *_a: None)  # the test's own logging stays as it is
+def test_watch_limits_reach_the_settings(given: _Given) -> None:
+    settings = given.settings
     with pytest.raises(_Built):
         serve(max_watched_tables=7, max_watched_per_address=3, watch_min_bot_delay_ms=0)
-    assert (given[0].max_watched_tables, given[0].max_watched_per_address, given[0].watch_min_bot_delay_ms) == (7, 3, 0)
+    assert (settings[0].max_watched_tables, settings[0].max_watched_per_address,
+            settings[0].watch_min_bot_delay_ms) == (7, 3, 0)
     with pytest.raises(_Built):
         serve(max_watched_tables=0, max_watched_per_address=0)  # 0: no such matches (Settings.watching)
-    assert (given[-1].max_watched_tables, given[-1].max_watched_per_address, given[-1].watching) == (0, 0, False)
-    given.pop()
+    assert (settings[-1].max_watched_tables, settings[-1].max_watched_per_address, settings[-1].watching) == (0, 0, False)
+    settings.pop()
     with pytest.raises(_Built):
         serve()  # left out: the Settings' own defaults
     defaults = Settings()
-    assert (given[1].max_watched_tables, given[1].max_watched_per_address, given[1].watch_min_bot_delay_ms) == (
+    assert (settings[1].max_watched_tables, settings[1].max_watched_per_address, settings[1].watch_min_bot_delay_ms) == (
         defaults.max_watched_tables, defaults.max_watched_per_address, defaults.watch_min_bot_delay_ms)
 
 
@@ -180,24 +187,11 @@ def test_a_bad_signup_limit_is_refused_naming_its_option(args: list[str], env: d
     assert not data.exists()  # no database was made
 
 
-def test_the_signup_limit_reaches_the_accounts_and_keeps_its_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                                      typer_words_restored: None) -> None:
+def test_the_signup_limit_reaches_the_accounts_and_keeps_its_default(given: _Given, monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path, typer_words_restored: None) -> None:
     """A venue whose phones all come through one router raises it, on the command line or in the environment."""
     from guandan.cli import main
-    from guandan.server import app as app_module
-    from guandan.server import cli as cli_module
-    from guandan.server import logs
-    from guandan.server.accounts_service import AccountSettings
 
-    given: list[AccountSettings | None] = []
-
-    def build(_db: Any, _settings: Any, *, accounts: AccountSettings | None = None, **_kw: Any) -> Any:
-        given.append(accounts)
-        raise _Built
-
-    monkeypatch.setattr(app_module, "create_app", build)
-    monkeypatch.setattr(cli_module, "_check_address", lambda *_a: None)  # whatever listens on 8000 meanwhile
-    monkeypatch.setattr(logs, "configure", lambda *_a: None)
     data = ["serve", "--data", str(tmp_path / "data")]
     with pytest.raises(_Built):
         main([*data, "--signups-per-address", "200"])
@@ -209,5 +203,5 @@ def test_the_signup_limit_reaches_the_accounts_and_keeps_its_default(monkeypatch
     monkeypatch.delenv("GUANDAN_SIGNUPS_PER_ADDRESS")
     with pytest.raises(_Built):
         main(data)
-    assert [a.signups_per_address if a else None for a in given] == [200, 80, 150, 10]
+    assert [a.signups_per_address if a else None for a in given.accounts] == [200, 80, 150, 10]
     assert AccountSettings().signups_per_address == 10

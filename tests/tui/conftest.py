@@ -1,14 +1,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
+from guandan.agents import Agent
+from guandan.agents.heuristic import HeuristicAgent
 from guandan.core.cards import Card, physical_deck
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.i18n import Translator, translator
 from guandan.present import Presenter
+from guandan.tui.app import GuandanApp
+from guandan.tui.review import ReviewScreen, last_deal
 from guandan.tui.session import Session
 from guandan.tui.text import presenter
 
@@ -48,3 +54,25 @@ def hands_with(seat0: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
 def session_with_hand(seat0: Sequence[Card], *, tiers: str = "greedy", max_deals: int | None = 1) -> Session:
     config = MatchConfig(max_deals=max_deals, first_hands=hands_with(seat0), first_leader=0)
     return Session.new(preset("competition"), 7, tiers, tiers, config)
+
+
+def finish_first_deal(s: Session, me: Agent | None = None) -> None:
+    """Play the human seat with the heuristic (or ``me``) until the first deal is over."""
+    me = me or HeuristicAgent(0)
+    me.reset(0, s.rules)
+    while last_deal(s) is None:
+        if s.human_to_move:
+            s.act(me.choose(s.observation(), s.legal()))
+        else:
+            s.bot_step()
+
+
+async def finished_review(app: GuandanApp, pilot: Pilot[Any]) -> ReviewScreen:
+    """The review screen ``app`` has opened, once it has gone through every decision (20 seconds at the most)."""
+    for _ in range(400):
+        await pilot.pause(0.05)
+        if isinstance(app.screen, ReviewScreen) and app.screen.done:
+            break
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen) and screen.done
+    return screen

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 
 import pytest
 from rich.cells import cell_len
@@ -14,14 +15,14 @@ from rich.text import Text
 from textual.geometry import Region
 
 import async_support
-from guandan.agents.heuristic import HeuristicAgent
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.present import Presenter
 from guandan.tui.app import GameLog, GuandanApp, SummaryScreen
 from guandan.tui.nobreak import keep_no_break_spaces
-from guandan.tui.review import ReviewScreen, last_deal
 from guandan.tui.session import Session
+
+from .conftest import finish_first_deal, finished_review
 
 PAIR = "10\u00a0:\u00a02"  # a pair of figures joined by no-break spaces, as a translation may join them
 # the pair after every length of words before it, so that some line must wrap right where it stands
@@ -33,24 +34,38 @@ def parted(rows: list[str]) -> list[str]:
     return [row for row in rows if PARTED.search(row.rstrip())]
 
 
+def rich_rows(lines: Sequence[str], width: int) -> list[str]:
+    """``lines`` as Rich prints them (the log) on a console ``width`` columns wide."""
+    console = Console(width=width, record=True, color_system=None)
+    for line in lines:
+        console.print(Text(line))
+    return console.export_text().splitlines()
+
+
+def textual_rows(lines: Sequence[str], width: int) -> list[str]:
+    """``lines`` as Textual wraps its own content (plain strings, markup: a box, the status line) ``width`` columns
+    wide."""
+    from textual._wrap import compute_wrap_offsets
+
+    rows = []
+    for line in lines:
+        start = 0
+        for end in [*compute_wrap_offsets(line, width, 8), len(line)]:
+            rows.append(line[start:end])
+            start = end
+    return rows
+
+
 def test_rich_wraps_a_level_pair_as_one_word() -> None:
     keep_no_break_spaces()
-    console = Console(width=30, record=True, color_system=None)
-    for line in LINES:
-        console.print(Text(line))
-    assert not parted(console.export_text().splitlines())
+    assert not parted(rich_rows(LINES, 30))
 
 
 def test_textual_wraps_a_level_pair_as_one_word() -> None:
     """Textual wraps its own content (plain strings, markup) with a pattern of its own."""
-    from textual._wrap import compute_wrap_offsets
-
     keep_no_break_spaces()
     for line in LINES:
-        rows, start = [], 0
-        for end in [*compute_wrap_offsets(line, 30, 8), len(line)]:
-            rows.append(line[start:end])
-            start = end
+        rows = textual_rows([line], 30)
         assert not parted(rows), rows
 
 
@@ -98,30 +113,16 @@ def _placed_apart(rows: list[str]) -> list[str]:
 def test_chinese_lines_break_after_a_phrase_mark_not_between_a_place_and_its_seat() -> None:
     """Rich and Textual break only at spaces: the finishing order broke between 末游 and 下家 in the log at 80×24;
     with the place and seat joined, they would fold it inside a seat instead. A phrase mark is where it breaks."""
-    from textual._wrap import compute_wrap_offsets
-
     keep_no_break_spaces()
     assert ORDER == "出完顺序：头游\u00a0你，二游\u00a0上家，三游\u00a0对家，末游\u00a0下家"
     for width in range(12, 48):
         lines = (ORDER, SAID) if width >= 22 else (ORDER,)  # widths where every phrase fits a row
-        console = Console(width=width, record=True, color_system=None)
-        for line in lines:
-            console.print(Text(line))
-        rich_rows = console.export_text().splitlines()
-        textual_rows = []
-        for line in lines:
-            start = 0
-            for end in [*compute_wrap_offsets(line, width, 8), len(line)]:
-                textual_rows.append(line[start:end])
-                start = end
-        for rows in (rich_rows, textual_rows):
+        for rows in (rich_rows(lines, width), textual_rows(lines, width)):
             assert not _placed_apart(rows), (width, rows)
             assert not [row for row in rows if row.strip() and row.strip()[0] in "，。、：）"], (width, rows)
             assert "".join(row.strip() for row in rows).replace(" ", "") == "".join(lines).replace(" ", "")
     # at the log's width at 80 columns the order breaks after a comma, both halves whole
-    console = Console(width=46, record=True, color_system=None)
-    console.print(Text(ORDER))
-    assert console.export_text().splitlines() == ["出完顺序：头游\u00a0你，二游\u00a0上家，三游\u00a0对家，", "末游\u00a0下家"]
+    assert rich_rows([ORDER], 46) == ["出完顺序：头游\u00a0你，二游\u00a0上家，三游\u00a0对家，", "末游\u00a0下家"]
 
 
 ZH_REVIEW = "    +1.78 · 第1副第10手：你：不要 · 好：与找到的最佳着法相差不显著（0.12 ± 0.07级） · 更好：对子 2：♠2 ♦2"
@@ -133,22 +134,10 @@ TOGETHER = ["0.12 ± 0.07级", "对子 2", "pass 不要", "counter 记牌器", "
 def test_rich_and_textual_keep_what_the_plain_mode_keeps_together() -> None:
     """The review's figures (0.12 ± 0.07) and a command beside its Chinese word are one thing in the full-screen
     client's boxes too: the spaces the plain mode's breaker keeps are no place to break there either."""
-    from textual._wrap import compute_wrap_offsets
-
     keep_no_break_spaces()
     lines = (ZH_REVIEW, ZH_PROMPT, EN_REVIEW)
     for width in range(30, 80):
-        console = Console(width=width, record=True, color_system=None)
-        for line in lines:
-            console.print(Text(line))
-        rich_rows = console.export_text().splitlines()
-        textual_rows = []
-        for line in lines:
-            start = 0
-            for end in [*compute_wrap_offsets(line, width, 8), len(line)]:
-                textual_rows.append(line[start:end])
-                start = end
-        for rows in (rich_rows, textual_rows):
+        for rows in (rich_rows(lines, width), textual_rows(lines, width)):
             for thing in TOGETHER:
                 assert any(thing in row for row in rows), (width, thing, rows)
             assert not [row for row in rows if row.strip().startswith(("·", "±"))], (width, rows)
@@ -203,33 +192,18 @@ def test_the_log_and_the_status_line_keep_the_presenters_names_whole() -> None:
 
 async def _review_rows(lang: str) -> tuple[list[str], list[str], int]:
     s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
-    _finish(s)
+    finish_first_deal(s)
     app = GuandanApp(s, lang, bot_delay=3600)
     app.review_budget = 0.02  # a few worlds a decision: the layout, not the quality, is under test
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.action_review()
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, ReviewScreen) and app.screen.done:
-                break
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen) and screen.done
+        screen = await finished_review(app, pilot)
         await pilot.pause()
         box = screen.query_one("#review-text")
         region = Region(0, 0, box.outer_size.width, box.outer_size.height)
         rows = [strip.text.rstrip() for strip in box.render_lines(region)]
         return [*screen.lines, "", app.tr.gettext("Press Enter to continue")], rows, box.content_size.width
-
-
-def _finish(s: Session) -> None:
-    me = HeuristicAgent(0)
-    me.reset(0, s.rules)
-    while last_deal(s) is None:
-        if s.human_to_move:
-            s.act(me.choose(s.observation(), s.legal()))
-        else:
-            s.bot_step()
 
 
 def _indent(text: str) -> int:
@@ -327,7 +301,7 @@ def test_a_wrapped_log_entry_hangs_under_its_first_row(lang: str) -> None:
 
 async def _waiting(lang: str) -> str:
     s = Session.new(preset("competition"), 5, "greedy", "greedy", MatchConfig(max_deals=2))
-    _finish(s)  # the second deal opens with 对家 paying tribute
+    finish_first_deal(s)  # the second deal opens with 对家 paying tribute
     app = GuandanApp(s, lang, bot_delay=3600)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -9,16 +9,17 @@ import re
 from textual.widgets import Footer
 
 import async_support
-from guandan.agents import Agent, make_agent
-from guandan.agents.heuristic import HeuristicAgent
+from guandan.agents import make_agent
 from guandan.core.match import MatchConfig
 from guandan.core.rules import preset
 from guandan.core.vocab import Phase
 from guandan.i18n import translator
 from guandan.tui.app import GuandanApp, SummaryScreen
 from guandan.tui.plain import run_plain
-from guandan.tui.review import ReviewScreen, ReviewText, last_deal, progress_line, review_last_deal
+from guandan.tui.review import ReviewScreen, ReviewText, progress_line, review_last_deal
 from guandan.tui.session import Session
+
+from .conftest import finish_first_deal, finished_review
 
 INTRO = "Engine review (复盘): each decision against the best move the engine found, in level points"
 TINY = 0.02  # a few worlds a decision: the words, not the quality, are under test here
@@ -70,7 +71,7 @@ def test_plain_mode_offers_and_prints_the_review_of_the_last_deal() -> None:
 
 def test_the_review_speaks_chinese_from_the_human_seat() -> None:
     s = Session.new(preset("competition"), 12, "greedy", "greedy", MatchConfig(max_deals=2))
-    _finish_first_deal(s)
+    finish_first_deal(s)
     lines = review_last_deal(s, "zh", TINY)
     assert lines[1].startswith("第1副复盘：你：准确度 ")
 
@@ -79,20 +80,9 @@ def test_the_review_stars_the_wildcards_as_the_table_does() -> None:
     """Each decision is told with its deal's level (guandan.review.words): a wildcard played is starred, in the
     place its combination reads it. With seed 14 the player's tube of deal 1 holds ♥2, the wildcard of level 2."""
     s = Session.new(preset("competition"), 14, "greedy", "heuristic", MatchConfig(max_deals=2))
-    _finish_first_deal(s)
+    finish_first_deal(s)
     lines = review_last_deal(s, "en", TINY)
     assert any(": You: tube 4–6: ♠4 ♥4 ♥5 ♥5 ♥6 ♥2* · " in line for line in lines), lines
-
-
-def _finish_first_deal(s: Session, me: Agent | None = None) -> None:
-    """Play the human seat with the heuristic (or ``me``) until the first deal is over."""
-    me = me or HeuristicAgent(0)
-    me.reset(0, s.rules)
-    while last_deal(s) is None:
-        if s.human_to_move:
-            s.act(me.choose(s.observation(), s.legal()))
-        else:
-            s.bot_step()
 
 
 async def _open_review(app: GuandanApp) -> list[str]:
@@ -102,12 +92,7 @@ async def _open_review(app: GuandanApp) -> list[str]:
         app.push_screen(SummaryScreen("Deal 1 is over", ["Result"], app))
         await pilot.pause()
         await pilot.press("r")
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, ReviewScreen) and app.screen.done:
-                break
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen) and screen.done
+        screen = await finished_review(app, pilot)
         lines = screen.lines
         # the key bar on the screen's last line is the review's own (the summary's offered r and q there)
         bar = screen.query(Footer)
@@ -121,7 +106,7 @@ async def _open_review(app: GuandanApp) -> list[str]:
 
 def test_the_end_of_deal_box_opens_the_review_with_r() -> None:
     s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
-    _finish_first_deal(s)
+    finish_first_deal(s)
     app = GuandanApp(s, "en", bot_delay=0)
     app.review_budget = TINY
     lines = async_support.run(_open_review(app))
@@ -132,7 +117,7 @@ def test_the_end_of_deal_box_opens_the_review_with_r() -> None:
 def test_the_key_bar_names_the_keys_that_scroll_a_review_longer_than_its_box() -> None:
     """A deal's review is longer than the box at 80×24: the key bar names ↑/↓ (滚动) beside Enter, and ↓ scrolls."""
     s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
-    _finish_first_deal(s)
+    finish_first_deal(s)
     app = GuandanApp(s, "zh", bot_delay=0)
     app.review_budget = TINY
 
@@ -140,12 +125,7 @@ def test_the_key_bar_names_the_keys_that_scroll_a_review_longer_than_its_box() -
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("r")
-            for _ in range(400):
-                await pilot.pause(0.05)
-                if isinstance(app.screen, ReviewScreen) and app.screen.done:
-                    break
-            screen = app.screen
-            assert isinstance(screen, ReviewScreen) and screen.done
+            screen = await finished_review(app, pilot)
             await pilot.pause()
             shown = [(b.binding.key_display or b.binding.key, b.binding.description)
                      for b in screen.active_bindings.values() if b.binding.show]
@@ -167,7 +147,7 @@ def test_plain_tribute_and_return_prompts_name_the_review_they_can_be_answered_w
     prompts = {}
     for seed, lang in ((1, "en"), (2, "zh")):  # deal 2 opens with the human paying tribute (1) and returning a card (2)
         s = Session.new(preset("competition"), seed, "greedy", "greedy", MatchConfig(max_deals=2))
-        _finish_first_deal(s, make_agent("greedy", "human"))  # greedy: a human who loses deal 1 with seed 1
+        finish_first_deal(s, make_agent("greedy", "human"))  # greedy: a human who loses deal 1 with seed 1
         s.run_bots()
         out = io.StringIO()
         assert run_plain(s, lang, io.StringIO("review\nquit\n"), out, review_budget=TINY) == 0
@@ -208,7 +188,7 @@ def test_r_on_the_table_opens_the_review_once_the_end_of_deal_box_is_closed() ->
     message, _waiting, lines, _open = async_support.run(_review_from_the_table(GuandanApp(fresh, "en", bot_delay=0)))
     assert message == "No deal has finished yet: the review comes after the first deal" and not lines
     s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=2))
-    _finish_first_deal(s)
+    finish_first_deal(s)
     app = GuandanApp(s, "en", bot_delay=0)
     app.review_budget = TINY
     _message, waiting, lines, still_open = async_support.run(_review_from_the_table(app))
@@ -218,7 +198,7 @@ def test_r_on_the_table_opens_the_review_once_the_end_of_deal_box_is_closed() ->
 
 def test_the_end_of_the_match_names_r_for_the_review() -> None:
     s = Session.new(preset("competition"), 13, "greedy", "greedy", MatchConfig(max_deals=1))
-    _finish_first_deal(s)
+    finish_first_deal(s)
     assert s.ended
     app = GuandanApp(s, "zh", bot_delay=0)
 

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import httpx
 import websockets
@@ -237,41 +237,69 @@ async def play_one(ws: Any, view: dict[str, Any], seq: int, rng: random.Random, 
                               "combo": choice.get("combo"), "seq": seq}))
 
 
-async def bot_client(url: str, seat: int, rng: random.Random, think: float, tally: Tally, stop: asyncio.Event) -> None:
+class Timed(Protocol):
+    """What a bench client's latencies are counted in (:class:`Tally`, bench_site's SiteTally)."""
+
+    latencies: list[float]
+    actions: int
+
+
+async def next_frame(ws: Any, stop: asyncio.Event) -> dict[str, Any] | None:
+    """The next frame ``ws`` receives, or None once ``stop`` is set (looked at every half second)."""
+    while not stop.is_set():
+        try:
+            # not asyncio.wait_for: in Python 3.11 it loses a cancellation that comes as the frame does, and
+            # a bench stopped (Ctrl-C, SIGTERM) waited for ever for a client that played on
+            async with asyncio.timeout(0.5):
+                raw = await ws.recv()
+        except TimeoutError:
+            continue
+        frame: dict[str, Any] = json.loads(raw)
+        return frame
+    return None
+
+
+def time_reply(frame: dict[str, Any], seat: int, sent: dict[int, float], tally: Timed) -> None:
+    """Count the latency of ``seat``'s action that the update ``frame`` answers: the frame at seq N answers what
+    was sent at seq N - 1, whose send time ``sent`` holds (and gives up here, whatever the frame)."""
+    t0 = sent.pop(frame["seq"] - 1, None)
+    if t0 is not None and frame["type"] == "update" and frame["action"]["seat"] == seat:
+        tally.latencies.append(time.perf_counter() - t0)
+        tally.actions += 1
+
+
+async def play_frames(ws: Any, seat: int, rng: random.Random, think: float, tally: Tally, stop: asyncio.Event, *,
+                      over_ends: bool) -> None:
+    """A bench client's play on its open socket until ``stop``: each error frame's message kept, each of its
+    actions timed, a turn played (:func:`play_one`) whenever a view is its to act on. A match over ends it
+    where ``over_ends``; elsewhere the match goes on, and seat 0 counts it in ``tally.matches_over``."""
     sent: dict[int, float] = {}  # the seq an action was sent at -> send time
-    async with websockets.connect(url, max_size=2**22) as ws:
-        pending: asyncio.Task[None] | None = None
-
-        async def act(view: dict[str, Any], seq: int) -> None:
-            await play_one(ws, view, seq, rng, think, sent)
-
-        while not stop.is_set():
-            try:
-                # not asyncio.wait_for: in Python 3.11 it loses a cancellation that comes as the frame does, and
-                # a bench stopped (Ctrl-C, SIGTERM) waited for ever for a client that played on
-                async with asyncio.timeout(0.5):
-                    raw = await ws.recv()
-            except TimeoutError:
-                continue
-            frame = json.loads(raw)
+    pending: asyncio.Task[None] | None = None
+    try:
+        while (frame := await next_frame(ws, stop)) is not None:
             kind = frame["type"]
             if kind == "error":
                 tally.errors.append(frame["message"])
                 continue
-            if kind == "room" and frame["room"]["status"] == "over" and seat == 0:
-                tally.matches_over += 1
+            if kind == "room" and frame["room"]["status"] == "over":
+                if over_ends:
+                    return
+                if seat == 0:
+                    tally.matches_over += 1
             if kind not in ("update", "snapshot") or frame.get("view") is None:
                 continue
-            seq = frame["seq"]
-            t0 = sent.pop(seq - 1, None)
-            if t0 is not None and kind == "update" and frame["action"]["seat"] == seat:
-                tally.latencies.append(time.perf_counter() - t0)
-                tally.actions += 1
+            time_reply(frame, seat, sent, tally)
             view = frame["view"]
             if client_turn(view, seat):
-                pending = asyncio.create_task(act(view, seq))
+                pending = asyncio.create_task(play_one(ws, view, frame["seq"], rng, think, sent))
+    finally:
         if pending is not None:
             pending.cancel()
+
+
+async def bot_client(url: str, seat: int, rng: random.Random, think: float, tally: Tally, stop: asyncio.Event) -> None:
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await play_frames(ws, seat, rng, think, tally, stop, over_ends=False)
 
 
 async def open_tables(http: httpx.AsyncClient, base: str, tables: int, *,
@@ -290,13 +318,18 @@ async def open_tables(http: httpx.AsyncClient, base: str, tables: int, *,
             r = await http.post("/api/rooms", json=body)
         r.raise_for_status()
         code = r.json()["code"]
-        tokens = []
-        for s in range(4):
-            j = await http.post(f"/api/rooms/{code}/join", json={"seat": s, "name": f"b{s}"})
-            j.raise_for_status()
-            tokens.append(j.json()["token"])
-        setups.append((code, tokens))
+        setups.append((code, await join_seats(http, code)))
     return setups
+
+
+async def join_seats(http: httpx.AsyncClient, code: str) -> list[str]:
+    """A bench client joined at each of room ``code``'s four seats: their tokens, seat by seat."""
+    tokens = []
+    for s in range(4):
+        j = await http.post(f"/api/rooms/{code}/join", json={"seat": s, "name": f"b{s}"})
+        j.raise_for_status()
+        tokens.append(j.json()["token"])
+    return tokens
 
 
 async def _run(base: str, tables: int, seconds: float, think: float, seed: int,
@@ -553,41 +586,9 @@ def rss_kib(pid: int) -> tuple[int, int]:
 async def soak_client(url: str, seat: int, rng: random.Random, think: float, tally: Tally, stop: asyncio.Event,
                       opened: asyncio.Event) -> None:
     """A bot client for one match: plays on its turns until the match is over (or the soak ends)."""
-    sent: dict[int, float] = {}
     async with websockets.connect(url, max_size=2**22) as ws:
         opened.set()
-        pending: asyncio.Task[None] | None = None
-
-        async def act(view: dict[str, Any], seq: int) -> None:
-            await play_one(ws, view, seq, rng, think, sent)
-
-        try:
-            while not stop.is_set():
-                try:
-                    async with asyncio.timeout(0.5):  # not wait_for: see bot_client
-                        raw = await ws.recv()
-                except TimeoutError:
-                    continue
-                frame = json.loads(raw)
-                kind = frame["type"]
-                if kind == "error":
-                    tally.errors.append(frame["message"])
-                    continue
-                if kind == "room" and frame["room"]["status"] == "over":
-                    return
-                if kind not in ("update", "snapshot") or frame.get("view") is None:
-                    continue
-                seq = frame["seq"]
-                t0 = sent.pop(seq - 1, None)
-                if t0 is not None and kind == "update" and frame["action"]["seat"] == seat:
-                    tally.latencies.append(time.perf_counter() - t0)
-                    tally.actions += 1
-                view = frame["view"]
-                if client_turn(view, seat):
-                    pending = asyncio.create_task(act(view, seq))
-        finally:
-            if pending is not None:
-                pending.cancel()
+        await play_frames(ws, seat, rng, think, tally, stop, over_ends=True)
 
 
 async def soak_table(http: httpx.AsyncClient, ws_base: str, slot: int, think: float, seed: int, tally: Tally,
@@ -598,11 +599,7 @@ async def soak_table(http: httpx.AsyncClient, ws_base: str, slot: int, think: fl
         r = await http.post("/api/rooms", json={"timer": 0, "bot_delay_ms": 0, "max_deals": 1, "next_deal_s": 0})
         r.raise_for_status()
         code = r.json()["code"]
-        tokens = []
-        for s in range(4):
-            j = await http.post(f"/api/rooms/{code}/join", json={"seat": s, "name": f"b{s}"})
-            j.raise_for_status()
-            tokens.append(j.json()["token"])
+        tokens = await join_seats(http, code)
         opened = [asyncio.Event() for _ in range(4)]
         clients = [asyncio.create_task(soak_client(f"{ws_base}/ws/{code}?token={tok}", s,
                                                    random.Random(f"soak:{seed}:{slot}:{n}:{s}"), think, tally, stop,

@@ -33,7 +33,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from ..i18n import N_
-from .bench import ServerFailed, check_terminated, client_turn, free_port, open_tables, play_one, run_loop
+from .bench import ServerFailed, check_terminated, client_turn, free_port, next_frame, open_tables, play_one, run_loop, time_reply
 
 SITE_START_S = 120.0  # every worker joined and the address answering within this, or the bench gives up
 LOG_TAIL = 2000  # how much of the end of the site's log a failure carries
@@ -77,13 +77,7 @@ async def site_client(url: str, code: str, seat: int, rng: random.Random, think:
                 if last >= 0:
                     await ws.send(json.dumps({"type": "resume", "since": last}))
                 pending: asyncio.Task[None] | None = None
-                while not stop.is_set():
-                    try:
-                        async with asyncio.timeout(0.5):  # not wait_for: see bench.bot_client
-                            raw = await ws.recv()
-                    except TimeoutError:
-                        continue
-                    frame = json.loads(raw)
+                while (frame := await next_frame(ws, stop)) is not None:
                     kind = frame["type"]
                     if kind == "error":
                         tally.errors.append(f"{frame.get('code')}: {frame.get('message')}")
@@ -96,10 +90,7 @@ async def site_client(url: str, code: str, seat: int, rng: random.Random, think:
                         dropped = None
                     last = max(last, seq)
                     tally.seen[code] = max(tally.seen.get(code, 0), seq)
-                    t0 = sent.pop(seq - 1, None)
-                    if t0 is not None and kind == "update" and frame["action"]["seat"] == seat:
-                        tally.latencies.append(time.perf_counter() - t0)
-                        tally.actions += 1
+                    time_reply(frame, seat, sent, tally)
                     view = frame["view"]
                     if client_turn(view, seat):
                         pending = asyncio.create_task(_play(ws, view, seq, rng, think, sent))

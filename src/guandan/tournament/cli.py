@@ -992,19 +992,12 @@ def bracket(
     db: DbOpt = None,
 ) -> None:
     """A knockout's bracket: every match (round, table, teams, result, winner), placings and the champion."""
-    _ = _gettext(lang)
-
-    def act(desk: Desk) -> None:
-        data = bracket_data(desk.state(tid))
-        if as_json:
-            typer.echo(json.dumps(data, ensure_ascii=False))
-            return
+    def text(data: dict[str, Any], _: Gettext) -> list[str]:
         lines = bracket_lines(data, _)
         if any(row["place"] for row in data["placings"]):
             lines += ["", *placing_lines(data, _)]
-        for line in lines:
-            _say(line)
-    _run(db, act, lang)
+        return lines
+    _print_bracket(db, tid, lang, as_json, lambda data: data, text)
 
 
 @app.command()
@@ -1015,15 +1008,25 @@ def prizes(
     db: DbOpt = None,
 ) -> None:
     """A knockout's placings and prizes: 冠军 (champion), 亚军 (runner-up), 阳光普照奖 (everyone else)."""
+    _print_bracket(db, tid, lang, as_json,
+                   lambda data: {"tournament": tid, "name": data["name"], "finished": data["finished"],
+                                 "champion": data["champion"], "runner_up": data["runner_up"],
+                                 "placings": data["placings"], "prizes": data["prizes"]},
+                   lambda data, _: [data["name"], *placing_lines(data, _), "", *prize_lines(data, _)])
+
+
+def _print_bracket(db: str | None, tid: int, lang: str | None, as_json: bool,
+                   as_data: Callable[[dict[str, Any]], dict[str, Any]],
+                   as_text: Callable[[dict[str, Any], Gettext], list[str]]) -> None:
+    """Print what a command makes of a knockout's :func:`bracket_data`: ``as_data``'s JSON with ``--json``, else
+    ``as_text``'s lines in ``--lang``'s language."""
     _ = _gettext(lang)
 
     def act(desk: Desk) -> None:
         data = bracket_data(desk.state(tid))
         if as_json:
-            typer.echo(json.dumps({"tournament": tid, "name": data["name"], "finished": data["finished"],
-                                   "champion": data["champion"], "runner_up": data["runner_up"],
-                                   "placings": data["placings"], "prizes": data["prizes"]}, ensure_ascii=False))
+            typer.echo(json.dumps(as_data(data), ensure_ascii=False))
             return
-        for line in (data["name"], *placing_lines(data, _), "", *prize_lines(data, _)):
+        for line in as_text(data, _):
             _say(line)
     _run(db, act, lang)
