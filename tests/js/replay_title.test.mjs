@@ -30,19 +30,22 @@ describe("seat names", () => {
   });
 });
 
+// a team's name and its level are held together by no-break spaces; the line may break only after the colon
+const nb = (text) => text.replace(/ /g, "\u00a0");
+
 describe("titles", () => {
-  test("the reader's team first, their seat as You, won with their levels first", () => {
+  test("the reader's team first, their seat as You, and their team's level named first", () => {
     assert.deepEqual(replayTitle(summary(), 0),
-      { title: "You / Bot 3 · greedy vs Bot 2 · greedy / Bot 4 · heuristic", result: "Won A:7 · 14 deals" });
+      { title: "You / Bot 3 · greedy vs Bot 2 · greedy / Bot 4 · heuristic", result: `Won · ${nb("Your team A :")} ${nb("Opponents 7")} · 14 deals` });
     assert.deepEqual(replayTitle(summary(), 1),
-      { title: "You / Bot 4 · heuristic vs Ann / Bot 3 · greedy", result: "Lost 7:A · 14 deals" });
+      { title: "You / Bot 4 · heuristic vs Ann / Bot 3 · greedy", result: `Lost · ${nb("Your team 7 :")} ${nb("Opponents A")} · 14 deals` });
   });
-  test("with no seat of the reader's: North–South first, and the winning team named", () => {
+  test("with no seat of the reader's: North–South first, the winning team and both levels named as the table's badges name teams", () => {
     assert.deepEqual(replayTitle(summary({ winner: 1, levels: ["9", "A"] }), null),
-      { title: "Ann / Bot 3 · greedy vs Bot 2 · greedy / Bot 4 · heuristic", result: "Bot 2 · greedy / Bot 4 · heuristic won A:9 · 14 deals" });
+      { title: "Ann / Bot 3 · greedy vs Bot 2 · greedy / Bot 4 · heuristic", result: `Team 2 won · ${nb("Team 1 9 :")} ${nb("Team 2 A")} · 14 deals` });
   });
   test("a match the deal cap ended: the levels, no winner", () => {
-    assert.deepEqual(replayTitle(summary({ winner: null, levels: ["3", "5"], deals: 1 }), 1).result, "Levels: 5:3 · 1 deal");
+    assert.deepEqual(replayTitle(summary({ winner: null, levels: ["3", "5"], deals: 1 }), 1).result, `Levels: ${nb("Your team 5 :")} ${nb("Opponents 3")} · 1 deal`);
     assert.equal(replayTitle(summary({ ended: false, winner: null, levels: null, deals: null }), 0).result, "");
   });
 });
