@@ -46,7 +46,7 @@ from .words import (
     STANDING_HEADS,
     STATUS_WORDS,
     knockout_rank,
-    knockout_status,
+    knockout_standing,
     order_line,
     standing_label,
     with_decider,
@@ -334,11 +334,11 @@ def standing_export_rows(state: TournamentState, through_round: int | None = Non
     words."""
     _ = export_words(lang)
     records = standing_records(state, through_round)
+    if state.is_knockout:
+        records = [knockout_standing(rec, _) for rec in records]
     rows = labelled(records, standing_fields(state))
-    for row, rec in zip(rows, records, strict=True):
+    for row in rows:
         row["退赛 Withdrawn"] = _("withdrawn") if row["退赛 Withdrawn"] == "yes" else ""
-        if state.is_knockout:
-            row |= {"Rank": knockout_rank(rec), "Status": knockout_status(rec, _)}
     return rows
 
 
