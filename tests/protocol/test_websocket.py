@@ -16,6 +16,7 @@ import async_support
 from guandan.agents.base import make_agent
 from guandan.core.record import loads, replay
 from guandan.core.rules import preset
+from guandan.protocol.cli import _tally
 from guandan.protocol.client import play
 from guandan.protocol.seating import Seating
 from guandan.protocol.server import ProtocolServer
@@ -50,12 +51,32 @@ def test_our_client_plays_with_three_conformance_bots() -> None:
         ours = play(f"{url}/game/mixed", make_agent("greedy", 1), preset("competition"))
         return await asyncio.gather(*bots, ours)
 
-    *_, report = async_support.run(with_server(body, games=2))
+    logs: list[str] = []
+    *_, report = async_support.run(with_server(body, games=2, logs=logs))
     assert report.fallbacks == 0 and report.errors == [] and report.acts > 0
     assert report.result is not None and report.result["stage"] == "gameResult"
     draws = report.result["draws"]
     assert len(draws) == 4 and len(set(draws)) == 1  # a drawn game counts one for every seat
-    assert sum(report.result["victoryNum"]) + 2 * draws[0] == 4  # two games, two winners each
+    wins = report.result["victoryNum"]
+    assert sum(wins) + 2 * draws[0] == 4  # two games, two winners each
+    assert report.seat == 3  # ours connected last
+    assert _tally(report.result, report.seat) == (wins[1], wins[0], draws[0])
+    # the operator's log counts them per team in words, not as the wire's lists
+    done = [line for line in logs if ": done" in line]
+    assert done == [f"room room-1: done: seats 1 and 3 (myPos 0, 2) won {wins[0]}, seats 2 and 4 (myPos 1, 3) "
+                    f"won {wins[1]}, {draws[0]} drawn"], logs
+    assert not any("[" in line or "{" in line for line in logs), logs
+
+
+@pytest.mark.parametrize(("result", "seat"), [
+    ({"victoryNum": [1, 0, 1, 0]}, 0),  # no draws
+    ({"victoryNum": [1, 0, 1], "draws": [0, 0, 0, 0]}, 0),  # three seats
+    ({"victoryNum": [True, 0, 1, 0], "draws": [0, 0, 0, 0]}, 0),  # not a count
+    ({"victoryNum": [1, 0, 1, 0], "draws": [0, 0, 0, 0]}, None),  # no seat known
+    ({"victoryNum": "1,0,1,0", "draws": [0, 0, 0, 0]}, 2),
+])
+def test_a_result_the_client_cannot_count_from_is_shown_as_sent(result: dict[str, Any], seat: int | None) -> None:
+    assert _tally(result, seat) is None
 
 
 BAD_FRAMES: list[str | bytes] = [b"\xff\xfe", "not json", "[1, 2]", '{"x": 1}', '{"actIndex": -1}', '{"actIndex": "0"}',

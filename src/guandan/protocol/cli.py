@@ -9,7 +9,7 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import typer
@@ -25,6 +25,17 @@ _PRESETS = ", ".join(p for p in PRESET_NAMES if p != "huopin")  # 火拼's hand 
 
 
 _ = Messages("cli").gettext
+
+
+def _tally(result: dict[str, Any], seat: int | None) -> tuple[int, int, int] | None:
+    """Our team's wins, the other team's and the draws from a gameResult message (four counts per seat, partners'
+    equal), or None when the message does not hold them so."""
+    wins, draws = result.get("victoryNum"), result.get("draws")
+    if seat not in range(4) or not all(
+            isinstance(v, list) and len(v) == 4 and all(type(n) is int for n in v) for v in (wins, draws)):
+        return None
+    assert seat is not None and isinstance(wins, list) and isinstance(draws, list)
+    return wins[seat], wins[(seat + 1) % 4], draws[seat]
 
 
 def _rules(name: str) -> RuleSet:
@@ -167,7 +178,11 @@ def protocol_client(
     counts = {"messages": report.messages, "decisions": report.acts, "fallbacks": report.fallbacks}
     if report.result is None:  # the server closed before its gameResult message
         typer.echo(_("messages: {messages}, decisions: {decisions}, fallbacks: {fallbacks}; no result").format(**counts))
-    else:  # the gameResult message as the wire has it
+    elif (tally := _tally(report.result, report.seat)) is not None:
+        ours, theirs, drawn = tally
+        typer.echo(_("messages: {messages}, decisions: {decisions}, fallbacks: {fallbacks}; our team won {ours}, "
+                     "the other {theirs}, {drawn} drawn").format(ours=ours, theirs=theirs, drawn=drawn, **counts))
+    else:  # a gameResult we cannot count from: the message as the wire has it
         typer.echo(_("messages: {messages}, decisions: {decisions}, fallbacks: {fallbacks}; result: {result}").format(
             result=json.dumps(report.result, ensure_ascii=False), **counts))
     sys.stdout.flush()

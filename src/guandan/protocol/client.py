@@ -35,6 +35,7 @@ class ClientReport:
     fallbacks: int = 0
     errors: list[str] = field(default_factory=list)  # the server's error messages and ours, in words
     result: dict[str, Any] | None = None  # the gameResult message
+    seat: int | None = None  # our myPos when it came
 
 
 class ProtocolPlayer:
@@ -92,7 +93,7 @@ class ProtocolPlayer:
             self.agent.reset(self.tracker.seat, self.rules)
             self.tracker.new_game = False
         if msg.get("stage") == "gameResult":
-            self.report.result = msg
+            self.report.result, self.report.seat = msg, self.tracker.seat
 
     def choose(self, msg: dict[str, Any]) -> int:
         try:

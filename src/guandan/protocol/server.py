@@ -385,10 +385,9 @@ class ProtocolServer:
     async def _play(self, room: Room) -> None:
         table = room.table
         assert table is not None
-        self.log(said_in().ngettext("room {room}: four players, {games} game under preset {preset} ({rules})",
-                                    "room {room}: four players, {games} games under preset {preset} ({rules})",
-                                    self.games).format(room=room.name, games=self.games, preset=self.rules.name,
-                                                       rules=self.rules.to_json()))
+        self.log(said_in().ngettext("room {room}: four players, {games} game under preset {preset}",
+                                    "room {room}: four players, {games} games under preset {preset}",
+                                    self.games).format(room=room.name, games=self.games, preset=self.rules.name))
         try:
             await self._send(room, table.start())
             while not table.over:
@@ -401,8 +400,11 @@ class ProtocolServer:
                 out = await self._answer(room, table, seat, deadline)
                 await self._send(room, out)
                 self._write_records(room)
-            self.log(say(N_("room {room}: done, victoryNum {victories}, draws {draws}"), room=room.name,
-                         victories=json.dumps(table.stream.victories), draws=json.dumps(table.stream.draws)))
+            # partners' counts are equal (a game is won by a team), so one count per team says it all
+            wins, draws = table.stream.victories, table.stream.draws
+            self.log(say(N_("room {room}: done: seats 1 and 3 (myPos 0, 2) won {first}, seats 2 and 4 (myPos 1, 3) "
+                            "won {second}, {draws} drawn"), room=room.name, first=wins[0], second=wins[1],
+                         draws=draws[0]))
         except _Disconnected as e:
             self.log(say(N_("room {room}: {seat} disconnected: the room is aborted"), room=room.name,
                          seat=seat_name(e.seat)))
