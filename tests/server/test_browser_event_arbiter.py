@@ -228,6 +228,13 @@ def test_the_tables_fit_an_upright_phone_with_long_usernames(browser: Browser, l
                 assert len({round(b["height"]) for b in tops if b}) == 1, width
             else:  # under the match
                 assert all(b["y"] >= match["y"] + match["height"] - 1 for b in tops if b and match), width
+            # a seat's state stays on the line of its player's name (or the name's last line)
+            apart = page.evaluate("""() => [...document.querySelectorAll('[data-testid=tables] .seat')].filter((s) => {
+              const name = [...s.querySelector('.seat-player').getClientRects()].pop();
+              const state = [...s.querySelector('.seat-state').getClientRects()];
+              return state.some((line) => Math.abs(name.top - line.top) > 1);
+            }).map((s) => s.textContent)""")
+            assert apart == [], (width, apart)
             shoot(page, f"event-arbiter-long-names-{lang}-{width}")
     finally:
         page.context.close()

@@ -8,11 +8,13 @@ const $ = (id) => document.getElementById(id);
 let key = new URLSearchParams(location.search).get("key") || "";
 
 // a seat of a table: where it sits (North…West, as the desk's table pages name the seats), who plays it, and
-// whether they have taken it
+// whether they have taken it; the state is joined to the name by no-break spaces, so that a line too narrow for
+// both breaks before the name, never leaving "· absent" alone on a line
 function seatLine(seat) {
   const where = seat.present ? (seat.online ? "online" : "offline") : "absent";
   return el("span", { class: `seat ${seat.present ? "present" : "absent"}`, "data-seat": String(seat.seat) },
-    el("span", { class: "seat-at" }, seat.seat_text[lang()] || seat.seat_text.en), ` ${seat.player} · ${t(where)}`,
+    el("span", { class: "seat-at" }, seat.seat_text[lang()] || seat.seat_text.en), " ",
+    el("span", { class: "seat-player" }, seat.player), el("span", { class: "seat-state" }, `\u00a0·\u00a0${t(where)}`),
     seat.auto ? el("span", { class: "tag" }, t("Auto-play")) : null);
 }
 
