@@ -91,7 +91,7 @@ def test_results_names_and_the_deal_end_panel(page: Page, live_server: LiveServe
     rid, data = replay
     problems: list[str] = []
     page.on("pageerror", lambda e: problems.append(str(e)))
-    page.set_viewport_size(dict(zip(("width", "height"), SIZES[lang], strict=True)))
+    page.set_viewport_size({"width": SIZES[lang][0], "height": SIZES[lang][1]})
     page.goto(f"{live_server.url}/")
     page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
     page.goto(f"{live_server.url}/replay/{rid}")
@@ -300,7 +300,7 @@ def test_a_phone_held_sideways_shows_the_steps_and_all_four_hands_on_one_screen(
                 for left, top, right, bottom in page.evaluate(BOXES, sel):
                     assert left >= 0 and right <= width + 0.5 and top >= 0 and bottom <= height + 0.5, (
                         at, sel, (left, top, right, bottom))
-            for button in ("#prev", "#next", "#to-end"):
+            for button in ("#prev", "#next", "#to-end", "#step"):  # the slider is dragged by a finger too
                 box = page.locator(button).bounding_box()
                 assert box and box["height"] >= 40, (button, box)
         _check_language(page, lang)
@@ -447,7 +447,7 @@ def test_an_upright_phone_shows_the_steps_and_all_four_hands_on_its_first_screen
             for left, top, right, bottom in page.evaluate(BOXES, sel):
                 assert left >= 0 and right <= width + 0.5 and top >= 0 and bottom <= height + 0.5, (
                     sel, (left, top, right, bottom))
-        for button in ("#prev", "#next", "#to-end"):
+        for button in ("#prev", "#next", "#to-end", "#step"):
             box = page.locator(button).bounding_box()
             assert box and box["height"] >= 40, (button, box)
         table, results = page.locator("#rtable").bounding_box(), page.locator("#match").bounding_box()
@@ -456,5 +456,80 @@ def test_an_upright_phone_shows_the_steps_and_all_four_hands_on_its_first_screen
         expect(page.locator("#step-label")).to_have_text(
             {"zh": f"第1手/共{total}手", "en": f"Move 1 of {total}"}[lang])
         _check_language(page, lang)
+    finally:
+        context.close()
+
+
+# every step of deal 0 in turn (the step slider, as a drag moves it): the play to beat shown in the centre at each,
+# and the lowest bottom edge of the table's parts, with the page scrolled to its top
+WALK_STEPS = """() => {
+  const slider = document.getElementById('step'), out = [];
+  for (let n = 0; n <= Number(slider.max); n++) {
+    slider.value = n; slider.dispatchEvent(new Event('input'));
+    scrollTo(0, 0);
+    const beat = document.querySelector('#raction [data-testid=to-beat]');
+    const parts = [...document.querySelectorAll('#raction, #rinfo, #r0, #r1, #r2, #r3, .player .card')];
+    out.push({ step: Number(document.body.dataset.step), text: beat ? beat.innerText.replace(/\\s+/g, ' ') : null,
+      seat: beat ? beat.querySelector('.seat-name').textContent : null,
+      cards: beat ? [...beat.querySelectorAll('.card')].filter((c) => c.checkVisibility()).map((c) => c.dataset.card) : null,
+      bottom: Math.max(...parts.map((p) => p.getBoundingClientRect().bottom)) });
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize(("lang", "size"), [("zh", (1280, 800)), ("en", (667, 375)), ("zh", (844, 390))])
+def test_a_pass_or_a_play_is_shown_with_the_play_it_answered(browser: Browser, live_server: LiveServer,
+                                                             replay: tuple[str, dict[str, Any]], lang: str,
+                                                             size: tuple[int, int]) -> None:
+    """A step shows its move in the centre and, above it, the play that move had to beat (要压的牌): a pass read alone
+    ("小明 不要") said nothing of what was passed on, nor a verdict on it what the seat was answering. The seat that
+    played it and its cards on a desktop, in words on a phone held sideways (its cards would push the table past the
+    screen's foot); nothing for a lead or the deal's opening."""
+    width, height = size
+    touch = width < 1000
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, bypass_csp=True)
+    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page = context.new_page()
+    try:
+        rid, data = replay
+        page.goto(f"{live_server.url}/replay/{rid}")
+        expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+        steps = data["deals"][0]["steps"]
+        shown = page.evaluate(WALK_STEPS)
+        assert [s["step"] for s in shown] == list(range(len(steps)))
+        answered = 0
+        for n, got in enumerate(shown):
+            action = steps[n]["action"]
+            before = steps[n - 1]["top"] if n else None
+            if action is None or action["kind"] not in ("play", "pass") or before is None:
+                assert got["text"] is None, (n, got)
+                continue
+            answered += 1
+            top = steps[before]["action"]
+            assert got["text"].startswith({"zh": "要压的牌：", "en": "To beat: "}[lang]), got
+            assert got["seat"] == data["seats"][top["seat"]]["name"][lang]
+            assert sorted(got["cards"]) == ([] if touch else sorted(top["cards"]))
+            assert got["bottom"] <= height + 0.5 or not touch, (n, got)
+        assert answered > 10
+        _check_language(page, lang)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 844])
+def test_the_fair_deal_checks_two_parts_lie_one_under_the_other(browser: Browser, live_server: LiveServer,
+                                                                 replay: tuple[str, dict[str, Any]], width: int) -> None:
+    """The match's check and the deal's, one under the other: side by side on a desktop, the match's last line (the
+    seed's formula) ran on into the deal's commitment with no space between ("…“guandan:11:n−1”Deal commitment")."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, bypass_csp=True)
+    context.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    page = context.new_page()
+    try:
+        rid, _ = replay
+        page.goto(f"{live_server.url}/replay/{rid}")
+        expect(page.locator("#fair-deal .commitment")).to_have_count(1)
+        match, deal = page.locator("#fair-summary").bounding_box(), page.locator("#fair-deal").bounding_box()
+        assert match and deal and deal["y"] >= match["y"] + match["height"], (match, deal)
     finally:
         context.close()

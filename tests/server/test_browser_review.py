@@ -12,6 +12,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from guandan.review.words import points
+
 from .conftest import LiveServer
 from .test_api import _finished_record
 
@@ -64,7 +66,9 @@ def test_ask_for_a_review_and_go_through_it(page: Page, live_server: LiveServer,
     total = len(data_deal_steps(live_server, replay_id, 0)) - 1
     assert page.locator("#step-label").inner_text() == (f"第{move}手/共{total}手" if lang == "zh" else f"Move {move} of {total}")
     assert data_deal_steps(live_server, replay_id, 0)[move]["action"]["seat"] == seat  # the seat's move, in the centre
-    assert page.locator("#raction .seat-name").inner_text() == page.locator(f"#r{seat} .seat-name").inner_text()
+    # the move's seat, under the play it answered (the centre names that play's seat too)
+    move = page.locator("#raction [data-testid=move] .seat-name").inner_text()
+    assert move == page.locator(f"#r{seat} .seat-name").inner_text()
     assert page.evaluate("document.body.dataset.verdict") == target["label"]
     assert target["label_text"] in page.locator("#review-move").inner_text()
     # the costliest decision of the deal on screen (of the match when none of the deal's lost anything):
@@ -305,3 +309,87 @@ def test_a_deal_without_costly_decisions_says_so_and_lists_the_matchs(page: Page
     expect(page.locator("#review-costly-title")).to_have_text(
         "本副代价最大的几手" if lang == "zh" else "Costliest decisions of this deal")
     expect(page.locator("#review-costly a")).to_have_text([c["text"] for c in second])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_verdict_says_what_both_moves_were_worth_and_the_numbers_are_explained(page: Page, live_server: LiveServer,
+                                                                                 replay_id: str, lang: str) -> None:
+    """A costly move's verdict gives the level points the team could expect after it and after the better move (its
+    cost is the gap between them), and the review says under its lists what a level point is, what accuracy 100% is,
+    how many deals the engine drew for each decision from what the seat could see, and what the ± is: "costs about
+    0.50 level points (± 0.08)" alone left a learner to guess the unit and the sign's meaning."""
+    state = _done_review(live_server, replay_id, 1)
+    review = state["review"][lang]
+    costly = [d for d in review["decisions"] if d["loss"] > 0 and d["best"]["action"] != d["played"]]
+    assert costly
+    target = costly[0]
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page.goto(f"{live_server.url}/replay/{replay_id}?review=1")
+    page.wait_for_function("document.body.dataset.review === 'done'")
+    page.locator(f"#deals [data-deal='{target['deal']}']").click()
+    page.evaluate("(n) => { const s = document.getElementById('step'); s.value = n; s.dispatchEvent(new Event('input')); }",
+                  target["action"] + 1)
+    move = page.locator("#review-move .expected").inner_text()
+    played, best = points(target["value"]), points(target["best"]["value"])
+    assert move == ({"zh": f"本方预计所得级数：这一手之后{played}，更好的打法之后{best}",
+                     "en": f"Expected level points for the team: {played} after this move, {best} after the better one"}
+                    [lang]), move
+    notes = page.locator("#review-notes").inner_text()
+    worlds = str(review["settings"]["worlds"])
+    if lang == "zh":
+        assert "升级点数" in notes and "+3（本方双上）" in notes and f"{worlds}种可能" in notes and "± 是" in notes, notes
+    else:
+        assert "Level points:" in notes and "+3 (a 1-2 finish)" in notes and f"{worlds} ways" in notes, notes
+        assert "± is the margin" in notes, notes
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_deal_the_review_has_no_row_for_shows_no_accuracy_of_its_own(page: Page, live_server: LiveServer,
+                                                                       replay_id: str, lang: str) -> None:
+    """A finished deal's review from the table covers that deal alone, while its page lists the deals before it too:
+    on one of those the summary leaves the deal's accuracy out, where it wrote a bare "null"."""
+    state = _done_review(live_server, replay_id, 1)
+    for words in state["review"].values():  # the review of the second deal only, as the table's link asks for it
+        words["deals"] = [row for row in words["deals"] if row["deal"] == 1]
+    page.route(f"**/api/replays/{replay_id}/reviews", lambda route: route.fulfill(json={"reviews": [state]}))
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page.goto(f"{live_server.url}/replay/{replay_id}?review=1")
+    page.wait_for_function("document.body.dataset.review === 'done'")
+    this_deal = {"zh": "本副", "en": "This deal"}[lang]
+    summary = page.locator("#review-summary").inner_text()
+    assert "null" not in summary and this_deal not in summary, summary
+    page.locator("#deals [data-deal='1']").click()
+    expect(page.locator("#review-summary")).to_contain_text(this_deal)
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("zh", 390, 844), ("en", 844, 390)])
+def test_on_a_phone_the_verdict_lies_just_under_the_table(browser: Browser, live_server: LiveServer, replay_id: str,
+                                                          lang: str, width: int, height: int) -> None:
+    """On a phone the review follows the table, before the match's result and the deal list, and in it the verdict of
+    the move on screen comes before the graph: a costliest decision tapped showed its position with its verdict a
+    screen and more below it, past the match's result and every deal's."""
+    _done_review(live_server, replay_id, 1)
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, bypass_csp=True)
+    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/replay/{replay_id}?review=1")
+        page.wait_for_function("document.body.dataset.review === 'done'")
+        link = page.locator("#review-costly a").first
+        link.scroll_into_view_if_needed()
+        link.tap()
+        page.wait_for_function("document.body.dataset.verdict && document.body.dataset.verdict !== 'good'")
+        box = {sel: page.locator(sel).bounding_box() for sel in ("#rtable", "#review", "#review-move", "#review-graph",
+                                                                  "#match", "#deals")}
+        assert all(box.values()), box
+        table, review, move, graph, match, deals = (box[s] for s in ("#rtable", "#review", "#review-move",
+                                                                     "#review-graph", "#match", "#deals"))
+        assert table and review and move and graph and match and deals
+        assert table["y"] + table["height"] <= review["y"] < match["y"] < deals["y"], box
+        assert move["y"] + move["height"] <= graph["y"], box
+        # the verdict's first line within the screen under the table as the tap left it
+        assert move["y"] < height, box
+    finally:
+        context.close()

@@ -15,11 +15,13 @@ from fastapi.testclient import TestClient
 from guandan.agents import make_agent
 from guandan.agents.runner import run_match
 from guandan.core import record
+from guandan.core.combos import beats
 from guandan.core.match import MatchConfig, new_match
 from guandan.core.rules import preset
-from guandan.core.vocab import RANKS, EventType
+from guandan.core.vocab import RANKS, ActionKind, EventType
 from guandan.present import Presenter, level_text
 from guandan.present.seats import seat_names
+from guandan.server.replays import replay_frames
 
 from .conftest import join, new_room
 from .test_lifecycle import play_out
@@ -204,3 +206,43 @@ def test_a_replay_is_re_run_by_a_worker_once_and_then_kept(client: TestClient) -
     assert pool.done == before + REPLAYS_KEPT + 1
     client.get(f"/api/replays/{ids[0]}")  # the oldest opened left the memory: re-run
     assert pool.done == before + REPLAYS_KEPT + 2
+
+
+def test_each_step_names_the_play_the_next_move_must_beat() -> None:
+    """A step's ``top`` is the step whose play the next move must beat: every pass and every play that follows
+    answers it (the play beats it, by the engine's own rule), a round won or the deal's end clears it, and a play
+    that leads has none. The page shows it beside the move, so that a pass is seen against what it passed on."""
+    text = _record(seed=11, deals=2)
+    frames = replay_frames(text)
+    actions = [a for a, _, _ in record.replay(record.loads(text))]
+    assert len(actions) == sum(len(d["steps"]) for d in frames["deals"])
+    rules = preset("competition")
+    counted = {"lead": 0, "follow": 0, "pass": 0}
+    first = 0
+    for deal in frames["deals"]:
+        steps = deal["steps"]
+        assert steps[0]["top"] is None
+        for n in range(1, len(steps)):
+            action, before = actions[first + n], steps[n - 1]["top"]
+            assert action is not None
+            if before is not None:
+                assert 0 < before < n and steps[before]["action"]["kind"] == "play"
+                top = actions[first + before]
+                assert top is not None and top.combo is not None and top.seat != action.seat
+            if action.kind == ActionKind.PASS:
+                assert before is not None
+                counted["pass"] += 1
+            elif action.kind == ActionKind.PLAY and before is None:
+                counted["lead"] += 1
+            elif action.kind == ActionKind.PLAY:
+                assert action.combo is not None and top.combo is not None and beats(action.combo, top.combo, rules)
+                counted["follow"] += 1
+            types = {e["type"] for e in steps[n]["events"]}
+            if types & {EventType.ROUND_WON, EventType.DEAL_OVER}:
+                assert steps[n]["top"] is None
+            elif action.kind == ActionKind.PLAY:
+                assert steps[n]["top"] == n
+            elif action.kind == ActionKind.PASS:
+                assert steps[n]["top"] == before
+        first += len(steps)
+    assert min(counted.values()) > 5, counted

@@ -88,6 +88,14 @@ MESSAGES += (N_("Level: {level}"), N_("Your team {a} : Opponents {b}"), N_("Team
 MESSAGES += (N_("Team {n}"), N_("Reported {n}"))
 # the review's line for the move at this step and the better one, in the language's punctuation ("这一手：…")
 MESSAGES += (N_("This move: {move}"), N_("Better: {move}"))
+# the replay: the play a pass or a play answered; the review: what the better move was worth, and what its numbers are
+MESSAGES += (
+    N_("To beat:"), N_("Expected level points for the team: {played} after this move, {best} after the better one"),
+    N_("Level points: the levels a deal is expected to bring the seat's team, from +3 (a 1-2 finish) to −3 (the other "
+       "team's 1-2 finish). Accuracy 100% is every decision as good as the best found."),
+    N_("How it was worked out: for each decision the engine dealt the hidden cards {worlds} ways that fit what the "
+       "seat could see then, and played each candidate move out; ± is the margin of that sampling (one standard error)."),
+)
 # the table: the end of a deal, 理牌, table talk and sound
 MESSAGES += (
     N_(", "), N_("Deal {n} is over"), N_("{team} +{n}"), N_("No cards left"), N_("A attempts: {n}"),
@@ -95,6 +103,7 @@ MESSAGES += (
     N_("By rank"), N_("By suit"), N_("Groups"), N_("Group"), N_("Mute"), N_("Sound off"), N_("Sound on"),
     N_("Talk"), N_("Return"), N_("Next deal: {who} pays tribute"), N_("Is ready"), N_("Is not ready"),
     N_("{who} pays tribute"), N_("{who} pay tribute"), N_("Room name"), N_("First play of a deal (seconds)"),
+    N_("Play again"),
 )
 # what a refusal says to people (the ``text`` of an error frame or a REST refusal, rendered by the server:
 # server/protocol.py Words; the page shows it as it comes), and how a bad frame or request body is told: the

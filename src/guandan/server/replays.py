@@ -17,7 +17,7 @@ from ..core.errors import RecordError
 from ..core.events import DealOver, DealSettled, DealStart, MatchOver
 from ..core.fair import DealCheck, check_deals
 from ..core.match import MatchState
-from ..core.vocab import RANKS, Scoring
+from ..core.vocab import RANKS, ActionKind, Scoring
 from ..i18n import LANGUAGES, translator
 from ..present import Presenter
 from ..present.fairness import checks_summary, deal_check_lines, seed_line
@@ -91,11 +91,13 @@ def replay_frames(text: str, *, in_play: bool = False) -> dict[str, Any]:
     deals: list[dict[str, Any]] = []
     match: MatchState | None = None
     over: MatchOver | None = None
+    last_play: int | None = None  # the step of the deal's latest play
     for action, events, match in record.replay(data):
         finished = any(isinstance(e, DealOver) for e in events)
         state = match.deals[-1].state if finished else match.deal
         assert state is not None
         if action is None:
+            last_play = None
             start = next(e for e in events if isinstance(e, DealStart))  # every deal opens with one
             deals.append({"index": len(deals), "level": RANKS[state.level], "levels": _levels(match.levels),
                           "declarer": match.declarer, "steps": [], "result": None,
@@ -106,12 +108,18 @@ def replay_frames(text: str, *, in_play: bool = False) -> dict[str, Any]:
                 deals[-1]["header"] = texts(partial(_deal_header, start, e))
             elif isinstance(e, MatchOver):
                 over = e
+        if action is not None and action.kind == ActionKind.PLAY:
+            last_play = len(deals[-1]["steps"])
         deals[-1]["steps"].append({
             "action": action_json(action) if action is not None else None,
             "events": [event_json(e, texts) for e in events],
             "hands": _hands(state),
             "to_move": state.to_move,
             "phase": state.phase,
+            # the play the next move must beat, as the step whose event shows it (an index, not the play again: a
+            # long match has thousands of steps); None when the next play leads a new round. The page shows it
+            # beside a pass or a play, so that a decision is seen against what the seat had to answer.
+            "top": last_play if state.top is not None else None,
         })
     assert match is not None  # a record replays at least its first deal's opening
     kinds_json = [{"name": {lang: names[lang][s] for lang in LANGUAGES}, "team": s % 2, "kind": kinds[s][0],

@@ -136,9 +136,15 @@ function show() {
     [K.RETURN]: () => t("Return a card"), [K.CHOOSE]: () => t("Choose a tribute card") };
   // a play as its event shows it (the order its combination reads, the wildcards marked); another action's cards as they are
   const played = a && a.kind === K.PLAY ? st.events.find((e) => e.type === E.PLAY) : null;
-  $("raction").replaceChildren(a ? el("div", {}, seatName(a.seat), ` ${what[a.kind]()}`,
-    el("div", { class: "cards", "data-testid": "action-cards" },
-      played ? playNodes(played) : (a.cards || []).map((c) => cardNode(c, d.level)))) : el("div", {}, said(d.title)[0]));
+  const beat = toBeat(d, step);
+  $("raction").replaceChildren(...(a ? [
+    // a full-width colon ("要压的牌：") takes no space after it, as the server's sentences write it
+    beat ? el("div", { class: "to-beat", "data-testid": "to-beat" }, t("To beat:").replace(/:$/, ": "), seatName(beat.seat),
+      ` ${comboName(beat.combo)}`, el("div", { class: "cards" }, playNodes(beat, { small: true }))) : null,
+    el("div", { class: "move", "data-testid": "move" }, seatName(a.seat), ` ${what[a.kind]()}`,
+      el("div", { class: "cards", "data-testid": "action-cards" },
+        played ? playNodes(played) : (a.cards || []).map((c) => cardNode(c, d.level)))),
+  ].filter(Boolean) : [el("div", {}, said(d.title)[0])]));
   // the deal's level as the table writes it ("级牌：2", "Level: 2"), then both teams', each named (levelsText)
   $("rinfo").replaceChildren(el("div", {}, fmt("Level: {level}", { level: rk(d.level) })),
     el("div", { id: "rlevels", title: t("Levels") }, levelsText(d.levels)));
@@ -152,6 +158,15 @@ function show() {
   $("to-end").disabled = step === last;
   showDealEnd(d, st, step === last && d.result && endClosed !== deal);
   showVerdict();
+}
+
+// The play that step's move had to beat (the previous step's `top`, replays.py), as its event shows it: a pass or a
+// play is judged against it, and the step itself shows only the move. None for a lead, and for a tribute or a return.
+function toBeat(d, at) {
+  const a = d.steps[at].action;
+  const before = at > 0 ? d.steps[at - 1].top : null;
+  if (!a || (a.kind !== K.PLAY && a.kind !== K.PASS) || before === null || before === undefined) return null;
+  return d.steps[before].events.find((e) => e.type === E.PLAY) || null;
 }
 
 // the current deal marked in the list, scrolled into the list's view when it changes (the list only: the
@@ -226,6 +241,8 @@ $("review-btn").onclick = askReview;
 const verdictText = (d) => (d.cost_text || (d.loss > 0
   ? fmt("{label}: costs about {loss} level points (± {se})", { label: d.label_text, loss: d.loss.toFixed(2), se: d.se.toFixed(2) })
   : d.label_text));
+// level points as the review's words write them (review/words.py points): signed, two decimals, a true minus
+const signed = (x) => { const v = Number(x.toFixed(2)); return `${v < 0 ? "−" : "+"}${Math.abs(v).toFixed(2)}`; };
 const percent = (x) => (x === null || x === undefined ? "–" : `${Math.round(x)}%`);
 
 // the review of the chosen seat in the page's language, once it is done
@@ -277,9 +294,15 @@ function showReview() {
   const dealRow = r.deals.find((x) => x.deal === deal);
   $("review-summary").replaceChildren(
     el("span", { class: "accuracy" }, `${t("Accuracy")} ${percent(r.accuracy)}`),
-    dealRow ? el("span", {}, `${t("This deal")} ${percent(dealRow.accuracy)}`) : null,
-    ...tally,
-    el("span", { class: "muted" }, fmt("{worlds} sampled worlds per decision", r.settings)));
+    // a deal the review has no row for (an earlier deal beside a finished deal's review from the table) has no
+    // accuracy of its own: left out, where a bare null would have been written
+    ...(dealRow ? [el("span", {}, `${t("This deal")} ${percent(dealRow.accuracy)}`)] : []),
+    ...tally);
+  // what the numbers are, for a player who has not read docs/review-format.md (the command's review ends on the same)
+  $("review-notes").replaceChildren(
+    el("div", {}, t("Level points: the levels a deal is expected to bring the seat's team, from +3 (a 1-2 finish) to −3 (the other team's 1-2 finish). Accuracy 100% is every decision as good as the best found.")),
+    el("div", {}, fmt("How it was worked out: for each decision the engine dealt the hidden cards {worlds} ways that fit what the seat could see then, and played each candidate move out; ± is the margin of that sampling (one standard error).",
+      r.settings)));
   // only the decisions labelled an inaccuracy or worse (a review stored before the server left the good ones out
   // may hold some): a move labelled good is no costly decision
   const worse = (list) => list.filter((c) => c.label !== "good");
@@ -389,7 +412,13 @@ function showVerdict() {
     el("span", { class: `verdict ${d.label}` }, verdictText(d)))];
   if (d.reason_text) parts.push(el("div", { class: "reason" }, d.reason_text));
   const better = d.loss > 0 && JSON.stringify(d.best.action) !== JSON.stringify(d.played);
-  if (better) parts.push(el("div", { class: "better-move" }, fmt("Better: {move}", { move: d.best.text })));
+  if (better) {
+    parts.push(el("div", { class: "better-move" }, fmt("Better: {move}", { move: d.best.text })));
+    // the two values the cost is the gap between, so that "0.50 level points" reads against what was at stake
+    parts.push(el("div", { class: "expected" }, fmt(
+      "Expected level points for the team: {played} after this move, {best} after the better one",
+      { played: signed(d.value), best: signed(d.best.value) })));
+  }
   box.replaceChildren(...parts);
   const hand = document.querySelector(`[data-hand="${d.seat}"]`);
   const played = document.querySelector("#raction [data-testid=action-cards]");
