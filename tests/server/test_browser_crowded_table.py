@@ -397,17 +397,25 @@ def test_the_match_over_panel_leaves_the_players_own_plate(browser: Browser, pau
 
 # --- the card given, in the middle of the table ----------------------------------------------------------------
 # the tops of the lines that the card's name (after the last line's last colon) and the character before that colon
-# lie on
+# lie on; the line's text may lie in several nodes (each seat's name a box of its own)
 CARD_LINE = """() => {
   const line = [...document.querySelectorAll('.tribute-note .tribute-line')].pop();
-  const text = [...line.childNodes].filter((n) => n.nodeType === 3).pop();
-  const s = text.data.trimEnd();
+  const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  while (walker.nextNode()) texts.push(walker.currentNode);
+  const s = texts.map((n) => n.data).join('').trimEnd();
+  const at = (i) => {  // the text node and offset of the line's i-th character
+    for (const n of texts) { if (i < n.data.length) return [n, i]; i -= n.data.length; }
+    const last = texts[texts.length - 1];
+    return [last, last.data.length];
+  };
   const colon = Math.max(s.lastIndexOf(': '), s.lastIndexOf('：'));
   const start = s[colon] === '：' ? colon + 1 : colon + 2;
   const top = (a, b) => {
     const r = document.createRange();
-    r.setStart(text, a);
-    r.setEnd(text, b);
+    r.setStart(...at(a));
+    r.setEnd(...at(b - 1));
+    r.setEnd(r.endContainer, r.endOffset + 1);
     return r.getClientRects()[0].top;
   };
   return [s.slice(start), top(start, s.length), top(colon - 1, colon)];

@@ -7,6 +7,34 @@ import { EVENT_TYPE as E, NAMES } from "./vocab.js";
 
 const rankText = (r) => (r === "T" ? "10" : r);
 
+/**
+ * `text` cut where any of `names` (the seats' names) begins and ends: runs `{text, name}`, `name` true on a seat's
+ * name. The longest name is taken where two begin at one place ("Bot 3 · Heuristic" before a player named "Bot").
+ */
+export function nameRuns(text, names) {
+  const wanted = [...new Set(names.filter(Boolean))].sort((a, b) => b.length - a.length);
+  const runs = [];
+  let rest = String(text);
+  while (rest) {
+    let at = -1, found = "";
+    for (const n of wanted) {
+      const i = rest.indexOf(n);
+      if (i >= 0 && (at < 0 || i < at)) { at = i; found = n; }
+    }
+    if (at < 0) { runs.push({ text: rest, name: false }); break; }
+    if (at > 0) runs.push({ text: rest.slice(0, at), name: false });
+    runs.push({ text: found, name: true });
+    rest = rest.slice(at + found.length);
+  }
+  return runs;
+}
+
+/** `text` as nodes, each seat's name in it a box that a narrow line moves whole to the next line (style.css
+ * .whole-name): Chinese breaks between any two characters, and a note in the table's middle read "机" over "器人3". */
+export function withWholeNames(text, names) {
+  return nameRuns(text, names).map((r) => (r.name ? el("span", { class: "whole-name" }, r.text) : r.text));
+}
+
 function levelBoard(view) {
   return el("div", { class: "level-board", "data-testid": "level-board" }, [0, 1].map((team) => {
     const at = view.levels[team];
@@ -23,6 +51,18 @@ function levelBoard(view) {
 }
 
 /**
+ * The deal's result in a line: "1-2 (double win) · Team 1 +3". A deal that gains no level (the winners pass A and
+ * win the match) has the result alone: "Team 1 +0" read as a level refused, and the reasons under it say why.
+ */
+export function resultHeadline(settled) {
+  const names = NAMES[lang()] || NAMES.en;
+  const result = names.result[String(settled.partner_place)] || "";
+  if (!settled.upgrade) return result;
+  const team = fmt("Team {n}", { n: settled.finish[0] % 2 + 1 });
+  return `${result} · ${fmt("{team} +{n}", { team, n: settled.upgrade })}`;
+}
+
+/**
  * The panel's content. `end` is `{deal, reveal, events, waiting, deadline}` (`waiting`/`deadline`
  * absent once the pause is over or for a table that does not pause); `view` the table's current view
  * (the next deal, already dealt); `events` the table's events of that deal so far, its anti-tribute among them
@@ -34,11 +74,7 @@ export function dealEndPanel(end, { view, events, seatName, me, onContinue, onCl
   const settled = end.events.find((e) => e.type === E.DEAL_SETTLED);
   const parts = [el("h3", {}, fmt("Deal {n} is over", { n: end.deal + 1 }))];
   if (settled) {
-    const names = NAMES[lang()] || NAMES.en;
-    const winners = settled.finish[0] % 2;
-    parts.push(el("div", { class: "headline", "data-testid": "deal-result" },
-      `${names.result[String(settled.partner_place)] || ""} · `,
-      fmt("{team} +{n}", { team: fmt("Team {n}", { n: winners + 1 }), n: settled.upgrade })));
+    parts.push(el("div", { class: "headline", "data-testid": "deal-result" }, resultHeadline(settled)));
     // the first line restates the headline; the rest are the reasons a level moved, and 火拼 points
     parts.push(el("div", { class: "reasons" }, eventLines(settled).slice(1).map((line) => el("div", {}, line))));
   }
@@ -60,11 +96,13 @@ export function dealEndPanel(end, { view, events, seatName, me, onContinue, onCl
   parts.push(levelBoard(view));
   // the next deal's 抗贡 is among its opening events (the table's: an update's view carries none)
   const anti = (events || []).find((e) => e.type === E.ANTI_TRIBUTE);
-  if (anti) parts.push(el("div", { class: "tribute-next" }, eventLines(anti).join(" ")));
+  const seats = [0, 1, 2, 3].map(seatName);
+  if (anti) parts.push(el("div", { class: "tribute-next" }, withWholeNames(eventLines(anti).join(" "), seats)));
   else if ((view.tribute_payers || []).length) {
     const payers = view.tribute_payers;  // the server's: the core decides who pays
     const msgid = payers.length > 1 ? "Next deal: {who} pay tribute" : "Next deal: {who} pays tribute";
-    parts.push(el("div", { class: "tribute-next" }, fmt(msgid, { who: payers.map(seatName).join(t(", ")) })));
+    parts.push(el("div", { class: "tribute-next" },
+      withWholeNames(fmt(msgid, { who: payers.map(seatName).join(t(", ")) }), seats)));
   }
   const left = end.deadline ? countdown(end.deadline, now) : null;
   const waitingMe = me !== null && (end.waiting || []).includes(me);

@@ -3,10 +3,10 @@
 // actions the server checks again.
 import {
   ACTION_KIND as K, META, api, cardNode, cardText, cardValue, comboName, counted, dropToken, el, errorText, eventLines, fmt, frameErrorText, hostTokenFor, init, JOKERS,
-  isRed, labelled, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveToken, t, timerText, tokenFor, withLang, dealsText,
+  isRed, labelled, lang, placeName, playNodes, rankOf, RANKS, sameCards, saveHostToken, saveToken, t, timerText, tokenFor, withLang, dealsText,
 } from "./common.js";
 import { accountTables, reclaimSeat } from "./account_seats.js";
-import { dealEndPanel } from "./dealend.js";
+import { dealEndPanel, withWholeNames } from "./dealend.js";
 import { explainTerms, termAt, termText } from "./glossary.js";
 import { joinRated } from "./rated.js";
 import {
@@ -41,6 +41,7 @@ const ROOM = { LOBBY: "lobby", PLAYING: "playing", OVER: "over" };  // a room's 
 
 await init();
 $("room-code").textContent = code;
+$("share-label").textContent = labelled(t("Share this link"), "");  // the language's colon: "分享链接：", "Share this link: "
 $("share").textContent = `${location.origin}/r/${code}`;
 $("share").href = `/r/${code}`;
 $("name").value = localStorage.getItem("guandan:name") || "";
@@ -404,6 +405,7 @@ function seatName(s) {
   if (seat.kind === "bot") return fmt("Bot {n} · {tier}", { n: s + 1, tier: t(seat.tier) });
   return seat.name || fmt("Player {n}", { n: s + 1 });
 }
+const seatNames = () => [0, 1, 2, 3].map(seatName);
 // the same without a bot's tier, where a column has room for a few words only
 function shortSeatName(s) {
   return S.room.seats[s].kind === "bot" ? fmt("Bot {n}", { n: s + 1 }) : seatName(s);
@@ -656,13 +658,14 @@ function tributeNote() {
   const payers = v.tribute_payers || [];
   if (payers.length) {
     const msgid = payers.length > 1 ? "{who} pay tribute" : "{who} pays tribute";
-    return el("span", { class: "tribute-note" }, fmt(msgid, { who: payers.map(seatName).join(t(", ")) }));
+    return el("span", { class: "tribute-note" },
+      withWholeNames(fmt(msgid, { who: payers.map(seatName).join(t(", ")) }), seatNames()));
   }
   if (v.phase === PHASE.RETURN) {
     // a double tribute's two givings each on a line of their own: run together, a narrow centre broke them
     // mid-sentence ("… Small Joker · Tribute: Bot 2" over "→ Player 1: Small Joker")
     return el("span", { class: "tribute-note" }, S.events.filter((e) => e.type === E.TRIBUTE).flatMap(eventLines)
-      .map((line) => el("span", { class: "tribute-line" }, line)));
+      .map((line) => el("span", { class: "tribute-line" }, withWholeNames(line, seatNames()))));
   }
   return "";
 }
@@ -719,11 +722,39 @@ function matchEnd() {
   // an online event's table: its players go back to the event's page (their result, the next round)
   const at = S.room.event_table;
   const back = at ? el("a", { id: "event-link", "data-testid": "event-link", href: `/events/${at.event}` }, t("Back to the event")) : null;
-  if (!S.room.replay_id) return { line, links: back && el("div", { class: "match-links" }, back) };
+  const again = playAgain();
+  if (!S.room.replay_id) return { line, links: (back || again) && el("div", { class: "match-links" }, back, again) };
   const mine = S.me === null || S.me === undefined ? "" : `?review=${S.me}`;  // the review of this player's seat
   return { line, links: el("div", { class: "match-links" }, back, back && " ",
     el("a", { id: "replay-link", href: `/replay/${S.room.replay_id}` }, t("Replay")), " ",
-    el("a", { id: "review-link", href: `/replay/${S.room.replay_id}${mine}#review` }, t("Review (复盘)"))) };
+    el("a", { id: "review-link", href: `/replay/${S.room.replay_id}${mine}#review` }, t("Review (复盘)")), again) };
+}
+
+// 再来一局: a match against bots ends with the next one a tap away, in a new room of the same rules, bots, clocks and
+// length, the player in the same seat and ready (as the start page's Play now makes one; a practice room's seed is
+// not carried: new cards). Left out where other people sit, and at rated and events' tables, whose next match is
+// not one player's to start.
+function playAgain() {
+  const r = S.room;
+  if (S.me === null || r.rated || r.event || r.event_table || !r.seats.every((x, i) => i === S.me || x.kind === "bot")) return null;
+  const said = el("span", { class: "error", role: "alert" });
+  const go = el("button", { class: "primary", id: "play-again", "data-testid": "play-again", onclick: async () => {
+    go.disabled = true;
+    said.textContent = "";
+    try {
+      const { name: _preset, ...rules } = r.rules;  // the preset's own name is no override
+      const room = await api("/api/rooms", {
+        preset: r.preset, rules, bots: r.seats.map((x) => (x.kind === "bot" ? x.tier : null)), timer: r.timer,
+        first_timer: r.first_timer, next_deal_s: r.next_deal_s, counter: r.counter, max_deals: r.max_deals, listed: false,
+      });
+      saveHostToken(room.code, room.host_token);
+      const seat = await api(`/api/rooms/${room.code}/join`, { seat: S.me, name: r.seats[S.me].name || "" });
+      saveToken(room.code, seat.token);
+      await api(`/api/rooms/${room.code}/ready`, { token: seat.token, ready: true });
+      location.href = room.link;
+    } catch (e) { go.disabled = false; said.textContent = errorText(e); }
+  } }, t("Play again"));
+  return el("span", { class: "play-again" }, go, said);
 }
 
 function renderHand() {
@@ -780,7 +811,7 @@ function renderHand() {
       const hint = shownHint();
       const chosen = chosenPlay(matches, sel, hint);
       // the hint's own cards keep its words (its play and why) through a re-render, e.g. a readings answer
-      const hinted = hint && sameCards(hint.action.cards, sel) ? eventLines(hint).join(" — ") : "";
+      const hinted = hint && sameCards(hint.action.cards, sel) ? hintWords(hint) : "";
       canPlay = chosen !== null;
       if (matches.length > 1) {
         for (const a of matches) {
@@ -1012,6 +1043,13 @@ function act(a) {
   send({ type: "act", kind: a.kind, cards: a.cards, combo: a.combo ?? null, seq: S.seq });
 }
 
+// A hint's play and why, from the server. A pass says why alone: each reason to pass begins with the pass itself,
+// and both together read "Pass — pass and keep your cards", "不要 — 不要：对家这一轮最大".
+function hintWords(h) {
+  const lines = eventLines(h);
+  return (h.action.kind === K.PASS && lines.length > 1 ? lines.slice(1) : lines).join(" — ");
+}
+
 // The hint on show (the last one showHint selected), or null.
 function shownHint() {
   return S.hints.length && S.hintIndex > 0 ? S.hints[(S.hintIndex - 1) % S.hints.length] : null;
@@ -1028,7 +1066,7 @@ function showHint() {
     if (i >= 0) { used.add(i); S.selected.add(i); }
   }
   render();
-  $("msg").textContent = sentence(eventLines(h).join(" — "));  // the hint's play and why, from the server
+  $("msg").textContent = sentence(hintWords(h));
   S.msgOpen = $("msg").textContent;  // asked for: shown whole at once when the row cuts it (syncMsg)
   syncMsg();
   document.body.dataset.hints = String(Number(document.body.dataset.hints || 0) + 1);
