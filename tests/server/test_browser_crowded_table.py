@@ -216,7 +216,7 @@ def test_a_team_at_a_in_a_double_tribute_lays_nothing_over_anything(browser: Bro
     page = at_a_table(browser, at_a_server, lang)
     try:
         facts = page.locator("#info")
-        expect(facts).to_contain_text(words["A attempts"])
+        expect(facts).to_contain_text(words["A failures"])
         given: list[Any] = page.evaluate("[...document.querySelectorAll('#tribute-info > div')].map((n) => n.dataset.type)")
         assert given == ["tribute", "tribute", "return", "return"], given  # a double tribute, both cards returned
         for w, h in AT_A_SIZES:

@@ -26,7 +26,7 @@ MESSAGES: tuple[str, ...] = (
     N_("Import a record…"), N_("Play"), N_("Pass"), N_("Hint"),
     N_("Sort"), N_("Auto-play"), N_("Auto-play is on: a bot plays for you"), N_("Take back control"),
     N_("Your turn"), N_("Pay tribute: pick your card"), N_("Return a card"), N_("Choose a tribute card"),
-    N_("Choose the reading"), N_("Not a legal play"), N_("Level"), N_("Declarer"), N_("A attempts"),
+    N_("Choose the reading"), N_("Not a legal play"), N_("Level"), N_("Declarer"), N_("A failures"),
     N_("Finishing order"), N_("Deal over"), N_("Match over"), N_("Cards left"), N_("Spectating"),
     N_("Reconnecting…"), N_("Winner"), N_("Team"), N_("Replay"),
     N_("Export record"), N_("Previous"), N_("Next"), N_("Deal {n}"), N_("Deals played: {n}"), N_("bot"), N_("human"),
@@ -98,7 +98,7 @@ MESSAGES += (
 )
 # the table: the end of a deal, 理牌, table talk and sound
 MESSAGES += (
-    N_(", "), N_("Deal {n} is over"), N_("{team} +{n}"), N_("No cards left"), N_("A attempts: {n}"),
+    N_(", "), N_("Deal {n} is over"), N_("{team} +{n}"), N_("No cards left"), N_("A failures: {n}"),
     N_("Next deal: {who} pay tribute"), N_("Continue"), N_("Waiting for {who}"), N_("{team} wins the match"),
     N_("By rank"), N_("By suit"), N_("Groups"), N_("Group"), N_("Mute"), N_("Sound off"), N_("Sound on"),
     N_("Talk"), N_("Return"), N_("Next deal: {who} pays tribute"), N_("Is ready"), N_("Is not ready"),

@@ -46,7 +46,7 @@ function levelBoard(view) {
       el("span", { class: "lv-team" }, fmt("Team {n}", { n: team + 1 }),
         view.declarer === team ? el("span", { class: "badge", "data-testid": "declarer" }, t("Declarer")) : null),
       el("span", { class: "lv-track" }, cells),
-      at === "A" ? el("span", { class: "lv-a" }, fmt("A attempts: {n}", { n: tries })) : null);
+      at === "A" ? el("span", { class: `lv-a${tries ? "" : " none"}` }, fmt("A failures: {n}", { n: tries })) : null);
   }));
 }
 

@@ -574,7 +574,7 @@ function renderTable() {
     el("div", {}, `${labelled(t("Level"), rankLabel(v.level))} · ${fmt("Deal {n}", { n: v.deal_index + 1 })}`),
     // the first deal has no declarer (庄家) yet: the line waits for one
     v.declarer === null ? null : el("div", {}, labelled(t("Declarer"), fmt("Team {n}", { n: v.declarer + 1 }))),
-    v.levels.includes("A") ? el("div", {}, labelled(t("A attempts"), v.a_failures.join(" / "))) : null,
+    v.levels.includes("A") ? el("div", {}, labelled(t("A failures"), v.a_failures.join(" / "))) : null,
     v.finish.length ? el("div", { id: "finish" }, labelled(t("Finishing order"), v.finish.map(seatName).join(" > "))) : null,
     S.me === null ? el("div", { class: "badge" }, t("Spectating")) : null,
     // while the next deal is played, the last one's review stays a tap away: here, or atop the log on a phone held
