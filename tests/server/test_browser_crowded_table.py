@@ -383,6 +383,9 @@ def test_the_match_over_panel_leaves_the_players_own_plate(browser: Browser, pau
         page.click("#auto")  # 托管 plays the deal out, and its badge makes the plate its tallest
         page.wait_for_function("document.body.dataset.status === 'over'", timeout=120_000)
         expect(page.locator("#match-over")).to_be_visible()
+        # the corner names the deal the table still shows, the match's only one, not a next deal never dealt
+        expect(page.locator("#info")).to_contain_text({"zh": "第1副", "en": "Deal 1"}[lang])
+        expect(page.locator("#info")).not_to_contain_text({"zh": "第2副", "en": "Deal 2"}[lang])
         panel = page.locator("[data-testid=deal-end]")
         for w, h in [*SIDEWAYS, (1280, 800)]:
             resize(page, w, h)

@@ -571,7 +571,8 @@ function renderTable() {
     // both teams' levels as two badges in their colours: short enough for a phone's corner
     el("div", { id: "levels", class: "levels", title: t("Levels") }, [0, 1].map((k) =>
       el("span", { class: `badge team-${k}` }, `${fmt("Team {n}", { n: k + 1 })} · ${rankLabel(v.levels[k])}`))),
-    el("div", {}, `${labelled(t("Level"), rankLabel(v.level))} · ${fmt("Deal {n}", { n: v.deal_index + 1 })}`),
+    // once the match is over the view still shows its last deal, while deal_index counts every deal played
+    el("div", {}, `${labelled(t("Level"), rankLabel(v.level))} · ${fmt("Deal {n}", { n: v.ended ? v.deal_index : v.deal_index + 1 })}`),
     // the first deal has no declarer (庄家) yet: the line waits for one
     v.declarer === null ? null : el("div", {}, labelled(t("Declarer"), fmt("Team {n}", { n: v.declarer + 1 }))),
     v.levels.includes("A") ? el("div", {}, labelled(t("A failures"), v.a_failures.join(" / "))) : null,
