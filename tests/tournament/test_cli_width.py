@@ -27,11 +27,12 @@ WIDE_HEADS = {
                          "负", "轮空"],
            "status": ["桌号", "主队（南北）", "客队（东西）", "结果", "胜方", "状态", "来源"]},
 }
-#: The heads an 80-column terminal keeps: the tie-break figures, the result and its status.
+#: The heads an 80-column terminal keeps: the tie-break figures, the byes once a team has had one (the event below
+#: has), the result and its status.
 NARROW_HEADS = {
-    "en": {"standings": ["Rank", "No.", "Team", "MP", "Opp MP", "Net lvls", "Lvls up", "W", "D", "L"],
+    "en": {"standings": ["Rank", "No.", "Team", "MP", "Opp MP", "Net lvls", "Lvls up", "W", "D", "L", "Byes"],
            "status": ["Table", "Home (N–S)", "Away (E–W)", "Result", "Status"]},
-    "zh": {"standings": ["名次", "编号", "队伍", "场分", "对手分", "级差分", "升级数", "胜", "平", "负"],
+    "zh": {"standings": ["名次", "编号", "队伍", "场分", "对手分", "级差分", "升级数", "胜", "平", "负", "轮空"],
            "status": ["桌号", "主队（南北）", "客队（东西）", "结果", "状态"]},
 }
 
@@ -88,8 +89,9 @@ def test_every_line_fits_80_columns(event: str, lang: str) -> None:
         assert [line for line in out.splitlines() if width(line) > 80] == []
     heads = NARROW_HEADS[lang]
     teams = _column(standings.splitlines(), heads["standings"][2])
-    home = _column(status.splitlines()[1:-2], heads["status"][1])
-    away = _column(status.splitlines()[1:-2], heads["status"][2])
+    # the table, then one note: the round is over, so no round clock, and the next round is ready to pair
+    home = _column(status.splitlines()[1:-1], heads["status"][1])
+    away = _column(status.splitlines()[1:-1], heads["status"][2])
     for name in TEAMS:  # every name whole, in its column
         assert name.replace(" ", "") in teams
         assert name.replace(" ", "") in home + away
@@ -206,3 +208,22 @@ def test_a_knockout_bot_event_run_ranks_as_the_desk_does(tmp_path: Path, lang: s
     _wide_rounds, wide_table = _split_at_standings(wide, lang)
     assert re.split(r"\s{2,}", wide_table[0]) == KNOCKOUT_BOT_HEADS[lang]
     assert [line.split()[0] for line in wide_table[1:6]] == ["1", "2", "3=", "3=", "5"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_narrow_terminal_says_which_win_was_a_bye(tmp_path: Path, lang: str) -> None:
+    """A bye counts as a win (W 1): once a team has had one, the byes column stays in 80 columns, the names
+    wrapping for it, so that the bye is told apart from a win played; before any bye it goes with the others."""
+    db = f"sqlite:///{tmp_path / 'b.sqlite3'}"
+    cli(db, "new", "Cup", "--rounds", "3", "--seed", "1", "--per-round")
+    for i, name in enumerate(["Purple Mountain Bridge Club Seniors", "East Wind", "South Hill"], 1):
+        cli(db, "register", "1", name, "--players", f"P{i} a,P{i} b", "--club", "Nanjing")
+    before = cli(db, "standings", "1", env=_env(lang, 80)).splitlines()
+    assert NARROW_HEADS[lang]["standings"][-1] not in before[0]  # no bye yet: the column goes, the names stay whole
+    cli(db, "pair", "1")
+    cli(db, "result", "1", "-r", "1", "-t", "1", "--levels", "A:9", "--deals", "8", "--override", "--reason", "r")
+    lines = cli(db, "standings", "1", env=_env(lang, 80)).splitlines()
+    assert [line for line in lines if width(line) > 80] == []
+    assert re.split(r"\s{2,}", lines[0]) == NARROW_HEADS[lang]["standings"]
+    byes = _column(lines, NARROW_HEADS[lang]["standings"][-1])
+    assert sorted(byes) == ["0", "0", "1"]

@@ -433,7 +433,8 @@ def test_the_workbook_reads_as_a_chinese_arbiter_writes_it(desk: Desk, played: i
     assert {r[4] for r in by_team[team_head:]} == {"南北", "东西", None}
     assert next(r[3] for r in by_team[team_head:] if r[0] == "T7") == "轮空"
     standings = list(wb["成绩排名 Standings"].iter_rows(values_only=True))
-    assert standings[0][0] == "Test Cup：第1轮后的排名（共3轮）"
+    # round 2's final table (T2–T3 K:5) is among the figures: the title says so
+    assert standings[0][0] == "Test Cup：第1轮后的排名（共3轮）；第2轮进行中：已确定1桌成绩（共3桌）"
     assert standings[1][0] == "排名依据：场分、对手分、级差分、升级数"
 
 
@@ -457,7 +458,8 @@ def test_the_english_export_says_its_words_in_english(desk: Desk, played: int, t
     for en_sheet, zh_sheet in zip(wb.worksheets, zh.worksheets, strict=True):
         (en_head, en_rows), (zh_head, zh_rows) = _sheet_rows(en_sheet), _sheet_rows(zh_sheet)
         assert en_rows[en_head - 1] == zh_rows[zh_head - 1]  # the bilingual headers, whichever the language
-    assert next(wb["成绩排名 Standings"].iter_rows(values_only=True))[0] == "Test Cup: standings after 1 of 3 rounds"
+    assert next(wb["成绩排名 Standings"].iter_rows(values_only=True))[0] == \
+        "Test Cup: standings after 1 of 3 rounds; round 2 in play: 1 of 3 results in"
     log = list(wb["审计日志 Audit log"].iter_rows(values_only=True))
     assert [r[1:3] for r in log[-3:]] == [("wrong code", "table page"), ("result entered", "account #7"),
                                           ("future_thing", "some_new_tool")]

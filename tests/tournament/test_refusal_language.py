@@ -186,8 +186,10 @@ runner = CliRunner()
 @pytest.mark.parametrize(("args", "chinese", "english"), [
     (["register", "1", "red", "--players", "c,d"], '错误：名为"red"的队伍已经报名',
      'error: a team named "red" is already registered'),
-    (["register", "1", "Solo", "--players", "c"], '错误：一支队伍由两名选手组成：请给出两个姓名，而不是["c"]',
-     'error: a team is two players: give two names, not ["c"]'),
+    # said as the arbiter typed it, with what to type: the desk's own refusal quotes the list as JSON (["c"])
+    (["register", "1", "Solo", "--players", "c"],
+     '错误：--players 须给出本队两名选手，用逗号分隔（--players "张伟,王芳"），而不是“c”',
+     'error: --players takes the team\'s two players, comma-separated (--players "Zhang Wei,Wang Fang"), not “c”'),
     (["withdraw", "1", "9"], "错误：没有编号为9的队伍；队伍编号为1至1", "error: no team number 9; teams are 1…1"),
     (["pair", "1"], "错误：第1轮暂不能编排：至少需要两支队伍，现有1支",
      "error: round 1 cannot be paired yet: at least two teams are needed, 1 registered"),

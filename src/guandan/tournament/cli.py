@@ -47,6 +47,7 @@ from .export import (
     slips_html,
     standing_fields,
     standing_records,
+    standings_heading,
     standings_json,
     status_json,
     table_export_rows,
@@ -155,10 +156,11 @@ def _team_rows(state: TournamentState, round_no: int | None) -> list[dict[str, A
 
 
 #: The columns a narrow terminal goes without, the least needed first: where a result came from, and its winner
-#: (the result says it: the home team's levels come first); a team's players, its club, then the counts of its
-#: byes and matches played (its wins, draws and losses stay).
+#: (the result says it: the home team's levels come first); a team's players, its club, then its matches played
+#: (its wins, draws and losses add up to them) before its byes, which stay where a team has had one (a bye is
+#: counted among the wins: without the column nothing tells a bye from a win played).
 _TABLE_DROP = ("Source", "Winner")
-_STANDING_DROP = ("Players", "Club", "Byes", "Played")
+_STANDING_DROP = ("Players", "Club", "Played", "Byes")
 #: A knockout's standings keep where each team stands; the Swiss figures that order nothing there go first.
 _KNOCKOUT_DROP = (*_STANDING_DROP, standing_label("levels_gained"), standing_label("opponents_points"))
 
@@ -181,6 +183,32 @@ def _team_side(state: TournamentState, round_no: int, table_no: int, ref: str) -
     team = state.team(ref).id
     tb.side_of(team)
     return team
+
+
+@contextmanager
+def _teams_action(desk: Desk, tid: int, round_no: int, table_no: int) -> Iterator[None]:
+    """A team's action at a table (a result, a deal, an answer): refused where only the arbiter may act now (a
+    dispute, a final result), the refusal goes on with the arbiter's command for it, whose desk this is."""
+    try:
+        yield
+    except GuandanError as e:
+        try:
+            ts = desk.state(tid).table(round_no, table_no)
+        except GuandanError:
+            raise e from None
+        if ts.status not in (DISPUTED, FINAL):
+            raise
+        _fail(desk_problem(e) + "\n" + _arbiters_step(desk.state(tid), tid, round_no, table_no))
+
+
+def _arbiters_step(state: TournamentState, tid: int, round_no: int, table_no: int) -> str:
+    """The arbiter's command that settles or changes a table's result: its deals where every deal is reported."""
+    where = {"tid": tid, "round": round_no, "table": table_no}
+    if state.cfg.per_deal:
+        return _("as the arbiter: correct its deals with `deals {tid} -r {round} -t {table} --set … --reason …`, "
+                 "or set its result with `result {tid} -r {round} -t {table} --override … --reason …`").format(**where)
+    return _("as the arbiter: set its result with `result {tid} -r {round} -t {table} --override … --reason …`").format(
+        **where)
 
 
 @app.command()
@@ -307,9 +335,14 @@ def register(
     if name is None or players is None:
         _fail(_("give a team name and --players A,B (or --player NAME in an event whose partners are drawn)"))
 
+    two = _split(players, "--players")
+    if len(two) != 2:  # said as typed: the desk's own refusal quotes the list as JSON (["a"]), for the web's API
+        _fail(_("--players takes the team's two players, comma-separated (--players \"Zhang Wei,Wang Fang\"), "
+                "not “{value}”").format(value=players))
+
     def act(desk: Desk) -> None:
-        assert name is not None and players is not None
-        team = desk.register(tid, name, _split(players, "--players"), club, rating)
+        assert name is not None
+        team = desk.register(tid, name, two, club, rating)
         typer.echo(_("registered team {n}: {team} ({players})").format(
             n=team.id, team=team.name, players=" / ".join(team.players)))
     _run(db, act)
@@ -388,6 +421,9 @@ def result(
     db: DbOpt = None,
 ) -> None:
     """Enter a table's result (the other team confirms), or set it as the arbiter with --override."""
+    if override and not reason.strip():
+        _fail(_("{option} needs --reason: say why, for the audit log (--reason \"…\")").format(option="--override"))
+
     def act(desk: Desk) -> None:
         state = desk.state(tid)
         if late_minutes is not None:
@@ -403,6 +439,10 @@ def result(
                             "credited the first deal (+{levels}): play the round and enter its result").format(**late))
                 _fail(_("{minutes} minutes late is not a forfeit (more than {limit} needed); play the round and "
                         "enter its result").format(**late))
+        if forfeit is not None and not override and state.cfg.per_deal:
+            # a team enters no result in such an event: it would be told to report deals, which a forfeit has none of
+            _fail(_("a forfeit is the arbiter's ruling in an event that reports every deal: add --override and "
+                    "--reason (round {round} table {table})").format(round=round_no, table=table_no))
         slip = ResultSlip.parse(levels, passed_a, deals, forfeit, decider)
         if override:
             desk.override(tid, round_no, table_no, slip, reason)
@@ -410,10 +450,11 @@ def result(
             # an arbiter may rule a score play could not give (a penalty, say): it stands, but not unremarked
             problem = check_result(state.cfg, round_no, table_no, slip)
             if problem is not None:
-                typer.echo(_("warning: {problem}; the arbiter's result stands").format(
+                _say(_("warning: {problem}; the arbiter's result stands").format(
                     problem=desk_problem(refused(problem))), err=True)
         else:
-            desk.enter_result(tid, round_no, table_no, slip, _team_side(state, round_no, table_no, by))
+            with _teams_action(desk, tid, round_no, table_no):
+                desk.enter_result(tid, round_no, table_no, slip, _team_side(state, round_no, table_no, by))
             typer.echo(_("round {round} table {table}: result entered, waiting for the other team to confirm").format(
                 round=round_no, table=table_no))
     _run(db, act)
@@ -433,6 +474,10 @@ def confirm(
         _fail(_("--dispute and --reject exclude each other"))
 
     def act(desk: Desk) -> None:
+        with _teams_action(desk, tid, round_no, table_no):
+            answer(desk)
+
+    def answer(desk: Desk) -> None:
         team = _team_side(desk.state(tid), round_no, table_no, by)
         if reject:
             desk.reject(tid, round_no, table_no, team, reason)
@@ -466,11 +511,11 @@ def start(
         assert rnd.started_at is not None
         started, zone = parse_time(rnd.started_at), state.zone
         if clock["ends_at"]:
-            typer.echo(_("round {n} started at {time}; it ends at {end}, no new deal from {warning}").format(
+            _say(_("round {n} started at {time}; it ends at {end}, no new deal from {warning}").format(
                 n=rnd.number, time=shown_time(started, zone), end=clock_time(parse_time(clock["ends_at"]), zone, started),
                 warning=clock_time(parse_time(clock["warning_at"]), zone, started)))
         else:
-            typer.echo(_("round {n} started at {time}").format(n=rnd.number, time=shown_time(started, zone)))
+            _say(_("round {n} started at {time}").format(n=rnd.number, time=shown_time(started, zone)))
     _run(db, act)
 
 
@@ -496,6 +541,10 @@ def deal(
         _fail(_("give --finish to report a deal, or one of --confirm, --reject, --dispute to answer one"))
 
     def act(desk: Desk) -> None:
+        with _teams_action(desk, tid, round_no, table_no):
+            report_or_answer(desk)
+
+    def report_or_answer(desk: Desk) -> None:
         state = desk.state(tid)
         ts = state.table(round_no, table_no)
         team = _team_side(state, round_no, table_no, by or ("west" if finish else "north"))
@@ -547,6 +596,8 @@ def deals(
     """A table's deals so far; with --set the arbiter corrects them (a dispute, a lateness award, time)."""
     if end and set_ is None:
         _fail(_("--end goes with --set (give the deals as they stand)"))
+    if set_ is not None and not reason.strip():
+        _fail(_("{option} needs --reason: say why, for the audit log (--reason \"…\")").format(option="--set"))
 
     def act(desk: Desk) -> None:
         if set_ is not None:
@@ -651,6 +702,8 @@ def _table_notes(state: TournamentState) -> list[str]:
         out.append(_("level, waiting for the deciding deal: table {tables}").format(tables=sep.join(deciding)))
     clock = state.round_clock(rnd.number)
     clock_phase = clock["phase"]  # the round clock's own phases (not_started, play, warning, over, untimed)
+    if rnd.complete and clock_phase != "over":
+        return out  # every result is final: a countdown still running, or a clock never started, would mislead
     if clock_phase == "not_started":
         out.append(_("round clock: not started (`start`)"))
     elif clock_phase != "untimed":
@@ -689,7 +742,16 @@ def standings(
             typer.echo(json.dumps(standings_json(state, after_round), ensure_ascii=False))
         else:
             columns = [label for key, label in standing_fields(state) if key != "withdrawn"]
-            _print(columns, _standing_rows(state, after_round), _KNOCKOUT_DROP if state.is_knockout else _STANDING_DROP)
+            rows = _standing_rows(state, after_round)
+            drop: tuple[str, ...] = _KNOCKOUT_DROP if state.is_knockout else _STANDING_DROP
+            # a Swiss bye counts as a win: the names wrap rather than it go unsaid (a knockout's status says it)
+            if not state.is_knockout and any(str(row.get("Byes", 0)) != "0" for row in rows):
+                drop = tuple(c for c in drop if c != "Byes")
+            _print(columns, rows, drop)
+            rnd = state.rounds.get(state.current_round)
+            if after_round is None and rnd is not None and not rnd.complete and not state.is_knockout:
+                # a round's final tables are among the figures before it is over: said as the xlsx sheet says it
+                _say(standings_heading(state, cli_lang()))
     _run(db, act)
 
 
@@ -772,8 +834,8 @@ def _check_base_url(base_url: str, lang: str | None) -> None:
         _fail(_("--base-url must start with http:// or https://, not “{value}”", lang).format(value=base_url), lang)
     if loopback(base_url):
         # a QR code a phone cannot open is found out at the tables, with the slips already cut
-        typer.echo(_("warning: the QR codes lead to {url}, which no player's phone can reach; give --base-url the "
-                     "address of the web server on the venue's network, e.g. http://192.168.1.10:8000", lang).format(
+        _say(_("warning: the QR codes lead to {url}, which no player's phone can reach; give --base-url the "
+               "address of the web server on the venue's network, e.g. http://192.168.1.10:8000", lang).format(
             url=base_url), err=True)
 
 

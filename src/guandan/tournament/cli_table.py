@@ -5,6 +5,7 @@ its width; whole where the output is not a terminal. Shared by the desk's comman
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -38,11 +39,16 @@ def terminal_columns() -> int | None:
         return None
 
 
-def say(line: str) -> None:
+def say(line: str, err: bool = False) -> None:
     """A line of prose, wrapped at the terminal's width (its next rows indented) rather than where the terminal
-    cuts it; whole where the output is not a terminal."""
-    for row in wrap(line, terminal_columns()):
-        typer.echo(row)
+    cuts it; whole where the output is not a terminal. ``err``: on stderr (a warning)."""
+    for row in wrap(line, terminal_columns(), commands(line)):
+        typer.echo(row, err=err)
+
+
+def commands(line: str) -> list[str]:
+    """The commands a line quotes (`deals --set`), each kept on one row where it wraps: it is typed whole."""
+    return re.findall(r"`[^`]+`", line)
 
 
 def print_table(columns: Sequence[str], rows: list[dict[str, Any]], drop: Sequence[str] = (), lang: str | None = None) -> None:

@@ -14,6 +14,8 @@ from ..core.errors import GuandanError
 from ..db.engine import default_url, driver_problem
 from ..i18n import N_
 from ..i18n.reasons import os_reason
+from ..linebreak import wrap
+from .cli_table import commands, terminal_columns
 from .desk import Desk
 from .errors import TournamentError, refusal
 
@@ -38,8 +40,12 @@ def desk_problem(e: GuandanError | str, lang: str | None = None) -> str:
 
 
 def desk_fail(problem: GuandanError | str, lang: str | None = None) -> NoReturn:
-    """``error: …`` on stderr in the reader's language, exit status 2 (bad input; nothing was changed)."""
-    typer.echo(_("error: {problem}", lang).format(problem=desk_problem(problem, lang)), err=True)
+    """``error: …`` on stderr in the reader's language, exit status 2 (bad input; nothing was changed); each of
+    its lines wrapped at the terminal's width as the desk's other output is, whole where it goes to a file."""
+    text = _("error: {problem}", lang).format(problem=desk_problem(problem, lang))
+    for line in text.splitlines():
+        for row in wrap(line, terminal_columns(), commands(line)):
+            typer.echo(row, err=True)
     raise typer.Exit(2)
 
 

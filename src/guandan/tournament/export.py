@@ -572,6 +572,25 @@ def export_json(state: TournamentState, events: Iterable[Event] = ()) -> dict[st
             "log": log_records(events)}
 
 
+def standings_heading(state: TournamentState, lang: str) -> str:
+    """The title of the standings with every result in (the xlsx Standings sheet's; `standings`' note) in ``lang``:
+    after the rounds complete, and while a Swiss round is in play how many of its results they already hold, so that
+    its final tables are not read as a round's standings (the venue screen waits for the round's end)."""
+    tr = translator("desk", check_lang(lang))
+    done, name = state.completed_rounds, state.cfg.name
+    heading = (tr.ngettext("{name}: standings after {done} of {total} round",
+                           "{name}: standings after {done} of {total} rounds", state.rounds_total).format(
+                   name=name, done=done, total=state.rounds_total)
+               if done else tr.gettext("{name}: standings before round 1").format(name=name))
+    rnd = state.rounds.get(state.current_round)
+    if rnd is None or rnd.complete or state.is_knockout:  # a knockout's standings say where each team stands
+        return heading
+    final = sum(1 for t in rnd.tables.values() if t.status == FINAL)
+    return tr.ngettext("{heading}; round {round} in play: {final} of {tables} result in",
+                       "{heading}; round {round} in play: {final} of {tables} results in", len(rnd.tables)).format(
+        heading=heading, round=rnd.number, final=final, tables=len(rnd.tables))
+
+
 def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event] = (), lang: str = "zh") -> Path:
     """Standings (current, and after each completed round), tables by number (with every number) and by
     team, the cross-table, and the audit log with each entry's data as a JSON text and, in the last column,
@@ -585,13 +604,10 @@ def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event]
     cfg = state.cfg
     standing_cols = [label for _key, label in standing_fields(state)]
     done = state.completed_rounds
-    heading = (translator("desk", check_lang(lang)).ngettext(
-        "{name}: standings after {done} of {total} round", "{name}: standings after {done} of {total} rounds",
-        state.rounds_total).format(name=cfg.name, done=done, total=state.rounds_total)
-               if done else _("{name}: standings before round 1").format(name=cfg.name))
     ws = wb.active
     ws.title = sheet_title("Standings")
-    _sheet(ws, standing_cols, standing_export_rows(state, lang=lang), title=heading, note=chain_text(state, _),
+    _sheet(ws, standing_cols, standing_export_rows(state, lang=lang), title=standings_heading(state, lang),
+           note=chain_text(state, _),
            keep=3)
     for r in range(1, done + 1):
         _sheet(wb.create_sheet(sheet_title("After R{n}", r)), standing_cols, standing_export_rows(state, r, lang),
