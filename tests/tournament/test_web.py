@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable
 
@@ -325,3 +326,17 @@ def test_a_result_waiting_on_the_arbiters_page_says_who_passed_a(client: TestCli
 
     assert result("en") == f"(A : 6 · {home} passed A)"
     assert result("zh") == f"（A : 6 · {home}过A）"
+
+
+def test_the_arbiters_standings_show_each_teams_byes_beside_its_record(client: TestClient, desk: Desk, tid: int) -> None:
+    """A bye counts as a win (W), so the record alone would read a bye as a match won: the Byes column says which."""
+    form = {"key": SECRET, "round": "1", "reason": "slip"}
+    for table in (1, 2):
+        assert client.post(f"/t/{tid}/arbiter/override", data={**form, "table": str(table), "levels": "K:7"}).status_code == 200
+    page = client.get(f"/t/{tid}/arbiter?key={SECRET}").text
+    standings = page.split('data-testid="standings"', 1)[1].split("</table>", 1)[0]
+    assert ">Byes</th>" in standings
+    byes = re.findall(r'data-testid="byes">(\d+)<', standings)
+    assert sorted(byes) == ["0", "0", "0", "0", "1"]  # team 5 sat out round 1
+    row = next(r for r in standings.split("<tr")[1:] if 'data-testid="byes">1<' in r)
+    assert "1-0-0" in row  # its bye, counted as a win

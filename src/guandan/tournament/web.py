@@ -139,6 +139,8 @@ class Line:
     #: A knockout's: where the team stands (:func:`~.bracket.standing_order`'s ``status``, ``eliminated_in``,
     #: ``decider``), for :func:`~.words.knockout_status` to say in the page's language; None in a Swiss event.
     standing: dict[str, Any] | None = None
+    #: The rounds the team had a bye in: each counts as a win (W), which the arbiter's page shows beside it.
+    byes: int = 0
 
 
 def screen_keys(chain: Sequence[str]) -> list[str]:
@@ -173,14 +175,14 @@ def standing_lines(state: TournamentState, through: int) -> list[Line]:
         return [Line(knockout_rank(r) or "–", r["team_id"],
                      r["team"], r["club"] or "", " / ".join(r["players"]), r["withdrawn"], _figures(r),
                      f"{r['wins']}-{r['draws']}-{r['losses']}",
-                     {k: r[k] for k in ("status", "eliminated_in", "decider")})
+                     {k: r[k] for k in ("status", "eliminated_in", "decider")}, r["byes"])
                 for r in standing_records(state, through)]
     out = []
     for s in state.standings(through):
         t = state.teams[s.team_id]
         values = _figures(s.to_dict())
         out.append(Line(str(s.rank) if through else "–", t.id, t.name, t.club or "", " / ".join(t.players),
-                        state.withdrawn_by(t.id, through), values, f"{s.wins}-{s.draws}-{s.losses}"))
+                        state.withdrawn_by(t.id, through), values, f"{s.wins}-{s.draws}-{s.losses}", byes=s.byes))
     return out
 
 
