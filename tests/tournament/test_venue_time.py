@@ -159,7 +159,8 @@ def test_refusals_say_times_on_the_venues_clocks() -> None:
     desk = _desk(now)
     tid = _paired(desk, now, time_zone="Asia/Shanghai")
     unchanged(desk, tid, lambda: desk.start_round(tid, 1, desk.state(tid).typed_time("15:05", NOW, "--at")),
-              r"start 2026-12-05 15:05:00 Asia/Shanghai \(UTC\+08:00\) is in the future \(it is now 2026-12-05 14:10:00\)")
+              r"start 2026-12-05 15:05:00 Asia/Shanghai \(UTC\+08:00\) is in the future \(it is now 2026-12-05 14:10:00\): "
+              r"start the round when its play begins, without a start time")
     unchanged(desk, tid, lambda: desk.start_round(tid, 1, desk.state(tid).typed_time("13:55", NOW, "--at")),
               r"is before round 1 was paired \(2026-12-05 14:00:00\)")
     desk.start_round(tid, 1, desk.state(tid).typed_time("14:05", NOW, "--at"))

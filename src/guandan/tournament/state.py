@@ -413,8 +413,8 @@ class TournamentState:
         at = parse_time(d["at"], Word(N_("the round's start")))
         zone = self.zone  # both times on the venue's clocks, the zone named once
         if at > now + START_TOLERANCE:
-            raise refusal(N_("the round's start {at} is in the future (it is now {now})"), at=shown_time(at, zone),
-                          now=wall_time(now, zone))
+            raise refusal(N_("the round's start {at} is in the future (it is now {now}): start the round when its "
+                             "play begins, without a start time"), at=shown_time(at, zone), now=wall_time(now, zone))
         r = d.get("round")
         rnd = self.rounds.get(r) if isinstance(r, int) else None
         if rnd is not None and rnd.paired_at is not None and at < parse_time(rnd.paired_at):
