@@ -58,7 +58,8 @@ def test_a_disputed_table_tells_the_arbiter_what_to_type(event: str, lang: str) 
                            "zh": "错误：第1轮第1桌有争议：只有裁判可以裁定"}[lang]
         assert step == ARBITER[lang]
     # the command it names settles it
-    ok(event, "deals", "1", "-r", "1", "-t", "1", "--set", "N,E,S", "--reason", "asked both teams")
+    out = ok(event, "deals", "1", "-r", "1", "-t", "1", "--set", "N,E,S", "--reason", "asked both teams")
+    assert out.splitlines()[0] == "round 1 table 1: deals set by the arbiter"  # said before the deals as they now stand
     assert "North East South" in ok(event, "deals", "1", "-r", "1", "-t", "1")
 
 

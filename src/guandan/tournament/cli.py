@@ -602,6 +602,7 @@ def deals(
     def act(desk: Desk) -> None:
         if set_ is not None:
             desk.set_deals(tid, round_no, table_no, parse_deal_list(set_), reason, end)
+            typer.echo(_("round {round} table {table}: deals set by the arbiter").format(round=round_no, table=table_no))
         ts = desk.state(tid).table(round_no, table_no)
         hows = [(_("award home") if x.award == 0 else _("award away")) if x.finish is None else _seat_words(x.finish)
                 for x in ts.deals]
