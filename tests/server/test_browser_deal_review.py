@@ -72,7 +72,8 @@ def test_the_deal_end_panel_opens_the_review_of_the_deal_just_played(browser: Br
         link.click()
     review = opened.value
     review.on("pageerror", lambda e: problems.append(str(e)))
-    review.wait_for_function("document.body.dataset.review === 'done'", timeout=120_000)
+    # the tab may still be loading, with no body yet: the predicate must wait for one, not fail on it
+    review.wait_for_function("document.body?.dataset.review === 'done'", timeout=120_000)
     assert review.evaluate("document.body.dataset.live") == "true"
     assert review.locator("#deals .deal-head").count() == 1  # the finished deal, nothing of the next
     assert review.locator("#review-seat").is_disabled() and review.locator("#review-seat").input_value() == "0"
