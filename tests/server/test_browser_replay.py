@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from guandan.agents import make_agent
 from guandan.agents.runner import run_match
@@ -71,6 +71,15 @@ def _corner(page: Page) -> list[str]:
 
 def _visible(page: Page) -> str:
     return str(page.evaluate(VISIBLE_TEXT))
+
+
+def _context(browser: Browser, lang: str, width: int, height: int, touch: bool | None = None) -> BrowserContext:
+    """A browser context of that size reading the site in ``lang``, with touch where the screen is a phone's
+    (narrower than 1,000 px) unless ``touch`` says otherwise."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=width < 1000 if touch is None else touch, bypass_csp=True)
+    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    return context
 
 
 def _check_language(page: Page, lang: str) -> None:
@@ -362,8 +371,7 @@ def test_the_corner_names_both_teams_levels_and_a_seats_review_has_its_own_first
     text = httpx.get(f"{live_server.url}/api/replays/{rid}/record", timeout=30).text
     frames = {**replay_frames(text, in_play=True), "room": "ZZZZZZ", "deal": 1, "seat": 1}
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 1000, bypass_csp=True)
-    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    context = _context(browser, lang, width, height)
     context.route("**/api/rooms/ZZZZZZ/deals/1/replay", lambda route: route.fulfill(json=frames))
     context.route("**/api/rooms/ZZZZZZ/deals/1/review", lambda route: route.fulfill(json={"reviews": []}))
     page = context.new_page()
@@ -395,9 +403,7 @@ def test_the_replay_has_the_sites_one_header_and_its_own_title_line(browser: Bro
     replay's title, its id and its record's export follow in a line of its own, the export a tap target too."""
     rid, _ = replay
     for width, height in ((667, 375), (844, 390), (390, 844), (1280, 800)):
-        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 1000,
-                                      bypass_csp=True)
-        context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+        context = _context(browser, lang, width, height)
         page = context.new_page()
         try:
             page.goto(f"{live_server.url}/replay/{rid}")
@@ -431,8 +437,7 @@ def test_an_upright_phone_shows_the_steps_and_all_four_hands_on_its_first_screen
     1,000 px tall, the buttons and the last hand a long scroll apart); the match's result and the deal list follow.
     The step's line counts the moves as the review does: the deal's start, then move 1 of N."""
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, bypass_csp=True)
-    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    context = _context(browser, lang, width, height, touch=True)
     page = context.new_page()
     try:
         rid, data = replay
@@ -488,8 +493,7 @@ def test_a_pass_or_a_play_is_shown_with_the_play_it_answered(browser: Browser, l
     screen's foot); nothing for a lead or the deal's opening."""
     width, height = size
     touch = width < 1000
-    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, bypass_csp=True)
-    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    context = _context(browser, lang, width, height, touch)
     page = context.new_page()
     try:
         rid, data = replay
@@ -522,8 +526,7 @@ def test_the_fair_deal_checks_two_parts_lie_one_under_the_other(browser: Browser
                                                                  replay: tuple[str, dict[str, Any]], width: int) -> None:
     """The match's check and the deal's, one under the other: side by side on a desktop, the match's last line (the
     seed's formula) ran on into the deal's commitment with no space between ("…“guandan:11:n−1”Deal commitment")."""
-    context = browser.new_context(viewport={"width": width, "height": 800}, bypass_csp=True)
-    context.add_init_script("localStorage.setItem('guandan:lang', 'en')")
+    context = _context(browser, "en", width, 800, touch=False)
     page = context.new_page()
     try:
         rid, _ = replay
