@@ -1,7 +1,7 @@
 """The desk's arbiter page in Debian's chromium, as an arbiter walking the hall opens it on a phone: held upright
 (390×844) and sideways (844×390), and on a desktop, in both languages. The page itself never scrolls sideways;
-the round's tables and the standings, wider than a phone, scroll inside their own boxes, which stay within the
-width; on a desktop (1280 px and wider) they fit their boxes, the override column in view."""
+the round's tables, wider than a phone, scroll inside their own box, which stays within the width, and the
+standings fit the width; on a desktop (1280 px and wider) both fit their boxes, the override column in view."""
 
 from __future__ import annotations
 
@@ -141,3 +141,53 @@ def test_a_knockouts_result_in_words_keeps_the_override_in_view(browser: Browser
                 ctx.close()
         finally:
             v.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_standings_fit_a_phone_and_keep_every_column_on_a_desk(browser: Browser, arbiter_url: str,
+                                                                   lang: str) -> None:
+    """On a phone either way up the standings fit the width (no sideways scrolling, not even inside their box):
+    the team's number, club and players go under its name (upright, its record and byes instead of its players,
+    the figures' shorter heads with a legend), every name whole, its rank and 场分 in view. On a desk every column is
+    its own, as before."""
+    for size in SIZES:
+        ctx = browser.new_context(viewport=size)
+        page = ctx.new_page()
+        page.goto(f"{arbiter_url}&lang={lang}")
+        shown: dict[str, Any] = page.evaluate("""() => {
+          const box = document.querySelector('[data-testid=standings]'), r = box.getBoundingClientRect();
+          const seen = (el) => el !== null && getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
+          const rows = [...box.querySelectorAll('tr[data-team]')].map((tr) => {
+            const name = tr.querySelector('td.team .name'), range = document.createRange();
+            range.selectNodeContents(name);
+            const cells = [tr.cells[0], name, tr.querySelector('td.num:not(.no):not(.byes)')];  // rank, name, MP
+            return {name: name.textContent, lines: new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size,
+                    inside: cells.every((c) => { const q = c.getBoundingClientRect();
+                                                 return q.width > 0 && q.left >= r.left - 1 && q.right <= r.right + 1; }),
+                    more: seen(tr.querySelector('.more')) ? tr.querySelector('.more').innerText : null};
+          });
+          const head = box.querySelector('tr');
+          return {inner: box.scrollWidth, outer: box.clientWidth, rows,
+                  columns: ['no', 'club', 'players', 'wdl', 'byes'].filter((c) => seen(head.querySelector('th.' + c))),
+                  legend: seen(document.querySelector('[data-testid=legend]'))};
+        }""")
+        assert shown["inner"] <= shown["outer"], (size, lang, shown["inner"], shown["outer"])
+        assert [row["name"] for row in shown["rows"]] == TEAMS  # no round final yet: by number, every name whole
+        for row in shown["rows"]:
+            assert row["inside"], (size, lang, row)
+            if len(row["name"]) <= 6:  # a short name is never broken across lines
+                assert row["lines"] == 1, (size, lang, row)
+        number = "编号" if lang == "zh" else "No."
+        if size["width"] >= 1280:
+            assert shown["columns"] == ["no", "club", "players", "wdl", "byes"] and not shown["legend"], (size, shown)
+            assert all(row["more"] is None for row in shown["rows"])
+        elif size["width"] > 600:  # sideways: the record and the byes keep their columns
+            assert shown["columns"] == ["wdl", "byes"] and not shown["legend"], (size, shown)
+            first = shown["rows"][0]["more"]
+            assert first.split() == [number, "1", "俱乐部1", "张1", "/", "李1"], first
+        else:
+            assert shown["columns"] == [] and shown["legend"] == (lang == "en"), (size, shown)
+            first = shown["rows"][0]["more"]
+            assert first.split() == [number, "1", "俱乐部1", "胜-平-负" if lang == "zh" else "W-D-L", "0-0-0",
+                                     "轮空" if lang == "zh" else "Byes", "0"], first
+        ctx.close()

@@ -20,7 +20,7 @@ from guandan.tournament.cli import app
 from guandan.tournament.desk import Desk
 from guandan.tournament.errors import TournamentError
 from guandan.tournament.logtext import SENTENCES, LogReader
-from guandan.tournament.model import EventConfig, RoundLimits
+from guandan.tournament.model import EventConfig, LatenessRules, RoundLimits
 from guandan.tournament.rounds import ResultSlip
 from guandan.tournament.state import EVENT_TYPES, Event
 
@@ -286,3 +286,102 @@ def test_the_partners_drawn_name_the_teams_of_a_pairing() -> None:
     assert reader.sentence(Event(2, "knockout_paired", {"round": 1, "method": "random", "seed": 7, "repair": False,
                                                         "matches": [[1, 3], [None, 2]]})) == \
         "knockout round 1 paired (random, seed 7): team 1 (王五 / 赵六) v team 3 (吴九 / 郑十); team 2 (孙七 / 周八): bye"
+
+
+def test_a_forfeit_says_its_score_its_team_and_how_late() -> None:
+    """A forfeit's entry says the levels the event's rules scored it at (home first), the team that forfeited,
+    as the log paired the table, and how late it was, where the entry says."""
+    cfg = EventConfig(name="秋季杯", rounds=3, lateness=LatenessRules(forfeit_score=("K", "T"))).to_dict()
+    said: dict[str, list[str]] = {}
+    for lang in ("zh", "en"):
+        reader = LogReader(lang)
+        reader.sentence(Event(1, "created", {"config": cfg, "secret": KEY}))
+        for seq, name in enumerate(("北京队", "Shanghai"), 2):
+            reader.sentence(Event(seq, "team_registered", {"team": {"name": name, "players": ["甲", "乙"]}}))
+        reader.sentence(Event(4, "round_paired", {"round": 1, "method": "random", "seed": 1, "tables": [[2, 1]]}))
+        said[lang] = [reader.sentence(Event(5, "result_overridden", {
+            "round": 1, "table": 1, "reason": "迟到", "late_minutes": 12,
+            "result": {"levels": None, "passed_a": None, "deals": None, "forfeit": "away"}})),
+            reader.sentence(Event(6, "result_entered", {
+                "round": 1, "table": 1, "by": 1, "late_minutes": 10.5,
+                "result": {"levels": None, "passed_a": None, "deals": None, "forfeit": "home"}})),
+            reader.sentence(Event(7, "result_reported", {  # the log names no lateness: none is said
+                "round": 1, "table": 1, "result": {"levels": None, "passed_a": None, "deals": None, "forfeit": "away"}}))]
+        assert not any(RAW.search(s) for s in said[lang]), said[lang]
+    assert said["en"] == [
+        "round 1 table 1: the arbiter set the result to K:10, a forfeit by the away team, team 1 (北京队), "
+        "12 minutes late; reason: 迟到",
+        "round 1 table 1: team 1 (北京队) entered 10:K, a forfeit by the home team, team 2 (Shanghai), 10.5 minutes late",
+        "round 1 table 1: result reported as K:10, a forfeit by the away team, team 1 (北京队)"]
+    assert said["zh"] == [
+        "第1轮第1桌：裁判裁定成绩为K:10，客队1号队（北京队）弃权，迟到12分钟；理由：迟到",
+        "第1轮第1桌：1号队（北京队）登记成绩为10:K，主队2号队（Shanghai）弃权，迟到10.5分钟",
+        "第1轮第1桌：上报成绩为K:10，客队1号队（北京队）弃权"]
+    one = LogReader("en")
+    one.sentence(Event(1, "created", {"config": cfg, "secret": KEY}))
+    assert one.sentence(Event(2, "result_overridden", {  # a table the log did not pair: the side alone
+        "round": 2, "table": 4, "reason": "r", "late_minutes": 1,
+        "result": {"levels": None, "passed_a": None, "deals": None, "forfeit": "home"}})) == \
+        "round 2 table 4: the arbiter set the result to 10:K, a forfeit by the home team, 1 minute late; reason: r"
+
+
+def test_a_knockouts_forfeit_names_the_team_of_its_table() -> None:
+    """A knockout numbers its tables over the matches that have two teams, a bye taking none."""
+    reader = LogReader("en")
+    reader.sentence(Event(1, "created", SAMPLES["created"]))
+    for seq, name in enumerate(("东风队", "南山队", "西湖队"), 2):
+        reader.sentence(Event(seq, "team_registered", {"team": {"name": name, "players": ["甲", "乙"]}}))
+    reader.sentence(Event(5, "knockout_paired", {"round": 1, "method": "random", "seed": 2,
+                                                 "matches": [[1, None], [3, 2]]}))
+    assert reader.sentence(Event(6, "result_overridden", {
+        "round": 1, "table": 1, "reason": "未到场",
+        "result": {"levels": None, "passed_a": None, "deals": None, "forfeit": "home"}})) == \
+        "round 1 table 1: the arbiter set the result to 6:A, a forfeit by the home team, team 3 (西湖队); reason: 未到场"
+
+
+def test_the_lateness_of_a_forfeit_is_kept_in_the_log(tmp_path: Path) -> None:
+    """``result --forfeit … --late-minutes N`` keeps N in the log entry (log --json), and ``log`` says it, in
+    both languages, within 80 columns."""
+    db = f"sqlite:///{tmp_path / 'late.sqlite3'}"
+    runner = CliRunner()
+    for args in (["new", "Cup", "--rounds", "2", "--seed", "3", "--per-round"],
+                 *(["register", "1", t, "--players", f"甲{t},乙{t}"] for t in ("东风队", "南山队", "西湖队", "北斗队")),
+                 ["pair", "1"],
+                 ["result", "1", "-r", "1", "-t", "1", "--forfeit", "away", "--late-minutes", "12", "--override",
+                  "--reason", "未到场"],
+                 ["result", "1", "-r", "1", "-t", "2", "--forfeit", "home", "--override", "--reason", "弃权"]):
+        assert runner.invoke(app, [*args, "--db", db]).exit_code == 0, args
+    entries = [json.loads(line) for line in runner.invoke(app, ["log", "1", "--json", "--db", db]).output.splitlines()]
+    assert entries[-2]["data"]["late_minutes"] == 12 and "late_minutes" not in entries[-1]["data"]
+    tables = {t["table"]: (t["home"], t["away"]) for t in json.loads(
+        runner.invoke(app, ["standings", "1", "--tables", "--json", "--db", db]).output)["tables"]}
+    for lang, late, first, second in (
+            ("en", "12 minutes late", "A:6, a forfeit by the away team, team {n} ({name})",
+             "6:A, a forfeit by the home team, team {n} ({name})"),
+            ("zh", "迟到12分钟", "A:6，客队{n}号队（{name}）弃权", "6:A，主队{n}号队（{name}）弃权")):
+        number = {name: i for i, name in enumerate(("东风队", "南山队", "西湖队", "北斗队"), 1)}
+        away, home = tables[1][1], tables[2][0]
+        wrapped = runner.invoke(app, ["log", "1", "--lang", lang, "--db", db], env={"COLUMNS": "80"}).output
+        assert max(width(line) for line in wrapped.splitlines()) <= 80, wrapped
+        lines = runner.invoke(app, ["log", "1", "--lang", lang, "--db", db], env={"COLUMNS": None}).output.splitlines()
+        assert first.format(n=number[away], name=away) in lines[-2] and late in lines[-2], lines[-2]
+        assert second.format(n=number[home], name=home) in lines[-1], lines[-1]
+        assert late not in lines[-1] and not RAW.search("\n".join(lines[-2:]))
+
+
+def test_the_desk_keeps_a_forfeits_lateness_and_only_a_forfeits(tmp_path: Path) -> None:
+    """A knockout's override goes through its own plan (it may re-pair the next round): the lateness is on the
+    result's entry there too. A result that is no forfeit keeps no lateness."""
+    desk = Desk(make_engine(f"sqlite:///{tmp_path / 'ko.sqlite3'}"))
+    tid = desk.create(EventConfig(name="淘汰赛", format="knockout", per_deal=False), secret=KEY)
+    for name in ("东风队", "南山队", "西湖队", "北斗队"):
+        desk.register(tid, name, [f"甲{name}", f"乙{name}"])
+    desk.pair_next(tid)
+    desk.override(tid, 1, 1, ResultSlip(None, forfeit=1), "未到场", late_minutes=15.0)
+    desk.override(tid, 1, 2, ResultSlip(("A", "8"), passed_a=0, deals=8), "记分单", late_minutes=15)
+    *_, forfeit, played = desk.events(tid)
+    assert forfeit.type == played.type == "result_overridden"
+    assert forfeit.data["late_minutes"] == 15 and isinstance(forfeit.data["late_minutes"], int)
+    assert "late_minutes" not in played.data
+    assert desk.state(tid).table(1, 1).final == ResultSlip(None, forfeit=1)  # scored by the rules, as before
+    desk.engine.dispose()

@@ -445,7 +445,7 @@ def result(
                     "--reason (round {round} table {table})").format(round=round_no, table=table_no))
         slip = ResultSlip.parse(levels, passed_a, deals, forfeit, decider)
         if override:
-            desk.override(tid, round_no, table_no, slip, reason)
+            desk.override(tid, round_no, table_no, slip, reason, late_minutes=late_minutes)
             typer.echo(_("round {round} table {table}: result set by the arbiter").format(round=round_no, table=table_no))
             # an arbiter may rule a score play could not give (a penalty, say): it stands, but not unremarked
             problem = check_result(state.cfg, round_no, table_no, slip)
@@ -454,7 +454,8 @@ def result(
                     problem=desk_problem(refused(problem))), err=True)
         else:
             with _teams_action(desk, tid, round_no, table_no):
-                desk.enter_result(tid, round_no, table_no, slip, _team_side(state, round_no, table_no, by))
+                desk.enter_result(tid, round_no, table_no, slip, _team_side(state, round_no, table_no, by),
+                                  late_minutes=late_minutes)
             typer.echo(_("round {round} table {table}: result entered, waiting for the other team to confirm").format(
                 round=round_no, table=table_no))
     _run(db, act)

@@ -182,9 +182,10 @@ class Desk:
         return copy.deepcopy(self._append_all(tid, [("round_paired", data)], actor, expect).rounds[r])
 
     def enter_result(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, by: int | str,
-                     actor: str = "player") -> None:
-        """``by``: the entering team (number or name); the other team of the table must confirm."""
-        data = self._result(round_no, table_no, slip, by=self._team_id(tid, by))
+                     actor: str = "player", late_minutes: float | None = None) -> None:
+        """``by``: the entering team (number or name); the other team of the table must confirm. With a forfeit,
+        ``late_minutes`` (how late the forfeiting team was) goes into the log beside it."""
+        data = self._result(round_no, table_no, slip, by=self._team_id(tid, by), **_lateness(slip, late_minutes))
         self._append(tid, "result_entered", data, actor)
 
     def confirm(self, tid: int, round_no: int, table_no: int, by: int | str, actor: str = "player") -> None:
@@ -314,17 +315,20 @@ class Desk:
             return self._load(s, tid).team(ref).id
 
     def override(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, reason: str,
-                 actor: str = "arbiter", seen: int | None = None) -> None:
+                 actor: str = "arbiter", seen: int | None = None, late_minutes: float | None = None) -> None:
         """The arbiter's final result. In a knockout, a correction that sends another team through to a round
         already paired (and not started) re-pairs that round in the same transaction. ``seen`` as for
-        :meth:`set_deals`."""
+        :meth:`set_deals`; ``late_minutes`` as for :meth:`enter_result`."""
         st = self.state(tid)
         expect = _table_unchanged(round_no, table_no, seen)
+        late = _lateness(slip, late_minutes)
         if st.is_knockout:
-            self._append_all(tid, plan_override(st, round_no, table_no, slip, reason), actor, expect)
+            entries = plan_override(st, round_no, table_no, slip, reason)
+            entries[0][1].update(late)  # the result's own entry, before any re-pairing it brings
+            self._append_all(tid, entries, actor, expect)
             return
-        self._append_all(tid, [("result_overridden", self._result(round_no, table_no, slip, reason=reason))], actor,
-                         expect)
+        self._append_all(tid, [("result_overridden", self._result(round_no, table_no, slip, reason=reason, **late))],
+                         actor, expect)
 
     def report(self, tid: int, round_no: int, table_no: int, slip: ResultSlip, actor: str = "server") -> None:
         self._append(tid, "result_reported", self._result(round_no, table_no, slip), actor)
@@ -509,6 +513,14 @@ class Desk:
                      "losses": x.losses, "byes": x.byes, "as_of_seq": ev.seq}
                     for x in table])
             self._written[row.id] = table
+
+
+def _lateness(slip: ResultSlip, minutes: float | None) -> dict[str, Any]:
+    """A forfeit's lateness for its log entry (a whole number of minutes as an integer); nothing for a result that
+    is not a forfeit, or without one. The state does not read it: the forfeit is scored by the event's rules."""
+    if minutes is None or slip.forfeit is None:
+        return {}
+    return {"late_minutes": int(minutes) if float(minutes).is_integer() else float(minutes)}
 
 
 def _table_unchanged(round_no: int, table_no: int, seen: int | None) -> Callable[[TournamentState], None] | None:

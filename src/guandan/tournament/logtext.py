@@ -24,6 +24,7 @@ from ..i18n import N_, translator
 from .deals import SEAT_NAMES, parse_finish
 from .errors import TournamentError
 from .levels import level_label, level_value
+from .model import LatenessRules
 from .state import CODE_LIMIT, Event, parse_time
 from .venuetime import stamp, venue_zone
 from .words import METHOD_WORDS
@@ -32,8 +33,9 @@ Gettext = Callable[[str], str]
 
 #: A side of a table as the log stores it ("home"/"away"), as words.
 _SIDE_WORDS = {"home": N_("home"), "away": N_("away")}
-#: A result scored as a forfeit, by the side that forfeited.
+#: A result scored as a forfeit, by the side that forfeited; with the team, where the log paired the table.
 _FORFEITS = {"home": N_("a forfeit by the home team"), "away": N_("a forfeit by the away team")}
+_FORFEITS_BY = {"home": N_("a forfeit by the home team, {team}"), "away": N_("a forfeit by the away team, {team}")}
 #: Who wrote an entry (the desk's actors), as words; an actor not here is shown as written.
 ACTOR_WORDS = {"arbiter": N_("arbiter"), "web:arbiter": N_("arbiter (web page)"), "player": N_("player"),
                "web": N_("table page"), "api": N_("API"), "server": N_("game server"), "bot-event": N_("bot event")}
@@ -87,6 +89,10 @@ class LogReader:
         self.teams: dict[int, str] = {}
         self.players: dict[int, str] = {}
         self.wrong: dict[tuple[int, int], int] = {}
+        #: Each table's teams (home, away) by (round, table), as the log paired them.
+        self.tables: dict[tuple[int, int], tuple[int, int]] = {}
+        #: The levels a forfeit is scored at (the present team's, the late team's), once the log created the event.
+        self.forfeit_score: tuple[str, str] | None = None
 
     # ---- whole entries ---------------------------------------------------------------------------
     def sentence(self, ev: Event) -> str:
@@ -155,14 +161,15 @@ class LogReader:
         """A finishing order, first out first, by the catalogue's seat names (北 南 东 西)."""
         return " ".join(self._(SEAT_NAMES[s]) for s in parse_finish(finish))
 
-    def result(self, r: Any) -> str:
-        """A result slip: the levels home first ("10:8"), or who forfeited; who passed A, the deciding deal,
-        the deals played."""
+    def result(self, r: Any, where: dict[str, int] | None = None, late: Any = None) -> str:
+        """A result slip: the levels home first ("10:8"), or a forfeit: the levels it is scored at, who forfeited
+        (the team too where the log paired the table ``where``) and how late they were (``late`` minutes, where
+        the entry says); who passed A, the deciding deal, the deals played."""
         if not isinstance(r, dict):
             raise Unreadable
         _ = self._
         if r.get("forfeit") is not None:
-            text = _(_FORFEITS[r["forfeit"]])
+            text = self.forfeit(r["forfeit"], where, late)
         else:
             levels = r["levels"]
             if not isinstance(levels, list | tuple) or len(levels) != 2:
@@ -176,6 +183,27 @@ class LogReader:
         if r.get("deals") is not None:
             text = _("{result}, {detail}").format(result=text, detail=self.ngettext(
                 "{n} deal played", "{n} deals played", _int(r["deals"])).format(n=_int(r["deals"])))
+        return text
+
+    def forfeit(self, side: Any, where: dict[str, int] | None, late: Any) -> str:
+        """A forfeit by ``side``: "A:6, a forfeit by the away team, team 7 (泰山队), 12 minutes late"."""
+        _ = self._
+        teams = self.tables.get((where["round"], where["table"])) if where else None
+        if teams is None:
+            text = _(_FORFEITS[side])
+        else:
+            text = _(_FORFEITS_BY[side]).format(team=self.team(teams[0 if side == "home" else 1]))
+        if self.forfeit_score is not None:
+            present, absent = (level_label(level_value(x)) for x in self.forfeit_score)
+            score = f"{absent}:{present}" if side == "home" else f"{present}:{absent}"
+            text = _("{result}, {detail}").format(result=score, detail=text)
+        if late is not None:
+            if isinstance(late, bool) or not isinstance(late, int | float) or not 0 <= late < float("inf"):
+                raise Unreadable
+            whole = float(late).is_integer()
+            minutes = str(int(late)) if whole else format(late, "g")
+            text = _("{result}, {detail}").format(result=text, detail=self.ngettext(
+                "{minutes} minute late", "{minutes} minutes late", int(late) if whole else 2).format(minutes=minutes))
         return text
 
     def where(self, d: dict[str, Any]) -> dict[str, int]:
@@ -205,11 +233,26 @@ class LogReader:
 def _created(r: LogReader, d: dict[str, Any]) -> str:
     cfg = d["config"]
     name = _text(cfg["name"])
+    r.forfeit_score = _forfeit_score(cfg)
     if cfg.get("format") == "knockout":
         return r._("created the knockout event “{name}”").format(name=name)
     rounds = _int(cfg["rounds"])
     return r.ngettext("created the Swiss event “{name}” of {rounds} round",
                       "created the Swiss event “{name}” of {rounds} rounds", rounds).format(name=name, rounds=rounds)
+
+
+def _forfeit_score(cfg: dict[str, Any]) -> tuple[str, str] | None:
+    """The levels the event scores a forfeit at, as the state reads them from its config (the rules' default
+    where the config has none); None where they are not two levels."""
+    lateness = cfg.get("lateness", {})
+    score = lateness.get("forfeit_score", LatenessRules().forfeit_score) if isinstance(lateness, dict) else None
+    if not isinstance(score, list | tuple) or len(score) != 2:
+        return None
+    try:
+        level_value(score[0]), level_value(score[1])
+    except (TournamentError, ValueError, TypeError):
+        return None
+    return str(score[0]), str(score[1])
 
 
 def _team_registered(r: LogReader, d: dict[str, Any]) -> str:
@@ -230,6 +273,7 @@ def _team_withdrawn(r: LogReader, d: dict[str, Any]) -> str:
 def _round_paired(r: LogReader, d: dict[str, Any]) -> str:
     items = [r._("table {table}: {home} v {away}").format(table=i, home=r.team(h), away=r.team(a))
              for i, (h, a) in enumerate(d["tables"], 1)]
+    _seat_tables(r, _int(d["round"]), [(h, a) for h, a in d["tables"]])
     if d.get("bye") is not None:
         items.append(r._("bye: {team}").format(team=r.team(d["bye"])))
     where = {"round": _int(d["round"]), "how": r.method(d), "tables": r.joined(items)}
@@ -238,9 +282,16 @@ def _round_paired(r: LogReader, d: dict[str, Any]) -> str:
     return r._("round {round} paired ({how}): {tables}").format(**where)
 
 
+def _seat_tables(r: LogReader, round_no: int, tables: list[tuple[Any, Any]]) -> None:
+    """The round's tables as paired (a re-pairing replaces them), numbered from 1 in the entry's order."""
+    r.tables = {k: v for k, v in r.tables.items() if k[0] != round_no}
+    for i, (home, away) in enumerate(tables, 1):
+        r.tables[(round_no, i)] = (_int(home), _int(away))
+
+
 def _result_entered(r: LogReader, d: dict[str, Any]) -> str:
     return r._("round {round} table {table}: {team} entered {result}").format(
-        **r.where(d), team=r.team(d["by"]), result=r.result(d["result"]))
+        **r.where(d), team=r.team(d["by"]), result=r.result(d["result"], r.where(d), d.get("late_minutes")))
 
 
 def _result_confirmed(r: LogReader, d: dict[str, Any]) -> str:
@@ -259,12 +310,12 @@ def _result_rejected(r: LogReader, d: dict[str, Any]) -> str:
 
 def _result_overridden(r: LogReader, d: dict[str, Any]) -> str:
     return r.reasoned(r._("round {round} table {table}: the arbiter set the result to {result}").format(
-        **r.where(d), result=r.result(d["result"])), d)
+        **r.where(d), result=r.result(d["result"], r.where(d), d.get("late_minutes"))), d)
 
 
 def _result_reported(r: LogReader, d: dict[str, Any]) -> str:
     return r._("round {round} table {table}: result reported as {result}").format(
-        **r.where(d), result=r.result(d["result"]))
+        **r.where(d), result=r.result(d["result"], r.where(d), d.get("late_minutes")))
 
 
 def _round_started(r: LogReader, d: dict[str, Any]) -> str:
@@ -355,6 +406,7 @@ def _partners_drawn(r: LogReader, d: dict[str, Any]) -> str:
 
 def _knockout_paired(r: LogReader, d: dict[str, Any]) -> str:
     items = []
+    _seat_tables(r, _int(d["round"]), [(a, b) for a, b in d["matches"] if a is not None and b is not None])
     for a, b in d["matches"]:
         if a is not None and b is not None:
             items.append(r._("{home} v {away}").format(home=r.team(a), away=r.team(b)))

@@ -550,11 +550,16 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
         rnd = state.rounds.get(cur)
         # the site's own tables play an online event and report it: no slips, team codes or table phones
         venue = not is_online(get_desk(), tid)
+        keys = screen_keys(state.cfg.tiebreaks)
+        figures = figure_heads(keys, _)
+        minor = KNOCKOUT_MINOR if state.is_knockout else frozenset()
         return render(request, "arbiter.html", status, cfg=state.cfg, teams=state.teams, withdrawn=len(state.withdrawn),
                     current=cur, rnd=rnd,
                     status_text=status_line(state, _), blockers=blockers_words(state, _),
                     can_repair=bool(rnd and not rnd.started), lines=standing_lines(state, state.completed_rounds),
-                    keys=screen_keys(state.cfg.tiebreaks), heads=STANDING_HEADS, names=STANDING_NAMES, error=error,
+                    keys=keys, heads=STANDING_HEADS, figures=figures, error=error,
+                    legend=[f for f in figures.values() if f.name != f.compact],
+                    minor=minor, minor_names={figures[k].name for k in minor if k in figures},
                     order=standings_order(state, _), knockout=state.is_knockout,
                     status_of_line=lambda line: knockout_status(line.standing, _),
                     message=message,
