@@ -304,12 +304,12 @@ def test_a_phone_held_sideways_shows_the_steps_and_all_four_hands_on_one_screen(
             for _ in range(at - int(page.evaluate("Number(document.body.dataset.step)"))):
                 page.click("#next")
             assert page.evaluate("scrollY") == 0
-            for sel in ("#prev", "#step", "#next", "#to-end", "#step-label", "#r0", "#r1", "#r2", "#r3", "#rinfo",
+            for sel in ("#to-start", "#prev", "#step", "#next", "#to-end", "#step-label", "#r0", "#r1", "#r2", "#r3", "#rinfo",
                         "#raction", ".player .card"):
                 for left, top, right, bottom in page.evaluate(BOXES, sel):
                     assert left >= 0 and right <= width + 0.5 and top >= 0 and bottom <= height + 0.5, (
                         at, sel, (left, top, right, bottom))
-            for button in ("#prev", "#next", "#to-end", "#step"):  # the slider is dragged by a finger too
+            for button in ("#to-start", "#prev", "#next", "#to-end", "#step"):  # the slider is dragged by a finger too
                 box = page.locator(button).bounding_box()
                 assert box and box["height"] >= 40, (button, box)
         _check_language(page, lang)
@@ -331,7 +331,7 @@ def test_the_steps_line_is_said_once_and_the_levels_as_the_table_writes_them(
     deal = data["deals"][0]
     assert _corner(page) == ["级牌：2", "队1 2 : 队2 2"]
     title = deal["title"]["zh"][0]
-    assert title.startswith("第1副 · 打2 · 级数：2:2 · "), title
+    assert title.startswith("第1副 · 打2 · 级数：队1\u00a02\u00a0: 队2\u00a02 · "), title
     assert page.locator("#raction").inner_text() == title
     assert title not in page.locator("#rlog").inner_text()
     others = 0
@@ -447,12 +447,12 @@ def test_an_upright_phone_shows_the_steps_and_all_four_hands_on_its_first_screen
         expect(page.locator("#step-label")).to_have_text(
             {"zh": f"开局 · 共{total}手", "en": f"Start · {total} moves"}[lang])
         assert page.evaluate("scrollY") == 0
-        for sel in ("#prev", "#step", "#next", "#to-end", "#step-label", "#r0", "#r1", "#r2", "#r3", "#rinfo",
+        for sel in ("#to-start", "#prev", "#step", "#next", "#to-end", "#step-label", "#r0", "#r1", "#r2", "#r3", "#rinfo",
                     "#raction", ".player .card"):
             for left, top, right, bottom in page.evaluate(BOXES, sel):
                 assert left >= 0 and right <= width + 0.5 and top >= 0 and bottom <= height + 0.5, (
                     sel, (left, top, right, bottom))
-        for button in ("#prev", "#next", "#to-end", "#step"):
+        for button in ("#to-start", "#prev", "#next", "#to-end", "#step"):
             box = page.locator(button).bounding_box()
             assert box and box["height"] >= 40, (button, box)
         table, results = page.locator("#rtable").bounding_box(), page.locator("#match").bounding_box()
@@ -534,5 +534,95 @@ def test_the_fair_deal_checks_two_parts_lie_one_under_the_other(browser: Browser
         expect(page.locator("#fair-deal .commitment")).to_have_count(1)
         match, deal = page.locator("#fair-summary").bounding_box(), page.locator("#fair-deal").bounding_box()
         assert match and deal and deal["y"] >= match["y"] + match["height"], (match, deal)
+    finally:
+        context.close()
+
+
+LONG_NAMES = ["Maximilian Alexander von Hohenzollern-Sigmaringen", "欧阳诸葛司马长长长名字玩家", "Bartholomew", "d"]
+# the short words of the jumps on a phone, the whole ones where there is room
+JUMPS = {"zh": {"phone": ("回到开头", "跳到结尾"), "wide": ("回到本副开头", "跳到本副结束")},
+         "en": {"phone": ("To the start", "To the end"), "wide": ("To the start of the deal", "To the end of the deal")}}
+TEAM_LEVELS = {"zh": "队1 2 : 队2 5", "en": "Team 1 2 : Team 2 5"}
+
+
+@pytest.fixture(scope="module")
+def long_names_replay(live_server: LiveServer) -> str:
+    """The fixture's match again, played by four people with a long name among them, a long Chinese one too."""
+    match = new_match(preset("competition"), 11, MatchConfig(max_deals=2))
+    run_match(match, [make_agent("greedy", seed=s) for s in range(4)])
+    r = httpx.post(f"{live_server.url}/api/replays", content=record.dumps(match, players=LONG_NAMES),
+                   headers={"Content-Type": "application/json"}, timeout=30)
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [(844, 390), (390, 844), (1280, 800)])
+def test_the_deals_first_and_last_steps_and_the_teams_levels_named(
+        browser: Browser, live_server: LiveServer, long_names_replay: str, lang: str, size: tuple[int, int]) -> None:
+    """Beside "previous" and "next", the jumps to the deal's first and last steps, as tall as they (tap-sized on a
+    phone, in short words there), each disabled where it would go nowhere; Home and End do the same from the keyboard.
+    The deal list and the match's result name each team beside its level ("队1 2 : 队2 5"), and with long names at
+    the table nothing runs off the screen."""
+    width, height = size
+    phone = width < 1000
+    context = _context(browser, lang, width, height)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    try:
+        page.goto(f"{live_server.url}/replay/{long_names_replay}")
+        expect(page.locator("[data-hand='0'] .card")).to_have_count(27)
+        last = int(page.locator("#step").get_attribute("max") or 0)
+        assert last > 3
+
+        def step() -> int:
+            return int(page.evaluate("Number(document.body.dataset.step)"))
+
+        start, end = page.locator("#to-start"), page.locator("#to-end")
+        assert (start.inner_text(), end.inner_text()) == JUMPS[lang]["phone" if phone else "wide"]
+        expect(start).to_be_disabled()
+        boxes = {b: page.locator(b).bounding_box() for b in ("#to-start", "#prev", "#next", "#to-end")}
+        heights = {b: box["height"] if box else 0.0 for b, box in boxes.items()}
+        assert max(heights.values()) - min(heights.values()) < 1, heights
+        if phone:
+            assert min(heights.values()) >= 40, heights
+        for b in ("#to-start", "#prev", "#step", "#next", "#to-end", "#step-label"):
+            for left, top, right, bottom in page.evaluate(BOXES, b):
+                assert left >= 0 and right <= width + 0.5 and top >= 0 and bottom <= height + 0.5, (b, left, right)
+        page.click("#next")
+        page.click("#next")
+        page.click("#next")
+        assert step() == 3
+        page.click("#to-start")
+        assert step() == 0
+        expect(start).to_be_disabled()
+        page.click("#to-end")
+        assert step() == last
+        expect(end).to_be_disabled()
+        expect(start).to_be_enabled()
+        page.click("#deal-end-close")
+        page.keyboard.press("Home")
+        assert step() == 0
+        page.keyboard.press("End")
+        assert step() == last
+        page.click("#deal-end-close")
+        page.keyboard.press("ArrowLeft")
+        assert step() == last - 1
+        page.focus("#step")
+        page.keyboard.press("Home")  # the slider's own key: to its start once, not twice
+        assert step() == 0
+
+        # each team named beside its level, in the deal list and the match's result
+        second = page.locator("#deals .deal-head").nth(1).inner_text().replace("\u00a0", " ")
+        assert TEAM_LEVELS[lang] in second, second
+        summary = page.locator("#match-summary").inner_text().replace("\u00a0", " ")
+        assert ("队1 3 : 队2 5" if lang == "zh" else "Team 1 3 : Team 2 5") in summary, summary
+        for sel in ("#match", "#deals .deal-head", "#teams .seat-name", "section.controls", "#rtable"):
+            for left, _, right, _ in page.evaluate(BOXES, sel):
+                assert left >= 0 and right <= width + 0.5, (sel, left, right)
+        assert page.evaluate("[...document.querySelectorAll('.deal-head')].every((n) => n.scrollWidth <= n.clientWidth + 1)")
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert not problems, problems
     finally:
         context.close()

@@ -5,6 +5,8 @@ decisions listed — in Chinese and in English."""
 
 from __future__ import annotations
 
+import itertools
+import re
 import time
 from typing import Any
 
@@ -391,5 +393,68 @@ def test_on_a_phone_the_verdict_lies_just_under_the_table(browser: Browser, live
         assert move["y"] + move["height"] <= graph["y"], box
         # the verdict's first line within the screen under the table as the tap left it
         assert move["y"] < height, box
+    finally:
+        context.close()
+
+
+# the review graph's y-axis as drawn: each gridline's label (its value, words, box) and the zero line's height, the
+# axis's name and its box, the points of the played line (their step and height), in the graph's own pixels
+GRAPH_AXIS = """() => {
+  const g = document.getElementById('review-graph');
+  const box = (n) => { const b = n.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  const ticks = [...g.querySelectorAll('text.tick')].map((n) => ({ value: Number(n.dataset.value), text: n.textContent,
+    box: box(n), size: parseFloat(getComputedStyle(n).fontSize) }));
+  const name = g.querySelector('text.axis-name');
+  const lines = [...g.querySelectorAll('line.grid, line.zero')].map((n) => ({ zero: n.classList.contains('zero'),
+    y: Number(n.getAttribute('y1')) }));
+  const dots = [...g.querySelectorAll('circle.dot')].map((n) => ({ step: Number(n.dataset.step),
+    cx: Number(n.getAttribute('cx')), cy: Number(n.getAttribute('cy')), r: Number(n.getAttribute('r')) }));
+  return { width: g.clientWidth, height: g.clientHeight, ticks, lines, dots,
+    name: { text: name && name.textContent, box: name && box(name) } };
+}"""
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("zh", 844, 390), ("en", 390, 844), ("en", 1280, 800)])
+def test_the_graphs_y_axis_says_what_a_height_is_worth(browser: Browser, live_server: LiveServer, replay_id: str,
+                                                         lang: str, width: int, height: int) -> None:
+    """The evaluation graph's y-axis has a few gridlines, 0 among them, each labelled in level points as the review
+    writes them (signed, a true minus) at the left of the plot, and the axis's name above them: a point of the
+    graph lies at the height its value has on that axis, and no label covers another, the name or a point."""
+    state = _done_review(live_server, replay_id, 3)
+    graph = state["review"][lang]["deals"][0]["graph"]
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 1000, bypass_csp=True)
+    context.add_init_script(f"localStorage.setItem('guandan:lang', '{lang}')")
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/replay/{replay_id}?review=3")
+        page.wait_for_function("document.body.dataset.review === 'done'")
+        axis = page.evaluate(GRAPH_AXIS)
+        ticks, dots = axis["ticks"], axis["dots"]
+        assert axis["name"]["text"] == ("期望升级点数" if lang == "zh" else "Expected level points")
+        assert 2 <= len(ticks) <= 5 and 0 in [t["value"] for t in ticks], ticks
+        for t in ticks:
+            assert re.fullmatch(r"0|[+−]\d+(\.\d+)?", t["text"]), t
+            assert float(t["text"].replace("−", "-")) == t["value"], t
+            assert t["size"] >= 11, t
+        # upward in value, upward on the screen, far enough apart that no label covers the next, all under the name
+        ordered = sorted(ticks, key=lambda t: t["value"])
+        for low, high in itertools.pairwise(ordered):
+            assert high["box"][3] <= low["box"][1], (low, high)
+        assert axis["name"]["box"][3] <= ordered[-1]["box"][1] + 1, (axis["name"], ordered[-1])
+        # every label inside the graph and left of every point
+        leftmost = min(d["cx"] - d["r"] for d in dots)
+        for t in ticks:
+            left, top, right, bottom = t["box"]
+            assert left >= 0 and top >= 0 and bottom <= axis["height"] and right <= leftmost, (t, leftmost)
+        # a point lies at its value's height on the labelled axis: between the zero line and another gridline
+        zero = next(line["y"] for line in axis["lines"] if line["zero"])
+        other = next(t for t in ordered if t["value"] != 0)
+        at = next(line["y"] for line in axis["lines"] if not line["zero"] and abs(line["y"] - (
+            other["box"][1] + other["box"][3]) / 2) < 6)
+        per_point = (at - zero) / other["value"]
+        by_step = {d["step"]: d for d in dots}
+        assert len(by_step) == len(graph)
+        for action, played, _best in graph:
+            assert abs(by_step[action + 1]["cy"] - (zero + played * per_point)) < 0.5, (action, played)
     finally:
         context.close()

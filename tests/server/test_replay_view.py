@@ -80,9 +80,10 @@ def test_each_deal_says_its_result_and_levels_and_the_match_its_end(client: Test
         assert result["winners"] == result["finish"][0] % 2 and result["points"] is None  # levels, not 火拼 points
         settled = next(e for e in deal["steps"][-1]["events"] if e["type"] == EventType.DEAL_SETTLED)
         assert result["levels"] == settled["levels"] and result["text"] == settled["text"]
-        # the header: the deal's opening (the levels before it), then its result (the levels after)
-        before, after = (":".join(level_text(RANKS.index(x)) for x in lv)
-                         for lv in (deal["levels"], result["levels"]))
+        # the header: the deal's opening (the levels before it), then its result (the levels after), each team's
+        # level after its name, Team 1's first (a replay is no seat's)
+        before, after = (f"Team 1 {level_text(RANKS.index(lv[0]))} : Team 2 {level_text(RANKS.index(lv[1]))}"
+                         .replace(" ", "\u00a0").replace(":\u00a0", ": ") for lv in (deal["levels"], result["levels"]))
         assert deal["header"]["en"][0] == deal["title"]["en"][0]
         assert deal["title"]["en"][0].startswith(
             f"Deal {i + 1} · playing level {level_text(RANKS.index(deal['level']))} · levels {before} · ")
@@ -95,6 +96,29 @@ def test_each_deal_says_its_result_and_levels_and_the_match_its_end(client: Test
     over = next(e for e in deals[-1]["steps"][-1]["events"] if e["type"] == EventType.MATCH_OVER)
     assert summary["text"] == over["text"]
     assert summary["text"]["en"][0].startswith("Match over after 3 deals")
+
+
+def test_every_line_that_gives_both_levels_names_each_teams() -> None:
+    """A replay is no seat's: where a deal's opening, its result or the match's end gives both teams' levels, each
+    follows its team's name, Team 1's first, as the page's corner and the replay lists write them ("队1 2 : 队2 5"), never
+    a bare "2:5" beside a line that names the declarer's team; no-break spaces but the one after the colon, so a
+    line that wraps never parts a team from its level."""
+    frames = replay_frames(_record(deals=2))
+    first, second = frames["deals"]
+    assert [first["levels"], second["levels"]] == [["2", "2"], ["2", "5"]]
+    named = {"zh": "队1\u00a0{a}\u00a0: 队2\u00a0{b}", "en": "Team\u00a01\u00a0{a}\u00a0: Team\u00a02\u00a0{b}"}
+    for lang, words in named.items():
+        assert first["title"][lang][0] == first["header"][lang][0]
+        assert words.format(a=2, b=2) in first["title"][lang][0], first["title"][lang]
+        opening = second["header"][lang][0]
+        assert words.format(a=2, b=5) in opening and ("庄家：第2队" if lang == "zh" else "declarer Team 2") in opening
+        assert second["header"][lang][1].endswith(words.format(a=3, b=5)), second["header"][lang]
+        assert first["result"]["text"][lang][0].endswith(words.format(a=2, b=5))
+        settled = next(e for e in first["steps"][-1]["events"] if e["type"] == EventType.DEAL_SETTLED)
+        assert settled["text"][lang] == first["result"]["text"][lang]  # the log and the deal-end panel say the same
+        assert frames["summary"]["text"][lang][0].endswith(words.format(a=3, b=5)), frames["summary"]["text"]
+        lines = [line for said, line in _texts(frames) if said == lang]
+        assert not [line for line in lines if re.search(r"\b[2-9TJQKA]:[2-9TJQKA0]", line)], lang  # no bare "3:5"
 
 
 def test_huopin_points_per_deal_and_in_all(client: TestClient) -> None:

@@ -254,6 +254,8 @@ MESSAGES += (N_("Leave the table?"),
              N_("Leave the table"), N_("Stay at the table"))
 # a seat by its number (lobby, replay): the words the core's presentation and the server's refusals use ("座位2")
 MESSAGES += (N_("Seat {n}"),)
+# the replay's step controls: the jumps to the deal's first and last steps (short on a phone); the review graph's y-axis
+MESSAGES += (N_("To the start of the deal"), N_("To the start"), N_("To the end"), N_("Expected level points"))
 
 # the table's glossary (static/glossary.js): the words it looks for, what each means, the link to the rules
 MESSAGES += (

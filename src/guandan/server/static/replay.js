@@ -4,6 +4,7 @@ import {
   ACTION_KIND as K, api, cardNode, cardValue, comboName, el, errorText, eventLines, fmt, hostTokenFor, init, lang,
   levelsText as sharedLevelsText, placeName, playNodes, replayTokenFor, t, tokenFor,
 } from "./common.js";
+import { tickText, yTicks } from "./review_graph.js";
 import { EVENT_TYPE as E } from "./vocab.js";
 
 // /r/CODE/review/DEAL: a finished deal of a match still in play and the review of this browser's seat in it, from
@@ -153,6 +154,7 @@ function show() {
   const shown = a ? [E.PLAY, E.PASS] : [E.DEAL_START];
   $("rlog").replaceChildren(...st.events.filter((e) => !shown.includes(e.type))
     .flatMap((e) => eventLines(e).map((line) => el("li", {}, line))));
+  $("to-start").disabled = step === 0;
   $("prev").disabled = step === 0;
   $("next").disabled = step === last;
   $("to-end").disabled = step === last;
@@ -342,7 +344,8 @@ function jump(toDeal, toStep, reveal = false) {
 function revealTable() {
   const table = $("rtable").getBoundingClientRect();
   const clear = Math.max(0, document.querySelector(".replay-page .controls").getBoundingClientRect().bottom);
-  if (table.top >= clear && table.bottom <= innerHeight) return;
+  // within a pixel is in view: a scroll position is whole pixels, the boxes above the table may end between two
+  if (table.top >= clear - 1 && table.bottom <= innerHeight + 1) return;
   scrollBy(0, table.top - clear - 4);
 }
 
@@ -354,7 +357,9 @@ function svg(tag, attrs = {}) {
 }
 
 // The evaluation over the deal: the expected level points of the move played (solid) and of the best
-// move found (dashed), one point per decision, coloured by its label; a click goes to the nearest position.
+// move found (dashed), one point per decision, coloured by its label; a click goes to the nearest position. The
+// y-axis says what a height is: a few gridlines labelled in level points at its left (0 among them, review_graph.js),
+// and over them the axis's name, in a band of its own above the plot that no curve reaches.
 function drawGraph(r, dealRow) {
   const g = $("review-graph");
   g.replaceChildren();
@@ -366,11 +371,30 @@ function drawGraph(r, dealRow) {
   const steps = data.deals[deal].steps.length - 1 || 1;
   const values = dealRow.graph.flatMap((p) => [p[1], p[2]]).concat([0]);
   const lo = Math.min(...values), hi = Math.max(...values), pad = (hi - lo) * 0.1 || 0.5;
-  const x = (i) => 8 + (i / steps) * (W - 16);
-  const y = (v) => H - 8 - ((v - (lo - pad)) / (hi - lo + 2 * pad)) * (H - 16);
-  g.append(svg("line", { x1: 0, x2: W, y1: y(0), y2: y(0), class: "zero" }));
+  const bottom = lo - pad, top = hi + pad;
+  const TOP = 18, FOOT = 8;  // the axis name's band above the plot; room under it for the lowest label
+  const ticks = yTicks(bottom, top);
+  const y = (v) => TOP + ((top - v) / (top - bottom)) * (H - TOP - FOOT);
+  const labels = ticks.values.map((v) => {
+    const label = svg("text", { x: 0, y: y(v) + 4, class: "tick", "text-anchor": "end", "data-value": v });
+    label.textContent = tickText(v, ticks.step);
+    g.append(label);
+    return label;
+  });
+  // the plot starts right of the widest label, measured as drawn (a label's width in its font, estimated where the
+  // graph is not laid out)
+  const widest = Math.max(...labels.map((n) => n.getComputedTextLength() || n.textContent.length * 7));
+  const left = Math.ceil(widest) + 8;
+  for (const n of labels) n.setAttribute("x", left - 4);
+  const name = svg("text", { x: 2, y: 12, class: "axis-name" });
+  name.textContent = t("Expected level points");
+  g.append(name);
+  const x = (i) => left + 4 + (i / steps) * (W - left - 12);
+  for (const v of ticks.values) {
+    g.append(svg("line", { x1: left, x2: W, y1: y(v), y2: y(v), class: v === 0 ? "zero" : "grid" }));
+  }
   REVIEW.x = x;
-  g.append(svg("line", { x1: x(step), x2: x(step), y1: 0, y2: H, class: "now" }));
+  g.append(svg("line", { x1: x(step), x2: x(step), y1: TOP - 4, y2: H, class: "now" }));  // under the axis name
   const line = (k, cls) => svg("polyline", { points: dealRow.graph.map((p) => `${x(p[0] + 1)},${y(p[k])}`).join(" "), class: cls });
   g.append(line(2, "best"), line(1, "played"));
   const byIndex = Object.fromEntries(r.decisions.filter((d) => d.deal === deal).map((d) => [d.action, d]));
@@ -432,18 +456,20 @@ function showVerdict() {
 }
 
 const goStep = (to) => { step = Math.max(0, Math.min(to, data.deals[deal].steps.length - 1)); endClosed = null; show(); };
+$("to-start").onclick = () => goStep(0);
 $("prev").onclick = () => goStep(step - 1);
 $("next").onclick = () => goStep(step + 1);
 $("to-end").onclick = () => goStep(data.deals[deal].steps.length - 1);
 $("step").oninput = () => goStep(Number($("step").value));
-// ← and → step through the deal wherever the page is scrolled; not while a field has the keys (the step slider
-// moves by them itself), nor with a modifier (the browser's own shortcuts)
+// ← and → step through the deal wherever the page is scrolled, Home and End go to its start and its end, as the
+// buttons do; not while a field has the keys (the step slider moves by them itself), nor with a modifier (the
+// browser's own shortcuts)
 document.addEventListener("keydown", (ev) => {
   if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.target.closest("input, select, textarea")) return;
-  const by = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
-  if (!by) return;
+  const to = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: data.deals[deal].steps.length - 1 }[ev.key];
+  if (to === undefined) return;
   ev.preventDefault();
-  goStep(step + by);
+  goStep(to);
 });
 show();
 pollReviews(true);
