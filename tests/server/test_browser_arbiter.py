@@ -191,3 +191,43 @@ def test_the_standings_fit_a_phone_and_keep_every_column_on_a_desk(browser: Brow
             assert first.split() == [number, "1", "俱乐部1", "胜-平-负" if lang == "zh" else "W-D-L", "0-0-0",
                                      "轮空" if lang == "zh" else "Byes", "0"], first
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_minutes_late_box_is_a_forfeits_and_a_bad_value_is_said_in_words(browser: Browser, arbiter_url: str,
+                                                                           lang: str) -> None:
+    """An override's minutes-late box is hidden while the result is played and shown once a forfeit is picked, inside
+    the round's box at every size (in view on a desk, the page never scrolling sideways); a negative number sent is
+    refused in the page's language, the forfeit and the number put back, nothing set."""
+    bad = ("迟到分钟数须为0或以上的数（如12或12.5），而不是“-3”" if lang == "zh"
+           else "Minutes late must be a number of minutes, 0 or more (e.g. 12 or 12.5), not “-3”")
+    for size in SIZES:
+        ctx = browser.new_context(viewport=size)
+        page = ctx.new_page()
+        page.goto(f"{arbiter_url}&lang={lang}")
+        late = page.get_by_test_id("late-4")
+        assert late.count() == 1 and not late.is_visible(), size
+        form = page.locator("td.override form").filter(has=late)
+        form.locator("select[name=forfeit]").select_option("away")
+        assert late.is_visible(), size
+        shown: dict[str, Any] = page.evaluate("""() => {
+          const box = document.querySelector('[data-testid=round-tables]'), r = box.getBoundingClientRect();
+          const q = document.querySelector('[data-testid=late-4]').getBoundingClientRect();
+          return {scroll: document.scrollingElement.scrollWidth, width: innerWidth, inner: box.scrollWidth,
+                  outer: box.clientWidth, left: q.left - r.left + box.scrollLeft, right: q.right - r.left + box.scrollLeft,
+                  height: q.height};
+        }""")
+        assert shown["scroll"] <= shown["width"] and shown["height"] > 0, (size, shown)
+        assert shown["left"] >= 0 and shown["right"] <= shown["inner"], (size, shown)
+        if size["width"] >= 1280:
+            assert shown["inner"] <= shown["outer"], (size, lang, shown)  # the override's column stays in view
+        if size["width"] == 390:
+            late.fill("-3")
+            form.locator("input[name=reason]").fill("未到场")
+            form.locator("button").click()
+            page.wait_for_selector("[data-testid=error]")
+            assert bad in page.get_by_test_id("error").inner_text()
+            again = page.get_by_test_id("late-4")
+            assert again.is_visible() and again.input_value() == "-3"
+            assert page.locator("td.override form").filter(has=again).locator("select[name=forfeit]").input_value() == "away"
+        ctx.close()

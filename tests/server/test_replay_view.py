@@ -102,11 +102,12 @@ def test_every_line_that_gives_both_levels_names_each_teams() -> None:
     """A replay is no seat's: where a deal's opening, its result or the match's end gives both teams' levels, each
     follows its team's name, Team 1's first, as the page's corner and the replay lists write them ("队1 2 : 队2 5"), never
     a bare "2:5" beside a line that names the declarer's team; no-break spaces but the one after the colon, so a
-    line that wraps never parts a team from its level."""
+    line that wraps never parts a team from its level (nor, with a word joiner, 队 from its number)."""
     frames = replay_frames(_record(deals=2))
     first, second = frames["deals"]
     assert [first["levels"], second["levels"]] == [["2", "2"], ["2", "5"]]
-    named = {"zh": "队1\u00a0{a}\u00a0: 队2\u00a0{b}", "en": "Team\u00a01\u00a0{a}\u00a0: Team\u00a02\u00a0{b}"}
+    named = {"zh": "队\u20601\u00a0{a}\u00a0: 队\u20602\u00a0{b}",
+             "en": "Team\u00a01\u00a0{a}\u00a0: Team\u00a02\u00a0{b}"}
     for lang, words in named.items():
         assert first["title"][lang][0] == first["header"][lang][0]
         assert words.format(a=2, b=2) in first["title"][lang][0], first["title"][lang]

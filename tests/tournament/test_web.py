@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import warnings
 from collections.abc import Callable
@@ -340,3 +341,39 @@ def test_the_arbiters_standings_show_each_teams_byes_beside_its_record(client: T
     assert sorted(byes) == ["0", "0", "0", "0", "1"]  # team 5 sat out round 1
     row = next(r for r in standings.split("<tr")[1:] if 'data-testid="byes">1<' in r)
     assert "1-0-0" in row  # its bye, counted as a win
+
+
+def test_the_arbiters_override_keeps_how_late_a_forfeiting_team_was(client: TestClient, desk: Desk, tid: int) -> None:
+    """The override's minutes-late box: read beside a forfeit and kept in its log entry as the command keeps it (a
+    whole number as an integer); a value that is no number of minutes, 0 or more, or too few minutes for a forfeit
+    is refused in words in the page's language, the arbiter's typing put back and nothing logged; beside a result
+    that was played it is not read."""
+    page = client.get(f"/t/{tid}/arbiter?key={SECRET}").text
+    assert page.count('name="late"') == 2 and 'placeholder="minutes late"' in page
+    assert 'aria-label="Minutes late (a forfeit)"' in page
+    form = {"key": SECRET, "round": "1", "reason": "no-show", "levels": "", "forfeit": "away"}
+    for late, said in (("-3", "Minutes late must be a number of minutes, 0 or more (e.g. 12 or 12.5), not “-3”"),
+                       ("soon", "not “soon”"), ("1e3", "not “1e3”"), ("nan", "not “nan”"),
+                       ("8", "8 minutes late is not a forfeit (more than 10 needed); the opponents are credited the "
+                             "first deal (+3)"),
+                       ("4.5", "4.5 minutes late is not a forfeit (more than 10 needed); play the round")):
+        before = len(desk.events(tid))
+        res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "1", "late": late})
+        assert res.status_code == 400 and said in html.unescape(res.text), (late, res.text)
+        assert f'name="late" class="late" inputmode="decimal" value="{html.escape(late)}"' in res.text
+        assert len(desk.events(tid)) == before and desk.state(tid).table(1, 1).status == "missing"
+    client.cookies.set("lang", "zh")
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "1", "late": "-3"})
+    assert res.status_code == 400 and "迟到分钟数须为0或以上的数（如12或12.5），而不是“-3”" in html.unescape(res.text)
+    assert 'placeholder="迟到分钟数"' in res.text
+    client.cookies.set("lang", "en")
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "1", "late": " 12 "})
+    assert res.status_code == 200 and "Round 1 table 1: result set." in res.text
+    entry = desk.events(tid)[-1]
+    assert entry.type == "result_overridden" and entry.data["late_minutes"] == 12
+    assert isinstance(entry.data["late_minutes"], int) and desk.state(tid).table(1, 1).final == ResultSlip(None, forfeit=1)
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "2", "forfeit": "home", "late": "10.5"})
+    assert res.status_code == 200 and desk.events(tid)[-1].data["late_minutes"] == 10.5
+    res = client.post(f"/t/{tid}/arbiter/override", data={**form, "table": "1", "forfeit": "", "levels": "K:7",
+                                                             "late": "-3"})  # a played result: the box is not read
+    assert res.status_code == 200 and "late_minutes" not in desk.events(tid)[-1].data

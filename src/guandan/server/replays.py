@@ -7,7 +7,7 @@ observation, the one door hidden information leaves the engine by.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
@@ -19,10 +19,10 @@ from ..core.fair import DealCheck, check_deals
 from ..core.match import MatchState
 from ..core.vocab import RANKS, ActionKind, Scoring
 from ..i18n import LANGUAGES, translator
-from ..present import Presenter, level_text
+from ..present import Presenter
 from ..present.fairness import checks_summary, deal_check_lines, seed_line
 from ..present.seats import recorded_players, seat_kinds, seat_names
-from .wire import Texts, action_json, cards_json, event_json
+from .wire import Texts, action_json, cards_json, event_json, texts_for
 
 MAX_RECORD_BYTES = 5_000_000
 
@@ -37,18 +37,6 @@ def _check_lines(check: DealCheck, p: Presenter) -> list[str]:
 
 def _levels(levels: Iterable[int]) -> list[str]:
     return [RANKS[x] for x in levels]
-
-
-class _ReplayPresenter(Presenter):
-    """The presenter of the replay page's lines. A replay is no seat's: both teams' levels are Team 1's first, each
-    after its team's name as the page's corner and the replay lists write them (common.js levelsText: "队1 2 : 队2 5"),
-    so that a deal's line that also names its declarer's team says whose level is whose. Spaces are no-break bar the
-    one after the colon: a line that wraps on a phone never parts a team from its level."""
-
-    def levels(self, levels: Sequence[int]) -> str:
-        web = translator("web", self.lang)
-        text = web.gettext("Team 1 {a} : Team 2 {b}").format(a=level_text(levels[0]), b=level_text(levels[1]))
-        return text.replace(" ", "\u00a0").replace(":\u00a0", ": ", 1)
 
 
 def _deal_result(settled: DealSettled, texts: Texts) -> dict[str, Any]:
@@ -99,7 +87,7 @@ def replay_frames(text: str, *, in_play: bool = False) -> dict[str, Any]:
     data = record.loads(text)
     kinds = seat_kinds(data.get("meta"))  # the seats named as the review (复盘) names them too (present.seats)
     names = {lang: seat_names(recorded_players(data), kinds)(lang) for lang in LANGUAGES}
-    texts = Texts([_ReplayPresenter(lang, names=names[lang]) for lang in LANGUAGES])
+    texts = texts_for(names.__getitem__)  # a replay is no seat's: each team named beside its level (PagePresenter)
     deals: list[dict[str, Any]] = []
     match: MatchState | None = None
     over: MatchOver | None = None

@@ -6,6 +6,7 @@ actions). Nothing here reads another seat's hand: hidden cards cannot reach a fr
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -21,7 +22,7 @@ from ..core.rules import RuleSet
 from ..core.tribute import payers_of
 from ..core.vocab import RANKS, ActionKind, Phase
 from ..i18n import LANGUAGES, N_, translator
-from ..present import Presenter
+from ..present import Presenter, level_text
 from ..present.order import play_order
 
 JSON = dict[str, Any]
@@ -55,11 +56,31 @@ class Texts:
         return self.presenters[0].deal_level if self.presenters else None
 
 
+#: Where a Chinese character meets a digit or a Latin letter: a line may break there (Unicode's line breaking).
+_HAN_MEETS_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[0-9A-Za-z])|(?<=[0-9A-Za-z])(?=[\u4e00-\u9fff])")
+
+
+class PagePresenter(Presenter):
+    """The presenter of the lines a web page shows from the server: the live table's log and the replay's. These
+    lines are every reader's alike, no seat's, so both teams' levels are Team 1's first, each after its team's name
+    as the page's corner writes them (common.js levelsText: "队1 2 : 队2 5"), and a line that also names its
+    declarer's team says whose level is whose. Spaces are no-break bar the one after the colon, and a word joiner
+    (U+2060, unseen) holds a Chinese name to its number ("队1"), where a line may otherwise break: a line that wraps
+    on a phone never parts a team's name from its number, nor a team from its level."""
+
+    def levels(self, levels: Sequence[int]) -> str:
+        web = translator("web", self.lang)
+        text = web.gettext("Team 1 {a} : Team 2 {b}").format(a=level_text(levels[0]), b=level_text(levels[1]))
+        return _HAN_MEETS_LATIN.sub("\u2060", text.replace(" ", "\u00a0").replace(":\u00a0", ": ", 1))
+
+
+
 def texts_for(names: Sequence[str] | Callable[[str], Sequence[str]], level: int | None = None) -> Texts:
-    """A renderer of one description in every language, naming seats by ``names`` ("Seat N" where a
-    name is empty); ``names`` may also be a function of the language. ``level`` is the playing level of
-    the deal the descriptions begin in (its wildcards are starred); a deal's start told later sets it."""
-    return Texts([Presenter(lang, names=names(lang) if callable(names) else names, deal_level=level)
+    """A renderer of one description in every language for a web page (:class:`PagePresenter`), naming seats by
+    ``names`` ("Seat N" where a name is empty); ``names`` may also be a function of the language. ``level`` is the
+    playing level of the deal the descriptions begin in (its wildcards are starred); a deal's start told later
+    sets it."""
+    return Texts([PagePresenter(lang, names=names(lang) if callable(names) else names, deal_level=level)
                   for lang in LANGUAGES])
 
 

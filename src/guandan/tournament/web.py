@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -42,13 +43,13 @@ from .desk import Desk
 from .errors import Word, refused
 from .export import PENDING, loopback, qr_svg, slips_html, standing_records, table_rows
 from .levels import level_name
-from .model import Team
+from .model import LatenessRules, Team
 from .names import name_key
 from .online import is_online
 from .pagelang import Explained, Forbidden, Missing, Refusal, explain, gettext_of, in_words, lang_of, render, status_of
 from .prints import slips_pdf
 from .reachable import check_result
-from .rounds import ResultSlip
+from .rounds import ResultSlip, lateness_ruling
 from .standings import Standing
 from .state import FINAL, IN_PLAY, RoundState, TableState, TournamentState
 from .web_bracket import bracket_router
@@ -653,16 +654,18 @@ def create_router(desk: Desk | Callable[[], Desk] = default_desk, *, base_url: s
                          table: Annotated[int, Form()], reason: Annotated[str, Form()] = "",
                          levels: Annotated[str, Form()] = "", passed_a: Annotated[str, Form()] = "none",
                          forfeit: Annotated[str, Form()] = "", deals: Annotated[str, Form()] = "",
-                         decider: Annotated[str, Form()] = "", seen: Annotated[str, Form()] = "") -> Response:
+                         decider: Annotated[str, Form()] = "", seen: Annotated[str, Form()] = "",
+                         late: Annotated[str, Form(max_length=100)] = "") -> Response:
         def act(d: Desk) -> dict[str, int]:
             n_deals = whole(deals, N_("number of deals played"), 0, 99, None)
+            minutes = minutes_late(late, bool(forfeit), d.state(tid).cfg.lateness)
             slip = ResultSlip.parse(levels or None, None if forfeit else passed_a, n_deals, forfeit or None,
                                     decider or None)
-            d.override(tid, round, table, slip, reason, actor="web:arbiter", seen=seen_of(seen))
+            d.override(tid, round, table, slip, reason, actor="web:arbiter", seen=seen_of(seen), late_minutes=minutes)
             return {"round": round, "table": table}
         return arbiter_action(request, tid, key, "override", act, at=(round, table),
                               typed={"form": "override", "levels": levels, "passed_a": passed_a, "forfeit": forfeit,
-                                     "deals": deals, "reason": reason, "decider": decider})
+                                     "deals": deals, "reason": reason, "decider": decider, "late": late})
 
     @r.get("/t/{tid}/arbiter/slips/{round_no}", response_class=HTMLResponse)
     def arbiter_slips(request: Request, tid: int, round_no: int, key: str | None = None, pdf: bool = False) -> Response:
@@ -790,6 +793,33 @@ def done_message(state: TournamentState, query: Any, _: Gettext, lang: str) -> s
                 why = explain(refused(impossible), lang).detail
                 said += " " + _("warning: {problem}; the arbiter's result stands").format(problem=why)
     return said
+
+
+#: Minutes late as the arbiter's form takes them: digits, with a decimal point if need be; no sign, no exponent.
+LATE_MINUTES = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,2})?")
+
+
+def minutes_late(value: str, forfeit: bool, rules: LatenessRules) -> float | None:
+    """How late the forfeiting team was, as the arbiter typed it beside a forfeit: None when the box is empty or the
+    result is no forfeit (the box is the forfeit's alone). Refused in words when it is not a number of minutes, 0 or
+    more, or is too few minutes for a forfeit under the event's rules, as ``tournament result --late-minutes`` is."""
+    text = value.strip()
+    if not forfeit or not text:
+        return None
+    if not LATE_MINUTES.fullmatch(text):
+        raise Refusal(N_("Minutes late must be a number of minutes, 0 or more (e.g. 12 or 12.5), not “{value}”"),
+                      value=text[:40])
+    minutes = float(text)
+    ruling = lateness_ruling(minutes, rules)
+    if not ruling.forfeit:
+        late = {"minutes": format(minutes, "g"), "limit": format(rules.forfeit_after, "g"),
+                "levels": rules.deal_award_levels}
+        if ruling.first_deal_awarded:
+            raise Refusal(N_("{minutes} minutes late is not a forfeit (more than {limit} needed); the opponents are "
+                             "credited the first deal (+{levels}): play the round and enter its result"), **late)
+        raise Refusal(N_("{minutes} minutes late is not a forfeit (more than {limit} needed); play the round and "
+                         "enter its result"), **late)
+    return minutes
 
 
 def whole(value: str | None, what: str, lo: int, hi: int, default: Any) -> Any:
