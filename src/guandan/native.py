@@ -39,6 +39,7 @@ MODULES: tuple[str, ...] = (
     "guandan.core.tribute",
     "guandan.core.scoring",
     "guandan.agents.arrange",
+    "guandan.agents.belief",
     "guandan.agents.counting",
     "guandan.agents.decompose",
     "guandan.agents.endgame",

@@ -46,7 +46,7 @@ def test_a_spec_has_one_canonical_spelling() -> None:
 @pytest.mark.parametrize(("spec", "message"), [
     ("searchy", "unknown agent \"searchy\""),
     ("external", "unknown agent \"external\""),
-    ("search:foo=1", 'no option "foo"; its options: bomb, break_any, breaks, confidence'),
+    ("search:foo=1", 'no option "foo"; its options: belief, belief_steps, bomb, break_any, breaks, confidence'),
     ("greedy:prior=1", "agent \"greedy\" has no option \"prior\": it takes none"),
     ("heuristic:prior=1", "agent \"heuristic\" has no option \"prior\"; its options: danger"),
     ("heuristic:danger=28", "danger must be from 0 to 27, not 28"),

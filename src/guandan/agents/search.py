@@ -67,6 +67,7 @@ from ..core.tribute import leader_after_tribute, partner, return_eligible
 from ..core.turns import TurnTracker
 from ..core.vocab import ActionKind, BombOrder, Phase
 from .base import Agent, Option, register
+from .belief import chain, resample, seat_weights
 from .counting import read
 from .decompose import Decomposer, Unit
 from .endgame import EndgameSolver, Exhausted
@@ -95,6 +96,7 @@ TRIES: Final = 4  # draws per world at most while it contradicts the evidence
 RETURNS: Final = False  # value the return (还贡) candidates by playing whole deals out (off: the heuristic's card)
 PRUNE: Final = False  # stop playing out alternatives that can no longer be chosen (racing)
 READ_BOMBS: Final = False  # worlds give no bomb to a seat whose pass, under threat, says it held none
+BELIEF: Final = 1  # worlds drawn for each one kept by the learned belief over whole hands (1: off)
 
 
 class _Candidate:
@@ -125,7 +127,7 @@ class SearchAgent(Agent):
                  win_bonus: float = WIN_BONUS, widen: int = WIDEN, infer: int = INFER, tries: int = TRIES,
                  bomb: bool = BOMB, break_any: int = BREAK_ANY, returns: bool = RETURNS,
                  danger: int = DANGER, rival_danger: int = 0, prune: bool = PRUNE,
-                 read_bombs: bool = READ_BOMBS) -> None:
+                 read_bombs: bool = READ_BOMBS, belief: int = BELIEF, belief_steps: int = 0) -> None:
         super().__init__(seed, time_budget)
         self.heuristic = HeuristicAgent(seed, time_budget, danger)
         self.danger = danger  # the style of its shortlist and of its playouts' seats
@@ -149,6 +151,8 @@ class SearchAgent(Agent):
         self.returns = returns  # search the return (还贡) too, by playouts of the whole deal
         self.prune = prune  # racing: alternatives that can no longer be chosen stop being played out
         self.read_bombs = read_bombs  # a pass under threat rules out a bomb over the play (size-ladder bombs only)
+        self.belief = belief  # worlds drawn to keep one by the learned hand score (1 or less: every draw kept)
+        self.belief_steps = belief_steps  # then swaps of hidden cards by that score (0: none)
         self.last_worlds = 0  # worlds evaluated for the last decision (for tests and the arena)
         self.last_exact = 0  # of those, worlds the endgame solver valued exactly
         self.last_settled = False  # the last decision stopped early: its choice was settled
@@ -218,6 +222,7 @@ class SearchAgent(Agent):
             rival = self.rival_danger if self.rival_danger > 0 else self.danger
             bombs = bomb_pass_evidence(obs.deal, [self.danger if s % 2 == self.seat % 2 else rival for s in range(4)])
         level = obs.deal.level
+        weights = seat_weights(obs.deal, know) if self.belief > 1 or self.belief_steps > 0 else None
         breaker = decompose if self.breaks else None
         worlds = 0
         world_cost = 0.0  # the slowest world so far: another one starts only if it fits
@@ -225,7 +230,12 @@ class SearchAgent(Agent):
             now = self.clock()
             if self.max_worlds is None and now + world_cost >= deadline:
                 break
-            hands = sample_weighted(know, hand, self.rng, evidence, level, self.tries, play, bombs)
+            if weights is None:
+                hands = sample_weighted(know, hand, self.rng, evidence, level, self.tries, play, bombs)
+            else:
+                hands = resample(weights, self.belief, know, hand, self.rng, evidence, level, self.tries, play, bombs)
+                if self.belief_steps > 0:
+                    hands = chain(weights, self.belief_steps, hands, know, self.rng)
             results = None
             if endgame:
                 # a fixed max_worlds promises determinism, so only the node limit may stop the solver then
@@ -465,6 +475,10 @@ OPTIONS = {
                      "worth a bomb, and a costlier break to stop", 0, 27, before=DANGER),
     "read_bombs": Option(bool, READ_BOMBS, "worlds give no bomb over a play to a seat that passed on it while the "
                          "play's owner was close to going out (the heuristic would have bombed)", before=False),
+    "belief": Option(int, BELIEF, "worlds drawn for each one kept, the one kept by a belief over whole hands learned "
+                     "from play (a bomb kept back, low singles led first); 1: every draw kept", 1, 64, before=1),
+    "belief_steps": Option(int, 0, "then swaps of two hidden cards between two hands, each kept or undone by that "
+                           "belief (a Metropolis chain; 0: none)", 0, 10_000, before=0),
     "rival_danger": Option(int, 0, "the opponents' danger in the playouts (0: the same as danger)", 0, 27, before=0),
     "win_bonus": Option(float, WIN_BONUS, "level points a world adds for winning the deal and takes for losing it",
                         0, 10),
