@@ -181,8 +181,8 @@ def _mount() -> None:
     _mounted = True
     lay_out_options()
     app.add_typer(bench_app, name="bench")
-    # Imported here, not at the top: the desk's SQLAlchemy, Alembic and openpyxl take most of a second
-    # to load, which `import guandan.cli` (the tests, other tools) need not pay.
+    # Imported here, not at the top: the desk's command tree is large, and `import guandan.cli` (the tests,
+    # other tools) need not build it; its heavy libraries load only inside the commands that use them.
     from .tournament.cli import app as tournament_app
 
     app.add_typer(tournament_app, name="tournament")

@@ -10,10 +10,11 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Table, inspect
+from sqlalchemy import Table, inspect, text
 
-from guandan.db import Base, alembic_config, current_revision, default_url, make_engine, upgrade_to_head
+from guandan.db import Base, alembic_config, current_revision, default_url, make_engine, migrate, upgrade_to_head
 from guandan.db import models as _models  # noqa: F401
+from guandan.db.migrate import SchemaTooNew, head_revision
 
 
 def _head() -> str | None:
@@ -60,3 +61,51 @@ def test_migrations_match_the_models_and_downgrade() -> None:
     assert set(inspect(engine).get_table_names()) == {"alembic_version"}
     upgrade_to_head(engine)
     assert {"tournaments", "tournament_events", "tournament_standings"} <= set(inspect(engine).get_table_names())
+
+
+def test_the_newest_revision_read_from_the_files_is_alembics() -> None:
+    """A database already at it opens without loading Alembic (tests/test_cli_startup.py): the two must agree."""
+    assert head_revision() == _head()
+
+
+def test_an_older_database_is_still_upgraded_and_a_newer_one_refused(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0009_tournament_people")
+    upgrade_to_head(engine)
+    assert current_revision(engine) == _head()
+    assert "users" in inspect(engine).get_table_names()
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '0099_from_the_future'"))
+    with pytest.raises(SchemaTooNew, match="0099_from_the_future"):
+        upgrade_to_head(engine)
+    engine.dispose()
+
+
+def _migration(folder: Path, name: str, revision: str, down: str | None) -> None:
+    (folder / f"{name}.py").write_text(f'"""A migration."""\n\nrevision: str = "{revision}"\n'
+                                       f"down_revision: str | None = {down!r}\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("case", ["branch", "unreadable", "none"])
+def test_migration_files_that_are_not_one_line_leave_the_head_to_alembic(
+        case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _migration(tmp_path, "0001_a", "a", None)
+    _migration(tmp_path, "0002_b", "b", "a")
+    monkeypatch.setattr(migrate, "VERSIONS", tmp_path)
+    head_revision.cache_clear()
+    try:
+        assert head_revision() == "b"
+        if case == "branch":
+            _migration(tmp_path, "0003_c", "c", "a")  # b and c both follow a: two heads
+        elif case == "unreadable":
+            (tmp_path / "0003_c.py").write_text('revision = make_id()\ndown_revision = "b"\n', encoding="utf-8")
+        else:
+            for f in tmp_path.glob("*.py"):
+                f.unlink()
+        head_revision.cache_clear()
+        assert head_revision() is None
+    finally:
+        head_revision.cache_clear()

@@ -46,7 +46,7 @@ def _heads(html: str, table: str) -> list[str]:
 
 
 def _titles(html: str) -> list[str]:
-    return [t.replace("&#39;", "'") for t in re.findall(r'<th class="num" title="([^"]*)"', html)]
+    return [t.replace("&#39;", "'") for t in re.findall(r'<th class="num[^"]*" title="([^"]*)"', html)]
 
 
 def _event(desk: Desk, new_event: Callable[..., int]) -> int:

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..agents.base import Agent, agent_names, agent_options, canonical_spec, make_agent
 from ..agents.runner import RunStats, run_match
@@ -59,13 +59,15 @@ from ..protocol.adapter import ExternalAgent, add_bot_path, parse_spec
 from ..protocol.errors import ProtocolError
 from ..protocol.notation import check_rules
 from .deals import settle_deals
-from .desk import Desk
 from .errors import TournamentError, refusal
 from .levels import level_name
 from .model import EventConfig, LatenessRules, RoundLimits
 from .rounds import ResultSlip
 from .state import FINAL, Event, TableState, TournamentState
 from .venuetime import check_zone
+
+if TYPE_CHECKING:
+    from .desk import Desk  # annotations only: the command line's --help need not load the database
 
 #: Who the bot event's entries are by, in the audit log.
 BOT_ACTOR = "bot-event"

@@ -14,17 +14,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from ..cliutil import Messages, cli_lang, pad, width
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, RuleSet, preset
 from ..core.vocab import Scoring
-from ..db.engine import default_url
 from ..i18n import LANGUAGES, N_, default_lang, translator
 from .bracket import Gettext, bracket_data, bracket_lines, placing_lines, prize_lines
 from .cli_botevent import app as bot_event_app
@@ -34,7 +31,6 @@ from .cli_table import say as _say
 from .cli_words import TIME_ZONE_HELP, database_refusal, desk_problem, folder_problem, open_desk
 from .cli_words import desk_fail as _fail  # error: … in the reader's language, exit 2
 from .deals import SEAT_NAMES, parse_deal_list
-from .desk import Desk
 from .errors import refused
 from .export import (
     TABLE_COLUMNS,
@@ -61,7 +57,6 @@ from .levels import level_label as level_text
 from .levels import level_name, level_value
 from .logtext import log_lines, log_zone
 from .model import DEFAULT_TIEBREAKS, SIDES, EventConfig, LatenessRules, RoundLimits
-from .online import create_online
 from .prints import PRINTS, make_print, pdf_from_html
 from .reachable import check_result
 from .rounds import ResultSlip, lateness_ruling
@@ -75,6 +70,12 @@ from .words import (
     last_round_words,
     standing_label,
 )
+
+if TYPE_CHECKING:
+    from .desk import Desk
+
+# The database (SQLAlchemy, the desk that stands on it) loads in _desk, when a command opens it: --help and a
+# refusal of bad input need not wait the large part of a second that it takes.
 
 #: The desk's catalogue: ``_(msgid)`` in the environment's language, ``_(msgid, lang)`` in ``--lang``'s.
 _messages = Messages("desk")
@@ -97,6 +98,11 @@ TableOpt = Annotated[int, typer.Option("--table", "-t", help="table number")]
 def _desk(db: str | None, create: bool = False, lang: str | None = None) -> Iterator[Desk]:
     """The desk on ``db``. Only `new` may create a database: any other command on a SQLite file that
     does not exist (a mistyped --db, say) is refused rather than leaving an empty database behind."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from ..db.engine import default_url
+
     if not create:
         try:
             url = make_url(db or default_url())
@@ -266,6 +272,8 @@ def new(
             else per_deal, time_zone=zone)
     except GuandanError as e:
         _fail(e)
+    from .online import create_online
+
     with _desk(db, create=True) as desk:
         try:
             tid = create_online(desk, config) if online_event else desk.create(config)

@@ -10,15 +10,12 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES
-from ..db.engine import default_url
 from ..i18n import LANGUAGES, N_, default_lang, translator
 from .botevent import (
     Entry,
@@ -34,13 +31,15 @@ from .botevent import (
 from .bracket import Gettext, bracket_data, placing_lines
 from .cli_table import print_table, say
 from .cli_words import TIME_ZONE_HELP, database_refusal, desk_fail, folder_problem, open_desk
-from .desk import Desk
 from .errors import Said, TournamentError
 from .export import export_json, standing_records, write_csv, write_xlsx
 from .levels import level_label, level_value
 from .state import TournamentState
 from .venuetime import zone_label
 from .words import STANDING_HEADS, knockout_standing
+
+if TYPE_CHECKING:
+    from .desk import Desk
 
 app = typer.Typer(help="Events played by bots (our tiers, 2020-protocol bots): Swiss or knockout, from the CLI.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -82,6 +81,12 @@ def _fail(_: Gettext, e: GuandanError | str) -> NoReturn:
 @contextmanager
 def _desk(_: Gettext, db: str | None, create: bool = False) -> Iterator[Desk]:
     """The desk on ``db``; only `new` may create a SQLite file (a mistyped --db is refused, not created)."""
+    # SQLAlchemy loads here, when a command opens the database, not for --help
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from ..db.engine import default_url
+
     try:
         url = make_url(db or default_url())
     except ArgumentError:

@@ -10,20 +10,21 @@ Everything printed comes from the ``desk`` catalogue in the language the environ
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
 
 from ..cliutil import Messages
 from ..core.errors import GuandanError
 from ..i18n import N_
 from . import online
 from .cli_words import database_refusal, desk_fail, open_desk
-from .desk import Desk
 from .errors import refusal
 from .state import parse_time
 from .venuetime import shown_time
+
+if TYPE_CHECKING:
+    from .desk import Desk
 
 #: The desk's catalogue, in the language of ``--lang`` where a command has one, else the environment's.
 _messages = Messages("desk")
@@ -48,6 +49,8 @@ def _desk(db: str | None, tid: int) -> Desk:
 
 
 def _run(action: object, db: str | None) -> None:
+    from sqlalchemy.exc import SQLAlchemyError  # here: --help need not load it
+
     try:
         assert callable(action)
         action()

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
 from ..cliutil import Messages, cli_lang, said
 from ..core.errors import GuandanError
-from ..db.engine import default_url, driver_problem
 from ..i18n import N_
 from ..i18n.reasons import os_reason
 from ..linebreak import wrap
 from .cli_table import commands, terminal_columns
-from .desk import Desk
 from .errors import TournamentError, refusal
+
+if TYPE_CHECKING:
+    from .desk import Desk
+
+# SQLAlchemy (and the desk, which stands on it) is imported inside the functions that open or name a database:
+# loading it takes a large part of a second, which --help and the commands' own input checks need not wait for.
 
 _ = Messages("desk").gettext
 
@@ -49,14 +51,22 @@ def desk_fail(problem: GuandanError | str, lang: str | None = None) -> NoReturn:
     raise typer.Exit(2)
 
 
-#: What opening or using a database may raise that is no fault of the desk: the driver's errors, a driver
-#: that is not installed, a folder that cannot be made.
-DATABASE_ERRORS = (SQLAlchemyError, ImportError, OSError)
+def database_errors() -> tuple[type[BaseException], ...]:
+    """What opening or using a database may raise that is no fault of the desk: the driver's errors, a driver
+    that is not installed, a folder that cannot be made."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    return (SQLAlchemyError, ImportError, OSError)
 
 
 def database_name(db: str | None) -> str:
     """The database a command uses, as a person reads it: ``--db``'s URL (its password hidden), else the
     default SQLite file."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from ..db.engine import default_url
+
     try:
         return make_url(db or default_url()).render_as_string(hide_password=True)
     except ArgumentError:
@@ -67,6 +77,11 @@ def database_refusal(db: str | None, e: BaseException) -> TournamentError:
     """A database that cannot be opened or used (a file that is no database, a server that does not answer, a
     driver that is not installed, a data folder that is a file) as a refusal naming it; the driver's own first
     line is the detail, never a traceback."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    from ..db.engine import driver_problem
+
     name = database_name(db)
     if isinstance(e, NoSuchModuleError):
         return refusal(N_("cannot use the tournament database {db}: no kind of database called {kind} is known"),
@@ -84,6 +99,11 @@ def database_refusal(db: str | None, e: BaseException) -> TournamentError:
 def folder_problem(db: str | None) -> TournamentError | None:
     """Why a SQLite database cannot be kept where ``db`` (or ``$GUANDAN_DATA_DIR``) puts it: a part of its
     folder's path is a file. None when there is no such problem (or it is no SQLite file)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from ..db.engine import default_url
+
     try:
         url = make_url(db or default_url())
     except ArgumentError:
@@ -101,10 +121,12 @@ def folder_problem(db: str | None) -> TournamentError | None:
 
 def open_desk(db: str | None) -> Desk:
     """The desk on ``db``, or a :class:`TournamentError` naming the database when it cannot be opened."""
+    from .desk import Desk
+
     problem = folder_problem(db)
     if problem is not None:
         raise problem
     try:
         return Desk.open(db)
-    except DATABASE_ERRORS as e:
+    except database_errors() as e:
         raise database_refusal(db, e) from None

@@ -22,11 +22,8 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
-import segno
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
-from openpyxl import Workbook  # type: ignore[import-untyped]
-from openpyxl.styles import Alignment, Font  # type: ignore[import-untyped]
 
 from ..cliutil import width
 from ..core.errors import shown
@@ -599,6 +596,8 @@ def write_xlsx(state: TournamentState, path: str | Path, events: Sequence[Event]
     The sheets' names and the column headers are Chinese and English (:func:`sheet_title`,
     :func:`export_header`); what is in them (the titles above the headers, a status, a bye, who wrote an entry)
     is in ``lang``. Each sheet keeps its header row and the columns that name a row in view as it scrolls."""
+    from openpyxl import Workbook  # type: ignore[import-untyped]  # with NumPy, most of a second: only this export needs it
+
     _ = export_words(lang)
     wb = Workbook()
     cfg = state.cfg
@@ -663,6 +662,8 @@ def _sheet(ws: Any, columns: Sequence[str], rows: list[dict[str, Any]], title: s
     """A sheet: the title (and a note) above the bilingual header row, then the rows; the rows down to the
     header and the first ``keep`` columns stay in view (frozen panes); each column wide enough for its text
     (``wide`` lets a column be wider than :data:`MAX_WIDTH`); the header wraps between its Chinese and English."""
+    from openpyxl.styles import Alignment, Font  # type: ignore[import-untyped]  # as in write_xlsx
+
     ws.append([title])
     ws["A1"].font = Font(bold=True, size=13)
     if note:
@@ -750,6 +751,8 @@ def qr_svg(url: str, size_mm: float | None = None) -> str:
     """A QR code as SVG with a light 4-module quiet zone, without an XML declaration so that it can sit
     inside an HTML page (and with its namespace, so that it is also a valid file on its own). With
     ``size_mm`` it is that wide, quiet zone included, in millimetres (for print)."""
+    import segno  # here, like openpyxl: only the slips and QR files need it
+
     qr = segno.make(url, error="m")
     buf = io.BytesIO()
     if size_mm is None:
@@ -762,6 +765,8 @@ def qr_svg(url: str, size_mm: float | None = None) -> str:
 
 
 def write_qr_png(url: str, path: str | Path) -> Path:
+    import segno  # as in qr_svg
+
     segno.make(url, error="m").save(str(path), kind="png", scale=6, border=QUIET_ZONE)
     return Path(path)
 

@@ -17,18 +17,20 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-
-from ..db.tournament import TournamentEventRow
 from ..i18n import N_
 from .deals import SEATS, parse_finish
-from .desk import Desk
 from .errors import refusal
 from .model import EventConfig
 from .rounds import ResultSlip
 from .state import FINAL, RoundState, TournamentState
+
+if TYPE_CHECKING:
+    from .desk import Desk
+
+# The two reads below import the database's models when they run: the desk's command line imports this module
+# for its commands' --help too, which need not load SQLAlchemy.
 
 #: The creation entry's note that makes an event an online one.
 ONLINE_NOTE = "online"
@@ -50,6 +52,10 @@ def is_online(desk: Desk, tid: int) -> bool:
     """Whether tournament ``tid`` was created as an online event (read from its creation entry alone)."""
     if not 0 < tid < 2**31:  # no such event (ids are SQL INTEGERs): the desk's own read then says so
         return False
+    from sqlalchemy import select
+
+    from ..db.tournament import TournamentEventRow
+
     row = TournamentEventRow
     with desk.sessions() as s:
         data = s.scalar(select(row.data).where(row.tournament_id == tid, row.seq == 1))
@@ -59,6 +65,10 @@ def is_online(desk: Desk, tid: int) -> bool:
 
 def online_ids(desk: Desk) -> list[int]:
     """Every online event's number, oldest first."""
+    from sqlalchemy import select
+
+    from ..db.tournament import TournamentEventRow
+
     row = TournamentEventRow
     with desk.sessions() as s:
         rows = s.execute(select(row.tournament_id, row.data).where(row.seq == 1).order_by(row.tournament_id))

@@ -30,8 +30,6 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]
-
 from ..i18n import N_
 from .errors import Word, joined, refusal, refused, said
 
@@ -123,6 +121,8 @@ def swiss_pairing(order: Sequence[int], points: Mapping[int, int], met: Collecti
 def _match(order: Sequence[int], costs: Mapping[tuple[int, int], int],
            bye_costs: Mapping[int, int]) -> dict[object, object]:
     """Each node's partner in a cheapest matching of the most pairs (the bye node too when it has costs)."""
+    import networkx as nx  # type: ignore[import-untyped]  # here: only pairing a round needs it, not every desk command
+
     g = nx.Graph()
     g.add_nodes_from(order)
     if bye_costs:

@@ -16,7 +16,6 @@ from ..core.errors import GuandanError
 from ..core.rules import PRESET_NAMES, preset
 from ..i18n import LANGUAGES, default_lang, normalize_lang
 from ..present import said
-from .plain import run_plain
 from .session import Session, check_save_path, default_save_path, play_tiers
 from .text import saved_lines
 
@@ -84,6 +83,8 @@ def play(
         raise typer.Exit(1)
 
 def _run_plain(session: Session, lang: str) -> int:
+    from .plain import run_plain  # here, not at the top: its review screen loads Textual, which every other command would pay for
+
     return run_plain(session, lang, sys.stdin, sys.stdout, columns=terminal_columns)
 
 
