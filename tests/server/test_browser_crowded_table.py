@@ -3,8 +3,9 @@
 ("straight flush ♠3–7: ♠3 ♠4…"), are shown whole above the hand, over no card, until the next tap; a team at A
 during a double tribute ("A attempts" and four lines of cards given among the table's facts) laid the left seat's
 plate over the facts' last lines, and at 740×360 scrolled the last one away: nothing on the table overlaps, every fact
-is in view; the deal-end panel covered the log's switch until it was closed: the log opens while the panel shows; the
-match's end made the panel taller, over the player's own plate: it leaves it.
+is in view; the deal-end panel covered the log's switch until it was closed: the log opens while the panel shows, and
+lies beside it, every button of the panel (a deal's end, the match's) in reach; the match's end made the panel taller,
+over the player's own plate: it leaves it.
 Screenshots go to $TMPDIR/guandan-shots."""
 
 from __future__ import annotations
@@ -339,9 +340,37 @@ COVERED = """() => ['log-toggle', 'last-trick'].filter((id) => {
 })"""
 
 
+# the panel's buttons and links that a finger on the middle of each does not touch (the log, or anything, over it)
+UNREACHED = """() => [...document.querySelectorAll('#summary button, #summary a')].filter((n) => n.offsetParent)
+  .filter((n) => {
+    const r = n.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !hit || !n.contains(hit);
+  }).map((n) => n.id || n.dataset.testid || n.textContent)"""
+# the panel's box and the open log's share no area
+BESIDE = f"""() => !({MEET})(document.getElementById('summary').getBoundingClientRect(),
+  document.getElementById('side').getBoundingClientRect())"""
+
+
+def panel_beside_log(page: Page, wanted: list[str], w: int, h: int) -> None:
+    """The deal-end panel and the open log both in view, neither over the other: every button and link of the panel
+    (``wanted`` the test ids of those that must be there) is touched where a finger taps it."""
+    expect(page.locator("[data-testid=deal-end]")).to_be_visible()
+    expect(page.locator("#side")).to_be_visible()
+    expect(page.locator("#log li").first).to_be_visible()
+    for testid in wanted:
+        expect(page.locator(f"#summary [data-testid={testid}]")).to_be_visible()
+    assert page.evaluate(UNREACHED) == [], (w, h)
+    assert page.evaluate(BESIDE), (w, h)
+    assert page.evaluate(COVERED) == [], (w, h)
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_log_opens_while_the_deal_end_panel_shows(browser: Browser, pausing_server: LiveServer, lang: str) -> None:
+    """The log opens while the deal-end panel shows and lies beside it: on a phone it lay over the panel's buttons (a
+    spectator's 关闭, the review's link), which could not be tapped until the log was closed."""
     page = seat_me(browser, pausing_server, lang)
+    watch = None
     try:
         play_to_deal_end(page)
         panel = page.locator("[data-testid=deal-end]")
@@ -350,13 +379,56 @@ def test_the_log_opens_while_the_deal_end_panel_shows(browser: Browser, pausing_
             expect(panel).to_be_visible()
             assert page.evaluate(COVERED) == [], (w, h)
             page.tap("#log-toggle")
-            expect(page.locator("#side")).to_be_visible()
-            expect(page.locator("#log li").first).to_be_visible()
-            expect(panel).to_be_visible()  # read beside the panel, which stays
+            panel_beside_log(page, ["continue"], w, h)
             shoot(page, f"deal-end-log-{lang}-{w}x{h}")
             page.tap("#log-toggle")
             expect(page.locator("#side")).to_be_hidden()
         expect(page.locator("[data-testid=continue]")).to_be_visible()
+        # a spectator's panel, while the player is waited for, has 关闭: the log left open from size to size
+        watch = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True, bypass_csp=True,
+                                    reduced_motion="reduce").new_page()
+        watch.goto(f"{pausing_server.url}/")
+        watch.evaluate(f"localStorage.setItem('guandan:lang', '{lang}')")
+        watch.goto(page.url)
+        expect(watch.locator("[data-testid=deal-end-close]")).to_be_visible()
+        watch.tap("#log-toggle")
+        for w, h in SIZES:
+            resize(watch, w, h)
+            panel_beside_log(watch, ["deal-end-close"], w, h)
+            shoot(watch, f"deal-end-log-spectator-{lang}-{w}x{h}")
+        watch.locator("[data-testid=deal-end-close]").tap()  # a tap with the log open closes the panel
+        expect(watch.locator("[data-testid=deal-end]")).to_be_hidden()
+        expect(watch.locator("#side")).to_be_visible()
+    finally:
+        if watch is not None:
+            watch.context.close()
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_match_over_panels_buttons_are_tapped_with_the_log_open(browser: Browser, pausing_server: LiveServer,
+                                                                    lang: str) -> None:
+    """The match's end with the log open: the panel's 关闭, 再来一局 and the replay's links are each touched where a
+    finger taps them, at every size, and so are the links the panel leaves once closed."""
+    page = seat_me(browser, pausing_server, lang, max_deals=1)
+    try:
+        page.tap("#log-toggle")  # open from the deal's start: the match ends under it
+        page.click("#auto")
+        page.wait_for_function("document.body.dataset.status === 'over'", timeout=120_000)
+        expect(page.locator("#side")).to_be_visible()
+        for w, h in SIZES:
+            resize(page, w, h)
+            panel_beside_log(page, ["deal-end-close", "play-again"], w, h)
+            assert page.locator("#summary #replay-link, #summary #review-link").count() == 2
+            shoot(page, f"match-over-log-{lang}-{w}x{h}")
+        page.locator("[data-testid=deal-end-close]").tap()
+        expect(page.locator("[data-testid=deal-end-close]")).to_have_count(0)
+        for w, h in SIZES:  # the match's line and its links stay, beside the log
+            resize(page, w, h)
+            expect(page.locator("[data-testid=play-again]")).to_be_visible()
+            assert page.evaluate(UNREACHED) == [], (w, h)
+            assert page.evaluate(BESIDE), (w, h)
+            shoot(page, f"match-over-closed-log-{lang}-{w}x{h}")
     finally:
         page.context.close()
 

@@ -65,8 +65,9 @@ def replay(live_server: LiveServer) -> tuple[str, dict[str, Any]]:
 
 
 def _corner(page: Page) -> list[str]:
-    """The replay's corner, a line each (its no-break spaces, which keep a team's name with its level, as spaces)."""
-    return page.locator("#rinfo").inner_text().replace("\u00a0", " ").split("\n")
+    """The replay's corner, a line each (its no-break spaces, which keep a team's name with its level, as spaces; its
+    word joiners, which keep 队 with its number, left out)."""
+    return page.locator("#rinfo").inner_text().replace("\u00a0", " ").replace("\u2060", "").split("\n")
 
 
 def _visible(page: Page) -> str:

@@ -117,7 +117,7 @@ def test_every_line_that_gives_both_levels_names_each_teams() -> None:
         assert first["result"]["text"][lang][0].endswith(words.format(a=2, b=5))
         settled = next(e for e in first["steps"][-1]["events"] if e["type"] == EventType.DEAL_SETTLED)
         assert settled["text"][lang] == first["result"]["text"][lang]  # the log and the deal-end panel say the same
-        assert frames["summary"]["text"][lang][0].endswith(words.format(a=3, b=5)), frames["summary"]["text"]
+        assert frames["summary"]["text"][lang][1].endswith(words.format(a=3, b=5)), frames["summary"]["text"]
         lines = [line for said, line in _texts(frames) if said == lang]
         assert not [line for line in lines if re.search(r"\b[2-9TJQKA]:[2-9TJQKA0]", line)], lang  # no bare "3:5"
 

@@ -362,18 +362,24 @@ class Presenter:
                 return [_("Finishing order: {order}").format(order=self.order(f))]
             case DealSettled():
                 return self.settlement(event)
-            case MatchOver(winner=w, levels=lvs, deals=n):
-                if w is None:
-                    head = self.tr.ngettext("Match over after {n} deal (deal limit): no winner",
-                                            "Match over after {n} deals (deal limit): no winner", n).format(n=n)
-                elif self._opponents(w):
-                    head = self.tr.ngettext("Match over after {n} deal: the opponents win",
-                                            "Match over after {n} deals: the opponents win", n).format(n=n)
-                else:
-                    head = self.tr.ngettext("Match over after {n} deal: {team} wins", "Match over after {n} deals: {team} wins",
-                                            n).format(n=n, team=self.team(w))
-                return [head + " · " + _("final levels {levels}").format(levels=self.levels(lvs))]
+            case MatchOver():
+                return [" · ".join(self.match_over(event))]
         return []
+
+    def match_over(self, event: MatchOver) -> tuple[str, str]:
+        """The match's end in two parts: who won after how many deals, and the final levels."""
+        w, n = event.winner, event.deals
+        _ = self._
+        if w is None:
+            head = self.tr.ngettext("Match over after {n} deal (deal limit): no winner",
+                                    "Match over after {n} deals (deal limit): no winner", n).format(n=n)
+        elif self._opponents(w):
+            head = self.tr.ngettext("Match over after {n} deal: the opponents win",
+                                    "Match over after {n} deals: the opponents win", n).format(n=n)
+        else:
+            head = self.tr.ngettext("Match over after {n} deal: {team} wins", "Match over after {n} deals: {team} wins",
+                                    n).format(n=n, team=self.team(w))
+        return head, _("final levels {levels}").format(levels=self.levels(event.levels))
 
     def order(self, finish: Sequence[int]) -> str:
         """``1st You, 2nd Partner, …``: each place joined to its seat by a no-break space, so that a narrow line

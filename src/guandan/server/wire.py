@@ -15,7 +15,7 @@ from ..core.cards import Card, card_str, parse_card, wild_code
 from ..core.combos import Combo, beats, classify, resolve_combo
 from ..core.deal import Action, DealView, Observation
 from ..core.errors import GuandanError, shown
-from ..core.events import Event, Played
+from ..core.events import Event, MatchOver, Played
 from ..core.match import MatchObservation, MatchState, MatchView
 from ..core.params import CardList
 from ..core.rules import RuleSet
@@ -72,6 +72,14 @@ class PagePresenter(Presenter):
         web = translator("web", self.lang)
         text = web.gettext("Team 1 {a} : Team 2 {b}").format(a=level_text(levels[0]), b=level_text(levels[1]))
         return _HAN_MEETS_LATIN.sub("\u2060", text.replace(" ", "\u00a0").replace(":\u00a0", ": ", 1))
+
+    def event(self, event: Event) -> list[str]:
+        """As :meth:`Presenter.event`, but the match's end in two lines: who won, then the final levels (now that
+        each team is named beside its level the whole is long, and a page that shows the levels itself, as the
+        table's end-of-deal panel does, takes the first line alone)."""
+        if isinstance(event, MatchOver):
+            return list(self.match_over(event))
+        return super().event(event)
 
 
 

@@ -157,16 +157,19 @@ export function timerText(seconds) { return seconds ? fmt("{n} s per turn", { n:
 export function dealsText(maxDeals) {
   return !maxDeals ? t("Whole match, to A") : maxDeals === 1 ? t("1 deal") : fmt("{n} deals", { n: maxDeals });
 }
+// Where a Chinese character meets a figure or a Latin letter: a line may break there ("队" over "1")
+const HAN_MEETS_LATIN = new RegExp(`(?<=[${HAN}])(?=[0-9A-Za-z])|(?<=[0-9A-Za-z])(?=[${HAN}])`, "g");
 // Both teams' levels, each after its name, as the presenter writes them (Presenter.levels): `ours` a seat's team
 // (0 or 1) puts it first ("我方 2 : 对方 5"); null names Team 1 first, as the table's badges name the teams
 // ("队1 2 : 队2 5"). 10 is written "10", never a record's T. A narrow place breaks the line after the colon only:
-// a team's name is never parted from its level.
+// the spaces are no-break, and a word joiner (U+2060, unseen) holds a Chinese name to its number, as the server's
+// PagePresenter.levels has them: a team's name is never parted from its number, nor from its level.
 export function levelsText(levels, ours = null) {
   const rk = (r) => (String(r) === "T" ? "10" : String(r));
   const text = ours === null || ours === undefined
     ? fmt("Team 1 {a} : Team 2 {b}", { a: rk(levels[0]), b: rk(levels[1]) })
     : fmt("Your team {a} : Opponents {b}", { a: rk(levels[ours]), b: rk(levels[1 - ours]) });
-  return text.replace(/ /g, "\u00a0").replace(/:\u00a0/, ": ");
+  return text.replace(/ /g, "\u00a0").replace(/:\u00a0/, ": ").replace(HAN_MEETS_LATIN, "\u2060");
 }
 
 // A card face: rank over suit in the corner (what stays visible when cards overlap); a joker's name runs

@@ -714,11 +714,12 @@ function dealReviewLink(deal, id, look = "") {
   }, fmt("Review deal {n}", { n: deal + 1 })));
 }
 
-// the match's end: who won, after how many deals, the final levels; and the links to its replay and review
+// the match's end: who won, after how many deals (the server's first line of it: its second, the final levels, is
+// what the panel's ladders and the corner already show); and the links to its replay and review
 function matchEnd() {
   const w = S.view.winner;
   const said = S.events.find((e) => e.type === E.MATCH_OVER);
-  const line = el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said).join(" ")
+  const line = el("div", { id: "match-over", class: "headline" }, said && eventLines(said).length ? eventLines(said)[0]
     : w !== null ? fmt("{team} wins the match", { team: fmt("Team {n}", { n: w + 1 }) }) : t("Match over"));
   // an online event's table: its players go back to the event's page (their result, the next round)
   const at = S.room.event_table;
@@ -1211,6 +1212,9 @@ $("log-toggle").onclick = () => {
   side.classList.toggle("hidden");
   $("log-toggle").setAttribute("aria-pressed", String(!side.classList.contains("hidden")));
 };
+// upright, a log opened while the deal's end (or the match's) is shown starts under the panel (style.css): the panel's
+// height as drawn, kept whatever changes it (its content, the screen turning, the panel shown or closed)
+new ResizeObserver(() => $("table").style.setProperty("--end-h", `${$("summary").offsetHeight}px`)).observe($("summary"));
 $("pass").onclick = () => send({ type: "act", kind: K.PASS, cards: [], seq: S.seq });
 $("hint").onclick = () => { S.notice = null; if (S.hints.length) showHint(); else send({ type: "hint" }); };
 // 理牌: rank order, suit order, and the groups of the engine's decomposition (asked for once a deal)
