@@ -20,6 +20,7 @@ from guandan.core.errors import GuandanError
 from guandan.core.match import MatchConfig, MatchObservation, MatchState, new_match
 from guandan.core.rules import preset
 from guandan.core.vocab import Phase
+from search_deal import first_deal_moves
 
 
 def _features(text: str, level: int = 0) -> dict[str, float]:
@@ -129,23 +130,6 @@ def test_belief_is_an_option_of_the_search_tier() -> None:
     assert canonical_spec("search:belief_steps=0") == "search"
     with pytest.raises(GuandanError):
         make_agent("search:belief=0")
-    outcomes = []
-    for _ in range(2):
-        rules = preset("competition")
-        m = new_match(rules, 5, MatchConfig(max_deals=1))
-        agents = [make_agent("search:belief=4:belief_steps=20:max_worlds=8", seed=s) if s % 2 == 0
-                  else HeuristicAgent(s) for s in range(4)]
-        assert isinstance(agents[0], SearchAgent) and (agents[0].belief, agents[0].belief_steps) == (4, 20)
-        for s, a in enumerate(agents):
-            a.reset(s, rules)
-        moves = []
-        while not m.ended:
-            seat = m.to_move
-            assert seat is not None
-            legal = m.legal_actions()
-            action = agents[seat].choose(m.observation(seat), legal)
-            assert action in legal
-            moves.append(action)
-            m.apply(action)
-        outcomes.append(moves)
-    assert outcomes[0] == outcomes[1]
+    agents, moves = first_deal_moves("search:belief=4:belief_steps=20:max_worlds=8")
+    assert isinstance(agents[0], SearchAgent) and (agents[0].belief, agents[0].belief_steps) == (4, 20)
+    assert first_deal_moves("search:belief=4:belief_steps=20:max_worlds=8")[1] == moves
